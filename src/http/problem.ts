@@ -1,0 +1,79 @@
+/**
+ * One error vocabulary (RFC 9457 problem details). Every failure the API returns is a `Problem`
+ * with a stable machine `code`; `renderProblem` is the one place that turns it into a response.
+ */
+import { z } from "@hono/zod-openapi";
+
+export const PROBLEM_TYPES = {
+  bad_request: { status: 400, title: "Bad request" },
+  invalid_release_id: { status: 400, title: "Invalid release id" },
+  invalid_part_number: { status: 400, title: "Invalid part number" },
+  invalid_request_body: { status: 400, title: "Invalid request body" },
+  unauthenticated: { status: 401, title: "Authentication required" },
+  invalid_authorization_header: { status: 401, title: "Malformed Authorization header" },
+  invalid_api_key: { status: 401, title: "Invalid API key" },
+  invalid_token: { status: 401, title: "Invalid access token" },
+  wrong_deployment: { status: 401, title: "Key not valid on this deployment" },
+  revoked_api_key: { status: 401, title: "API key revoked" },
+  insufficient_scope: { status: 403, title: "Insufficient scope" },
+  forbidden: { status: 403, title: "Forbidden" },
+  not_found: { status: 404, title: "Not found" },
+  release_not_found: { status: 404, title: "Release not found" },
+  part_not_found: { status: 404, title: "Part not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  key_limit_reached: { status: 409, title: "Active key limit reached" },
+  range_not_satisfiable: { status: 416, title: "Range not satisfiable" },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal error" },
+  catalog_unavailable: { status: 503, title: "Catalog not published yet" },
+} as const;
+export type ProblemCode = keyof typeof PROBLEM_TYPES;
+
+export const PROBLEM_TYPE_BASE = "https://docs.readiness-catalog.dev/errors#";
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ example: `${PROBLEM_TYPE_BASE}insufficient_scope` }),
+    title: z.string(),
+    status: z.int(),
+    detail: z.string(),
+    code: z.enum(Object.keys(PROBLEM_TYPES) as [ProblemCode, ...ProblemCode[]]),
+    request_id: z.string(),
+  })
+  .catchall(z.unknown())
+  .openapi("Problem");
+
+/** A failure to render as problem+json. `headers` carries e.g. WWW-Authenticate or Retry-After. */
+export class Problem extends Error {
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly options: { headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+  ) {
+    super(detail);
+  }
+  get status(): number {
+    return PROBLEM_TYPES[this.code].status;
+  }
+}
+
+export function renderProblem(problem: Problem, requestId: string): Response {
+  const { status, title } = PROBLEM_TYPES[problem.code];
+  const body = {
+    type: PROBLEM_TYPE_BASE + problem.code,
+    title,
+    status,
+    detail: problem.detail,
+    code: problem.code,
+    request_id: requestId,
+    ...problem.options.extra,
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "Content-Type": "application/problem+json",
+      "Cache-Control": "no-store",
+      ...problem.options.headers,
+    },
+  });
+}

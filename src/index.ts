@@ -1,0 +1,41 @@
+/**
+ * The Readiness Catalog API worker: assembles the middleware and route modules into one Hono app.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "./http/context";
+import { Problem, renderProblem } from "./http/problem";
+import { requestId } from "./http/request-id";
+
+const app = new OpenAPIHono<AppEnv>({
+  // A request that fails a route's zod schema becomes a precise 400 problem.
+  defaultHook: (result) => {
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const where = issue?.path.length ? issue.path.join(".") : "request";
+      throw new Problem("bad_request", `${where}: ${issue?.message ?? "invalid"}`);
+    }
+  },
+});
+
+app.use(requestId());
+
+app.doc31("/openapi.json", (c) => ({
+  openapi: "3.1.0",
+  info: {
+    title: "Readiness Catalog API",
+    version: "1",
+    description: "Agent readiness profiles of third-party API products, served at the edge.",
+  },
+  servers: [{ url: new URL(c.req.url).origin }],
+}));
+
+app.notFound((c) => renderProblem(new Problem("not_found", `No route for ${c.req.method} ${c.req.path}.`), c.get("requestId")));
+
+app.onError((error, c) => {
+  const id = c.get("requestId") ?? "req_unknown";
+  if (error instanceof Problem) return renderProblem(error, id);
+  console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
+  return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`), id);
+});
+
+export default app;
