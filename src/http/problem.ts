@@ -26,6 +26,7 @@ export const PROBLEM_TYPES = {
   rate_limited: { status: 429, title: "Too many requests" },
   internal_error: { status: 500, title: "Internal error" },
   catalog_unavailable: { status: 503, title: "Catalog not published yet" },
+  release_unavailable: { status: 503, title: "Release temporarily unavailable" },
 } as const;
 export type ProblemCode = keyof typeof PROBLEM_TYPES;
 
