@@ -39,3 +39,8 @@ app.onError((error, c) => {
 });
 
 export default app;
+
+// Durable Object classes (wrangler.toml [[durable_objects.bindings]]): accounts, the email index, key guards.
+export { AccountDirectory } from "./auth/account-directory";
+export { AccountObject } from "./auth/account-object";
+export { KeyGuard } from "./limits/key-guard";

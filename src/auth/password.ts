@@ -1,0 +1,59 @@
+/**
+ * Customer passwords: PBKDF2-SHA256 through Web Crypto (RFC 8018 §5.2), a random 16-byte salt per
+ * account, and workerd's maximum of 100,000 iterations (it refuses more). Stored as one string,
+ * `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`, so the cost can be raised later per record.
+ * Verification compares in constant time. Repeated failures lock the account for a growing time.
+ */
+
+export const PBKDF2_ITERATIONS = 100_000;
+const SALT_BYTES = 16;
+const HASH_BITS = 256;
+const encoder = new TextEncoder();
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
+  const hash = await pbkdf2(password, salt, PBKDF2_ITERATIONS);
+  return `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${toBase64(salt)}$${toBase64(hash)}`;
+}
+
+/** False for a wrong password and for a record this code cannot read. */
+export async function verifyPassword(password: string, record: string): Promise<boolean> {
+  const [algorithm, iterations, salt, expected] = record.split("$");
+  const rounds = Number(iterations);
+  if (algorithm !== "pbkdf2-sha256" || !salt || !expected) return false;
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > PBKDF2_ITERATIONS) return false;
+  const actual = await pbkdf2(password, fromBase64(salt), rounds);
+  return constantTimeEqual(actual, fromBase64(expected));
+}
+
+/** Spends the same work as a real check, so an unknown email costs as long as a wrong password. */
+export async function burnPasswordCheck(password: string): Promise<void> {
+  await pbkdf2(password, new Uint8Array(SALT_BYTES), PBKDF2_ITERATIONS);
+}
+
+/** After 5 consecutive failures: locked 1 s, doubling per further failure, at most 15 minutes. */
+export function lockoutMsAfter(consecutiveFailures: number): number {
+  const FREE_ATTEMPTS = 5;
+  if (consecutiveFailures < FREE_ATTEMPTS) return 0;
+  return Math.min(1000 * 2 ** (consecutiveFailures - FREE_ATTEMPTS), 15 * 60 * 1000);
+}
+
+export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
+  return difference === 0;
+}
+
+async function pbkdf2(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
+  const material = await crypto.subtle.importKey("raw", encoder.encode(password), "PBKDF2", false, ["deriveBits"]);
+  const bits = await crypto.subtle.deriveBits(
+    { name: "PBKDF2", hash: "SHA-256", salt: salt as Uint8Array<ArrayBuffer>, iterations },
+    material,
+    HASH_BITS,
+  );
+  return new Uint8Array(bits);
+}
+
+const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
