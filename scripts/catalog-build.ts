@@ -1,0 +1,116 @@
+/**
+ * `npm run catalog:build -- --in <dir|file.json|file.ndjson> --out <dir> [--part-bytes N] [--namespace NS] [--json] [--stats]`
+ *
+ * Validates every profile, then writes one release: `<out>/<hex>/manifest.json` and
+ * `<out>/<hex>/parts/<n>`. Exit codes: 0 built, 1 invalid input (report on stderr, nothing
+ * written), 2 usage error, 3 the build itself failed (I/O).
+ */
+import { parseArgs } from "node:util";
+import { DEFAULT_PART_BYTES } from "../src/catalog/parts";
+import { BuildFailed, buildCatalog, UsageError, type BuildResult } from "./catalog/build";
+import { readNamespace } from "./catalog/config";
+import { terminalProgress } from "./catalog/progress";
+import { formatReport } from "./catalog/report";
+
+const HELP = `Usage: npm run catalog:build -- --in <dir|file.json|file.ndjson> --out <dir> [options]
+
+Validates every profile (schema, catalog spec rules 1-5, catalog-wide rules) and builds a release:
+  <out>/<hex>/manifest.json   release_id, artifact_sha256, digests, part list (published_at: null)
+  <out>/<hex>/parts/<n>       the document's bytes, cut every --part-bytes bytes
+where <hex> is the release id without "sha256:". On invalid input nothing is written.
+
+Options:
+  --in <path>          a directory of .json files (one profile each, or an array, or an envelope),
+                       one .json file (a profile, an array of profiles, or an envelope {…,"data":[…]}),
+                       or one .ndjson / .jsonl file (one profile per line)
+  --out <dir>          where releases are written (e.g. dist)
+  --part-bytes <n>     part size in bytes (default ${DEFAULT_PART_BYTES}, 4 MiB)
+  --namespace <ns>     api_contract namespace (default "${safeNamespace()}" from data/catalog.config.json)
+  --json               print the result (or the violations) as JSON on stdout
+  --stats              also report wall time and peak RSS
+  -h, --help           this help
+
+Exit codes: 0 built; 1 invalid input (report on stderr); 2 usage error; 3 build failed (I/O).
+Example: npm run catalog:build -- --in data/profiles --out dist`;
+
+function safeNamespace(): string {
+  try {
+    return readNamespace();
+  } catch {
+    return "?";
+  }
+}
+
+function usage(message: string): never {
+  process.stderr.write(`catalog:build: ${message}\nRun with --help for usage.\n`);
+  process.exit(2);
+}
+
+function parse() {
+  try {
+    return parseArgs({
+      options: {
+        in: { type: "string" },
+        out: { type: "string" },
+        "part-bytes": { type: "string" },
+        namespace: { type: "string" },
+        json: { type: "boolean", default: false },
+        stats: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    return usage((error as Error).message);
+  }
+}
+
+function partBytesOf(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) usage(`--part-bytes must be a whole number ≥ 1, got "${raw}"`);
+  return Number(raw);
+}
+
+function summary(result: BuildResult, seconds: number, stats: boolean): string {
+  const { manifest, releaseDir } = result;
+  const n = manifest.parts.length;
+  const verb = result.unchanged ? "Already built (identical)" : "Built";
+  let line = `${verb} ${manifest.profile_count} profiles, ${manifest.bytes} bytes in ${n} part${n === 1 ? "" : "s"}: release ${manifest.release_id} at ${releaseDir}`;
+  if (stats) line += ` (${seconds.toFixed(2)} s, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB)`;
+  return line;
+}
+
+async function main(): Promise<void> {
+  const args = parse();
+  if (args.help) {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  if (!args.in) usage("--in is required");
+  if (!args.out) usage("--out is required");
+  const progress = terminalProgress();
+  const started = performance.now();
+  try {
+    const result = await buildCatalog({ input: args.in, outDir: args.out, partBytes: partBytesOf(args["part-bytes"]), namespace: args.namespace, onProgress: progress.onProgress });
+    progress.stop();
+    const seconds = (performance.now() - started) / 1000;
+    if (args.json) {
+      const stats = args.stats ? { seconds, max_rss_bytes: process.resourceUsage().maxRSS * 1024 } : undefined;
+      process.stdout.write(`${JSON.stringify({ ok: true, release_dir: result.releaseDir, unchanged: result.unchanged, manifest: result.manifest, stats })}\n`);
+    } else process.stdout.write(`${summary(result, seconds, args.stats)}\n`);
+  } catch (error) {
+    progress.stop();
+    if (error instanceof UsageError) usage(error.message);
+    if (error instanceof BuildFailed) {
+      process.stderr.write(`${formatReport(error.problems)}\n`);
+      if (args.json) process.stdout.write(`${JSON.stringify({ ok: false, count: error.problems.length, violations: error.problems })}\n`);
+      process.exit(1);
+    }
+    process.stderr.write(`catalog:build: the build failed: ${(error as Error).message}\n`);
+    if (process.env.CATALOG_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
+    process.exit(3);
+  }
+}
+
+await main();

@@ -1,0 +1,173 @@
+/**
+ * `buildCatalog`: input profiles → a release directory `<outDir>/<hex>/{manifest.json, parts/<n>}`
+ * (shared/DESIGN.md, "Document and digests" and "Parts"). Three passes, memory independent of the
+ * catalog size: validate + canonicalize + spill (external sort); merge in catalog order into the
+ * part files while hashing `data`; hash every part and the whole document. Everything is built in
+ * a temporary directory beside `outDir` and renamed into place only when the input was valid.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { Manifest } from "../../src/catalog/manifest";
+import { apiContractOf, asDigest, documentPrefix, DOCUMENT_SUFFIX, releaseIdOf } from "../../src/catalog/digest";
+import { DEFAULT_PART_BYTES } from "../../src/catalog/parts";
+import { API_CONTRACT_PATTERN } from "../../src/catalog/schema";
+import { CatalogOrderCheck, CatalogTally, type CatalogEntry } from "../../src/catalog/validation-catalog";
+import { readNamespace } from "./config";
+import { hashParts, PartFilesWriter } from "./document-writer";
+import { planInput, UsageError } from "./input";
+import { writeManifest } from "./manifest-file";
+import { checkUnit } from "./profile-check";
+import { entryOf, sortEntries, type ReportEntry, type SourceLocation } from "./report";
+import { DEFAULT_RUN_BYTES, SortedSpill } from "./spill";
+
+export interface BuildOptions {
+  /** A directory of .json files, one .json file, or one .ndjson file. */
+  input: string;
+  /** Releases are written to `<outDir>/<hex>/`. */
+  outDir: string;
+  partBytes?: number;
+  /** Default: `namespace` of data/catalog.config.json. */
+  namespace?: string;
+  onProgress?: (progress: BuildProgress) => void;
+  /** Bytes of profiles sorted in memory before spilling a run to disk. */
+  runBytes?: number;
+}
+
+export interface BuildProgress {
+  phase: "validate" | "write" | "hash";
+  done: number;
+  total: number;
+}
+
+export interface BuildResult {
+  releaseDir: string;
+  manifest: Manifest;
+  /** True when `<outDir>/<hex>` already held this exact release. */
+  unchanged: boolean;
+}
+
+/** The input broke rules; nothing was written. `problems` is the whole report. */
+export class BuildFailed extends Error {
+  constructor(readonly problems: ReportEntry[]) {
+    super(`${problems.length} violation${problems.length === 1 ? "" : "s"}; nothing was written`);
+  }
+}
+
+export { UsageError };
+
+const noProgress = () => {};
+
+export async function buildCatalog(options: BuildOptions): Promise<BuildResult> {
+  const partBytes = options.partBytes ?? DEFAULT_PART_BYTES;
+  if (!Number.isSafeInteger(partBytes) || partBytes < 1) throw new UsageError(`--part-bytes must be a whole number ≥ 1, got ${partBytes}`);
+  const apiContract = apiContractOf(options.namespace ?? readNamespace());
+  if (!API_CONTRACT_PATTERN.test(apiContract)) throw new UsageError(`namespace must be lowercase letters, digits, dots or hyphens; "${apiContract}" is not a valid api_contract`);
+  const plan = planInput(options.input);
+  const outDir = path.resolve(options.outDir);
+  mkdirSync(path.dirname(outDir), { recursive: true });
+  const temp = mkdtempSync(path.join(path.dirname(outDir), ".catalog-build-"));
+  try {
+    mkdirSync(path.join(temp, "runs"));
+    mkdirSync(path.join(temp, "release", "parts"), { recursive: true });
+    return await buildInto(temp, { ...options, partBytes, apiContract, outDir, plan });
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+interface Resolved extends BuildOptions {
+  partBytes: number;
+  apiContract: string;
+  outDir: string;
+  plan: ReturnType<typeof planInput>;
+}
+
+async function buildInto(temp: string, options: Resolved): Promise<BuildResult> {
+  const { plan, partBytes, apiContract } = options;
+  const onProgress = options.onProgress ?? noProgress;
+  const problems: ReportEntry[] = [...plan.problems];
+  const tally = new CatalogTally();
+  const spill = new SortedSpill(path.join(temp, "runs"), options.runBytes ?? DEFAULT_RUN_BYTES);
+  let profiles = 0;
+  let read = 0;
+  for await (const unit of plan.units()) {
+    for (const checked of checkUnit(unit)) {
+      profiles++;
+      problems.push(...checked.problems);
+      if (!checked.entry) continue;
+      tally.observe(checked.entry);
+      // Once the build has failed, only the catalog-wide checks still need the records.
+      const body = checked.canonical && problems.length === 0 ? Buffer.from(checked.canonical) : Buffer.alloc(0);
+      spill.add({ entry: checked.entry, location: checked.location, body });
+    }
+    read += unit.kind === "unreadable" ? 0 : unit.text.length;
+    onProgress({ phase: "validate", done: read, total: plan.bytes });
+  }
+  if (profiles === 0 && problems.length === 0) {
+    problems.push(entryOf({ rule: "input", path: "", message: "the input holds no profiles", expected: "at least one profile", found: "none" }, { file: options.input }));
+  }
+
+  // Pass 2: catalog order; the data array goes straight into the part files after the prefix's gap.
+  const prefixLength = Buffer.byteLength(documentPrefix(apiContract, asDigest("0".repeat(64)), asDigest("0".repeat(64))));
+  const partsDir = path.join(temp, "release", "parts");
+  const writer = new PartFilesWriter(partsDir, partBytes, prefixLength);
+  const artifact = createHash("sha256");
+  const emit = (bytes: Buffer) => {
+    artifact.update(bytes);
+    writer.write(bytes);
+  };
+  const order = new CatalogOrderCheck<CatalogEntry & { location: SourceLocation }>(tally);
+  const clean = problems.length === 0;
+  let written = 0;
+  emit(Buffer.from("["));
+  for (const record of spill.sorted()) {
+    for (const { entry, ...violation } of order.check({ ...record.entry, location: record.location })) problems.push(entryOf(violation, entry.location, entry.id));
+    if (!clean) continue;
+    if (written > 0) emit(Buffer.from(","));
+    emit(record.body);
+    if (++written % 1000 === 0) onProgress({ phase: "write", done: written, total: profiles });
+  }
+  for (const { entry, ...violation } of order.finish()) problems.push(entryOf(violation, entry.location, entry.id));
+  if (problems.length) throw new BuildFailed(sortEntries(problems));
+  emit(Buffer.from("]"));
+  writer.write(Buffer.from(DOCUMENT_SUFFIX));
+  writer.flush();
+
+  const artifactSha256 = asDigest(artifact.digest("hex"));
+  const releaseId = await releaseIdOf(apiContract, artifactSha256);
+  const prefix = Buffer.from(documentPrefix(apiContract, releaseId, artifactSha256));
+  if (prefix.length !== prefixLength) throw new Error(`document prefix is ${prefix.length} bytes, expected ${prefixLength}`);
+  writer.writeAt(0, prefix);
+  const bytes = writer.size;
+  writer.close();
+
+  onProgress({ phase: "hash", done: 0, total: bytes });
+  const hashed = hashParts(partsDir, bytes, partBytes);
+  onProgress({ phase: "hash", done: bytes, total: bytes });
+  const manifest: Manifest = {
+    release_id: releaseId,
+    artifact_sha256: artifactSha256,
+    api_contract: apiContract,
+    bytes,
+    sha256: hashed.sha256,
+    part_bytes: partBytes,
+    profile_count: profiles,
+    published_at: null,
+    parts: hashed.parts,
+  };
+  writeManifest(path.join(temp, "release"), manifest);
+  return moveIntoPlace(path.join(temp, "release"), options.outDir, manifest);
+}
+
+/** Renames the finished release to `<outDir>/<hex>`; an identical earlier build is kept as it is. */
+function moveIntoPlace(releaseTemp: string, outDir: string, manifest: Manifest): BuildResult {
+  const releaseDir = path.join(outDir, manifest.release_id.slice("sha256:".length));
+  mkdirSync(outDir, { recursive: true });
+  const built = readFileSync(path.join(releaseTemp, "manifest.json"));
+  const existing = path.join(releaseDir, "manifest.json");
+  if (existsSync(existing) && readFileSync(existing).equals(built)) return { releaseDir, manifest, unchanged: true };
+  rmSync(releaseDir, { recursive: true, force: true });
+  renameSync(releaseTemp, releaseDir);
+  return { releaseDir, manifest, unchanged: false };
+}

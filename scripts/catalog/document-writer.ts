@@ -1,0 +1,110 @@
+/**
+ * Writes the document `prefix + JCS(data) + "}"` straight into its part files (shared/DESIGN.md,
+ * "Parts"). The prefix holds digests of the data, so the data is written first, after a gap of the
+ * prefix's (fixed) length, and the prefix last. Then one read pass hashes every part and the whole.
+ */
+import { createHash, type Hash } from "node:crypto";
+import { closeSync, constants, openSync, readSync, writeSync } from "node:fs";
+import path from "node:path";
+import { asDigest } from "../../src/catalog/digest";
+import type { PartEntry } from "./manifest-file";
+
+const CHUNK = 1 << 20;
+
+export class PartFilesWriter {
+  private readonly buffer = Buffer.allocUnsafe(CHUNK);
+  private used = 0;
+  /** Document offset of the first byte in `buffer`. */
+  private offset: number;
+  private fd: number | undefined;
+  private fdIndex = -1;
+
+  constructor(
+    private readonly partsDir: string,
+    private readonly partBytes: number,
+    startOffset: number,
+  ) {
+    this.offset = startOffset;
+  }
+
+  /** Appends at the cursor. */
+  write(bytes: Uint8Array): void {
+    if (this.used + bytes.length > CHUNK) this.flush();
+    if (bytes.length > CHUNK) return this.writeAt(this.offset, bytes, true);
+    this.buffer.set(bytes, this.used);
+    this.used += bytes.length;
+  }
+
+  /** Document size so far. */
+  get size(): number {
+    return this.offset + this.used;
+  }
+
+  flush(): void {
+    if (this.used) this.writeAt(this.offset, this.buffer.subarray(0, this.used), true);
+    this.used = 0;
+  }
+
+  /** Writes bytes at a document offset, across as many parts as they span. */
+  writeAt(offset: number, bytes: Uint8Array, advance = false): void {
+    let done = 0;
+    while (done < bytes.length) {
+      const at = offset + done;
+      const index = Math.floor(at / this.partBytes);
+      const within = at - index * this.partBytes;
+      const n = Math.min(bytes.length - done, this.partBytes - within);
+      writeFully(this.partFd(index), bytes.subarray(done, done + n), within);
+      done += n;
+    }
+    if (advance) this.offset += bytes.length;
+  }
+
+  close(): void {
+    this.flush();
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private partFd(index: number): number {
+    if (index !== this.fdIndex) {
+      if (this.fd !== undefined) closeSync(this.fd);
+      this.fd = openSync(path.join(this.partsDir, String(index)), constants.O_RDWR | constants.O_CREAT);
+      this.fdIndex = index;
+    }
+    return this.fd!;
+  }
+}
+
+function writeFully(fd: number, bytes: Uint8Array, position: number): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
+}
+
+/** SHA-256 of every part and of the whole document, in one sequential read of the part files. */
+export function hashParts(partsDir: string, totalBytes: number, partBytes: number): { sha256: string; parts: PartEntry[] } {
+  const whole = createHash("sha256");
+  const parts: PartEntry[] = [];
+  const buffer = Buffer.allocUnsafe(Math.min(CHUNK, partBytes));
+  for (let index = 0, offset = 0; offset < totalBytes; index++, offset += partBytes) {
+    const length = Math.min(partBytes, totalBytes - offset);
+    const part = createHash("sha256");
+    const fd = openSync(path.join(partsDir, String(index)), "r");
+    try {
+      readExactly(fd, buffer, length, [part, whole]);
+      if (readSync(fd, buffer, 0, 1, null) !== 0) throw new Error(`part ${index} is longer than ${length} bytes`);
+    } finally {
+      closeSync(fd);
+    }
+    parts.push({ index, offset, length, sha256: asDigest(part.digest("hex")) });
+  }
+  return { sha256: asDigest(whole.digest("hex")), parts };
+}
+
+function readExactly(fd: number, buffer: Buffer, length: number, hashes: Hash[]): void {
+  for (let done = 0; done < length; ) {
+    const got = readSync(fd, buffer, 0, Math.min(buffer.length, length - done), null);
+    if (got === 0) throw new Error(`a part ended after ${done} of ${length} bytes`);
+    const view = buffer.subarray(0, got);
+    for (const hash of hashes) hash.update(view);
+    done += got;
+  }
+}
