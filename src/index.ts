@@ -2,6 +2,7 @@
  * The Readiness Catalog API worker: assembles the middleware and route modules into one Hono app.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { registerCatalogRoutes } from "./catalog/routes";
 import type { AppEnv } from "./http/context";
 import { Problem, renderProblem } from "./http/problem";
 import { requestId } from "./http/request-id";
@@ -18,6 +19,8 @@ const app = new OpenAPIHono<AppEnv>({
 });
 
 app.use(requestId());
+
+registerCatalogRoutes(app);
 
 app.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",

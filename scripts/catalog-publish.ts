@@ -1,0 +1,48 @@
+/**
+ * `npm run catalog:publish -- --release <dir> [--env sandbox] [--remote] [--persist-to <dir>]`
+ * Uploads a built release and makes it current (src/catalog/publish.ts does the work).
+ */
+import { parseArgs } from "node:util";
+import { publishRelease } from "../src/catalog/publish";
+import { EXIT, runCli, UsageError } from "./cli-run";
+import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "./deployment-args";
+import { openDeploymentStorage } from "./deployment-storage";
+import { openReleaseDir } from "./release-dir";
+import { phaseProgress } from "./transfer-progress";
+
+const HELP = `Usage: npm run catalog:publish -- --release <dir> [options]
+
+Publishes a release built by npm run catalog:build: uploads its parts to R2 (create-only, with
+their sha256 so R2 verifies them), writes its manifest to KV and R2, verifies every object, and only
+then points KV "current" at it. Interrupted at any point, the previous release is still served; run
+it again to finish. Publishing an already-current release changes nothing.
+
+  --release <dir>      The release directory, dist/<hex> (or a --out directory holding one release).
+${DEPLOYMENT_HELP}
+
+Exit codes: 0 published (or already current), 1 publish failed (current unchanged), 2 usage error.`;
+
+runCli("catalog:publish", HELP, async (argv) => {
+  const { values } = parseArgs({ args: argv, options: { ...DEPLOYMENT_OPTIONS, release: { type: "string" } } });
+  if (!values.release) throw new UsageError("--release <dir> is required (a directory written by npm run catalog:build)");
+  const deployment = deploymentOptionsOf(values);
+  const source = openReleaseDir(values.release);
+
+  const opened = await openDeploymentStorage(deployment);
+  const progress = phaseProgress();
+  try {
+    const result = await publishRelease(opened.storage, source, { onProgress: progress.report });
+    progress.stop();
+    const transfer = `${result.parts} parts, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes)`;
+    console.log(
+      result.pointer_flipped
+        ? `published ${result.release_id} to ${opened.where}: ${transfer}; now current${result.previous_release_id ? ` (was ${result.previous_release_id})` : ""}`
+        : `${result.release_id} is already current on ${opened.where}: nothing changed (${result.parts} parts verified)`,
+    );
+    return EXIT.ok;
+  } finally {
+    progress.stop();
+    await opened.dispose();
+  }
+});
+

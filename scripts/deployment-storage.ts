@@ -1,0 +1,93 @@
+/**
+ * A deployment's KV and R2 bindings in Node, through wrangler's own `getPlatformProxy`:
+ * - local (default): the persisted state `wrangler dev` reads (`.wrangler/state/v3`, or
+ *   `<persistTo>/v3` like `wrangler dev --persist-to <persistTo>`), so a publish is served at once;
+ * - remote: the real namespaces and buckets named in wrangler.toml, through wrangler's remote
+ *   bindings and its own login (`wrangler login` or CLOUDFLARE_API_TOKEN).
+ * `environment` selects a wrangler environment (e.g. "sandbox"), with its own KV and R2.
+ * Remote bindings need `remote = true` on each binding; rather than asking for that in
+ * wrangler.toml (which would make `wrangler dev` remote too), a temporary config says it.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { getPlatformProxy, unstable_readConfig } from "wrangler";
+import type { ReleaseBucket, ReleaseKv, ReleaseStorage } from "../src/catalog/publish";
+
+export interface DeploymentOptions {
+  configPath?: string;
+  environment?: string;
+  /** Like `wrangler dev --persist-to`: the directory that holds `v3/`. Default `.wrangler/state`. */
+  persistTo?: string;
+  remote?: boolean;
+}
+
+export interface DeploymentStorage {
+  storage: ReleaseStorage;
+  /** Every binding of the deployment, for other operator scripts (e.g. key management). */
+  env: Record<string, unknown>;
+  /** "local (.wrangler/state/v3)" or "remote"; plus the environment, for messages. */
+  where: string;
+  dispose(): Promise<void>;
+}
+
+export const DEFAULT_CONFIG_PATH = "wrangler.toml";
+export const DEFAULT_PERSIST_TO = path.join(".wrangler", "state");
+
+export async function openDeploymentStorage(options: DeploymentOptions = {}): Promise<DeploymentStorage> {
+  const configPath = path.resolve(options.configPath ?? DEFAULT_CONFIG_PATH);
+  const deployment = options.environment ? `env ${options.environment}` : "production";
+  const config = unstable_readConfig({ config: configPath, env: options.environment }, { hideWarnings: true });
+  const kvNamespaces: { binding: string; id?: string }[] = config.kv_namespaces;
+  const buckets: { binding: string; bucket_name?: string }[] = config.r2_buckets;
+  const kv = kvNamespaces.find((binding) => binding.binding === "CATALOG_KV");
+  const bucket = buckets.find((binding) => binding.binding === "RELEASES");
+  if (!kv?.id || !bucket?.bucket_name) throw new Error(`${configPath} (${deployment}) declares no CATALOG_KV namespace id or RELEASES bucket`);
+  if (options.remote && /^0+\d$/.test(kv.id)) {
+    throw new Error(
+      `${configPath} (${deployment}) still has the placeholder KV id ${kv.id}: create the namespace with ` +
+        "`npx wrangler kv namespace create CATALOG_KV` and put its id in wrangler.toml (see README, \"Publishing to Cloudflare\")",
+    );
+  }
+
+  // Only the KV and R2 bindings, under the same namespace ids and bucket names (the keys of the
+  // persisted state): the worker's Durable Objects are not needed here and would only warn.
+  const dir = mkdtempSync(path.join(tmpdir(), "catalog-bindings-"));
+  const bindingsConfig = path.join(dir, "wrangler.json");
+  const remote = options.remote === true;
+  writeFileSync(
+    bindingsConfig,
+    JSON.stringify({
+      name: config.name,
+      compatibility_date: config.compatibility_date,
+      ...(config.account_id ? { account_id: config.account_id } : {}),
+      kv_namespaces: kvNamespaces.map((binding) => ({ binding: binding.binding, id: binding.id, remote })),
+      r2_buckets: buckets.map((binding) => ({ binding: binding.binding, bucket_name: binding.bucket_name, remote })),
+    }),
+  );
+  const persistPath = path.resolve(options.persistTo ?? DEFAULT_PERSIST_TO, "v3");
+  try {
+    const proxy = await getPlatformProxy<Record<string, unknown>>({
+      configPath: bindingsConfig,
+      persist: remote ? false : { path: persistPath },
+      remoteBindings: remote,
+    });
+    return {
+      storage: { bucket: proxy.env.RELEASES as ReleaseBucket, kv: proxy.env.CATALOG_KV as ReleaseKv },
+      env: proxy.env,
+      where: remote ? `remote ${deployment} (KV ${kv.id}, R2 ${bucket.bucket_name})` : `local ${deployment} (${displayPath(persistPath)})`,
+      dispose: async () => {
+        await proxy.dispose();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function displayPath(absolute: string): string {
+  const relative = path.relative(process.cwd(), absolute);
+  return relative && !relative.startsWith("..") ? relative : absolute;
+}

@@ -1,0 +1,52 @@
+/**
+ * Checks that a built manifest describes a well-formed release before anything is uploaded:
+ * the schema, the digests that tie it together, and a part layout that tiles the document.
+ */
+import { releaseIdOf } from "./digest";
+import { Manifest } from "./manifest";
+
+/** Everything wrong with a manifest, as sentences; empty when it can be published. */
+export async function releaseProblems(candidate: unknown): Promise<string[]> {
+  const parsed = Manifest.safeParse(candidate);
+  if (!parsed.success) {
+    return parsed.error.issues.map((issue) => `manifest.${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  }
+  const manifest = parsed.data;
+  const problems = layoutProblems(manifest);
+  // shared/DESIGN.md: release_id = sha256 of JCS({"api_contract":A,"artifact_sha256":H}).
+  const expectedId = await releaseIdOf(manifest.api_contract, manifest.artifact_sha256);
+  if (manifest.release_id !== expectedId) {
+    problems.push(`manifest.release_id: expected ${expectedId} (from api_contract and artifact_sha256), found ${manifest.release_id}`);
+  }
+  return problems;
+}
+
+/** The parts must be consecutive, `part_bytes` long except the last, and add up to `bytes`. */
+export function layoutProblems(manifest: Manifest): string[] {
+  const problems: string[] = [];
+  let offset = 0;
+  manifest.parts.forEach((part, position) => {
+    const where = `manifest.parts[${position}]`;
+    if (part.index !== position) problems.push(`${where}.index: expected ${position}, found ${part.index}`);
+    if (part.offset !== offset) problems.push(`${where}.offset: expected ${offset}, found ${part.offset}`);
+    const isLast = position === manifest.parts.length - 1;
+    if (isLast ? part.length > manifest.part_bytes : part.length !== manifest.part_bytes) {
+      problems.push(`${where}.length: ${part.length} does not fit part_bytes ${manifest.part_bytes}`);
+    }
+    offset = part.offset + part.length;
+  });
+  if (offset !== manifest.bytes) problems.push(`manifest.bytes: the parts cover ${offset} bytes, the manifest says ${manifest.bytes}`);
+  return problems;
+}
+
+/** True when two manifests describe the same bytes cut the same way (published_at aside). */
+export function sameLayout(a: Manifest, b: Manifest): boolean {
+  return (
+    a.release_id === b.release_id &&
+    a.sha256 === b.sha256 &&
+    a.bytes === b.bytes &&
+    a.part_bytes === b.part_bytes &&
+    a.parts.length === b.parts.length &&
+    a.parts.every((part, i) => part.sha256 === b.parts[i]?.sha256 && part.length === b.parts[i]?.length)
+  );
+}

@@ -1,0 +1,18 @@
+/**
+ * The catalog's HTTP surface (shared/DESIGN.md, "HTTP surface"): the document, its parts, and
+ * release manifests. src/index.ts registers it with one call and decides the access guard.
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../http/context";
+import type { CatalogAccess } from "./access";
+import { registerDocumentRoute } from "./document";
+import { registerPartRoutes } from "./parts";
+import { registerReleaseRoutes } from "./releases";
+
+export type { CatalogAccess } from "./access";
+
+export function registerCatalogRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAccess = {}) {
+  registerDocumentRoute(app, access);
+  registerPartRoutes(app, access);
+  registerReleaseRoutes(app, access);
+}
