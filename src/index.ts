@@ -3,9 +3,11 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { registerCatalogRoutes } from "./catalog/routes";
+import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
 import { Problem, renderProblem } from "./http/problem";
 import { requestId } from "./http/request-id";
+import { registerWebRoutes } from "./web/routes";
 
 const app = new OpenAPIHono<AppEnv>({
   // A request that fails a route's zod schema becomes a precise 400 problem.
@@ -19,6 +21,10 @@ const app = new OpenAPIHono<AppEnv>({
 });
 
 app.use(requestId());
+
+// OAuth 2.0 (shared/DESIGN.md "OAuth 2.0"): protocol endpoints, then the login + consent pages.
+registerOAuthEndpoints(app);
+registerWebRoutes(app);
 
 registerCatalogRoutes(app);
 

@@ -1,0 +1,126 @@
+/**
+ * `POST /oauth/token` and `POST /oauth/revoke` (RFC 7009): thin adapters in front of the library,
+ * which serves both at its token endpoint. They translate our `oat_`/`ort_` token form
+ * (see token-format.ts) in both directions and close the gaps the library leaves open:
+ * - `grant_type` is required at /oauth/token (RFC 6749 §4.1.3); without it the library would
+ *   take a request carrying `token` for a revocation.
+ * - a token request may only narrow the grant's scopes (RFC 6749 §6); the library silently drops
+ *   unknown ones, we answer `invalid_scope`.
+ * - the revocation endpoint accepts only revocations.
+ */
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/context";
+import { authorizationServer, issuerOf, OAUTH_ENDPOINTS, oauthApi, type OAuthHelpers } from "./provider";
+import { decodeToken, encodeToken, grantOf, tokenKindOf } from "./token-format";
+
+const MAX_FORM_BYTES = 16 * 1024;
+const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+
+/** An RFC 6749 §5.2 error response. */
+export function oauthErrorResponse(error: string, description: string, status = 400): Response {
+  return Response.json({ error, error_description: description }, { status, headers: NO_STORE });
+}
+
+type FormRead = { form: URLSearchParams } | { response: Response };
+
+async function readForm(request: Request): Promise<FormRead | null> {
+  const type = request.headers.get("Content-Type")?.split(";")[0]?.trim().toLowerCase();
+  if (request.method !== "POST" || type !== "application/x-www-form-urlencoded") return null; // the library's own 405/400
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  const text = declared > MAX_FORM_BYTES ? null : await request.text();
+  if (text === null || text.length > MAX_FORM_BYTES) {
+    return { response: oauthErrorResponse("invalid_request", `The request body is larger than ${MAX_FORM_BYTES} bytes`, 413) };
+  }
+  return { form: new URLSearchParams(text) };
+}
+
+/** The library's protocol endpoints for the issuer this request reached. */
+export function serveProtocol(c: Context<AppEnv>, request: Request): Promise<Response> {
+  // Hono's ExecutionContext type predates workerd's newer members; the object is the runtime's own.
+  return authorizationServer(issuerOf(c.req.url)).fetch(request, c.env, c.executionCtx as unknown as ExecutionContext);
+}
+
+/** Hands the (rewritten) form to the library's token endpoint on the issuer's origin. */
+function forward(c: Context<AppEnv>, form: URLSearchParams): Promise<Response> {
+  const headers = new Headers(c.req.raw.headers);
+  headers.delete("Content-Length");
+  const url = new URL(OAUTH_ENDPOINTS.token, c.req.url);
+  return serveProtocol(c, new Request(url, { method: "POST", headers, body: form.toString() }));
+}
+
+/** The library's `userId:grantId:…` tokens in a successful token response, as `oat_`/`ort_`. */
+async function withOurTokenForm(response: Response): Promise<Response> {
+  if (response.status !== 200) return response;
+  const body = await response.json<Record<string, unknown>>();
+  if (typeof body.access_token === "string") body.access_token = encodeToken("access", body.access_token);
+  if (typeof body.refresh_token === "string") body.refresh_token = encodeToken("refresh", body.refresh_token);
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);
+  return new Response(JSON.stringify(body), { status: 200, headers });
+}
+
+/** The scopes of one of the user's grants, or null when there is no such grant. */
+async function grantScopes(api: OAuthHelpers, userId: string, grantId: string): Promise<string[] | null> {
+  let cursor: string | undefined;
+  do {
+    const page = await api.listUserGrants(userId, { cursor });
+    const grant = page.items.find((item) => item.id === grantId);
+    if (grant) return grant.scope;
+    cursor = page.cursor;
+  } while (cursor);
+  return null;
+}
+
+export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
+  const read = await readForm(c.req.raw);
+  if (read === null) return serveProtocol(c, c.req.raw);
+  if ("response" in read) return read.response;
+  const form = read.form;
+  const grantType = form.get("grant_type");
+  if (!grantType) return oauthErrorResponse("invalid_request", "grant_type is required (authorization_code or refresh_token); to revoke a token use /oauth/revoke");
+
+  let libraryToken: string | null = null;
+  if (grantType === "refresh_token" && form.getAll("refresh_token").length === 1) {
+    libraryToken = decodeToken("refresh", form.get("refresh_token") ?? "");
+    if (!libraryToken) return oauthErrorResponse("invalid_grant", "refresh_token is not a refresh token issued by this server (they start with ort_)");
+    form.set("refresh_token", libraryToken);
+  } else if (grantType === "authorization_code" && form.getAll("code").length === 1) {
+    const code = form.get("code") ?? "";
+    libraryToken = code.split(":").length === 3 ? code : null;
+  }
+
+  const requested = form.getAll("scope").length === 1 ? (form.get("scope") ?? "").split(" ").filter(Boolean) : [];
+  if (libraryToken && requested.length > 0) {
+    const { userId, grantId } = grantOf(libraryToken);
+    const granted = await grantScopes(oauthApi(c.env, c.req.url), userId, grantId);
+    const beyond = granted ? requested.filter((scope) => !granted.includes(scope)) : [];
+    if (beyond.length > 0) {
+      return oauthErrorResponse("invalid_scope", `The grant does not include ${beyond.join(", ")}; a token request can only narrow the scopes the customer approved (RFC 6749 §6)`);
+    }
+  }
+  return withOurTokenForm(await forward(c, form));
+}
+
+export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> {
+  const read = await readForm(c.req.raw);
+  if (read === null) {
+    if (c.req.method !== "POST") return oauthErrorResponse("invalid_request", "Use POST (RFC 7009 §2.1)", 405);
+    return oauthErrorResponse("invalid_request", "Content-Type must be application/x-www-form-urlencoded (RFC 7009 §2.1)");
+  }
+  if ("response" in read) return read.response;
+  const form = read.form;
+  if (form.has("grant_type")) return oauthErrorResponse("invalid_request", "This is the revocation endpoint (RFC 7009); send grant requests to /oauth/token");
+  const presented = form.getAll("token");
+  if (presented.length !== 1 || !presented[0]) return oauthErrorResponse("invalid_request", "token is required, exactly once (RFC 7009 §2.1)");
+  const kind = tokenKindOf(presented[0]);
+  const libraryToken = kind ? decodeToken(kind, presented[0]) : null;
+  // RFC 7009 §2.2: an unknown or invalid token is not an error; the library still authenticates
+  // the client and then answers 200 for a token it cannot parse.
+  form.set("token", libraryToken ?? presented[0]);
+  if (kind && !form.has("token_type_hint")) form.set("token_type_hint", kind === "access" ? "access_token" : "refresh_token");
+  const response = await forward(c, form);
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, headers });
+}

@@ -1,0 +1,61 @@
+/**
+ * GET/POST /login and POST /logout. The sign-in form posts here from /login itself and from the
+ * OAuth authorization page; on success the session is replaced by a signed-in one and the browser
+ * continues (303) to `continue`, which must be a path on this origin (no open redirect).
+ */
+import type { Context, Hono } from "hono";
+import { csrfProtection } from "./csrf";
+import { LOGIN_PATH, LOGOUT_PATH, LoginPage, SignedInPage } from "./login-page";
+import { renderPage } from "./page";
+import { endSession, ensureSession, loadSession, startSignedInSession, type WebEnv } from "./session";
+import { signIn } from "./sign-in";
+
+const MAX_EMAIL_LENGTH = 254; // RFC 5321 §4.5.3.1.3
+const MAX_PASSWORD_LENGTH = 1024;
+
+/** `value` when it is a path on this origin; otherwise `fallback`. Refuses `//host` and `/\host`. */
+export function continuePath(value: unknown, requestUrl: string, fallback = LOGIN_PATH): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  const origin = new URL(requestUrl).origin;
+  const target = new URL(value, origin);
+  return target.origin === origin ? target.pathname + target.search : fallback;
+}
+
+async function showLogin(c: Context<WebEnv>) {
+  const continueTo = continuePath(c.req.query("continue"), c.req.url, "");
+  const session = await ensureSession(c);
+  if (session.accountId) return continueTo ? c.redirect(continueTo, 303) : renderPage(c, <SignedInPage session={session} />);
+  return renderPage(c, <LoginPage session={session} continueTo={continueTo || LOGIN_PATH} />);
+}
+
+async function submitLogin(c: Context<WebEnv>) {
+  const form = await c.req.parseBody();
+  const continueTo = continuePath(form.continue, c.req.url);
+  const email = typeof form.email === "string" ? form.email.trim() : "";
+  const password = typeof form.password === "string" ? form.password : "";
+  const again = (status: 400 | 401 | 429, error: string) =>
+    renderPage(c, <LoginPage session={c.var.session!} continueTo={continueTo} email={email} error={error} />, { status });
+  if (!email || !password) return again(400, "Enter both your email address and your password.");
+  if (email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) return again(400, "That email address or password is too long.");
+
+  const result = await signIn(c.env, email, password);
+  if (!result.ok && result.reason === "locked") {
+    c.header("Retry-After", String(result.retryAfterSeconds));
+    return again(429, `Too many failed sign-ins. Wait ${result.retryAfterSeconds} seconds, then try again.`);
+  }
+  if (!result.ok) return again(401, "That email address and password do not match an account.");
+  await startSignedInSession(c, result.account);
+  return c.redirect(continueTo, 303);
+}
+
+async function submitLogout(c: Context<WebEnv>) {
+  const form = await c.req.parseBody();
+  await endSession(c);
+  return c.redirect(continuePath(form.continue, c.req.url), 303);
+}
+
+export function registerLoginRoutes(app: Hono<WebEnv>): void {
+  app.get(LOGIN_PATH, loadSession(), showLogin);
+  app.post(LOGIN_PATH, loadSession(), csrfProtection(), submitLogin);
+  app.post(LOGOUT_PATH, loadSession(), csrfProtection(), submitLogout);
+}

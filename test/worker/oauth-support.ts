@@ -1,0 +1,170 @@
+/**
+ * Shared steps of the OAuth worker tests: a customer account (through the real account Durable
+ * Objects), a registered client (through the library), PKCE, and a tiny cookie-keeping "browser"
+ * that drives the HTML forms the way a real one does (Origin header on every POST).
+ */
+import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import { DIRECTORY_NAME } from "../../src/auth/account-directory";
+import { oauthApi } from "../../src/auth/oauth/provider";
+
+export const ORIGIN = "https://api.test";
+export const REDIRECT_URI = "https://app.example/callback";
+export const PASSWORD = "correct horse battery staple";
+
+let accounts = 0;
+
+export async function createCustomer(): Promise<{ id: string; email: string; password: string }> {
+  const email = `customer${++accounts}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const entry = await env.ACCOUNT_DIRECTORY.getByName(DIRECTORY_NAME).register({ email, name: "Test Customer" });
+  if (!entry.ok) throw new Error(entry.detail);
+  const created = await env.ACCOUNTS.getByName(entry.value.id).initialize({
+    id: entry.value.id,
+    name: "Test Customer",
+    email,
+    roles: ["customer"],
+    password: PASSWORD,
+  });
+  if (!created.ok) throw new Error(created.detail);
+  return { id: entry.value.id, email, password: PASSWORD };
+}
+
+export async function registerClient(options: { name?: string; redirectUris?: string[]; public?: boolean } = {}) {
+  const client = await oauthApi(env, ORIGIN).createClient({
+    clientName: options.name ?? "Cheese Tracker",
+    redirectUris: options.redirectUris ?? [REDIRECT_URI],
+    tokenEndpointAuthMethod: options.public === false ? "client_secret_basic" : "none",
+  });
+  return { clientId: client.clientId, clientSecret: client.clientSecret };
+}
+
+function base64url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+export async function pkcePair(): Promise<{ verifier: string; challenge: string }> {
+  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
+  return { verifier, challenge: base64url(new Uint8Array(digest)) };
+}
+
+export function authorizeUrl(params: Record<string, string | undefined>): string {
+  const url = new URL("/oauth/authorize", ORIGIN);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+export function standardParams(clientId: string, challenge: string, extra: Record<string, string | undefined> = {}) {
+  return {
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    response_type: "code",
+    scope: "read:cheeses read:catalog",
+    state: "xyz-state",
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    ...extra,
+  };
+}
+
+/** The value of a hidden input in a rendered form. */
+export function formField(html: string, name: string): string {
+  const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
+  if (!match) throw new Error(`no ${name} field in page:\n${html.slice(0, 2000)}`);
+  return match[1]!.replaceAll("&amp;", "&");
+}
+
+/** Keeps cookies like a browser (per name; no expiry logic needed here) and never follows redirects. */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+
+  async get(url: string): Promise<Response> {
+    return this.#send(new Request(url, { headers: this.#cookieHeader(), redirect: "manual" }));
+  }
+
+  async post(url: string, fields: Record<string, string>, origin: string | null = ORIGIN): Promise<Response> {
+    const headers = this.#cookieHeader();
+    headers.set("Content-Type", "application/x-www-form-urlencoded");
+    if (origin !== null) headers.set("Origin", origin);
+    return this.#send(new Request(url, { method: "POST", headers, body: new URLSearchParams(fields), redirect: "manual" }));
+  }
+
+  #cookieHeader(): Headers {
+    const headers = new Headers();
+    if (this.cookies.size) headers.set("Cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
+    return headers;
+  }
+
+  async #send(request: Request): Promise<Response> {
+    const response = await exports.default.fetch(request);
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const at = pair.indexOf("=");
+      const name = pair.slice(0, at);
+      const value = pair.slice(at + 1);
+      if (/max-age=0/i.test(line) || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+}
+
+/** GET authorize → sign in → consent page: returns the consent page's HTML. */
+export async function signInAndOpenConsent(browser: Browser, url: string, account: { email: string; password: string }): Promise<string> {
+  const loginPage = await browser.get(url);
+  expect(loginPage.status).toBe(200);
+  const loginHtml = await loginPage.text();
+  const signedIn = await browser.post(`${ORIGIN}/login`, {
+    csrf_token: formField(loginHtml, "csrf_token"),
+    continue: formField(loginHtml, "continue"),
+    email: account.email,
+    password: account.password,
+  });
+  expect(signedIn.status).toBe(303);
+  expect(signedIn.headers.get("Location")).toBe(url.slice(ORIGIN.length));
+  const consent = await browser.get(url);
+  expect(consent.status).toBe(200);
+  return consent.text();
+}
+
+/** Clicks Allow (or Deny) on the consent page; returns the redirect the browser would follow. */
+export async function decide(browser: Browser, consentHtml: string, decision: "approve" | "deny"): Promise<URL> {
+  const response = await browser.post(`${ORIGIN}/oauth/authorize`, {
+    csrf_token: formField(consentHtml, "csrf_token"),
+    handle: formField(consentHtml, "handle"),
+    decision,
+  });
+  expect(response.status).toBe(303);
+  return new URL(response.headers.get("Location")!);
+}
+
+/** The whole browser part: returns the authorization code. */
+export async function authorizationCode(options: { clientId: string; challenge: string; account: { email: string; password: string }; scope?: string }) {
+  const browser = new Browser();
+  const url = authorizeUrl(standardParams(options.clientId, options.challenge, options.scope ? { scope: options.scope } : {}));
+  const consent = await signInAndOpenConsent(browser, url, options.account);
+  const back = await decide(browser, consent, "approve");
+  const code = back.searchParams.get("code");
+  if (!code) throw new Error(`no code in ${back}`);
+  return code;
+}
+
+export async function tokenRequest(fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  return exports.default.fetch(
+    new Request(`${ORIGIN}/oauth/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields),
+    }),
+  );
+}
+
+export interface TokenBody {
+  access_token: string;
+  refresh_token: string;
+  token_type: string;
+  expires_in: number;
+  scope: string;
+  error?: string;
+  error_description?: string;
+}

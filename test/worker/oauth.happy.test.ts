@@ -1,0 +1,135 @@
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { SCOPES } from "../../src/auth/scopes";
+import {
+  authorizationCode,
+  authorizeUrl,
+  Browser,
+  createCustomer,
+  decide,
+  ORIGIN,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  signInAndOpenConsent,
+  standardParams,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
+
+describe("OAuth 2.0 authorization server metadata (RFC 8414)", () => {
+  it("advertises our endpoints, every scope, S256 only, code only and iss in responses", async () => {
+    const res = await exports.default.fetch(`${ORIGIN}/.well-known/oauth-authorization-server`);
+    expect(res.status).toBe(200);
+    const metadata = await res.json<Record<string, unknown>>();
+    expect(metadata).toMatchObject({
+      issuer: ORIGIN,
+      authorization_endpoint: `${ORIGIN}/oauth/authorize`,
+      token_endpoint: `${ORIGIN}/oauth/token`,
+      revocation_endpoint: `${ORIGIN}/oauth/revoke`,
+      scopes_supported: [...SCOPES],
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      code_challenge_methods_supported: ["S256"],
+      authorization_response_iss_parameter_supported: true,
+    });
+    expect(metadata).not.toHaveProperty("registration_endpoint");
+  });
+
+  it("has no dynamic client registration endpoint", async () => {
+    const res = await exports.default.fetch(`${ORIGIN}/oauth/register`, { method: "POST", body: "{}" });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe("authorization code flow", () => {
+  it("signs in, shows the consent page, and redirects back with code, state and iss", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient({ name: "Cheese Tracker" });
+    const { challenge } = await pkcePair();
+    const browser = new Browser();
+    const url = authorizeUrl(standardParams(clientId, challenge));
+
+    const consent = await signInAndOpenConsent(browser, url, account);
+    expect(consent).toContain("Allow Cheese Tracker to use your account?");
+    expect(consent).toContain("Browse the cheese catalog");
+    expect(consent).toContain("Read the readiness catalog");
+    expect(consent).toContain("app.example");
+    expect(consent).toContain(account.email);
+
+    const back = await decide(browser, consent, "approve");
+    expect(back.origin + back.pathname).toBe(REDIRECT_URI);
+    expect(back.searchParams.get("state")).toBe("xyz-state");
+    expect(back.searchParams.get("iss")).toBe(ORIGIN);
+    expect(back.searchParams.get("code")).toBeTruthy();
+  });
+
+  it("exchanges the code with the PKCE verifier, refreshes with rotation and revokes", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account });
+
+    const exchanged = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+    expect(exchanged.status).toBe(200);
+    expect(exchanged.headers.get("Cache-Control")).toBe("no-store");
+    const tokens = await exchanged.json<TokenBody>();
+    expect(tokens.token_type.toLowerCase()).toBe("bearer");
+    expect(tokens.access_token).toMatch(/^oat_[A-Za-z0-9_-]+$/);
+    expect(tokens.refresh_token).toMatch(/^ort_[A-Za-z0-9_-]+$/);
+    expect(tokens.scope.split(" ").sort()).toEqual(["read:catalog", "read:cheeses"]);
+
+    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(refreshed.status).toBe(200);
+    const next = await refreshed.json<TokenBody>();
+    expect(next.refresh_token).not.toBe(tokens.refresh_token);
+    expect(next.access_token).not.toBe(tokens.access_token);
+
+    // Rotation: the new refresh token works, and once it is used the first one is dead.
+    const third = await tokenRequest({ grant_type: "refresh_token", refresh_token: next.refresh_token, client_id: clientId });
+    expect(third.status).toBe(200);
+    const stale = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(stale.status).toBe(400);
+    expect((await stale.json<TokenBody>()).error).toBe("invalid_grant");
+
+    const latest = await third.json<TokenBody>();
+    const revoked = await exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: latest.refresh_token, client_id: clientId }),
+    });
+    expect(revoked.status).toBe(200);
+    const afterRevoke = await tokenRequest({ grant_type: "refresh_token", refresh_token: latest.refresh_token, client_id: clientId });
+    expect((await afterRevoke.json<TokenBody>()).error).toBe("invalid_grant");
+  });
+
+  it("works for a confidential client authenticating with client_secret_basic", async () => {
+    const account = await createCustomer();
+    const { clientId, clientSecret } = await registerClient({ public: false });
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account });
+    const res = await tokenRequest(
+      { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier },
+      { Authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}` },
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it("records a pending admin approval and issues the token without admin until an operator approves", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
+    const tokens = await (
+      await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier })
+    ).json<TokenBody>();
+    expect(tokens.scope).toBe("read:cheeses");
+
+    const pending = await env.OAUTH_KV.get<{ status: string }>(`admin-approval:${account.id}:${clientId}`, "json");
+    expect(pending?.status).toBe("pending");
+
+    await env.OAUTH_KV.put(`admin-approval:${account.id}:${clientId}`, JSON.stringify({ ...pending, status: "approved" }));
+    const refreshed = await (await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })).json<TokenBody>();
+    expect(refreshed.scope.split(" ").sort()).toEqual(["admin", "read:cheeses"]);
+  });
+});
