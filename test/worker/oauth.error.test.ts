@@ -1,0 +1,209 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import {
+  authorizeUrl,
+  Browser,
+  createCustomer,
+  decide,
+  formField,
+  ORIGIN,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  signInAndOpenConsent,
+  standardParams,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
+
+async function expectErrorPage(url: string, text: string) {
+  const res = await new Browser().get(url);
+  expect(res.status).toBe(400);
+  expect(res.headers.get("Location")).toBeNull();
+  expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+  expect(await res.text()).toContain(text);
+}
+
+async function expectErrorRedirect(url: string, error: string, description?: RegExp) {
+  const res = await new Browser().get(url);
+  expect(res.status).toBe(302);
+  const location = new URL(res.headers.get("Location")!);
+  expect(location.origin + location.pathname).toBe(REDIRECT_URI);
+  expect(location.searchParams.get("error")).toBe(error);
+  expect(location.searchParams.get("state")).toBe("xyz-state");
+  expect(location.searchParams.get("iss")).toBe(ORIGIN);
+  if (description) expect(location.searchParams.get("error_description")).toMatch(description);
+}
+
+describe("GET /oauth/authorize: errors shown on our page (never a redirect)", () => {
+  it("unknown client_id", async () => {
+    const { challenge } = await pkcePair();
+    await expectErrorPage(authorizeUrl(standardParams("no-such-client", challenge)), "Unknown application");
+  });
+
+  it("missing client_id", async () => {
+    const { challenge } = await pkcePair();
+    await expectErrorPage(authorizeUrl(standardParams("x", challenge, { client_id: undefined })), "no client_id");
+  });
+
+  it("missing redirect_uri", async () => {
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    await expectErrorPage(authorizeUrl(standardParams(clientId, challenge, { redirect_uri: undefined })), "no redirect_uri");
+  });
+});
+
+describe("GET /oauth/authorize: errors redirected to the client with error, state and iss", () => {
+  it("unsupported_response_type", async () => {
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    await expectErrorRedirect(authorizeUrl(standardParams(clientId, challenge, { response_type: "token" })), "unsupported_response_type");
+  });
+
+  it("invalid_scope for an unknown scope, naming it", async () => {
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    await expectErrorRedirect(authorizeUrl(standardParams(clientId, challenge, { scope: "read:cheeses delete:everything" })), "invalid_scope", /delete:everything/);
+  });
+
+  it("invalid_scope when no scope is requested", async () => {
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    await expectErrorRedirect(authorizeUrl(standardParams(clientId, challenge, { scope: undefined })), "invalid_scope", /scope is required/);
+  });
+
+  it("invalid_request without PKCE, for public and confidential clients alike", async () => {
+    for (const isPublic of [true, false]) {
+      const { clientId } = await registerClient({ public: isPublic });
+      await expectErrorRedirect(
+        authorizeUrl(standardParams(clientId, "x", { code_challenge: undefined, code_challenge_method: undefined })),
+        "invalid_request",
+        /code_challenge|PKCE/,
+      );
+    }
+  });
+
+  it("invalid_request when code_challenge_method is missing (it would default to plain)", async () => {
+    const { clientId } = await registerClient({ public: false });
+    const { challenge } = await pkcePair();
+    await expectErrorRedirect(authorizeUrl(standardParams(clientId, challenge, { code_challenge_method: undefined })), "invalid_request", /plain|S256/);
+  });
+
+  it("invalid_request for a repeated parameter", async () => {
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    const url = new URL(authorizeUrl(standardParams(clientId, challenge)));
+    url.searchParams.append("scope", "admin");
+    await expectErrorRedirect(url.toString(), "invalid_request", /scope must not be repeated/);
+  });
+
+  it("access_denied when the customer clicks Deny", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    const browser = new Browser();
+    const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), account);
+    const back = await decide(browser, consent, "deny");
+    expect(back.origin + back.pathname).toBe(REDIRECT_URI);
+    expect(back.searchParams.get("error")).toBe("access_denied");
+    expect(back.searchParams.get("state")).toBe("xyz-state");
+    expect(back.searchParams.get("iss")).toBe(ORIGIN);
+    expect(back.searchParams.get("code")).toBeNull();
+  });
+});
+
+describe("sign-in and consent form errors", () => {
+  it("a wrong password and an unknown email get the same 401 answer", async () => {
+    const account = await createCustomer();
+    for (const [email, password] of [[account.email, "wrong password"], ["nobody@example.com", "whatever"]]) {
+      const browser = new Browser();
+      const page = await (await browser.get(`${ORIGIN}/login`)).text();
+      const res = await browser.post(`${ORIGIN}/login`, { csrf_token: formField(page, "csrf_token"), email: email!, password: password! });
+      expect(res.status).toBe(401);
+      expect(await res.text()).toContain("do not match an account");
+    }
+  });
+
+  it("locks sign-in after repeated failures and says when to retry", async () => {
+    const account = await createCustomer();
+    const browser = new Browser();
+    const page = await (await browser.get(`${ORIGIN}/login`)).text();
+    const csrf = formField(page, "csrf_token");
+    let last: Response | undefined;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      last = await browser.post(`${ORIGIN}/login`, { csrf_token: csrf, email: account.email, password: "wrong" });
+    }
+    expect(last!.status).toBe(429);
+    expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await last!.text()).toContain("Too many failed sign-ins");
+  });
+
+  it("a consent handle works once", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    const browser = new Browser();
+    const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), account);
+    await decide(browser, consent, "approve");
+    const again = await browser.post(`${ORIGIN}/oauth/authorize`, {
+      csrf_token: formField(consent, "csrf_token"),
+      handle: formField(consent, "handle"),
+      decision: "approve",
+    });
+    expect(again.status).toBe(400);
+    expect(again.headers.get("Location")).toBeNull();
+  });
+});
+
+describe("token and revocation endpoint errors", () => {
+  it("/oauth/token without grant_type is invalid_request (not a revocation)", async () => {
+    const res = await tokenRequest({ token: "oat_abc", client_id: "x" });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect((await res.json<TokenBody>()).error).toBe("invalid_request");
+  });
+
+  it("a refresh token that is not one of ours is invalid_grant", async () => {
+    const { clientId } = await registerClient();
+    const res = await tokenRequest({ grant_type: "refresh_token", refresh_token: "not-a-token", client_id: clientId });
+    expect((await res.json<TokenBody>()).error).toBe("invalid_grant");
+  });
+
+  it("an unsupported grant type is unsupported_grant_type", async () => {
+    const { clientId } = await registerClient();
+    const res = await tokenRequest({ grant_type: "password", username: "a", password: "b", client_id: clientId });
+    expect((await res.json<TokenBody>()).error).toBe("unsupported_grant_type");
+  });
+
+  it("/oauth/revoke refuses grant requests and requires token", async () => {
+    const send = (fields: Record<string, string>) =>
+      exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields),
+      });
+    expect((await (await send({ grant_type: "refresh_token", token: "x" })).json<TokenBody>()).error).toBe("invalid_request");
+    expect((await (await send({ client_id: "x" })).json<TokenBody>()).error).toBe("invalid_request");
+  });
+
+  it("an unknown token is not an error at /oauth/revoke (RFC 7009 §2.2)", async () => {
+    const { clientId } = await registerClient();
+    const res = await exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: "oat_bm90LWEtdG9rZW4", client_id: clientId }),
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("the redirect_uri at the token endpoint must match the authorization request", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient({ redirectUris: [REDIRECT_URI, "https://app.example/other"] });
+    const { verifier, challenge } = await pkcePair();
+    const browser = new Browser();
+    const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), account);
+    const code = (await decide(browser, consent, "approve")).searchParams.get("code")!;
+    const res = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: "https://app.example/other", client_id: clientId, code_verifier: verifier });
+    expect((await res.json<TokenBody>()).error).toBe("invalid_grant");
+  });
+});

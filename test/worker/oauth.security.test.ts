@@ -1,0 +1,283 @@
+/**
+ * One test (or group) per RFC 9700 point the contract names, plus the page protections.
+ */
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { verifyAccessToken } from "../../src/auth/oauth/access-token";
+import {
+  authorizationCode,
+  authorizeUrl,
+  Browser,
+  createCustomer,
+  decide,
+  formField,
+  ORIGIN,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  signInAndOpenConsent,
+  standardParams,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
+
+async function exchange(clientId: string, code: string, verifier: string | undefined) {
+  const fields: Record<string, string> = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId };
+  if (verifier !== undefined) fields.code_verifier = verifier;
+  const res = await tokenRequest(fields);
+  return { status: res.status, body: await res.json<TokenBody>() };
+}
+
+describe("redirect_uri must match a registered URI exactly; otherwise no redirect (RFC 9700 §4.1)", () => {
+  const cases = {
+    "another host": "https://evil.example/callback",
+    "a trailing slash": `${REDIRECT_URI}/`,
+    "another path": "https://app.example/callback/../steal",
+    "an added query": `${REDIRECT_URI}?next=https://evil.example`,
+    "http instead of https": "http://app.example/callback",
+    "a subdomain": "https://evil.app.example/callback",
+    "a loopback URI on another port": "http://127.0.0.1:9999/cb",
+  };
+  for (const [what, redirectUri] of Object.entries(cases)) {
+    it(`refuses ${what} with an error page`, async () => {
+      const { clientId } = await registerClient({ redirectUris: [REDIRECT_URI, "http://127.0.0.1:8000/cb"] });
+      const { challenge } = await pkcePair();
+      const res = await new Browser().get(authorizeUrl(standardParams(clientId, challenge, { redirect_uri: redirectUri })));
+      expect(res.status).toBe(400);
+      expect(res.headers.get("Location")).toBeNull();
+      expect(await res.text()).toContain("Redirect address not registered");
+    });
+  }
+});
+
+describe("authorization codes are one-time and short-lived", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("a replayed code is invalid_grant and revokes the tokens issued from it", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account });
+    const first = await exchange(clientId, code, verifier);
+    expect(first.status).toBe(200);
+    expect(await verifyAccessToken(env, ORIGIN, first.body.access_token)).not.toBeNull();
+
+    const replay = await exchange(clientId, code, verifier);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe("invalid_grant");
+    expect(await verifyAccessToken(env, ORIGIN, first.body.access_token)).toBeNull();
+    const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: clientId });
+    expect((await refresh.json<TokenBody>()).error).toBe("invalid_grant");
+  });
+
+  it("a code older than 60 seconds is invalid_grant", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61_000);
+    const late = await exchange(clientId, code, verifier);
+    expect(late.body.error).toBe("invalid_grant");
+    expect(late.body.error_description).toMatch(/expired/);
+  });
+
+  it("a code issued to one client cannot be redeemed by another", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const other = await registerClient();
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account });
+    expect((await exchange(other.clientId, code, verifier)).body.error).toBe("invalid_grant");
+  });
+});
+
+describe("PKCE (RFC 7636, RFC 9700 §2.1.1)", () => {
+  it("a wrong code_verifier is invalid_grant", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account });
+    const other = await pkcePair();
+    expect((await exchange(clientId, code, other.verifier)).body.error).toBe("invalid_grant");
+  });
+
+  it("a missing code_verifier is refused", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account });
+    const result = await exchange(clientId, code, undefined);
+    expect(result.status).toBe(400);
+    expect(result.body.error).toBe("invalid_request");
+  });
+
+  it("the plain method is refused before any consent", async () => {
+    const { clientId } = await registerClient();
+    const res = await new Browser().get(authorizeUrl(standardParams(clientId, "a".repeat(43), { code_challenge_method: "plain" })));
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get("Location")!);
+    expect(location.searchParams.get("error")).toBe("invalid_request");
+    expect(location.searchParams.get("error_description")).toMatch(/plain/);
+  });
+});
+
+describe("no scope widening (RFC 6749 §6)", () => {
+  it("a refresh asking for a scope the customer did not approve is invalid_scope", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses" });
+    const tokens = (await exchange(clientId, code, verifier)).body;
+    const wider = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "read:cheeses write:orders" });
+    expect(wider.status).toBe(400);
+    const body = await wider.json<TokenBody>();
+    expect(body.error).toBe("invalid_scope");
+    expect(body.error_description).toContain("write:orders");
+  });
+
+  it("a refresh may narrow the scopes", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account });
+    const tokens = (await exchange(clientId, code, verifier)).body;
+    const narrower = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "read:cheeses" });
+    expect((await narrower.json<TokenBody>()).scope).toBe("read:cheeses");
+  });
+});
+
+describe("admin is never granted automatically", () => {
+  it("consenting to admin leaves it out of the token and records a pending approval", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account, scope: "admin" });
+    const tokens = (await exchange(clientId, code, verifier)).body;
+    expect(tokens.scope).toBe("");
+    const verified = await verifyAccessToken(env, ORIGIN, tokens.access_token);
+    expect(verified?.scopes).toEqual([]);
+    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "admin" });
+    expect((await refreshed.json<TokenBody>()).scope).toBe("");
+    expect(await env.OAUTH_KV.get(`admin-approval:${account.id}:${clientId}`, "json")).toMatchObject({ status: "pending" });
+  });
+});
+
+describe("CSRF on the form posts: 403 without our Origin and the session's token", () => {
+  async function loginForm() {
+    const browser = new Browser();
+    const html = await (await browser.get(`${ORIGIN}/login`)).text();
+    return { browser, csrf: formField(html, "csrf_token") };
+  }
+  const account = { email: "nobody@example.com", password: "x" };
+
+  it("no Origin header", async () => {
+    const { browser, csrf } = await loginForm();
+    const res = await browser.post(`${ORIGIN}/login`, { csrf_token: csrf, ...account }, null);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("no Origin header");
+  });
+
+  it("another site's Origin", async () => {
+    const { browser, csrf } = await loginForm();
+    const res = await browser.post(`${ORIGIN}/login`, { csrf_token: csrf, ...account }, "https://evil.example");
+    expect(res.status).toBe(403);
+  });
+
+  it("a missing or foreign token", async () => {
+    const { browser } = await loginForm();
+    expect((await browser.post(`${ORIGIN}/login`, { ...account })).status).toBe(403);
+    const other = await loginForm();
+    expect((await browser.post(`${ORIGIN}/login`, { csrf_token: other.csrf, ...account })).status).toBe(403);
+  });
+
+  it("the consent decision, posted cross-site, is refused and issues no code", async () => {
+    const customer = await createCustomer();
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    const browser = new Browser();
+    const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), customer);
+    const fields = { csrf_token: formField(consent, "csrf_token"), handle: formField(consent, "handle"), decision: "approve" };
+    const forged = await browser.post(`${ORIGIN}/oauth/authorize`, fields, "https://evil.example");
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get("Location")).toBeNull();
+    const noToken = await browser.post(`${ORIGIN}/oauth/authorize`, { handle: fields.handle, decision: "approve" });
+    expect(noToken.status).toBe(403);
+  });
+});
+
+describe("the pages themselves", () => {
+  it("render a client name with markup as text", async () => {
+    const customer = await createCustomer();
+    const name = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
+    const { clientId } = await registerClient({ name });
+    const { challenge } = await pkcePair();
+    const browser = new Browser();
+    const url = authorizeUrl(standardParams(clientId, challenge));
+    const login = await (await browser.get(url)).text();
+    const consent = await signInAndOpenConsent(browser, url, customer);
+    for (const html of [login, consent]) {
+      expect(html).not.toContain("<script>");
+      expect(html).not.toContain("<img");
+      expect(html).toContain("&lt;script&gt;");
+    }
+  });
+
+  it("cannot be framed, allow no script and send forms only to us and the client's redirect origin", async () => {
+    const customer = await createCustomer();
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    const browser = new Browser();
+    const url = authorizeUrl(standardParams(clientId, challenge));
+    const login = await browser.get(url);
+    await login.text();
+    await signInAndOpenConsent(browser, url, customer);
+    const consent = await browser.get(url);
+    for (const res of [login, consent]) {
+      const csp = res.headers.get("Content-Security-Policy")!;
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("default-src 'none'");
+      expect(res.headers.get("X-Frame-Options")).toBe("DENY");
+      expect(res.headers.get("Cache-Control")).toBe("no-store");
+    }
+    expect(consent.headers.get("Content-Security-Policy")).toContain("form-action 'self' https://app.example");
+    expect(login.headers.get("Content-Security-Policy")).toContain("form-action 'self';");
+  });
+
+  it("use a __Host- session cookie, HttpOnly, Secure, SameSite=Lax, renewed at sign-in", async () => {
+    const customer = await createCustomer();
+    const browser = new Browser();
+    const page = await browser.get(`${ORIGIN}/login`);
+    const cookie = page.headers.getSetCookie().find((line) => line.startsWith("__Host-session="))!;
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; Secure/);
+    expect(cookie).toMatch(/; SameSite=Lax/);
+    expect(cookie).toMatch(/; Path=\//);
+    const before = browser.cookies.get("__Host-session");
+    const signedIn = await browser.post(`${ORIGIN}/login`, { csrf_token: formField(await page.text(), "csrf_token"), email: customer.email, password: customer.password });
+    expect(signedIn.status).toBe(303);
+    expect(browser.cookies.get("__Host-session")).not.toBe(before);
+  });
+
+  it("never continue to another origin after sign-in", async () => {
+    const customer = await createCustomer();
+    for (const target of ["//evil.example/x", "https://evil.example/", "/\\evil.example"]) {
+      const browser = new Browser();
+      const page = await (await browser.get(`${ORIGIN}/login`)).text();
+      const res = await browser.post(`${ORIGIN}/login`, { csrf_token: formField(page, "csrf_token"), continue: target, email: customer.email, password: customer.password });
+      expect(res.status).toBe(303);
+      expect(res.headers.get("Location")).toBe("/login");
+    }
+  });
+});
+
+it("a denied request issues no code even when replayed as an approval", async () => {
+  const customer = await createCustomer();
+  const { clientId } = await registerClient();
+  const { challenge } = await pkcePair();
+  const browser = new Browser();
+  const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), customer);
+  await decide(browser, consent, "deny");
+  const replay = await browser.post(`${ORIGIN}/oauth/authorize`, { csrf_token: formField(consent, "csrf_token"), handle: formField(consent, "handle"), decision: "approve" });
+  expect(replay.status).toBe(400);
+});
