@@ -12,7 +12,12 @@ export default defineConfig({
     projects: [
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
-        test: { name: "worker", include: ["test/worker/**/*.test.ts"] },
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+          // Builds the test catalog releases from data/profiles (Node) and provides them to workerd.
+          globalSetup: ["test/worker/support/catalog-releases.global-setup.ts"],
+        },
       },
       {
         test: { name: "scripts", include: ["test/scripts/**/*.test.ts"], environment: "node", testTimeout: 60_000 },

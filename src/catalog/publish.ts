@@ -142,7 +142,7 @@ async function putImmutable(bucket: ReleaseBucket, key: string, bytes: Uint8Arra
   try {
     written = await bucket.put(key, bytes, { onlyIf: { etagDoesNotMatch: "*" }, sha256: hexOf(digest), httpMetadata: { contentType } });
   } catch (error) {
-    throw new PublishError(`R2 refused ${key} (expected ${digest}): ${error instanceof Error ? error.message : String(error)}`);
+    throw new PublishError(`writing R2 ${key} (${digest}) failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (written) return true;
   await verifyObject(bucket, key, bytes.byteLength, digest);

@@ -37,7 +37,7 @@ export function decideRange(header: string | undefined, size: number): RangeDeci
     return { kind: "partial", start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = toPosition(first);
-  const end = last === "" ? size - 1 : toPosition(last);
+  const end = last === "" ? Number.MAX_SAFE_INTEGER : toPosition(last);
   if (end < start) return { kind: "unsatisfiable", detail: `Range bytes=${spec} ends before it starts.` };
   // RFC 9110 §14.1.3: a range is satisfiable when its first position is below the size.
   if (start >= size) return { kind: "unsatisfiable", detail: `Range bytes=${spec} starts at or after the end of the ${size}-byte representation.` };

@@ -1,0 +1,104 @@
+/** GET/HEAD /v1/catalog: the whole document, conditional requests and byte ranges. */
+import { beforeAll, describe, expect, it } from "vitest";
+import { contentDigestOf } from "../../src/catalog/digest";
+import { api } from "./support/api";
+import { publish, testRelease } from "./support/releases";
+
+const release = testRelease("base");
+const { manifest, document } = release;
+const etag = `"${manifest.release_id}"`;
+const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer());
+
+beforeAll(async () => {
+  await publish(release);
+});
+
+describe("GET /v1/catalog", () => {
+  it("streams the whole document: exactly the parts reassembled, with its length, validators and digest", async () => {
+    const res = await api("/v1/catalog");
+    expect(res.status).toBe(200);
+    expect(await bytesOf(res)).toEqual(document);
+    expect(res.headers.get("content-length")).toBe(String(manifest.bytes));
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.headers.get("etag")).toBe(etag);
+    expect(res.headers.get("catalog-release")).toBe(manifest.release_id);
+    expect(res.headers.get("accept-ranges")).toBe("bytes");
+    expect(res.headers.get("content-digest")).toBe(contentDigestOf(manifest.sha256));
+    expect(res.headers.get("cache-control")).toContain("private");
+  });
+
+  it("is the document the spec describes: the envelope with every profile", async () => {
+    const body = (await (await api("/v1/catalog")).json()) as { release_id: string; artifact_sha256: string; data: unknown[] };
+    expect(body.release_id).toBe(manifest.release_id);
+    expect(body.artifact_sha256).toBe(manifest.artifact_sha256);
+    expect(body.data).toHaveLength(manifest.profile_count);
+  });
+
+  it("answers HEAD with the same headers and no body", async () => {
+    const res = await api("/v1/catalog", { method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe(String(manifest.bytes));
+    expect(res.headers.get("etag")).toBe(etag);
+    expect(await bytesOf(res)).toHaveLength(0);
+  });
+});
+
+describe("conditional requests (RFC 9110 §13)", () => {
+  it.each([etag, `"other", ${etag}`, `W/${etag}`, "*"])("If-None-Match: %s → 304 with the validators", async (header) => {
+    const res = await api("/v1/catalog", { headers: { "If-None-Match": header } });
+    expect(res.status).toBe(304);
+    expect(res.headers.get("etag")).toBe(etag);
+    expect(res.headers.get("catalog-release")).toBe(manifest.release_id);
+    expect(await bytesOf(res)).toHaveLength(0);
+  });
+
+  it("If-None-Match naming another release → 200 with the document", async () => {
+    const res = await api("/v1/catalog", { headers: { "If-None-Match": `"sha256:${"0".repeat(64)}"` } });
+    expect(res.status).toBe(200);
+    expect(await bytesOf(res)).toEqual(document);
+  });
+});
+
+describe("byte ranges (RFC 9110 §14)", () => {
+  const size = manifest.bytes;
+  const boundary = manifest.parts[1]!.offset;
+  const cases: [string, number, number][] = [
+    ["bytes=0-0", 0, 0],
+    ["bytes=0-99", 0, 99],
+    [`bytes=${boundary - 10}-${boundary + 9}`, boundary - 10, boundary + 9], // spans parts 0 and 1
+    [`bytes=${boundary}-${boundary + manifest.part_bytes - 1}`, boundary, boundary + manifest.part_bytes - 1], // exactly part 1
+    [`bytes=100-${manifest.parts[3]!.offset + 5}`, 100, manifest.parts[3]!.offset + 5], // spans four parts
+    [`bytes=${size - 50}-`, size - 50, size - 1],
+    ["bytes=-120", size - 120, size - 1],
+    [`bytes=${size - 1}-${size + 1000}`, size - 1, size - 1], // last position clamped to the size
+    [`bytes=-${size + 5}`, 0, size - 1], // a suffix longer than the document selects all of it
+  ];
+  it.each(cases)("%s → 206 with exactly those bytes", async (range, start, end) => {
+    const res = await api("/v1/catalog", { headers: { Range: range } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get("content-range")).toBe(`bytes ${start}-${end}/${size}`);
+    expect(res.headers.get("content-length")).toBe(String(end - start + 1));
+    expect(res.headers.get("content-digest")).toBeNull();
+    expect(await bytesOf(res)).toEqual(document.slice(start, end + 1));
+  });
+
+  it("honours a Range while If-Range still names the release", async () => {
+    const res = await api("/v1/catalog", { headers: { Range: "bytes=10-19", "If-Range": etag } });
+    expect(res.status).toBe(206);
+    expect(await bytesOf(res)).toEqual(document.slice(10, 20));
+  });
+
+  it("sends the whole document when If-Range names another release (the resumed download restarts)", async () => {
+    const res = await api("/v1/catalog", { headers: { Range: "bytes=10-19", "If-Range": `"sha256:${"1".repeat(64)}"` } });
+    expect(res.status).toBe(200);
+    expect(await bytesOf(res)).toEqual(document);
+  });
+
+  it("ignores a Range on HEAD and a Range in a unit other than bytes", async () => {
+    const head = await api("/v1/catalog", { method: "HEAD", headers: { Range: "bytes=0-9" } });
+    expect(head.status).toBe(200);
+    const items = await api("/v1/catalog", { headers: { Range: "items=0-9" } });
+    expect(items.status).toBe(200);
+    expect(await bytesOf(items)).toEqual(document);
+  });
+});

@@ -1,0 +1,98 @@
+/** Parts of the current release and of a pinned release, and paging through them by Link. */
+import { beforeAll, describe, expect, it } from "vitest";
+import { contentDigestOf } from "../../src/catalog/digest";
+import { api } from "./support/api";
+import { publish, testRelease } from "./support/releases";
+
+const release = testRelease("base");
+const { manifest } = release;
+const count = manifest.parts.length;
+const hex = manifest.release_id.slice("sha256:".length);
+const pinned = (n: number) => `/v1/releases/${manifest.release_id}/parts/${n}`;
+const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer());
+
+beforeAll(async () => {
+  await publish(release);
+});
+
+describe("GET /v1/releases/{release_id}/parts/{n}", () => {
+  it("serves the part's bytes with its release, position, digest and the link to the next part", async () => {
+    const res = await api(pinned(0));
+    expect(res.status).toBe(200);
+    expect(await bytesOf(res)).toEqual(release.parts[0]);
+    expect(res.headers.get("content-type")).toBe("application/octet-stream");
+    expect(res.headers.get("content-length")).toBe(String(manifest.parts[0]!.length));
+    expect(res.headers.get("catalog-release")).toBe(manifest.release_id);
+    expect(res.headers.get("catalog-part")).toBe(`0/${count}`);
+    expect(res.headers.get("content-digest")).toBe(contentDigestOf(manifest.parts[0]!.sha256));
+    expect(res.headers.get("link")).toBe(`<${pinned(1)}>; rel="next"`);
+    expect(res.headers.get("etag")).toBe(`"${manifest.release_id}/parts/0"`);
+    expect(res.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+  });
+
+  it("Content-Digest is RFC 9530 sha-256 of exactly the bytes served", async () => {
+    const res = await api(pinned(2));
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", await bytesOf(res)));
+    expect(res.headers.get("content-digest")).toBe(`sha-256=:${btoa(String.fromCharCode(...digest))}:`);
+  });
+
+  it("the last part has no next link", async () => {
+    const res = await api(pinned(count - 1));
+    expect(res.headers.get("catalog-part")).toBe(`${count - 1}/${count}`);
+    expect(res.headers.get("link")).toBeNull();
+    expect(await bytesOf(res)).toEqual(release.parts[count - 1]);
+  });
+
+  it("accepts the release id without its sha256: prefix", async () => {
+    const res = await api(`/v1/releases/${hex}/parts/1`);
+    expect(res.status).toBe(200);
+    expect(await bytesOf(res)).toEqual(release.parts[1]);
+  });
+
+  it("answers If-None-Match with 304 and a Range with 206", async () => {
+    const etag = `"${manifest.release_id}/parts/1"`;
+    expect((await api(pinned(1), { headers: { "If-None-Match": etag } })).status).toBe(304);
+    const partial = await api(pinned(1), { headers: { Range: "bytes=5-14" } });
+    expect(partial.status).toBe(206);
+    expect(partial.headers.get("content-range")).toBe(`bytes 5-14/${manifest.parts[1]!.length}`);
+    expect(await bytesOf(partial)).toEqual(release.parts[1]!.slice(5, 15));
+  });
+
+  it("following Link rel=next from part 0 reassembles the whole document", async () => {
+    const chunks: Uint8Array[] = [];
+    let next: string | null = pinned(0);
+    while (next) {
+      const res = await api(next);
+      expect(res.status).toBe(200);
+      chunks.push(await bytesOf(res));
+      next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get("link") ?? "")?.[1] ?? null;
+    }
+    expect(chunks).toHaveLength(count);
+    const whole = new Uint8Array(manifest.bytes);
+    let offset = 0;
+    for (const chunk of chunks) {
+      whole.set(chunk, offset);
+      offset += chunk.length;
+    }
+    expect(whole).toEqual(release.document);
+  });
+});
+
+describe("GET /v1/catalog/parts/{n}", () => {
+  it("serves part n of the current release and names its pinned URL", async () => {
+    const res = await api("/v1/catalog/parts/3");
+    expect(res.status).toBe(200);
+    expect(await bytesOf(res)).toEqual(release.parts[3]);
+    expect(res.headers.get("content-location")).toBe(pinned(3));
+    expect(res.headers.get("link")).toBe(`<${pinned(4)}>; rel="next"`);
+    expect(res.headers.get("catalog-part")).toBe(`3/${count}`);
+    expect(res.headers.get("cache-control")).toBe("private, no-cache");
+  });
+
+  it("HEAD reads no body and still says how long the part is", async () => {
+    const res = await api("/v1/catalog/parts/0", { method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe(String(manifest.parts[0]!.length));
+    expect(await bytesOf(res)).toHaveLength(0);
+  });
+});

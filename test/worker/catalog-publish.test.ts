@@ -1,0 +1,169 @@
+/**
+ * Publishing into the real local R2/KV with src/catalog/publish.ts and reading back through the
+ * worker: atomic flips, no-op re-publish, interrupted publishes, pinning across a flip, rollback.
+ */
+import { reset } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { storageKeys } from "../../src/catalog/manifest";
+import { PublishError, readCurrent, rollbackRelease } from "../../src/catalog/publish";
+import { RollbackRefused } from "../../src/catalog/release-pointer";
+import { api } from "./support/api";
+import { publish, testRelease, workerStorage, type TestRelease } from "./support/releases";
+import { countingStorage } from "./support/storage-faults";
+
+const a = testRelease("base");
+const b = testRelease("smaller");
+const c = testRelease("smallest");
+const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer());
+
+async function expectServed(release: TestRelease) {
+  const res = await api("/v1/catalog");
+  expect(res.headers.get("etag")).toBe(`"${release.manifest.release_id}"`);
+  expect(await bytesOf(res)).toEqual(release.document);
+}
+
+beforeEach(() => reset());
+
+describe("publish", () => {
+  it("makes the release current only after every object is written; publishing it again writes nothing", async () => {
+    const first = await publish(a);
+    expect(first).toMatchObject({ pointer_flipped: true, parts_uploaded: a.parts.length, previous_release_id: null });
+    await expectServed(a);
+
+    const storage = countingStorage(workerStorage());
+    const again = await publish(a, storage);
+    expect(again).toMatchObject({ pointer_flipped: false, parts_uploaded: 0, published_at: first.published_at });
+    // Create-only puts are attempted (and refused by R2 as already present); nothing else is written.
+    expect(storage.writes.filter((write) => write.startsWith("kv "))).toEqual([]);
+    await expectServed(a);
+  });
+
+  it("writes parts, then the manifest, and flips `current` last", async () => {
+    const storage = countingStorage(workerStorage());
+    await publish(a, storage);
+    const hex = a.manifest.release_id.slice(7);
+    expect(storage.writes).toEqual([
+      ...a.manifest.parts.map((part) => `r2 ${storageKeys.part(hex, part.index)}`),
+      `kv ${storageKeys.releaseManifestKv(hex)}`,
+      `r2 ${storageKeys.releaseManifestR2(hex)}`,
+      `kv ${storageKeys.current}`,
+    ]);
+  });
+
+  it("interrupted before any write, after each write, or before the flip: the previous release is still served", async () => {
+    const writesOfB = b.manifest.parts.length + 3;
+    for (let allowed = 0; allowed < writesOfB; allowed++) {
+      await reset();
+      await publish(a);
+      await expect(publish(b, countingStorage(workerStorage(), allowed))).rejects.toThrow(/simulated outage/);
+      await expectServed(a);
+      expect((await readCurrent(env.CATALOG_KV))?.release_id).toBe(a.manifest.release_id);
+    }
+    const finished = await publish(b); // running it again after the last interruption finishes the job
+    expect(finished.previous_release_id).toBe(a.manifest.release_id);
+    await expectServed(b);
+  });
+
+  it("keeps published_at from the first publish", async () => {
+    const first = await publish(a);
+    await publish(b);
+    const back = await publish(a);
+    expect(back.published_at).toBe(first.published_at);
+    expect(back.pointer_flipped).toBe(true);
+  });
+
+  it("refuses the same release cut with another part size (a release's layout is immutable)", async () => {
+    await publish(a);
+    await expect(publish(testRelease("relaid"))).rejects.toThrow(/already published with part_bytes 7919 .* rebuild with --part-bytes 7919/);
+    await expectServed(a);
+  });
+
+  it("refuses a part whose bytes do not match the manifest's sha256 (R2 checks it), leaving current alone", async () => {
+    await publish(a);
+    const corrupted = { ...b, parts: b.parts.map((part, i) => (i === 1 ? part.map((byte) => byte ^ 1) : part)) };
+    await expect(publish(corrupted)).rejects.toThrow(PublishError);
+    await expectServed(a);
+  });
+
+  it("refuses a different object already stored under a part's key", async () => {
+    await publish(a);
+    const hex = b.manifest.release_id.slice(7);
+    await env.RELEASES.put(storageKeys.part(hex, 0), "not the part");
+    await expect(publish(b)).rejects.toThrow(/releases\/.*\/parts\/0 holds 12 bytes/);
+    await expectServed(a);
+  });
+
+  it("refuses a manifest whose digests or layout do not hold together, before writing anything", async () => {
+    const storage = countingStorage(workerStorage());
+    const parts = a.manifest.parts.map((part, i) => (i === 2 ? { ...part, offset: part.offset + 1 } : part));
+    const broken = { ...a, manifest: { ...a.manifest, release_id: c.manifest.release_id, parts } };
+    const error = await publish(broken, storage).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PublishError);
+    expect(String(error)).toContain("manifest.release_id: expected");
+    expect(String(error)).toContain("manifest.parts[2].offset: expected");
+    expect(storage.writes).toEqual([]);
+  });
+});
+
+describe("pinning: a client paging through a release is never switched to another", () => {
+  it("part 0 of A, then B is published, then parts 1… of A: all served, and together exactly A", async () => {
+    await publish(a);
+    const manifest = (await (await api("/v1/releases/current")).json()) as { release_id: string };
+    expect(manifest.release_id).toBe(a.manifest.release_id);
+    const first = await api(`/v1/releases/${manifest.release_id}/parts/0`);
+    const chunks = [await bytesOf(first)];
+    let next = /^<([^>]+)>/.exec(first.headers.get("link")!)![1]!;
+
+    await publish(b);
+    await expectServed(b);
+
+    while (next) {
+      const res = await api(next);
+      expect(res.headers.get("catalog-release")).toBe(a.manifest.release_id);
+      chunks.push(await bytesOf(res));
+      next = /^<([^>]+)>/.exec(res.headers.get("link") ?? "")?.[1] ?? "";
+    }
+    expect(new Uint8Array(await new Blob(chunks).arrayBuffer())).toEqual(a.document);
+  });
+
+  it("a whole-document download in progress finishes with the release it started with", async () => {
+    await publish(a);
+    const res = await api("/v1/catalog");
+    const reader = res.body!.getReader();
+    const received: Uint8Array[] = [(await reader.read()).value!];
+    await publish(b);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) received.push(chunk.value);
+    expect(new Uint8Array(await new Blob(received).arrayBuffer())).toEqual(a.document);
+  });
+});
+
+describe("rollback", () => {
+  it("points current back at a kept earlier release", async () => {
+    await publish(a);
+    await publish(b);
+    await publish(c);
+    expect(await readCurrent(env.CATALOG_KV)).toEqual({ release_id: c.manifest.release_id, previous: [b.manifest.release_id, a.manifest.release_id] });
+
+    const result = await rollbackRelease(workerStorage(), a.manifest.release_id);
+    expect(result).toEqual({ release_id: a.manifest.release_id, previous_release_id: c.manifest.release_id, pointer_flipped: true });
+    await expectServed(a);
+    expect(await readCurrent(env.CATALOG_KV)).toEqual({ release_id: a.manifest.release_id, previous: [c.manifest.release_id, b.manifest.release_id] });
+  });
+
+  it("refuses a release that is not kept here, naming the ones that are", async () => {
+    await publish(a);
+    await publish(b);
+    await expect(rollbackRelease(workerStorage(), c.manifest.release_id)).rejects.toThrow(RollbackRefused);
+    await expect(rollbackRelease(workerStorage(), c.manifest.release_id)).rejects.toThrow(`kept: ${a.manifest.release_id}`);
+    await expectServed(b);
+  });
+
+  it("refuses when a kept release's parts are gone, leaving current alone", async () => {
+    await publish(a);
+    await publish(b);
+    await env.RELEASES.delete(storageKeys.part(a.manifest.release_id.slice(7), 2));
+    await expect(rollbackRelease(workerStorage(), a.manifest.release_id)).rejects.toThrow(/parts\/2 is missing/);
+    await expectServed(b);
+  });
+});

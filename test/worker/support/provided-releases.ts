@@ -1,0 +1,27 @@
+/**
+ * The releases the worker tests publish, built from data/profiles by the real build before the
+ * tests start (catalog-releases.global-setup.ts) and handed to workerd through vitest's provide().
+ */
+import type { Manifest } from "../../../src/catalog/manifest";
+
+export interface ProvidedRelease {
+  manifest: Manifest;
+  /** Each part's bytes, base64. */
+  parts: string[];
+}
+
+/**
+ * base: every sample profile; smaller / smallest: one / two profiles fewer (different releases);
+ * relaid: the same release as base cut with another part size (a layout that must be refused).
+ */
+export type TestReleaseName = "base" | "smaller" | "smallest" | "relaid";
+
+/** Small parts, so that parts end inside profiles and inside multi-byte UTF-8 characters. */
+export const TEST_PART_BYTES = 7919;
+export const RELAID_PART_BYTES = 4096;
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    catalogReleases: Record<TestReleaseName, ProvidedRelease>;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Wrappers around the real bindings for publish tests: count the writes a publish makes, or make
+ * the (k+1)-th write fail as if the operator's machine lost its connection there.
+ */
+import type { ReleaseStorage } from "../../../src/catalog/publish";
+
+export class SimulatedOutage extends Error {}
+
+export interface CountingStorage extends ReleaseStorage {
+  /** Every put attempted, in order: "r2 <key>" or "kv <key>". */
+  readonly writes: string[];
+}
+
+export function countingStorage(storage: ReleaseStorage, failAfterWrites = Infinity): CountingStorage {
+  const writes: string[] = [];
+  const attempt = (what: string) => {
+    if (writes.length >= failAfterWrites) throw new SimulatedOutage(`simulated outage before ${what}`);
+    writes.push(what);
+  };
+  return {
+    writes,
+    bucket: {
+      put: async (key, value, options) => (attempt(`r2 ${key}`), storage.bucket.put(key, value, options)),
+      head: (key) => storage.bucket.head(key),
+    },
+    kv: {
+      put: async (key, value) => (attempt(`kv ${key}`), storage.kv.put(key, value)),
+      get: (key) => storage.kv.get(key),
+    },
+  };
+}
