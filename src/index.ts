@@ -3,6 +3,9 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { registerCatalogRoutes } from "./catalog/routes";
+import { registerCheeseRoutes } from "./cheeses/route";
+import { registerKeyRoutes } from "./keys";
+import { registerOperatorRoutes } from "./keys/operator-routes";
 import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
 import { Problem, renderProblem } from "./http/problem";
@@ -27,6 +30,11 @@ registerOAuthEndpoints(app);
 registerWebRoutes(app);
 
 registerCatalogRoutes(app);
+
+// API keys (shared/DESIGN.md "Credentials"): self-service /v1/keys, the operator API, the cheeses example.
+registerKeyRoutes(app);
+registerOperatorRoutes(app);
+registerCheeseRoutes(app);
 
 app.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",

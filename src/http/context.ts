@@ -1,7 +1,11 @@
+import type { Principal } from "../auth/principal";
+
 /** The Hono environment every module of the worker shares: bindings and per-request variables. */
 export interface AppEnv {
   Bindings: Env;
   Variables: {
     requestId: string;
+    /** Set by src/auth/authenticate.ts on every route it guards. */
+    principal: Principal;
   };
 }

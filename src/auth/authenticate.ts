@@ -1,0 +1,61 @@
+/**
+ * `authenticate()`: the first of the three middleware every protected route runs (then `rateLimit`,
+ * then `requireScope`). It accepts exactly `Authorization: Bearer <credential>`; an API key is
+ * looked up in the KV index, any other credential goes to the OAuth access-token resolver. On
+ * success the principal is in `c.get("principal")`.
+ *
+ * Order of work, cheapest first, so that bad requests cost no storage: IP throttle (memory) →
+ * header parse + key checksum (pure) → prefix mode (pure) → KV read. Every failure is counted per
+ * client IP; an IP over the limit gets 429 instead of 401 (src/limits/ip-throttle.ts).
+ *
+ * @example
+ * app.get("/v2/cheeses", authenticate(), rateLimit(), requireScope("read:cheeses"), handler)
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../http/context";
+import { Problem, type ProblemCode } from "../http/problem";
+import { clientIpOf, countAuthFailure, throttledSeconds } from "../limits/ip-throttle";
+import { resolveAccessToken } from "./access-token";
+import { parseAuthorization } from "./bearer";
+import { realmOf, unauthorized } from "./challenge";
+import { lookUpApiKey } from "./key-lookup";
+import type { Principal } from "./principal";
+
+export function authenticate(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const ip = clientIpOf(c.req.raw);
+    const wait = throttledSeconds(ip);
+    if (wait > 0) throw ipThrottled(wait);
+
+    const parsed = parseAuthorization(c.req.header("Authorization"));
+    if (!parsed.ok) return refuse(c, ip, parsed.code, parsed.detail, parsed.credentialSent);
+
+    const { credential } = parsed;
+    let principal: Principal;
+    if (credential.type === "api_key") {
+      const found = await lookUpApiKey(c.env, credential.secret, credential.mode);
+      if (!found.ok) return refuse(c, ip, found.code, found.detail, true);
+      principal = found.principal;
+    } else {
+      const resolved = await resolveAccessToken(c.env, c.req.url, credential.token);
+      if (!resolved) return refuse(c, ip, "invalid_token", "The access token is unknown, expired or was issued elsewhere. Obtain a new one at /oauth/token.", true);
+      principal = resolved;
+    }
+    c.set("principal", principal);
+    await next();
+  };
+}
+
+async function refuse(c: Context<AppEnv>, ip: string, code: ProblemCode, detail: string, credentialSent: boolean): Promise<never> {
+  const wait = await countAuthFailure(c.env.AUTH_FAILURE_LIMITER, ip);
+  if (wait > 0) throw ipThrottled(wait);
+  throw unauthorized(code, detail, { realm: realmOf(c.env.DEPLOYMENT), credentialSent });
+}
+
+function ipThrottled(seconds: number): Problem {
+  return new Problem(
+    "rate_limited",
+    `Too many requests with invalid credentials from your address. Fix the Authorization header, then retry after ${seconds} s.`,
+    { headers: { "Retry-After": String(seconds) } },
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * `protect(scope)`: the three middleware of every protected route, in their one correct order:
+ * authenticate (who?) → rateLimit (revoked? within the limit?) → requireScope (allowed?).
+ * `bearerSecurity(scope)` is the matching OpenAPI security requirement.
+ *
+ * @example
+ * registerCatalogRoutes(app, { guard: protect("read:catalog"), security: bearerSecurity("read:catalog") })
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { every } from "hono/combine";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../http/context";
+import { rateLimit } from "../limits/rate-limit";
+import { authenticate } from "./authenticate";
+import { requireScope } from "./require-scope";
+import type { Scope } from "./scopes";
+
+export const BEARER_SCHEME_NAME = "bearerAuth";
+
+/** Without a scope, any valid credential passes (the route then decides, e.g. /v1/keys). */
+export function protect(scope?: Scope): MiddlewareHandler<AppEnv> {
+  return scope ? every(authenticate(), rateLimit(), requireScope(scope)) : every(authenticate(), rateLimit());
+}
+
+/** The `security` of a route that `protect(scope)` guards (OpenAPI 3.1 §4.8.30). */
+export const bearerSecurity = (scope?: Scope) => [{ [BEARER_SCHEME_NAME]: scope ? [scope] : [] }];
+
+/** Declares the Bearer scheme once in /openapi.json's components. */
+export function registerBearerScheme(app: OpenAPIHono<AppEnv>) {
+  app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME_NAME, {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key (`sk_live_…` on production, `sk_test_…` on the sandbox) or an OAuth 2.0 access token.",
+  });
+}

@@ -1,0 +1,31 @@
+/** GET /v1/keys: every key of the calling key's account on this deployment; never a secret. */
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { accountObject, valueOf } from "../auth/accounts";
+import { authProblemResponses, RATE_LIMIT_HEADERS } from "../auth/openapi-problems";
+import { bearerSecurity, protect } from "../auth/protect";
+import type { AppEnv } from "../http/context";
+import { callingKey } from "./caller";
+import { KeyList } from "./schemas";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/keys",
+  tags: ["API keys"],
+  summary: "List the account's API keys",
+  description: "Active and revoked keys, oldest first: id, name, mode, scopes, status, last four characters, created and last used.",
+  middleware: [protect()] as const,
+  security: bearerSecurity(),
+  responses: {
+    200: { description: "The keys (no secrets).", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: KeyList } } },
+    ...authProblemResponses("forbidden"),
+  },
+});
+
+export function registerListKeys(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const caller = callingKey(c);
+    const keys = valueOf(await accountObject(c.env, caller.accountId).listKeys());
+    c.header("Cache-Control", "private, no-store");
+    return c.json({ data: keys }, 200);
+  });
+}

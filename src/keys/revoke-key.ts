@@ -1,0 +1,36 @@
+/**
+ * DELETE /v1/keys/{id}: revoke a key of the calling key's account, effective at the very next
+ * request everywhere (the key's KeyGuard refuses it before KV catches up). A key may revoke itself
+ * and keys with no more scopes than it has (403 `key_not_manageable` otherwise). Idempotent.
+ */
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { accountObject, valueOf } from "../auth/accounts";
+import { KeyView } from "../auth/account-views";
+import { authProblemResponses, RATE_LIMIT_HEADERS } from "../auth/openapi-problems";
+import { bearerSecurity, protect } from "../auth/protect";
+import type { AppEnv } from "../http/context";
+import { callingKey } from "./caller";
+import { KeyIdParam } from "./schemas";
+
+const route = createRoute({
+  method: "delete",
+  path: "/v1/keys/{id}",
+  tags: ["API keys"],
+  summary: "Revoke an API key",
+  middleware: [protect()] as const,
+  security: bearerSecurity(),
+  request: { params: z.object({ id: KeyIdParam }) },
+  responses: {
+    200: { description: "The key, now revoked.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: KeyView } } },
+    ...authProblemResponses("bad_request", "forbidden", "key_not_manageable", "key_not_found"),
+  },
+});
+
+export function registerRevokeKey(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const caller = callingKey(c);
+    const { id } = c.req.valid("param");
+    const key = valueOf(await accountObject(c.env, caller.accountId).revokeKey(id, { withinScopes: caller.scopes }));
+    return c.json(key, 200);
+  });
+}

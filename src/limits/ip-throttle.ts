@@ -1,0 +1,39 @@
+/**
+ * Floods of invalid credentials, limited per client IP (issue: "abuse of the unauthenticated
+ * path"). Every failed authentication is counted with the Workers rate-limiting binding
+ * (`AUTH_FAILURE_LIMITER`, wrangler.toml: 30 per 10 s); past the limit the answer is 429. The
+ * isolate also remembers a refused IP until the window ends, so its later requests are refused
+ * before anything else runs: no KV read, no Durable Object call, not even the binding.
+ */
+
+/** Must equal `simple.period` of the AUTH_FAILURE_LIMITER binding in wrangler.toml (a test pins it). */
+export const AUTH_FAILURE_WINDOW_SECONDS = 10;
+const MAX_REMEMBERED_IPS = 10_000;
+
+const refusedUntil = new Map<string, number>();
+
+/** Cloudflare sets CF-Connecting-IP on every request at the edge; a client cannot spoof it there. */
+export function clientIpOf(request: Request): string {
+  return request.headers.get("CF-Connecting-IP") ?? "unknown";
+}
+
+/** Seconds this IP must still wait, or 0. Pure memory: no I/O. */
+export function throttledSeconds(ip: string, now = Date.now()): number {
+  const until = refusedUntil.get(ip);
+  if (until === undefined) return 0;
+  if (until <= now) {
+    refusedUntil.delete(ip);
+    return 0;
+  }
+  return Math.ceil((until - now) / 1000);
+}
+
+/** Counts one failed authentication; returns the seconds to refuse this IP for, or 0 if still under the limit. */
+export async function countAuthFailure(limiter: RateLimit | undefined, ip: string, now = Date.now()): Promise<number> {
+  if (!limiter) return 0;
+  const { success } = await limiter.limit({ key: ip });
+  if (success) return 0;
+  if (refusedUntil.size >= MAX_REMEMBERED_IPS) refusedUntil.clear();
+  refusedUntil.set(ip, now + AUTH_FAILURE_WINDOW_SECONDS * 1000);
+  return AUTH_FAILURE_WINDOW_SECONDS;
+}

@@ -1,0 +1,48 @@
+/**
+ * `rateLimit()`: after `authenticate`, asks the principal's KeyGuard (one Durable Object per key or
+ * OAuth grant) to admit the request. The guard answers three ways: revoked (401, whatever the KV
+ * index still says), limited (429 with Retry-After; nothing else runs: no KV or R2 read), or
+ * allowed. Every response past this point carries `RateLimit-Policy` and `RateLimit`.
+ */
+import type { MiddlewareHandler } from "hono";
+import { realmOf, unauthorized } from "../auth/challenge";
+import type { Principal } from "../auth/principal";
+import type { AppEnv } from "../http/context";
+import { Problem } from "../http/problem";
+import { rateLimitPolicyValue, rateLimitValue, retryAfterSeconds } from "./headers";
+import { policyForMode } from "./policy";
+
+export function rateLimit(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = c.get("principal");
+    const admission = await c.env.KEY_GUARDS.getByName(principal.subject).admit(policyForMode(c.env.RATE_LIMITS, principal.mode));
+    if (admission.verdict === "revoked") {
+      throw unauthorized(principal.kind === "api_key" ? "revoked_api_key" : "invalid_token", revokedDetail(principal), {
+        realm: realmOf(c.env.DEPLOYMENT),
+        credentialSent: true,
+      });
+    }
+    const limitHeaders = {
+      "RateLimit-Policy": rateLimitPolicyValue(admission.policy),
+      RateLimit: rateLimitValue(admission.remaining, admission.resetMs),
+    };
+    if (admission.verdict === "limited") {
+      const seconds = retryAfterSeconds(admission.retryAfterMs);
+      throw new Problem(
+        "rate_limited",
+        `Rate limit of ${admission.policy.rate} requests/s (burst ${admission.policy.burst}) exceeded for ${subjectName(principal)}. Retry after ${seconds} s.`,
+        { headers: { ...limitHeaders, "Retry-After": String(seconds) } },
+      );
+    }
+    await next();
+    for (const [name, value] of Object.entries(limitHeaders)) c.res.headers.set(name, value);
+  };
+}
+
+const subjectName = (p: Principal) => (p.kind === "api_key" ? `the API key ending in ${p.last4}` : "this OAuth grant");
+
+function revokedDetail(p: Principal): string {
+  return p.kind === "api_key"
+    ? `The API key ending in ${p.last4} (${p.keyId}) was revoked. Use another active key.`
+    : "The OAuth grant behind this access token was revoked. Ask the customer to authorize the app again.";
+}
