@@ -5,10 +5,22 @@
  * limit), or null for anything that is not a live access token issued by this deployment, which
  * `authenticate` answers with 401 `invalid_token`.
  *
- * Owned by the OAuth module (src/auth/oauth): until it fills this in, no access token is accepted.
+ * Filled by the OAuth module: src/auth/oauth/access-token.ts verifies the token with the library.
  */
+import { grantSubject } from "./oauth/grant-revocation";
+import { verifyAccessToken } from "./oauth/access-token";
 import type { Principal } from "./principal";
+import { isScope } from "./scopes";
 
-export async function resolveAccessToken(_env: Env, _requestUrl: string, _token: string): Promise<Principal | null> {
-  return null;
+export async function resolveAccessToken(env: Env, requestUrl: string, token: string): Promise<Principal | null> {
+  const verified = await verifyAccessToken(env, requestUrl, token);
+  if (!verified) return null;
+  return {
+    kind: "access_token",
+    subject: grantSubject(verified.grantId),
+    accountId: verified.accountId,
+    mode: env.KEY_MODE,
+    scopes: verified.scopes.filter(isScope),
+    clientId: verified.clientId,
+  };
 }

@@ -10,7 +10,9 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
-import { authorizationServer, issuerOf, OAUTH_ENDPOINTS, oauthApi, type OAuthHelpers } from "./provider";
+import { verifyAccessToken } from "./access-token";
+import { grantScopes, markGrantRevoked } from "./grant-revocation";
+import { authorizationServer, issuerOf, OAUTH_ENDPOINTS, oauthApi } from "./provider";
 import { decodeToken, encodeToken, grantOf, tokenKindOf } from "./token-format";
 
 const MAX_FORM_BYTES = 16 * 1024;
@@ -60,18 +62,6 @@ async function withOurTokenForm(response: Response): Promise<Response> {
   return new Response(JSON.stringify(body), { status: 200, headers });
 }
 
-/** The scopes of one of the user's grants, or null when there is no such grant. */
-async function grantScopes(api: OAuthHelpers, userId: string, grantId: string): Promise<string[] | null> {
-  let cursor: string | undefined;
-  do {
-    const page = await api.listUserGrants(userId, { cursor });
-    const grant = page.items.find((item) => item.id === grantId);
-    if (grant) return grant.scope;
-    cursor = page.cursor;
-  } while (cursor);
-  return null;
-}
-
 export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   const read = await readForm(c.req.raw);
   if (read === null) return serveProtocol(c, c.req.raw);
@@ -91,15 +81,20 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   }
 
   const requested = form.getAll("scope").length === 1 ? (form.get("scope") ?? "").split(" ").filter(Boolean) : [];
-  if (libraryToken && requested.length > 0) {
-    const { userId, grantId } = grantOf(libraryToken);
-    const granted = await grantScopes(oauthApi(c.env, c.req.url), userId, grantId);
-    const beyond = granted ? requested.filter((scope) => !granted.includes(scope)) : [];
-    if (beyond.length > 0) {
-      return oauthErrorResponse("invalid_scope", `The grant does not include ${beyond.join(", ")}; a token request can only narrow the scopes the customer approved (RFC 6749 §6)`);
-    }
+  const api = oauthApi(c.env, c.req.url);
+  const grant = libraryToken ? grantOf(libraryToken) : null;
+  // The grant is read only when it matters: a scope to check, or a code whose misuse revokes it.
+  const granted = grant && (requested.length > 0 || grantType === "authorization_code") ? await grantScopes(api, grant.userId, grant.grantId) : null;
+  const beyond = granted ? requested.filter((scope) => !granted.includes(scope)) : [];
+  if (beyond.length > 0) {
+    return oauthErrorResponse("invalid_scope", `The grant does not include ${beyond.join(", ")}; a token request can only narrow the scopes the customer approved (RFC 6749 §6)`);
   }
-  return withOurTokenForm(await forward(c, form));
+  const response = await forward(c, form);
+  // RFC 6749 §4.1.2: on a replayed (or expired) code the library revoked the grant and its tokens.
+  if (grant && granted && grantType === "authorization_code" && response.status === 400 && (await grantScopes(api, grant.userId, grant.grantId)) === null) {
+    await markGrantRevoked(c.env, grant.grantId);
+  }
+  return withOurTokenForm(response);
 }
 
 export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> {
@@ -113,13 +108,27 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
   if (form.has("grant_type")) return oauthErrorResponse("invalid_request", "This is the revocation endpoint (RFC 7009); send grant requests to /oauth/token");
   const presented = form.getAll("token");
   if (presented.length !== 1 || !presented[0]) return oauthErrorResponse("invalid_request", "token is required, exactly once (RFC 7009 §2.1)");
-  const kind = tokenKindOf(presented[0]);
-  const libraryToken = kind ? decodeToken(kind, presented[0]) : null;
+  const token = presented[0];
+  const kind = tokenKindOf(token);
+  const libraryToken = kind ? decodeToken(kind, token) : null;
+  const api = oauthApi(c.env, c.req.url);
+  const grant = libraryToken ? grantOf(libraryToken) : null;
+  const isLive = async () =>
+    kind === "access" ? (await verifyAccessToken(c.env, c.req.url, token)) !== null : grant !== null && (await grantScopes(api, grant.userId, grant.grantId)) !== null;
+  const wasLive = grant ? await isLive() : false;
+
   // RFC 7009 §2.2: an unknown or invalid token is not an error; the library still authenticates
   // the client and then answers 200 for a token it cannot parse.
-  form.set("token", libraryToken ?? presented[0]);
+  form.set("token", libraryToken ?? token);
   if (kind && !form.has("token_type_hint")) form.set("token_type_hint", kind === "access" ? "access_token" : "refresh_token");
   const response = await forward(c, form);
+
+  // The library revokes only what the authenticated client owns; that it is gone now proves it.
+  // Revoking either token ends the whole grant (RFC 7009 §2.1 allows it for an access token).
+  if (grant && wasLive && response.status === 200 && !(await isLive())) {
+    await api.revokeGrant(grant.grantId, grant.userId);
+    await markGrantRevoked(c.env, grant.grantId);
+  }
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);
   return new Response(response.body, { status: response.status, headers });

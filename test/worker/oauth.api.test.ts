@@ -1,0 +1,93 @@
+/** OAuth access tokens on the API: accepted like API keys, scope-checked, rate-limited per grant, revocable. */
+import { env, exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { grantSubject } from "../../src/auth/oauth/grant-revocation";
+import { decodeToken, grantOf } from "../../src/auth/oauth/token-format";
+import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import { publish, testRelease } from "./support/releases";
+
+beforeAll(async () => {
+  await publish(testRelease("base"));
+});
+
+async function tokensFor(scope: string) {
+  const account = await createCustomer();
+  const { clientId } = await registerClient();
+  const { verifier, challenge } = await pkcePair();
+  const code = await authorizationCode({ clientId, challenge, account, scope });
+  const res = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  return { clientId, code, verifier, tokens: await res.json<TokenBody>() };
+}
+
+const call = (path: string, token: string) => exports.default.fetch(`${ORIGIN}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+
+function revoke(clientId: string, token: string) {
+  return exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token, client_id: clientId }),
+  });
+}
+
+describe("Authorization: Bearer <access token>", () => {
+  it("reads /v2/cheeses with read:cheeses and /v1/catalog with read:catalog, rate-limited per grant", async () => {
+    const { tokens } = await tokensFor("read:cheeses read:catalog");
+    const cheeses = await call("/v2/cheeses", tokens.access_token);
+    expect(cheeses.status).toBe(200);
+    expect(cheeses.headers.get("RateLimit-Policy")).toBeTruthy();
+    const catalog = await call("/v1/catalog", tokens.access_token);
+    expect(catalog.status).toBe(200);
+    expect(catalog.headers.get("Catalog-Release")).toMatch(/^sha256:/);
+    await catalog.body?.cancel();
+    const guard = await env.KEY_GUARDS.getByName(grantSubject(grantOf(decodeToken("access", tokens.access_token)!).grantId)).describe();
+    expect(guard.lastUsedAt).not.toBeNull();
+  });
+
+  it("is scope-checked like an API key: 403 insufficient_scope naming the scope", async () => {
+    const { tokens } = await tokensFor("read:catalog");
+    const res = await call("/v2/cheeses", tokens.access_token);
+    expect(res.status).toBe(403);
+    expect(res.headers.get("WWW-Authenticate")).toContain('error="insufficient_scope"');
+    expect(res.headers.get("WWW-Authenticate")).toContain('scope="read:cheeses"');
+    expect((await res.json<{ code: string }>()).code).toBe("insufficient_scope");
+  });
+
+  it("refuses a token that is not one of ours, and the library's raw token form, with 401 invalid_token", async () => {
+    const { tokens } = await tokensFor("read:cheeses");
+    for (const token of ["oat_bm9wZTpub3BlOm5vcGU", decodeToken("access", tokens.access_token)!]) {
+      const res = await call("/v2/cheeses", token);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
+    }
+  });
+
+  it("after revocation of the access token, it and every other token of the grant get 401", async () => {
+    const { clientId, tokens } = await tokensFor("read:cheeses");
+    const refreshed = await (await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })).json<TokenBody>();
+    expect((await call("/v2/cheeses", tokens.access_token)).status).toBe(200);
+    expect((await revoke(clientId, tokens.access_token)).status).toBe(200);
+    for (const token of [tokens.access_token, refreshed.access_token]) {
+      const res = await call("/v2/cheeses", token);
+      expect(res.status).toBe(401);
+      expect((await res.json<{ code: string }>()).code).toBe("invalid_token");
+    }
+    const again = await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshed.refresh_token, client_id: clientId });
+    expect((await again.json<TokenBody>()).error).toBe("invalid_grant");
+  });
+
+  it("revocation by another client changes nothing", async () => {
+    const { tokens } = await tokensFor("read:cheeses");
+    const other = await registerClient();
+    expect((await revoke(other.clientId, tokens.access_token)).status).toBe(200);
+    expect((await call("/v2/cheeses", tokens.access_token)).status).toBe(200);
+  });
+
+  it("a replayed code ends the grant at once: the KeyGuard refuses the first tokens", async () => {
+    const { clientId, code, verifier, tokens } = await tokensFor("read:cheeses");
+    const replay = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+    expect((await replay.json<TokenBody>()).error).toBe("invalid_grant");
+    const guard = await env.KEY_GUARDS.getByName(grantSubject(grantOf(decodeToken("access", tokens.access_token)!).grantId)).describe();
+    expect(guard.revoked).toBe(true);
+    expect((await call("/v2/cheeses", tokens.access_token)).status).toBe(401);
+  });
+});
