@@ -2,6 +2,7 @@
  * The Readiness Catalog API worker: assembles the middleware and route modules into one Hono app.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
 import { registerCatalogRoutes } from "./catalog/routes";
 import { registerCheeseRoutes } from "./cheeses/route";
 import { registerKeyRoutes } from "./keys";
@@ -51,6 +52,8 @@ app.notFound((c) => renderProblem(new Problem("not_found", `No route for ${c.req
 app.onError((error, c) => {
   const id = c.get("requestId") ?? "req_unknown";
   if (error instanceof Problem) return renderProblem(error, id);
+  // Hono's validators throw HTTPException 400 for a body they cannot parse (e.g. malformed JSON).
+  if (error instanceof HTTPException && error.status === 400) return renderProblem(new Problem("bad_request", `${error.message}.`), id);
   console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
   return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`), id);
 });
