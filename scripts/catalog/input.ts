@@ -1,10 +1,11 @@
 /**
  * Input readers: a directory of .json files, one .json file (a profile, an array, or an envelope),
- * or one .ndjson file (one profile per line). Each yields units of work for `checkUnit`, reading
- * incrementally; an ndjson file is never held whole.
+ * or one .ndjson file (one profile per line). Each yields batches of units for `checkBatch`,
+ * reading incrementally: an ndjson file is read in 1 MiB chunks of whole lines, never held whole.
  */
-import { createReadStream, readdirSync, readFileSync, statSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
+import { open, readFile } from "node:fs/promises";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { InputUnit } from "./profile-check";
 import { entryOf, type ReportEntry } from "./report";
@@ -17,11 +18,12 @@ export interface InputPlan {
   bytes: number;
   /** Problems found before reading (non-JSON files in a directory, 0-byte files). */
   problems: ReportEntry[];
-  units: () => AsyncGenerator<InputUnit>;
+  batches: () => AsyncGenerator<InputUnit[]>;
 }
 
 const NDJSON = /\.(ndjson|jsonl)$/i;
 const JSON_FILE = /\.json$/i;
+const BATCH_BYTES = 1 << 20;
 
 export function planInput(input: string): InputPlan {
   let stats;
@@ -32,9 +34,10 @@ export function planInput(input: string): InputPlan {
   }
   if (stats.isDirectory()) return planDirectory(input);
   const problems = stats.size === 0 ? [inputProblem(input, "the file is empty (0 bytes)", "0 bytes")] : [];
-  if (NDJSON.test(input)) return { kind: "ndjson", bytes: stats.size, problems, units: () => ndjsonUnits(input) };
-  if (JSON_FILE.test(input)) return { kind: "json", bytes: stats.size, problems, units: () => documentUnits([input], problems.length > 0) };
-  throw new UsageError(`--in ${input}: expected a directory, a .json file or an .ndjson file`);
+  const files = problems.length ? [] : [input];
+  if (NDJSON.test(input)) return { kind: "ndjson", bytes: stats.size, problems, batches: () => ndjsonBatches(files) };
+  if (JSON_FILE.test(input)) return { kind: "json", bytes: stats.size, problems, batches: () => documentBatches(files) };
+  throw new UsageError(`--in ${input}: expected a directory, a .json file or an .ndjson/.jsonl file`);
 }
 
 function planDirectory(dir: string): InputPlan {
@@ -47,7 +50,7 @@ function planDirectory(dir: string): InputPlan {
     const stats = statSync(file);
     if (!stats.isFile() || !JSON_FILE.test(name)) {
       const what = stats.isDirectory() ? "a subdirectory" : "not a .json file";
-      problems.push(inputProblem(file, `${what}: an input directory holds one .json file per profile (move it out or rename it)`, what));
+      problems.push(inputProblem(file, `${what}: an input directory holds only .json files of profiles (move it out or rename it)`, what));
     } else if (stats.size === 0) {
       problems.push(inputProblem(file, "the file is empty (0 bytes)", "0 bytes"));
     } else {
@@ -55,52 +58,72 @@ function planDirectory(dir: string): InputPlan {
       bytes += stats.size;
     }
   }
-  if (files.length === 0 && problems.length === 0) problems.push(inputProblem(dir, "the directory holds no .json files", "no .json files"));
-  return { kind: "directory", bytes, problems, units: () => documentUnits(files, false) };
+  if (files.length === 0 && problems.length === 0) problems.push(inputProblem(dir, "the directory holds no .json files", "an empty directory"));
+  return { kind: "directory", bytes, problems, batches: () => documentBatches(files) };
 }
 
-async function* documentUnits(files: string[], skip: boolean): AsyncGenerator<InputUnit> {
-  if (skip) return;
+/** Whole .json files, grouped into batches of about 1 MiB. */
+async function* documentBatches(files: string[]): AsyncGenerator<InputUnit[]> {
+  let batch: InputUnit[] = [];
+  let size = 0;
   for (const file of files) {
-    const text = decode(readFileSync(file), file);
-    yield typeof text === "string" ? { kind: "document", file, text } : { kind: "unreadable", problem: text };
-  }
-}
-
-/** One unit per non-blank line; lines are split on bytes, so a chunk may end mid-character. */
-async function* ndjsonUnits(file: string): AsyncGenerator<InputUnit> {
-  let carry: Buffer = Buffer.alloc(0);
-  let line = 0;
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    const buffer = carry.length ? Buffer.concat([carry, chunk]) : chunk;
-    let start = 0;
-    for (let nl = buffer.indexOf(10, start); nl !== -1; nl = buffer.indexOf(10, start)) {
-      line++;
-      const unit = lineUnit(file, line, buffer.subarray(start, nl));
-      if (unit) yield unit;
-      start = nl + 1;
+    const bytes = await readFile(file);
+    batch.push(documentUnit(file, bytes));
+    size += bytes.length;
+    if (size >= BATCH_BYTES) {
+      yield batch;
+      batch = [];
+      size = 0;
     }
-    carry = Buffer.from(buffer.subarray(start));
   }
-  if (carry.length) {
-    const unit = lineUnit(file, line + 1, carry);
-    if (unit) yield unit;
+  if (batch.length) yield batch;
+}
+
+const MAX_STRING = 0x1fffffe8; // V8's longest string, in UTF-16 code units
+
+function documentUnit(file: string, bytes: Buffer): InputUnit {
+  if (!isUtf8(bytes)) return { kind: "unreadable", problem: inputProblem(file, "not valid UTF-8 (RFC 8259 §8.1)", "an invalid byte sequence", "UTF-8 text") };
+  if (bytes.length > MAX_STRING) {
+    return { kind: "unreadable", problem: inputProblem(file, "too large for a .json input (a JavaScript string holds at most 512 MiB); write one profile per line to an .ndjson file instead", `${bytes.length} bytes`, "at most 512 MiB") };
+  }
+  return { kind: "document", file, text: bytes.toString("utf8") };
+}
+
+/** Chunks of whole lines, about 1 MiB each; a line longer than that grows its chunk. */
+async function* ndjsonBatches(files: string[]): AsyncGenerator<InputUnit[]> {
+  for (const file of files) {
+    const handle = await open(file, "r");
+    try {
+      let carry = new Uint8Array(0);
+      let line = 1;
+      for (;;) {
+        const chunk = new Uint8Array(carry.length + BATCH_BYTES);
+        chunk.set(carry);
+        const { bytesRead } = await handle.read(chunk, carry.length, BATCH_BYTES, null);
+        const filled = carry.length + bytesRead;
+        const end = bytesRead === 0 ? filled : chunk.lastIndexOf(10, filled - 1) + 1;
+        // The chunk's buffer is transferred to a worker once yielded: take what is needed first.
+        carry = chunk.slice(end, filled);
+        if (end > 0) {
+          const bytes = chunk.subarray(0, end);
+          const firstLine = line;
+          line += countNewlines(bytes);
+          yield [{ kind: "lines", file, firstLine, bytes }];
+        }
+        if (bytesRead === 0) break;
+      }
+    } finally {
+      await handle.close();
+    }
   }
 }
 
-function lineUnit(file: string, line: number, bytes: Buffer): InputUnit | undefined {
-  const text = decode(bytes, file, line);
-  if (typeof text !== "string") return { kind: "unreadable", problem: text };
-  const trimmed = text.endsWith("\r") ? text.slice(0, -1) : text;
-  return trimmed.trim() === "" ? undefined : { kind: "profile", location: { file, line }, text: trimmed };
+function countNewlines(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
+  return n;
 }
 
-/** RFC 8259 §8.1: JSON text exchanged between systems is UTF-8; refuse anything else, do not guess. */
-function decode(bytes: Buffer, file: string, line?: number): string | ReportEntry {
-  if (isUtf8(bytes)) return bytes.toString("utf8");
-  return entryOf({ rule: "input", path: "", message: "not valid UTF-8 (RFC 8259 §8.1)", expected: "UTF-8 text", found: "an invalid byte sequence" }, { file, line });
-}
-
-function inputProblem(file: string, message: string, found: string): ReportEntry {
-  return entryOf({ rule: "input", path: "", message, expected: "a .json or .ndjson file of profiles", found }, { file });
+function inputProblem(file: string, message: string, found: string, expected = "a .json or .ndjson file of profiles"): ReportEntry {
+  return entryOf({ rule: "input", path: "", message, expected, found }, { file });
 }

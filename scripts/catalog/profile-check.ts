@@ -1,21 +1,22 @@
 /**
- * Pass 1 of a build, for one unit of input (a whole .json file, or one ndjson line / array element):
- * parse it, validate every profile in it, and canonicalize each (RFC 8785). Pure CPU work with no
- * I/O, so it can run on worker threads.
+ * Pass 1 of a build, for one unit of input (a whole .json file, a chunk of ndjson lines, or one
+ * profile's text): parse it, validate every profile in it, and canonicalize each (RFC 8785). Pure
+ * CPU work with no I/O, so it runs on worker threads as well as inline.
  */
+import { isUtf8 } from "node:buffer";
 import { canonicalJson, CanonicalizationError } from "../../src/catalog/canonical";
 import { isObject, validateProfile } from "../../src/catalog/rules";
-import type { RuleViolation } from "../../src/catalog/validation-report";
 import type { CatalogEntry } from "../../src/catalog/validation-catalog";
 import { locateSyntaxError } from "./json-syntax";
+import { canonicalProfileJson } from "./profile-canonical";
 import { entryOf, whereOf, type ReportEntry, type SourceLocation } from "./report";
 
 export type InputUnit =
   /** A whole .json file: one profile, an array of profiles, or an envelope whose `data` holds them. */
   | { kind: "document"; file: string; text: string }
-  /** One profile's JSON text: an ndjson line, or an element of a streamed array. */
-  | { kind: "profile"; location: SourceLocation; text: string }
-  /** Input that could not be read as text (e.g. invalid UTF-8). */
+  /** Whole lines of an ndjson file (UTF-8 bytes), the first being line `firstLine`. */
+  | { kind: "lines"; file: string; firstLine: number; bytes: Uint8Array }
+  /** Input that could not be read as text. */
   | { kind: "unreadable"; problem: ReportEntry };
 
 export interface CheckedProfile {
@@ -30,28 +31,63 @@ export interface CheckedProfile {
 const ENVELOPE_FIELDS = new Set(["api_contract", "release_id", "artifact_sha256", "data"]);
 
 export function checkUnit(unit: InputUnit): CheckedProfile[] {
-  if (unit.kind === "unreadable") return [{ location: { file: unit.problem.file }, problems: [unit.problem] }];
-  const location = unit.kind === "document" ? { file: unit.file } : unit.location;
-  const text = unit.text.charCodeAt(0) === 0xfeff ? unit.text.slice(1) : unit.text; // tolerate a UTF-8 BOM
-  if (text.trim() === "") {
-    const what = unit.kind === "document" ? "the file is empty" : "the line is blank";
-    return [problem(location, "input", what, "a JSON profile", text === "" ? "0 bytes" : "only whitespace")];
+  switch (unit.kind) {
+    case "unreadable":
+      return [{ location: { file: unit.problem.file }, problems: [unit.problem] }];
+    case "lines":
+      return checkLines(unit.file, unit.firstLine, unit.bytes);
+    case "document":
+      return checkDocument(unit.file, unit.text);
   }
-  let value: unknown;
+}
+
+function checkDocument(file: string, raw: string): CheckedProfile[] {
+  const location = { file };
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw; // tolerate a UTF-8 BOM
+  if (text.trim() === "") return [problem(location, "input", "the file is empty", "a JSON profile", raw === "" ? "0 bytes" : "only whitespace")];
+  const value = parseJson(text, location);
+  if ("problem" in value) return [value.problem];
+  const json = value.json;
+  if (Array.isArray(json)) return json.map((item, i) => checkProfile(item, { file, pointer: `[${i}]` }));
+  if (isObject(json) && "data" in json && Object.keys(json).every((key) => ENVELOPE_FIELDS.has(key))) {
+    if (!Array.isArray(json.data)) return [problem(location, "input", "an envelope's data must be an array of profiles", "an array", typeof json.data)];
+    return json.data.map((item, i) => checkProfile(item, { file, pointer: `data[${i}]` }));
+  }
+  return [checkProfile(json, location)];
+}
+
+function checkLines(file: string, firstLine: number, bytes: Uint8Array): CheckedProfile[] {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: CheckedProfile[] = [];
+  let line = firstLine;
+  for (let start = 0; start < buffer.length; line++) {
+    let end = buffer.indexOf(10, start);
+    if (end === -1) end = buffer.length;
+    const location = { file, line };
+    const slice = buffer.subarray(start, end > start && buffer[end - 1] === 13 ? end - 1 : end);
+    start = end + 1;
+    if (!isUtf8(slice)) {
+      // RFC 8259 §8.1: JSON exchanged between systems is UTF-8; refuse anything else, do not guess.
+      out.push(problem(location, "input", "the line is not valid UTF-8 (RFC 8259 §8.1)", "UTF-8 text", "an invalid byte sequence"));
+      continue;
+    }
+    const text = slice.toString("utf8");
+    if (text.trim() === "") continue;
+    const value = parseJson(text, location);
+    out.push("problem" in value ? value.problem : checkProfile(value.json, location));
+  }
+  return out;
+}
+
+function parseJson(text: string, location: SourceLocation): { json: unknown } | { problem: CheckedProfile } {
   try {
-    value = JSON.parse(text);
+    return { json: JSON.parse(text) };
   } catch (error) {
     const at = locateSyntaxError(text, error);
-    const line = unit.kind === "profile" && location.line !== undefined ? location.line + at.line - 1 : at.line;
-    return [problem({ ...location, line, column: at.column }, "json-syntax", at.message, "well-formed JSON (RFC 8259)", `a syntax error at line ${line}, column ${at.column}`)];
+    const line = (location.line ?? 1) + at.line - 1;
+    const where = { ...location, line, column: at.column };
+    return { problem: problem(where, "json-syntax", at.message, "well-formed JSON (RFC 8259)", `a syntax error at line ${line}, column ${at.column}`) };
   }
-  if (unit.kind === "profile") return [checkProfile(value, location)];
-  if (Array.isArray(value)) return value.map((item, i) => checkProfile(item, { ...location, pointer: `[${i}]` }));
-  if (isObject(value) && "data" in value && Object.keys(value).every((key) => ENVELOPE_FIELDS.has(key))) {
-    if (!Array.isArray(value.data)) return [problem(location, "input", "an envelope's data must be an array of profiles", "an array", typeof value.data)];
-    return value.data.map((item, i) => checkProfile(item, { ...location, pointer: `data[${i}]` }));
-  }
-  return [checkProfile(value, location)];
 }
 
 export function checkProfile(value: unknown, location: SourceLocation): CheckedProfile {
@@ -59,13 +95,13 @@ export function checkProfile(value: unknown, location: SourceLocation): CheckedP
     return problem(location, "input", "a profile must be a JSON object", "an object", Array.isArray(value) ? "an array" : JSON.stringify(value));
   }
   const id = typeof value.agent_readiness_profile_id === "string" ? value.agent_readiness_profile_id : undefined;
-  const violations: RuleViolation[] = validateProfile(value);
+  const violations = validateProfile(value);
   let canonical: string | undefined;
   try {
-    canonical = canonicalJson(value);
+    canonical = violations.length === 0 ? canonicalProfileJson(value) : canonicalJson(value);
   } catch (error) {
     if (!(error instanceof CanonicalizationError)) throw error;
-    violations.push({ rule: "canonical-json", path: error.path.replace(/^\$\.?/, ""), message: error.message.replace(/^[^:]*: /, ""), expected: "a string of Unicode scalar values (RFC 8785 §3.2.2.2)", found: "a lone surrogate escape (\\ud800–\\udfff)" });
+    violations.push({ rule: "canonical-json", path: error.path.replace(/^\$\.?/, ""), message: "string contains a lone UTF-16 surrogate", expected: "a string of Unicode scalar values (RFC 8785 §3.2.2.2)", found: "a lone surrogate escape (\\ud800–\\udfff)" });
   }
   return { location, entry: catalogEntryOf(value, location), canonical, problems: violations.map((v) => entryOf(v, location, id)) };
 }

@@ -15,7 +15,7 @@ export interface SpillRecord {
   body: Buffer;
 }
 
-export const DEFAULT_RUN_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_RUN_BYTES = 32 * 1024 * 1024;
 
 export function compareRecords(a: SpillRecord, b: SpillRecord): number {
   const x = a.entry;
