@@ -62,10 +62,10 @@ function stageViolations(profile: Json): RuleViolation[] {
       const want = STATE_OF_OUTCOME[s.outcome];
       out.push(v("spec-rule-2", `${at}.public_state`, `a stage with outcome "${s.outcome}" has public_state "${want}"`, JSON.stringify(want), describe(s.publicState)));
     }
-    if (s.stage && typeof entry.stage_label === "string" && entry.stage_label !== STAGE_LABELS[s.stage]) {
+    if (s.stage && isLabel(entry.stage_label, STAGE_LABELS) && entry.stage_label !== STAGE_LABELS[s.stage]) {
       out.push(v("stage-label", `${at}.stage_label`, `the label of stage "${s.stage}"`, JSON.stringify(STAGE_LABELS[s.stage]), describe(entry.stage_label)));
     }
-    if (s.publicState && typeof entry.state_label === "string" && entry.state_label !== STATE_LABELS[s.publicState]) {
+    if (s.publicState && isLabel(entry.state_label, STATE_LABELS) && entry.state_label !== STATE_LABELS[s.publicState]) {
       out.push(v("state-label", `${at}.state_label`, `the label of public_state "${s.publicState}"`, JSON.stringify(STATE_LABELS[s.publicState]), describe(entry.state_label)));
     }
     const code = isObject(s.finding) ? s.finding.signal_code : undefined;
@@ -90,7 +90,7 @@ function headlineViolations(profile: Json): RuleViolation[] {
   const allPass = stages.length === STAGES.length && stages.every((s) => s.outcome === "pass");
   const out: RuleViolation[] = [];
   const state = known(profile.public_state, ["ready", "limited"] as const);
-  if (state && typeof profile.state_label === "string" && profile.state_label !== STATE_LABELS[state]) {
+  if (state && isLabel(profile.state_label, STATE_LABELS) && profile.state_label !== STATE_LABELS[state]) {
     out.push(v("state-label", "state_label", `the label of public_state "${state}"`, JSON.stringify(STATE_LABELS[state]), describe(profile.state_label)));
   }
   if (!constrained && !allPass) return out;
@@ -143,6 +143,9 @@ function v(rule: RuleId, path: string, message: string, expected: string, found:
 export function isObject(value: unknown): value is Json {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
+
+/** A label the schema accepts (an unknown one is the schema's to report, once). */
+const isLabel = (value: unknown, labels: Record<string, string>) => typeof value === "string" && Object.values(labels).includes(value);
 
 function known<T extends string>(value: unknown, values: readonly T[]): T | undefined {
   return typeof value === "string" && (values as readonly string[]).includes(value) ? (value as T) : undefined;

@@ -17,6 +17,9 @@ export function schemaViolations(value: unknown): RuleViolation[] {
 function violationsOf(issue: Issue, root: unknown): RuleViolation[] {
   const found = valueAt(root, issue.path);
   const path = formatPath(issue.path);
+  const violation = (message: string, expected: string): RuleViolation[] => [
+    { rule: "schema", path, message: found === undefined ? "missing required field" : message, expected, found: describe(found) },
+  ];
   switch (issue.code) {
     case "unrecognized_keys":
       return issue.keys.map((key) => ({
@@ -37,12 +40,14 @@ function violationsOf(issue: Issue, root: unknown): RuleViolation[] {
         },
       ];
     case "invalid_value":
-      return [{ rule: "schema", path, message: "not a known value", expected: oneOf(issue.values), found: describe(found) }];
+      return violation("not a known value (a new value is a deliberate schema change)", oneOf(issue.values));
     case "too_small":
     case "too_big":
-      return [{ rule: "schema", path, message: issue.message, expected: boundOf(issue), found: describe(found) }];
+      return violation(issue.message, boundOf(issue));
+    case "invalid_format":
+      return violation("wrong format", issue.message.replace(/^must be /, ""));
     default:
-      return [{ rule: "schema", path, message: issue.message, expected: issue.message, found: describe(found) }];
+      return violation(issue.message, issue.message.replace(/^must be /, "").replace(/^is not /, ""));
   }
 }
 
