@@ -1,0 +1,71 @@
+/**
+ * `npm run catalog:pull -- --base-url URL [--key K] --out file`: the reference consumer. Downloads
+ * the current release part by part (pinned URLs), verifies every digest, writes the document.
+ */
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createCatalogHttp, RequestFailed } from "../src/client/http-client";
+import { EXIT, runCli, UsageError } from "./cli-run";
+import { downloadCurrentRelease, IntegrityError } from "./release-download";
+import { transferProgress, type TransferProgress } from "./transfer-progress";
+
+const HELP = `Usage: npm run catalog:pull -- --base-url <url> --out <file> [--key <key>]
+
+Fetches GET /v1/releases/current, downloads every part of that release from its pinned URLs
+(/v1/releases/<id>/parts/<n>, following Link rel=next), verifies each part against the manifest and
+its Content-Digest, the whole document's sha256, artifact_sha256 (the bytes of "data") and the
+release id, and only then moves the document to --out. Retries 429 and 503 after Retry-After and
+network failures / 5xx with capped exponential backoff; never retries 401, 403 or other 4xx.
+
+  --base-url <url>   The API, e.g. http://localhost:8787
+  --out <file>       Where the verified document is written (replaced atomically).
+  --key <key>        API key, sent as Authorization: Bearer <key>. Default: $CATALOG_API_KEY.
+  -h, --help         This help.
+
+Exit codes: 0 written and verified; 1 verification failed (nothing written); 2 usage error;
+3 a request failed for good (status, code and detail printed).`;
+
+const EXIT_REQUEST_FAILED = 3;
+
+runCli("catalog:pull", HELP, async (argv) => {
+  const { values } = parseArgs({ args: argv, options: { "base-url": { type: "string" }, out: { type: "string" }, key: { type: "string" } } });
+  if (!values["base-url"] || !values.out) throw new UsageError("--base-url <url> and --out <file> are required");
+  let baseUrl: URL;
+  try {
+    baseUrl = new URL(values["base-url"]);
+  } catch {
+    throw new UsageError(`--base-url "${values["base-url"]}" is not a URL (e.g. http://localhost:8787)`);
+  }
+  const key = values.key ?? process.env.CATALOG_API_KEY;
+  const http = createCatalogHttp({
+    key,
+    onRetry: (event) => process.stderr.write(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})\n`),
+  });
+
+  let bar: TransferProgress | undefined;
+  try {
+    const manifest = await downloadCurrentRelease({
+      http,
+      baseUrl: baseUrl.href,
+      out: path.resolve(values.out),
+      onPart: (done, count) => (bar ??= transferProgress("download parts", count)).update(done),
+    });
+    bar?.stop();
+    console.log(
+      `pulled ${manifest.release_id} (${manifest.profile_count} profiles, ${manifest.bytes} bytes in ${manifest.parts.length} parts) to ${values.out}: ` +
+        "every part, the document sha256, artifact_sha256 and release_id verified",
+    );
+    return EXIT.ok;
+  } catch (error) {
+    bar?.stop();
+    if (error instanceof IntegrityError) {
+      console.error(`catalog:pull: verification failed, nothing written: ${error.message}`);
+      return EXIT.failed;
+    }
+    if (error instanceof RequestFailed) {
+      console.error(`catalog:pull: ${error.message}`);
+      return EXIT_REQUEST_FAILED;
+    }
+    throw error;
+  }
+});

@@ -1,0 +1,68 @@
+/**
+ * End to end: the sample catalog built, published with the CLI into a temp state, served by the
+ * real `wrangler dev`, and pulled + verified by `npm run catalog:pull`. Also: a publish and a
+ * rollback while the server runs take effect at once (same persisted state).
+ */
+import { cpSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
+import { e2eFetch } from "./support/http";
+import { pullCatalog, runScript } from "./support/scripts";
+import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
+
+let state: CatalogState;
+let server: DevServer;
+let first: Awaited<ReturnType<CatalogState["build"]>>;
+
+beforeAll(async () => {
+  state = catalogState();
+  first = await state.build(SAMPLE_PROFILES);
+  const published = await state.publish(first.releaseDir);
+  expect(published.code, published.stderr).toBe(0);
+  server = await startWranglerDev({ persistTo: state.persistTo });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  state?.remove();
+});
+
+describe("catalog over real HTTP", () => {
+  it("npm run catalog:pull downloads, verifies and writes exactly the published document", async () => {
+    const out = path.join(state.dir, "pulled.json");
+    const run = await pullCatalog(server.url, out);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`pulled ${first.manifest.release_id}`);
+    expect(run.stdout).toContain("verified");
+    expect(readFileSync(out).equals(first.document)).toBe(true);
+    expect(JSON.parse(readFileSync(out, "utf8")).data).toHaveLength(first.manifest.profile_count);
+  });
+
+  it("HEAD, a Range across a part boundary and If-None-Match behave over the wire", async () => {
+    const head = await e2eFetch(server.url, "/v1/catalog", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(first.manifest.bytes));
+    const boundary = first.manifest.parts[1]!.offset;
+    const range = await e2eFetch(server.url, "/v1/catalog", { headers: { Range: `bytes=${boundary - 3}-${boundary + 2}` } });
+    expect(range.status).toBe(206);
+    expect(Buffer.from(await range.arrayBuffer()).equals(first.document.subarray(boundary - 3, boundary + 3))).toBe(true);
+    const cached = await e2eFetch(server.url, "/v1/catalog", { headers: { "If-None-Match": head.headers.get("etag")! } });
+    expect(cached.status).toBe(304);
+  });
+
+  it("a publish and a rollback made while wrangler dev runs are served at once", async () => {
+    const subset = path.join(state.dir, "subset");
+    mkdirSync(subset);
+    for (const file of readdirSync(SAMPLE_PROFILES).slice(1)) cpSync(path.join(SAMPLE_PROFILES, file), path.join(subset, file));
+    const second = await state.build(subset);
+    const published = await state.publish(second.releaseDir);
+    expect(published.code, published.stderr).toBe(0);
+    expect((await e2eFetch(server.url, "/v1/catalog", { method: "HEAD" })).headers.get("catalog-release")).toBe(second.manifest.release_id);
+
+    const rolledBack = await runScript("catalog-rollback.ts", ["--release-id", first.manifest.release_id, "--persist-to", state.persistTo]);
+    expect(rolledBack.code, rolledBack.stderr).toBe(0);
+    expect(rolledBack.stdout).toContain(`rolled back local production`);
+    expect((await e2eFetch(server.url, "/v1/catalog", { method: "HEAD" })).headers.get("catalog-release")).toBe(first.manifest.release_id);
+  });
+});

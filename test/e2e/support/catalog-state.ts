@@ -1,0 +1,36 @@
+/**
+ * A throwaway deployment state for an e2e file: the sample catalog built by the real build and
+ * published with the real publish CLI into a temp --persist-to directory.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { buildCatalog, type BuildResult } from "../../../scripts/catalog/build";
+import { REPO_ROOT } from "./wrangler-dev";
+import { runScript } from "./scripts";
+
+export interface CatalogState {
+  dir: string;
+  persistTo: string;
+  build(input: string, partBytes?: number): Promise<BuildResult & { document: Buffer }>;
+  publish(releaseDir: string, extraArgs?: string[]): ReturnType<typeof runScript>;
+  remove(): void;
+}
+
+export const SAMPLE_PROFILES = path.join(REPO_ROOT, "data/profiles");
+
+export function catalogState(): CatalogState {
+  const dir = mkdtempSync(path.join(tmpdir(), "catalog-e2e-"));
+  const persistTo = path.join(dir, "state");
+  return {
+    dir,
+    persistTo,
+    async build(input, partBytes = 7919) {
+      const result = await buildCatalog({ input, outDir: path.join(dir, "dist"), partBytes });
+      const document = Buffer.concat(result.manifest.parts.map((part) => readFileSync(path.join(result.releaseDir, "parts", String(part.index)))));
+      return { ...result, document };
+    },
+    publish: (releaseDir, extraArgs = []) => runScript("catalog-publish.ts", ["--release", releaseDir, "--persist-to", persistTo, ...extraArgs]),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Runs the project's CLIs (npm run catalog:*) as a user would, with the Node 22 that runs the tests,
+ * and captures exit code and output. Every e2e request and CLI call goes through this module or
+ * http.ts, so what every call must carry (e.g. an API key) is added in one place.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { REPO_ROOT } from "./wrangler-dev";
+
+const TSX_CLI = path.join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs");
+
+export interface ScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runScript(script: string, args: string[], env: Record<string, string> = {}): Promise<ScriptRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TSX_CLI, path.join(REPO_ROOT, "scripts", script), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `npm run catalog:pull` against a running server. */
+export function pullCatalog(baseUrl: string, out: string): Promise<ScriptRun> {
+  return runScript("catalog-pull.ts", ["--base-url", baseUrl, "--out", out]);
+}
