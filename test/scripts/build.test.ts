@@ -1,0 +1,123 @@
+/**
+ * `buildCatalog` on valid input: the layout and digests of DESIGN.md, checked independently;
+ * determinism whatever the input order or format; parts that cut profiles and characters.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildCatalog } from "../../scripts/catalog/build";
+import { generateProfiles } from "../../scripts/catalog/generator";
+import { allSamples, PROFILES_DIR } from "./profile-fixtures";
+import { checkRelease, expectCatalogOrder } from "./release-check";
+
+const root = mkdtempSync(path.join(tmpdir(), "catalog-build-test-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const scratch = () => path.join(root, `case-${n++}`);
+
+/** A deterministic shuffle (so a failure reproduces). */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let s = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+const samples = allSamples();
+
+describe("a release built from data/profiles", async () => {
+  const out = scratch();
+  const result = await buildCatalog({ input: PROFILES_DIR, outDir: out });
+  const release = checkRelease(result.releaseDir);
+
+  it("is written to <out>/<hex> with a manifest the independent check accepts", () => {
+    expect(result.releaseDir).toBe(path.join(out, result.manifest.release_id.slice(7)));
+    expect(readdirSync(out)).toEqual([result.manifest.release_id.slice(7)]);
+    expect(readdirSync(result.releaseDir).sort()).toEqual(["manifest.json", "parts"]);
+    expect(release.manifest).toEqual(result.manifest);
+    expect(result.manifest).toMatchObject({ api_contract: "agentready.catalog-api/v1", profile_count: samples.length, part_bytes: 4 * 1024 * 1024 });
+  });
+
+  it("holds every profile, unchanged, in catalog order", () => {
+    expectCatalogOrder(release.data);
+    const byId = new Map(samples.map(({ profile }) => [profile.agent_readiness_profile_id, profile]));
+    for (const profile of release.data) expect(profile).toEqual(byId.get(profile.agent_readiness_profile_id));
+  });
+
+  it("leaves nothing else beside the output directory", () => {
+    expect(readdirSync(path.dirname(out)).filter((f) => f.startsWith(".catalog-build-"))).toEqual([]);
+  });
+
+  it("rebuilding the same input is byte-identical and reported as unchanged", async () => {
+    const again = await buildCatalog({ input: PROFILES_DIR, outDir: out });
+    expect(again).toEqual({ ...result, unchanged: true });
+    const other = await buildCatalog({ input: PROFILES_DIR, outDir: scratch() });
+    expect(checkRelease(other.releaseDir).document.equals(release.document)).toBe(true);
+  });
+
+  it("input order, file names and format do not matter", async () => {
+    const dir = scratch();
+    mkdirSync(dir);
+    shuffled(samples, 3).forEach(({ profile }, i) => writeFileSync(path.join(dir, `${String(i).padStart(2, "0")}.json`), JSON.stringify(profile)));
+    const ndjson = `${scratch()}.ndjson`;
+    writeFileSync(ndjson, shuffled(samples, 11).map(({ profile }) => `${JSON.stringify(profile)}\n`).join(""));
+    const array = `${scratch()}.json`;
+    writeFileSync(array, JSON.stringify(shuffled(samples, 5).map((s) => s.profile), null, 2));
+    const envelope = `${scratch()}.json`;
+    writeFileSync(envelope, JSON.stringify({ api_contract: "x.catalog-api/v1", data: shuffled(samples, 9).map((s) => s.profile) }));
+    for (const input of [dir, ndjson, array, envelope]) {
+      const built = await buildCatalog({ input, outDir: scratch() });
+      expect(built.manifest).toEqual(result.manifest);
+    }
+  });
+
+  it("the namespace changes api_contract and release_id, not artifact_sha256", async () => {
+    const other = await buildCatalog({ input: PROFILES_DIR, outDir: scratch(), namespace: "example" });
+    expect(other.manifest.api_contract).toBe("example.catalog-api/v1");
+    expect(other.manifest.artifact_sha256).toBe(result.manifest.artifact_sha256);
+    expect(other.manifest.release_id).not.toBe(result.manifest.release_id);
+    checkRelease(other.releaseDir);
+  });
+});
+
+describe("parts", () => {
+  it("a part may end inside a profile and inside a multi-byte UTF-8 character", async () => {
+    const whole = checkRelease((await buildCatalog({ input: PROFILES_DIR, outDir: scratch() })).releaseDir).document;
+    const at = whole.indexOf(Buffer.from("Zürich")) + 1; // "ü" is 0xC3 0xBC: cut between them
+    expect(whole[at]).toBe(0xc3);
+    const built = await buildCatalog({ input: PROFILES_DIR, outDir: scratch(), partBytes: at + 1 });
+    const { parts, document } = checkRelease(built.releaseDir);
+    expect(document.equals(whole)).toBe(true);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts[0]!.at(-1)).toBe(0xc3);
+    expect(parts[1]![0]).toBe(0xbc);
+    expect(() => new TextDecoder("utf-8", { fatal: true }).decode(parts[0])).toThrow();
+    const cutInsideProfile = parts.slice(0, -1).some((part) => !part.toString("latin1").endsWith("},"));
+    expect(cutInsideProfile).toBe(true);
+  });
+
+  it("tiny parts (smaller than the document prefix) still reassemble", async () => {
+    const built = await buildCatalog({ input: PROFILES_DIR, outDir: scratch(), partBytes: 97 });
+    const { manifest } = checkRelease(built.releaseDir);
+    expect(manifest.parts.length).toBe(Math.ceil(manifest.bytes / 97));
+  });
+});
+
+describe("scale paths give the same bytes", () => {
+  it("worker threads and a many-run external sort equal the inline, in-memory build", async () => {
+    const ndjson = `${scratch()}.ndjson`;
+    writeFileSync(ndjson, [...generateProfiles(1500, 4)].map((p) => `${JSON.stringify(p)}\n`).join(""));
+    const inline = await buildCatalog({ input: ndjson, outDir: scratch(), threads: 0, partBytes: 1 << 16 });
+    const threaded = await buildCatalog({ input: ndjson, outDir: scratch(), threads: 2, runBytes: 200_000, partBytes: 1 << 16 });
+    expect(threaded.manifest).toEqual(inline.manifest);
+    const { data } = checkRelease(threaded.releaseDir);
+    expect(data).toHaveLength(1500);
+    expectCatalogOrder(data);
+    expect(readFileSync(path.join(threaded.releaseDir, "manifest.json"))).toEqual(readFileSync(path.join(inline.releaseDir, "manifest.json")));
+  });
+});
