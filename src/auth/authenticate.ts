@@ -5,8 +5,8 @@
  * success the principal is in `c.get("principal")`.
  *
  * Order of work, cheapest first, so that bad requests cost no storage: IP throttle (memory) →
- * header parse + key checksum (pure) → prefix mode (pure) → KV read. Every failure is counted per
- * client IP; an IP over the limit gets 429 instead of 401 (src/limits/ip-throttle.ts).
+ * header parse + key checksum (pure) → prefix mode (pure) → KV read. Every failed credential is
+ * counted per client IP; an IP over the limit gets 429 instead of 401 (src/limits/ip-throttle.ts).
  *
  * @example
  * app.get("/v2/cheeses", authenticate(), rateLimit(), requireScope("read:cheeses"), handler)
@@ -46,8 +46,8 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
   };
 }
 
-async function refuse(c: Context<AppEnv>, ip: string, code: ProblemCode, detail: string, credentialSent: boolean): Promise<never> {
-  const wait = await countAuthFailure(c.env.AUTH_FAILURE_LIMITER, ip);
+async function refuse(c: Context<AppEnv>, ip: string | null, code: ProblemCode, detail: string, credentialSent: boolean): Promise<never> {
+  const wait = credentialSent ? await countAuthFailure(c.env.AUTH_FAILURE_LIMITER, ip) : 0;
   if (wait > 0) throw ipThrottled(wait);
   throw unauthorized(code, detail, { realm: realmOf(c.env.DEPLOYMENT), credentialSent });
 }

@@ -1,6 +1,7 @@
 /**
  * Floods of invalid credentials, limited per client IP (issue: "abuse of the unauthenticated
- * path"). Every failed authentication is counted with the Workers rate-limiting binding
+ * path"). Every request that sent a credential which failed is counted (a missing header costs
+ * nothing and guesses nothing, so it is not) with the Workers rate-limiting binding
  * (`AUTH_FAILURE_LIMITER`, wrangler.toml: 30 per 10 s); past the limit the answer is 429. The
  * isolate also remembers a refused IP until the window ends, so its later requests are refused
  * before anything else runs: no KV read, no Durable Object call, not even the binding.
@@ -12,13 +13,17 @@ const MAX_REMEMBERED_IPS = 10_000;
 
 const refusedUntil = new Map<string, number>();
 
-/** Cloudflare sets CF-Connecting-IP on every request at the edge; a client cannot spoof it there. */
-export function clientIpOf(request: Request): string {
-  return request.headers.get("CF-Connecting-IP") ?? "unknown";
+/**
+ * Cloudflare sets CF-Connecting-IP on every request at the edge (a client cannot spoof it there),
+ * and `wrangler dev` sets it locally. Without it there is no address to hold to account: null.
+ */
+export function clientIpOf(request: Request): string | null {
+  return request.headers.get("CF-Connecting-IP");
 }
 
 /** Seconds this IP must still wait, or 0. Pure memory: no I/O. */
-export function throttledSeconds(ip: string, now = Date.now()): number {
+export function throttledSeconds(ip: string | null, now = Date.now()): number {
+  if (ip === null) return 0;
   const until = refusedUntil.get(ip);
   if (until === undefined) return 0;
   if (until <= now) {
@@ -29,8 +34,8 @@ export function throttledSeconds(ip: string, now = Date.now()): number {
 }
 
 /** Counts one failed authentication; returns the seconds to refuse this IP for, or 0 if still under the limit. */
-export async function countAuthFailure(limiter: RateLimit | undefined, ip: string, now = Date.now()): Promise<number> {
-  if (!limiter) return 0;
+export async function countAuthFailure(limiter: RateLimit | undefined, ip: string | null, now = Date.now()): Promise<number> {
+  if (!limiter || ip === null) return 0;
   const { success } = await limiter.limit({ key: ip });
   if (success) return 0;
   if (refusedUntil.size >= MAX_REMEMBERED_IPS) refusedUntil.clear();

@@ -19,8 +19,10 @@ const random = body.slice(0, 30);
 const withChecksum = (r: string) => `sk_live_${r}${keyChecksum(r)}`;
 const flip = (ch: string) => (ch === "a" ? "b" : "a");
 const lastFlipped = live.slice(0, -1) + flip(live.at(-1)!);
-const swapped = `sk_live_${random[1]}${random[0]}${random.slice(2)}${body.slice(30)}`;
-const otherChecksum = `sk_live_${random}${keyChecksum(random.split("").reverse().join(""))}`;
+/** Two adjacent, different characters swapped (a transposition typo). */
+const at = [...random].findIndex((ch, i) => ch !== random[i + 1]);
+const swapped = `sk_live_${random.slice(0, at)}${random[at + 1]}${random[at]}${random.slice(at + 2)}${body.slice(30)}`;
+const otherChecksum = `sk_live_${random}${keyChecksum(flip(random[0]!) + random.slice(1))}`;
 
 const H = "invalid_authorization_header" as const;
 const K = "invalid_api_key" as const;

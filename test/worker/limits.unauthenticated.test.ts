@@ -1,0 +1,67 @@
+/**
+ * Floods of invalid credentials: counted per client IP with the Workers rate-limiting binding
+ * (AUTH_FAILURE_LIMITER, 30 per 10 s in wrangler.toml); past the limit 429, and from then on the
+ * IP's requests cost no storage at all. Other addresses, valid requests and requests that sent no
+ * credential are not counted.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { generateApiKey } from "../../src/auth/api-key";
+import { AUTH_FAILURE_WINDOW_SECONDS } from "../../src/limits/ip-throttle";
+import { accountWithKey, bearer, call, countingEnv, freshIp } from "./auth-fixtures";
+
+const LIMIT = 30;
+
+describe("invalid credentials per client IP", () => {
+  it("401 up to the limit, then 429 with Retry-After; afterwards no storage is touched, whatever the key", async () => {
+    const ip = freshIp();
+    const bad = { Authorization: "Bearer sk_live_not-a-key", "CF-Connecting-IP": ip };
+    // The binding counts in fixed windows: a window may roll over once during the test, so the
+    // first 429 arrives after at least LIMIT and at most 2 × LIMIT failures.
+    let unauthorized = 0;
+    let throttled: Response | undefined;
+    while (!throttled && unauthorized <= 2 * LIMIT) {
+      const res = await call("/v2/cheeses", { headers: bad });
+      if (res.status === 429) throttled = res;
+      else {
+        expect(res.status).toBe(401);
+        unauthorized++;
+      }
+    }
+    expect(throttled).toBeDefined();
+    expect(unauthorized).toBeGreaterThanOrEqual(LIMIT);
+    expect(throttled!.headers.get("retry-after")).toBe(String(AUTH_FAILURE_WINDOW_SECONDS));
+    expect(await throttled!.json()).toMatchObject({ code: "rate_limited", detail: expect.stringMatching(/invalid credentials from your address/) });
+
+    // A well-formed (checksummed) but unknown key from the same address: 429 before any KV read.
+    const { env: counted, calls } = countingEnv();
+    const unknown = generateApiKey("live").secret;
+    const res = await call("/v2/cheeses", { headers: { ...bearer(unknown), "CF-Connecting-IP": ip } }, counted);
+    expect(res.status).toBe(429);
+    expect(calls).toEqual([]);
+  });
+
+  it("does not throttle other addresses, nor valid keys from them", async () => {
+    const { secret } = await accountWithKey();
+    const flooded = freshIp();
+    const wrong = { Authorization: "Bearer sk_live_wrong", "CF-Connecting-IP": flooded };
+    for (let i = 0; i < 2 * LIMIT + 1; i++) await call("/v2/cheeses", { headers: wrong });
+    expect((await call("/v2/cheeses", { headers: wrong })).status).toBe(429);
+    expect((await call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": freshIp() } })).status).toBe(200);
+    expect((await call("/v2/cheeses", { headers: { ...wrong, "CF-Connecting-IP": freshIp() } })).status).toBe(401);
+  });
+
+  it("does not count requests that sent no credential, nor requests without a client address", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 2 * LIMIT + 1; i++) expect((await call("/v2/cheeses", { headers: { "CF-Connecting-IP": ip } })).status).toBe(401);
+    for (let i = 0; i < 2 * LIMIT + 1; i++) expect((await call("/v2/cheeses", { headers: { Authorization: "Bearer sk_live_wrong" } })).status).toBe(401);
+  });
+
+  it("does not count valid requests against the address", async () => {
+    const { secret, key } = await accountWithKey();
+    await env.KEY_GUARDS.getByName(key.id).setPolicyOverride({ rate: 1000, burst: 1000 });
+    const ip = freshIp();
+    const results = await Promise.all(Array.from({ length: 2 * LIMIT + 5 }, () => call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": ip } })));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+  });
+});
