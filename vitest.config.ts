@@ -1,8 +1,9 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Three suites, one command (`npm test`):
+// Four suites, one command (`npm test`):
 // - worker:  inside workerd, with the real local KV/R2/Durable Objects of wrangler.toml
+// - worker-sandbox: the same, with the bindings and vars of [env.sandbox]
 // - scripts: the Node CLIs (build, publish, keys, pull) in plain Node 22
 // - e2e:     the real `wrangler dev` on a free port, driven over HTTP (and a browser)
 export default defineConfig({
@@ -15,9 +16,15 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
+          exclude: ["test/worker/**/*.sandbox.test.ts"],
           // Builds the test catalog releases from data/profiles (Node) and provides them to workerd.
           globalSetup: ["test/worker/support/catalog-releases.global-setup.ts"],
         },
+      },
+      {
+        // The same worker with [env.sandbox]'s bindings and vars (test keys only): *.sandbox.test.ts.
+        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml", environment: "sandbox" } })],
+        test: { name: "worker-sandbox", include: ["test/worker/**/*.sandbox.test.ts"] },
       },
       {
         test: { name: "scripts", include: ["test/scripts/**/*.test.ts"], environment: "node", testTimeout: 60_000 },
