@@ -11,6 +11,12 @@ import { ADMIN_SCOPE } from "../scopes";
 
 export const ADMIN_APPROVAL_PREFIX = "admin-approval:";
 
+/** The part of a KV namespace this module needs (also satisfied by the CLI's platform proxy). */
+export interface ApprovalStore {
+  get(key: string, type: "json"): Promise<unknown>;
+  put(key: string, value: string): Promise<void>;
+}
+
 export interface AdminApproval {
   account_id: string;
   client_id: string;
@@ -25,13 +31,13 @@ export function adminApprovalKey(accountId: string, clientId: string): string {
   return `${ADMIN_APPROVAL_PREFIX}${accountId}:${clientId}`;
 }
 
-export async function readAdminApproval(kv: KVNamespace, accountId: string, clientId: string): Promise<AdminApproval | null> {
-  return kv.get<AdminApproval>(adminApprovalKey(accountId, clientId), "json");
+export async function readAdminApproval(kv: ApprovalStore, accountId: string, clientId: string): Promise<AdminApproval | null> {
+  return (await kv.get(adminApprovalKey(accountId, clientId), "json")) as AdminApproval | null;
 }
 
 /** Records that the customer consented to `admin` for this client; keeps an existing record. */
 export async function requestAdminApproval(
-  kv: KVNamespace,
+  kv: ApprovalStore,
   request: { accountId: string; clientId: string; clientName: string; now: Date },
 ): Promise<AdminApproval> {
   const existing = await readAdminApproval(kv, request.accountId, request.clientId);
@@ -49,7 +55,7 @@ export async function requestAdminApproval(
 
 /** The scopes a token may carry: `admin` only once an operator approved it for this pair. */
 export async function approvedTokenScopes(
-  kv: KVNamespace,
+  kv: ApprovalStore,
   grant: { accountId: string; clientId: string; scopes: readonly string[] },
 ): Promise<string[]> {
   if (!grant.scopes.includes(ADMIN_SCOPE)) return [...grant.scopes];

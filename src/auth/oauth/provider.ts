@@ -21,7 +21,7 @@ import {
   type TokenExchangeCallbackOptions,
   type TokenExchangeCallbackResult,
 } from "@cloudflare/workers-oauth-provider";
-import { approvedTokenScopes } from "./admin-approval";
+import { approvedTokenScopes, type ApprovalStore } from "./admin-approval";
 import { SCOPES } from "../scopes";
 
 export { AuthorizationError, authorizationErrorRedirect, type AuthRequest, type ClientInfo, type OAuthHelpers };
@@ -38,6 +38,14 @@ export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
+/**
+ * The bindings the library and this module use. The worker's `Env` has them, and so does the
+ * operator CLI's platform proxy (scripts/clients.ts), which is why this is structural.
+ */
+export interface OAuthEnv {
+  OAUTH_KV: ApprovalStore;
+}
+
 /** What a grant carries for the API (encrypted by the library with a key only the token unwraps). */
 export interface GrantProps {
   accountId: string;
@@ -53,14 +61,14 @@ export function issuerOf(url: string | URL): string {
   return new URL(url).origin;
 }
 
-const servers = new Map<string, OAuthAuthorizationServer<Env>>();
+const servers = new Map<string, OAuthAuthorizationServer<OAuthEnv>>();
 const MAX_CACHED_ISSUERS = 16;
 
-export function authorizationServer(issuer: string): OAuthAuthorizationServer<Env> {
+export function authorizationServer(issuer: string): OAuthAuthorizationServer<OAuthEnv> {
   let server = servers.get(issuer);
   if (!server) {
     if (servers.size >= MAX_CACHED_ISSUERS) servers.clear();
-    server = new OAuthAuthorizationServer<Env>({
+    server = new OAuthAuthorizationServer<OAuthEnv>({
       issuer,
       resources: [issuer],
       authorizeEndpoint: OAUTH_ENDPOINTS.authorize,
@@ -79,12 +87,17 @@ export function authorizationServer(issuer: string): OAuthAuthorizationServer<En
 }
 
 /** The library's helpers for the issuer a request arrived at. */
-export function oauthApi(env: Env, requestUrl: string | URL): OAuthHelpers {
+export function oauthApi(env: OAuthEnv, requestUrl: string | URL): OAuthHelpers {
   return authorizationServer(issuerOf(requestUrl)).getOAuthApi(env);
 }
 
+/** Client and grant management (operator CLI), which no issuer affects. */
+export function registryApi(env: OAuthEnv): OAuthHelpers {
+  return authorizationServer("http://localhost").getOAuthApi(env);
+}
+
 /** Runs on every code exchange and refresh, after the library's own checks and before issuance. */
-async function enforceGrantPolicy(options: TokenExchangeCallbackOptions<Env>): Promise<TokenExchangeCallbackResult> {
+async function enforceGrantPolicy(options: TokenExchangeCallbackOptions<OAuthEnv>): Promise<TokenExchangeCallbackResult> {
   const props = options.props as GrantProps;
   if (options.grantType === "authorization_code") {
     const age = Math.floor(Date.now() / 1000) - props.authorizedAt;

@@ -1,0 +1,80 @@
+/** `npm run clients`: the operator CLI for OAuth clients, run as a real process against local state. */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const TSX = path.resolve("node_modules/tsx/dist/cli.mjs");
+const state = mkdtempSync(path.join(tmpdir(), "clients-cli-"));
+afterAll(() => rmSync(state, { recursive: true, force: true }));
+
+async function clients(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    // This Node (the project's Node 22) running tsx directly: npx would add a second startup.
+    const { stdout, stderr } = await run(process.execPath, [TSX, "scripts/clients.ts", ...args, "--persist-to", state]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+interface ListedClient {
+  clientId: string;
+  clientName: string;
+  redirectUris: string[];
+  tokenEndpointAuthMethod: string;
+  clientSecret?: string;
+}
+
+describe("npm run clients", () => {
+  it("creates a confidential client, shows its secret once, lists it without the secret, deletes it", async () => {
+    const created = await clients("create", "--name", "Cheese Tracker", "--redirect-uri", "https://app.example/cb", "--redirect-uri", "http://127.0.0.1:8400/cb", "--json");
+    expect(created.code).toBe(0);
+    const client = JSON.parse(created.stdout) as ListedClient;
+    expect(client.clientSecret).toMatch(/^\S{32}$/);
+    expect(client.redirectUris).toEqual(["https://app.example/cb", "http://127.0.0.1:8400/cb"]);
+    expect(created.stderr).toContain(`created client ${client.clientId}`);
+
+    const listed = JSON.parse((await clients("list", "--json")).stdout) as ListedClient[];
+    const found = listed.find((item) => item.clientId === client.clientId);
+    expect(found).toMatchObject({ clientName: "Cheese Tracker", tokenEndpointAuthMethod: "client_secret_basic" });
+    expect(JSON.stringify(listed)).not.toContain(client.clientSecret!);
+
+    expect((await clients("delete", client.clientId)).code).toBe(0);
+    const after = JSON.parse((await clients("list", "--json")).stdout) as ListedClient[];
+    expect(after.some((item) => item.clientId === client.clientId)).toBe(false);
+  }, 60_000);
+
+  it("creates a public client without a secret", async () => {
+    const created = await clients("create", "--name", "CLI tool", "--redirect-uri", "http://localhost:7777/callback", "--public", "--json");
+    expect(created.code).toBe(0);
+    const client = JSON.parse(created.stdout) as ListedClient;
+    expect(client.tokenEndpointAuthMethod).toBe("none");
+    expect(client.clientSecret).toBeUndefined();
+  }, 60_000);
+
+  const refused: Record<string, string> = {
+    "javascript:alert(1)": "javascript: scheme is not allowed",
+    "data:text/html,hi": "data: scheme is not allowed",
+    "http://app.example/cb": "plain http is only allowed on a loopback host",
+    "https://app.example/cb#frag": "fragment",
+    "https://user:pw@app.example/cb": "user credentials",
+    "/relative/cb": "not an absolute URL",
+  };
+  for (const [uri, reason] of Object.entries(refused)) {
+    it(`refuses the redirect URI ${uri} with exit code 2 and the reason`, async () => {
+      const result = await clients("create", "--name", "Bad", "--redirect-uri", uri);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(reason);
+    }, 60_000);
+  }
+
+  it("fails with exit code 1 for an unknown client and 2 for a missing command", async () => {
+    expect((await clients("delete", "no-such-client")).code).toBe(1);
+    expect((await clients()).code).toBe(2);
+  }, 60_000);
+});
