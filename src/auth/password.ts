@@ -1,6 +1,7 @@
 /**
  * Customer passwords: PBKDF2-SHA256 through Web Crypto (RFC 8018 §5.2), a random 16-byte salt per
- * account, and workerd's maximum of 100,000 iterations (it refuses more). Stored as one string,
+ * account, and 100,000 iterations: the most Cloudflare's runtime allows (local workerd no longer
+ * enforces that cap, so verification refuses records above it itself). Stored as one string,
  * `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`, so the cost can be raised later per record.
  * Verification compares in constant time. Repeated failures lock the account for a growing time.
  */

@@ -34,7 +34,13 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
         { headers: { ...limitHeaders, "Retry-After": String(seconds) } },
       );
     }
-    await next();
+    try {
+      await next();
+    } catch (error) {
+      // A refusal further down this route's chain (e.g. 403 insufficient_scope) carries them too.
+      if (!(error instanceof Problem)) throw error;
+      throw new Problem(error.code, error.detail, { ...error.options, headers: { ...limitHeaders, ...error.options.headers } });
+    }
     for (const [name, value] of Object.entries(limitHeaders)) c.res.headers.set(name, value);
   };
 }

@@ -1,0 +1,104 @@
+/**
+ * The operator API behind `npm run keys` (/operator/v1/*): closed unless OPERATOR_SECRET is set,
+ * then only for that secret; accounts, keys of any account, admin approval, per-key limits.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { bearer, call } from "./auth-fixtures";
+
+const SECRET = "operator-secret-for-tests-0123456789abcdef";
+const withSecret = { ...env, OPERATOR_SECRET: SECRET } as unknown as Env;
+const op = (path: string, init: { method?: string; body?: unknown } = {}, secret = SECRET) =>
+  call(
+    `/operator/v1${path}`,
+    {
+      method: init.method ?? "GET",
+      headers: { ...bearer(secret), ...(init.body ? { "Content-Type": "application/json" } : {}) },
+      body: init.body ? JSON.stringify(init.body) : undefined,
+    },
+    withSecret,
+  );
+const email = () => `op-${crypto.randomUUID().slice(0, 8)}@example.test`;
+
+describe("operator API access", () => {
+  it("does not exist without OPERATOR_SECRET (404)", async () => {
+    expect((await call("/operator/v1/accounts", { headers: bearer(SECRET) })).status).toBe(404);
+  });
+
+  it("401 without the secret or with a wrong one", async () => {
+    expect((await call("/operator/v1/accounts", {}, withSecret)).status).toBe(401);
+    const wrong = await op("/accounts", {}, "operator-secret-for-tests-0123456789abcdeX");
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ code: "invalid_token" });
+  });
+
+  it("is not in /openapi.json", async () => {
+    expect(await (await call("/openapi.json", {}, withSecret)).text()).not.toContain("/operator");
+  });
+});
+
+describe("accounts and keys through the operator API", () => {
+  it("creates an account, a key with a secret shown once, lists and revokes it by key id", async () => {
+    const created = await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password", name: "Acme" } });
+    expect(created.status).toBe(201);
+    const account = await created.json<{ id: string; roles: string[] }>();
+    expect(account.roles).toEqual(["customer"]);
+
+    const keyRes = await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["read:catalog"], name: "ops" } });
+    expect(keyRes.status).toBe(201);
+    const key = await keyRes.json<{ id: string; secret: string; mode: string }>();
+    expect(key.mode).toBe("live");
+    expect((await call("/v1/keys", { headers: bearer(key.secret) })).status).toBe(200);
+
+    const list = await (await op(`/accounts/${account.id}/keys`)).text();
+    expect(list).toContain(key.id);
+    expect(list).not.toContain(key.secret);
+
+    const revoked = await op(`/keys/${key.id}/revocation`, { method: "POST" });
+    expect(await revoked.json()).toMatchObject({ id: key.id, status: "revoked" });
+    expect((await call("/v1/keys", { headers: bearer(key.secret) })).status).toBe(401);
+
+    const accounts = await (await op("/accounts")).json<{ data: { id: string }[] }>();
+    expect(accounts.data.map((a) => a.id)).toContain(account.id);
+  });
+
+  it("grants admin only after approve-admin", async () => {
+    const account = await (await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })).json<{ id: string }>();
+    const refused = await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["admin", "read:catalog"] } });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: "admin_not_approved" });
+
+    expect(await (await op(`/accounts/${account.id}/admin-approval`, { method: "POST" })).json()).toMatchObject({ admin_approved: true });
+    const admin = await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["admin", "read:catalog"] } });
+    expect(admin.status).toBe(201);
+    const { secret } = await admin.json<{ secret: string }>();
+    // An admin key may create admin keys itself.
+    const child = await call("/v1/keys", { method: "POST", headers: { ...bearer(secret), "Content-Type": "application/json" }, body: '{"scopes":["admin"]}' });
+    expect(child.status).toBe(201);
+  });
+
+  it("sets and removes a per-key rate-limit override", async () => {
+    const account = await (await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })).json<{ id: string }>();
+    const key = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: {} })).json<{ id: string; secret: string }>();
+    expect(await (await op(`/keys/${key.id}/limits`, { method: "PUT", body: { rate: 5, burst: 10 } })).json()).toEqual({
+      key_id: key.id,
+      policy_override: { rate: 5, burst: 10 },
+    });
+    expect((await call("/v2/cheeses", { headers: bearer(key.secret) })).headers.get("ratelimit-policy")).toBe('"default";q=10;w=2');
+    expect((await op(`/keys/${key.id}/limits`, { method: "DELETE" })).status).toBe(200);
+    expect((await call("/v2/cheeses", { headers: bearer(key.secret) })).headers.get("ratelimit-policy")).toBe('"default";q=100;w=1');
+  });
+
+  it("answers precise problems: duplicate email, bad input, unknown ids", async () => {
+    const address = email();
+    await op("/accounts", { method: "POST", body: { email: address, password: "long enough password" } });
+    const duplicate = await op("/accounts", { method: "POST", body: { email: address.toUpperCase(), password: "long enough password" } });
+    expect(duplicate.status).toBe(409);
+    expect(await duplicate.json()).toMatchObject({ code: "account_exists" });
+    const short = await op("/accounts", { method: "POST", body: { email: email(), password: "short" } });
+    expect(await short.json()).toMatchObject({ code: "bad_request", detail: "password: use at least 10 characters" });
+    expect((await op("/accounts/acct_AAAAAAAAAAAAAAAAAAAA/keys")).status).toBe(404);
+    expect((await op("/keys/key_live_AAAAAAAAAAAAAAAAAAAA/revocation", { method: "POST" })).status).toBe(404);
+    expect((await op("/keys/key_live_AAAAAAAAAAAAAAAAAAAA/limits", { method: "PUT", body: { rate: 0, burst: 1 } })).status).toBe(400);
+  });
+});
