@@ -34,7 +34,7 @@ export function csrfRefusal(request: { url: string; origin: string | undefined }
   return null;
 }
 
-export function csrfProtection(): MiddlewareHandler<WebEnv> {
+export function csrfProtection<E extends WebEnv = WebEnv>(): MiddlewareHandler<E> {
   return async (c, next) => {
     if (c.req.method !== "POST") return next();
     const origin = c.req.header("Origin");

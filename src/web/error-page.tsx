@@ -6,8 +6,8 @@ import type { Context } from "hono";
 import { Layout, renderPage } from "./page";
 import type { WebEnv } from "./session";
 
-export function renderErrorPage(
-  c: Context<WebEnv>,
+export function renderErrorPage<E extends WebEnv>(
+  c: Context<E>,
   status: 400 | 401 | 403 | 404 | 429,
   title: string,
   detail: string,

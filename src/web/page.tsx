@@ -2,7 +2,8 @@
  * The shell of every server-rendered page and the headers it is sent with. hono/jsx escapes every
  * interpolated string, so client-supplied names and URIs render as text, never as markup.
  *
- * No script runs on these pages: the CSP allows only our stylesheet, forbids framing
+ * No script runs on these pages (the dashboard's copy button, a same-origin file, is the one
+ * exception, sent with `allowScripts`): the CSP allows only our stylesheet, forbids framing
  * (`frame-ancestors 'none'`, plus X-Frame-Options for old browsers) and limits where forms may
  * post. `form-action` also governs the redirects that follow a form post, so the consent page adds
  * the client's redirect origin to it.
@@ -14,7 +15,16 @@ import type { WebEnv } from "./session";
 
 export const STYLESHEET_PATH = "/web/styles.css";
 
-export function Layout(props: { title: string; children: Child }) {
+export interface LayoutChrome {
+  /** Shown in the header after the product name (the dashboard's navigation). */
+  nav?: Child;
+  /** Same-origin stylesheets after ours. */
+  stylesheets?: readonly string[];
+  /** Same-origin scripts (deferred); the page must be sent with `allowScripts`. */
+  scripts?: readonly string[];
+}
+
+export function Layout(props: { title: string; children: Child } & LayoutChrome) {
   return (
     <html lang="en">
       <head>
@@ -23,18 +33,25 @@ export function Layout(props: { title: string; children: Child }) {
         <meta name="referrer" content="no-referrer" />
         <title>{`${props.title} · Readiness Catalog`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
+        {(props.stylesheets ?? []).map((href) => (
+          <link rel="stylesheet" href={href} />
+        ))}
+        {(props.scripts ?? []).map((src) => (
+          <script src={src} defer></script>
+        ))}
       </head>
       <body>
-        <header>Readiness Catalog</header>
-        <main>{props.children}</main>
+        <header>Readiness Catalog{props.nav}</header>
+        <main id="main">{props.children}</main>
       </body>
     </html>
   );
 }
 
-export function contentSecurityPolicy(formActionOrigins: readonly string[] = []): string {
+export function contentSecurityPolicy(formActionOrigins: readonly string[] = [], allowScripts = false): string {
   return [
     "default-src 'none'",
+    ...(allowScripts ? ["script-src 'self'"] : []),
     "style-src 'self'",
     "img-src 'self'",
     `form-action ${["'self'", ...formActionOrigins].join(" ")}`,
@@ -44,12 +61,12 @@ export function contentSecurityPolicy(formActionOrigins: readonly string[] = [])
 }
 
 /** Sends a page with its security headers. */
-export function renderPage(
-  c: Context<WebEnv>,
+export function renderPage<E extends WebEnv>(
+  c: Context<E>,
   page: Child,
-  options: { status?: 200 | 400 | 401 | 403 | 404 | 429; formActionOrigins?: readonly string[] } = {},
+  options: { status?: 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500; formActionOrigins?: readonly string[]; allowScripts?: boolean } = {},
 ): Response | Promise<Response> {
-  c.header("Content-Security-Policy", contentSecurityPolicy(options.formActionOrigins));
+  c.header("Content-Security-Policy", contentSecurityPolicy(options.formActionOrigins, options.allowScripts));
   c.header("X-Frame-Options", "DENY");
   c.header("X-Content-Type-Options", "nosniff");
   c.header("Referrer-Policy", "no-referrer");

@@ -48,7 +48,7 @@ export function sessionCookieName(requestUrl: string): string {
 }
 
 /** Loads the session named by the cookie (or none) into `c.var.session`. */
-export function loadSession(): MiddlewareHandler<WebEnv> {
+export function loadSession<E extends WebEnv = WebEnv>(): MiddlewareHandler<E> {
   return async (c, next) => {
     c.set("session", null);
     c.set("sessionId", null);
@@ -64,7 +64,7 @@ export function loadSession(): MiddlewareHandler<WebEnv> {
   };
 }
 
-async function writeSession(c: Context<WebEnv>, session: Omit<WebSession, "csrfToken" | "expiresAt">, seconds: number): Promise<WebSession> {
+async function writeSession<E extends WebEnv>(c: Context<E>, session: Omit<WebSession, "csrfToken" | "expiresAt">, seconds: number): Promise<WebSession> {
   const sessionId = randomToken();
   const stored: WebSession = { ...session, csrfToken: randomToken(), expiresAt: Math.floor(Date.now() / 1000) + seconds };
   await c.env.OAUTH_KV.put(await storageKey(sessionId), JSON.stringify(stored), { expirationTtl: seconds });
@@ -76,18 +76,18 @@ async function writeSession(c: Context<WebEnv>, session: Omit<WebSession, "csrfT
 }
 
 /** The current session, or a new anonymous one, so that even the sign-in form has a CSRF token. */
-export async function ensureSession(c: Context<WebEnv>): Promise<WebSession> {
+export async function ensureSession<E extends WebEnv>(c: Context<E>): Promise<WebSession> {
   return c.var.session ?? writeSession(c, { accountId: null, email: null }, ANONYMOUS_SESSION_SECONDS);
 }
 
 /** Replaces whatever session there was with a signed-in one under a fresh id and CSRF token. */
-export async function startSignedInSession(c: Context<WebEnv>, account: { id: string; email: string }): Promise<WebSession> {
+export async function startSignedInSession<E extends WebEnv>(c: Context<E>, account: { id: string; email: string }): Promise<WebSession> {
   await discardStoredSession(c);
   return writeSession(c, { accountId: account.id, email: account.email }, SIGNED_IN_SESSION_SECONDS);
 }
 
 /** Signs out: the stored session is deleted and the cookie cleared. */
-export async function endSession(c: Context<WebEnv>): Promise<void> {
+export async function endSession<E extends WebEnv>(c: Context<E>): Promise<void> {
   await discardStoredSession(c);
   const secure = isSecureContext(new URL(c.req.url));
   deleteCookie(c, sessionCookieName(c.req.url), { path: "/", secure, httpOnly: true, sameSite: "Lax" });
@@ -95,7 +95,7 @@ export async function endSession(c: Context<WebEnv>): Promise<void> {
   c.set("sessionId", null);
 }
 
-async function discardStoredSession(c: Context<WebEnv>): Promise<void> {
+async function discardStoredSession<E extends WebEnv>(c: Context<E>): Promise<void> {
   const sessionId = c.var.sessionId;
   if (sessionId) await c.env.OAUTH_KV.delete(await storageKey(sessionId));
 }
