@@ -11,7 +11,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { getPlatformProxy, unstable_readConfig } from "wrangler";
 import type { ReleaseBucket, ReleaseKv, ReleaseStorage } from "../src/catalog/publish";
 
 export interface DeploymentOptions {
@@ -37,6 +36,8 @@ export const DEFAULT_PERSIST_TO = path.join(".wrangler", "state");
 export async function openDeploymentStorage(options: DeploymentOptions = {}): Promise<DeploymentStorage> {
   const configPath = path.resolve(options.configPath ?? DEFAULT_CONFIG_PATH);
   const deployment = options.environment ? `env ${options.environment}` : "production";
+  // Loaded on first use: wrangler is large, and a usage error should not wait for it.
+  const { getPlatformProxy, unstable_readConfig } = await import("wrangler");
   const config = unstable_readConfig({ config: configPath, env: options.environment }, { hideWarnings: true });
   const kvNamespaces: { binding: string; id?: string }[] = config.kv_namespaces;
   const buckets: { binding: string; bucket_name?: string }[] = config.r2_buckets;

@@ -1,0 +1,133 @@
+/**
+ * catalog:publish and catalog:rollback as an operator runs them, against a temp --persist-to state
+ * read back through wrangler's platform proxy (the same state `wrangler dev` would serve).
+ */
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCatalog, type BuildResult } from "../../scripts/catalog/build";
+import { openDeploymentStorage } from "../../scripts/deployment-storage";
+import { readCurrent } from "../../src/catalog/publish";
+import { runScript } from "../e2e/support/scripts";
+
+const PROFILES = path.resolve("data/profiles");
+let dir: string;
+let a: BuildResult;
+let b: BuildResult;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "catalog-publish-cli-"));
+  const subset = path.join(dir, "subset");
+  mkdirSync(subset);
+  for (const file of readdirSync(PROFILES).slice(1)) cpSync(path.join(PROFILES, file), path.join(subset, file));
+  a = await buildCatalog({ input: PROFILES, outDir: path.join(dir, "dist"), partBytes: 7919 });
+  b = await buildCatalog({ input: subset, outDir: path.join(dir, "dist"), partBytes: 7919 });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const stateDir = (name: string) => path.join(dir, name);
+const publish = (release: string, state: string, ...args: string[]) => runScript("catalog-publish.ts", ["--release", release, "--persist-to", state, ...args]);
+const rollback = (id: string, state: string, ...args: string[]) => runScript("catalog-rollback.ts", ["--release-id", id, "--persist-to", state, ...args]);
+
+async function currentOf(state: string, environment?: string) {
+  const opened = await openDeploymentStorage({ persistTo: state, environment });
+  try {
+    return await readCurrent(opened.storage.kv);
+  } finally {
+    await opened.dispose();
+  }
+}
+
+// Each CLI run starts workerd through wrangler's platform proxy: seconds each on a busy machine.
+const CLI_TIMEOUT = { timeout: 180_000 };
+
+describe("catalog:publish", CLI_TIMEOUT, () => {
+  it("publishes into the local state, then publishing again is a no-op", async () => {
+    const state = stateDir("noop");
+    const first = await publish(a.releaseDir, state);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout.trim()).toBe(
+      `published ${a.manifest.release_id} to local production (${state}/v3): ${a.manifest.parts.length} parts, ${a.manifest.parts.length} uploaded (${a.manifest.bytes} bytes); now current`,
+    );
+    expect(first.stderr).toContain(`upload parts: ${a.manifest.parts.length}/${a.manifest.parts.length}`);
+    const again = await publish(a.releaseDir, state);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`${a.manifest.release_id} is already current on local production`);
+    expect(await currentOf(state)).toEqual({ release_id: a.manifest.release_id, previous: [] });
+  });
+
+  it("an upload interrupted midway leaves the previous release current; running it again finishes", async () => {
+    const state = stateDir("interrupted");
+    expect((await publish(a.releaseDir, state)).code).toBe(0);
+    // Part 5 goes missing mid-upload (as if the disk or the connection failed there).
+    const part = path.join(b.releaseDir, "parts", "5");
+    renameSync(part, `${part}.away`);
+    try {
+      const failed = await publish(b.releaseDir, state);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain("cannot read part 5");
+      expect(failed.stderr).toContain("upload parts: 1/"); // parts 0-4 were uploaded before it stopped
+    } finally {
+      renameSync(`${part}.away`, part);
+    }
+    expect((await currentOf(state))?.release_id).toBe(a.manifest.release_id);
+    const finished = await publish(b.releaseDir, state);
+    expect(finished.code, finished.stderr).toBe(0);
+    expect(finished.stdout).toContain(`now current (was ${a.manifest.release_id})`);
+  });
+
+  it("--env sandbox publishes to the sandbox's own bindings, not production's", async () => {
+    const state = stateDir("sandbox");
+    const run = await publish(a.releaseDir, state, "--env", "sandbox");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("to local env sandbox");
+    expect((await currentOf(state, "sandbox"))?.release_id).toBe(a.manifest.release_id);
+    expect(await currentOf(state)).toBeNull();
+  });
+
+  it.each([
+    [[], "--release <dir> is required"],
+    [["--release", "."], "holds no manifest.json"],
+    [["--release", "x", "--remote", "--persist-to", "y"], "cannot be combined with --remote"],
+    [["--bogus"], "Unknown option '--bogus'"],
+  ])("usage error %j → exit 2 with the help", async (args, message) => {
+    const run = await runScript("catalog-publish.ts", args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).toContain("Usage: npm run catalog:publish");
+  });
+
+  it("--help → exit 0", async () => {
+    const run = await runScript("catalog-publish.ts", ["--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Exit codes:");
+  });
+});
+
+describe("catalog:rollback", CLI_TIMEOUT, () => {
+  it("flips back to a kept release, lists the kept ones, and refuses an unknown one", async () => {
+    const state = stateDir("rollback");
+    expect((await publish(a.releaseDir, state)).code).toBe(0);
+    expect((await publish(b.releaseDir, state)).code).toBe(0);
+
+    const list = await runScript("catalog-rollback.ts", ["--list", "--persist-to", state]);
+    expect(list.stdout).toBe(`current: ${b.manifest.release_id}\nkept:    ${a.manifest.release_id}\n`);
+
+    const unknown = `sha256:${"c".repeat(64)}`;
+    const refused = await rollback(unknown, state);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${unknown} is not one of the kept earlier releases of this deployment (kept: ${a.manifest.release_id}`);
+
+    const done = await rollback(a.manifest.release_id.slice(7), state);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout.trim()).toBe(`rolled back local production (${state}/v3) to ${a.manifest.release_id} (was ${b.manifest.release_id})`);
+    expect(await currentOf(state)).toEqual({ release_id: a.manifest.release_id, previous: [b.manifest.release_id] });
+  });
+
+  it("a malformed id → exit 2", async () => {
+    const run = await rollback("latest", stateDir("malformed"));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--release-id "latest" is not a release id');
+  });
+});
