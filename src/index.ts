@@ -12,6 +12,7 @@ import type { AppEnv } from "./http/context";
 import { Problem, renderProblem } from "./http/problem";
 import { requestId } from "./http/request-id";
 import { registerWebRoutes } from "./web/routes";
+import { registerDashboardRoutes } from "./dashboard/routes";
 
 const app = new OpenAPIHono<AppEnv>({
   // A request that fails a route's zod schema becomes a precise 400 problem.
@@ -29,6 +30,8 @@ app.use(requestId());
 // OAuth 2.0 (shared/DESIGN.md "OAuth 2.0"): protocol endpoints, then the login + consent pages.
 registerOAuthEndpoints(app);
 registerWebRoutes(app);
+// The dashboard (issue 6): keys, authorized apps, operator approvals; same session as the consent page.
+registerDashboardRoutes(app);
 
 registerCatalogRoutes(app);
 

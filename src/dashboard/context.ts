@@ -1,0 +1,29 @@
+/**
+ * The dashboard's Hono environment and addresses. It is the web pages' environment (src/web:
+ * session, CSRF) plus the signed-in account, loaded once per request by `requireAccount()`.
+ */
+import type { AccountView } from "../auth/account-views";
+import type { WebEnv } from "../web/session";
+
+export interface DashboardEnv {
+  Bindings: Env;
+  Variables: WebEnv["Variables"] & { account: AccountView };
+}
+
+export const DASHBOARD_PATHS = {
+  home: "/dashboard",
+  keys: "/dashboard/keys",
+  apps: "/dashboard/apps",
+  operator: "/dashboard/operator",
+  styles: "/dashboard/styles.css",
+  copyScript: "/dashboard/copy.js",
+} as const;
+
+export const revokeKeyPath = (keyId: string) => `${DASHBOARD_PATHS.keys}/${keyId}/revoke`;
+export const revokeAppPath = (grantId: string) => `${DASHBOARD_PATHS.apps}/${grantId}/revoke`;
+export const ADMIN_REQUEST_PATHS = {
+  approve: `${DASHBOARD_PATHS.operator}/admin-requests/approve`,
+  reject: `${DASHBOARD_PATHS.operator}/admin-requests/reject`,
+} as const;
+
+export const isOperator = (account: AccountView) => account.roles.includes("operator");

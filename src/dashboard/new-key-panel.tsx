@@ -1,0 +1,38 @@
+/**
+ * The one place a key's secret is ever rendered: the response to the "Generate a key" post
+ * (`Cache-Control: no-store`, never a GET URL). A read-only field holds it so it can be selected
+ * by hand; the Copy button appears only when the copy script runs (progressive enhancement).
+ */
+import type { KeyView } from "../auth/account-views";
+import { DASHBOARD_PATHS } from "./context";
+import { maskedKey } from "./display";
+
+export const SECRET_FIELD_ID = "new-key-secret";
+
+export function NewKeyPanel(props: { keyView: KeyView; secret: string; origin: string }) {
+  const key = props.keyView;
+  return (
+    <section class="new-key" aria-labelledby="new-key-heading">
+      <h2 id="new-key-heading">Your new key{key.name ? ` “${key.name}”` : ""} is ready</h2>
+      <p class="warning">
+        <strong>Copy it now: this is the only time it is shown.</strong> We store only a fingerprint of it, so nobody can show it to you
+        again. If you lose it, revoke it and generate a new one. In the list below it appears as <code>{maskedKey(key)}</code>.
+      </p>
+      <label for={SECRET_FIELD_ID}>Secret {key.mode} key</label>
+      <div class="copy-row">
+        <input id={SECRET_FIELD_ID} class="secret" type="text" readonly value={props.secret} autocomplete="off" spellcheck={false} />
+        <button type="button" class="secondary" data-copy-target={SECRET_FIELD_ID} data-copy-status="copy-status" hidden>
+          Copy
+        </button>
+      </div>
+      <p id="copy-status" class="hint" role="status"></p>
+      <p>Send it as a bearer token on every request, for example:</p>
+      <pre>
+        <code>{`curl -H "Authorization: Bearer $CATALOG_API_KEY" ${props.origin}/v1/catalog`}</code>
+      </pre>
+      <p class="hint">
+        Keep it out of source code: put it in your deployment's secret store. Done? <a href={DASHBOARD_PATHS.keys}>Hide the key</a>.
+      </p>
+    </section>
+  );
+}

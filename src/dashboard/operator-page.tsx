@@ -1,0 +1,129 @@
+/**
+ * The operator page: `admin` scope requests waiting for a decision (approve / reject) and the
+ * accounts of this deployment.
+ */
+import type { AccountView } from "../auth/account-views";
+import type { AdminApproval } from "../auth/oauth/admin-approval";
+import { CsrfField } from "../web/csrf";
+import type { WebSession } from "../web/session";
+import { ADMIN_REQUEST_PATHS } from "./context";
+import { When } from "./display";
+import { DashboardPage, Notice } from "./page";
+
+export interface PendingRequestRow {
+  request: AdminApproval;
+  accountEmail: string;
+}
+
+function DecisionForm(props: { session: WebSession; request: AdminApproval; decision: "approve" | "reject"; who: string }) {
+  return (
+    <form method="post" action={ADMIN_REQUEST_PATHS[props.decision]} class="inline">
+      <CsrfField session={props.session} />
+      <input type="hidden" name="account_id" value={props.request.account_id} />
+      <input type="hidden" name="client_id" value={props.request.client_id} />
+      <button type="submit" class={props.decision === "approve" ? "primary" : "danger"}>
+        {props.decision === "approve" ? "Approve" : "Reject"}
+        <span class="visually-hidden"> admin for {props.who}</span>
+      </button>
+    </form>
+  );
+}
+
+function PendingRequests(props: { session: WebSession; rows: readonly PendingRequestRow[] }) {
+  if (props.rows.length === 0) return <p class="empty">No admin requests are waiting.</p>;
+  return (
+    <table class="cards">
+      <caption class="visually-hidden">Admin scope requests waiting for a decision</caption>
+      <thead>
+        <tr>
+          <th scope="col">Account</th>
+          <th scope="col">App</th>
+          <th scope="col">Requested</th>
+          <th scope="col">Decision</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map(({ request, accountEmail }) => {
+          const who = `${request.client_name} acting for ${accountEmail}`;
+          return (
+            <tr>
+              <td data-label="Account">{accountEmail}</td>
+              <td data-label="App">
+                {request.client_name} <code class="muted">{request.client_id}</code>
+              </td>
+              <td data-label="Requested">
+                <When at={request.requested_at} />
+              </td>
+              <td data-label="Decision">
+                <div class="actions compact">
+                  <DecisionForm session={props.session} request={request} decision="approve" who={who} />
+                  <DecisionForm session={props.session} request={request} decision="reject" who={who} />
+                </div>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function AccountsTable(props: { accounts: readonly AccountView[] }) {
+  return (
+    <table class="cards">
+      <caption class="visually-hidden">Accounts on this deployment</caption>
+      <thead>
+        <tr>
+          <th scope="col">Email</th>
+          <th scope="col">Name</th>
+          <th scope="col">Roles</th>
+          <th scope="col">Admin keys</th>
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.accounts.map((account) => (
+          <tr>
+            <td data-label="Email">{account.email}</td>
+            <td data-label="Name">{account.name}</td>
+            <td data-label="Roles">{account.roles.join(", ")}</td>
+            <td data-label="Admin keys">{account.admin_approved ? "Approved" : "Not approved"}</td>
+            <td data-label="Created">
+              <When at={account.created_at} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function OperatorPage(props: {
+  account: AccountView;
+  session: WebSession;
+  deployment: string;
+  pending: readonly PendingRequestRow[];
+  accounts: readonly AccountView[];
+  message?: { kind: "success" | "error"; text: string };
+}) {
+  return (
+    <DashboardPage title="Operator" current="operator" account={props.account} session={props.session}>
+      <h1>Operator</h1>
+      <p class="lead">The {props.deployment} deployment. Full access (the admin scope) reaches an app's tokens only after you approve it here.</p>
+      {props.message ? (
+        <Notice kind={props.message.kind}>
+          <p>{props.message.text}</p>
+        </Notice>
+      ) : null}
+      <section aria-labelledby="requests-heading">
+        <h2 id="requests-heading">Admin requests</h2>
+        <p class="hint">Approve and the app's next token (a new sign-in or a refresh) carries admin. Reject and it keeps everything else; the customer may ask again.</p>
+        <PendingRequests session={props.session} rows={props.pending} />
+      </section>
+      <section aria-labelledby="accounts-heading">
+        <h2 id="accounts-heading">Accounts</h2>
+        <AccountsTable accounts={props.accounts} />
+      </section>
+    </DashboardPage>
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * Steps shared by the dashboard's worker tests: a cookie-keeping client that posts forms the way
+ * a browser does (Origin header, repeated fields for checkboxes), signing in through the real
+ * /login, and reading values out of the rendered pages. Accounts and clients come from the real
+ * Durable Objects and OAuth library (auth-fixtures.ts, oauth-support.ts).
+ */
+import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import { formField, ORIGIN } from "./oauth-support";
+
+export { ORIGIN };
+
+export type FormFields = Record<string, string | string[]>;
+
+function encode(fields: FormFields): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) for (const item of [value].flat()) body.append(name, item);
+  return body;
+}
+
+export class DashboardClient {
+  readonly cookies = new Map<string, string>();
+  readonly setCookieLines: string[] = [];
+
+  get(path: string): Promise<Response> {
+    return this.#send(new Request(new URL(path, ORIGIN), { headers: this.#cookieHeader(), redirect: "manual" }));
+  }
+
+  /** A form post; `origin: null` sends none, another value pretends to be another site. */
+  post(path: string, fields: FormFields, options: { origin?: string | null } = {}): Promise<Response> {
+    const headers = this.#cookieHeader();
+    headers.set("Content-Type", "application/x-www-form-urlencoded");
+    const origin = options.origin === undefined ? ORIGIN : options.origin;
+    if (origin !== null) headers.set("Origin", origin);
+    return this.#send(new Request(new URL(path, ORIGIN), { method: "POST", headers, body: encode(fields), redirect: "manual" }));
+  }
+
+  #cookieHeader(): Headers {
+    const headers = new Headers();
+    if (this.cookies.size) headers.set("Cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
+    return headers;
+  }
+
+  async #send(request: Request): Promise<Response> {
+    const response = await exports.default.fetch(request);
+    for (const line of response.headers.getSetCookie()) {
+      this.setCookieLines.push(line);
+      const [pair = ""] = line.split(";");
+      const at = pair.indexOf("=");
+      const name = pair.slice(0, at);
+      const value = pair.slice(at + 1);
+      if (/max-age=0/i.test(line) || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+}
+
+export const csrfOf = (html: string) => formField(html, "csrf_token");
+export const formIdOf = (html: string) => formField(html, "form_id");
+
+/** Opens the dashboard signed out, signs in with the form it shows, and lands on the keys page. */
+export async function signIn(account: { email: string; password: string }): Promise<DashboardClient> {
+  const client = new DashboardClient();
+  const gate = await client.get("/dashboard");
+  expect(gate.status).toBe(200);
+  const html = await gate.text();
+  const signedIn = await client.post("/login", { csrf_token: csrfOf(html), continue: formField(html, "continue"), email: account.email, password: account.password });
+  expect(signedIn.status).toBe(303);
+  expect(signedIn.headers.get("Location")).toBe("/dashboard");
+  return client;
+}
+
+/** The keys page's HTML (asserting 200). */
+export async function keysPage(client: DashboardClient): Promise<string> {
+  const page = await client.get("/dashboard/keys");
+  expect(page.status).toBe(200);
+  return page.text();
+}
+
+/** Fills and posts the Generate form from a fresh keys page; returns the response. */
+export async function generate(client: DashboardClient, fields: FormFields = {}): Promise<Response> {
+  const html = await keysPage(client);
+  return client.post("/dashboard/keys", { csrf_token: csrfOf(html), form_id: formIdOf(html), mode: "live", access: "all", ...fields });
+}
+
+export const SECRET_PATTERN = /sk_(?:live|test)_[0-9A-Za-z]{36}/;
+
+/** The secret shown in a Generate response. */
+export function secretIn(html: string): string {
+  const match = SECRET_PATTERN.exec(html);
+  if (!match) throw new Error(`no secret in page:\n${html.slice(0, 3000)}`);
+  return match[0];
+}
+
+/** Text of the page without tags, whitespace collapsed: what a reader sees. */
+export function visibleText(html: string): string {
+  return html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replaceAll("&amp;", "&")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The visible text of the first table cell labelled `label` (the cells' `data-label`). */
+export function cellText(html: string, label: string): string {
+  const cell = new RegExp(`<td data-label="${label}">([\\s\\S]*?)</td>`).exec(html);
+  if (!cell) throw new Error(`no "${label}" cell in page`);
+  return visibleText(cell[1]!);
+}
+
+export const bearerGet = (path: string, secret: string) => exports.default.fetch(new Request(new URL(path, ORIGIN), { headers: { Authorization: `Bearer ${secret}` } }));

@@ -1,0 +1,224 @@
+/**
+ * The dashboard, as an account owner and an operator use it: sign in with the shared session,
+ * generate keys (shown once), use and revoke them, manage authorized apps, decide admin requests.
+ */
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { readAdminApproval } from "../../src/auth/oauth/admin-approval";
+import { newAccount } from "./auth-fixtures";
+import { bearerGet, cellText, csrfOf, DashboardClient, generate, keysPage, secretIn, signIn, visibleText } from "./dashboard-support";
+import { authorizationCode, createCustomer, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import { publish, testRelease } from "./support/releases";
+
+beforeAll(async () => {
+  await publish(testRelease("base"));
+});
+
+describe("sign in and out", () => {
+  it("shows the shared sign-in form at /dashboard, continues to the keys page, and signs out", async () => {
+    const account = await newAccount();
+    const client = await signIn(account);
+    const home = await client.get("/dashboard");
+    expect(home.status).toBe(303);
+    expect(home.headers.get("Location")).toBe("/dashboard/keys");
+    const html = await keysPage(client);
+    expect(visibleText(html)).toContain(account.email);
+    expect(visibleText(html)).toContain("0 of 3 active");
+    expect(visibleText(html)).toContain("You have no API keys yet");
+
+    const out = await client.post("/logout", { csrf_token: csrfOf(html), continue: "/dashboard" });
+    expect(out.status).toBe(303);
+    expect(out.headers.get("Location")).toBe("/dashboard");
+    const after = await client.get("/dashboard/keys");
+    expect(after.status).toBe(200);
+    expect(visibleText(await after.text())).toContain("Sign in to continue to your dashboard");
+  });
+});
+
+describe("keys", () => {
+  it("generates a live key, shows its secret once, and the key reads /v1/catalog", async () => {
+    const client = await signIn(await newAccount());
+    const created = await generate(client, { name: "Billing service" });
+    expect(created.status).toBe(200);
+    expect(created.headers.get("Cache-Control")).toBe("no-store");
+    const html = await created.text();
+    const secret = secretIn(html);
+    expect(secret.startsWith("sk_live_")).toBe(true);
+    const text = visibleText(html);
+    expect(text).toContain("Copy it now: this is the only time it is shown.");
+    expect(html).toContain('data-copy-target="new-key-secret"');
+
+    expect((await bearerGet("/v1/catalog", secret)).status).toBe(200);
+
+    const list = visibleText(await keysPage(client));
+    expect(list).toContain("Billing service");
+    expect(list).toContain(`sk_live_…${secret.slice(-4)}`);
+    expect(list).toContain("All scopes except admin");
+    expect(list).toContain("1 of 3 active");
+    expect(list).not.toContain(secret);
+  });
+
+  it("generates a restricted key that carries only the ticked scopes", async () => {
+    const client = await signIn(await newAccount());
+    const created = await generate(client, { access: "restricted", scopes: ["read:catalog"] });
+    expect(created.status).toBe(200);
+    const secret = secretIn(await created.text());
+    expect((await bearerGet("/v1/catalog", secret)).status).toBe(200);
+    expect((await bearerGet("/v2/cheeses", secret)).status).toBe(403);
+    expect(visibleText(await keysPage(client))).toContain("read:catalog");
+  });
+
+  it("shows when a key was last used", async () => {
+    const client = await signIn(await newAccount());
+    const secret = secretIn(await (await generate(client)).text());
+    expect(cellText(await keysPage(client), "Last used")).toBe("Never");
+    expect((await bearerGet("/v1/catalog", secret)).status).toBe(200);
+    expect(cellText(await keysPage(client), "Last used")).toMatch(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC$/);
+  });
+
+  it("revokes a key after a confirmation page; the key then fails with 401", async () => {
+    const client = await signIn(await newAccount());
+    const secret = secretIn(await (await generate(client, { name: "Old deploy" })).text());
+    const list = await keysPage(client);
+    const confirmHref = /href="(\/dashboard\/keys\/key_live_[0-9A-Za-z]{20}\/revoke)"/.exec(list)?.[1];
+    expect(confirmHref).toBeDefined();
+
+    const confirm = await client.get(confirmHref!);
+    expect(confirm.status).toBe(200);
+    const confirmHtml = await confirm.text();
+    expect(visibleText(confirmHtml)).toContain(`Revoke key “Old deploy” (sk_live_…${secret.slice(-4)})?`);
+    expect((await bearerGet("/v1/catalog", secret)).status).toBe(200);
+
+    const revoked = await client.post(confirmHref!, { csrf_token: csrfOf(confirmHtml) });
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get("Location")).toMatch(/^\/dashboard\/keys\?revoked=key_live_/);
+    const after = await client.get(revoked.headers.get("Location")!);
+    const text = visibleText(await after.text());
+    expect(text).toContain(`Key “Old deploy” (sk_live_…${secret.slice(-4)}) is revoked. Requests with it now fail with 401.`);
+    expect(text).toContain("0 of 3 active");
+    expect((await bearerGet("/v1/catalog", secret)).status).toBe(401);
+  });
+
+  it("rotates: a new key works alongside the old one until the old one is revoked", async () => {
+    const client = await signIn(await newAccount());
+    const oldKey = secretIn(await (await generate(client, { name: "v1" })).text());
+    const newKey = secretIn(await (await generate(client, { name: "v2" })).text());
+    expect((await bearerGet("/v1/catalog", oldKey)).status).toBe(200);
+    expect((await bearerGet("/v1/catalog", newKey)).status).toBe(200);
+    const list = await keysPage(client);
+    const oldRevoke = new RegExp(`href="(/dashboard/keys/[^"]+/revoke)"[^>]*>Revoke<span class="visually-hidden"> key “v1”`).exec(list)?.[1];
+    const confirm = await (await client.get(oldRevoke!)).text();
+    expect((await client.post(oldRevoke!, { csrf_token: csrfOf(confirm) })).status).toBe(303);
+    expect((await bearerGet("/v1/catalog", oldKey)).status).toBe(401);
+    expect((await bearerGet("/v1/catalog", newKey)).status).toBe(200);
+  });
+
+  it("shows the rotation recipe of the spec beside the Generate form", async () => {
+    const client = await signIn(await newAccount());
+    const text = visibleText(await keysPage(client));
+    expect(text).toContain("Rotating a key");
+    expect(text).toMatch(/Generate a new key on this page\. Deploy the new key .* Both keys work in the meantime\. Revoke the old key\./);
+  });
+});
+
+async function grantFor(account: { email: string; password: string }, scope: string, appName = "Cheese Tracker") {
+  const { clientId } = await registerClient({ name: appName });
+  const { verifier, challenge } = await pkcePair();
+  const code = await authorizationCode({ clientId, challenge, account, scope });
+  const response = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  expect(response.status).toBe(200);
+  return { clientId, tokens: await response.json<TokenBody>() };
+}
+
+describe("authorized apps", () => {
+  it("lists the account's OAuth grants and revokes one at once", async () => {
+    const customer = await createCustomer();
+    const { clientId, tokens } = await grantFor(customer, "read:cheeses read:orders", "Cheese Tracker");
+    expect((await bearerGet("/v2/cheeses", tokens.access_token)).status).toBe(200);
+
+    const client = await signIn(customer);
+    const apps = await client.get("/dashboard/apps");
+    expect(apps.status).toBe(200);
+    const html = await apps.text();
+    const text = visibleText(html);
+    expect(text).toContain("Cheese Tracker");
+    expect(text).toContain("Browse the cheese catalog read:cheeses");
+    expect(text).toContain("See your order history read:orders");
+    expect(text).toMatch(/Authorized \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/);
+
+    const confirmHref = /href="(\/dashboard\/apps\/[A-Za-z0-9_-]+\/revoke)"/.exec(html)?.[1];
+    const confirm = await client.get(confirmHref!);
+    const confirmHtml = await confirm.text();
+    expect(visibleText(confirmHtml)).toContain("Revoke access of Cheese Tracker?");
+    const revoked = await client.post(confirmHref!, { csrf_token: csrfOf(confirmHtml) });
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get("Location")).toBe(`/dashboard/apps?revoked_client=${encodeURIComponent(clientId)}`);
+
+    expect((await bearerGet("/v2/cheeses", tokens.access_token)).status).toBe(401);
+    const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(refresh.status).toBe(400);
+    const after = visibleText(await (await client.get(revoked.headers.get("Location")!)).text());
+    expect(after).toContain("Cheese Tracker no longer has access to your account.");
+    expect(after).toContain("No application has access to your account.");
+  });
+});
+
+describe("operator", () => {
+  it("approves a pending admin request; the app's next token carries admin", async () => {
+    const customer = await createCustomer();
+    const { clientId, tokens } = await grantFor(customer, "read:cheeses admin", "Admin Console");
+    expect(tokens.scope.split(" ")).not.toContain("admin");
+    expect((await readAdminApproval(env.OAUTH_KV, customer.id, clientId))?.status).toBe("pending");
+
+    const operator = await signIn(await newAccount({ operator: true }));
+    const page = await operator.get("/dashboard/operator");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(visibleText(html)).toContain(`${customer.email} Admin Console ${clientId}`);
+    const decided = await operator.post("/dashboard/operator/admin-requests/approve", { csrf_token: csrfOf(html), account_id: customer.id, client_id: clientId });
+    expect(decided.status).toBe(303);
+    const after = visibleText(await (await operator.get(decided.headers.get("Location")!)).text());
+    expect(after).toContain(`Approved: Admin Console gets admin for ${customer.email}`);
+    expect(after).not.toContain(`${customer.email} Admin Console ${clientId}`);
+
+    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(refreshed.status).toBe(200);
+    expect((await refreshed.json<TokenBody>()).scope.split(" ")).toContain("admin");
+  });
+
+  it("rejects a pending admin request: it leaves the list and tokens keep leaving admin out", async () => {
+    const customer = await createCustomer();
+    const { clientId, tokens } = await grantFor(customer, "read:cheeses admin", "Reporting Bot");
+    const operator = await signIn(await newAccount({ operator: true }));
+    const html = await (await operator.get("/dashboard/operator")).text();
+    const decided = await operator.post("/dashboard/operator/admin-requests/reject", { csrf_token: csrfOf(html), account_id: customer.id, client_id: clientId });
+    expect(decided.status).toBe(303);
+    const after = visibleText(await (await operator.get(decided.headers.get("Location")!)).text());
+    expect(after).toContain(`Rejected: Reporting Bot does not get admin for ${customer.email}`);
+    expect(await readAdminApproval(env.OAUTH_KV, customer.id, clientId)).toBeNull();
+    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    expect((await refreshed.json<TokenBody>()).scope.split(" ")).not.toContain("admin");
+  });
+
+  it("lists the deployment's accounts with their roles", async () => {
+    const customer = await newAccount();
+    const operator = await signIn(await newAccount({ operator: true }));
+    const text = visibleText(await (await operator.get("/dashboard/operator")).text());
+    expect(text).toContain("Accounts");
+    expect(text).toMatch(new RegExp(`${customer.email.replace(".", "\\.")} Test \\d+ customer Not approved`));
+    expect(text).toMatch(/operator/);
+  });
+});
+
+describe("pages without a session", () => {
+  it("serves the stylesheet and the copy script to anyone", async () => {
+    const client = new DashboardClient();
+    const css = await client.get("/dashboard/styles.css");
+    expect(css.status).toBe(200);
+    expect(css.headers.get("Content-Type")).toContain("text/css");
+    const script = await client.get("/dashboard/copy.js");
+    expect(script.status).toBe(200);
+    expect(script.headers.get("Content-Type")).toContain("text/javascript");
+    expect(await script.text()).toContain("navigator.clipboard");
+  });
+});
