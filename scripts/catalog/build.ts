@@ -101,7 +101,7 @@ async function buildInto(temp: string, options: Resolved): Promise<BuildResult> 
   const spill = new SortedSpill(path.join(temp, "runs"), options.runBytes ?? DEFAULT_RUN_BYTES);
   let profiles = 0;
   let read = 0;
-  const pool = new CheckPool(options.threads ?? defaultThreads(plan.bytes));
+  const pool = new CheckPool(options.threads ?? defaultThreads(plan.bytes), temp);
   try {
     for await (const batch of checkInOrder(pool, plan.batches())) {
       const bodies = Buffer.from(batch.bodies.buffer, batch.bodies.byteOffset, batch.bodies.byteLength);

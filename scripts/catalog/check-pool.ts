@@ -3,20 +3,43 @@
  * part) and hands results back in submission order, so reports and output stay deterministic.
  * With `threads: 0` the batches are checked inline on the calling thread.
  */
+import { buildSync } from "esbuild";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { InputUnit } from "./profile-check";
 import { checkBatch, type BatchResult, type CheckRequest } from "./check-batch";
 
-const BOOT = new URL("./check-worker-boot.mjs", import.meta.url);
+/**
+ * A small young generation keeps each worker's heap near its live data (one batch): measured on
+ * 100k profiles, 4 MiB instead of V8's default cut peak RSS by ~45 MiB at the same speed.
+ */
+const WORKER_YOUNG_GENERATION_MB = 4;
+
+const WORKER_SOURCE = fileURLToPath(new URL("./check-worker.ts", import.meta.url));
+
+/**
+ * The worker as one plain JavaScript file: a worker thread does not inherit the parent's TypeScript
+ * loader, and loading it per worker would cost more time and memory than the bundle (~0.1 s, once).
+ */
+function bundleWorker(dir: string): string {
+  const { outputFiles } = buildSync({ entryPoints: [WORKER_SOURCE], bundle: true, platform: "node", format: "esm", target: "node22", mainFields: ["module", "main"], write: false, logLevel: "silent" });
+  const file = path.join(dir, "check-worker.mjs");
+  writeFileSync(file, outputFiles[0]!.contents);
+  return file;
+}
 
 export class CheckPool {
   private readonly workers: Worker[] = [];
   private readonly waiting = new Map<number, { resolve: (r: BatchResult) => void; reject: (e: Error) => void }>();
   private nextId = 0;
 
-  constructor(threads: number) {
+  /** `scratchDir` receives the bundled worker script. */
+  constructor(threads: number, scratchDir: string) {
+    const script = threads > 0 ? bundleWorker(scratchDir) : "";
     for (let i = 0; i < threads; i++) {
-      const worker = new Worker(BOOT);
+      const worker = new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
       worker.on("message", ({ id, result }: { id: number; result: BatchResult }) => {
         this.waiting.get(id)?.resolve(result);
         this.waiting.delete(id);
