@@ -1,0 +1,147 @@
+/**
+ * The dashboard's refusals: each is a page that says in words what went wrong and what to do
+ * (never a problem+json body), with a status that matches, and nothing is created or changed.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { accountObject } from "../../src/auth/accounts";
+import { newAccount, newKey } from "./auth-fixtures";
+import { csrfOf, generate, keysPage, signIn, visibleText } from "./dashboard-support";
+
+async function activeKeyCount(accountId: string): Promise<number> {
+  const listed = await accountObject(env, accountId).listKeys();
+  if (!listed.ok) throw new Error(listed.detail);
+  return listed.value.filter((key) => key.status === "active").length;
+}
+
+function expectHtmlPage(response: Response) {
+  expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
+}
+
+describe("generate: refused with the reason on the page", () => {
+  it("refuses a 4th active key with the spec's explanation (at most 3, and how to rotate)", async () => {
+    const account = await newAccount();
+    const client = await signIn(account);
+    for (let i = 1; i <= 3; i++) expect((await generate(client, { name: `key ${i}` })).status).toBe(200);
+    const page = await keysPage(client);
+    expect(visibleText(page)).toContain("You have 3 active keys, the most an account can have at once.");
+
+    const refused = await generate(client, { name: "key 4" });
+    expect(refused.status).toBe(409);
+    expectHtmlPage(refused);
+    const html = await refused.text();
+    const text = visibleText(html);
+    expect(text).toContain("No key was generated: an account can have at most 3 active keys at once, and you have 3.");
+    expect(text).toContain("To rotate a key: Generate a new key on this page. Deploy the new key everywhere the old one is used.");
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('value="key 4"'); // the form keeps what was typed
+    expect(await activeKeyCount(account.accountId)).toBe(3);
+  });
+
+  it("explains each invalid field next to it and keeps the other values", async () => {
+    const account = await newAccount();
+    const client = await signIn(account);
+    const tooLong = await generate(client, { name: "x".repeat(101) });
+    expect(tooLong.status).toBe(400);
+    const html = await tooLong.text();
+    expect(visibleText(html)).toContain("Use at most 100 characters (this name has 101).");
+    expect(visibleText(html)).toContain("The key was not generated. Fix the fields marked in Generate a key and try again.");
+    expect(html).toMatch(/id="key-name"[^>]*aria-invalid="true"[^>]*aria-describedby="key-name-hint key-name-error"/);
+
+    const noScopes = await generate(client, { access: "restricted" });
+    expect(noScopes.status).toBe(400);
+    expect(visibleText(await noScopes.text())).toContain("Choose at least one scope for a restricted key");
+
+    const unknownScope = await generate(client, { access: "restricted", scopes: ["read:everything"] });
+    expect(unknownScope.status).toBe(400);
+    expect(visibleText(await unknownScope.text())).toContain("Unknown scope read:everything.");
+    expect(await activeKeyCount(account.accountId)).toBe(0);
+  });
+
+  it("refuses a test key on the production dashboard and says where test keys come from", async () => {
+    const account = await newAccount();
+    const client = await signIn(account);
+    const refused = await generate(client, { mode: "test" });
+    expect(refused.status).toBe(400);
+    expect(visibleText(await refused.text())).toContain("This dashboard creates live keys only. Test keys are created on the sandbox dashboard.");
+    expect(await activeKeyCount(account.accountId)).toBe(0);
+  });
+
+  it("does not offer admin before an operator approved it, and refuses it if posted anyway", async () => {
+    const account = await newAccount();
+    const client = await signIn(account);
+    const page = await keysPage(client);
+    expect(page).not.toContain('value="admin"');
+    expect(visibleText(page)).toContain("The admin scope is available once an operator approves it for your account.");
+    const refused = await generate(client, { access: "restricted", scopes: ["admin"] });
+    expect(refused.status).toBe(403);
+    expect(visibleText(await refused.text())).toContain("No key was generated: the admin scope needs an operator's approval for your account.");
+    expect(await activeKeyCount(account.accountId)).toBe(0);
+  });
+
+  it("creates no second key when the same form is posted twice (a reload)", async () => {
+    const account = await newAccount();
+    const client = await signIn(account);
+    const html = await keysPage(client);
+    const fields = { csrf_token: csrfOf(html), form_id: /name="form_id" value="([^"]+)"/.exec(html)![1]!, mode: "live", access: "all" };
+    expect((await client.post("/dashboard/keys", fields)).status).toBe(200);
+    const again = await client.post("/dashboard/keys", fields);
+    expect(again.status).toBe(409);
+    expect(visibleText(await again.text())).toContain("This form was already sent (perhaps the page was reloaded), so no second key was generated.");
+    expect(await activeKeyCount(account.accountId)).toBe(1);
+
+    const noId = await client.post("/dashboard/keys", { ...fields, form_id: "" });
+    expect(noId.status).toBe(409);
+    expect(visibleText(await noId.text())).toContain("The form is out of date, so no key was generated.");
+    expect(await activeKeyCount(account.accountId)).toBe(1);
+  });
+});
+
+describe("pages that do not exist", () => {
+  it("answers an unknown or malformed key id with a 404 page in words", async () => {
+    const client = await signIn(await newAccount());
+    for (const path of ["/dashboard/keys/key_live_AAAAAAAAAAAAAAAAAAAA/revoke", "/dashboard/keys/not-a-key/revoke"]) {
+      const response = await client.get(path);
+      expect(response.status).toBe(404);
+      expectHtmlPage(response);
+      expect(visibleText(await response.text())).toContain("Your account has no key with that id. Nothing was changed.");
+    }
+  });
+
+  it("sends an already revoked key's confirmation back to the list", async () => {
+    const account = await newAccount();
+    const { key } = await newKey(account.accountId);
+    await accountObject(env, account.accountId).revokeKey(key.id);
+    const client = await signIn(account);
+    const response = await client.get(`/dashboard/keys/${key.id}/revoke`);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe(`/dashboard/keys?revoked=${key.id}`);
+  });
+
+  it("answers an unknown app and an unknown dashboard page with 404 pages", async () => {
+    const client = await signIn(await newAccount());
+    const app = await client.get("/dashboard/apps/abcdefghijklmnop/revoke");
+    expect(app.status).toBe(404);
+    expect(visibleText(await app.text())).toContain("None of the apps authorized on your account has that id");
+    const page = await client.get("/dashboard/nowhere");
+    expect(page.status).toBe(404);
+    expectHtmlPage(page);
+    expect(visibleText(await page.text())).toContain("The dashboard has no page at /dashboard/nowhere.");
+  });
+
+  it("answers an operator decision on a request that does not exist with a page in words", async () => {
+    const operator = await newAccount({ operator: true });
+    const client = await signIn(operator);
+    const html = await (await client.get("/dashboard/operator")).text();
+    const missing = await client.post("/dashboard/operator/admin-requests/approve", {
+      csrf_token: csrfOf(html),
+      account_id: operator.accountId,
+      client_id: "no-such-client",
+    });
+    expect(missing.status).toBe(404);
+    expect(visibleText(await missing.text())).toContain("There is no admin request for that account and app");
+    const malformed = await client.post("/dashboard/operator/admin-requests/reject", { csrf_token: csrfOf(html), account_id: "bob" });
+    expect(malformed.status).toBe(400);
+    expect(visibleText(await malformed.text())).toContain("The form did not name an account and an app.");
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * The dashboard's security properties: CSRF (token + Origin) on every post, one account cannot
+ * touch another's keys or apps, only operators see and decide admin requests, a key's secret is
+ * in no response but the one that created it, and pages are sent with strict headers.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { accountObject } from "../../src/auth/accounts";
+import { readAdminApproval, requestAdminApproval } from "../../src/auth/oauth/admin-approval";
+import { newAccount, newKey } from "./auth-fixtures";
+import { bearerGet, csrfOf, DashboardClient, formIdOf, generate, keysPage, secretIn, signIn, visibleText } from "./dashboard-support";
+import { authorizationCode, createCustomer, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+
+async function keyCount(accountId: string): Promise<number> {
+  const listed = await accountObject(env, accountId).listKeys();
+  if (!listed.ok) throw new Error(listed.detail);
+  return listed.value.length;
+}
+
+async function keyStatus(accountId: string, keyId: string) {
+  const listed = await accountObject(env, accountId).listKeys();
+  return listed.ok ? listed.value.find((key) => key.id === keyId)?.status : undefined;
+}
+
+describe("CSRF: every post needs this origin and the session's token", () => {
+  const refusals = [
+    { name: "no token", token: () => undefined, origin: undefined, says: "security token is missing or out of date" },
+    { name: "a wrong token", token: () => "A".repeat(43), origin: undefined, says: "security token is missing or out of date" },
+    { name: "a foreign Origin", token: (html: string) => csrfOf(html), origin: "https://evil.example", says: "posted from another site" },
+    { name: "no Origin", token: (html: string) => csrfOf(html), origin: null, says: "carried no Origin header" },
+  ] as const;
+
+  for (const refusal of refusals) {
+    it(`refuses Generate with ${refusal.name}: 403 and no key`, async () => {
+      const account = await newAccount();
+      const client = await signIn(account);
+      const html = await keysPage(client);
+      const token = refusal.token(html);
+      const fields = { form_id: formIdOf(html), mode: "live", access: "all", ...(token ? { csrf_token: token } : {}) };
+      const response = await client.post("/dashboard/keys", fields, { origin: refusal.origin });
+      expect(response.status).toBe(403);
+      expect(visibleText(await response.text())).toContain(refusal.says);
+      expect(await keyCount(account.accountId)).toBe(0);
+    });
+
+    it(`refuses Revoke with ${refusal.name}: 403 and the key stays active`, async () => {
+      const account = await newAccount();
+      const { key, secret } = await newKey(account.accountId);
+      const client = await signIn(account);
+      const html = await (await client.get(`/dashboard/keys/${key.id}/revoke`)).text();
+      const token = refusal.token(html);
+      const response = await client.post(`/dashboard/keys/${key.id}/revoke`, token ? { csrf_token: token } : {}, { origin: refusal.origin });
+      expect(response.status).toBe(403);
+      expect(await keyStatus(account.accountId, key.id)).toBe("active");
+      expect((await bearerGet("/v2/cheeses", secret)).status).toBe(200);
+    });
+  }
+
+  it("refuses an operator decision from a foreign Origin: the request stays pending", async () => {
+    const customer = await newAccount();
+    await requestAdminApproval(env.OAUTH_KV, { accountId: customer.accountId, clientId: "client-csrf", clientName: "CSRF App", now: new Date() });
+    const operator = await signIn(await newAccount({ operator: true }));
+    const html = await (await operator.get("/dashboard/operator")).text();
+    const fields = { csrf_token: csrfOf(html), account_id: customer.accountId, client_id: "client-csrf" };
+    expect((await operator.post("/dashboard/operator/admin-requests/approve", fields, { origin: "https://evil.example" })).status).toBe(403);
+    expect((await operator.post("/dashboard/operator/admin-requests/approve", { ...fields, csrf_token: "" })).status).toBe(403);
+    expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-csrf"))?.status).toBe("pending");
+  });
+
+  it("refuses a post without a signed-in session, and the sign-in form carries a token", async () => {
+    const client = new DashboardClient();
+    const gate = await client.get("/dashboard/keys");
+    const html = await gate.text();
+    const response = await client.post("/dashboard/keys", { csrf_token: csrfOf(html), mode: "live" });
+    expect(response.status).toBe(403);
+    expect(visibleText(await response.text())).toContain("You are not signed in (your session may have ended), so nothing was changed.");
+  });
+});
+
+describe("one account cannot reach another's keys or apps", () => {
+  it("cannot see, confirm or revoke another account's key", async () => {
+    const owner = await newAccount();
+    const { key, secret } = await newKey(owner.accountId, { name: "Owner's key" });
+    const intruder = await signIn(await newAccount());
+    const list = await keysPage(intruder);
+    expect(list).not.toContain(key.id);
+    expect(visibleText(list)).not.toContain("Owner's key");
+    expect((await intruder.get(`/dashboard/keys/${key.id}/revoke`)).status).toBe(404);
+    const response = await intruder.post(`/dashboard/keys/${key.id}/revoke`, { csrf_token: csrfOf(list) });
+    expect(response.status).toBe(404);
+    expect(await keyStatus(owner.accountId, key.id)).toBe("active");
+    expect((await bearerGet("/v2/cheeses", secret)).status).toBe(200);
+  });
+
+  it("cannot revoke another account's authorized app", async () => {
+    const owner = await createCustomer();
+    const { clientId } = await registerClient({ name: "Owner's App" });
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account: owner, scope: "read:cheeses" });
+    const tokens = await (
+      await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier })
+    ).json<TokenBody>();
+    const ownerPage = await (await signIn(owner).then((c) => c.get("/dashboard/apps"))).text();
+    const grantPath = /href="(\/dashboard\/apps\/[A-Za-z0-9_-]+\/revoke)"/.exec(ownerPage)![1]!;
+
+    const intruder = await signIn(await newAccount());
+    const apps = await (await intruder.get("/dashboard/apps")).text();
+    expect(visibleText(apps)).not.toContain("Owner's App");
+    expect((await intruder.get(grantPath)).status).toBe(404);
+    expect((await intruder.post(grantPath, { csrf_token: csrfOf(apps) })).status).toBe(404);
+    expect((await bearerGet("/v2/cheeses", tokens.access_token)).status).toBe(200);
+  });
+});
+
+describe("operator pages are for operators only", () => {
+  it("shows a customer 403 without the pending requests, and refuses their decisions", async () => {
+    const waiting = await newAccount();
+    await requestAdminApproval(env.OAUTH_KV, { accountId: waiting.accountId, clientId: "client-op", clientName: "Op App", now: new Date() });
+    const customer = await signIn(await newAccount());
+    const keys = await keysPage(customer);
+    expect(keys).not.toContain('href="/dashboard/operator"');
+    const page = await customer.get("/dashboard/operator");
+    expect(page.status).toBe(403);
+    const text = visibleText(await page.text());
+    expect(text).toContain("This page is for operators of the service.");
+    expect(text).not.toContain(waiting.email);
+    expect(text).not.toContain("Op App");
+    for (const decision of ["approve", "reject"]) {
+      const response = await customer.post(`/dashboard/operator/admin-requests/${decision}`, { csrf_token: csrfOf(keys), account_id: waiting.accountId, client_id: "client-op" });
+      expect(response.status).toBe(403);
+    }
+    expect((await readAdminApproval(env.OAUTH_KV, waiting.accountId, "client-op"))?.status).toBe("pending");
+  });
+});
+
+describe("a key's secret is shown once", () => {
+  it("appears only in the Generate response: not in a redirect, a later page, or any other dashboard page", async () => {
+    const account = await newAccount();
+    const client = await signIn(account);
+    const created = await generate(client, { name: "once" });
+    expect(created.headers.get("Location")).toBeNull();
+    expect(created.headers.get("Cache-Control")).toBe("no-store");
+    const secret = secretIn(await created.text());
+    const listed = await accountObject(env, account.accountId).listKeys();
+    const keyId = listed.ok ? listed.value[0]!.id : "";
+    for (const path of ["/dashboard/keys", "/dashboard", "/dashboard/apps", `/dashboard/keys/${keyId}/revoke`, "/dashboard/keys?revoked=" + keyId]) {
+      const response = await client.get(path);
+      const body = await response.text();
+      expect(body, path).not.toContain(secret);
+      expect(body, path).not.toContain(secret.slice(8, 30));
+    }
+  });
+});
+
+describe("cookies, headers and escaping", () => {
+  it("keeps the session in a __Host- cookie that is HttpOnly, Secure and SameSite", async () => {
+    const client = await signIn(await newAccount());
+    const signedIn = client.setCookieLines.at(-1)!;
+    expect(signedIn).toMatch(/^__Host-session=[A-Za-z0-9_-]{43};/);
+    expect(signedIn).toMatch(/; HttpOnly/i);
+    expect(signedIn).toMatch(/; Secure/i);
+    expect(signedIn).toMatch(/; SameSite=Lax/i);
+    expect(signedIn).toMatch(/; Path=\//i);
+  });
+
+  it("sends pages with a CSP that allows only our own script and forbids framing, and no-store", async () => {
+    const client = await signIn(await newAccount());
+    const page = await client.get("/dashboard/keys");
+    const csp = page.headers.get("Content-Security-Policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(page.headers.get("Cache-Control")).toBe("no-store");
+    expect(await page.text()).not.toMatch(/<script>/);
+  });
+
+  it("renders a key name with markup as text", async () => {
+    const client = await signIn(await newAccount());
+    const created = await generate(client, { name: `<script>alert("x")</script>` });
+    expect(created.status).toBe(200);
+    const html = await keysPage(client);
+    expect(html).not.toContain(`<script>alert("x")</script>`);
+    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+  });
+
+  it("does not echo query text into the confirmation messages", async () => {
+    const client = await signIn(await newAccount());
+    const apps = await client.get("/dashboard/apps?revoked_client=" + encodeURIComponent("Call +1 555 0100 now"));
+    expect(await apps.text()).not.toContain("Call +1 555 0100 now");
+    const keys = await client.get("/dashboard/keys?revoked=" + encodeURIComponent("Your account is locked"));
+    expect(await keys.text()).not.toContain("Your account is locked");
+  });
+});
