@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { publishRelease } from "../src/catalog/publish";
-import { EXIT, runCli, UsageError } from "./cli-run";
+import { count, EXIT, runCli, UsageError } from "./cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "./deployment-args";
 import { openDeploymentStorage } from "./deployment-storage";
 import { openReleaseDir } from "./release-dir";
@@ -33,11 +33,11 @@ runCli("catalog:publish", HELP, async (argv) => {
   try {
     const result = await publishRelease(opened.storage, source, { onProgress: progress.report });
     progress.stop();
-    const transfer = `${result.parts} parts, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes)`;
+    const transfer = `${count(result.parts, "part")}, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes)`;
     console.log(
       result.pointer_flipped
         ? `published ${result.release_id} to ${opened.where}: ${transfer}; now current${result.previous_release_id ? ` (was ${result.previous_release_id})` : ""}`
-        : `${result.release_id} is already current on ${opened.where}: nothing changed (${result.parts} parts verified)`,
+        : `${result.release_id} is already current on ${opened.where}: nothing changed (${count(result.parts, "part")} verified)`,
     );
     return EXIT.ok;
   } finally {

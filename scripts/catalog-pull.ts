@@ -5,7 +5,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createCatalogHttp, RequestFailed } from "../src/client/http-client";
-import { EXIT, runCli, UsageError } from "./cli-run";
+import { count, EXIT, runCli, UsageError } from "./cli-run";
 import { downloadCurrentRelease, IntegrityError } from "./release-download";
 import { transferProgress, type TransferProgress } from "./transfer-progress";
 
@@ -52,7 +52,7 @@ runCli("catalog:pull", HELP, async (argv) => {
     });
     bar?.stop();
     console.log(
-      `pulled ${manifest.release_id} (${manifest.profile_count} profiles, ${manifest.bytes} bytes in ${manifest.parts.length} parts) to ${values.out}: ` +
+      `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}) to ${values.out}: ` +
         "every part, the document sha256, artifact_sha256 and release_id verified",
     );
     return EXIT.ok;

@@ -6,6 +6,9 @@ export class UsageError extends Error {}
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
+/** "1 part", "17 parts": summary lines read as sentences. */
+export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 export function runCli(name: string, help: string, main: (argv: string[]) => Promise<number>): void {
   const argv = process.argv.slice(2);
   if (argv.includes("--help") || argv.includes("-h")) {

@@ -71,7 +71,7 @@ export async function publishRelease(
   const existing = await readManifest(storage.kv, hex);
   if (existing && !sameLayout(existing, built)) {
     throw new PublishError(
-      `${built.release_id} is already published with part_bytes ${existing.part_bytes} (${existing.parts.length} parts); ` +
+      `${built.release_id} is already published with part_bytes ${existing.part_bytes}; ` +
         `a release's layout is immutable: rebuild with --part-bytes ${existing.part_bytes}`,
     );
   }

@@ -75,7 +75,7 @@ describe("publish", () => {
 
   it("refuses the same release cut with another part size (a release's layout is immutable)", async () => {
     await publish(a);
-    await expect(publish(testRelease("relaid"))).rejects.toThrow(/already published with part_bytes 7919 .* rebuild with --part-bytes 7919/);
+    await expect(publish(testRelease("relaid"))).rejects.toThrow(/already published with part_bytes 7919; .*rebuild with --part-bytes 7919/);
     await expectServed(a);
   });
 
