@@ -51,7 +51,8 @@ describe("publish", () => {
     ]);
   });
 
-  it("interrupted before any write, after each write, or before the flip: the previous release is still served", async () => {
+  // One full publish per possible interruption point: give it the time a busy machine needs.
+  it("interrupted before any write, after each write, or before the flip: the previous release is still served", { timeout: 120_000 }, async () => {
     const writesOfB = b.manifest.parts.length + 3;
     for (let allowed = 0; allowed < writesOfB; allowed++) {
       await reset();
