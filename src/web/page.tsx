@@ -5,7 +5,8 @@
  * No script runs on these pages (the dashboard's copy button, a same-origin file, is the one
  * exception, sent with `allowScripts`): the CSP allows only our stylesheet, forbids framing
  * (`frame-ancestors 'none'`, plus X-Frame-Options for old browsers) and limits where forms may
- * post. `form-action` also governs the redirects that follow a form post, so the consent page adds
+ * post. `Referrer-Policy: same-origin` keeps the authorization URL's parameters from other sites.
+ * `form-action` also governs the redirects that follow a form post, so the consent page adds
  * the client's redirect origin to it.
  */
 import type { Context } from "hono";
@@ -30,7 +31,6 @@ export function Layout(props: { title: string; children: Child } & LayoutChrome)
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
         <title>{`${props.title} · Readiness Catalog`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
         {(props.stylesheets ?? []).map((href) => (
@@ -69,7 +69,9 @@ export function renderPage<E extends WebEnv>(
   c.header("Content-Security-Policy", contentSecurityPolicy(options.formActionOrigins, options.allowScripts));
   c.header("X-Frame-Options", "DENY");
   c.header("X-Content-Type-Options", "nosniff");
-  c.header("Referrer-Policy", "no-referrer");
+  // Not no-referrer: with it browsers send `Origin: null` on our own form posts (Fetch §3.1.6),
+  // and the CSRF check needs the real origin. same-origin still sends nothing to other sites.
+  c.header("Referrer-Policy", "same-origin");
   c.header("Cache-Control", "no-store");
   return c.html(<>{raw("<!doctype html>")}{page}</>, options.status ?? 200);
 }

@@ -239,6 +239,8 @@ describe("the pages themselves", () => {
       expect(csp).toContain("default-src 'none'");
       expect(res.headers.get("X-Frame-Options")).toBe("DENY");
       expect(res.headers.get("Cache-Control")).toBe("no-store");
+      // Not no-referrer: browsers would then post our forms with `Origin: null` (Fetch §3.1.6).
+      expect(res.headers.get("Referrer-Policy")).toBe("same-origin");
     }
     expect(consent.headers.get("Content-Security-Policy")).toContain("form-action 'self' https://app.example");
     expect(login.headers.get("Content-Security-Policy")).toContain("form-action 'self';");

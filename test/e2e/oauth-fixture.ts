@@ -1,0 +1,134 @@
+/**
+ * The deployment the OAuth end-to-end tests run against: the sample catalog built and published,
+ * a customer account (through the operator API that `npm run keys` drives), a public client registered with `npm run clients` whose
+ * redirect URI is a loopback callback server of the test itself, and the real `wrangler dev`.
+ * Plus the small form-driving "browser" (fetch + a cookie jar) the non-browser test uses.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "vitest";
+import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
+import { runScript } from "./support/scripts";
+import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
+
+export interface OAuthDeployment {
+  server: DevServer;
+  state: CatalogState;
+  callback: CallbackServer;
+  clientId: string;
+  account: { email: string; password: string };
+  stop(): Promise<void>;
+}
+
+export interface CallbackServer {
+  redirectUri: string;
+  /** Every URL the browser was sent to, in order. */
+  received: URL[];
+  close(): Promise<void>;
+}
+
+/** A loopback redirect target (RFC 8252 §7.3) that records what arrives and says "you can close this". */
+export async function startCallbackServer(): Promise<CallbackServer> {
+  const received: URL[] = [];
+  const server: Server = createServer((request, response) => {
+    const { port } = server.address() as AddressInfo;
+    received.push(new URL(request.url ?? "/", `http://127.0.0.1:${port}`));
+    response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    response.end("<!doctype html><title>Signed in</title><p>You can close this window.</p>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    redirectUri: `http://127.0.0.1:${port}/callback`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function startOAuthDeployment(): Promise<OAuthDeployment> {
+  const state = catalogState();
+  const built = await state.build(SAMPLE_PROFILES);
+  const published = await state.publish(built.releaseDir);
+  expect(published.code, published.stderr).toBe(0);
+
+  const callback = await startCallbackServer();
+  const registered = await runScript("clients.ts", ["create", "--name", "E2E Cheese App", "--redirect-uri", callback.redirectUri, "--public", "--json", "--persist-to", state.persistTo]);
+  expect(registered.code, registered.stderr).toBe(0);
+  const { clientId } = JSON.parse(registered.stdout) as { clientId: string };
+
+  const account = { email: `e2e-${Date.now()}@example.com`, password: "e2e correct horse battery" };
+  // The operator API (what `npm run keys` drives) creates the customer; wrangler dev gets the
+  // operator secret from this process's environment.
+  const operatorSecret = crypto.randomUUID() + crypto.randomUUID();
+  const server = await withEnvironment({ CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", OPERATOR_SECRET: operatorSecret }, () =>
+    startWranglerDev({ persistTo: state.persistTo }),
+  );
+  const created = await fetch(new URL("/operator/v1/accounts", server.url), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${operatorSecret}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ email: account.email, password: account.password, name: "E2E Customer" }),
+  });
+  const stop = async () => {
+    await server.stop();
+    await callback.close();
+    state.remove();
+  };
+  if (created.status !== 201) {
+    const detail = await created.text();
+    await stop();
+    throw new Error(`creating the customer account failed: ${created.status} ${detail}`);
+  }
+  return { server, state, callback, clientId, account, stop };
+}
+
+/** Runs `start` with extra environment variables (inherited by the processes it spawns), then restores them. */
+async function withEnvironment<T>(variables: Record<string, string>, start: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, variables);
+  try {
+    return await start();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** fetch with a cookie jar and no redirect following, sending Origin on POST as browsers do. */
+export class FormBrowser {
+  readonly #cookies = new Map<string, string>();
+  constructor(private readonly origin: string) {}
+
+  async get(url: string): Promise<Response> {
+    return this.#send(url, { method: "GET" });
+  }
+
+  async post(url: string, fields: Record<string, string>): Promise<Response> {
+    return this.#send(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: this.origin },
+      body: new URLSearchParams(fields),
+    });
+  }
+
+  async #send(url: string, init: RequestInit): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.#cookies.size) headers.set("Cookie", [...this.#cookies].map(([name, value]) => `${name}=${value}`).join("; "));
+    const response = await fetch(new URL(url, this.origin), { ...init, headers, redirect: "manual" });
+    for (const line of response.headers.getSetCookie()) {
+      const pair = line.split(";")[0] ?? "";
+      const at = pair.indexOf("=");
+      if (/max-age=0/i.test(line)) this.#cookies.delete(pair.slice(0, at));
+      else this.#cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return response;
+  }
+}
+
+/** The value of a hidden field of a rendered form. */
+export function formField(html: string, name: string): string {
+  const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
+  if (!match) throw new Error(`no ${name} field in the page:\n${html.slice(0, 1500)}`);
+  return match[1]!.replaceAll("&amp;", "&");
+}

@@ -1,0 +1,141 @@
+/**
+ * The whole OAuth flow against the real `wrangler dev`, with oauth4webapi as a strict,
+ * standards-checking client: discovery (RFC 8414), authorization with PKCE and state, sign-in and
+ * consent (the HTML forms driven with fetch and cookies), the redirect checked for state and iss
+ * (RFC 9207), code exchange, API calls, refresh with rotation, revocation.
+ */
+import * as oauth from "oauth4webapi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FormBrowser, formField, startOAuthDeployment, type OAuthDeployment } from "./oauth-fixture";
+
+let deployment: OAuthDeployment;
+let as: oauth.AuthorizationServer;
+let client: oauth.Client;
+const clientAuth = oauth.None();
+const insecure = { [oauth.allowInsecureRequests]: true }; // wrangler dev is http://127.0.0.1
+
+beforeAll(async () => {
+  deployment = await startOAuthDeployment();
+  client = { client_id: deployment.clientId };
+  const issuer = new URL(deployment.server.url);
+  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
+});
+
+afterAll(async () => {
+  await deployment?.stop();
+});
+
+/** Authorize → sign in → allow; returns the callback URL the browser lands on. */
+async function authorize(scope: string, codeChallenge: string, state: string): Promise<URL> {
+  const url = new URL(as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    response_type: "code",
+    client_id: deployment.clientId,
+    redirect_uri: deployment.callback.redirectUri,
+    scope,
+    state,
+    code_challenge: codeChallenge,
+    code_challenge_method: "S256",
+  }).toString();
+  const browser = new FormBrowser(deployment.server.url);
+  const login = await browser.get(url.toString());
+  expect(login.status).toBe(200);
+  const loginHtml = await login.text();
+  const signedIn = await browser.post("/login", {
+    csrf_token: formField(loginHtml, "csrf_token"),
+    continue: formField(loginHtml, "continue"),
+    email: deployment.account.email,
+    password: deployment.account.password,
+  });
+  expect(signedIn.status, await signedIn.clone().text()).toBe(303);
+  const consent = await browser.get(signedIn.headers.get("Location")!);
+  expect(consent.status).toBe(200);
+  const consentHtml = await consent.text();
+  expect(consentHtml).toContain("E2E Cheese App");
+  const allowed = await browser.post("/oauth/authorize", {
+    csrf_token: formField(consentHtml, "csrf_token"),
+    handle: formField(consentHtml, "handle"),
+    decision: "approve",
+  });
+  expect(allowed.status).toBe(303);
+  return new URL(allowed.headers.get("Location")!);
+}
+
+describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
+  it("discovers the server, authorizes, exchanges, calls the API, refreshes with rotation and revokes", async () => {
+    expect(as.code_challenge_methods_supported).toEqual(["S256"]);
+    expect(as.authorization_response_iss_parameter_supported).toBe(true);
+    expect(as.scopes_supported).toEqual(expect.arrayContaining(["read:catalog", "read:cheeses", "admin"]));
+
+    const codeVerifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const landed = await authorize("read:cheeses read:catalog", await oauth.calculatePKCECodeChallenge(codeVerifier), state);
+    expect(landed.origin + landed.pathname).toBe(deployment.callback.redirectUri);
+    const params = oauth.validateAuthResponse(as, client, landed, state); // checks state and iss
+
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, deployment.callback.redirectUri, codeVerifier, insecure),
+    );
+    expect(tokens.access_token).toMatch(/^oat_/);
+    expect(tokens.refresh_token).toMatch(/^ort_/);
+    expect(tokens.scope?.split(" ").sort()).toEqual(["read:catalog", "read:cheeses"]);
+
+    const api = (path: string, token: string) => oauth.protectedResourceRequest(token, "GET", new URL(path, deployment.server.url), undefined, undefined, insecure);
+    const cheeses = await api("/v2/cheeses", tokens.access_token);
+    expect(cheeses.status).toBe(200);
+    const catalog = await api("/v1/catalog", tokens.access_token);
+    expect(catalog.status).toBe(200);
+    expect(((await catalog.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure),
+    );
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await api("/v2/cheeses", refreshed.access_token)).status).toBe(200);
+
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, refreshed.access_token, insecure));
+    // A strict client surfaces the 401's Bearer challenge (RFC 6750 §3) as an error.
+    for (const token of [refreshed.access_token, tokens.access_token]) {
+      const refused = await api("/v2/cheeses", token).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(oauth.WWWAuthenticateChallengeError);
+      const challenge = refused as oauth.WWWAuthenticateChallengeError;
+      expect(challenge.status).toBe(401);
+      expect(challenge.cause[0]?.parameters.error).toBe("invalid_token");
+    }
+  });
+
+  it("a replayed code is refused and the strict client sees invalid_grant", async () => {
+    const codeVerifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const params = oauth.validateAuthResponse(as, client, await authorize("read:cheeses", await oauth.calculatePKCECodeChallenge(codeVerifier), state), state);
+    const exchange = () => oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, deployment.callback.redirectUri, codeVerifier, insecure);
+    await oauth.processAuthorizationCodeResponse(as, client, await exchange());
+    await expect(oauth.processAuthorizationCodeResponse(as, client, await exchange())).rejects.toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("an unknown scope comes back as an invalid_scope redirect the client can validate", async () => {
+    const url = new URL(as.authorization_endpoint!);
+    const state = oauth.generateRandomState();
+    url.search = new URLSearchParams({
+      response_type: "code",
+      client_id: deployment.clientId,
+      redirect_uri: deployment.callback.redirectUri,
+      scope: "read:everything",
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      code_challenge_method: "S256",
+    }).toString();
+    const res = await fetch(url, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(() => oauth.validateAuthResponse(as, client, new URL(res.headers.get("Location")!), state)).toThrow(
+      expect.objectContaining({ error: "invalid_scope" }) as unknown as Error,
+    );
+  });
+});
