@@ -98,6 +98,13 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     expect(run.stderr).toContain("Usage: npm run catalog:publish");
   });
 
+  it("--remote stops before any network call while wrangler.toml holds placeholder ids, saying how to set up", async () => {
+    const run = await runScript("catalog-publish.ts", ["--release", a.releaseDir, "--remote"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("still has the placeholder KV id");
+    expect(run.stderr).toContain("npx wrangler kv namespace create CATALOG_KV");
+  });
+
   it("--help → exit 0", async () => {
     const run = await runScript("catalog-publish.ts", ["--help"]);
     expect(run.code).toBe(0);
