@@ -36,6 +36,19 @@ describe("OAuth 2.0 authorization server metadata (RFC 8414)", () => {
     expect(metadata).not.toHaveProperty("registration_endpoint");
   });
 
+  it("is described in /openapi.json: the oauth2 scheme with every scope, and the token and revocation endpoints", async () => {
+    const doc = await (await exports.default.fetch(`${ORIGIN}/openapi.json`)).json<{
+      components: { securitySchemes: Record<string, { type: string; flows?: { authorizationCode: { scopes: Record<string, string> } } }> };
+      paths: Record<string, unknown>;
+    }>();
+    const scheme = doc.components.securitySchemes.oauth2!;
+    expect(scheme.type).toBe("oauth2");
+    expect(Object.keys(scheme.flows!.authorizationCode.scopes)).toEqual([...SCOPES]);
+    expect(doc.paths).toHaveProperty(["/oauth/token"]);
+    expect(doc.paths).toHaveProperty(["/oauth/revoke"]);
+    expect(doc.paths).toHaveProperty(["/.well-known/oauth-authorization-server"]);
+  });
+
   it("has no dynamic client registration endpoint", async () => {
     const res = await exports.default.fetch(`${ORIGIN}/oauth/register`, { method: "POST", body: "{}" });
     expect(res.status).toBe(404);

@@ -3,8 +3,10 @@
  * (RFC 6749 §3.2) and revocation (RFC 7009). The interactive `/oauth/authorize` page lives in
  * src/web. Dynamic client registration (RFC 7591) is deliberately absent.
  */
-import type { Context, Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
+import { documentOAuth } from "./openapi";
 import { issuerOf, OAUTH_ENDPOINTS } from "./provider";
 import { revocationEndpoint, serveProtocol, tokenEndpoint } from "./token-endpoint";
 
@@ -32,7 +34,8 @@ function revocationPreflight(c: Context<AppEnv>): Promise<Response> {
   return serveProtocol(c, new Request(new URL(OAUTH_ENDPOINTS.token, c.req.url), c.req.raw));
 }
 
-export function registerOAuthEndpoints(app: Hono<AppEnv>): void {
+export function registerOAuthEndpoints(app: OpenAPIHono<AppEnv>): void {
+  documentOAuth(app);
   app.on(["GET", "OPTIONS"], OAUTH_ENDPOINTS.metadata, serverMetadata);
   app.all(OAUTH_ENDPOINTS.token, (c) => (c.req.method === "OPTIONS" ? serveProtocol(c, c.req.raw) : tokenEndpoint(c)));
   app.all(OAUTH_ENDPOINTS.revoke, (c) => (c.req.method === "OPTIONS" ? revocationPreflight(c) : revocationEndpoint(c)));
