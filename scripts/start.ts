@@ -9,6 +9,7 @@ import { publishRelease } from "../src/catalog/publish";
 import { buildCatalog } from "./catalog/build";
 import { EXIT, runCli } from "./cli-run";
 import { openDeploymentStorage } from "./deployment-storage";
+import { operatorEnvFile, seedDemoClient, seedDemoCustomer, startOAuthDemo, type OAuthDemo } from "./oauth/demo";
 import { openReleaseDir } from "./release-dir";
 import { startWranglerDev, type DevServer } from "./wrangler-dev";
 
@@ -40,11 +41,13 @@ runCli("start", HELP, async (argv) => {
   console.log(`built ${built.manifest.release_id}: ${built.manifest.profile_count} profiles, ${built.manifest.parts.length} parts (${path.relative(".", built.releaseDir)})`);
 
   // 2. Publish it where `wrangler dev` reads (the default local state), for each deployment.
+  let demoClientId = "";
   for (const deployment of deployments) {
     const opened = await openDeploymentStorage({ environment: deployment.environment });
     try {
       const result = await publishRelease(opened.storage, openReleaseDir(built.releaseDir));
       console.log(`${result.pointer_flipped ? "published" : "already current"}: ${result.release_id} on ${opened.where}`);
+      if (deployment.name === "production") demoClientId = await seedDemoClient(opened.env); // OAuth demo app
     } finally {
       await opened.dispose();
     }
@@ -52,9 +55,11 @@ runCli("start", HELP, async (argv) => {
 
   // 3. Demo credentials: the API-key step seeds a demo account and keys for each deployment here.
 
-  // 4. Serve.
+  // 4. Serve. Production gets a throwaway OPERATOR_SECRET, to create the OAuth demo customer.
+  const operator = operatorEnvFile();
   const servers: DevServer[] = [];
-  const stopAll = () => Promise.all(servers.map((server) => server.stop()));
+  let oauthDemo: OAuthDemo | undefined;
+  const stopAll = () => Promise.all([...servers.map((server) => server.stop()), oauthDemo?.stop()]);
   process.once("SIGINT", () => void stopAll());
   process.once("SIGTERM", () => void stopAll());
   try {
@@ -63,6 +68,7 @@ runCli("start", HELP, async (argv) => {
       const server = await startWranglerDev({
         port: ports[deployment.name],
         environment: deployment.environment,
+        envFile: deployment.name === "production" ? operator.envFile : undefined,
         onOutput: (text) => process.stdout.write(text.replace(/^(?=.)/gm, prefix)),
       });
       servers.push(server);
@@ -72,6 +78,10 @@ runCli("start", HELP, async (argv) => {
     throw error;
   }
   printWelcome(servers, built.manifest.release_id);
+  const production = servers[0]!.url.replace("127.0.0.1", "localhost");
+  await seedDemoCustomer(production, operator.operatorSecret);
+  oauthDemo = await startOAuthDemo({ baseUrl: production, clientId: demoClientId, log: (text) => console.log(text) });
+  console.log(`\n${oauthDemo.instructions}`);
   const code = await Promise.race(servers.map((server) => server.exited));
   await stopAll();
   return code ?? EXIT.ok;

@@ -15,6 +15,8 @@ export interface WranglerDevOptions {
   /** Like `wrangler dev --persist-to`; default: wrangler's own (.wrangler/state). */
   persistTo?: string;
   environment?: string;
+  /** Like `wrangler dev --env-file`: variables and secrets for the worker (e.g. OPERATOR_SECRET). */
+  envFile?: string;
   onOutput?: (text: string) => void;
 }
 
@@ -31,6 +33,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
   const args = [WRANGLER_CLI, "dev", "--port", String(options.port), "--ip", "127.0.0.1", "--inspector-port", "0"];
   if (options.persistTo) args.push("--persist-to", options.persistTo);
   if (options.environment) args.push("--env", options.environment);
+  if (options.envFile) args.push("--env-file", options.envFile);
   // process.execPath is the Node 22 running this script; detached gives wrangler and workerd their own process group.
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
