@@ -66,7 +66,7 @@ export function KeyGenerateForm(props: {
         {KEY_MODES.map((mode) => (
           <label class="choice">
             <input type="radio" name="mode" value={mode} checked={values.mode === mode} disabled={mode !== props.deploymentMode} />
-            {MODE_WORDS[mode]}
+            <span>{MODE_WORDS[mode]}</span>
           </label>
         ))}
         <p id="mode-hint" class="hint">
@@ -80,17 +80,19 @@ export function KeyGenerateForm(props: {
         <legend>Permissions</legend>
         <label class="choice">
           <input type="radio" name="access" value="all" checked={values.access === "all"} />
-          All scopes except admin
+          <span>All scopes except admin</span>
         </label>
         <label class="choice">
           <input type="radio" name="access" value="restricted" checked={values.access === "restricted"} />
-          Restricted: only the scopes ticked below
+          <span>Restricted: only the scopes ticked below</span>
         </label>
         <div class="scope-choices">
           {offered.map((scope) => (
             <label class="choice">
               <input type="checkbox" name="scopes" value={scope} checked={values.scopes.includes(scope)} />
-              {SCOPE_WORDS[scope]} <code>{scope}</code>
+              <span>
+                {SCOPE_WORDS[scope]} <code>{scope}</code>
+              </span>
             </label>
           ))}
         </div>

@@ -27,6 +27,8 @@ h2 { font-size: 1.15rem; margin: 2rem 0 0.75rem; }
 h3 { font-size: 1.05rem; margin: 0 0 0.25rem; }
 a { color: var(--accent); }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; overflow-wrap: anywhere; }
+code.key { white-space: nowrap; }
+th { white-space: nowrap; }
 pre { background: var(--surface); border: 1px solid var(--border); border-radius: 6px; padding: 0.75rem; overflow-x: auto; white-space: pre-wrap; }
 .lead { color: var(--muted); }
 .muted, .hint { color: var(--muted); }
@@ -59,7 +61,7 @@ tr.revoked td { color: var(--muted); }
 .mode-test { color: var(--warn); }
 .status-active { color: var(--success); }
 .status-revoked { color: var(--muted); }
-.columns { display: grid; gap: 1.5rem; margin-top: 1rem; }
+.columns { display: grid; gap: 1.5rem; margin-top: 2rem; }
 @media (min-width: 56rem) { .columns { grid-template-columns: 3fr 2fr; align-items: start; } }
 .panel { border: 1px solid var(--border); border-radius: 8px; padding: 0 1.25rem 1.25rem; }
 .panel ol { padding-left: 1.25rem; }
@@ -71,7 +73,7 @@ fieldset { border: 1px solid var(--border); border-radius: 6px; margin: 1.25rem 
 legend { font-weight: 600; padding: 0 0.25rem; }
 label.choice { display: flex; gap: 0.6rem; align-items: baseline; font-weight: 400; margin: 0.5rem 0; }
 label.choice input { flex: none; width: 1.1rem; height: 1.1rem; }
-label.choice code { color: var(--muted); }
+label.choice code { color: var(--muted); white-space: nowrap; }
 .scope-choices { margin: 0.25rem 0 0 1.7rem; }
 .field-error { color: var(--danger); font-weight: 600; margin: 0.25rem 0 0.75rem; }
 .new-key { border: 2px solid var(--success); border-radius: 8px; padding: 0.25rem 1.25rem 1rem; margin: 1.5rem 0; }
@@ -82,6 +84,7 @@ label.choice code { color: var(--muted); }
 .app-list { list-style: none; padding: 0; display: grid; gap: 1rem; }
 .app-card { border: 1px solid var(--border); border-radius: 8px; padding: 1rem 1.25rem; }
 .app-card p { margin: 0.25rem 0; }
+.app-card .button { margin-top: 0.75rem; }
 .confirm { max-width: 36rem; }
 @media (max-width: 40rem) {
   header { padding: 0.75rem 1rem; }
@@ -89,10 +92,12 @@ label.choice code { color: var(--muted); }
   .account-menu { margin-left: 0; width: 100%; }
   table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
   table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
-  table.cards tr { border: 1px solid var(--border); border-radius: 8px; margin-bottom: 0.75rem; padding: 0.25rem 0.75rem; }
-  table.cards td { display: grid; grid-template-columns: 6.5rem 1fr; gap: 0.5rem; border-bottom: none; padding: 0.35rem 0; }
-  table.cards td::before { content: attr(data-label); font-weight: 600; color: var(--muted); }
-  table.cards td[data-label="Actions"]:empty { display: none; }
+  table.cards tr { border: 1px solid var(--border); border-radius: 8px; margin-bottom: 0.75rem; padding: 0.4rem 0.75rem; }
+  table.cards td { position: relative; border-bottom: none; padding: 0.3rem 0 0.3rem 6.75rem; min-height: 2rem; overflow-wrap: anywhere; }
+  table.cards td::before { content: attr(data-label); position: absolute; left: 0; top: 0.3rem; width: 6.25rem; font-weight: 600; color: var(--muted); }
+  table.cards td[data-label="Actions"] { padding-left: 0; }
+  table.cards td[data-label="Actions"]::before { content: none; }
+  table.cards td:empty { display: none; }
   .copy-row { flex-direction: column; }
 }
 `;

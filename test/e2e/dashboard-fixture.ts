@@ -1,0 +1,84 @@
+/**
+ * The deployment the dashboard's browser tests run against: the sample catalog built and
+ * published with the real CLIs, an OAuth client registered with `npm run clients` (redirecting to
+ * the OAuth tests' loopback callback server), the real `wrangler dev` with an operator secret, and
+ * two accounts made through the operator API (what `npm run keys` drives): a customer and an operator.
+ */
+import { expect } from "vitest";
+import { startCallbackServer, type CallbackServer } from "./oauth-fixture";
+import { catalogState, SAMPLE_PROFILES } from "./support/catalog-state";
+import { runScript } from "./support/scripts";
+import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface DashboardDeployment {
+  server: DevServer;
+  callback: CallbackServer;
+  clientId: string;
+  appName: string;
+  customer: Credentials;
+  operator: Credentials;
+  stop(): Promise<void>;
+}
+
+export const APP_NAME = "E2E Cheese App";
+
+/** Runs `start` with extra environment variables (inherited by wrangler dev), then restores them. */
+async function withEnvironment<T>(variables: Record<string, string>, start: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, variables);
+  try {
+    return await start();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+async function createAccount(server: DevServer, operatorSecret: string, account: Credentials & { name: string; operator: boolean }) {
+  const created = await fetch(new URL("/operator/v1/accounts", server.url), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${operatorSecret}`, "Content-Type": "application/json" },
+    body: JSON.stringify(account),
+  });
+  expect(created.status, await created.clone().text()).toBe(201);
+}
+
+export async function startDashboardDeployment(): Promise<DashboardDeployment> {
+  const state = catalogState();
+  const built = await state.build(SAMPLE_PROFILES);
+  const published = await state.publish(built.releaseDir);
+  expect(published.code, published.stderr).toBe(0);
+
+  const callback = await startCallbackServer();
+  const registered = await runScript("clients.ts", ["create", "--name", APP_NAME, "--redirect-uri", callback.redirectUri, "--public", "--json", "--persist-to", state.persistTo]);
+  expect(registered.code, registered.stderr).toBe(0);
+  const { clientId } = JSON.parse(registered.stdout) as { clientId: string };
+
+  const operatorSecret = crypto.randomUUID() + crypto.randomUUID();
+  const server = await withEnvironment({ CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", OPERATOR_SECRET: operatorSecret }, () =>
+    startWranglerDev({ persistTo: state.persistTo }),
+  );
+  const stop = async () => {
+    await server.stop();
+    await callback.close();
+    state.remove();
+  };
+  const stamp = Date.now();
+  const customer = { email: `owner-${stamp}@example.com`, password: "e2e correct horse battery" };
+  const operator = { email: `operator-${stamp}@example.com`, password: "e2e operator battery staple" };
+  try {
+    await createAccount(server, operatorSecret, { ...customer, name: "E2E Owner", operator: false });
+    await createAccount(server, operatorSecret, { ...operator, name: "E2E Operator", operator: true });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { server, callback, clientId, appName: APP_NAME, customer, operator, stop };
+}

@@ -1,0 +1,189 @@
+/**
+ * The dashboard in a real browser (Debian chromium + playwright-core) against the real
+ * `wrangler dev`: an account owner signs in, generates a key, copies it and uses it, runs into the
+ * 3-key limit, revokes a key and sees it fail, signs out; an operator approves an admin request and
+ * the app's next OAuth token carries `admin`. Every page is screenshotted at desktop and phone
+ * width into test-results/screenshots/ and checked with axe-core (no serious or critical issue).
+ */
+import { existsSync } from "node:fs";
+import * as oauth from "oauth4webapi";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDashboardDeployment, type DashboardDeployment } from "./dashboard-fixture";
+import { CHROMIUM, DESKTOP, inspect, launchChromium, signIn } from "./dashboard-support";
+
+let deployment: DashboardDeployment;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium`);
+  deployment = await startDashboardDeployment();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await deployment?.stop();
+});
+
+const url = (path: string) => new URL(path, deployment.server.url).toString();
+const callApi = (path: string, credential: string) => fetch(url(path), { headers: { Authorization: `Bearer ${credential}` } });
+
+async function withPage(run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: deployment.server.url });
+  const page = await context.newPage();
+  try {
+    await run(page, context);
+  } finally {
+    await context.close();
+  }
+}
+
+async function generateKey(page: Page, name: string): Promise<void> {
+  await page.getByLabel("Name (optional)").fill(name);
+  await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Generate key" }).click()]);
+}
+
+describe("an account owner manages API keys", () => {
+  it("signs in, generates and copies a key, hits the limit, revokes, signs out", async () => {
+    await withPage(async (page) => {
+      await page.goto(url("/dashboard"));
+      await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Sign in to continue to your dashboard");
+      await inspect(page, "sign-in");
+
+      await signIn(page, deployment.server.url, deployment.customer);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("API keys");
+      expect(await page.locator(".count").textContent()).toBe("0 of 3 active");
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Skip to content");
+      await inspect(page, "keys-empty");
+
+      // Generate: the secret is shown once, with a Copy button that the script reveals.
+      await generateKey(page, "Production server");
+      const secret = await page.getByLabel("Secret live key").inputValue();
+      expect(secret).toMatch(/^sk_live_[0-9A-Za-z]{36}$/);
+      await expect.poll(() => page.getByText("Copy it now: this is the only time it is shown.").isVisible()).toBe(true);
+      await page.getByRole("button", { name: "Copy" }).click();
+      await expect.poll(() => page.locator("#copy-status").textContent()).toBe("Copied to the clipboard.");
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      expect(copied).toBe(secret);
+      await inspect(page, "key-created");
+
+      const catalog = await callApi("/v1/catalog", copied);
+      expect(catalog.status).toBe(200);
+      expect(catalog.headers.get("Catalog-Release")).toMatch(/^sha256:/);
+      await catalog.body?.cancel();
+
+      // Leaving the page: the secret is gone for good.
+      await Promise.all([page.waitForURL("**/dashboard/keys"), page.getByRole("link", { name: "Hide the key" }).click()]);
+      expect(await page.content()).not.toContain(secret);
+      expect(await page.locator("main").textContent()).toContain(`sk_live_…${secret.slice(-4)}`);
+
+      // Up to the limit, then the refusal with the spec's explanation.
+      await generateKey(page, "Worker 2");
+      await page.goto(url("/dashboard/keys"));
+      await generateKey(page, "Worker 3");
+      await page.goto(url("/dashboard/keys"));
+      expect(await page.locator(".count").textContent()).toBe("3 of 3 active");
+      await generateKey(page, "One too many");
+      const alert = page.getByRole("alert");
+      expect(await alert.textContent()).toContain("an account can have at most 3 active keys at once");
+      expect(await alert.textContent()).toContain("Deploy the new key everywhere the old one is used");
+      await inspect(page, "key-limit");
+
+      // Revoke with confirmation: the key stops working at once.
+      await page.goto(url("/dashboard/keys"));
+      await page.getByRole("link", { name: `Revoke key “Production server” (sk_live_…${secret.slice(-4)})` }).click();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Revoke key “Production server” (sk_live_…${secret.slice(-4)})?`);
+      await inspect(page, "key-revoke-confirm");
+      await Promise.all([page.waitForURL("**/dashboard/keys?revoked=*"), page.getByRole("button", { name: "Revoke key" }).click()]);
+      expect(await page.getByRole("status").first().textContent()).toContain("is revoked. Requests with it now fail with 401.");
+      expect(await page.locator(".count").textContent()).toBe("2 of 3 active");
+      await inspect(page, "keys-list");
+      const refused = await callApi("/v1/catalog", secret);
+      expect(refused.status).toBe(401);
+
+      // Sign out: the dashboard asks for a sign-in again.
+      await Promise.all([page.waitForURL("**/dashboard"), page.getByRole("button", { name: "Sign out" }).click()]);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Sign in to continue to your dashboard");
+      await page.goto(url("/dashboard/keys"));
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Sign in to continue to your dashboard");
+    });
+  });
+});
+
+describe("an operator approves an admin request", () => {
+  it("the app's next token carries admin; the customer sees and can revoke the app", async () => {
+    const issuer = new URL(deployment.server.url);
+    const insecure = { [oauth.allowInsecureRequests]: true }; // wrangler dev is http://127.0.0.1
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
+    const client: oauth.Client = { client_id: deployment.clientId };
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+
+    let tokens!: oauth.TokenEndpointResponse;
+    await withPage(async (page) => {
+      const authorize = new URL(as.authorization_endpoint!);
+      authorize.search = new URLSearchParams({
+        response_type: "code",
+        client_id: deployment.clientId,
+        redirect_uri: deployment.callback.redirectUri,
+        scope: "read:cheeses admin",
+        state,
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+      }).toString();
+      await page.goto(authorize.toString());
+      await page.getByLabel("Email").fill(deployment.customer.email);
+      await page.getByLabel("Password").fill(deployment.customer.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForSelector("text=needs an operator's approval");
+      await Promise.all([page.waitForURL(`${deployment.callback.redirectUri}?**`), page.getByRole("button", { name: "Allow" }).click()]);
+      const params = oauth.validateAuthResponse(as, client, new URL(page.url()), state);
+      tokens = await oauth.processAuthorizationCodeResponse(
+        as,
+        client,
+        await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, deployment.callback.redirectUri, verifier, insecure),
+      );
+      expect(tokens.scope?.split(" ")).not.toContain("admin");
+
+      // The customer's dashboard lists the app, waiting for approval (same session as the consent page).
+      await page.goto(url("/dashboard/apps"));
+      expect(await page.locator("main").textContent()).toContain(deployment.appName);
+      expect(await page.locator("main").textContent()).toContain("waiting for an operator's approval");
+      await inspect(page, "apps");
+    });
+
+    await withPage(async (page) => {
+      await signIn(page, deployment.server.url, deployment.operator);
+      await page.getByRole("link", { name: "Operator" }).click();
+      const row = page.getByRole("region", { name: "Admin requests" }).getByRole("row").filter({ hasText: deployment.customer.email });
+      expect(await row.textContent()).toContain(deployment.appName);
+      await inspect(page, "operator");
+      await Promise.all([page.waitForURL("**/dashboard/operator?**"), row.getByRole("button", { name: /^Approve/ }).click()]);
+      expect(await page.getByRole("status").first().textContent()).toContain(`Approved: ${deployment.appName} gets admin for ${deployment.customer.email}`);
+      expect(await page.locator("main").textContent()).toContain("No admin requests are waiting.");
+      await inspect(page, "operator-approved");
+    });
+
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+    );
+    expect(refreshed.scope?.split(" ")).toContain("admin");
+    expect((await callApi("/v2/cheeses", refreshed.access_token)).status).toBe(200);
+
+    // The customer revokes the app from the dashboard: its token fails at once.
+    await withPage(async (page) => {
+      await signIn(page, deployment.server.url, deployment.customer);
+      await page.getByRole("link", { name: "Authorized apps" }).click();
+      await page.getByRole("link", { name: `Revoke access of ${deployment.appName}` }).click();
+      await inspect(page, "app-revoke-confirm");
+      await Promise.all([page.waitForURL("**/dashboard/apps?**"), page.getByRole("button", { name: "Revoke access" }).click()]);
+      expect(await page.getByRole("status").first().textContent()).toContain(`${deployment.appName} no longer has access to your account.`);
+    });
+    expect((await callApi("/v2/cheeses", refreshed.access_token)).status).toBe(401);
+  });
+});
