@@ -79,9 +79,13 @@ runCli("start", HELP, async (argv) => {
   }
   printWelcome(servers, built.manifest.release_id);
   const production = servers[0]!.url.replace("127.0.0.1", "localhost");
-  await seedDemoCustomer(production, operator.operatorSecret);
-  oauthDemo = await startOAuthDemo({ baseUrl: production, clientId: demoClientId, log: (text) => console.log(text) });
-  console.log(`\n${oauthDemo.instructions}`);
+  try {
+    await seedDemoCustomer(production, operator.operatorSecret);
+    oauthDemo = await startOAuthDemo({ baseUrl: production, clientId: demoClientId, log: (text) => console.log(text) });
+    console.log(`\n${oauthDemo.instructions}`);
+  } catch (error) {
+    console.error(`\nThe OAuth demo did not start (the API is up): ${error instanceof Error ? error.message : String(error)}`);
+  }
   const code = await Promise.race(servers.map((server) => server.exited));
   await stopAll();
   return code ?? EXIT.ok;
