@@ -49,7 +49,9 @@ export class SortedSpill {
       return;
     }
     if (this.batch.length) this.spill();
-    yield* mergeRuns(this.runs.map((file) => readRun(file)));
+    // The merge reads every run at once: share a fixed budget between them so memory stays flat.
+    const bufferBytes = Math.max(64 * 1024, Math.min(CHUNK, Math.floor(MERGE_BUFFER_BUDGET / this.runs.length)));
+    yield* mergeRuns(this.runs.map((file) => readRun(file, bufferBytes)));
   }
 
   private spill(): void {
@@ -78,13 +80,15 @@ function writeRun(file: string, records: SpillRecord[]): void {
   closeSync(fd);
 }
 
-function* readRun(file: string): Generator<SpillRecord> {
+function* readRun(file: string, bufferBytes: number): Generator<SpillRecord> {
   const fd = openSync(file, "r");
-  const reader = new ChunkedReader(fd);
+  const reader = new ChunkedReader(fd, bufferBytes);
   try {
     for (let lengths = reader.read(8); lengths; lengths = reader.read(8)) {
-      const [entry, location] = JSON.parse(reader.read(lengths.readUInt32LE(0))!.toString("utf8")) as [CatalogEntry, SourceLocation];
-      const body = Buffer.from(reader.read(lengths.readUInt32LE(4))!);
+      const headLength = lengths.readUInt32LE(0);
+      const bodyLength = lengths.readUInt32LE(4);
+      const [entry, location] = JSON.parse(reader.read(headLength)!.toString("utf8")) as [CatalogEntry, SourceLocation];
+      const body = Buffer.from(reader.read(bodyLength)!); // a copy: the reader's buffer is reused
       yield { entry, location, body };
     }
   } finally {
@@ -127,6 +131,7 @@ function* mergeRuns(runs: Generator<SpillRecord>[]): Generator<SpillRecord> {
 }
 
 const CHUNK = 1 << 20;
+const MERGE_BUFFER_BUDGET = 16 * CHUNK;
 
 /** Coalesces small writes into 1 MiB writes. */
 export class ChunkedWriter {
@@ -159,13 +164,18 @@ export class ChunkedWriter {
   }
 }
 
-/** Reads exact byte counts from a file through a 1 MiB buffer. */
+/** Reads exact byte counts from a file through one fixed buffer (grown only for a larger record). */
 class ChunkedReader {
-  private buffer = Buffer.allocUnsafe(CHUNK);
+  private buffer: Buffer;
   private start = 0;
   private end = 0;
 
-  constructor(private readonly fd: number) {}
+  constructor(
+    private readonly fd: number,
+    size: number,
+  ) {
+    this.buffer = Buffer.allocUnsafe(size);
+  }
 
   /** `n` bytes (a view, valid until the next call), or undefined at end of file. */
   read(n: number): Buffer | undefined {
@@ -177,11 +187,12 @@ class ChunkedReader {
   }
 
   private refill(n: number): void {
-    const kept = this.buffer.subarray(this.start, this.end);
-    const next = n > this.buffer.length ? Buffer.allocUnsafe(n) : Buffer.allocUnsafe(CHUNK);
-    kept.copy(next);
-    this.buffer = next;
-    this.end = kept.length;
+    if (n > this.buffer.length) {
+      const larger = Buffer.allocUnsafe(n);
+      this.buffer.copy(larger, 0, this.start, this.end);
+      this.buffer = larger;
+    } else this.buffer.copyWithin(0, this.start, this.end);
+    this.end -= this.start;
     this.start = 0;
     for (let got = -1; got !== 0 && this.end < this.buffer.length; ) {
       got = readSync(this.fd, this.buffer, this.end, this.buffer.length - this.end, null);
