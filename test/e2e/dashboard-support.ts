@@ -61,18 +61,25 @@ async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 }
 
 /**
- * Screenshots the page at desktop and phone width (`<name>-desktop.png`, `<name>-phone.png`),
- * asserts no serious or critical axe violation and no sideways scrolling at either width, and
- * leaves the page at desktop width.
+ * Screenshots the page at desktop and phone width (`<name>-desktop.png`, `<name>-phone.png`) and
+ * in dark mode (`<name>-dark.png`), asserts no serious or critical axe violation and no sideways
+ * scrolling in each, and leaves the page light, at desktop width.
  */
 export async function inspect(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
-  for (const [label, size] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+  const variants = [
+    { label: "desktop", size: DESKTOP, colorScheme: "light" },
+    { label: "phone", size: PHONE, colorScheme: "light" },
+    { label: "dark", size: DESKTOP, colorScheme: "dark" },
+  ] as const;
+  for (const { label, size, colorScheme } of variants) {
     await page.setViewportSize(size);
+    await page.emulateMedia({ colorScheme });
     await page.screenshot({ path: path.join(SCREENSHOTS_DIR, `${name}-${label}.png`), fullPage: true });
-    expect(await seriousViolations(page), `${name} at ${label} width`).toEqual([]);
+    expect(await seriousViolations(page), `${name} (${label})`).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${name} scrolls sideways at ${label} width`).toBeLessThanOrEqual(0);
+    expect(overflow, `${name} scrolls sideways (${label})`).toBeLessThanOrEqual(0);
   }
+  await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize(DESKTOP);
 }
