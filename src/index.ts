@@ -4,6 +4,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { registerCatalogRoutes } from "./catalog/routes";
+import { bearerSecurity, protect } from "./auth/protect";
 import { registerCheeseRoutes } from "./cheeses/route";
 import { registerKeyRoutes } from "./keys";
 import { registerOperatorRoutes } from "./keys/operator-routes";
@@ -33,7 +34,8 @@ registerWebRoutes(app);
 // The dashboard (issue 6): keys, authorized apps, operator approvals; same session as the consent page.
 registerDashboardRoutes(app);
 
-registerCatalogRoutes(app);
+// Every catalog route: authenticate → rate limit → read:catalog (src/auth/protect.ts).
+registerCatalogRoutes(app, { guard: protect("read:catalog"), security: bearerSecurity("read:catalog") });
 
 // API keys (shared/DESIGN.md "Credentials"): self-service /v1/keys, the operator API, the cheeses example.
 registerKeyRoutes(app);

@@ -6,7 +6,8 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import app from "../../src/index";
 import { accountObject, createAccount } from "../../src/auth/accounts";
-import type { KeyMode } from "../../src/auth/api-key";
+import { hashApiKey, type KeyMode } from "../../src/auth/api-key";
+import { keyIndexName } from "../../src/auth/key-record";
 import type { KeyView } from "../../src/auth/account-views";
 import type { Scope } from "../../src/auth/scopes";
 
@@ -84,3 +85,21 @@ export function countingEnv(overrides: Partial<Record<keyof Env | "OPERATOR_SECR
 
 /** Each request its own client address (RFC 3849 documentation range), so the per-IP limit of invalid credentials never interferes. */
 export const freshIp = () => `2001:db8::${(++counter).toString(16)}:${crypto.randomUUID().slice(0, 4)}`;
+
+let shared: Promise<{ secret: string; index: string }> | undefined;
+
+/**
+ * One key for every test that is not about authentication (e.g. test/worker/support/api.ts): all
+ * default scopes, and a rate-limit override high enough that no test is throttled by accident.
+ * Made again when a test wiped the storage (`reset()` from cloudflare:test).
+ */
+export async function sharedTestKey(): Promise<string> {
+  const current = shared && (await shared);
+  if (current && (await env.AUTH_KV.get(current.index)) !== null) return current.secret;
+  shared = (async () => {
+    const { secret, key } = await accountWithKey();
+    await env.KEY_GUARDS.getByName(key.id).setPolicyOverride({ rate: 1_000_000, burst: 1_000_000 });
+    return { secret, index: keyIndexName(await hashApiKey(secret)) };
+  })();
+  return (await shared).secret;
+}

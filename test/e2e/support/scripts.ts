@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { apiKeyFor } from "./api-key";
 import { REPO_ROOT } from "./wrangler-dev";
 
 const TSX_CLI = path.join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs");
@@ -33,5 +34,6 @@ export function runScript(script: string, args: string[], env: Record<string, st
 
 /** `npm run catalog:pull` against a running server. */
 export function pullCatalog(baseUrl: string, out: string): Promise<ScriptRun> {
-  return runScript("catalog-pull.ts", ["--base-url", baseUrl, "--out", out]);
+  const key = apiKeyFor(baseUrl);
+  return runScript("catalog-pull.ts", ["--base-url", baseUrl, "--out", out, ...(key ? ["--key", key] : [])]);
 }

@@ -5,12 +5,22 @@
 import { createServer } from "node:net";
 import path from "node:path";
 import { startWranglerDev as start, type DevServer } from "../../../scripts/wrangler-dev";
+import { operatorSecretFile, provisionApiKey } from "./api-key";
 
 export type { DevServer };
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 
+/** Starts the server and provisions an API key for it (see api-key.ts). */
 export async function startWranglerDev(options: { persistTo: string; environment?: string }): Promise<DevServer> {
-  return start({ ...options, port: await freePort() });
+  const { envFile, operatorSecret } = operatorSecretFile(options.persistTo);
+  const server = await start({ ...options, envFile, port: await freePort() });
+  try {
+    await provisionApiKey(server.url, operatorSecret);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
 }
 
 function freePort(): Promise<number> {
