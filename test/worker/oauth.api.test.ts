@@ -50,6 +50,10 @@ describe("Authorization: Bearer <access token>", () => {
     expect(res.headers.get("WWW-Authenticate")).toContain('error="insufficient_scope"');
     expect(res.headers.get("WWW-Authenticate")).toContain('scope="read:cheeses"');
     expect((await res.json<{ code: string }>()).code).toBe("insufficient_scope");
+    const cheesesOnly = await tokensFor("read:cheeses");
+    const catalog = await call("/v1/catalog", cheesesOnly.tokens.access_token);
+    expect(catalog.status).toBe(403);
+    expect(catalog.headers.get("WWW-Authenticate")).toContain('scope="read:catalog"');
   });
 
   it("refuses a token that is not one of ours, and the library's raw token form, with 401 invalid_token", async () => {
