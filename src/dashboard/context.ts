@@ -25,5 +25,7 @@ export const ADMIN_REQUEST_PATHS = {
   approve: `${DASHBOARD_PATHS.operator}/admin-requests/approve`,
   reject: `${DASHBOARD_PATHS.operator}/admin-requests/reject`,
 } as const;
+/** Lets an account create API keys with the `admin` scope (the account-wide approval). */
+export const adminKeysPath = (accountId: string) => `${DASHBOARD_PATHS.operator}/accounts/${accountId}/admin-keys`;
 
 export const isOperator = (account: AccountView) => account.roles.includes("operator");

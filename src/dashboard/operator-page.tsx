@@ -6,7 +6,7 @@ import type { AccountView } from "../auth/account-views";
 import type { AdminApproval } from "../auth/oauth/admin-approval";
 import { CsrfField } from "../web/csrf";
 import type { WebSession } from "../web/session";
-import { ADMIN_REQUEST_PATHS } from "./context";
+import { ADMIN_REQUEST_PATHS, adminKeysPath } from "./context";
 import { When } from "./display";
 import { DashboardPage, Notice } from "./page";
 
@@ -68,7 +68,19 @@ function PendingRequests(props: { session: WebSession; rows: readonly PendingReq
   );
 }
 
-function AccountsTable(props: { accounts: readonly AccountView[] }) {
+function AdminKeysCell(props: { session: WebSession; account: AccountView }) {
+  if (props.account.admin_approved) return <>Approved</>;
+  return (
+    <form method="post" action={adminKeysPath(props.account.id)} class="inline">
+      <CsrfField session={props.session} />
+      <button type="submit" class="secondary">
+        Approve<span class="visually-hidden"> admin keys for {props.account.email}</span>
+      </button>
+    </form>
+  );
+}
+
+function AccountsTable(props: { session: WebSession; accounts: readonly AccountView[] }) {
   return (
     <table class="cards">
       <caption class="visually-hidden">Accounts on this deployment</caption>
@@ -87,7 +99,9 @@ function AccountsTable(props: { accounts: readonly AccountView[] }) {
             <td data-label="Email">{account.email}</td>
             <td data-label="Name">{account.name}</td>
             <td data-label="Roles">{account.roles.join(", ")}</td>
-            <td data-label="Admin keys">{account.admin_approved ? "Approved" : "Not approved"}</td>
+            <td data-label="Admin keys">
+              <AdminKeysCell session={props.session} account={account} />
+            </td>
             <td data-label="Created">
               <When at={account.created_at} />
             </td>
@@ -122,7 +136,8 @@ export function OperatorPage(props: {
       </section>
       <section aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">Accounts</h2>
-        <AccountsTable accounts={props.accounts} />
+        <p class="hint">“Admin keys”: whether the account may create API keys with the admin scope. Approving it cannot be undone here.</p>
+        <AccountsTable session={props.session} accounts={props.accounts} />
       </section>
     </DashboardPage>
   );

@@ -3,6 +3,7 @@
  * - GET  /dashboard/operator                            pending admin requests, accounts
  * - POST /dashboard/operator/admin-requests/approve     approve one (fields account_id, client_id)
  * - POST /dashboard/operator/admin-requests/reject      reject one
+ * - POST /dashboard/operator/accounts/:id/admin-keys    let the account create keys with `admin`
  * After a decision the browser is sent back with 303; the message names the account and app from
  * the directory and the client registry, never from the query text.
  */
@@ -13,7 +14,7 @@ import { ACCOUNT_ID_PATTERN } from "../auth/ids";
 import { requireOperatorRole } from "./access";
 import { approveAdminRequest, pendingAdminRequests, rejectAdminRequest, type AdminDecision } from "./admin-requests";
 import { appNameOf } from "./authorized-apps";
-import { ADMIN_REQUEST_PATHS, DASHBOARD_PATHS, type DashboardEnv } from "./context";
+import { ADMIN_REQUEST_PATHS, adminKeysPath, DASHBOARD_PATHS, type DashboardEnv } from "./context";
 import { OperatorPage } from "./operator-page";
 import { renderDashboard, renderDashboardError } from "./page";
 
@@ -26,8 +27,10 @@ async function everyAccount(env: Env): Promise<AccountView[]> {
 async function decisionMessage(c: Context<DashboardEnv>, accounts: readonly AccountView[]) {
   const decision = c.req.query("decision");
   const email = accounts.find((account) => account.id === c.req.query("account"))?.email;
+  if (!email) return undefined;
+  if (decision === "admin-keys") return { kind: "success" as const, text: `Approved: ${email} may now create API keys with the admin scope.` };
   const app = await appNameOf(c.env, c.req.url, c.req.query("client") ?? "");
-  if (!email || !app) return undefined;
+  if (!app) return undefined;
   if (decision === "approved") return { kind: "success" as const, text: `Approved: ${app} gets admin for ${email} with its next token (a new sign-in or a refresh).` };
   if (decision === "rejected") return { kind: "success" as const, text: `Rejected: ${app} does not get admin for ${email}. Its other scopes are unchanged.` };
   return undefined;
@@ -74,8 +77,16 @@ function decide(decision: "approved" | "rejected") {
   };
 }
 
+async function approveAdminKeys(c: Context<DashboardEnv>) {
+  const accountId = c.req.param("accountId") ?? "";
+  const approved = ACCOUNT_ID_PATTERN.test(accountId) ? await accountObject(c.env, accountId).approveAdmin() : null;
+  if (!approved?.ok) return renderDashboardError(c, 404, "Account not found", "There is no account with that id on this deployment. Nothing was changed.");
+  return c.redirect(`${DASHBOARD_PATHS.operator}?${new URLSearchParams({ decision: "admin-keys", account: accountId })}`, 303);
+}
+
 export function registerOperatorPages(dashboard: Hono<DashboardEnv>): void {
   dashboard.get(DASHBOARD_PATHS.operator, requireOperatorRole(), showOperator);
   dashboard.post(ADMIN_REQUEST_PATHS.approve, requireOperatorRole(), decide("approved"));
   dashboard.post(ADMIN_REQUEST_PATHS.reject, requireOperatorRole(), decide("rejected"));
+  dashboard.post(adminKeysPath(":accountId"), requireOperatorRole(), approveAdminKeys);
 }

@@ -45,6 +45,7 @@ form > button.danger { background: var(--danger); color: #fff; }
 button.link { color: var(--accent); }
 .actions { flex-wrap: wrap; align-items: center; }
 .actions.compact { margin-top: 0; gap: 0.5rem; }
+@media (min-width: 40.01rem) { .actions.compact { flex-wrap: nowrap; } }
 .error, .success, .notice, .warning { border-radius: 0 6px 6px 0; }
 .error > p, .success > p { margin: 0; }
 .success { padding: 0.75rem 1rem; border-left: 4px solid var(--success); background: rgba(30, 122, 52, 0.1); }

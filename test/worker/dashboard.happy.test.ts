@@ -205,8 +205,27 @@ describe("operator", () => {
     const operator = await signIn(await newAccount({ operator: true }));
     const text = visibleText(await (await operator.get("/dashboard/operator")).text());
     expect(text).toContain("Accounts");
-    expect(text).toMatch(new RegExp(`${customer.email.replace(".", "\\.")} Test \\d+ customer Not approved`));
+    expect(text).toContain(`${customer.email} Test `);
+    expect(text).toMatch(new RegExp(`customer Approve admin keys for ${customer.email.replace(".", "\\.")}`));
     expect(text).toMatch(/operator/);
+  });
+
+  it("lets an account create admin keys once an operator approved it", async () => {
+    const customer = await newAccount();
+    const owner = await signIn(customer);
+    expect(await keysPage(owner)).not.toContain('value="admin"');
+
+    const operator = await signIn(await newAccount({ operator: true }));
+    const html = await (await operator.get("/dashboard/operator")).text();
+    const approved = await operator.post(`/dashboard/operator/accounts/${customer.accountId}/admin-keys`, { csrf_token: csrfOf(html) });
+    expect(approved.status).toBe(303);
+    const after = visibleText(await (await operator.get(approved.headers.get("Location")!)).text());
+    expect(after).toContain(`Approved: ${customer.email} may now create API keys with the admin scope.`);
+
+    expect(await keysPage(owner)).toContain('value="admin"');
+    const created = await generate(owner, { access: "restricted", scopes: ["read:catalog", "admin"] });
+    expect(created.status).toBe(200);
+    expect(visibleText(await keysPage(owner))).toContain("read:catalog, admin");
   });
 });
 

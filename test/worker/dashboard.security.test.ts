@@ -130,6 +130,10 @@ describe("operator pages are for operators only", () => {
       expect(response.status).toBe(403);
     }
     expect((await readAdminApproval(env.OAUTH_KV, waiting.accountId, "client-op"))?.status).toBe("pending");
+    const adminKeys = await customer.post(`/dashboard/operator/accounts/${waiting.accountId}/admin-keys`, { csrf_token: csrfOf(keys) });
+    expect(adminKeys.status).toBe(403);
+    const account = await accountObject(env, waiting.accountId).account();
+    expect(account.ok && account.value.admin_approved).toBe(false);
   });
 });
 
