@@ -1,0 +1,133 @@
+/**
+ * `npm run keys -- <command>`: operator management of accounts and API keys, through the worker's
+ * operator API (local by default; --remote for a deployed worker). See HELP.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { SCOPES } from "../src/auth/scopes";
+import { EXIT, runCli, UsageError } from "./cli-run";
+import * as commands from "./keys/commands";
+import { connect } from "./keys/connect";
+import { OperatorRefusal, type Deployment } from "./keys/operator-client";
+
+const HELP = `Usage: npm run keys -- <command> [options]
+
+Accounts (an account exists under one id on production and on the sandbox):
+  accounts create --email <e> --password <p|-> [--name <n>] [--operator]
+                         Create an account (--password - reads it from stdin).
+  accounts list          Every account, with the deployments it is on.
+  approve-admin --account <id>
+                         Allow keys with the admin scope for this account.
+
+Keys (live keys are on production, test keys on the sandbox):
+  create --account <id> --mode live|test [--scopes a,b] [--name <n>] [--json]
+                         Create a key; prints its secret once. Default scopes: all but admin.
+                         Scopes: ${SCOPES.join(", ")}
+  list --account <id>    The account's keys: id, mode, status, last 4, scopes, created, last used.
+  revoke <key_id>        Revoke a key; refused from its very next request on.
+  limits --key <key_id> --rate <n> --burst <m>
+                         Override the key's rate limit (requests/s, burst); --reset removes it.
+
+Where (default: local):
+  local                  The servers of a running \`npm start\` (localhost:8787 and :8788) if they
+                         answer, else a wrangler dev this command starts over .wrangler/state.
+  --persist-to <dir>     Local state directory (as wrangler dev --persist-to); starts its own server.
+  --env production|sandbox
+                         Only this deployment (account commands act on both by default).
+  --remote --url <url>   A deployed worker, e.g. https://readiness-catalog.<you>.workers.dev, with
+                         its operator secret in $OPERATOR_SECRET (npx wrangler secret put OPERATOR_SECRET).
+  --url <url>            A specific local server instead of the default ports.
+  --json                 Machine-readable output.
+  -h, --help             This help.
+
+Exit codes: 0 done; 1 refused or failed (the problem code and detail are printed); 2 usage error.`;
+
+const OPTIONS = {
+  email: { type: "string" },
+  password: { type: "string" },
+  name: { type: "string" },
+  operator: { type: "boolean", default: false },
+  account: { type: "string" },
+  mode: { type: "string" },
+  scopes: { type: "string" },
+  key: { type: "string" },
+  rate: { type: "string" },
+  burst: { type: "string" },
+  reset: { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+  env: { type: "string" },
+  remote: { type: "boolean", default: false },
+  url: { type: "string" },
+  "persist-to": { type: "string" },
+} as const;
+
+runCli("keys", HELP, async (argv) => {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const only = parseEnv(values.env);
+  if (values.remote && !values.url) throw new UsageError("--remote needs --url <the deployed worker's URL>");
+  if (values.url && values["persist-to"]) throw new UsageError("--url and --persist-to exclude each other");
+  const connections = connect({
+    remote: values.remote,
+    url: values.url,
+    persistTo: values["persist-to"],
+    ports: { production: 8787, sandbox: 8788 },
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  const ctx: commands.CommandContext = { connections, only, json: values.json, print: (text) => console.log(text) };
+  const required = (name: keyof typeof values, value: string | undefined) => {
+    if (!value) throw new UsageError(`--${name} is required`);
+    return value;
+  };
+  try {
+    const [command, sub, ...rest] = positionals;
+    if (command === "accounts" && sub === "create") {
+      await commands.createAccount(ctx, {
+        email: required("email", values.email),
+        password: passwordFrom(required("password", values.password)),
+        name: values.name,
+        operator: values.operator,
+      });
+    } else if (command === "accounts" && sub === "list") await commands.listAccounts(ctx);
+    else if (command === "approve-admin") await commands.approveAdmin(ctx, required("account", values.account));
+    else if (command === "create") {
+      await commands.createKey(ctx, {
+        accountId: required("account", values.account),
+        mode: commands.parseMode(values.mode),
+        scopes: commands.parseScopes(values.scopes),
+        name: values.name,
+      });
+    } else if (command === "list") await commands.listKeys(ctx, required("account", values.account));
+    else if (command === "revoke" && sub) await commands.revokeKey(ctx, sub);
+    else if (command === "limits") await commands.setLimits(ctx, required("key", values.key), policyFrom(values));
+    else throw new UsageError(command ? `unknown command: ${[command, sub].filter(Boolean).join(" ")}` : "no command given");
+    if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
+    return EXIT.ok;
+  } catch (error) {
+    if (!(error instanceof OperatorRefusal)) throw error;
+    console.error(`keys: refused (${error.status} ${error.code}): ${error.detail}`);
+    return EXIT.failed;
+  } finally {
+    await connections.close();
+  }
+});
+
+function parseEnv(value: string | undefined): Deployment | undefined {
+  if (value === undefined) return undefined;
+  if (value !== "production" && value !== "sandbox") throw new UsageError("--env must be production or sandbox");
+  return value;
+}
+
+function passwordFrom(value: string): string {
+  return value === "-" ? readFileSync(0, "utf8").replace(/\r?\n$/, "") : value;
+}
+
+function policyFrom(values: { rate?: string; burst?: string; reset: boolean }): { rate: number; burst: number } | null {
+  if (values.reset) {
+    if (values.rate || values.burst) throw new UsageError("--reset takes no --rate or --burst");
+    return null;
+  }
+  const rate = Number(values.rate);
+  const burst = Number(values.burst);
+  if (!(rate > 0) || !Number.isInteger(burst) || burst < 1) throw new UsageError("limits needs --rate <requests per second, > 0> and --burst <whole number ≥ 1>, or --reset");
+  return { rate, burst };
+}
