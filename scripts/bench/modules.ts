@@ -1,0 +1,5 @@
+/** Every benchmark module, in report order. Add serve/client modules here (one import, one entry). */
+import { buildBench } from "./build";
+import type { BenchModule } from "./types";
+
+export const BENCH_MODULES: BenchModule[] = [buildBench];
