@@ -1,7 +1,8 @@
 /** GET/HEAD /v1/catalog: the whole document, conditional requests and byte ranges. */
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contentDigestOf } from "../../src/catalog/digest";
-import { api } from "./support/api";
+import { api, apiWithBindings } from "./support/api";
 import { publish, testRelease } from "./support/releases";
 
 const release = testRelease("base");
@@ -100,5 +101,42 @@ describe("byte ranges (RFC 9110 §14)", () => {
     const items = await api("/v1/catalog", { headers: { Range: "items=0-9" } });
     expect(items.status).toBe(200);
     expect(await bytesOf(items)).toEqual(document);
+  });
+});
+
+describe("what each answer reads from R2", () => {
+  /** The worker's bindings with an R2 bucket that records every call made to it. */
+  function recordingR2() {
+    const calls: string[] = [];
+    const bucket = new Proxy(env.RELEASES, {
+      get(target, property: string) {
+        const value = Reflect.get(target, property) as unknown;
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(`${property} ${String(args[0])}`);
+          return (value as (...args: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    return { calls, bindings: { ...env, RELEASES: bucket } as Env };
+  }
+
+  it("HEAD and a 304 read nothing from R2", async () => {
+    const { calls, bindings } = recordingR2();
+    expect((await apiWithBindings(bindings, "/v1/catalog", { method: "HEAD" })).status).toBe(200);
+    expect((await apiWithBindings(bindings, "/v1/catalog/parts/1", { method: "HEAD" })).status).toBe(200);
+    expect((await apiWithBindings(bindings, "/v1/catalog", { headers: { "If-None-Match": etag } })).status).toBe(304);
+    expect(calls).toEqual([]);
+  });
+
+  it("a GET reads each part once, in order; a Range reads only the parts it covers", async () => {
+    const { calls, bindings } = recordingR2();
+    const hex = manifest.release_id.slice(7);
+    expect(await bytesOf(await apiWithBindings(bindings, "/v1/catalog"))).toEqual(document);
+    expect(calls).toEqual(manifest.parts.map((part) => `get releases/${hex}/parts/${part.index}`));
+    calls.length = 0;
+    const start = manifest.parts[2]!.offset + 5;
+    await bytesOf(await apiWithBindings(bindings, "/v1/catalog", { headers: { Range: `bytes=${start}-${start + 10}` } }));
+    expect(calls).toEqual([`get releases/${hex}/parts/2`]);
   });
 });
