@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only build,serve] [--data-dir DIR]`
+ * `npm run bench [-- --quick] [--only build,serve] [--data-dir DIR] [--report FILE]`
  *
  * Runs the benchmark modules (scripts/bench/modules.ts), writes bench/out/report.md and prints a
  * summary. Every figure is a ratio against a floor measured in the same run on the same machine.
@@ -12,7 +12,7 @@ import { BENCH_MODULES } from "./bench/modules";
 import { REPO } from "./bench/measure";
 import type { BenchSection } from "./bench/types";
 
-const HELP = `Usage: npm run bench [-- --quick] [--only NAMES] [--data-dir DIR]
+const HELP = `Usage: npm run bench [-- --quick] [--only NAMES] [--data-dir DIR] [--report FILE]
 
 Measures every benchmark module (${BENCH_MODULES.map((m) => m.name).join(", ")}) against floors measured in the
 same run, writes bench/out/report.md and prints a summary.
@@ -21,6 +21,7 @@ Options:
   --quick          small sizes and few runs (< 2 minutes): the test suite's smoke check
   --only <names>   comma-separated modules to run
   --data-dir <dir> where generated catalogs are cached (default: <tmp>/readiness-catalog-bench)
+  --report <file>  where the report goes (default: bench/out/report.md)
   -h, --help       this help`;
 
 function usage(message: string): never {
@@ -30,7 +31,7 @@ function usage(message: string): never {
 
 let args;
 try {
-  args = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" }, "data-dir": { type: "string" }, help: { type: "boolean", short: "h", default: false } } }).values;
+  args = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" }, "data-dir": { type: "string" }, report: { type: "string" }, help: { type: "boolean", short: "h", default: false } } }).values;
 } catch (error) {
   usage((error as Error).message);
 }
@@ -62,8 +63,7 @@ const report = [
   "",
   ...sections.flatMap((s) => [`## ${s.title}`, "", s.method, "", table(s), "", ...s.summary.map((line) => `- ${line}`), ""]),
 ].join("\n");
-const outDir = path.join(REPO, "bench", "out");
-mkdirSync(outDir, { recursive: true });
-const reportFile = path.join(outDir, "report.md");
+const reportFile = path.resolve(args.report ?? path.join(REPO, "bench", "out", "report.md"));
+mkdirSync(path.dirname(reportFile), { recursive: true });
 writeFileSync(reportFile, report);
 process.stdout.write(`${sections.flatMap((s) => s.summary).join("\n")}\nReport: ${path.relative(process.cwd(), reportFile) || reportFile} (${machine})\n`);
