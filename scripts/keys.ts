@@ -31,6 +31,8 @@ Keys (live keys are on production, test keys on the sandbox):
 Where (default: local):
   local                  The servers of a running \`npm start\` (localhost:8787 and :8788) if they
                          answer, else a wrangler dev this command starts over .wrangler/state.
+  --port <n>, --sandbox-port <n>
+                         The ports of a running \`npm start\` (as given to it). Default: 8787, 8788.
   --persist-to <dir>     Local state directory (as wrangler dev --persist-to); starts its own server.
   --env production|sandbox
                          Only this deployment (account commands act on both by default).
@@ -59,6 +61,8 @@ const OPTIONS = {
   remote: { type: "boolean", default: false },
   url: { type: "string" },
   "persist-to": { type: "string" },
+  port: { type: "string", default: "8787" },
+  "sandbox-port": { type: "string", default: "8788" },
 } as const;
 
 runCli("keys", HELP, async (argv) => {
@@ -70,7 +74,7 @@ runCli("keys", HELP, async (argv) => {
     remote: values.remote,
     url: values.url,
     persistTo: values["persist-to"],
-    ports: { production: 8787, sandbox: 8788 },
+    ports: { production: portFrom("port", values.port), sandbox: portFrom("sandbox-port", values["sandbox-port"]) },
     log: (line) => process.stderr.write(`${line}\n`),
   });
   const ctx: commands.CommandContext = { connections, only, json: values.json, print: (text) => console.log(text) };
@@ -110,6 +114,12 @@ runCli("keys", HELP, async (argv) => {
     await connections.close();
   }
 });
+
+function portFrom(name: string, value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--${name} must be a port number`);
+  return port;
+}
 
 function parseEnv(value: string | undefined): Deployment | undefined {
   if (value === undefined) return undefined;

@@ -13,6 +13,11 @@ const MAX_REMEMBERED_IPS = 10_000;
 
 const refusedUntil = new Map<string, number>();
 
+/** The Workers rate-limiting binding, as far as this module uses it. */
+export interface FailureLimiter {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
 /**
  * Cloudflare sets CF-Connecting-IP on every request at the edge (a client cannot spoof it there),
  * and `wrangler dev` sets it locally. Without it there is no address to hold to account: null.
@@ -34,7 +39,7 @@ export function throttledSeconds(ip: string | null, now = Date.now()): number {
 }
 
 /** Counts one failed authentication; returns the seconds to refuse this IP for, or 0 if still under the limit. */
-export async function countAuthFailure(limiter: RateLimit | undefined, ip: string | null, now = Date.now()): Promise<number> {
+export async function countAuthFailure(limiter: FailureLimiter | undefined, ip: string | null, now = Date.now()): Promise<number> {
   if (!limiter || ip === null) return 0;
   const { success } = await limiter.limit({ key: ip });
   if (success) return 0;

@@ -1,0 +1,187 @@
+/**
+ * `npm run keys` as an operator runs it: against running servers (like `npm start`'s, on the ports
+ * given), and starting its own server over a state directory. Every key it prints is then used
+ * against the real worker.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localOperator } from "../../scripts/keys/local-operator";
+import { startWranglerDev, type DevServer } from "../../scripts/wrangler-dev";
+
+const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+const TSX = path.join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function keys(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TSX, path.join(REPO_ROOT, "scripts/keys.ts"), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...options.env, NO_COLOR: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe("usage", () => {
+  it.each([
+    [[], /no command given/],
+    [["frobnicate"], /unknown command: frobnicate/],
+    [["create", "--account", "acct_x", "--mode", "prod"], /--mode must be live or test/],
+    [["create", "--account", "acct_x", "--mode", "test", "--scopes", "read:catalog,read:everything"], /unknown scope read:everything/],
+    [["create", "--mode", "test"], /--account is required/],
+    [["limits", "--key", "key_test_AAAAAAAAAAAAAAAAAAAA", "--rate", "0", "--burst", "1"], /--rate/],
+    [["revoke", "sk_live_oops"], /is not a key id/],
+    [["accounts", "list", "--remote"], /--remote needs --url/],
+    [["accounts", "list", "--env", "staging"], /--env must be production or sandbox/],
+  ])("keys %j exits 2 with the reason and the help", async (args, reason) => {
+    const run = await keys(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(reason);
+    expect(run.stderr).toContain("Usage: npm run keys");
+  });
+
+  it("--help prints every command and exits 0", async () => {
+    const run = await keys(["--help"]);
+    expect(run.code).toBe(0);
+    for (const command of ["accounts create", "accounts list", "approve-admin", "create --account", "list --account", "revoke <key_id>", "limits --key"]) {
+      expect(run.stdout).toContain(command);
+    }
+  });
+});
+
+describe("against running servers (as started by npm start)", () => {
+  let dir: string;
+  const servers: Partial<Record<"production" | "sandbox", DevServer>> = {};
+  let where: string[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "keys-cli-"));
+    const { envFile } = localOperator();
+    const [production, sandbox] = await Promise.all([
+      freePort().then((port) => startWranglerDev({ port, persistTo: dir, envFile })),
+      freePort().then((port) => startWranglerDev({ port, persistTo: dir, envFile, environment: "sandbox" })),
+    ]);
+    Object.assign(servers, { production, sandbox });
+    where = ["--port", new URL(production.url).port, "--sandbox-port", new URL(sandbox.url).port];
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(Object.values(servers).map((server) => server?.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const cheeses = (deployment: "production" | "sandbox", secret: string) =>
+    fetch(new URL("/v2/cheeses", servers[deployment]!.url), { headers: { Authorization: `Bearer ${secret}` } });
+
+  it("runs the whole key lifecycle", { timeout: 180_000 }, async () => {
+    const created = await keys(["accounts", "create", "--email", "ops@example.test", "--password", "-", "--name", "Ops", ...where], { stdin: "long enough password\n" });
+    expect(created.code, created.stderr).toBe(0);
+    const accountId = /created account (acct_\w+) \(ops@example\.test, customer\) on production and sandbox/.exec(created.stdout)?.[1];
+    expect(accountId).toBeDefined();
+
+    const listed = await keys(["accounts", "list", ...where]);
+    expect(listed.stdout).toMatch(new RegExp(`${accountId}\\s+ops@example\\.test\\s+Ops\\s+customer\\s+-\\s+production,sandbox`));
+
+    // A test key: printed once, works on the sandbox, is refused by production.
+    const test = await keys(["create", "--account", accountId!, "--mode", "test", "--name", "CI", ...where]);
+    expect(test.code, test.stderr).toBe(0);
+    const testSecret = /secret: (sk_test_\w{36})/.exec(test.stdout)![1]!;
+    expect(test.stdout).toContain("only time the secret is shown");
+    expect((await cheeses("sandbox", testSecret)).status).toBe(200);
+    const wrong = await cheeses("production", testSecret);
+    expect([wrong.status, ((await wrong.json()) as { code: string }).code]).toEqual([401, "wrong_deployment"]);
+
+    // Live keys with --json, up to the limit of 3 active.
+    const live = [];
+    for (let i = 0; i < 3; i++) {
+      const run = await keys(["create", "--account", accountId!, "--mode", "live", "--scopes", "read:cheeses", "--json", ...where]);
+      expect(run.code, run.stderr).toBe(0);
+      live.push(JSON.parse(run.stdout) as { id: string; secret: string; scopes: string[] });
+    }
+    expect(live[0]!.scopes).toEqual(["read:cheeses"]);
+    expect((await cheeses("production", live[0]!.secret)).status).toBe(200);
+    const fourth = await keys(["create", "--account", accountId!, "--mode", "live", ...where]);
+    expect(fourth.code).toBe(1);
+    expect(fourth.stderr).toMatch(/refused \(409 key_limit_reached\)/);
+
+    // list shows both deployments' keys, never a secret.
+    const list = await keys(["list", "--account", accountId!, ...where]);
+    expect(list.code).toBe(0);
+    expect(list.stdout.trim().split("\n")).toHaveLength(5);
+    for (const secret of [testSecret, ...live.map((k) => k.secret)]) expect(list.stdout).not.toContain(secret.slice(8));
+    expect(list.stdout).toContain(`…${testSecret.slice(-4)}`);
+
+    // revoke: refused from the very next request on.
+    const revoked = await keys(["revoke", live[0]!.id, ...where]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect((await cheeses("production", live[0]!.secret)).status).toBe(401);
+
+    // limits override, then reset.
+    expect((await keys(["limits", "--key", live[1]!.id, "--rate", "2", "--burst", "4", ...where])).code).toBe(0);
+    expect((await cheeses("production", live[1]!.secret)).headers.get("ratelimit-policy")).toBe('"default";q=4;w=2');
+    expect((await keys(["limits", "--key", live[1]!.id, "--reset", ...where])).code).toBe(0);
+    expect((await cheeses("production", live[1]!.secret)).headers.get("ratelimit-policy")).toBe('"default";q=100;w=1');
+
+    // admin needs approval first.
+    const refused = await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "admin", ...where]);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/admin_not_approved/)]);
+    expect((await keys(["approve-admin", "--account", accountId!, ...where])).stdout).toMatch(/admin approved .* on production and sandbox/);
+    expect((await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "admin", ...where])).code).toBe(0);
+
+    const unknown = await keys(["revoke", "key_live_AAAAAAAAAAAAAAAAAAAA", ...where]);
+    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/404 key_not_found/)]);
+  });
+
+  it("--env sandbox acts on the sandbox only", { timeout: 60_000 }, async () => {
+    const run = await keys(["accounts", "create", "--email", "sandbox-only@example.test", "--password", "long enough password", "--env", "sandbox", "--json", ...where]);
+    expect(run.code, run.stderr).toBe(0);
+    const { id } = JSON.parse(run.stdout) as { id: string };
+    const production = await keys(["accounts", "list", "--env", "production", "--json", ...where]);
+    expect((JSON.parse(production.stdout) as { id: string }[]).map((a) => a.id)).not.toContain(id);
+  });
+
+  it("--url with a secret the server does not accept: exit 1, saying what to do", { timeout: 60_000 }, async () => {
+    const run = await keys(["accounts", "list", "--remote", "--url", servers.production!.url], { env: { OPERATOR_SECRET: "not-the-secret-not-the-secret-123456" } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/does not accept this operator secret/);
+  });
+});
+
+describe("with no server running", () => {
+  it("starts its own wrangler dev over --persist-to and stops it", { timeout: 180_000 }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "keys-cli-own-"));
+    try {
+      const run = await keys(["accounts", "list", "--env", "sandbox", "--persist-to", dir]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(`no sandbox server running: starting wrangler dev over ${dir}`);
+      expect(run.stdout.trim()).toBe("no accounts");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

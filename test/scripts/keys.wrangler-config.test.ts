@@ -1,0 +1,42 @@
+/**
+ * wrangler.toml gives both deployments what the auth code expects: the same Durable Object
+ * classes (bindings do not inherit into [env.sandbox]), the key index namespace, the per-IP
+ * limiter with the window the code announces in Retry-After, and the per-mode rate limits.
+ */
+import { describe, expect, it } from "vitest";
+import { unstable_readConfig } from "wrangler";
+import { AUTH_FAILURE_WINDOW_SECONDS } from "../../src/limits/ip-throttle";
+import { DEFAULT_RATE_LIMITS } from "../../src/limits/policy";
+
+const configOf = (env?: string) => unstable_readConfig({ config: "wrangler.toml", env }, { hideWarnings: true });
+
+describe.each([["production", undefined], ["sandbox", "sandbox"]])("%s deployment in wrangler.toml", (_name, env) => {
+  const config = configOf(env);
+
+  it("binds ACCOUNTS, ACCOUNT_DIRECTORY and KEY_GUARDS to their SQLite-backed classes", () => {
+    const bindings = Object.fromEntries(config.durable_objects.bindings.map((b: { name: string; class_name: string }) => [b.name, b.class_name]));
+    expect(bindings).toMatchObject({ ACCOUNTS: "AccountObject", ACCOUNT_DIRECTORY: "AccountDirectory", KEY_GUARDS: "KeyGuard" });
+    const sqlite = config.migrations.flatMap((m: { new_sqlite_classes?: string[] }) => m.new_sqlite_classes ?? []);
+    expect(sqlite).toEqual(expect.arrayContaining(["AccountObject", "AccountDirectory", "KeyGuard"]));
+  });
+
+  it("has its own AUTH_KV namespace for the key index", () => {
+    expect(config.kv_namespaces.find((kv: { binding: string }) => kv.binding === "AUTH_KV")?.id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("limits invalid credentials per IP over the window Retry-After announces", () => {
+    const limiter = config.ratelimits.find((r: { name: string }) => r.name === "AUTH_FAILURE_LIMITER");
+    expect(limiter?.simple.period).toBe(AUTH_FAILURE_WINDOW_SECONDS);
+    expect(limiter?.simple.limit).toBeGreaterThan(0);
+  });
+
+  it("configures the per-mode defaults: live 100 req/s, test 25 req/s", () => {
+    expect(config.vars.RATE_LIMITS).toEqual(DEFAULT_RATE_LIMITS);
+  });
+});
+
+it("keeps production's and the sandbox's storage apart", () => {
+  const ids = (env?: string) => configOf(env).kv_namespaces.map((kv: { id?: string }) => kv.id);
+  for (const id of ids()) expect(ids("sandbox")).not.toContain(id);
+  expect(configOf().ratelimits[0]!.namespace_id).not.toBe(configOf("sandbox").ratelimits[0]!.namespace_id);
+});
