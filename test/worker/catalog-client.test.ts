@@ -15,8 +15,17 @@ function clientWith(onSleep: () => Promise<void> = async () => {}) {
   const sleeps: number[] = [];
   const requests: string[] = [];
   const http = createCatalogHttp({
-    fetch: (request) => (requests.push(new URL(request.url).pathname), apiFetch(request)),
-    clock: { now: () => 0, sleep: async (ms) => (sleeps.push(ms), await onSleep()) },
+    fetch: (request) => {
+      requests.push(new URL(request.url).pathname);
+      return apiFetch(request);
+    },
+    clock: {
+      now: () => 0,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        await onSleep();
+      },
+    },
     random: () => 0.5,
   });
   return { http, sleeps, requests };
