@@ -9,7 +9,9 @@ import { publishRelease } from "../src/catalog/publish";
 import { buildCatalog } from "./catalog/build";
 import { EXIT, runCli } from "./cli-run";
 import { openDeploymentStorage } from "./deployment-storage";
-import { operatorEnvFile, seedDemoClient, seedDemoCustomer, startOAuthDemo, type OAuthDemo } from "./oauth/demo";
+import { demoKeysText, seedDemoKeys } from "./keys/demo";
+import { localOperator } from "./keys/local-operator";
+import { DEMO_CUSTOMER, seedDemoClient, seedDemoCustomer, startOAuthDemo, type OAuthDemo } from "./oauth/demo";
 import { openReleaseDir } from "./release-dir";
 import { startWranglerDev, type DevServer } from "./wrangler-dev";
 
@@ -19,6 +21,8 @@ const HELP = `Usage: npm start [-- --port 8787] [--sandbox-port 8788] [--no-sand
 2. publishes it to the local state of production and of the sandbox (.wrangler/state)
 3. serves production on http://localhost:<port> and the sandbox on http://localhost:<sandbox-port>
    with wrangler dev, until Ctrl-C
+4. seeds the demo account (demo@example.com) on both, with a new live key (production) and test
+   key (sandbox) at every start, and prints a curl for each
 `;
 
 const DEPLOYMENTS = [
@@ -53,10 +57,8 @@ runCli("start", HELP, async (argv) => {
     }
   }
 
-  // 3. Demo credentials: the API-key step seeds a demo account and keys for each deployment here.
-
-  // 4. Serve. Production gets a throwaway OPERATOR_SECRET, to create the OAuth demo customer.
-  const operator = operatorEnvFile();
+  // 3. Serve, both with the local OPERATOR_SECRET (.wrangler/operator.env), which `npm run keys` also uses.
+  const operator = localOperator();
   const servers: DevServer[] = [];
   let oauthDemo: OAuthDemo | undefined;
   const stopAll = () => Promise.all([...servers.map((server) => server.stop()), oauthDemo?.stop()]);
@@ -68,7 +70,7 @@ runCli("start", HELP, async (argv) => {
       const server = await startWranglerDev({
         port: ports[deployment.name],
         environment: deployment.environment,
-        envFile: deployment.name === "production" ? operator.envFile : undefined,
+        envFile: operator.envFile,
         onOutput: (text) => process.stdout.write(text.replace(/^(?=.)/gm, prefix)),
       });
       servers.push(server);
@@ -77,7 +79,15 @@ runCli("start", HELP, async (argv) => {
     await stopAll();
     throw error;
   }
-  printWelcome(servers, built.manifest.release_id);
+  // 4. Demo credentials: the demo customer on both deployments, with a fresh live and test key.
+  const local = (server: DevServer) => server.url.replace("127.0.0.1", "localhost");
+  const demoKeys = await seedDemoKeys(
+    deployments.map((deployment, i) => ({ deployment: deployment.name, baseUrl: local(servers[i]!) })),
+    operator.operatorSecret,
+    DEMO_CUSTOMER,
+  );
+  printWelcome(servers, built.manifest.release_id, demoKeys.keys[0]!.secret);
+  console.log(`\n${demoKeysText(demoKeys)}`);
   const production = servers[0]!.url.replace("127.0.0.1", "localhost");
   try {
     await seedDemoCustomer(production, operator.operatorSecret);
@@ -91,7 +101,8 @@ runCli("start", HELP, async (argv) => {
   return code ?? EXIT.ok;
 });
 
-function printWelcome(servers: DevServer[], releaseId: string) {
+function printWelcome(servers: DevServer[], releaseId: string, liveKey: string) {
+  const auth = `-H "Authorization: Bearer ${liveKey}"`;
   const [production, sandbox] = servers.map((server) => server.url.replace("127.0.0.1", "localhost"));
   console.log(`
 Readiness Catalog API is running.
@@ -99,10 +110,10 @@ Readiness Catalog API is running.
   release:    ${releaseId}
 
 Try:
-  curl -i ${production}/v1/releases/current
-  curl -s ${production}/v1/catalog | head -c 300; echo
-  curl -i -H 'Range: bytes=0-99' ${production}/v1/catalog
-  npm run catalog:pull -- --base-url ${production} --out catalog.json
+  curl -i ${auth} ${production}/v1/releases/current
+  curl -s ${auth} ${production}/v1/catalog | head -c 300; echo
+  curl -i ${auth} -H 'Range: bytes=0-99' ${production}/v1/catalog
+  npm run catalog:pull -- --base-url ${production} --key ${liveKey} --out catalog.json
 
 Ctrl-C stops the servers.`);
 }
