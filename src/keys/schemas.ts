@@ -22,7 +22,7 @@ export const CreateKeyBody = z
 
 export const CreatedKey = KeyView.extend({
   secret: z.string().openapi({
-    example: "sk_test_4eC39HqLyjWDarjtT1zdp7dcAbCdEf",
+    example: "sk_test_7oUzFLB2iJuxkWcuC3hcSbwcFX5gOi0pCri4",
     description: "The API key. Shown here once and stored nowhere: copy it now.",
   }),
 }).openapi("CreatedApiKey");
