@@ -6,7 +6,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountObject } from "../../src/auth/accounts";
 import { newAccount, newKey } from "./auth-fixtures";
-import { csrfOf, generate, keysPage, signIn, visibleText } from "./dashboard-support";
+import { csrfOf, DashboardClient, generate, keysPage, signIn, visibleText } from "./dashboard-support";
+import { formField } from "./oauth-support";
 
 async function activeKeyCount(accountId: string): Promise<number> {
   const listed = await accountObject(env, accountId).listKeys();
@@ -17,6 +18,23 @@ async function activeKeyCount(accountId: string): Promise<number> {
 function expectHtmlPage(response: Response) {
   expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
 }
+
+describe("sign-in: refused in words, then continues to the dashboard", () => {
+  it("says a wrong password does not match, and keeps where to continue", async () => {
+    const account = await newAccount();
+    const client = new DashboardClient();
+    const gate = await (await client.get("/dashboard/apps")).text();
+    const fields = { csrf_token: csrfOf(gate), continue: formField(gate, "continue"), email: account.email };
+    expect(fields.continue).toBe("/dashboard/apps");
+    const wrong = await client.post("/login", { ...fields, password: "not the password" });
+    expect(wrong.status).toBe(401);
+    const html = await wrong.text();
+    expect(visibleText(html)).toContain("That email address and password do not match an account.");
+    const right = await client.post("/login", { ...fields, csrf_token: csrfOf(html), continue: formField(html, "continue"), password: account.password });
+    expect(right.status).toBe(303);
+    expect(right.headers.get("Location")).toBe("/dashboard/apps");
+  });
+});
 
 describe("generate: refused with the reason on the page", () => {
   it("refuses a 4th active key with the spec's explanation (at most 3, and how to rotate)", async () => {
