@@ -157,6 +157,24 @@ describe("against running servers (as started by npm start)", () => {
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/404 key_not_found/)]);
   });
 
+  it("rotation over real HTTP: create a key with the old one, both work, revoke the old with the new", { timeout: 60_000 }, async () => {
+    const run = await keys(["accounts", "create", "--email", "rotate@example.test", "--password", "long enough password", "--env", "sandbox", "--json", ...where]);
+    const { id } = JSON.parse(run.stdout) as { id: string };
+    const old = JSON.parse((await keys(["create", "--account", id, "--mode", "test", "--json", ...where])).stdout) as { id: string; secret: string };
+    const base = servers.sandbox!.url;
+    const created = await fetch(new URL("/v1/keys", base), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${old.secret}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "rotated" }),
+    });
+    expect(created.status).toBe(201);
+    const fresh = (await created.json()) as { secret: string };
+    expect([(await cheeses("sandbox", old.secret)).status, (await cheeses("sandbox", fresh.secret)).status]).toEqual([200, 200]);
+    const revoked = await fetch(new URL(`/v1/keys/${old.id}`, base), { method: "DELETE", headers: { Authorization: `Bearer ${fresh.secret}` } });
+    expect(revoked.status).toBe(200);
+    expect([(await cheeses("sandbox", old.secret)).status, (await cheeses("sandbox", fresh.secret)).status]).toEqual([401, 200]);
+  });
+
   it("--env sandbox acts on the sandbox only", { timeout: 60_000 }, async () => {
     const run = await keys(["accounts", "create", "--email", "sandbox-only@example.test", "--password", "long enough password", "--env", "sandbox", "--json", ...where]);
     expect(run.code, run.stderr).toBe(0);
