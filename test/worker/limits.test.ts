@@ -97,6 +97,17 @@ describe("rejected requests do no other work", () => {
     expect(calls).toEqual(["AUTH_KV.get", "KEY_GUARDS.getByName"]);
   });
 
+  it("a 429 on a catalog route reads no catalog KV and no R2", async () => {
+    const { secret, key } = await accountWithKey();
+    await guard(key.id).setPolicyOverride(frozen(1));
+    await call("/v1/releases/current", { headers: bearer(secret) });
+    for (const path of ["/v1/catalog", "/v1/catalog/parts/0", "/v1/releases/current"]) {
+      const { env: counted, calls } = countingEnv();
+      expect((await call(path, { headers: bearer(secret) }, counted)).status).toBe(429);
+      expect(calls, path).toEqual(["AUTH_KV.get", "KEY_GUARDS.getByName"]);
+    }
+  });
+
   it("a revoked key's request touches only the key index and the key's guard", async () => {
     const { secret, key } = await accountWithKey();
     await guard(key.id).revoke();
