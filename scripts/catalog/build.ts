@@ -5,17 +5,16 @@
  * part files while hashing `data`; hash every part and the whole document. Everything is built in
  * a temporary directory beside `outDir` and renamed into place only when the input was valid.
  */
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Manifest } from "../../src/catalog/manifest";
-import { apiContractOf, asDigest, documentPrefix, DOCUMENT_SUFFIX, releaseIdOf } from "../../src/catalog/digest";
+import { apiContractOf } from "../../src/catalog/digest";
 import { DEFAULT_PART_BYTES } from "../../src/catalog/parts";
 import { API_CONTRACT_PATTERN } from "../../src/catalog/schema";
 import { CatalogOrderCheck, CatalogTally, type CatalogEntry } from "../../src/catalog/validation-catalog";
 import { readNamespace } from "./config";
-import { hashParts, PartFilesWriter } from "./document-writer";
+import { assembleDocument } from "./document-assembly";
 import { planInput, UsageError } from "./input";
 import { writeManifest } from "./manifest-file";
 import { CheckPool, checkInOrder } from "./check-pool";
@@ -124,54 +123,21 @@ async function buildInto(temp: string, options: Resolved): Promise<BuildResult> 
     problems.push(entryOf({ rule: "input", path: "", message: "the input holds no profiles", expected: "at least one profile", found: "none" }, { file: options.input }));
   }
 
-  // Pass 2: catalog order; the data array goes straight into the part files after the prefix's gap.
-  const prefixLength = Buffer.byteLength(documentPrefix(apiContract, asDigest("0".repeat(64)), asDigest("0".repeat(64))));
-  const partsDir = path.join(temp, "release", "parts");
-  const writer = new PartFilesWriter(partsDir, partBytes, prefixLength);
-  const artifact = createHash("sha256");
-  const emit = (bytes: Buffer) => {
-    artifact.update(bytes);
-    writer.write(bytes);
-  };
+  // Passes 2 and 3: catalog order (catalog-wide checks), straight into the part files.
   const order = new CatalogOrderCheck<CatalogEntry & { location: SourceLocation }>(tally);
-  const clean = problems.length === 0;
-  let written = 0;
-  emit(Buffer.from("["));
-  for (const record of spill.sorted()) {
-    for (const { entry, ...violation } of order.check({ ...record.entry, location: record.location })) problems.push(entryOf(violation, entry.location, entry.id));
-    if (!clean) continue;
-    if (written > 0) emit(Buffer.from(","));
-    emit(record.body);
-    if (++written % 1000 === 0) onProgress({ phase: "write", done: written, total: profiles });
-  }
+  const manifest = await assembleDocument(spill.sorted(), {
+    partsDir: path.join(temp, "release", "parts"),
+    partBytes,
+    apiContract,
+    profileCount: profiles,
+    onRecord: (record) => {
+      for (const { entry, ...violation } of order.check({ ...record.entry, location: record.location })) problems.push(entryOf(violation, entry.location, entry.id));
+      return problems.length === 0;
+    },
+    onProgress: (phase, done, total) => onProgress({ phase, done, total }),
+  });
   for (const { entry, ...violation } of order.finish()) problems.push(entryOf(violation, entry.location, entry.id));
-  if (problems.length) throw new BuildFailed(sortEntries(problems));
-  emit(Buffer.from("]"));
-  writer.write(Buffer.from(DOCUMENT_SUFFIX));
-  writer.flush();
-
-  const artifactSha256 = asDigest(artifact.digest("hex"));
-  const releaseId = await releaseIdOf(apiContract, artifactSha256);
-  const prefix = Buffer.from(documentPrefix(apiContract, releaseId, artifactSha256));
-  if (prefix.length !== prefixLength) throw new Error(`document prefix is ${prefix.length} bytes, expected ${prefixLength}`);
-  writer.writeAt(0, prefix);
-  const bytes = writer.size;
-  writer.close();
-
-  onProgress({ phase: "hash", done: 0, total: bytes });
-  const hashed = hashParts(partsDir, bytes, partBytes);
-  onProgress({ phase: "hash", done: bytes, total: bytes });
-  const manifest: Manifest = {
-    release_id: releaseId,
-    artifact_sha256: artifactSha256,
-    api_contract: apiContract,
-    bytes,
-    sha256: hashed.sha256,
-    part_bytes: partBytes,
-    profile_count: profiles,
-    published_at: null,
-    parts: hashed.parts,
-  };
+  if (problems.length || !manifest) throw new BuildFailed(sortEntries(problems));
   writeManifest(path.join(temp, "release"), manifest);
   return moveIntoPlace(path.join(temp, "release"), options.outDir, manifest);
 }

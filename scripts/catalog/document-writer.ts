@@ -19,10 +19,12 @@ export class PartFilesWriter {
   private fd: number | undefined;
   private fdIndex = -1;
 
+  /** `onAppend` sees every appended byte range (before `writeAt` of the prefix), in order. */
   constructor(
     private readonly partsDir: string,
     private readonly partBytes: number,
     startOffset: number,
+    private readonly onAppend: (offset: number, bytes: Uint8Array) => void = () => {},
   ) {
     this.offset = startOffset;
   }
@@ -56,7 +58,10 @@ export class PartFilesWriter {
       writeFully(this.partFd(index), bytes.subarray(done, done + n), within);
       done += n;
     }
-    if (advance) this.offset += bytes.length;
+    if (advance) {
+      this.onAppend(offset, bytes);
+      this.offset += bytes.length;
+    }
   }
 
   close(): void {
@@ -79,22 +84,25 @@ function writeFully(fd: number, bytes: Uint8Array, position: number): void {
   for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
 }
 
-/** SHA-256 of every part and of the whole document, in one sequential read of the part files. */
-export function hashParts(partsDir: string, totalBytes: number, partBytes: number): { sha256: string; parts: PartEntry[] } {
+/**
+ * SHA-256 of the whole document and of every part not in `known` (parts already hashed while they
+ * were written), in one sequential read of the part files.
+ */
+export function hashDocument(partsDir: string, totalBytes: number, partBytes: number, known: Record<number, string>): { sha256: string; parts: PartEntry[] } {
   const whole = createHash("sha256");
   const parts: PartEntry[] = [];
   const buffer = Buffer.allocUnsafe(Math.min(CHUNK, partBytes));
   for (let index = 0, offset = 0; offset < totalBytes; index++, offset += partBytes) {
     const length = Math.min(partBytes, totalBytes - offset);
-    const part = createHash("sha256");
+    const part = known[index] === undefined ? createHash("sha256") : undefined;
     const fd = openSync(path.join(partsDir, String(index)), "r");
     try {
-      readExactly(fd, buffer, length, [part, whole]);
+      readExactly(fd, buffer, length, part ? [part, whole] : [whole]);
       if (readSync(fd, buffer, 0, 1, null) !== 0) throw new Error(`part ${index} is longer than ${length} bytes`);
     } finally {
       closeSync(fd);
     }
-    parts.push({ index, offset, length, sha256: asDigest(part.digest("hex")) });
+    parts.push({ index, offset, length, sha256: asDigest(part ? part.digest("hex") : known[index]!) });
   }
   return { sha256: asDigest(whole.digest("hex")), parts };
 }

@@ -42,7 +42,7 @@ export class SortedSpill {
     if (this.batchBytes >= this.runBytes) this.spill();
   }
 
-  /** All records in catalog order. */
+  /** All records in catalog order; a record's body is valid until the next record is taken. */
   *sorted(): Generator<SpillRecord> {
     if (this.runs.length === 0) {
       yield* this.batch.sort(compareRecords);
@@ -88,7 +88,9 @@ function* readRun(file: string, bufferBytes: number): Generator<SpillRecord> {
       const headLength = lengths.readUInt32LE(0);
       const bodyLength = lengths.readUInt32LE(4);
       const [entry, location] = JSON.parse(reader.read(headLength)!.toString("utf8")) as [CatalogEntry, SourceLocation];
-      const body = Buffer.from(reader.read(bodyLength)!); // a copy: the reader's buffer is reused
+      // A view into the reader's buffer: valid until this run is read again, which the merge does
+      // only after the record was consumed.
+      const body = reader.read(bodyLength)!;
       yield { entry, location, body };
     }
   } finally {

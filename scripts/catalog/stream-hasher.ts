@@ -1,0 +1,76 @@
+/**
+ * Hashes the document's bytes on a worker thread while the main thread merges and writes them:
+ * `artifact_sha256` over the data bytes, and the SHA-256 of every part that lies wholly after the
+ * prefix (the prefix is written last, so parts that hold any of it are hashed afterwards).
+ */
+import { Worker } from "node:worker_threads";
+
+// Plain CommonJS (an eval'd worker): node:crypto and messages only.
+const WORKER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { createHash } = require("node:crypto");
+const { prefixLength, partBytes } = workerData;
+const artifact = createHash("sha256");
+const parts = new Map();
+parentPort.on("message", (message) => {
+  if (message.end) {
+    const partHashes = {};
+    for (const [index, hash] of parts) partHashes[index] = hash.digest("hex");
+    parentPort.postMessage({ artifact: artifact.digest("hex"), parts: partHashes });
+    return;
+  }
+  const bytes = new Uint8Array(message.buffer);
+  if (message.data) artifact.update(bytes);
+  for (let done = 0; done < bytes.length; ) {
+    const at = message.offset + done;
+    const index = Math.floor(at / partBytes);
+    const n = Math.min(bytes.length - done, (index + 1) * partBytes - at);
+    if (index * partBytes >= prefixLength) {
+      if (!parts.has(index)) parts.set(index, createHash("sha256"));
+      parts.get(index).update(bytes.subarray(done, done + n));
+    }
+    done += n;
+  }
+});
+`;
+
+export interface StreamHashes {
+  /** Lowercase hex SHA-256 of every data byte fed. */
+  artifact: string;
+  /** Part index → lowercase hex SHA-256, for the parts that start at or after the prefix. */
+  parts: Record<number, string>;
+}
+
+export class StreamHasher {
+  private readonly worker: Worker;
+  private failure: Error | undefined;
+
+  constructor(prefixLength: number, partBytes: number) {
+    this.worker = new Worker(WORKER, { eval: true, workerData: { prefixLength, partBytes } });
+    this.worker.on("error", (error) => (this.failure = error));
+  }
+
+  /** Bytes at a document offset (copied, so the caller may reuse its buffer); `data` bytes count toward artifact_sha256. */
+  feed(offset: number, bytes: Uint8Array, data: boolean): void {
+    if (this.failure) throw this.failure;
+    const buffer = new Uint8Array(bytes).buffer; // a copy (Buffer#slice would be a view)
+    this.worker.postMessage({ offset, buffer, data }, [buffer]);
+  }
+
+  async finish(): Promise<StreamHashes> {
+    try {
+      return await new Promise<StreamHashes>((resolve, reject) => {
+        if (this.failure) return reject(this.failure);
+        this.worker.once("message", resolve);
+        this.worker.once("error", reject);
+        this.worker.postMessage({ end: true });
+      });
+    } finally {
+      await this.worker.terminate();
+    }
+  }
+
+  async cancel(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
