@@ -17,6 +17,8 @@ export interface WranglerDevOptions {
   environment?: string;
   /** Like `wrangler dev --env-file`: variables and secrets for the worker (e.g. OPERATOR_SECRET). */
   envFile?: string;
+  /** Like `wrangler dev --config`: another worker configuration (e.g. the benchmark's floor worker). */
+  config?: string;
   onOutput?: (text: string) => void;
 }
 
@@ -34,6 +36,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Dev
   if (options.persistTo) args.push("--persist-to", options.persistTo);
   if (options.environment) args.push("--env", options.environment);
   if (options.envFile) args.push("--env-file", options.envFile);
+  if (options.config) args.push("--config", options.config);
   // process.execPath is the Node 22 running this script; detached gives wrangler and workerd their own process group.
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,

@@ -1,5 +1,6 @@
 /** Every benchmark module, in report order. Add serve/client modules here (one import, one entry). */
 import { buildBench } from "./build";
+import { serveBench } from "./serve";
 import type { BenchModule } from "./types";
 
-export const BENCH_MODULES: BenchModule[] = [buildBench];
+export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench];

@@ -1,0 +1,46 @@
+/**
+ * Bench-only worker (never deployed; `npm run bench` runs it under a generated copy of wrangler.toml
+ * whose `main` points here): the catalog routes twice, identical but for the per-key rate limiter,
+ * so the limiter's cost per request is one difference measured in one isolate.
+ * - default: authenticate → rateLimit → read:catalog, exactly what src/index.ts runs;
+ * - with `Bench-Limiter: off`: authenticate → read:catalog.
+ * It keeps the real worker's name and Durable Object classes, so it reads the same persisted keys,
+ * key guards and releases.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { every } from "hono/combine";
+import type { MiddlewareHandler } from "hono";
+import { authenticate } from "../../src/auth/authenticate";
+import { protect } from "../../src/auth/protect";
+import { requireScope } from "../../src/auth/require-scope";
+import { registerCatalogRoutes } from "../../src/catalog/routes";
+import type { AppEnv } from "../../src/http/context";
+import { Problem, renderProblem } from "../../src/http/problem";
+import { requestId } from "../../src/http/request-id";
+
+const LIMITER_SWITCH_HEADER = "Bench-Limiter";
+
+function catalogApp(guard: MiddlewareHandler<AppEnv>) {
+  const app = new OpenAPIHono<AppEnv>();
+  app.use(requestId());
+  registerCatalogRoutes(app, { guard });
+  app.onError((error, c) => {
+    if (error instanceof Problem) return renderProblem(error, c.get("requestId"));
+    throw error;
+  });
+  return app;
+}
+
+const withLimiter = catalogApp(protect("read:catalog"));
+const withoutLimiter = catalogApp(every(authenticate(), requireScope("read:catalog")));
+
+export default {
+  fetch(request, env, ctx) {
+    const app = request.headers.get(LIMITER_SWITCH_HEADER) === "off" ? withoutLimiter : withLimiter;
+    return app.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<Env>;
+
+export { AccountDirectory } from "../../src/auth/account-directory";
+export { AccountObject } from "../../src/auth/account-object";
+export { KeyGuard } from "../../src/limits/key-guard";

@@ -1,0 +1,102 @@
+/**
+ * HTTP load for the serve benchmark: autocannon (in this process) against one URL for a fixed time,
+ * after an unmeasured warm-up. Latency percentiles are computed from every response's own time
+ * (autocannon's histogram keeps whole milliseconds only, too coarse for a local worker).
+ * Any non-2xx answer or connection error fails the measurement: a rate that includes 429s or
+ * 401s would measure the refusal path, not the route.
+ */
+import type { EventEmitter } from "node:events";
+import autocannon from "autocannon";
+import { median } from "./measure";
+
+export interface LoadOptions {
+  url: string;
+  headers?: Record<string, string>;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Response body bytes per second. */
+  bytesPerSecond: number;
+  requests: number;
+}
+
+export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
+  if (options.warmupSeconds > 0) await run(options, options.warmupSeconds, () => {});
+  const times: number[] = [];
+  const result = await run(options, options.seconds, (ms) => times.push(ms));
+  times.sort((a, b) => a - b);
+  return {
+    requestsPerSecond: times.length / result.duration,
+    p50Ms: median(times),
+    p99Ms: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] ?? Number.NaN,
+    bytesPerSecond: result.throughput.total / result.duration,
+    requests: times.length,
+  };
+}
+
+async function run(options: LoadOptions, seconds: number, onTime: (ms: number) => void): Promise<autocannon.Result> {
+  const statuses = new Map<number, number>();
+  let instance: autocannon.Instance | undefined;
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon({ url: options.url, headers: options.headers, connections: options.connections, duration: seconds }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+  // autocannon 9 emits (client, statusCode, resBytes, responseTime in fractional ms); its types lag behind.
+  (instance as unknown as EventEmitter).on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    if (status >= 200 && status < 300) onTime(ms);
+  });
+  const result = await done;
+  const refused = [...statuses].filter(([status]) => status < 200 || status >= 300);
+  if (refused.length || result.errors > 0) {
+    const codes = refused.map(([status, n]) => `${n}× ${status}`).join(", ");
+    throw new Error(`load on ${options.url} was not all 2xx: ${codes || "no refusals"}; ${result.errors} connection errors (${result.timeouts} timeouts)`);
+  }
+  return result;
+}
+
+export interface RoundedLoad {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Median over the rounds of this figure's req/s ÷ the floor's req/s in the same round. */
+  ratioToFloor: number;
+}
+
+/**
+ * Loads the floor and then each subject, `rounds` times over, and keeps medians: a burst of other
+ * work on the machine lands on the floor and the figures of the same round alike.
+ */
+export async function loadRounds<K extends string>(
+  floor: LoadOptions,
+  subjects: Record<K, LoadOptions>,
+  rounds: number,
+  log: (line: string) => void,
+): Promise<Record<K | "floor", RoundedLoad>> {
+  const names = Object.keys(subjects) as K[];
+  const runs = new Map<K | "floor", LoadResult[]>([["floor", []], ...names.map((name) => [name, []] as [K, LoadResult[]])]);
+  for (let round = 0; round < rounds; round++) {
+    for (const name of ["floor" as const, ...names]) {
+      log(`serve: load on ${name} (round ${round + 1}/${rounds})`);
+      runs.get(name)!.push(await measureLoad(name === "floor" ? floor : subjects[name]));
+    }
+  }
+  const floors = runs.get("floor")!;
+  const figures = {} as Record<K | "floor", RoundedLoad>;
+  for (const [name, results] of runs) {
+    figures[name] = {
+      requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+      p50Ms: median(results.map((r) => r.p50Ms)),
+      p99Ms: median(results.map((r) => r.p99Ms)),
+      ratioToFloor: median(results.map((r, i) => r.requestsPerSecond / floors[i]!.requestsPerSecond)),
+    };
+  }
+  return figures;
+}

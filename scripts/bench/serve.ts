@@ -1,0 +1,161 @@
+/**
+ * Serve benchmark (issue 7): the real worker in local workerd under the real `wrangler dev`, loaded
+ * by autocannon, against floors measured in the same run under the same harness:
+ * - request rate and p50/p99 of an authenticated, rate-limited part and of /v1/releases/current,
+ *   ÷ a bare Hono "ok" worker (bench/workers/ok.ts);
+ * - the rate limiter's cost: the same part route with and without it (bench/workers/limiter-switch.ts);
+ * - the whole /v1/catalog: time to first byte and MB/s for a small and a large catalog, and the RSS
+ *   of the workerd process that runs the worker before, during (peak, sampled) and after streaming.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DEFAULT_PART_BYTES } from "../../src/catalog/parts";
+import { provisionBenchKey, startBenchServer, type BenchServer, type ServerKind } from "./bench-servers";
+import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
+import { measureDocument, type DocumentFigures } from "./serve-document";
+import { builtRelease, makeCurrent, type BuiltRelease } from "./served-releases";
+import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
+
+const FULL = { documents: [10_000, 100_000], rounds: 3, seconds: 5, warmupSeconds: 2, downloads: 3 };
+const QUICK = { documents: [1_000, 5_000], rounds: 1, seconds: 2, warmupSeconds: 1, downloads: 2 };
+/**
+ * Small parts, so that a part request measures the edge path (auth, limiter, lookups), not bandwidth.
+ * Its own profile count: a release id names content, not layout, so no document size may reuse it.
+ */
+const RATE_RELEASE = { profiles: 500, partBytes: 16 * 1024 };
+const RATE_PART = 1;
+const CONNECTIONS = 10;
+const LIMITER_OFF = { "Bench-Limiter": "off" };
+
+export const serveBench: BenchModule = {
+  name: "serve",
+  async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
+    const plan = quick ? QUICK : FULL;
+    const persistTo = path.join(dataDir, "serve-state");
+    const scratch = mkdtempSync(path.join(tmpdir(), "bench-serve-"));
+    const servers: BenchServer[] = [];
+    const start = async (kind: ServerKind) => {
+      log(`serve: starting wrangler dev (${kind})`);
+      const server = await startBenchServer(kind, persistTo, scratch);
+      servers.push(server);
+      return server;
+    };
+    const stop = async (server: BenchServer) => {
+      servers.splice(servers.indexOf(server), 1);
+      await server.stop();
+    };
+    try {
+      const rateRelease = await builtRelease(dataDir, RATE_RELEASE.profiles, RATE_RELEASE.partBytes, log);
+      const documentReleases: BuiltRelease[] = [];
+      for (const count of plan.documents) documentReleases.push(await builtRelease(dataDir, count, DEFAULT_PART_BYTES, log));
+
+      // The floor runs beside every measured server and is loaded in turn with it, round by round,
+      // so that whatever else the machine does hits floor and figure alike.
+      const ok = await start("ok");
+      const load = (url: string, headers: Record<string, string> = {}): LoadOptions => ({ url, headers, connections: CONNECTIONS, seconds: plan.seconds, warmupSeconds: plan.warmupSeconds });
+      const rounds = <K extends string>(subjects: Record<K, LoadOptions>) => loadRounds(load(`${ok.url}/`), subjects, plan.rounds, log);
+
+      const real = await start("catalog");
+      const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
+      const documents: DocumentFigures[] = [];
+      for (const release of documentReleases) {
+        await makeCurrent(persistTo, release, log);
+        log(`serve: /v1/catalog of ${release.manifest.profile_count} profiles`);
+        documents.push(await measureDocument(real, release.manifest, auth, plan.downloads));
+      }
+      await makeCurrent(persistTo, rateRelease, log);
+      const edge = await rounds({
+        part: load(`${real.url}/v1/catalog/parts/${RATE_PART}`, auth),
+        manifest: load(`${real.url}/v1/releases/current`, auth),
+      });
+      await stop(real);
+
+      const bench = await start("limiter-switch");
+      const url = `${bench.url}/v1/catalog/parts/${RATE_PART}`;
+      await expectLimiter(url, auth, true);
+      await expectLimiter(url, { ...auth, ...LIMITER_OFF }, false);
+      const limiter = await rounds({ on: load(url, auth), off: load(url, { ...auth, ...LIMITER_OFF }) });
+      return section({ documents, edge, limiter });
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  },
+};
+
+/** The switch must really switch: only the limited variant answers with RateLimit headers. */
+async function expectLimiter(url: string, headers: Record<string, string>, limited: boolean): Promise<void> {
+  const response = await fetch(url, { headers });
+  await response.body?.cancel();
+  if (response.status !== 200 || response.headers.has("RateLimit") !== limited) {
+    throw new Error(`limiter switch: GET ${url} answered ${response.status} ${limited ? "without" : "with"} a RateLimit header`);
+  }
+}
+
+interface Measured {
+  documents: DocumentFigures[];
+  edge: Record<"part" | "manifest" | "floor", RoundedLoad>;
+  limiter: Record<"on" | "off" | "floor", RoundedLoad>;
+}
+
+const ms = (value: number) => value.toFixed(2);
+const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
+const count = (n: number) => n.toLocaleString("en");
+const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+
+function loadRow(label: string, result: RoundedLoad): BenchRow {
+  return {
+    case: label,
+    "req/s": Math.round(result.requestsPerSecond),
+    "p50 (ms)": ms(result.p50Ms),
+    "p99 (ms)": ms(result.p99Ms),
+    "req/s ÷ bare worker": times(result.ratioToFloor),
+  };
+}
+
+function section({ documents, edge, limiter }: Measured): BenchSection {
+  const partLabel = `GET /v1/catalog/parts/${RATE_PART} (${RATE_RELEASE.partBytes / 1024} KiB part)`;
+  const rows: BenchRow[] = [
+    loadRow("bare Hono worker: GET / → \"ok\" (floor)", edge.floor),
+    loadRow(`${partLabel}, authenticated + rate-limited`, edge.part),
+    loadRow("GET /v1/releases/current, authenticated + rate-limited", edge.manifest),
+    loadRow(`${partLabel}, bench worker with the limiter`, limiter.on),
+    loadRow(`${partLabel}, bench worker without the limiter`, limiter.off),
+    ...documents.map((d) => ({
+      case: `GET /v1/catalog, ${count(d.profiles)} profiles (${mib(d.bytes)} MiB)`,
+      "TTFB (ms)": ms(d.ttfbMs),
+      "MB/s": (d.bytesPerSecond / 1e6).toFixed(0),
+      "workerd RSS before → peak → after (MiB)": `${mib(d.rssBefore)} → ${mib(d.rssPeak)} → ${mib(d.rssAfter)}`,
+    })),
+  ];
+  // Server time per request at saturation: 1/rate, so differences of it add up per request.
+  const extraMs = (a: RoundedLoad, b: RoundedLoad) => (1 / a.requestsPerSecond - 1 / b.requestsPerSecond) * 1000;
+  const [small, large] = [documents[0]!, documents.at(-1)!];
+  const growth = large.rssPeak - large.rssBefore;
+  return {
+    title: "Serve",
+    method:
+      "The real worker (wrangler.toml) in local workerd under the real `wrangler dev` (its proxy worker included, for floor and figures alike), " +
+      `loaded by autocannon (${CONNECTIONS} connections, after a warm-up; rounds of floor then figures, medians) from the bench process. ` +
+      "Every request carries a live API key whose rate limit the operator API raised (as `npm run keys -- limits` does), " +
+      "so the limiter runs on every request and admits them all. " +
+      `Floor: a bare Hono worker answering "ok" (bench/workers/ok.ts) under the same harness. Parts come from a ${count(RATE_RELEASE.profiles)}-profile release cut into ` +
+      `${RATE_RELEASE.partBytes / 1024} KiB parts, so a part request measures the edge path rather than bandwidth. ` +
+      "The limiter's cost: a bench-only worker (bench/workers/limiter-switch.ts) serving the same route with and without `rateLimit()`. " +
+      "The whole document: a fresh connection per GET (median of the runs), the RSS of the workerd process running the worker sampled every 10 ms. " +
+      "Targets: authenticated part ≥ 0.5× the bare worker's req/s; TTFB independent of size; workerd RSS growth while streaming < 10 MB.",
+    columns: ["case", "req/s", "p50 (ms)", "p99 (ms)", "req/s ÷ bare worker", "TTFB (ms)", "MB/s", "workerd RSS before → peak → after (MiB)"],
+    rows,
+    summary: [
+      `serve authenticated part: ${Math.round(edge.part.requestsPerSecond)} req/s = ${times(edge.part.ratioToFloor)} bare worker (target ≥ 0.5×), ` +
+        `p50 ${ms(edge.part.p50Ms)} ms (bare ${ms(edge.floor.p50Ms)} ms), +${ms(extraMs(edge.part, edge.floor))} ms server time per request`,
+      `serve /v1/releases/current: ${Math.round(edge.manifest.requestsPerSecond)} req/s = ${times(edge.manifest.ratioToFloor)} bare worker, p50 ${ms(edge.manifest.p50Ms)} ms`,
+      `serve rate limiter: ${ms(extraMs(limiter.on, limiter.off))} ms server time per request (${Math.round(limiter.off.requestsPerSecond)} → ${Math.round(limiter.on.requestsPerSecond)} req/s, ` +
+        `p50 ${ms(limiter.off.p50Ms)} → ${ms(limiter.on.p50Ms)} ms)`,
+      `serve /v1/catalog TTFB: ${count(small.profiles)} profiles ${ms(small.ttfbMs)} ms, ${count(large.profiles)} profiles ${ms(large.ttfbMs)} ms (${times(large.ttfbMs / small.ttfbMs)}); ` +
+        `${(small.bytesPerSecond / 1e6).toFixed(0)} / ${(large.bytesPerSecond / 1e6).toFixed(0)} MB/s`,
+      `serve workerd RSS streaming ${count(large.profiles)} profiles: ${mib(large.rssBefore)} → peak ${mib(large.rssPeak)} → ${mib(large.rssAfter)} MiB (growth ${(growth / 1e6).toFixed(1)} MB, target < 10 MB)`,
+    ],
+  };
+}
