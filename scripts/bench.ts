@@ -5,7 +5,7 @@
  * summary. Every figure is a ratio against a floor measured in the same run on the same machine.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { BENCH_MODULES } from "./bench/modules";
@@ -47,13 +47,16 @@ const dataDir = path.resolve(args["data-dir"] ?? path.join(tmpdir(), "readiness-
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 const started = new Date();
+const loadBefore = loadavg()[0]!;
 const sections: BenchSection[] = [];
 for (const module of modules) {
   log(`${module.name}…`);
   sections.push(await module.run({ quick: args.quick, dataDir, log }));
 }
 
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}`;
+// The load average says how much else ran on the machine meanwhile (ratios absorb some of it).
+const load = `load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}, ${load}`;
 const table = (s: BenchSection) =>
   [`| ${s.columns.join(" | ")} |`, `|${s.columns.map(() => "---").join("|")}|`, ...s.rows.map((r) => `| ${s.columns.map((c) => String(r[c] ?? "")).join(" | ")} |`)].join("\n");
 const report = [

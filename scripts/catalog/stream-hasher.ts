@@ -9,7 +9,8 @@ import { Worker } from "node:worker_threads";
 const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
-const { prefixLength, partBytes } = workerData;
+const { prefixLength, partBytes, counter } = workerData;
+const processed = new Int32Array(counter);
 const artifact = createHash("sha256");
 const parts = new Map();
 parentPort.on("message", (message) => {
@@ -31,8 +32,13 @@ parentPort.on("message", (message) => {
     }
     done += n;
   }
+  Atomics.add(processed, 0, 1);
+  Atomics.notify(processed, 0);
 });
 `;
+
+/** Chunks (1 MiB each) that may wait for the hasher: past this, the writer waits (bounded memory). */
+const MAX_QUEUED = 8;
 
 export interface StreamHashes {
   /** Lowercase hex SHA-256 of every data byte fed. */
@@ -44,9 +50,11 @@ export interface StreamHashes {
 export class StreamHasher {
   private readonly worker: Worker;
   private failure: Error | undefined;
+  private readonly processed = new Int32Array(new SharedArrayBuffer(4));
+  private sent = 0;
 
   constructor(prefixLength: number, partBytes: number) {
-    this.worker = new Worker(WORKER, { eval: true, workerData: { prefixLength, partBytes } });
+    this.worker = new Worker(WORKER, { eval: true, workerData: { prefixLength, partBytes, counter: this.processed.buffer }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
     this.worker.on("error", (error) => (this.failure = error));
   }
 
@@ -55,6 +63,13 @@ export class StreamHasher {
     if (this.failure) throw this.failure;
     const buffer = new Uint8Array(bytes).buffer; // a copy (Buffer#slice would be a view)
     this.worker.postMessage({ offset, buffer, data }, [buffer]);
+    this.sent++;
+    // Backpressure: the merge is synchronous, so wait on the worker's counter (Atomics.wait is
+    // allowed on Node's main thread) rather than let copies pile up in its message queue.
+    // A worker that died cannot say so while this thread waits: give up after a long silence.
+    for (let done = Atomics.load(this.processed, 0), silent = 0; this.sent - done > MAX_QUEUED; done = Atomics.load(this.processed, 0)) {
+      if (Atomics.wait(this.processed, 0, done, 1000) === "timed-out" && ++silent >= 60) throw new Error("the hashing worker stopped responding");
+    }
   }
 
   async finish(): Promise<StreamHashes> {
