@@ -5,7 +5,7 @@
  * part files while hashing `data`; hash every part and the whole document. Everything is built in
  * a temporary directory beside `outDir` and renamed into place only when the input was valid.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Manifest } from "../../src/catalog/manifest";
@@ -74,6 +74,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   if (!API_CONTRACT_PATTERN.test(apiContract)) throw new UsageError(`namespace must be lowercase letters, digits, dots or hyphens; "${apiContract}" is not a valid api_contract`);
   const plan = planInput(options.input);
   const outDir = path.resolve(options.outDir);
+  if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new UsageError(`--out ${options.outDir}: exists and is not a directory`);
   mkdirSync(path.dirname(outDir), { recursive: true });
   const temp = mkdtempSync(path.join(path.dirname(outDir), ".catalog-build-"));
   try {

@@ -76,6 +76,7 @@ describe("usage errors exit 2", () => {
     [["--in", PROFILES_DIR, "--out", "x", "--colour", "red"], "Unknown option '--colour'"],
     [["--in", "missing-dir", "--out", "x"], "--in missing-dir: no such file or directory"],
     [["--in", PROFILES_DIR, "--out", "x", "--namespace", "Bad NS"], "namespace must be lowercase letters"],
+    [["--in", PROFILES_DIR, "--out", PROFILES_DIR + "/northwind-payments-api--checkout.json"], "exists and is not a directory"],
   ])("%j", (args, message) => {
     const result = build(...args);
     expect(result.code).toBe(2);
