@@ -96,7 +96,8 @@ async function main(): Promise<void> {
     progress.stop();
     const seconds = (performance.now() - started) / 1000;
     if (args.json) {
-      const stats = args.stats ? { seconds, max_rss_bytes: process.resourceUsage().maxRSS * 1024 } : undefined;
+      const cpu = process.cpuUsage(); // the whole process: main thread and workers
+      const stats = args.stats ? { seconds, cpu_seconds: (cpu.user + cpu.system) / 1e6, max_rss_bytes: process.resourceUsage().maxRSS * 1024 } : undefined;
       process.stdout.write(`${JSON.stringify({ ok: true, release_dir: result.releaseDir, unchanged: result.unchanged, manifest: result.manifest, stats })}\n`);
     } else process.stdout.write(`${summary(result, seconds, args.stats)}\n`);
   } catch (error) {

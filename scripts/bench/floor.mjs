@@ -1,6 +1,6 @@
 // The build benchmark's floor, in a plain Node process (no TypeScript, no threads): read the ndjson
 // catalog, JSON.parse every line, SHA-256 every byte, JSON.stringify every profile. Any build has to
-// do at least this much. Prints {seconds, max_rss_bytes, bytes, profiles} as JSON.
+// do at least this much. Prints {seconds, cpu_seconds, max_rss_bytes, bytes, profiles} as JSON.
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 
@@ -35,4 +35,6 @@ for (;;) {
 closeSync(fd);
 hash.digest("hex");
 const seconds = (performance.now() - started) / 1000;
-process.stdout.write(`${JSON.stringify({ seconds, max_rss_bytes: process.resourceUsage().maxRSS * 1024, bytes, profiles, serialized })}\n`);
+const cpu = process.cpuUsage();
+const cpu_seconds = (cpu.user + cpu.system) / 1e6;
+process.stdout.write(`${JSON.stringify({ seconds, cpu_seconds, max_rss_bytes: process.resourceUsage().maxRSS * 1024, bytes, profiles, serialized })}\n`);

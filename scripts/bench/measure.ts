@@ -8,6 +8,8 @@ const BIN = path.join(REPO, "node_modules", ".bin");
 
 export interface Measured {
   seconds: number;
+  /** CPU time of the whole process (all threads): steadier than wall time on a shared machine. */
+  cpuSeconds: number;
   maxRssBytes: number;
 }
 

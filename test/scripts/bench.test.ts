@@ -18,7 +18,7 @@ it("npm run bench -- --quick writes a report with the build figures as ratios to
   });
   expect(result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
   expect(result.status).toBe(0);
-  expect(result.stdout).toMatch(/^build 5,000 profiles: [\d.]+ s = [\d.]+× floor \(target ≤ 2×\), peak RSS \d+ MiB$/m);
+  expect(result.stdout).toMatch(/^build 5,000 profiles: [\d.]+ s = [\d.]+× floor \(target ≤ 2×; CPU [\d.]+× floor CPU\), peak RSS \d+ MiB$/m);
   expect(result.stdout).toMatch(/^build peak RSS across sizes: \d+ \/ \d+ MiB/m);
   const markdown = readFileSync(report, "utf8");
   expect(markdown).toContain("# Benchmark report (quick)");
