@@ -9,7 +9,7 @@ const BIN = path.join(REPO, "node_modules", ".bin");
 export interface Measured {
   seconds: number;
   /** CPU time of the whole process (all threads): steadier than wall time on a shared machine. */
-  cpuSeconds: number;
+  cpuSeconds?: number;
   maxRssBytes: number;
 }
 
