@@ -1,11 +1,12 @@
 /**
- * `npm run keys -- <command>`: operator management of accounts and API keys, through the worker's
- * operator API (local by default; --remote for a deployed worker). See HELP.
+ * `npm run keys -- <command>`: operator management of accounts, API keys and admin approval,
+ * through the worker's operator API (local by default; --remote for a deployed worker). See HELP.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { SCOPES } from "../src/auth/scopes";
 import { EXIT, runCli, UsageError } from "./cli-run";
+import * as adminCommands from "./keys/admin-commands";
 import * as commands from "./keys/commands";
 import { connect } from "./keys/connect";
 import { OperatorRefusal, type Deployment } from "./keys/operator-client";
@@ -16,8 +17,17 @@ Accounts (an account exists under one id on production and on the sandbox):
   accounts create --email <e> --password <p|-> [--name <n>] [--operator]
                          Create an account (--password - reads it from stdin).
   accounts list          Every account, with the deployments it is on.
-  approve-admin --account <id>
-                         Allow keys with the admin scope for this account.
+
+Admin approval (the admin scope is never granted without an operator):
+  admin-requests [--account <id>]
+                         OAuth apps waiting for admin: account, email, app name, client id.
+  approve-admin --account <id> [--client <client_id>]
+                         Without --client: the account may create API keys with admin, and every
+                         OAuth app waiting for admin on it is approved (later requests wait again).
+                         With --client: only that app's request. Its next token carries admin.
+  reject-admin --account <id> [--client <client_id>]
+                         Refuse the waiting OAuth request(s) of the account (all, or that app's);
+                         tokens keep leaving admin out. API-key approval is not changed.
 
 Keys (live keys are on production, test keys on the sandbox):
   create --account <id> --mode live|test [--scopes a,b] [--name <n>] [--json]
@@ -50,6 +60,7 @@ const OPTIONS = {
   name: { type: "string" },
   operator: { type: "boolean", default: false },
   account: { type: "string" },
+  client: { type: "string" },
   mode: { type: "string" },
   scopes: { type: "string" },
   key: { type: "string" },
@@ -92,7 +103,9 @@ runCli("keys", HELP, async (argv) => {
         operator: values.operator,
       });
     } else if (command === "accounts" && sub === "list") await commands.listAccounts(ctx);
-    else if (command === "approve-admin") await commands.approveAdmin(ctx, required("account", values.account));
+    else if (command === "admin-requests") await adminCommands.listAdminRequests(ctx, values.account);
+    else if (command === "approve-admin") await adminCommands.approveAdmin(ctx, { accountId: required("account", values.account), clientId: values.client });
+    else if (command === "reject-admin") await adminCommands.rejectAdmin(ctx, { accountId: required("account", values.account), clientId: values.client });
     else if (command === "create") {
       await commands.createKey(ctx, {
         accountId: required("account", values.account),

@@ -2,7 +2,8 @@
  * The commands of `npm run keys`, each one function over the operator API. Account commands act on
  * every deployment in reach (an account is one identity, under one id, on production and on the
  * sandbox); key commands act on the deployment that holds the key's mode (live → production,
- * test → sandbox), which a key id names itself (key_live_… / key_test_…).
+ * test → sandbox), which a key id names itself (key_live_… / key_test_…). The admin approval
+ * commands are in admin-commands.ts.
  */
 import type { AccountView } from "../../src/auth/account-views";
 import { KEY_MODES, type KeyMode } from "../../src/auth/api-key";
@@ -21,7 +22,7 @@ export interface CommandContext {
   print: (text: string) => void;
 }
 
-async function deploymentsOf(ctx: CommandContext): Promise<Deployment[]> {
+export async function deploymentsOf(ctx: CommandContext): Promise<Deployment[]> {
   const all = await ctx.connections.allDeployments();
   if (!ctx.only) return all;
   if (!all.includes(ctx.only)) throw new UsageError(`--env ${ctx.only} is not reachable here (this command reaches ${all.join(", ")})`);
@@ -55,13 +56,6 @@ export async function listAccounts(ctx: CommandContext): Promise<void> {
   }
   const accounts = [...byId.values()];
   ctx.print(ctx.json ? JSON.stringify(accounts.map(({ account, deployments }) => ({ ...account, deployments }))) : accountsTable(accounts));
-}
-
-export async function approveAdmin(ctx: CommandContext, accountId: string): Promise<void> {
-  const deployments = await deploymentsOf(ctx);
-  const clients = await ctx.connections.clients(deployments);
-  for (const client of clients) await client.approveAdmin(accountId);
-  ctx.print(ctx.json ? JSON.stringify({ account_id: accountId, admin_approved: true, deployments }) : `admin approved for ${accountId} on ${deployments.join(" and ")}`);
 }
 
 export async function createKey(ctx: CommandContext, input: { accountId: string; mode: KeyMode; scopes?: Scope[]; name?: string }): Promise<void> {

@@ -1,5 +1,6 @@
-/** How `npm run keys` shows accounts and keys to an operator: aligned columns, never a secret. */
+/** How `npm run keys` shows accounts, keys and admin requests to an operator: aligned columns, never a secret. */
 import type { AccountView, KeyView } from "../../src/auth/account-views";
+import type { AdminRequestView } from "../../src/auth/oauth/admin-approval";
 import type { Deployment } from "./operator-client";
 
 export function table(rows: string[][]): string {
@@ -36,6 +37,21 @@ export function keysTable(keys: KeyView[]): string {
       key.scopes.join(","),
       key.created_at,
       key.last_used_at ?? "never",
+    ]),
+  ]);
+}
+
+export function adminRequestsTable(requests: { request: AdminRequestView; deployment: Deployment }[]): string {
+  if (requests.length === 0) return "no admin requests are waiting";
+  return table([
+    ["ACCOUNT", "EMAIL", "APP", "CLIENT", "DEPLOYMENT", "REQUESTED"],
+    ...requests.map(({ request, deployment }) => [
+      request.account_id,
+      request.account_email ?? "(deleted)",
+      request.client_name,
+      request.client_id,
+      deployment,
+      request.requested_at,
     ]),
   ]);
 }

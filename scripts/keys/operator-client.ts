@@ -5,6 +5,7 @@
  */
 import type { AccountView, KeyView } from "../../src/auth/account-views";
 import type { KeyMode } from "../../src/auth/api-key";
+import type { AdminApproval, AdminRequestView } from "../../src/auth/oauth/admin-approval";
 import type { Scope } from "../../src/auth/scopes";
 
 export type Deployment = "production" | "sandbox";
@@ -40,6 +41,13 @@ export class OperatorClient {
   }
   approveAdmin(accountId: string): Promise<AccountView> {
     return this.#call("POST", `/accounts/${encodeURIComponent(accountId)}/admin-approval`);
+  }
+  async listAdminRequests(accountId?: string): Promise<AdminRequestView[]> {
+    const query = accountId ? `?${new URLSearchParams({ account_id: accountId })}` : "";
+    return (await this.#call<{ data: AdminRequestView[] }>("GET", `/admin-requests${query}`)).data;
+  }
+  decideAdminRequest(accountId: string, clientId: string, decision: "approval" | "rejection"): Promise<AdminApproval> {
+    return this.#call("POST", `/accounts/${encodeURIComponent(accountId)}/admin-requests/${encodeURIComponent(clientId)}/${decision}`);
   }
   createKey(accountId: string, input: { mode?: KeyMode; scopes?: Scope[]; name?: string }): Promise<CreatedKey> {
     return this.#call("POST", `/accounts/${encodeURIComponent(accountId)}/keys`, input);

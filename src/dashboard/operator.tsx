@@ -12,7 +12,7 @@ import { accountDirectory, accountObject } from "../auth/accounts";
 import type { AccountView } from "../auth/account-views";
 import { ACCOUNT_ID_PATTERN } from "../auth/ids";
 import { requireOperatorRole } from "./access";
-import { approveAdminRequest, pendingAdminRequests, rejectAdminRequest, type AdminDecision } from "./admin-requests";
+import { approveAdminRequest, pendingAdminRequests, rejectAdminRequest, type AdminDecision } from "../auth/oauth/admin-requests";
 import { appNameOf } from "./authorized-apps";
 import { ADMIN_REQUEST_PATHS, adminKeysPath, DASHBOARD_PATHS, type DashboardEnv } from "./context";
 import { OperatorPage } from "./operator-page";
@@ -69,7 +69,7 @@ function decide(decision: "approved" | "rejected") {
     const target = { accountId, clientId };
     const outcome =
       decision === "approved"
-        ? await approveAdminRequest(c.env.OAUTH_KV, target, { email: c.var.account.email }, new Date())
+        ? await approveAdminRequest(c.env.OAUTH_KV, target, c.var.account.email, new Date())
         : await rejectAdminRequest(c.env.OAUTH_KV, target);
     if (!outcome.ok) return renderDashboardError(c, outcome.reason === "not_found" ? 404 : 409, "Nothing to decide", REFUSED[outcome.reason]);
     const query = new URLSearchParams({ decision, account: accountId, client: clientId });

@@ -1,10 +1,11 @@
 /**
  * The operator API behind `npm run keys` (scripts/keys.ts): accounts, keys of any account, admin
- * approval and per-key rate limits. It runs inside the worker because the Durable Objects that own
- * accounts and keys can only be reached there, the same way locally and on Cloudflare; it is left
- * out of /openapi.json and closed unless OPERATOR_SECRET is set (src/keys/operator-auth.ts).
+ * approval (for API keys here; for OAuth apps in operator-admin-requests.ts) and per-key rate
+ * limits. It runs inside the worker because the Durable Objects that own accounts and keys can only
+ * be reached there, the same way locally and on Cloudflare; it is left out of /openapi.json and
+ * closed unless OPERATOR_SECRET is set (src/keys/operator-auth.ts).
  */
-import { createRoute, z, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { KEY_MODES } from "../auth/api-key";
 import { accountDirectory, accountObject, createAccount, valueOf } from "../auth/accounts";
 import { ACCOUNT_ID_PATTERN, KEY_ID_PATTERN } from "../auth/ids";
@@ -12,11 +13,9 @@ import { ScopeSchema } from "../auth/scopes";
 import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 import { RatePolicySchema } from "../limits/policy";
-import { requireOperator } from "./operator-auth";
+import { registerOperatorAdminRequests } from "./operator-admin-requests";
+import { AccountParams, OPERATOR_BASE, operatorRoute } from "./operator-route";
 
-export const OPERATOR_BASE = "/operator/v1";
-
-const AccountParams = z.object({ account_id: z.string().regex(ACCOUNT_ID_PATTERN, "an account id looks like acct_ + 20 base62 characters") });
 const KeyParams = z.object({ key_id: z.string().regex(KEY_ID_PATTERN, "a key id looks like key_live_… or key_test_… + 20 base62 characters") });
 const json = <S extends z.ZodType>(schema: S) => ({ body: { content: { "application/json": { schema } }, required: true } });
 
@@ -32,10 +31,6 @@ const NewKeyBody = z.strictObject({
   scopes: z.array(ScopeSchema).min(1).optional(),
   name: z.string().trim().min(1).max(100).optional(),
 });
-
-function operatorRoute<const R extends Omit<RouteConfig, "middleware" | "hide" | "responses">>(config: R) {
-  return createRoute({ ...config, hide: true, middleware: [requireOperator()] as const, responses: { 200: { description: "ok" } } });
-}
 
 export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(operatorRoute({ method: "get", path: `${OPERATOR_BASE}/deployment` }), (c) =>
@@ -58,6 +53,8 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts/{account_id}/admin-approval`, request: { params: AccountParams } }), async (c) =>
     c.json(valueOf(await accountObject(c.env, c.req.valid("param").account_id).approveAdmin())),
   );
+
+  registerOperatorAdminRequests(app);
 
   app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts/{account_id}/keys`, request: { params: AccountParams, ...json(NewKeyBody) } }), async (c) => {
     const body = c.req.valid("json");

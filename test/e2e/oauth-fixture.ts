@@ -7,6 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
+import { localOperator } from "../../scripts/keys/local-operator";
 import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
 import { runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
@@ -58,8 +59,9 @@ export async function startOAuthDeployment(): Promise<OAuthDeployment> {
 
   const account = { email: `e2e-${Date.now()}@example.com`, password: "e2e correct horse battery" };
   // The operator API (what `npm run keys` drives) creates the customer; wrangler dev gets the
-  // operator secret from this process's environment.
-  const operatorSecret = crypto.randomUUID() + crypto.randomUUID();
+  // local operator secret (.wrangler/operator.env) from this process's environment, so that
+  // `npm run keys -- … --url <server>` works against it as it does against npm start's servers.
+  const { operatorSecret } = localOperator();
   const server = await withEnvironment({ CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", OPERATOR_SECRET: operatorSecret }, () =>
     startWranglerDev({ persistTo: state.persistTo }),
   );
@@ -131,4 +133,30 @@ export function formField(html: string, name: string): string {
   const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
   if (!match) throw new Error(`no ${name} field in the page:\n${html.slice(0, 1500)}`);
   return match[1]!.replaceAll("&amp;", "&");
+}
+
+/** A customer's part of the flow: open the authorization URL, sign in, click Allow; returns where the browser is sent. */
+export async function signInAndAllow(deployment: OAuthDeployment, authorizeUrl: string, account = deployment.account): Promise<URL> {
+  const browser = new FormBrowser(deployment.server.url);
+  const login = await browser.get(authorizeUrl);
+  expect(login.status).toBe(200);
+  const loginHtml = await login.text();
+  const signedIn = await browser.post("/login", {
+    csrf_token: formField(loginHtml, "csrf_token"),
+    continue: formField(loginHtml, "continue"),
+    email: account.email,
+    password: account.password,
+  });
+  expect(signedIn.status, await signedIn.clone().text()).toBe(303);
+  const consent = await browser.get(signedIn.headers.get("Location")!);
+  expect(consent.status).toBe(200);
+  const consentHtml = await consent.text();
+  expect(consentHtml).toContain("E2E Cheese App");
+  const allowed = await browser.post("/oauth/authorize", {
+    csrf_token: formField(consentHtml, "csrf_token"),
+    handle: formField(consentHtml, "handle"),
+    decision: "approve",
+  });
+  expect(allowed.status).toBe(303);
+  return new URL(allowed.headers.get("Location")!);
 }

@@ -6,7 +6,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FormBrowser, formField, startOAuthDeployment, type OAuthDeployment } from "./oauth-fixture";
+import { signInAndAllow, startOAuthDeployment, type OAuthDeployment } from "./oauth-fixture";
 
 let deployment: OAuthDeployment;
 let as: oauth.AuthorizationServer;
@@ -37,28 +37,7 @@ async function authorize(scope: string, codeChallenge: string, state: string): P
     code_challenge: codeChallenge,
     code_challenge_method: "S256",
   }).toString();
-  const browser = new FormBrowser(deployment.server.url);
-  const login = await browser.get(url.toString());
-  expect(login.status).toBe(200);
-  const loginHtml = await login.text();
-  const signedIn = await browser.post("/login", {
-    csrf_token: formField(loginHtml, "csrf_token"),
-    continue: formField(loginHtml, "continue"),
-    email: deployment.account.email,
-    password: deployment.account.password,
-  });
-  expect(signedIn.status, await signedIn.clone().text()).toBe(303);
-  const consent = await browser.get(signedIn.headers.get("Location")!);
-  expect(consent.status).toBe(200);
-  const consentHtml = await consent.text();
-  expect(consentHtml).toContain("E2E Cheese App");
-  const allowed = await browser.post("/oauth/authorize", {
-    csrf_token: formField(consentHtml, "csrf_token"),
-    handle: formField(consentHtml, "handle"),
-    decision: "approve",
-  });
-  expect(allowed.status).toBe(303);
-  return new URL(allowed.headers.get("Location")!);
+  return signInAndAllow(deployment, url.toString());
 }
 
 describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {

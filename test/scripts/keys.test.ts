@@ -58,6 +58,7 @@ describe("usage", () => {
     [["revoke", "sk_live_oops"], /is not a key id/],
     [["accounts", "list", "--remote"], /--remote needs --url/],
     [["accounts", "list", "--env", "staging"], /--env must be production or sandbox/],
+    [["reject-admin", "--client", "abc"], /--account is required/],
   ])("keys %j exits 2 with the reason and the help", async (args, reason) => {
     const run = await keys(args);
     expect(run.code).toBe(2);
@@ -68,7 +69,7 @@ describe("usage", () => {
   it("--help prints every command and exits 0", async () => {
     const run = await keys(["--help"]);
     expect(run.code).toBe(0);
-    for (const command of ["accounts create", "accounts list", "approve-admin", "create --account", "list --account", "revoke <key_id>", "limits --key"]) {
+    for (const command of ["accounts create", "accounts list", "admin-requests", "approve-admin", "reject-admin", "--client", "create --account", "list --account", "revoke <key_id>", "limits --key"]) {
       expect(run.stdout).toContain(command);
     }
   });

@@ -1,5 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { approveAdminRequest } from "../../src/auth/oauth/admin-requests";
 import { SCOPES } from "../../src/auth/scopes";
 import {
   authorizationCode,
@@ -141,7 +142,7 @@ describe("authorization code flow", () => {
     const pending = await env.OAUTH_KV.get<{ status: string }>(`admin-approval:${account.id}:${clientId}`, "json");
     expect(pending?.status).toBe("pending");
 
-    await env.OAUTH_KV.put(`admin-approval:${account.id}:${clientId}`, JSON.stringify({ ...pending, status: "approved" }));
+    expect(await approveAdminRequest(env.OAUTH_KV, { accountId: account.id, clientId }, "operator@example.com", new Date())).toMatchObject({ ok: true });
     const refreshed = await (await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })).json<TokenBody>();
     expect(refreshed.scope.split(" ").sort()).toEqual(["admin", "read:cheeses"]);
   });

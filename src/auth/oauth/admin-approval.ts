@@ -27,6 +27,12 @@ export interface AdminApproval {
   approved_by?: string;
 }
 
+/** A request as operators see it (operator API, `npm run keys -- admin-requests`). */
+export interface AdminRequestView extends AdminApproval {
+  /** The account's email on that deployment, or null when the account no longer exists. */
+  account_email: string | null;
+}
+
 export function adminApprovalKey(accountId: string, clientId: string): string {
   return `${ADMIN_APPROVAL_PREFIX}${accountId}:${clientId}`;
 }

@@ -1,18 +1,22 @@
 /**
- * Operators' decisions on `admin` scope requests. The records are the OAuth code's
- * (src/auth/oauth/admin-approval.ts: OAUTH_KV `admin-approval:<account_id>:<client_id>`), read
- * by every code exchange and refresh: approving sets `status: "approved"`, so the grant's next
- * token carries `admin`; rejecting deletes the pending request, so tokens keep leaving `admin`
- * out and the customer may ask again by authorizing the app again.
+ * Operators' decisions on `admin` scope requests: the one definition that the dashboard's operator
+ * page (src/dashboard/operator.tsx) and the operator API behind `npm run keys` (src/keys/
+ * operator-admin-requests.ts) both call. The records are admin-approval.ts's (OAUTH_KV
+ * `admin-approval:<account_id>:<client_id>`), read by every code exchange and refresh: approving
+ * sets `status: "approved"`, so the grant's next token carries `admin`; rejecting deletes the
+ * pending request, so tokens keep leaving `admin` out and the customer may ask again by
+ * authorizing the app again.
  */
-import { ADMIN_APPROVAL_PREFIX, adminApprovalKey, readAdminApproval, type AdminApproval } from "../auth/oauth/admin-approval";
+import { ADMIN_APPROVAL_PREFIX, adminApprovalKey, readAdminApproval, type AdminApproval } from "./admin-approval";
 
-/** Every request still waiting for an operator, oldest first. */
-export async function pendingAdminRequests(kv: KVNamespace): Promise<AdminApproval[]> {
+/** Every request still waiting for an operator (of one account, when given), oldest first. */
+export async function pendingAdminRequests(kv: KVNamespace, options: { accountId?: string } = {}): Promise<AdminApproval[]> {
+  // The account id ends at the ":" before the client id, so this prefix never matches a longer id.
+  const prefix = options.accountId ? `${ADMIN_APPROVAL_PREFIX}${options.accountId}:` : ADMIN_APPROVAL_PREFIX;
   const names: string[] = [];
   let cursor: string | undefined;
   do {
-    const page = await kv.list({ prefix: ADMIN_APPROVAL_PREFIX, cursor });
+    const page = await kv.list({ prefix, cursor });
     names.push(...page.keys.map((key) => key.name));
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
@@ -27,13 +31,13 @@ export type AdminDecision = { ok: true; request: AdminApproval } | { ok: false; 
 export async function approveAdminRequest(
   kv: KVNamespace,
   target: { accountId: string; clientId: string },
-  operator: { email: string },
+  approvedBy: string,
   now: Date,
 ): Promise<AdminDecision> {
   const request = await readAdminApproval(kv, target.accountId, target.clientId);
   if (!request) return { ok: false, reason: "not_found" };
   if (request.status !== "pending") return { ok: false, reason: "already_decided" };
-  const approved: AdminApproval = { ...request, status: "approved", approved_at: now.toISOString(), approved_by: operator.email };
+  const approved: AdminApproval = { ...request, status: "approved", approved_at: now.toISOString(), approved_by: approvedBy };
   await kv.put(adminApprovalKey(target.accountId, target.clientId), JSON.stringify(approved));
   return { ok: true, request: approved };
 }

@@ -1,0 +1,98 @@
+/**
+ * The admin approval commands of `npm run keys`, over the operator API. `admin` is granted in two
+ * places, both only by an operator (authentication spec: "requires manual approval"):
+ * - API keys: an account-wide flag (the account may create keys with admin);
+ * - OAuth: one request per (account, app), recorded when the customer consents to admin; the app's
+ *   tokens leave admin out until it is approved.
+ * The rule: `approve-admin --account X` approves both, the flag and every OAuth request of X
+ * waiting at that moment (a later request waits again); `--client C` approves only that app's
+ * request. `reject-admin` refuses waiting OAuth requests (one, or all of the account's); it never
+ * changes the account-wide flag. Every command acts on each deployment in reach, as accounts do.
+ */
+import type { AdminApproval, AdminRequestView } from "../../src/auth/oauth/admin-approval";
+import { deploymentsOf, type CommandContext } from "./commands";
+import { adminRequestsTable } from "./format";
+import { OperatorRefusal, type Deployment, type OperatorClient } from "./operator-client";
+
+type Decision = "approval" | "rejection";
+interface Decided {
+  deployment: Deployment;
+  request: AdminApproval;
+}
+
+const appOf = ({ request, deployment }: Decided) => `${request.client_name} (client ${request.client_id}, ${deployment})`;
+
+async function reach(ctx: CommandContext): Promise<{ deployment: Deployment; client: OperatorClient }[]> {
+  const deployments = await deploymentsOf(ctx);
+  const clients = await ctx.connections.clients(deployments);
+  return deployments.map((deployment, i) => ({ deployment, client: clients[i]! }));
+}
+
+export async function listAdminRequests(ctx: CommandContext, accountId?: string): Promise<void> {
+  const rows: { deployment: Deployment; request: AdminRequestView }[] = [];
+  for (const { deployment, client } of await reach(ctx)) {
+    for (const request of await client.listAdminRequests(accountId)) rows.push({ deployment, request });
+  }
+  ctx.print(ctx.json ? JSON.stringify(rows.map(({ deployment, request }) => ({ ...request, deployment }))) : adminRequestsTable(rows));
+}
+
+/** One app's request, wherever it is; refused (404, or 409 when decided) only when no deployment had it waiting. */
+async function decideOne(ctx: CommandContext, accountId: string, clientId: string, decision: Decision): Promise<Decided[]> {
+  const decided: Decided[] = [];
+  const refusals: OperatorRefusal[] = [];
+  for (const { deployment, client } of await reach(ctx)) {
+    try {
+      decided.push({ deployment, request: await client.decideAdminRequest(accountId, clientId, decision) });
+    } catch (error) {
+      if (!(error instanceof OperatorRefusal && (error.status === 404 || error.status === 409))) throw error;
+      refusals.push(error);
+    }
+  }
+  if (decided.length === 0) throw refusals.find((refusal) => refusal.status === 409) ?? refusals[0]!;
+  return decided;
+}
+
+/** Every request of the account waiting now; one decided meanwhile elsewhere is skipped. */
+async function decideAll(ctx: CommandContext, accountId: string, decision: Decision, before?: (client: OperatorClient) => Promise<unknown>): Promise<Decided[]> {
+  const decided: Decided[] = [];
+  for (const { deployment, client } of await reach(ctx)) {
+    await before?.(client);
+    for (const waiting of await client.listAdminRequests(accountId)) {
+      try {
+        decided.push({ deployment, request: await client.decideAdminRequest(accountId, waiting.client_id, decision) });
+      } catch (error) {
+        if (!(error instanceof OperatorRefusal && (error.status === 404 || error.status === 409))) throw error;
+      }
+    }
+  }
+  return decided;
+}
+
+export async function approveAdmin(ctx: CommandContext, target: { accountId: string; clientId?: string }): Promise<void> {
+  const deployments = await deploymentsOf(ctx);
+  if (target.clientId) {
+    const decided = await decideOne(ctx, target.accountId, target.clientId, "approval");
+    if (ctx.json) return ctx.print(JSON.stringify({ account_id: target.accountId, approved: decided.map(({ deployment, request }) => ({ ...request, deployment })) }));
+    return ctx.print(`admin approved for ${decided.map(appOf).join(", ")} acting for ${target.accountId}: its next token (a refresh or a new sign-in) carries admin`);
+  }
+  const decided = await decideAll(ctx, target.accountId, "approval", (client) => client.approveAdmin(target.accountId));
+  if (ctx.json) {
+    return ctx.print(JSON.stringify({ account_id: target.accountId, admin_approved: true, deployments, approved: decided.map(({ deployment, request }) => ({ ...request, deployment })) }));
+  }
+  ctx.print(
+    [
+      `admin approved for ${target.accountId} on ${deployments.join(" and ")}`,
+      "  API keys:   the account may now create keys with the admin scope",
+      decided.length
+        ? `  OAuth apps: ${decided.map(appOf).join(", ")}: the next token carries admin`
+        : "  OAuth apps: none waiting (a later request waits again: run this again, or use --client)",
+    ].join("\n"),
+  );
+}
+
+export async function rejectAdmin(ctx: CommandContext, target: { accountId: string; clientId?: string }): Promise<void> {
+  const decided = target.clientId ? await decideOne(ctx, target.accountId, target.clientId, "rejection") : await decideAll(ctx, target.accountId, "rejection");
+  if (ctx.json) return ctx.print(JSON.stringify({ account_id: target.accountId, rejected: decided.map(({ deployment, request }) => ({ ...request, deployment })) }));
+  if (decided.length === 0) return ctx.print(`no admin requests of ${target.accountId} are waiting; nothing changed`);
+  ctx.print(`admin rejected for ${decided.map(appOf).join(", ")} acting for ${target.accountId}: tokens keep leaving admin out (the customer may ask again)`);
+}

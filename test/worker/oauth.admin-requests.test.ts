@@ -1,0 +1,102 @@
+/**
+ * OAuth `admin` requests through the operator API (what `npm run keys -- admin-requests`,
+ * `approve-admin --client` and `reject-admin` call): a customer asks for admin, the token comes
+ * without it, an operator lists and approves the request, and the grant's next token carries it.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { bearer, call } from "./auth-fixtures";
+import { authorizationCode, createCustomer, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+
+const SECRET = "operator-secret-for-tests-0123456789abcdef";
+const withSecret = { ...env, OPERATOR_SECRET: SECRET } as unknown as Env;
+const op = (path: string, method = "GET", secret = SECRET) => call(`/operator/v1${path}`, { method, headers: bearer(secret) }, withSecret);
+
+interface AdminRequest {
+  account_id: string;
+  account_email: string | null;
+  client_id: string;
+  client_name: string;
+  status: string;
+  requested_at: string;
+  approved_by?: string;
+}
+
+/** A customer who consented to `admin` for a fresh app: the tokens (without admin) and the pair. */
+async function adminAsked(appName = "Cheese Admin Console") {
+  const account = await createCustomer();
+  const { clientId } = await registerClient({ name: appName });
+  const { verifier, challenge } = await pkcePair();
+  const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
+  const exchanged = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  const tokens = await exchanged.json<TokenBody>();
+  expect(tokens.scope).toBe("read:cheeses");
+  return { account, clientId, tokens };
+}
+
+const refresh = async (clientId: string, refreshToken: string) =>
+  (await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId })).json<TokenBody>();
+
+async function pendingOf(accountId: string): Promise<AdminRequest[]> {
+  const res = await op(`/admin-requests?account_id=${accountId}`);
+  expect(res.status).toBe(200);
+  return (await res.json<{ data: AdminRequest[] }>()).data;
+}
+
+describe("GET /operator/v1/admin-requests", () => {
+  it("lists the pending request with the account's email and the app's name", async () => {
+    const { account, clientId } = await adminAsked();
+    expect(await pendingOf(account.id)).toEqual([
+      expect.objectContaining({ account_id: account.id, account_email: account.email, client_id: clientId, client_name: "Cheese Admin Console", status: "pending" }),
+    ]);
+    const everyone = (await (await op("/admin-requests")).json<{ data: AdminRequest[] }>()).data;
+    expect(everyone.map((request) => request.account_id)).toContain(account.id);
+  });
+
+  it("refuses a malformed account_id filter (400) and a caller without the operator secret (401)", async () => {
+    expect((await op("/admin-requests?account_id=bob")).status).toBe(400);
+    expect((await op("/admin-requests", "GET", "operator-secret-for-tests-0123456789abcdeX")).status).toBe(401);
+  });
+});
+
+describe("deciding a request", () => {
+  it("approval: the next refresh carries admin, and the request leaves the pending list", async () => {
+    const { account, clientId, tokens } = await adminAsked();
+    const approved = await op(`/accounts/${account.id}/admin-requests/${clientId}/approval`, "POST");
+    expect(approved.status).toBe(200);
+    expect(await approved.json()).toMatchObject({ status: "approved", approved_by: "operator API" });
+    expect(await pendingOf(account.id)).toEqual([]);
+
+    const refreshed = await refresh(clientId, tokens.refresh_token);
+    expect(refreshed.scope.split(" ").sort()).toEqual(["admin", "read:cheeses"]);
+
+    const again = await op(`/accounts/${account.id}/admin-requests/${clientId}/approval`, "POST");
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: "admin_request_decided" });
+  });
+
+  it("rejection: the request is gone and tokens keep leaving admin out", async () => {
+    const { account, clientId, tokens } = await adminAsked();
+    const rejected = await op(`/accounts/${account.id}/admin-requests/${clientId}/rejection`, "POST");
+    expect(rejected.status).toBe(200);
+    expect(await pendingOf(account.id)).toEqual([]);
+    expect((await refresh(clientId, tokens.refresh_token)).scope).toBe("read:cheeses");
+
+    const approveGone = await op(`/accounts/${account.id}/admin-requests/${clientId}/approval`, "POST");
+    expect(approveGone.status).toBe(404);
+    expect(await approveGone.json()).toMatchObject({ code: "admin_request_not_found" });
+  });
+
+  it("an approval for one app grants nothing to another app of the same account", async () => {
+    const first = await adminAsked();
+    const { clientId: otherApp } = await registerClient({ name: "Other App" });
+    expect((await op(`/accounts/${first.account.id}/admin-requests/${otherApp}/approval`, "POST")).status).toBe(404);
+    expect((await refresh(first.clientId, first.tokens.refresh_token)).scope).toBe("read:cheeses");
+  });
+
+  it("refuses a malformed client id (400) without touching anything", async () => {
+    const { account } = await adminAsked();
+    expect((await op(`/accounts/${account.id}/admin-requests/not%20a%20client/approval`, "POST")).status).toBe(400);
+    expect(await pendingOf(account.id)).toHaveLength(1);
+  });
+});
