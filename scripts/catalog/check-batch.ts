@@ -21,23 +21,35 @@ export interface BatchResult {
   inputBytes: number;
 }
 
+/**
+ * Each profile's canonical text is encoded into the batch buffer as soon as it is made, so strings
+ * die young (cheap to collect) instead of surviving until the end of the batch.
+ */
 export function checkBatch(units: InputUnit[]): BatchResult {
-  const checked = units.flatMap(checkUnit);
-  let size = 0;
-  for (const profile of checked) if (profile.canonical !== undefined) size += Buffer.byteLength(profile.canonical);
-  const bodies = Buffer.allocUnsafeSlow(size);
-  const profiles: PackedProfile[] = [];
+  const inputBytes = units.reduce((n, u) => n + unitBytes(u), 0);
+  let bodies: Buffer = Buffer.allocUnsafeSlow(Math.ceil(inputBytes * 1.05) + 4096);
   let at = 0;
-  for (const { canonical, ...profile } of checked) {
-    if (canonical === undefined) {
-      profiles.push(profile);
-      continue;
+  const profiles: PackedProfile[] = [];
+  for (const unit of units) {
+    for (const { canonical, ...profile } of checkUnit(unit)) {
+      if (canonical === undefined) {
+        profiles.push(profile);
+        continue;
+      }
+      const length = Buffer.byteLength(canonical);
+      if (at + length > bodies.length) bodies = grown(bodies, at, at + length);
+      bodies.write(canonical, at);
+      profiles.push({ ...profile, body: { start: at, end: at + length } });
+      at += length;
     }
-    const end = at + bodies.write(canonical, at);
-    profiles.push({ ...profile, body: { start: at, end } });
-    at = end;
   }
-  return { profiles, bodies: new Uint8Array(bodies.buffer, 0, size), inputBytes: units.reduce((n, u) => n + unitBytes(u), 0) };
+  return { profiles, bodies: new Uint8Array(bodies.buffer, 0, at), inputBytes };
+}
+
+function grown(buffer: Buffer, used: number, needed: number): Buffer {
+  const larger = Buffer.allocUnsafeSlow(Math.max(needed, buffer.length * 2));
+  buffer.copy(larger, 0, 0, used);
+  return larger;
 }
 
 export function unitBytes(unit: InputUnit): number {

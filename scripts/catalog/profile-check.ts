@@ -30,7 +30,8 @@ export interface CheckedProfile {
 
 const ENVELOPE_FIELDS = new Set(["api_contract", "release_id", "artifact_sha256", "data"]);
 
-export function checkUnit(unit: InputUnit): CheckedProfile[] {
+/** The unit's profiles, checked one at a time (a consumer that drops each keeps the heap small). */
+export function checkUnit(unit: InputUnit): Iterable<CheckedProfile> {
   switch (unit.kind) {
     case "unreadable":
       return [{ location: { file: unit.problem.file }, problems: [unit.problem] }];
@@ -56,9 +57,8 @@ function checkDocument(file: string, raw: string): CheckedProfile[] {
   return [checkProfile(json, location)];
 }
 
-function checkLines(file: string, firstLine: number, bytes: Uint8Array): CheckedProfile[] {
+function* checkLines(file: string, firstLine: number, bytes: Uint8Array): Generator<CheckedProfile> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out: CheckedProfile[] = [];
   let line = firstLine;
   for (let start = 0; start < buffer.length; line++) {
     let end = buffer.indexOf(10, start);
@@ -68,15 +68,14 @@ function checkLines(file: string, firstLine: number, bytes: Uint8Array): Checked
     start = end + 1;
     if (!isUtf8(slice)) {
       // RFC 8259 §8.1: JSON exchanged between systems is UTF-8; refuse anything else, do not guess.
-      out.push(problem(location, "input", "the line is not valid UTF-8 (RFC 8259 §8.1)", "UTF-8 text", "an invalid byte sequence"));
+      yield problem(location, "input", "the line is not valid UTF-8 (RFC 8259 §8.1)", "UTF-8 text", "an invalid byte sequence");
       continue;
     }
     const text = slice.toString("utf8");
     if (text.trim() === "") continue;
     const value = parseJson(text, location);
-    out.push("problem" in value ? value.problem : checkProfile(value.json, location));
+    yield "problem" in value ? value.problem : checkProfile(value.json, location);
   }
-  return out;
 }
 
 function parseJson(text: string, location: SourceLocation): { json: unknown } | { problem: CheckedProfile } {
