@@ -7,7 +7,7 @@
  *
  * Filled by the OAuth module: src/auth/oauth/access-token.ts verifies the token with the library.
  */
-import { grantSubject } from "./oauth/grant-revocation";
+import { grantSubject } from "./oauth/grant-guard";
 import { verifyAccessToken } from "./oauth/access-token";
 import type { Principal } from "./principal";
 import { isScope } from "./scopes";

@@ -10,7 +10,7 @@
  * runtime only evicts an object after seconds of idleness; a TAT further ahead than that is also
  * written to storage and deleted by an alarm when it passes, so an idle object keeps no limiter
  * state. Durable state is only what an operator set: revoked, policy override, owner; plus the
- * last-used minute.
+ * last-used minute and, for an OAuth grant, that its authorization code was redeemed.
  */
 import { DurableObject } from "cloudflare:workers";
 import { gcraDecide, type RatePolicy } from "./gcra";
@@ -36,7 +36,7 @@ export interface GuardDescription {
 const PERSIST_TAT_LEAD_MS = 5_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-const STORED = { owner: "owner", revokedAt: "revoked_at", policy: "policy", lastUsed: "last_used", tat: "tat" } as const;
+const STORED = { owner: "owner", revokedAt: "revoked_at", policy: "policy", lastUsed: "last_used", tat: "tat", codeRedeemed: "code_redeemed" } as const;
 
 export class KeyGuard extends DurableObject<Env> {
   #tat: number | undefined;
@@ -75,6 +75,18 @@ export class KeyGuard extends DurableObject<Env> {
       this.ctx.storage.kv.put(STORED.revokedAt, this.#revokedAt);
     }
     return this.describe();
+  }
+
+  /**
+   * An OAuth grant's one authorization code may be redeemed once (RFC 6749 §4.1.2): true for the
+   * first call only, false for every later one and once revoked. The read and the write are
+   * synchronous storage calls with no await between them, so concurrent redemptions cannot both
+   * pass (the library's own check is a KV read, then a write).
+   */
+  async claimAuthorizationCode(): Promise<boolean> {
+    if (this.#revokedAt !== undefined || this.ctx.storage.kv.get(STORED.codeRedeemed) !== undefined) return false;
+    this.ctx.storage.kv.put(STORED.codeRedeemed, Date.now());
+    return true;
   }
 
   /** Records which account the subject belongs to, so an operator can act on a key id alone. */

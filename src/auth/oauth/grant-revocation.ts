@@ -5,10 +5,8 @@
  * consistent, so marking the grant revoked there refuses its tokens at once (shared/DESIGN.md
  * "Credentials": KV decides what a credential is, never that it is still valid).
  */
+import { grantSubject } from "./grant-guard";
 import type { OAuthHelpers } from "./provider";
-
-/** The KeyGuard name of an OAuth grant: one rate limiter and revoked flag per grant. */
-export const grantSubject = (grantId: string) => `grant_${grantId}`;
 
 /** The scopes of one of the user's grants, or null when there is no such grant (any more). */
 export async function grantScopes(api: OAuthHelpers, userId: string, grantId: string): Promise<string[] | null> {

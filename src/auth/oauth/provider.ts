@@ -22,6 +22,7 @@ import {
   type TokenExchangeCallbackResult,
 } from "@cloudflare/workers-oauth-provider";
 import { approvedTokenScopes, type ApprovalStore } from "./admin-approval";
+import { grantSubject, type GrantGuard } from "./grant-guard";
 import { SCOPES } from "../scopes";
 
 export { AuthorizationError, authorizationErrorRedirect, type AuthRequest, type ClientInfo, type OAuthHelpers };
@@ -40,10 +41,12 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 /**
  * The bindings the library and this module use. The worker's `Env` has them, and so does the
- * operator CLI's platform proxy (scripts/clients.ts), which is why this is structural.
+ * operator CLI's platform proxy (scripts/clients.ts), which is why this is structural. The proxy
+ * has no KEY_GUARDS: it manages clients and never issues a token.
  */
 export interface OAuthEnv {
   OAUTH_KV: ApprovalStore;
+  KEY_GUARDS?: { getByName(name: string): GrantGuard };
 }
 
 /** What a grant carries for the API (encrypted by the library with a key only the token unwraps). */
@@ -96,18 +99,41 @@ export function registryApi(env: OAuthEnv): OAuthHelpers {
   return authorizationServer("http://localhost").getOAuthApi(env);
 }
 
-/** Runs on every code exchange and refresh, after the library's own checks and before issuance. */
+/**
+ * Runs on every code exchange and refresh, after the library's own checks (code, client, PKCE
+ * verifier, redirect_uri) and before issuance. An `invalid_grant` thrown here also makes the
+ * library revoke the grant and its tokens.
+ */
 async function enforceGrantPolicy(options: TokenExchangeCallbackOptions<OAuthEnv>): Promise<TokenExchangeCallbackResult> {
   const props = options.props as GrantProps;
+  if (!options.env.KEY_GUARDS) throw new Error("Issuing tokens needs the KEY_GUARDS binding (the grant's KeyGuard)");
+  const guard = options.env.KEY_GUARDS.getByName(grantSubject(options.grantId));
   if (options.grantType === "authorization_code") {
     const age = Math.floor(Date.now() / 1000) - props.authorizedAt;
-    // The library keeps codes 10 min; ours expire after 60 s. invalid_grant also revokes the grant.
+    // The library keeps codes 10 min; ours expire after 60 s.
     if (!(age <= AUTHORIZATION_CODE_TTL_SECONDS)) {
       throw new OAuthError("invalid_grant", {
         description: `Authorization code expired (codes are valid for ${AUTHORIZATION_CODE_TTL_SECONDS} seconds)`,
         internal: { category: "authorization-code-grant", reason: "code_expired" },
       });
     }
+    // RFC 6749 §4.1.2, RFC 9700 §4.5.3: a code used twice revokes what was issued from it. Only a
+    // redemption that passed every check gets here, so a failed attempt cannot use a code up; the
+    // claim is atomic, unlike the library's KV read-then-write, so concurrent ones cannot all win.
+    // The KeyGuard is marked first: the library may still be writing the winner's tokens to KV.
+    if (!(await guard.claimAuthorizationCode())) {
+      await guard.revoke();
+      throw new OAuthError("invalid_grant", {
+        description: "Authorization code already used; the tokens issued from it are revoked",
+        internal: { category: "authorization-code-grant", reason: "code_replayed" },
+      });
+    }
+  } else if ((await guard.describe()).revoked) {
+    // KV may still hold a revoked grant (other locations, or the write of a racing code exchange).
+    throw new OAuthError("invalid_grant", {
+      description: "The grant was revoked; ask the customer to authorize the app again",
+      internal: { category: "refresh-token-grant", reason: "grant_revoked" },
+    });
   }
   const accessTokenScope = await approvedTokenScopes(options.env.OAUTH_KV, {
     accountId: options.userId,

@@ -7,6 +7,8 @@
  * - a token request may only narrow the grant's scopes (RFC 6749 §6); the library silently drops
  *   unknown ones, we answer `invalid_scope`.
  * - the revocation endpoint accepts only revocations.
+ * One-time codes and revoked grants are enforced in provider.ts (`enforceGrantPolicy`), where the
+ * library has checked the code and before it issues tokens: the grant's KeyGuard decides.
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
