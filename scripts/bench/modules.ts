@@ -1,6 +1,7 @@
 /** Every benchmark module, in report order. Add serve/client modules here (one import, one entry). */
 import { buildBench } from "./build";
+import { clientBench } from "./client";
 import { serveBench } from "./serve";
 import type { BenchModule } from "./types";
 
-export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench];
+export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench, clientBench];

@@ -14,11 +14,11 @@ import { DEFAULT_PART_BYTES } from "../../src/catalog/parts";
 import { provisionBenchKey, startBenchServer, type BenchServer, type ServerKind } from "./bench-servers";
 import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
 import { measureDocument, type DocumentFigures } from "./serve-document";
-import { builtRelease, makeCurrent, type BuiltRelease } from "./served-releases";
+import { benchStateDir, builtRelease, makeCurrent, type BuiltRelease } from "./served-releases";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
 
 const FULL = { documents: [10_000, 100_000], rounds: 3, seconds: 5, warmupSeconds: 2, downloads: 3 };
-const QUICK = { documents: [1_000, 5_000], rounds: 1, seconds: 2, warmupSeconds: 1, downloads: 2 };
+const QUICK = { documents: [1_000, 5_000], rounds: 1, seconds: 1, warmupSeconds: 0.5, downloads: 2 };
 /**
  * Small parts, so that a part request measures the edge path (auth, limiter, lookups), not bandwidth.
  * Its own profile count: a release id names content, not layout, so no document size may reuse it.
@@ -32,7 +32,7 @@ export const serveBench: BenchModule = {
   name: "serve",
   async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
     const plan = quick ? QUICK : FULL;
-    const persistTo = path.join(dataDir, "serve-state");
+    const persistTo = benchStateDir(dataDir);
     const scratch = mkdtempSync(path.join(tmpdir(), "bench-serve-"));
     const servers: BenchServer[] = [];
     const start = async (kind: ServerKind) => {
@@ -77,6 +77,10 @@ export const serveBench: BenchModule = {
       await expectLimiter(url, { ...auth, ...LIMITER_OFF }, false);
       const limiter = await rounds({ on: load(url, auth), off: load(url, { ...auth, ...LIMITER_OFF }) });
       return section({ documents, edge, limiter });
+    } catch (error) {
+      // What the servers printed is usually the reason (e.g. a worker that failed to load).
+      const logs = servers.map((server) => `--- wrangler dev ${server.url} ---\n${server.log().slice(-4000)}`).join("\n");
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs}`, { cause: error });
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
       rmSync(scratch, { recursive: true, force: true });

@@ -13,6 +13,9 @@ import { publishRelease } from "../../src/catalog/publish";
 import type { Manifest } from "../../src/catalog/manifest";
 import { dataset } from "./datasets";
 
+/** The persisted state (`wrangler dev --persist-to`) the serve and client benchmarks share: big releases are uploaded once. */
+export const benchStateDir = (dataDir: string) => path.join(dataDir, "serve-state");
+
 export interface BuiltRelease {
   dir: string;
   manifest: Manifest;

@@ -1,11 +1,13 @@
 /**
  * From a well-formed API key to the principal it acts for: one KV read of the index
- * (`apikey:<SHA-256>` → record). Checks that need no storage come first: a key of the other mode is
- * refused on its prefix, before the read. After the read, the mode is taken from the record (never
+ * (`apikey:<SHA-256>` → record), remembered by the isolate for a minute (key-record-cache.ts).
+ * Checks that need no storage come first: a key of the other mode is refused on its prefix, before
+ * the read. After the read, the mode is taken from the record (never
  * from the prefix alone) and checked again.
  */
 import { hashApiKey, type KeyMode } from "./api-key";
 import { KeyRecord, keyIndexName } from "./key-record";
+import { recentKeyRecord, rememberKeyRecord } from "./key-record-cache";
 import type { Principal } from "./principal";
 
 export type KeyLookup = { ok: true; principal: Principal } | { ok: false; code: "invalid_api_key" | "wrong_deployment" | "revoked_api_key"; detail: string };
@@ -22,16 +24,21 @@ export function wrongDeploymentDetail(keyMode: KeyMode, deployment: string): str
 
 export async function lookUpApiKey(env: Env, secret: string, prefixMode: KeyMode): Promise<KeyLookup> {
   if (prefixMode !== env.KEY_MODE) return { ok: false, code: "wrong_deployment", detail: wrongDeploymentDetail(prefixMode, env.DEPLOYMENT) };
-  const stored = await env.AUTH_KV.get(keyIndexName(await hashApiKey(secret)), "json");
+  const hash = await hashApiKey(secret);
   const last4 = secret.slice(-4);
-  if (stored === null) {
-    return {
-      ok: false,
-      code: "invalid_api_key",
-      detail: `No API key ending in ${last4} exists on the ${env.DEPLOYMENT} deployment. Check that you copied the whole key.`,
-    };
+  let record = recentKeyRecord(hash);
+  if (!record) {
+    const stored = await env.AUTH_KV.get(keyIndexName(hash), "json");
+    if (stored === null) {
+      return {
+        ok: false,
+        code: "invalid_api_key",
+        detail: `No API key ending in ${last4} exists on the ${env.DEPLOYMENT} deployment. Check that you copied the whole key.`,
+      };
+    }
+    record = KeyRecord.parse(stored);
+    rememberKeyRecord(hash, record);
   }
-  const record = KeyRecord.parse(stored);
   if (record.status === "revoked") {
     return { ok: false, code: "revoked_api_key", detail: `The API key ending in ${last4} (${record.key_id}) was revoked. Use another active key.` };
   }
