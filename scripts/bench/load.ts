@@ -84,6 +84,8 @@ export interface RoundedLoad {
   p99Ms: number;
   /** Median over the rounds of this figure's req/s ÷ the floor's req/s in the same round. */
   ratioToFloor: number;
+  /** Measured requests, all rounds together. */
+  requests: number;
 }
 
 /**
@@ -112,6 +114,7 @@ export async function loadRounds<K extends string>(
       p50Ms: median(results.map((r) => r.p50Ms)),
       p99Ms: median(results.map((r) => r.p99Ms)),
       ratioToFloor: median(results.map((r, i) => r.requestsPerSecond / floors[i]!.requestsPerSecond)),
+      requests: results.reduce((sum, r) => sum + r.requests, 0),
     };
   }
   return figures;

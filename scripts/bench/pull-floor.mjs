@@ -5,6 +5,7 @@
 // Prints {seconds (whole process), max_rss_bytes, bytes} as JSON.
 import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
+import { peakRssBytes } from "./vm-hwm.mjs";
 
 const [baseUrl, out, key] = process.argv.slice(2);
 const headers = { Authorization: `Bearer ${key}` };
@@ -26,4 +27,4 @@ for (const part of manifest.parts) {
 }
 await file.close();
 if (`sha256:${hash.digest("hex")}` !== manifest.sha256 || bytes !== manifest.bytes) throw new Error("the floor's download does not match the manifest");
-process.stdout.write(`${JSON.stringify({ seconds: performance.now() / 1000, max_rss_bytes: process.resourceUsage().maxRSS * 1024, bytes })}\n`);
+process.stdout.write(`${JSON.stringify({ seconds: performance.now() / 1000, max_rss_bytes: peakRssBytes(), bytes })}\n`);

@@ -1,7 +1,7 @@
 /**
  * The whole-document part of the serve benchmark: GET /v1/catalog a few times over fresh
- * connections, timing the first byte and the whole body, while sampling the RSS of the workerd
- * process that runs the worker (streaming must not grow it with the document's size).
+ * connections, timing the first byte and the whole body; around the first GET, the RSS of the
+ * workerd process that runs the worker (streaming must not grow it with the document's size).
  */
 import type { Manifest } from "../../src/catalog/manifest";
 import type { DevServer } from "../wrangler-dev";
@@ -28,17 +28,19 @@ export async function measureDocument(server: DevServer, manifest: Manifest, hea
   if (head.headers.get("Catalog-Release") !== manifest.release_id) {
     throw new Error(`/v1/catalog serves ${head.headers.get("Catalog-Release")} (${head.status}), expected ${manifest.release_id}`);
   }
+  // RSS around the first download: before, peak while streaming (sampled), after.
   const pid = workerPid(server);
   const rssBefore = rssBytes(pid);
   let rssPeak = rssBefore;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssBytes(pid))), RSS_SAMPLE_MS);
   const runs = [];
   try {
-    for (let run = 0; run < downloads; run++) runs.push(await timedDownload(url, headers));
+    runs.push(await timedDownload(url, headers));
   } finally {
     clearInterval(sampler);
   }
   const rssAfter = rssBytes(pid);
+  for (let run = 1; run < downloads; run++) runs.push(await timedDownload(url, headers));
   return {
     profiles: manifest.profile_count,
     bytes: manifest.bytes,

@@ -9,7 +9,7 @@ const repo = path.resolve(import.meta.dirname, "../..");
 const root = mkdtempSync(path.join(tmpdir(), "catalog-bench-test-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-it("npm run bench -- --quick writes a report with the build figures as ratios to a floor", () => {
+it("npm run bench -- --quick writes a report with the build, serve and client figures as ratios to floors", () => {
   const report = path.join(root, "report.md");
   const result = spawnSync("npm", ["run", "--silent", "bench", "--", "--quick", "--report", report, "--data-dir", path.join(root, "data")], {
     cwd: repo,
@@ -20,8 +20,15 @@ it("npm run bench -- --quick writes a report with the build figures as ratios to
   expect(result.status).toBe(0);
   expect(result.stdout).toMatch(/^build 5,000 profiles: [\d.]+ s = [\d.]+× floor \(target ≤ 2×; CPU [\d.]+× floor CPU\), peak RSS \d+ MiB$/m);
   expect(result.stdout).toMatch(/^build peak RSS across sizes: \d+ \/ \d+ MiB/m);
+  expect(result.stdout).toMatch(/^serve authenticated part: \d+ req\/s = [\d.]+× bare worker \(target ≥ 0\.5×\), p50 [\d.]+ ms/m);
+  expect(result.stdout).toMatch(/^serve rate limiter: -?[\d.]+ ms server time per request/m);
+  expect(result.stdout).toMatch(/^serve \/v1\/catalog TTFB: 1,000 profiles [\d.]+ ms, 5,000 profiles [\d.]+ ms/m);
+  expect(result.stdout).toMatch(/^serve workerd RSS streaming 5,000 profiles once: [\d.]+ → peak [\d.]+ → [\d.]+ MiB/m);
+  expect(result.stdout).toMatch(/^client catalog:pull 5,000 profiles: \d+ MB\/s \(target ≥ 100\) = [\d.]+× floor time, peak RSS \d+ MiB$/m);
   const markdown = readFileSync(report, "utf8");
   expect(markdown).toContain("# Benchmark report (quick)");
   expect(markdown).toContain("| case | build (s) | floor (s) | build ÷ floor |");
   expect(markdown).toMatch(/\| 1,000 profiles \(\d+ MiB\) \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
+  expect(markdown).toMatch(/\| bare Hono worker: GET \/ → "ok" \(floor\) \| \d+ \| [\d.]+ \| [\d.]+ \| 1\.00× \|/);
+  expect(markdown).toContain("| case | pull (s) | pull MB/s | floor (s) | pull ÷ floor |");
 }, 240_000);
