@@ -15,7 +15,7 @@ export interface SpillRecord {
   body: Buffer;
 }
 
-export const DEFAULT_RUN_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_RUN_BYTES = 16 * 1024 * 1024;
 
 export function compareRecords(a: SpillRecord, b: SpillRecord): number {
   const x = a.entry;
@@ -133,7 +133,7 @@ function* mergeRuns(runs: Generator<SpillRecord>[]): Generator<SpillRecord> {
 }
 
 const CHUNK = 1 << 20;
-const MERGE_BUFFER_BUDGET = 16 * CHUNK;
+const MERGE_BUFFER_BUDGET = 8 * CHUNK;
 
 /** Coalesces small writes into 1 MiB writes. */
 export class ChunkedWriter {
