@@ -1,28 +1,35 @@
 /**
  * `npm start`: the whole local setup in one command. Builds the sample catalog, publishes it to the
  * local state of both deployments (production and sandbox), serves them with `wrangler dev` on
- * http://localhost:8787 and http://localhost:8788, and prints commands that work as pasted.
+ * http://localhost:8787 and http://localhost:8788, seeds the demo accounts and the OAuth demo app,
+ * and prints one screen of commands and URLs that work as pasted (scripts/start/welcome.ts).
+ * wrangler's own start-up output is kept back (it is shown if a server fails); once everything
+ * answers, its request log follows, prefixed with the deployment.
  */
+import { createServer } from "node:net";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { publishRelease } from "../src/catalog/publish";
 import { buildCatalog } from "./catalog/build";
-import { EXIT, runCli } from "./cli-run";
-import { openDeploymentStorage } from "./deployment-storage";
-import { demoKeysText, seedDemoKeys } from "./keys/demo";
+import { count, EXIT, runCli, UsageError } from "./cli-run";
+import { DEFAULT_PERSIST_TO, openDeploymentStorage } from "./deployment-storage";
+import { seedDemoAccounts } from "./keys/demo";
 import { localOperator } from "./keys/local-operator";
-import { DEMO_CUSTOMER, seedDemoClient, seedDemoCustomer, startOAuthDemo, type OAuthDemo } from "./oauth/demo";
+import { DEMO_CALLBACK_PORT, DEMO_CLIENT_NAME, demoRedirectUri, seedDemoClient, startOAuthDemo, type OAuthDemo } from "./oauth/demo";
 import { openReleaseDir } from "./release-dir";
+import { keysCliFlags, welcomeText, type Welcome } from "./start/welcome";
 import { startWranglerDev, type DevServer } from "./wrangler-dev";
 
-const HELP = `Usage: npm start [-- --port 8787] [--sandbox-port 8788] [--no-sandbox]
+const HELP = `Usage: npm start [-- --port 8787] [--sandbox-port 8788] [--no-sandbox] [--oauth-port 8789] [--persist-to <dir>]
 
 1. builds data/profiles into dist/ (as npm run catalog:build -- --in data/profiles --out dist)
-2. publishes it to the local state of production and of the sandbox (.wrangler/state)
+2. publishes it to the local state of production and of the sandbox (--persist-to, default ${DEFAULT_PERSIST_TO})
 3. serves production on http://localhost:<port> and the sandbox on http://localhost:<sandbox-port>
    with wrangler dev, until Ctrl-C
-4. seeds the demo account (demo@example.com) on both, with a new live key (production) and test
-   key (sandbox) at every start, and prints a curl for each
+4. seeds the demo customer (demo@example.com, with a new live and test key at every start) and the
+   demo operator (operator@example.com) on both, and the OAuth demo app, whose callback listens on
+   http://127.0.0.1:<oauth-port>/callback
+5. prints the URLs, credentials and ready-to-paste commands to try it all
 `;
 
 const DEPLOYMENTS = [
@@ -33,45 +40,64 @@ const DEPLOYMENTS = [
 runCli("start", HELP, async (argv) => {
   const { values } = parseArgs({
     args: argv,
-    options: { port: { type: "string", default: "8787" }, "sandbox-port": { type: "string", default: "8788" }, "no-sandbox": { type: "boolean", default: false } },
+    options: {
+      port: { type: "string", default: "8787" },
+      "sandbox-port": { type: "string", default: "8788" },
+      "no-sandbox": { type: "boolean", default: false },
+      "oauth-port": { type: "string", default: String(DEMO_CALLBACK_PORT) },
+      "persist-to": { type: "string", default: DEFAULT_PERSIST_TO },
+    },
   });
   const deployments = values["no-sandbox"] ? DEPLOYMENTS.slice(0, 1) : DEPLOYMENTS;
-  const ports = { production: Number(values.port), sandbox: Number(values["sandbox-port"]) };
+  const ports = { production: portFrom("port", values.port), sandbox: portFrom("sandbox-port", values["sandbox-port"]) };
+  const oauthPort = portFrom("oauth-port", values["oauth-port"]);
+  const persistTo = values["persist-to"];
+  // The OAuth demo's port is not checked: without it the API still starts (and says why).
+  await ensurePortsFree(deployments.map((deployment) => [deployment.name === "production" ? "--port" : "--sandbox-port", ports[deployment.name]]));
 
-  // 1. Build the sample catalog.
-  // The default part size, like catalog:build: a release's layout is immutable once published, so
-  // a demo-only size would collide with a later `catalog:build` + `catalog:publish` of the same data.
+  // 1. Build the sample catalog. The default part size, like catalog:build: a release's layout is
+  // immutable once published, so a demo-only size would collide with a later catalog:publish.
   const built = await buildCatalog({ input: "data/profiles", outDir: "dist" });
-  console.log(`built ${built.manifest.release_id}: ${built.manifest.profile_count} profiles, ${built.manifest.parts.length} parts (${path.relative(".", built.releaseDir)})`);
+  const { manifest } = built;
+  console.log(`built ${manifest.release_id}: ${count(manifest.profile_count, "profile")}, ${count(manifest.parts.length, "part")} (${path.relative(".", built.releaseDir)})`);
 
-  // 2. Publish it where `wrangler dev` reads (the default local state), for each deployment.
+  // 2. Publish it where `wrangler dev` reads, for each deployment; register the OAuth demo app.
   let demoClientId = "";
+  const published: string[] = [];
   for (const deployment of deployments) {
-    const opened = await openDeploymentStorage({ environment: deployment.environment });
+    const opened = await openDeploymentStorage({ environment: deployment.environment, persistTo });
     try {
       const result = await publishRelease(opened.storage, openReleaseDir(built.releaseDir));
-      console.log(`${result.pointer_flipped ? "published" : "already current"}: ${result.release_id} on ${opened.where}`);
-      if (deployment.name === "production") demoClientId = await seedDemoClient(opened.env); // OAuth demo app
+      published.push(`${result.pointer_flipped ? "published on" : "already current on"} ${deployment.name}`);
+      if (deployment.name === "production") demoClientId = await seedDemoClient(opened.env, demoRedirectUri(oauthPort));
     } finally {
       await opened.dispose();
     }
   }
+  console.log(`release ${published.join(", ")} (local state in ${persistTo})`);
 
   // 3. Serve, both with the local OPERATOR_SECRET (.wrangler/operator.env), which `npm run keys` also uses.
   const operator = localOperator();
   const servers: DevServer[] = [];
   let oauthDemo: OAuthDemo | undefined;
-  const stopAll = () => Promise.all([...servers.map((server) => server.stop()), oauthDemo?.stop()]);
+  let showRequestLog = false;
+  let stopping = false;
+  const stopAll = () => {
+    stopping = true;
+    return Promise.all([...servers.map((server) => server.stop()), oauthDemo?.stop()]);
+  };
   process.once("SIGINT", () => void stopAll());
   process.once("SIGTERM", () => void stopAll());
   try {
     for (const deployment of deployments) {
+      console.log(`starting ${deployment.name} (wrangler dev on port ${ports[deployment.name]})…`);
       const prefix = `[${deployment.name}] `;
       const server = await startWranglerDev({
         port: ports[deployment.name],
+        persistTo,
         environment: deployment.environment,
         envFile: operator.envFile,
-        onOutput: (text) => process.stdout.write(text.replace(/^(?=.)/gm, prefix)),
+        onOutput: (text) => showRequestLog && process.stdout.write(text.replace(/^(?=.)/gm, prefix)),
       });
       servers.push(server);
     }
@@ -79,41 +105,52 @@ runCli("start", HELP, async (argv) => {
     await stopAll();
     throw error;
   }
-  // 4. Demo credentials: the demo customer on both deployments, with a fresh live and test key.
-  const local = (server: DevServer) => server.url.replace("127.0.0.1", "localhost");
-  const demoKeys = await seedDemoKeys(
-    deployments.map((deployment, i) => ({ deployment: deployment.name, baseUrl: local(servers[i]!) })),
-    operator.operatorSecret,
-    DEMO_CUSTOMER,
-  );
-  printWelcome(servers, built.manifest.release_id, demoKeys.keys[0]!.secret);
-  console.log(`\n${demoKeysText(demoKeys)}`);
-  const production = servers[0]!.url.replace("127.0.0.1", "localhost");
+
+  // 4. The demo accounts, the OAuth demo app's callback, then the one screen to try it all.
+  const reached = deployments.map((deployment, i) => ({ deployment: deployment.name, baseUrl: servers[i]!.url.replace("127.0.0.1", "localhost") }));
+  const demo = await seedDemoAccounts(reached, operator.operatorSecret);
+  const welcome: Welcome = { servers: reached, releaseId: manifest.release_id, demo };
   try {
-    await seedDemoCustomer(production, operator.operatorSecret);
-    oauthDemo = await startOAuthDemo({ baseUrl: production, clientId: demoClientId, log: (text) => console.log(text) });
-    console.log(`\n${oauthDemo.instructions}`);
+    oauthDemo = await startOAuthDemo({
+      baseUrl: reached[0]!.baseUrl,
+      clientId: demoClientId,
+      port: oauthPort,
+      accountId: demo.customer.id,
+      keysCliFlags: keysCliFlags(reached),
+      log: (text) => console.log(text),
+    });
+    welcome.oauth = { authorizeUrl: oauthDemo.authorizeUrl, clientName: DEMO_CLIENT_NAME, redirectUri: oauthDemo.redirectUri };
   } catch (error) {
-    console.error(`\nThe OAuth demo did not start (the API is up): ${error instanceof Error ? error.message : String(error)}`);
+    welcome.oauthProblem = `${error instanceof Error ? error.message : String(error)} (the API is up; try --oauth-port <another port>)`;
   }
-  const code = await Promise.race(servers.map((server) => server.exited));
+  console.log(welcomeText(welcome));
+  console.log("\nRequest log:");
+  showRequestLog = true;
+
+  const ended = await Promise.race(servers.map((server, i) => server.exited.then((exit) => ({ exit, server, name: deployments[i]!.name }))));
+  if (stopping) return EXIT.ok;
+  console.error(`\n${ended.name} stopped on its own (exit ${ended.exit}); its last output:\n${ended.server.log().slice(-2000)}`);
   await stopAll();
-  return code ?? EXIT.ok;
+  return EXIT.failed;
 });
 
-function printWelcome(servers: DevServer[], releaseId: string, liveKey: string) {
-  const auth = `-H "Authorization: Bearer ${liveKey}"`;
-  const [production, sandbox] = servers.map((server) => server.url.replace("127.0.0.1", "localhost"));
-  console.log(`
-Readiness Catalog API is running.
-  production: ${production}${sandbox ? `\n  sandbox:    ${sandbox}` : ""}
-  release:    ${releaseId}
+function portFrom(name: string, value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--${name} must be a port number`);
+  return port;
+}
 
-Try:
-  curl -i ${auth} ${production}/v1/releases/current
-  curl -s ${auth} ${production}/v1/catalog | head -c 300; echo
-  curl -i ${auth} -H 'Range: bytes=0-99' ${production}/v1/catalog
-  npm run catalog:pull -- --base-url ${production} --key ${liveKey} --out catalog.json
-
-Ctrl-C stops the servers.`);
+/**
+ * wrangler dev's readiness check would take another server on the port for ours (e.g. an
+ * `npm start` still running): refuse before doing anything instead.
+ */
+async function ensurePortsFree(ports: [flag: string, port: number][]): Promise<void> {
+  for (const [flag, port] of ports) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+    if (!free) throw new Error(`port ${port} is in use (another npm start?): stop that server, or choose another port with ${flag} <n>`);
+  }
 }

@@ -1,66 +1,65 @@
 /**
- * The API-key part of `npm start`: the demo customer exists on both deployments under one id, with
- * a fresh live key (production) and test key (sandbox) at every start. Secrets cannot be shown
- * again, so the previous run's demo keys are revoked rather than reused; the 3-key limit is never hit.
+ * The demo accounts of `npm start` (local only), on every deployment it serves, under one id each:
+ * - the demo customer, with a fresh live key (production) and test key (sandbox) at every start.
+ *   Secrets cannot be shown again, so the previous run's demo keys are revoked rather than reused;
+ *   the 3-key limit is never hit. The same email and password sign in to the dashboard and the
+ *   OAuth consent page.
+ * - the demo operator (the `operator` role), to try the dashboard's operator page.
  */
 import type { AccountView } from "../../src/auth/account-views";
 import { MODE_OF, OperatorClient, OperatorRefusal, type Deployment } from "./operator-client";
 
-export const DEMO_KEY_NAME = "npm start demo";
+const DEMO_KEY_NAME = "npm start demo";
 
-export interface DemoKeys {
-  accountId: string;
+interface DemoAccountInput {
   email: string;
-  /** Per deployment: its base URL and the new key's secret. */
+  password: string;
+  name: string;
+  operator: boolean;
+}
+
+const DEMO_CUSTOMER: DemoAccountInput = { email: "demo@example.com", password: "demo-cheese-password", name: "Demo Customer", operator: false };
+const DEMO_OPERATOR: DemoAccountInput = { email: "operator@example.com", password: "demo-operator-password", name: "Demo Operator", operator: true };
+
+interface DemoAccount {
+  id: string;
+  email: string;
+  password: string;
+}
+
+export interface DemoAccounts {
+  customer: DemoAccount;
+  operator: DemoAccount;
+  /** The customer's new keys, per deployment: its base URL and the key's secret. */
   keys: { deployment: Deployment; baseUrl: string; secret: string }[];
 }
 
-export async function seedDemoKeys(
-  servers: { deployment: Deployment; baseUrl: string }[],
-  operatorSecret: string,
-  customer: { email: string; password: string; name: string },
-): Promise<DemoKeys> {
-  let accountId: string | undefined;
-  const keys: DemoKeys["keys"] = [];
+export async function seedDemoAccounts(servers: { deployment: Deployment; baseUrl: string }[], operatorSecret: string): Promise<DemoAccounts> {
+  const ids: { customer?: string; operator?: string } = {};
+  const keys: DemoAccounts["keys"] = [];
   for (const { deployment, baseUrl } of servers) {
     const client = new OperatorClient(baseUrl, operatorSecret);
-    const account = await findOrCreate(client, customer, accountId);
-    accountId ??= account.id;
-    for (const key of await client.listKeys(account.id)) {
+    const customer = await findOrCreate(client, DEMO_CUSTOMER, ids.customer);
+    ids.customer ??= customer.id;
+    ids.operator ??= (await findOrCreate(client, DEMO_OPERATOR, ids.operator)).id;
+    for (const key of await client.listKeys(customer.id)) {
       if (key.status === "active" && key.name === DEMO_KEY_NAME) await client.revokeKey(key.id);
     }
-    const created = await client.createKey(account.id, { mode: MODE_OF[deployment], name: DEMO_KEY_NAME });
+    const created = await client.createKey(customer.id, { mode: MODE_OF[deployment], name: DEMO_KEY_NAME });
     keys.push({ deployment, baseUrl, secret: created.secret });
   }
-  return { accountId: accountId!, email: customer.email, keys };
+  const login = (input: DemoAccountInput, id: string): DemoAccount => ({ id, email: input.email, password: input.password });
+  return { customer: login(DEMO_CUSTOMER, ids.customer!), operator: login(DEMO_OPERATOR, ids.operator!), keys };
 }
 
-async function findOrCreate(client: OperatorClient, customer: { email: string; password: string; name: string }, id?: string): Promise<AccountView> {
+/** The account registered under this email (from an earlier run), or a new one with this id. */
+async function findOrCreate(client: OperatorClient, input: DemoAccountInput, id?: string): Promise<AccountView> {
   try {
-    return await client.createAccount({ ...customer, id });
+    return await client.createAccount({ ...input, id });
   } catch (error) {
     if (!(error instanceof OperatorRefusal && error.code === "account_exists")) throw error;
-    const existing = (await client.listAccounts()).find((account) => account.email === customer.email.toLowerCase());
+    const existing = (await client.listAccounts()).find((account) => account.email === input.email.toLowerCase());
     if (!existing) throw error;
     return existing;
   }
-}
-
-export function demoKeysText(demo: DemoKeys): string {
-  const lines = [`API keys of the demo account ${demo.email} (${demo.accountId}), new at every npm start:`];
-  for (const { deployment, secret } of demo.keys) lines.push(`  ${MODE_OF[deployment]} key (${deployment}): ${secret}`);
-  lines.push("Try:");
-  for (const { baseUrl, secret } of demo.keys) lines.push(`  curl -H "Authorization: Bearer ${secret}" ${baseUrl}/v2/cheeses`);
-  lines.push(`  npm run keys -- list --account ${demo.accountId}${portFlags(demo.keys)}`);
-  return lines.join("\n");
-}
-
-/** `npm run keys` finds npm start's servers on 8787/8788; other ports must be named. */
-function portFlags(keys: DemoKeys["keys"]): string {
-  const flags = { production: "--port", sandbox: "--sandbox-port" } as const;
-  const defaults = { production: "8787", sandbox: "8788" } as const;
-  return keys
-    .filter(({ deployment, baseUrl }) => new URL(baseUrl).port !== defaults[deployment])
-    .map(({ deployment, baseUrl }) => ` ${flags[deployment]} ${new URL(baseUrl).port}`)
-    .join("");
 }

@@ -21,5 +21,5 @@ export const KeyRecord = z.strictObject({
 });
 export type KeyRecord = z.infer<typeof KeyRecord>;
 
-export const keyIndexName = (keyHashHex: string) => `apikey:${keyHashHex}`;
-export const KEY_INDEX_PREFIX = "apikey:";
+const KEY_INDEX_PREFIX = "apikey:";
+export const keyIndexName = (keyHashHex: string) => `${KEY_INDEX_PREFIX}${keyHashHex}`;

@@ -17,7 +17,7 @@ import { Problem } from "../http/problem";
 import { ACCOUNT_ID_RULE, AccountParams, OPERATOR_BASE, operatorRoute } from "./operator-route";
 
 /** Recorded as `approved_by` of a decision made through this API (the dashboard records the operator's email). */
-export const OPERATOR_API_ACTOR = "operator API";
+const OPERATOR_API_ACTOR = "operator API";
 
 // The library's client ids are 16 characters of [A-Za-z0-9_-]; allow some room, nothing else.
 const RequestParams = AccountParams.extend({ client_id: z.string().regex(/^[\w-]{1,256}$/, "a client id is letters, digits, - and _ (see npm run clients -- list)") });

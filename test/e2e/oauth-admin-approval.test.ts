@@ -49,7 +49,7 @@ async function authorizeApp(scope: string, account = deployment.account): Promis
     code_challenge: createHash("sha256").update(verifier).digest("base64url"),
     code_challenge_method: "S256",
   }).toString();
-  const landed = await signInAndAllow(deployment, url.toString(), account);
+  const landed = await signInAndAllow(url.toString(), account);
   const code = landed.searchParams.get("code");
   expect(code, landed.toString()).toBeTruthy();
   return tokenRequest({ grant_type: "authorization_code", code: code!, redirect_uri: deployment.callback.redirectUri, client_id: deployment.clientId, code_verifier: verifier });

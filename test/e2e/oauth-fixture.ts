@@ -136,8 +136,12 @@ export function formField(html: string, name: string): string {
 }
 
 /** A customer's part of the flow: open the authorization URL, sign in, click Allow; returns where the browser is sent. */
-export async function signInAndAllow(deployment: OAuthDeployment, authorizeUrl: string, account = deployment.account): Promise<URL> {
-  const browser = new FormBrowser(deployment.server.url);
+export async function signInAndAllow(
+  authorizeUrl: string,
+  account: { email: string; password: string },
+  appName = "E2E Cheese App",
+): Promise<URL> {
+  const browser = new FormBrowser(new URL(authorizeUrl).origin);
   const login = await browser.get(authorizeUrl);
   expect(login.status).toBe(200);
   const loginHtml = await login.text();
@@ -151,7 +155,7 @@ export async function signInAndAllow(deployment: OAuthDeployment, authorizeUrl: 
   const consent = await browser.get(signedIn.headers.get("Location")!);
   expect(consent.status).toBe(200);
   const consentHtml = await consent.text();
-  expect(consentHtml).toContain("E2E Cheese App");
+  expect(consentHtml).toContain(appName);
   const allowed = await browser.post("/oauth/authorize", {
     csrf_token: formField(consentHtml, "csrf_token"),
     handle: formField(consentHtml, "handle"),

@@ -37,7 +37,7 @@ async function authorize(scope: string, codeChallenge: string, state: string): P
     code_challenge: codeChallenge,
     code_challenge_method: "S256",
   }).toString();
-  return signInAndAllow(deployment, url.toString());
+  return signInAndAllow(url.toString(), deployment.account);
 }
 
 describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {

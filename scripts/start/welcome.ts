@@ -1,0 +1,65 @@
+/**
+ * What `npm start` prints once everything answers: where each server is, and commands and URLs
+ * that work as pasted (test/e2e/start.test.ts runs every one of them). Short on purpose: one
+ * screen, one block per thing to try.
+ */
+import type { DemoAccounts } from "../keys/demo";
+import type { Deployment } from "../keys/operator-client";
+
+export interface Welcome {
+  servers: { deployment: Deployment; baseUrl: string }[];
+  releaseId: string;
+  demo: DemoAccounts;
+  /** Absent when the OAuth demo could not start (the reason is printed instead). */
+  oauth?: { authorizeUrl: string; clientName: string; redirectUri: string };
+  oauthProblem?: string;
+}
+
+const DEFAULT_PORTS: Record<Deployment, string> = { production: "8787", sandbox: "8788" };
+const PORT_FLAGS: Record<Deployment, string> = { production: "--port", sandbox: "--sandbox-port" };
+
+/** `npm run keys` finds npm start's servers on 8787/8788; other ports must be named. */
+export function keysCliFlags(servers: Welcome["servers"]): string {
+  return servers
+    .filter(({ deployment, baseUrl }) => new URL(baseUrl).port !== DEFAULT_PORTS[deployment])
+    .map(({ deployment, baseUrl }) => ` ${PORT_FLAGS[deployment]} ${new URL(baseUrl).port}`)
+    .join("");
+}
+
+export function welcomeText(welcome: Welcome): string {
+  const { servers, demo } = welcome;
+  const production = servers[0]!.baseUrl;
+  const live = `-H "Authorization: Bearer ${demo.keys[0]!.secret}"`;
+  const keyKind: Record<Deployment, string> = { production: "live keys", sandbox: "test keys" };
+  const dashboards = servers.map(({ baseUrl }) => `${baseUrl}/dashboard`);
+  const credentials = (account: { email: string; password: string }) => `${account.email} / ${account.password}`;
+  const column = Math.max(credentials(demo.customer).length, credentials(demo.operator).length) + 3;
+  const login = (account: { email: string; password: string }) => credentials(account).padEnd(column);
+  return [
+    "",
+    "Readiness Catalog API is running. Ctrl-C stops it.",
+    ...servers.map(({ deployment, baseUrl }) => `  ${deployment.padEnd(10)}  ${baseUrl}  (${keyKind[deployment]})`),
+    `  release     ${welcome.releaseId}`,
+    "",
+    `API, as the demo customer ${demo.customer.email} (${demo.customer.id}; its keys are new at every start):`,
+    `  curl -i ${live} ${production}/v1/releases/current`,
+    `  curl -s ${live} ${production}/v1/catalog | head -c 300; echo`,
+    `  curl -i ${live} -H 'Range: bytes=0-99' ${production}/v1/catalog`,
+    ...demo.keys.map(({ baseUrl, secret }) => `  curl -H "Authorization: Bearer ${secret}" ${baseUrl}/v2/cheeses`),
+    `  npm run catalog:pull -- --base-url ${production} --key ${demo.keys[0]!.secret} --out catalog.json`,
+    "",
+    `Dashboard: ${dashboards.join("  (sandbox: ")}${dashboards.length > 1 ? ")" : ""}`,
+    `  customer  ${login(demo.customer)}keys, authorized apps`,
+    `  operator  ${login(demo.operator)}admin requests, accounts (${production}/dashboard/operator)`,
+    "",
+    ...(welcome.oauth
+      ? [
+          `OAuth: open this in a browser, sign in as the customer, click Allow; ${welcome.oauth.clientName}`,
+          `(callback ${welcome.oauth.redirectUri}) then prints API calls with its token here:`,
+          `  ${welcome.oauth.authorizeUrl}`,
+        ]
+      : [`OAuth demo not started: ${welcome.oauthProblem}`]),
+    "",
+    `Operators: npm run keys -- list --account ${demo.customer.id}${keysCliFlags(servers)}   (npm run keys -- --help, npm run clients -- --help)`,
+  ].join("\n");
+}
