@@ -31,7 +31,20 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-export async function startWranglerDev(options: WranglerDevOptions): Promise<DevServer> {
+/**
+ * Two workerd processes opening one persisted state at the same moment can fail with SQLITE_BUSY,
+ * so servers that share a state directory start one after the other (running side by side is fine).
+ */
+const startups = new Map<string, Promise<unknown>>();
+
+export function startWranglerDev(options: WranglerDevOptions): Promise<DevServer> {
+  const state = path.resolve(REPO_ROOT, options.persistTo ?? ".wrangler/state");
+  const started = (startups.get(state) ?? Promise.resolve()).catch(() => undefined).then(() => launch(options));
+  startups.set(state, started);
+  return started;
+}
+
+async function launch(options: WranglerDevOptions): Promise<DevServer> {
   const args = [WRANGLER_CLI, "dev", "--port", String(options.port), "--ip", "127.0.0.1", "--inspector-port", "0"];
   if (options.persistTo) args.push("--persist-to", options.persistTo);
   if (options.environment) args.push("--env", options.environment);
