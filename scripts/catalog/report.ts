@@ -62,7 +62,8 @@ export function formatReport(entries: ReportEntry[]): string {
   for (const entry of sortEntries(entries)) {
     const heading = headingOf(entry);
     if (heading !== group) {
-      lines.push(lines.length ? "" : "", heading);
+      if (lines.length) lines.push("");
+      lines.push(heading);
       group = heading;
     }
     const at = entry.path ? `${entry.path}: ` : "";
@@ -73,13 +74,12 @@ export function formatReport(entries: ReportEntry[]): string {
   const n = entries.length;
   const files = new Set(entries.map((e) => e.file)).size;
   lines.push("", `${n} violation${n === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}; nothing was written.`);
-  return lines.join("\n").replace(/^\n+/, "");
+  return lines.join("\n");
 }
 
+/** `file [pointer]:line` (and `:column` for a syntax error), then the profile id when known. */
 function headingOf(entry: ReportEntry): string {
-  const location: SourceLocation = { file: entry.file, line: entry.line, pointer: entry.pointer };
-  if (entry.rule !== "json-syntax") delete location.column;
-  else location.column = entry.column;
-  const where = whereOf(location);
+  const column = entry.rule === "json-syntax" ? entry.column : undefined;
+  const where = whereOf({ file: entry.file, line: entry.line, column, pointer: entry.pointer });
   return entry.profile_id ? `${where} (${entry.profile_id})` : where;
 }

@@ -2,7 +2,7 @@
  * The rules engine for one profile: the zod schema (rule `schema`), the catalog spec's rules 1–5
  * and the decisions of shared/DESIGN.md ("Profile values the spec only observed"). Pure, and it
  * reports every violation, not the first: rules read the raw value defensively and skip a check
- * whose inputs the schema already rejected, so one mistake is reported once.
+ * whose inputs the schema already rejected, so a malformed value is reported once, by the schema.
  */
 import { SIGNAL_CODES, STAGE_LABELS, STAGES, STATE_LABELS, STATE_OF_OUTCOME, type StageName } from "./schema";
 import { coverageViolations } from "./rules-coverage";
