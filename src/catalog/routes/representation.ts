@@ -24,6 +24,8 @@ export interface ByteRepresentation {
   cacheControl: string;
   headers: Record<string, string>;
   slices(start: number, end: number): ObjectSlice[];
+  /** The R2 key of the one object that is the whole representation (a part), which may be cached. */
+  wholeObject?: string;
 }
 
 /** Pinned URLs can be cached forever by the client; URLs that follow `current` must be revalidated. */
@@ -65,5 +67,6 @@ export function partRepresentation(manifest: Manifest, index: number, pinned: bo
     cacheControl: pinned ? CACHE_PINNED : CACHE_CURRENT,
     headers,
     slices: (start, end) => [{ key: storageKeys.part(hexOf(manifest.release_id), index), offset: start, length: end - start + 1 }],
+    wholeObject: storageKeys.part(hexOf(manifest.release_id), index),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Answers GET/HEAD for a byte representation (the document or a part): 304 on a matching
- * If-None-Match, 206 for one satisfiable Range, 416 otherwise, 200 with the whole body.
- * HEAD reads no R2 body at all.
+ * If-None-Match, 206 for one satisfiable Range, 416 otherwise, 200 with the whole body (a whole
+ * part through the worker's part cache). HEAD reads no R2 body at all.
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
@@ -9,6 +9,7 @@ import { Problem } from "../../http/problem";
 import { decideRange } from "./byte-range";
 import { ifNoneMatchMatches, ifRangeAllowsRange } from "./conditional";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
+import { wholePartBody } from "./part-cache";
 import type { ByteRepresentation } from "./representation";
 import { MissingObject, streamSlices } from "./slice-stream";
 
@@ -35,7 +36,10 @@ export async function serveBytes(c: Context<AppEnv>, representation: ByteReprese
   if (c.req.method === "HEAD") return new Response(null, { status, headers });
 
   try {
-    const body = await streamSlices(c.env.RELEASES, representation.slices(start, end), c.executionCtx);
+    const body =
+      status === 200 && representation.wholeObject
+        ? await wholePartBody(c.env.RELEASES, representation.wholeObject, c.executionCtx)
+        : await streamSlices(c.env.RELEASES, representation.slices(start, end), c.executionCtx);
     return new Response(body, { status, headers });
   } catch (error) {
     if (!(error instanceof MissingObject)) throw error;
