@@ -53,5 +53,5 @@ function grown(buffer: Buffer, used: number, needed: number): Buffer {
 }
 
 export function unitBytes(unit: InputUnit): number {
-  return unit.kind === "lines" ? unit.bytes.byteLength : unit.kind === "document" ? unit.text.length : 0;
+  return unit.kind === "lines" || unit.kind === "elements" ? unit.bytes.byteLength : unit.kind === "document" ? unit.text.length : 0;
 }

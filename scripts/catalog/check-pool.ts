@@ -64,7 +64,7 @@ export class CheckPool {
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       const request: CheckRequest = { id, units };
-      const transfer = [...new Set(units.flatMap((u) => (u.kind === "lines" ? [u.bytes.buffer as ArrayBuffer] : [])))];
+      const transfer = [...new Set(units.flatMap((u) => (u.kind === "lines" || u.kind === "elements" ? [u.bytes.buffer as ArrayBuffer] : [])))];
       worker.postMessage(request, transfer);
     });
   }

@@ -7,6 +7,7 @@ import { isUtf8 } from "node:buffer";
 import { open, readFile } from "node:fs/promises";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { ArrayElementScanner, JsonStructureError, type ScannedElement } from "./json-elements";
 import type { InputUnit } from "./profile-check";
 import { entryOf, type ReportEntry } from "./report";
 
@@ -36,7 +37,7 @@ export function planInput(input: string): InputPlan {
   const problems = stats.size === 0 ? [inputProblem(input, "the file is empty (0 bytes)", "0 bytes")] : [];
   const files = problems.length ? [] : [input];
   if (NDJSON.test(input)) return { kind: "ndjson", bytes: stats.size, problems, batches: () => ndjsonBatches(files) };
-  if (JSON_FILE.test(input)) return { kind: "json", bytes: stats.size, problems, batches: () => documentBatches(files) };
+  if (JSON_FILE.test(input)) return { kind: "json", bytes: stats.size, problems, batches: () => jsonFileBatches(files) };
   throw new UsageError(`--in ${input}: expected a directory, a .json file or an .ndjson/.jsonl file`);
 }
 
@@ -87,6 +88,71 @@ function documentUnit(file: string, bytes: Buffer): InputUnit {
     return { kind: "unreadable", problem: inputProblem(file, "too large for a .json input (a JavaScript string holds at most 512 MiB); write one profile per line to an .ndjson file instead", `${bytes.length} bytes`, "at most 512 MiB") };
   }
   return { kind: "document", file, text: bytes.toString("utf8") };
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * One .json file: a root array is streamed element by element (any size, never held whole);
+ * anything else (one profile, an envelope) is read as one document.
+ */
+async function* jsonFileBatches(files: string[]): AsyncGenerator<InputUnit[]> {
+  for (const file of files) {
+    const handle = await open(file, "r");
+    try {
+      let chunk = await readChunk(handle);
+      if (chunk.subarray(0, 3).equals(BOM)) chunk = chunk.subarray(3);
+      const first = chunk.findIndex((b) => !(b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09));
+      if (first === -1 || chunk[first] !== 0x5b) {
+        yield* documentBatches([file]);
+        continue;
+      }
+      const scanner = new ArrayElementScanner();
+      let batch: ScannedElement[] = [];
+      let size = 0;
+      try {
+        for (; chunk.length; chunk = await readChunk(handle)) {
+          for (const element of scanner.push(chunk)) {
+            batch.push(element);
+            size += element.bytes.length;
+            if (size >= BATCH_BYTES) {
+              yield [elementsUnit(file, batch)];
+              batch = [];
+              size = 0;
+            }
+          }
+        }
+        scanner.end();
+        if (batch.length) yield [elementsUnit(file, batch)];
+      } catch (error) {
+        if (!(error instanceof JsonStructureError)) throw error;
+        if (batch.length) yield [elementsUnit(file, batch)];
+        const { line, column } = error;
+        const problem = entryOf({ rule: "json-syntax", path: "", message: error.message, expected: "well-formed JSON (RFC 8259)", found: `a syntax error at line ${line}, column ${column}` }, { file, line, column });
+        yield [{ kind: "unreadable", problem }];
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+async function readChunk(handle: Awaited<ReturnType<typeof open>>): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafeSlow(BATCH_BYTES);
+  const { bytesRead } = await handle.read(buffer, 0, BATCH_BYTES, null);
+  return buffer.subarray(0, bytesRead);
+}
+
+/** Elements end to end in one buffer of their own (it is transferred to a worker thread). */
+function elementsUnit(file: string, elements: ScannedElement[]): InputUnit {
+  const bytes = new Uint8Array(elements.reduce((n, e) => n + e.bytes.length, 0));
+  let end = 0;
+  const located = elements.map(({ index, line, column, bytes: element }) => {
+    bytes.set(element, end);
+    end += element.length;
+    return { index, line, column, end };
+  });
+  return { kind: "elements", file, bytes, elements: located };
 }
 
 /** Chunks of whole lines, about 1 MiB each; a line longer than that grows its chunk. */

@@ -16,6 +16,8 @@ export type InputUnit =
   | { kind: "document"; file: string; text: string }
   /** Whole lines of an ndjson file (UTF-8 bytes), the first being line `firstLine`. */
   | { kind: "lines"; file: string; firstLine: number; bytes: Uint8Array }
+  /** Elements of a streamed root array: their bytes end to end, and where each one was. */
+  | { kind: "elements"; file: string; bytes: Uint8Array; elements: { index: number; line: number; column: number; end: number }[] }
   /** Input that could not be read as text. */
   | { kind: "unreadable"; problem: ReportEntry };
 
@@ -37,6 +39,8 @@ export function checkUnit(unit: InputUnit): Iterable<CheckedProfile> {
       return [{ location: { file: unit.problem.file }, problems: [unit.problem] }];
     case "lines":
       return checkLines(unit.file, unit.firstLine, unit.bytes);
+    case "elements":
+      return checkElements(unit.file, unit.bytes, unit.elements);
     case "document":
       return checkDocument(unit.file, unit.text);
   }
@@ -78,14 +82,32 @@ function* checkLines(file: string, firstLine: number, bytes: Uint8Array): Genera
   }
 }
 
-function parseJson(text: string, location: SourceLocation): { json: unknown } | { problem: CheckedProfile } {
+function* checkElements(file: string, bytes: Uint8Array, elements: { index: number; line: number; column: number; end: number }[]): Generator<CheckedProfile> {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let start = 0;
+  for (const { index, line, column, end } of elements) {
+    const slice = buffer.subarray(start, end);
+    start = end;
+    const location = { file, pointer: `[${index}]`, line };
+    if (!isUtf8(slice)) {
+      yield problem(location, "input", "not valid UTF-8 (RFC 8259 §8.1)", "UTF-8 text", "an invalid byte sequence");
+      continue;
+    }
+    const value = parseJson(slice.toString("utf8"), location, column);
+    yield "problem" in value ? value.problem : checkProfile(value.json, location);
+  }
+}
+
+/** Parses one JSON text that starts at `location.line` (and `startColumn` of that line). */
+function parseJson(text: string, location: SourceLocation, startColumn = 1): { json: unknown } | { problem: CheckedProfile } {
   try {
     return { json: JSON.parse(text) };
   } catch (error) {
     const at = locateSyntaxError(text, error);
     const line = (location.line ?? 1) + at.line - 1;
-    const where = { ...location, line, column: at.column };
-    return { problem: problem(where, "json-syntax", at.message, "well-formed JSON (RFC 8259)", `a syntax error at line ${line}, column ${at.column}`) };
+    const column = at.line === 1 ? startColumn + at.column - 1 : at.column;
+    const where = { ...location, line, column };
+    return { problem: problem(where, "json-syntax", at.message, "well-formed JSON (RFC 8259)", `a syntax error at line ${line}, column ${column}`) };
   }
 }
 

@@ -100,6 +100,17 @@ describe("bad input exits 1 with a precise report and writes nothing", () => {
     expect(rejected(file)).toContain(`${file}:3:40\n  expected a property name in double quotes (no trailing comma before '}') [json-syntax]`);
   });
 
+  it("a streamed .json array: each broken element at its own line and column, and a broken structure", () => {
+    const file = path.join(root, `array-${n++}.json`);
+    const good = JSON.stringify(allPassProfile());
+    writeFileSync(file, `[\n  ${good},\n  {"agent_readiness_profile_id": tru},\n  42,\n]\n`);
+    const report = rejected(file);
+    expect(report).toContain(`${file} [1]:3:34\n  unexpected character (not a JSON value; strings need double quotes) [json-syntax]`);
+    expect(report).toContain(`${file} [2]:4\n  a profile must be a JSON object [input]`);
+    expect(report).toContain(`${file}:5:1\n  expected a value (no trailing comma before ']') [json-syntax]`);
+    expect(report).toContain("3 violations in 1 file");
+  });
+
   it("wrong types and unknown fields: profile id, path, rule, expected and found", () => {
     const profile = constrainedProfile();
     profile.coverage.covered_signals = "14";

@@ -119,5 +119,10 @@ describe("scale paths give the same bytes", () => {
     expect(data).toHaveLength(1500);
     expectCatalogOrder(data);
     expect(readFileSync(path.join(threaded.releaseDir, "manifest.json"))).toEqual(readFileSync(path.join(inline.releaseDir, "manifest.json")));
+    // The same profiles as one pretty-printed .json array (~9 MB: streamed across many read chunks).
+    const array = `${scratch()}.json`;
+    writeFileSync(array, JSON.stringify(shuffled([...generateProfiles(1500, 4)], 2), null, 2));
+    const streamed = await buildCatalog({ input: array, outDir: scratch(), threads: 2, partBytes: 1 << 16 });
+    expect(streamed.manifest).toEqual(inline.manifest);
   });
 });
