@@ -12,14 +12,14 @@ const SUFFIXES = ["API", "Cloud", "Platform", "Connect", "Hub", "Works"];
 const FUNNELS = ["Checkout", "Onboarding", "Usage billing", "Data export", "Webhooks", "Sandbox", "Team admin", "API keys", "Reporting", "Bulk import"];
 const GRADES_BY_LIMITED: Profile["grade"][][] = [["A"], ["B+", "A"], ["B", "B+"], ["C+", "B"], ["C", "D"], ["D", "F"]];
 
-export const GENERATED_POLICY = {
+const GENERATED_POLICY = {
   digest: "sha256:5b1f0c9e2a7d4e6f8a0b1c2d3e4f5061728394a5b6c7d8e9f00112233445566a",
   version: "readiness-policy/2026.10",
   asOf: "2026-10-01T00:00:00Z",
 };
 
 /** sfc32: a small, fast, well-distributed PRNG (PractRand-tested); state from the seed. */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let a = 0x9e3779b9 ^ seed;
   let b = 0x243f6a88;
   let c = 0xb7e15162;

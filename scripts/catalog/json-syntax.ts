@@ -46,7 +46,7 @@ export function locateSyntaxError(text: string, parseError: unknown): SyntaxErro
   return { ...lineAndColumn(text, position ? Number(position[1]) : 0), message: v8 };
 }
 
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {

@@ -111,7 +111,7 @@ function parseJson(text: string, location: SourceLocation, startColumn = 1): { j
   }
 }
 
-export function checkProfile(value: unknown, location: SourceLocation): CheckedProfile {
+function checkProfile(value: unknown, location: SourceLocation): CheckedProfile {
   if (!isObject(value)) {
     return problem(location, "input", "a profile must be a JSON object", "an object", Array.isArray(value) ? "an array" : JSON.stringify(value));
   }

@@ -17,7 +17,7 @@ export interface SpillRecord {
 
 export const DEFAULT_RUN_BYTES = 16 * 1024 * 1024;
 
-export function compareRecords(a: SpillRecord, b: SpillRecord): number {
+function compareRecords(a: SpillRecord, b: SpillRecord): number {
   const x = a.entry;
   const y = b.entry;
   if (x.productKey !== y.productKey) return x.productKey < y.productKey ? -1 : 1;
@@ -136,7 +136,7 @@ const CHUNK = 1 << 20;
 const MERGE_BUFFER_BUDGET = 8 * CHUNK;
 
 /** Coalesces small writes into 1 MiB writes. */
-export class ChunkedWriter {
+class ChunkedWriter {
   private readonly buffer = Buffer.allocUnsafe(CHUNK);
   private used = 0;
 

@@ -4,7 +4,7 @@
  */
 import { describe, type RuleId, type RuleViolation } from "./validation-report";
 
-export const RATIO_TOLERANCE = 1e-9;
+const RATIO_TOLERANCE = 1e-9;
 
 const count = (value: unknown) => (Number.isInteger(value) && (value as number) >= 0 ? (value as number) : undefined);
 const ratio = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : undefined);

@@ -5,7 +5,7 @@
  */
 
 /** Stable rule ids; the README's "Rule ids" table documents each one. */
-export const RULE_IDS = {
+const RULE_IDS = {
   "json-syntax": "The input is not well-formed JSON (RFC 8259).",
   input: "The input is not a catalog: empty, a 0-byte file, a non-JSON file, or not a profile object.",
   schema: "A field is missing, unknown, of the wrong type, or outside its format or known values.",
