@@ -21,13 +21,14 @@ where <hex> is the release id without "sha256:". On invalid input nothing is wri
 
 Options:
   --in <path>          a directory of .json files (one profile each, or an array, or an envelope),
-                       one .json file (a profile, an array of profiles, or an envelope {…,"data":[…]}),
-                       or one .ndjson / .jsonl file (one profile per line)
+                       one .json file (an array of profiles, streamed at any size; or an envelope
+                       {…,"data":[…]} or one profile, read whole), or one .ndjson / .jsonl file
+                       (one profile per line, streamed)
   --out <dir>          where releases are written (e.g. dist)
   --part-bytes <n>     part size in bytes (default ${DEFAULT_PART_BYTES}, 4 MiB)
   --namespace <ns>     api_contract namespace (default "${safeNamespace()}" from data/catalog.config.json)
   --json               print the result (or the violations) as JSON on stdout
-  --stats              also report wall time and peak RSS
+  --stats              also report wall time, CPU time (all threads) and peak RSS
   -h, --help           this help
 
 Exit codes: 0 built; 1 invalid input (report on stderr); 2 usage error; 3 build failed (I/O).
@@ -77,7 +78,10 @@ function summary(result: BuildResult, seconds: number, stats: boolean): string {
   const n = manifest.parts.length;
   const verb = result.unchanged ? "Already built (identical)" : "Built";
   let line = `${verb} ${manifest.profile_count} profiles, ${manifest.bytes} bytes in ${n} part${n === 1 ? "" : "s"}: release ${manifest.release_id} at ${releaseDir}`;
-  if (stats) line += ` (${seconds.toFixed(2)} s, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB)`;
+  if (stats) {
+    const cpu = process.cpuUsage();
+    line += ` (${seconds.toFixed(2)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB)`;
+  }
   return line;
 }
 
