@@ -5,7 +5,7 @@
  * part files while hashing `data`; hash every part and the whole document. Everything is built in
  * a temporary directory beside `outDir` and renamed into place only when the input was valid.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Manifest } from "../../src/catalog/manifest";
@@ -76,13 +76,45 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   const outDir = path.resolve(options.outDir);
   if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new UsageError(`--out ${options.outDir}: exists and is not a directory`);
   mkdirSync(path.dirname(outDir), { recursive: true });
-  const temp = mkdtempSync(path.join(path.dirname(outDir), ".catalog-build-"));
+  removeAbandonedBuilds(path.dirname(outDir));
+  const temp = mkdtempSync(path.join(path.dirname(outDir), `${TEMP_PREFIX}${process.pid}-`));
+  const removeTemp = () => rmSync(temp, { recursive: true, force: true });
+  // Ctrl-C or a kill mid-build must not leave a gigabyte of runs and parts beside --out: remove
+  // them, then let the signal do what it would have done.
+  const onSignal = (signal: NodeJS.Signals) => {
+    removeTemp();
+    process.kill(process.pid, signal);
+  };
+  process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   try {
     mkdirSync(path.join(temp, "runs"));
     mkdirSync(path.join(temp, "release", "parts"), { recursive: true });
     return await buildInto(temp, { ...options, partBytes, apiContract, outDir, plan });
   } finally {
-    rmSync(temp, { recursive: true, force: true });
+    process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
+    removeTemp();
+  }
+}
+
+const TEMP_PREFIX = ".catalog-build-";
+
+/**
+ * Temporary directories of builds whose process is gone (killed with SIGKILL, a crash, a power
+ * cut) are removed by the next build in the same place; a running build's are left alone.
+ */
+function removeAbandonedBuilds(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = Number(/^\.catalog-build-(\d+)-/.exec(name)?.[1]);
+    if (pid && !processExists(pid)) rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0); // signal 0: a liveness check, nothing is sent
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -3,11 +3,12 @@
  * (file, line/column, profile id, path, rule, expected vs found), never a stack trace, and nothing
  * written under --out when the input is bad.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { generateProfiles } from "../../scripts/catalog/generator";
 import { allPassProfile, constrainedProfile, PROFILES_DIR } from "./profile-fixtures";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -204,5 +205,40 @@ describe("bad input exits 1 with a precise report and writes nothing", () => {
     const result = build("--in", inputDir({ "bad.json": "{" }), "--out", out);
     expect(result.code).toBe(1);
     expect(readdirSync(out)).toEqual(["keep.txt"]);
+  });
+});
+
+describe("interrupted", () => {
+  it("Ctrl-C mid-build removes the temporary build directory and writes nothing", async () => {
+    const dir = path.join(root, `interrupt-${n++}`);
+    mkdirSync(dir);
+    const input = path.join(dir, "big.ndjson");
+    writeFileSync(input, [...generateProfiles(6000, 2)].map((p) => `${JSON.stringify(p)}\n`).join(""));
+    // Like Ctrl-C in a terminal: the signal goes to the whole process group (tsx and the build).
+    const child = spawn(path.join(repo, "node_modules/.bin/tsx"), [path.join(repo, "scripts/catalog-build.ts"), "--in", input, "--out", path.join(dir, "out")], {
+      detached: true,
+      stdio: "ignore",
+      env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}:${process.env.PATH}` },
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const temp = () => readdirSync(dir).find((f) => f.startsWith(".catalog-build-"));
+    const spilling = () => {
+      const name = temp();
+      return name !== undefined && existsSync(path.join(dir, name, "runs", "run-0"));
+    };
+    while (!spilling()) await new Promise((r) => setTimeout(r, 10));
+    process.kill(-child.pid!, "SIGINT");
+    expect(await exited).not.toBe(0);
+    expect(readdirSync(dir)).toEqual(["big.ndjson"]);
+  });
+
+  it("a build killed outright leaves its directory; the next build beside it removes it", () => {
+    const dir = path.join(root, `abandoned-${n++}`);
+    mkdirSync(dir);
+    mkdirSync(path.join(dir, ".catalog-build-2147483646-dead"));
+    mkdirSync(path.join(dir, `.catalog-build-${process.pid}-alive`)); // a build still running
+    const result = build("--in", PROFILES_DIR, "--out", path.join(dir, "out"));
+    expect(result.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual([`.catalog-build-${process.pid}-alive`, "out"]);
   });
 });
