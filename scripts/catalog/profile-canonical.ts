@@ -3,7 +3,7 @@
  * each object's known keys in UTF-16 order (RFC 8785 §3.2.3) and leaves strings and numbers to
  * `JSON.stringify`, whose output is JCS's (§3.2.2.2, §3.2.2.3). It is only correct for a value the
  * strict schema accepted (no unknown key, every key present), which is when the build calls it.
- * Anything unusual (a lone surrogate, a `\u` escape) falls back to the general `canonicalJson`;
+ * A lone surrogate falls back to the general `canonicalJson`, which refuses it with its path;
  * tests prove byte equality with it and with an independent JCS library.
  */
 import type { z } from "@hono/zod-openapi";
@@ -39,16 +39,31 @@ function compile(schema: z.ZodType): Serialize {
   }
   if (def.innerType) return compile(def.innerType);
   if (def.type === "pipe" && def.in) return compile(def.in);
-  if (def.type === "string" || def.type === "number" || def.type === "enum" || def.type === "boolean") return (value) => JSON.stringify(value);
+  if (def.type === "string") return writeString;
+  if (def.type === "number" || def.type === "enum" || def.type === "boolean") return (value) => JSON.stringify(value);
   return canonicalJson; // anything else: the general serializer
+}
+
+const LONE_SURROGATE = new Error("lone surrogate");
+
+/**
+ * JSON.stringify escapes control characters exactly as JCS does, but writes a lone surrogate as a
+ * \udXXX escape where JCS refuses the string (RFC 8785 §3.2.2.2). `isWellFormed` is O(1) for the
+ * usual one-byte strings.
+ */
+function writeString(value: unknown): string {
+  if (typeof value === "string" && !value.isWellFormed()) throw LONE_SURROGATE;
+  return JSON.stringify(value);
 }
 
 const serializeProfile = compile(Profile);
 
 /** JCS of a profile that passed `validateProfile` with no violation. */
 export function canonicalProfileJson(profile: unknown): string {
-  const text = serializeProfile(profile);
-  // JSON.stringify writes a lone surrogate as a \udXXX escape, which JCS rejects: let the general
-  // serializer decide (it throws with the path) whenever such an escape could be present.
-  return text.includes("\\u") ? canonicalJson(profile) : text;
+  try {
+    return serializeProfile(profile);
+  } catch (error) {
+    if (error === LONE_SURROGATE) return canonicalJson(profile); // throws, naming the string's path
+    throw error;
+  }
 }
