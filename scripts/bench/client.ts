@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEFAULT_PART_BYTES } from "../../src/catalog/parts";
-import { provisionBenchKey, startBenchServer } from "./bench-servers";
+import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
 import { median, mib, node, REPO, runMeasured, type Measured } from "./measure";
 import { benchStateDir, builtRelease, makeCurrent } from "./served-releases";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
@@ -24,16 +24,18 @@ export const clientBench: BenchModule = {
   async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
     const plan = quick ? QUICK : FULL;
     const persistTo = benchStateDir(dataDir);
-    const scratch = mkdtempSync(path.join(tmpdir(), "bench-client-"));
-    const out = path.join(scratch, "catalog.json");
     const releases = [];
     for (const count of plan.sizes) releases.push(await builtRelease(dataDir, count, DEFAULT_PART_BYTES, log));
-    log("client: starting wrangler dev (catalog)");
-    const server = await startBenchServer("catalog", persistTo, scratch);
+    const scratch = mkdtempSync(path.join(tmpdir(), "bench-client-"));
+    const out = path.join(scratch, "catalog.json");
     const rows: BenchRow[] = [];
     const summary: string[] = [];
     const peaks: number[] = [];
+    let server: BenchServer | undefined;
     try {
+      log("client: starting wrangler dev (catalog)");
+      server = await startBenchServer("catalog", persistTo, scratch);
+      const { url } = server;
       const key = await provisionBenchKey(server);
       const checkedOut = (bytes: number) => {
         if (statSync(out).size !== bytes) throw new Error(`client: ${out} is ${statSync(out).size} bytes, expected ${bytes}`);
@@ -46,11 +48,11 @@ export const clientBench: BenchModule = {
         const floors: Measured[] = [];
         for (let rep = 0; rep < plan.reps; rep++) {
           log(`client: ${profiles} profiles, floor ${rep + 1}/${plan.reps}`);
-          floors.push(await retried(log, () => runMeasured(node, [path.join(REPO, "scripts/bench/pull-floor.mjs"), server.url, out, key], fromJson)));
+          floors.push(await retried(log, () => runMeasured(node, [path.join(REPO, "scripts/bench/pull-floor.mjs"), url, out, key], fromJson)));
           checkedOut(bytes);
           log(`client: ${profiles} profiles, catalog:pull ${rep + 1}/${plan.reps}`);
           const pullArgs = ["--import", "tsx", "--import", path.join(REPO, "scripts/bench/peak-rss.mjs"), path.join(REPO, "scripts/catalog-pull.ts")];
-          pulls.push(await retried(log, () => runMeasured(node, [...pullArgs, "--base-url", server.url, "--out", out, "--key", key], fromJson)));
+          pulls.push(await retried(log, () => runMeasured(node, [...pullArgs, "--base-url", url, "--out", out, "--key", key], fromJson)));
           checkedOut(bytes);
         }
         const [pull, floor] = [median(pulls.map((m) => m.seconds)), median(floors.map((m) => m.seconds))];
@@ -70,7 +72,7 @@ export const clientBench: BenchModule = {
         summary[0] = `client catalog:pull ${profiles.toLocaleString("en")} profiles: ${mbps.toFixed(0)} MB/s (target ≥ 100) = ${(pull / floor).toFixed(2)}× floor time, peak RSS ${mib(peak)} MiB`;
       }
     } finally {
-      await server.stop();
+      await server?.stop();
       rmSync(scratch, { recursive: true, force: true });
     }
     summary.push(`client peak RSS across sizes: ${peaks.map(mib).join(" / ")} MiB (largest ÷ smallest ${(Math.max(...peaks) / Math.min(...peaks)).toFixed(2)}×)`);
