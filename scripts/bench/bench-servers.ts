@@ -25,8 +25,10 @@ export interface BenchServer extends DevServer {
 }
 
 export async function startBenchServer(kind: ServerKind, persistTo: string, scratch: string): Promise<BenchServer> {
-  const { envFile, operatorSecret } = localOperator(path.join(persistTo, "operator.env"));
-  const server = await startWranglerDev({ port: await freePort(), persistTo, envFile, config: configFor(kind, scratch) });
+  // The floor has no bindings: its own state, so it never contends with the catalog servers for theirs.
+  const state = kind === "ok" ? path.join(scratch, "ok-state") : persistTo;
+  const { envFile, operatorSecret } = localOperator(path.join(state, "operator.env"));
+  const server = await startWranglerDev({ port: await freePort(), persistTo: state, envFile, config: configFor(kind, scratch) });
   return { ...server, operatorSecret };
 }
 

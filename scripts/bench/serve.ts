@@ -18,7 +18,7 @@ import { benchStateDir, builtRelease, makeCurrent, type BuiltRelease } from "./s
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
 
 const FULL = { documents: [10_000, 100_000], rounds: 3, seconds: 5, warmupSeconds: 2, downloads: 3 };
-const QUICK = { documents: [1_000, 5_000], rounds: 1, seconds: 1, warmupSeconds: 0.5, downloads: 2 };
+const QUICK = { documents: [1_000, 5_000], rounds: 1, seconds: 1.5, warmupSeconds: 1, downloads: 2 };
 /**
  * Small parts, so that a part request measures the edge path (auth, limiter, lookups), not bandwidth.
  * Its own profile count: a release id names content, not layout, so no document size may reuse it.
@@ -112,6 +112,7 @@ const ms = (value: number) => value.toFixed(2);
 const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
 const count = (n: number) => n.toLocaleString("en");
 const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+const signed = (value: number) => `${value < 0 ? "−" : "+"}${ms(Math.abs(value))}`;
 
 function loadRow(label: string, result: RoundedLoad): BenchRow {
   return {
@@ -162,7 +163,7 @@ function section({ documents, edge, limiter, harnessGrowthPerRequest }: Measured
     rows,
     summary: [
       `serve authenticated part: ${Math.round(edge.part.requestsPerSecond)} req/s = ${times(edge.part.ratioToFloor)} bare worker (target ≥ 0.5×), ` +
-        `p50 ${ms(edge.part.p50Ms)} ms (bare ${ms(edge.floor.p50Ms)} ms), +${ms(extraMs(edge.part, edge.floor))} ms server time per request`,
+        `p50 ${ms(edge.part.p50Ms)} ms (bare ${ms(edge.floor.p50Ms)} ms), ${signed(extraMs(edge.part, edge.floor))} ms server time per request`,
       `serve /v1/releases/current: ${Math.round(edge.manifest.requestsPerSecond)} req/s = ${times(edge.manifest.ratioToFloor)} bare worker, p50 ${ms(edge.manifest.p50Ms)} ms`,
       `serve rate limiter: ${ms(extraMs(limiter.on, limiter.off))} ms server time per request (${Math.round(limiter.off.requestsPerSecond)} → ${Math.round(limiter.on.requestsPerSecond)} req/s, ` +
         `p50 ${ms(limiter.off.p50Ms)} → ${ms(limiter.on.p50Ms)} ms)`,
