@@ -1,9 +1,10 @@
 /**
  * Passes 2 and 3 of a build: profiles in catalog order become the document
  * `prefix + JCS(data) + "}"` in the part files, and every digest of DESIGN.md is computed:
- * artifact_sha256 and the parts after the prefix on a worker thread while the main thread writes,
+ * artifact_sha256 as the data is written, the parts after the prefix on a worker thread meanwhile,
  * then release_id, the prefix, and one read pass for the whole document's SHA-256.
  */
+import { createHash } from "node:crypto";
 import type { Manifest } from "../../src/catalog/manifest";
 import { asDigest, documentPrefix, DOCUMENT_SUFFIX, releaseIdOf } from "../../src/catalog/digest";
 import { hashDocument, PartFilesWriter } from "./document-writer";
@@ -30,8 +31,12 @@ export async function assembleDocument(records: Iterable<SpillRecord>, options: 
   const { partsDir, partBytes, apiContract, profileCount } = options;
   const prefixLength = Buffer.byteLength(documentPrefix(apiContract, PLACEHOLDER, PLACEHOLDER));
   const hasher = new StreamHasher(prefixLength, partBytes);
+  const artifact = createHash("sha256");
   let inData = true;
-  const writer = new PartFilesWriter(partsDir, partBytes, prefixLength, (offset, bytes) => hasher.feed(offset, bytes, inData));
+  const writer = new PartFilesWriter(partsDir, partBytes, prefixLength, (offset, bytes) => {
+    if (inData) artifact.update(bytes);
+    hasher.feed(offset, bytes);
+  });
   let written = 0;
   let writing = true;
   let complete = false;
@@ -54,8 +59,8 @@ export async function assembleDocument(records: Iterable<SpillRecord>, options: 
   } finally {
     if (!complete) await hasher.cancel(); // a failed build, or an I/O error: do not leave the worker running
   }
-  const streamed = await hasher.finish();
-  const artifactSha256 = asDigest(streamed.artifact);
+  const partHashes = await hasher.finish();
+  const artifactSha256 = asDigest(artifact.digest("hex"));
   const releaseId = await releaseIdOf(apiContract, artifactSha256);
   const prefix = Buffer.from(documentPrefix(apiContract, releaseId, artifactSha256));
   if (prefix.length !== prefixLength) throw new Error(`document prefix is ${prefix.length} bytes, expected ${prefixLength}`);
@@ -64,7 +69,7 @@ export async function assembleDocument(records: Iterable<SpillRecord>, options: 
   writer.close();
 
   options.onProgress("hash", 0, bytes);
-  const hashed = hashDocument(partsDir, bytes, partBytes, streamed.parts);
+  const hashed = hashDocument(partsDir, bytes, partBytes, partHashes);
   options.onProgress("hash", bytes, bytes);
   return {
     release_id: releaseId,

@@ -1,7 +1,8 @@
 /**
- * Hashes the document's bytes on a worker thread while the main thread merges and writes them:
- * `artifact_sha256` over the data bytes, and the SHA-256 of every part that lies wholly after the
- * prefix (the prefix is written last, so parts that hold any of it are hashed afterwards).
+ * Hashes the document's parts on a worker thread while the main thread merges and writes them
+ * (and hashes the data for artifact_sha256 itself, which balances the two threads): the SHA-256 of
+ * every part that lies wholly after the prefix (the prefix is written last, so parts that hold any
+ * of it are hashed afterwards).
  */
 import { Worker } from "node:worker_threads";
 
@@ -11,17 +12,15 @@ const { parentPort, workerData } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
 const { prefixLength, partBytes, counter } = workerData;
 const processed = new Int32Array(counter);
-const artifact = createHash("sha256");
 const parts = new Map();
 parentPort.on("message", (message) => {
   if (message.end) {
     const partHashes = {};
     for (const [index, hash] of parts) partHashes[index] = hash.digest("hex");
-    parentPort.postMessage({ artifact: artifact.digest("hex"), parts: partHashes });
+    parentPort.postMessage(partHashes);
     return;
   }
   const bytes = new Uint8Array(message.buffer);
-  if (message.data) artifact.update(bytes);
   for (let done = 0; done < bytes.length; ) {
     const at = message.offset + done;
     const index = Math.floor(at / partBytes);
@@ -40,12 +39,8 @@ parentPort.on("message", (message) => {
 /** Chunks (1 MiB each) that may wait for the hasher: past this, the writer waits (bounded memory). */
 const MAX_QUEUED = 8;
 
-export interface StreamHashes {
-  /** Lowercase hex SHA-256 of every data byte fed. */
-  artifact: string;
-  /** Part index → lowercase hex SHA-256, for the parts that start at or after the prefix. */
-  parts: Record<number, string>;
-}
+/** Part index → lowercase hex SHA-256, for the parts that start at or after the prefix. */
+export type PartHashes = Record<number, string>;
 
 export class StreamHasher {
   private readonly worker: Worker;
@@ -58,11 +53,11 @@ export class StreamHasher {
     this.worker.on("error", (error) => (this.failure = error));
   }
 
-  /** Bytes at a document offset (copied, so the caller may reuse its buffer); `data` bytes count toward artifact_sha256. */
-  feed(offset: number, bytes: Uint8Array, data: boolean): void {
+  /** Bytes at a document offset (copied, so the caller may reuse its buffer). */
+  feed(offset: number, bytes: Uint8Array): void {
     if (this.failure) throw this.failure;
     const buffer = new Uint8Array(bytes).buffer; // a copy (Buffer#slice would be a view)
-    this.worker.postMessage({ offset, buffer, data }, [buffer]);
+    this.worker.postMessage({ offset, buffer }, [buffer]);
     this.sent++;
     // Backpressure: the merge is synchronous, so wait on the worker's counter (Atomics.wait is
     // allowed on Node's main thread) rather than let copies pile up in its message queue.
@@ -72,9 +67,9 @@ export class StreamHasher {
     }
   }
 
-  async finish(): Promise<StreamHashes> {
+  async finish(): Promise<PartHashes> {
     try {
-      return await new Promise<StreamHashes>((resolve, reject) => {
+      return await new Promise<PartHashes>((resolve, reject) => {
         if (this.failure) return reject(this.failure);
         this.worker.once("message", resolve);
         this.worker.once("error", reject);
