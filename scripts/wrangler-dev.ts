@@ -4,6 +4,7 @@
  * process group (wrangler and workerd) on request.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
 import path from "node:path";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "..");
@@ -97,4 +98,16 @@ async function stopGroup(child: ChildProcess, exited: Promise<unknown>): Promise
   }, 10_000);
   await exited;
   clearTimeout(kill);
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }

@@ -10,11 +10,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { localOperator } from "../keys/local-operator";
 import { OperatorClient } from "../keys/operator-client";
-import { startWranglerDev, type DevServer } from "../wrangler-dev";
+import { freePort, startWranglerDev, type DevServer } from "../wrangler-dev";
 import { REPO } from "./measure";
 
 export type ServerKind = "catalog" | "limiter-switch" | "ok";
@@ -89,13 +88,3 @@ function readProc(pid: string, file: string): string {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

@@ -10,8 +10,7 @@
  *   Object classes), and going through the one running instance keeps their in-memory state
  *   (e.g. a KeyGuard's revoked flag) authoritative.
  */
-import { createServer } from "node:net";
-import { startWranglerDev, type DevServer } from "../wrangler-dev";
+import { freePort, startWranglerDev, type DevServer } from "../wrangler-dev";
 import { UsageError } from "../cli-run";
 import { localOperator } from "./local-operator";
 import { OperatorClient, OperatorRefusal, type Deployment } from "./operator-client";
@@ -110,13 +109,3 @@ function isConnectionRefused(error: unknown): boolean {
   return cause?.code === "ECONNREFUSED";
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

@@ -7,11 +7,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FormBrowser, formField, signInAndAllow } from "./oauth-fixture";
+import { freePort } from "../../scripts/wrangler-dev";
 import { REPO_ROOT } from "./support/wrangler-dev";
 
 const TSX_CLI = path.join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs");
@@ -22,14 +22,6 @@ let child: ChildProcess;
 let output = "";
 let exited: Promise<number | null>;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForOutput(pattern: RegExp, timeoutMs = 150_000): Promise<RegExpExecArray> {
   const deadline = Date.now() + timeoutMs;

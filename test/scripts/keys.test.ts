@@ -5,12 +5,11 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localOperator } from "../../scripts/keys/local-operator";
-import { startWranglerDev, type DevServer } from "../../scripts/wrangler-dev";
+import { freePort, startWranglerDev, type DevServer } from "../../scripts/wrangler-dev";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const TSX = path.join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs");
@@ -38,14 +37,6 @@ function keys(args: string[], options: { stdin?: string; env?: Record<string, st
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe("usage", () => {
   it.each([

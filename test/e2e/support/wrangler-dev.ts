@@ -2,9 +2,8 @@
  * The real `wrangler dev` (scripts/wrangler-dev.ts, the one `npm start` uses) on a free port over a
  * test's own persisted state.
  */
-import { createServer } from "node:net";
 import path from "node:path";
-import { startWranglerDev as start, type DevServer } from "../../../scripts/wrangler-dev";
+import { freePort, startWranglerDev as start, type DevServer } from "../../../scripts/wrangler-dev";
 import { operatorSecretFile, provisionApiKey } from "./api-key";
 
 export type { DevServer };
@@ -23,13 +22,3 @@ export async function startWranglerDev(options: { persistTo: string; environment
   return server;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
