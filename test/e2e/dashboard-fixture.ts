@@ -9,6 +9,7 @@ import { startCallbackServer, type CallbackServer } from "./oauth-fixture";
 import { catalogState, SAMPLE_PROFILES } from "./support/catalog-state";
 import { runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
+import { withEnvironment } from "./support/environment";
 
 export interface Credentials {
   email: string;
@@ -27,19 +28,6 @@ export interface DashboardDeployment {
 
 export const APP_NAME = "E2E Cheese App";
 
-/** Runs `start` with extra environment variables (inherited by wrangler dev), then restores them. */
-async function withEnvironment<T>(variables: Record<string, string>, start: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, variables);
-  try {
-    return await start();
-  } finally {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
-}
 
 async function createAccount(server: DevServer, operatorSecret: string, account: Credentials & { name: string; operator: boolean }) {
   const created = await fetch(new URL("/operator/v1/accounts", server.url), {

@@ -5,29 +5,15 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { REPO_ROOT } from "./support/wrangler-dev";
 
-export const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 export const SCREENSHOTS_DIR = path.join(REPO_ROOT, "test-results/screenshots");
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 812 };
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-}
 
 /** Signs in on the form the dashboard shows a signed-out visitor. */
 export async function signIn(page: Page, baseUrl: string, account: { email: string; password: string }): Promise<void> {

@@ -5,18 +5,17 @@
  * the app's next OAuth token carries `admin`. Every page is screenshotted at desktop and phone
  * width into test-results/screenshots/ and checked with axe-core (no serious or critical issue).
  */
-import { existsSync } from "node:fs";
 import * as oauth from "oauth4webapi";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDashboardDeployment, type DashboardDeployment } from "./dashboard-fixture";
-import { CHROMIUM, DESKTOP, inspect, launchChromium, signIn } from "./dashboard-support";
+import { DESKTOP, inspect, signIn } from "./dashboard-support";
+import { launchChromium } from "./support/chromium";
 
 let deployment: DashboardDeployment;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium`);
   deployment = await startDashboardDeployment();
   browser = await launchChromium();
 });

@@ -11,6 +11,7 @@ import { localOperator } from "../../scripts/keys/local-operator";
 import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
 import { runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
+import { withEnvironment } from "./support/environment";
 
 export interface OAuthDeployment {
   server: DevServer;
@@ -83,19 +84,6 @@ export async function startOAuthDeployment(): Promise<OAuthDeployment> {
   return { server, state, callback, clientId, account, stop };
 }
 
-/** Runs `start` with extra environment variables (inherited by the processes it spawns), then restores them. */
-async function withEnvironment<T>(variables: Record<string, string>, start: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, variables);
-  try {
-    return await start();
-  } finally {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
-}
 
 /** fetch with a cookie jar and no redirect following, sending Origin on POST as browsers do. */
 export class FormBrowser {
