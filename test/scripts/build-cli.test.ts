@@ -226,7 +226,7 @@ describe("interrupted", () => {
       const name = temp();
       return name !== undefined && existsSync(path.join(dir, name, "runs", "run-0"));
     };
-    while (!spilling()) await new Promise((r) => setTimeout(r, 10));
+    while (!spilling() && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
     process.kill(-child.pid!, "SIGINT");
     expect(await exited).not.toBe(0);
     expect(readdirSync(dir)).toEqual(["big.ndjson"]);
