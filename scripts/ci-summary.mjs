@@ -10,6 +10,10 @@ try {
   process.exit(1);
 }
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-const failed = report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0);
+// A file that failed outside any test (an import error, a failing beforeAll) counts as one failure.
+const failedOutsideTests = (report.testResults ?? []).filter(
+  (file) => file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed"),
+).length;
+const failed = report.numFailedTests + failedOutsideTests;
 console.log(`${report.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 || report.numPassedTests === 0 ? 1 : 0);
