@@ -97,7 +97,7 @@ runCli("start", HELP, async (argv) => {
         persistTo,
         environment: deployment.environment,
         envFile: operator.envFile,
-        onOutput: (text) => showRequestLog && process.stdout.write(text.replace(/^(?=.)/gm, prefix)),
+        onOutput: (text) => showRequestLog && process.stdout.write(requestLogLines(text, prefix)),
       });
       servers.push(server);
     }
@@ -153,4 +153,17 @@ async function ensurePortsFree(ports: [flag: string, port: number][]): Promise<v
     });
     if (!free) throw new Error(`port ${port} is in use (another npm start?): stop that server, or choose another port with ${flag} <n>`);
   }
+}
+
+/**
+ * The request log shows the API's traffic, prefixed by deployment. Operator API calls are left out:
+ * wrangler logs a request when it ends, so the log lines of this script's own seeding calls can
+ * arrive after the welcome screen, and the operator CLI prints its own results anyway.
+ */
+function requestLogLines(text: string, prefix: string): string {
+  return text
+    .split(/(?<=\n)/)
+    .filter((line) => !line.includes(" /operator/v1/"))
+    .map((line) => (line.trim() ? prefix + line : line))
+    .join("");
 }
