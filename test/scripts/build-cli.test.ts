@@ -7,6 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateProfiles } from "../../scripts/catalog/generator";
 import { allPassProfile, constrainedProfile, PROFILES_DIR } from "./profile-fixtures";
@@ -15,9 +16,12 @@ const repo = path.resolve(import.meta.dirname, "../..");
 const root = mkdtempSync(path.join(tmpdir(), "catalog-cli-test-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
+// As `npm run catalog:build` runs it: the pinned Node 22 with tsx as an import hook, one process.
+const NODE = path.join(repo, "node_modules/.bin/node");
+const TS_LOADER = ["--import", pathToFileURL(path.join(repo, "node_modules/tsx/dist/loader.mjs")).href];
 
 function build(...args: string[]) {
-  const result = spawnSync(path.join(repo, "node_modules/.bin/tsx"), [path.join(repo, "scripts/catalog-build.ts"), ...args], {
+  const result = spawnSync(NODE, [...TS_LOADER, path.join(repo, "scripts/catalog-build.ts"), ...args], {
     cwd: root,
     encoding: "utf8",
     env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}:${process.env.PATH}` },
@@ -214,8 +218,8 @@ describe("interrupted", () => {
     mkdirSync(dir);
     const input = path.join(dir, "big.ndjson");
     writeFileSync(input, [...generateProfiles(6000, 2)].map((p) => `${JSON.stringify(p)}\n`).join(""));
-    // Like Ctrl-C in a terminal: the signal goes to the whole process group (tsx and the build).
-    const child = spawn(path.join(repo, "node_modules/.bin/tsx"), [path.join(repo, "scripts/catalog-build.ts"), "--in", input, "--out", path.join(dir, "out")], {
+    // Like Ctrl-C in a terminal: the signal goes to the whole process group.
+    const child = spawn(NODE, [...TS_LOADER, path.join(repo, "scripts/catalog-build.ts"), "--in", input, "--out", path.join(dir, "out")], {
       detached: true,
       stdio: "ignore",
       env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}:${process.env.PATH}` },
