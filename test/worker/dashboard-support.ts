@@ -6,53 +6,31 @@
  */
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { formField, ORIGIN } from "./oauth-support";
+import { Browser, formField, ORIGIN, type FormFields } from "./oauth-support";
 
 export { ORIGIN };
 
-export type FormFields = Record<string, string | string[]>;
+export type { FormFields };
 
-function encode(fields: FormFields): URLSearchParams {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields)) for (const item of [value].flat()) body.append(name, item);
-  return body;
-}
-
+/** The dashboard's browser: the OAuth tests' cookie-keeping client, with paths and an options object. */
 export class DashboardClient {
-  readonly cookies = new Map<string, string>();
-  readonly setCookieLines: string[] = [];
+  readonly #browser = new Browser();
+
+  get cookies(): Map<string, string> {
+    return this.#browser.cookies;
+  }
+
+  get setCookieLines(): string[] {
+    return this.#browser.setCookieLines;
+  }
 
   get(path: string): Promise<Response> {
-    return this.#send(new Request(new URL(path, ORIGIN), { headers: this.#cookieHeader(), redirect: "manual" }));
+    return this.#browser.get(path);
   }
 
   /** A form post; `origin: null` sends none, another value pretends to be another site. */
   post(path: string, fields: FormFields, options: { origin?: string | null } = {}): Promise<Response> {
-    const headers = this.#cookieHeader();
-    headers.set("Content-Type", "application/x-www-form-urlencoded");
-    const origin = options.origin === undefined ? ORIGIN : options.origin;
-    if (origin !== null) headers.set("Origin", origin);
-    return this.#send(new Request(new URL(path, ORIGIN), { method: "POST", headers, body: encode(fields), redirect: "manual" }));
-  }
-
-  #cookieHeader(): Headers {
-    const headers = new Headers();
-    if (this.cookies.size) headers.set("Cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
-    return headers;
-  }
-
-  async #send(request: Request): Promise<Response> {
-    const response = await exports.default.fetch(request);
-    for (const line of response.headers.getSetCookie()) {
-      this.setCookieLines.push(line);
-      const [pair = ""] = line.split(";");
-      const at = pair.indexOf("=");
-      const name = pair.slice(0, at);
-      const value = pair.slice(at + 1);
-      if (/max-age=0/i.test(line) || value === "") this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
+    return this.#browser.post(path, fields, options.origin === undefined ? ORIGIN : options.origin);
   }
 }
 

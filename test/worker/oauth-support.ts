@@ -74,19 +74,34 @@ export function formField(html: string, name: string): string {
   return match[1]!.replaceAll("&amp;", "&");
 }
 
-/** Keeps cookies like a browser (per name; no expiry logic needed here) and never follows redirects. */
+/** Form fields; a list repeats the field, as a browser does for checked checkboxes. */
+export type FormFields = Record<string, string | string[]>;
+
+function encode(fields: FormFields): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) for (const item of [value].flat()) body.append(name, item);
+  return body;
+}
+
+/**
+ * Keeps cookies like a browser (per name; a `Max-Age=0` or empty value deletes one), sends an
+ * `Origin` with each form post like a browser does, and never follows redirects. URLs may be
+ * absolute or relative to ORIGIN.
+ */
 export class Browser {
   readonly cookies = new Map<string, string>();
+  readonly setCookieLines: string[] = [];
 
   async get(url: string): Promise<Response> {
-    return this.#send(new Request(url, { headers: this.#cookieHeader(), redirect: "manual" }));
+    return this.#send(new Request(new URL(url, ORIGIN), { headers: this.#cookieHeader(), redirect: "manual" }));
   }
 
-  async post(url: string, fields: Record<string, string>, origin: string | null = ORIGIN): Promise<Response> {
+  /** `origin: null` sends none; another value pretends to be another site. */
+  async post(url: string, fields: FormFields, origin: string | null = ORIGIN): Promise<Response> {
     const headers = this.#cookieHeader();
     headers.set("Content-Type", "application/x-www-form-urlencoded");
     if (origin !== null) headers.set("Origin", origin);
-    return this.#send(new Request(url, { method: "POST", headers, body: new URLSearchParams(fields), redirect: "manual" }));
+    return this.#send(new Request(new URL(url, ORIGIN), { method: "POST", headers, body: encode(fields), redirect: "manual" }));
   }
 
   #cookieHeader(): Headers {
@@ -98,6 +113,7 @@ export class Browser {
   async #send(request: Request): Promise<Response> {
     const response = await exports.default.fetch(request);
     for (const line of response.headers.getSetCookie()) {
+      this.setCookieLines.push(line);
       const [pair = ""] = line.split(";");
       const at = pair.indexOf("=");
       const name = pair.slice(0, at);
