@@ -10,6 +10,7 @@ import { hashApiKey, type KeyMode } from "../../src/auth/api-key";
 import { keyIndexName } from "../../src/auth/key-record";
 import type { KeyView } from "../../src/auth/account-views";
 import type { Scope } from "../../src/auth/scopes";
+import { recordingBinding } from "./support/recording-binding";
 
 export const ORIGIN = "https://api.test";
 let counter = 0;
@@ -69,16 +70,7 @@ export function countingEnv(overrides: Partial<Record<keyof Env | "OPERATOR_SECR
   for (const name of storage) {
     const binding = (env as unknown as Record<string, object | undefined>)[name];
     if (!binding) continue;
-    wrapped[name] = new Proxy(binding, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver);
-        if (typeof value !== "function") return value;
-        return (...args: unknown[]) => {
-          calls.push(`${name}.${String(property)}`);
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    wrapped[name] = recordingBinding(binding, (method) => calls.push(`${name}.${method}`));
   }
   return { env: wrapped as unknown as Env, calls };
 }

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { contentDigestOf } from "../../src/catalog/digest";
 import { api, apiWithBindings } from "./support/api";
 import { publish, testRelease } from "./support/releases";
+import { recordingBinding } from "./support/recording-binding";
 
 const release = testRelease("base");
 const { manifest, document } = release;
@@ -108,16 +109,7 @@ describe("what each answer reads from R2", () => {
   /** The worker's bindings with an R2 bucket that records every call made to it. */
   function recordingR2() {
     const calls: string[] = [];
-    const bucket = new Proxy(env.RELEASES, {
-      get(target, property: string) {
-        const value = Reflect.get(target, property) as unknown;
-        if (typeof value !== "function") return value;
-        return (...args: unknown[]) => {
-          calls.push(`${property} ${String(args[0])}`);
-          return (value as (...args: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    const bucket = recordingBinding(env.RELEASES, (method, args) => calls.push(`${method} ${String(args[0])}`));
     return { calls, bindings: { ...env, RELEASES: bucket } as Env };
   }
 

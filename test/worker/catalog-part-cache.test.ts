@@ -11,6 +11,7 @@ import { storageKeys } from "../../src/catalog/manifest";
 import { bearer, sharedTestKey } from "./auth-fixtures";
 import { API_ORIGIN } from "./support/api";
 import { publish, testRelease } from "./support/releases";
+import { recordingBinding } from "./support/recording-binding";
 
 const release = testRelease("base");
 const { manifest } = release;
@@ -20,16 +21,7 @@ const pinned = (n: number) => `/v1/releases/${manifest.release_id}/parts/${n}`;
 /** The app with an R2 bucket that records its calls; waits for the background work (the cache fill). */
 async function get(path: string, headers: Record<string, string> = {}) {
   const calls: string[] = [];
-  const bucket = new Proxy(env.RELEASES, {
-    get(target, property: string) {
-      const value = Reflect.get(target, property) as unknown;
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        calls.push(`${property} ${String(args[0])}`);
-        return (value as (...args: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
+  const bucket = recordingBinding(env.RELEASES, (method, args) => calls.push(`${method} ${String(args[0])}`));
   const ctx = createExecutionContext();
   const request = new Request(new URL(path, API_ORIGIN), { headers: { ...bearer(await sharedTestKey()), ...headers } });
   const response = await app.fetch(request, { ...env, RELEASES: bucket } as Env, ctx);
