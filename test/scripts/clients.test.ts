@@ -1,26 +1,15 @@
 /** `npm run clients`: the operator CLI for OAuth clients, run as a real process against local state. */
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { runScript } from "../e2e/support/scripts";
 
-const run = promisify(execFile);
-const TSX = path.resolve("node_modules/tsx/dist/cli.mjs");
 const state = mkdtempSync(path.join(tmpdir(), "clients-cli-"));
 afterAll(() => rmSync(state, { recursive: true, force: true }));
 
-async function clients(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    // This Node (the project's Node 22) running tsx directly: npx would add a second startup.
-    const { stdout, stderr } = await run(process.execPath, [TSX, "scripts/clients.ts", ...args, "--persist-to", state]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+/** `npm run clients -- …` as a real process over this file's own local state. */
+const clients = (...args: string[]) => runScript("clients.ts", [...args, "--persist-to", state]);
 
 interface ListedClient {
   clientId: string;

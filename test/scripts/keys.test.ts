@@ -3,40 +3,16 @@
  * given), and starting its own server over a state directory. Every key it prints is then used
  * against the real worker.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localOperator } from "../../scripts/keys/local-operator";
 import { freePort, startWranglerDev, type DevServer } from "../../scripts/wrangler-dev";
+import { runScript } from "../e2e/support/scripts";
 
-const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
-const TSX = path.join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs");
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function keys(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, path.join(REPO_ROOT, "scripts/keys.ts"), ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...options.env, NO_COLOR: "1" },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? "");
-  });
-}
-
+/** `npm run keys -- …` as a real process. */
+const keys = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) => runScript("keys.ts", args, options);
 
 describe("usage", () => {
   it.each([

@@ -16,12 +16,13 @@ export interface ScriptRun {
   stderr: string;
 }
 
-export function runScript(script: string, args: string[], env: Record<string, string> = {}): Promise<ScriptRun> {
+/** `stdin` is written to the script's standard input, which is then closed (answers to prompts). */
+export function runScript(script: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [TSX_CLI, path.join(REPO_ROOT, "scripts", script), ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...options.env, NO_COLOR: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
@@ -29,6 +30,7 @@ export function runScript(script: string, args: string[], env: Record<string, st
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.once("error", reject);
     child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
   });
 }
 
