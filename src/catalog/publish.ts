@@ -11,6 +11,7 @@ import { sha256Hex, toHex } from "./digest";
 import { CurrentPointer, hexOf, Manifest, storageKeys } from "./manifest";
 import { releaseProblems, sameLayout } from "./release-check";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
+import { writeCurrentPointer } from "./store";
 
 /** The parts of R2's object metadata publishing reads (R2Object satisfies it). */
 export interface StoredObject {
@@ -106,7 +107,7 @@ export async function publishRelease(
 
   const current = await readCurrent(storage.kv);
   const next = pointerMakingCurrent(current, manifest.release_id);
-  if (next !== current) await storage.kv.put(storageKeys.current, JSON.stringify(next));
+  if (next !== current) await writeCurrentPointer(storage.kv, next);
   return {
     release_id: manifest.release_id,
     published_at: manifest.published_at!,
@@ -129,7 +130,7 @@ export async function rollbackRelease(
   const manifest = await readManifest(storage.kv, hexOf(releaseId));
   if (!manifest) throw new PublishError(`${releaseId} is listed as kept but its manifest is missing from KV; publish its build again`);
   await verifyRelease(storage, manifest, options.onProgress);
-  if (next !== current) await storage.kv.put(storageKeys.current, JSON.stringify(next));
+  if (next !== current) await writeCurrentPointer(storage.kv, next);
   return { release_id: releaseId, previous_release_id: current!.release_id, pointer_flipped: next !== current };
 }
 

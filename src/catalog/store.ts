@@ -1,7 +1,13 @@
 /**
- * The worker's reads of release metadata from KV. A published manifest never changes
- * (published_at is set once), so the isolate keeps the ones it has read; `current` is the one
- * mutable record and is read from KV on every request, never cached here.
+ * The worker's reads of release metadata from KV, and the one write of `current`.
+ * - A published manifest never changes (published_at is set once), so the isolate keeps the ones
+ *   it has read.
+ * - `current`, the one mutable record, is read from KV at most once a second per isolate: a busy
+ *   isolate pays one KV read a second for it instead of one per request. A publish or rollback is
+ *   served by every isolate within that second — on Cloudflare, KV itself takes up to 60 s to show
+ *   a write at other locations, so the second adds no staleness the design does not already
+ *   accept — and at once by the isolate that wrote it. Clients never mix releases either way: the
+ *   part URLs they page through are pinned to a release id.
  */
 import { CurrentPointer, Manifest, storageKeys } from "./manifest";
 
@@ -13,9 +19,29 @@ export interface ManifestKv {
 const MANIFESTS_KEPT_IN_ISOLATE = 32;
 const manifests = new Map<string, Manifest>();
 
-export async function readCurrentPointer(kv: ManifestKv): Promise<CurrentPointer | null> {
+export const CURRENT_POINTER_TTL_MS = 1_000;
+/** The pointer as last read or written by this isolate; `null` (nothing published) is never kept. */
+let recentPointer: { pointer: CurrentPointer; text: string; until: number } | undefined;
+
+export async function readCurrentPointer(kv: ManifestKv, now = Date.now()): Promise<CurrentPointer | null> {
+  if (recentPointer && recentPointer.until > now) return recentPointer.pointer;
   const text = await kv.get(storageKeys.current);
-  return text === null ? null : CurrentPointer.parse(JSON.parse(text));
+  if (text === null) {
+    recentPointer = undefined;
+    return null;
+  }
+  // Unchanged since the last read (the usual case): no parse.
+  const pointer = text === recentPointer?.text ? recentPointer.pointer : CurrentPointer.parse(JSON.parse(text));
+  recentPointer = { pointer, text, until: now + CURRENT_POINTER_TTL_MS };
+  return pointer;
+}
+
+/** Flips `current` (publish, rollback); this isolate serves the new pointer from its next request. */
+export async function writeCurrentPointer(kv: ManifestKv & { put(key: string, value: string): Promise<void> }, pointer: CurrentPointer): Promise<void> {
+  const text = JSON.stringify(pointer);
+  recentPointer = undefined;
+  await kv.put(storageKeys.current, text);
+  recentPointer = { pointer, text, until: Date.now() + CURRENT_POINTER_TTL_MS };
 }
 
 /** The manifest of release `hex`, or null when no such release was published here. */

@@ -19,12 +19,18 @@ export const DEFAULT_RATE_LIMITS: Record<KeyMode, RatePolicy> = {
   test: { rate: 25, burst: 25 },
 };
 
+/** The var as last parsed: the runtime hands every request of an isolate the same object. */
+let parsedVar: { value: unknown; limits: Record<KeyMode, RatePolicy> } | undefined;
+
 /** A malformed var is a deployment mistake: fail loudly rather than run unlimited. */
 export function policyForMode(rateLimits: unknown, mode: KeyMode): RatePolicy {
   if (rateLimits === undefined) return DEFAULT_RATE_LIMITS[mode];
-  const parsed = RateLimitsVar.safeParse(rateLimits);
-  if (!parsed.success) {
-    throw new Error(`RATE_LIMITS var is invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (parsedVar?.value !== rateLimits) {
+    const parsed = RateLimitsVar.safeParse(rateLimits);
+    if (!parsed.success) {
+      throw new Error(`RATE_LIMITS var is invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    }
+    parsedVar = { value: rateLimits, limits: parsed.data };
   }
-  return parsed.data[mode];
+  return parsedVar.limits[mode];
 }

@@ -49,6 +49,14 @@ export function documentRepresentation(manifest: Manifest): ByteRepresentation {
   };
 }
 
+/** RFC 9530 field values of a manifest's parts, worked out once per manifest (manifests are immutable). */
+const partDigests = new WeakMap<Manifest, string[]>();
+function partDigestOf(manifest: Manifest, index: number): string {
+  let digests = partDigests.get(manifest);
+  if (!digests) partDigests.set(manifest, (digests = []));
+  return (digests[index] ??= contentDigestOf(manifest.parts[index]!.sha256));
+}
+
 export function partRepresentation(manifest: Manifest, index: number, pinned: boolean): ByteRepresentation {
   const part = manifest.parts[index]!;
   const count = manifest.parts.length;
@@ -63,7 +71,7 @@ export function partRepresentation(manifest: Manifest, index: number, pinned: bo
     size: part.length,
     etag: `"${manifest.release_id}/parts/${index}"`,
     contentType: "application/octet-stream",
-    digest: contentDigestOf(part.sha256),
+    digest: partDigestOf(manifest, index),
     cacheControl: pinned ? CACHE_PINNED : CACHE_CURRENT,
     headers,
     slices: (start, end) => [{ key: storageKeys.part(hexOf(manifest.release_id), index), offset: start, length: end - start + 1 }],
