@@ -1,10 +1,9 @@
 /**
  * Passes 2 and 3 of a build: profiles in catalog order become the document
  * `prefix + JCS(data) + "}"` in the part files, and every digest of DESIGN.md is computed:
- * artifact_sha256 as the data is written, the parts after the prefix on a worker thread meanwhile,
- * then release_id, the prefix, and one read pass for the whole document's SHA-256.
+ * artifact_sha256 and the parts after the prefix on a worker thread as the data is written, then
+ * release_id, the prefix, and one read pass for the whole document's SHA-256.
  */
-import { createHash } from "node:crypto";
 import type { Manifest } from "../../src/catalog/manifest";
 import { asDigest, documentPrefix, DOCUMENT_SUFFIX, releaseIdOf } from "../../src/catalog/digest";
 import { hashDocument, PartFilesWriter } from "./document-writer";
@@ -31,12 +30,8 @@ export async function assembleDocument(records: Iterable<SpillRecord>, options: 
   const { partsDir, partBytes, apiContract, profileCount } = options;
   const prefixLength = Buffer.byteLength(documentPrefix(apiContract, PLACEHOLDER, PLACEHOLDER));
   const hasher = new StreamHasher(prefixLength, partBytes);
-  const artifact = createHash("sha256");
   let inData = true;
-  const writer = new PartFilesWriter(partsDir, partBytes, prefixLength, (offset, bytes) => {
-    if (inData) artifact.update(bytes);
-    hasher.feed(offset, bytes);
-  });
+  const writer = new PartFilesWriter(partsDir, partBytes, prefixLength, (offset, bytes) => hasher.feed(offset, bytes, inData));
   let written = 0;
   let writing = true;
   let complete = false;
@@ -59,8 +54,8 @@ export async function assembleDocument(records: Iterable<SpillRecord>, options: 
   } finally {
     if (!complete) await hasher.cancel(); // a failed build, or an I/O error: do not leave the worker running
   }
-  const partHashes = await hasher.finish();
-  const artifactSha256 = asDigest(artifact.digest("hex"));
+  const { data, parts: partHashes } = await hasher.finish();
+  const artifactSha256 = asDigest(data);
   const releaseId = await releaseIdOf(apiContract, artifactSha256);
   const prefix = Buffer.from(documentPrefix(apiContract, releaseId, artifactSha256));
   if (prefix.length !== prefixLength) throw new Error(`document prefix is ${prefix.length} bytes, expected ${prefixLength}`);

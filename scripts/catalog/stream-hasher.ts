@@ -1,8 +1,8 @@
 /**
- * Hashes the document's parts on a worker thread while the main thread merges and writes them
- * (and hashes the data for artifact_sha256 itself, which balances the two threads): the SHA-256 of
- * every part that lies wholly after the prefix (the prefix is written last, so parts that hold any
- * of it are hashed afterwards).
+ * Hashes the document on a worker thread while the main thread merges and writes it: the SHA-256
+ * of the `data` bytes (artifact_sha256) and of every part that lies wholly after the prefix (the
+ * prefix is written last, so parts that hold any of it are hashed afterwards). The main thread
+ * only merges and writes.
  */
 import { Worker } from "node:worker_threads";
 
@@ -13,14 +13,16 @@ const { createHash } = require("node:crypto");
 const { prefixLength, partBytes, counter } = workerData;
 const processed = new Int32Array(counter);
 const parts = new Map();
+const data = createHash("sha256");
 parentPort.on("message", (message) => {
   if (message.end) {
     const partHashes = {};
     for (const [index, hash] of parts) partHashes[index] = hash.digest("hex");
-    parentPort.postMessage(partHashes);
+    parentPort.postMessage({ data: data.digest("hex"), parts: partHashes });
     return;
   }
   const bytes = new Uint8Array(message.buffer);
+  if (message.inData) data.update(bytes);
   for (let done = 0; done < bytes.length; ) {
     const at = message.offset + done;
     const index = Math.floor(at / partBytes);
@@ -42,6 +44,12 @@ const MAX_QUEUED = 8;
 /** Part index → lowercase hex SHA-256, for the parts that start at or after the prefix. */
 export type PartHashes = Record<number, string>;
 
+export interface StreamHashes {
+  /** Lowercase hex SHA-256 of every chunk fed with `inData`. */
+  data: string;
+  parts: PartHashes;
+}
+
 export class StreamHasher {
   private readonly worker: Worker;
   private failure: Error | undefined;
@@ -53,11 +61,11 @@ export class StreamHasher {
     this.worker.on("error", (error) => (this.failure = error));
   }
 
-  /** Bytes at a document offset (copied, so the caller may reuse its buffer). */
-  feed(offset: number, bytes: Uint8Array): void {
+  /** Bytes at a document offset, `inData` when they belong to `data` (copied, so the caller may reuse its buffer). */
+  feed(offset: number, bytes: Uint8Array, inData: boolean): void {
     if (this.failure) throw this.failure;
     const buffer = new Uint8Array(bytes).buffer; // a copy (Buffer#slice would be a view)
-    this.worker.postMessage({ offset, buffer }, [buffer]);
+    this.worker.postMessage({ offset, buffer, inData }, [buffer]);
     this.sent++;
     // Backpressure: the merge is synchronous, so wait on the worker's counter (Atomics.wait is
     // allowed on Node's main thread) rather than let copies pile up in its message queue.
@@ -67,9 +75,9 @@ export class StreamHasher {
     }
   }
 
-  async finish(): Promise<PartHashes> {
+  async finish(): Promise<StreamHashes> {
     try {
-      return await new Promise<PartHashes>((resolve, reject) => {
+      return await new Promise<StreamHashes>((resolve, reject) => {
         if (this.failure) return reject(this.failure);
         this.worker.once("message", resolve);
         this.worker.once("error", reject);

@@ -1,0 +1,57 @@
+/**
+ * The build's check-worker bundle (scripts/catalog/check-pool.ts): bundled once and kept with the
+ * size and mtime of every file that went into it, used again while none changed, bundled again
+ * when one did, and bundled into the build's scratch directory when the cache cannot be written.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { workerScript } from "../../scripts/catalog/check-pool";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "worker-bundle-"));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+type Inputs = Record<string, { size: number; mtimeMs: number }>;
+const inputsOf = (cache: string) => JSON.parse(readFileSync(path.join(cache, "check-worker.inputs.json"), "utf8")) as Inputs;
+
+describe("the check-worker bundle cache", () => {
+  it("bundles once, recording every input, and reuses the bundle while no input changed", () => {
+    const cache = path.join(tempDir(), "cache");
+    const first = workerScript(tempDir(), cache);
+    expect(first).toBe(path.join(cache, "check-worker.mjs"));
+    const inputs = Object.keys(inputsOf(cache));
+    expect(inputs.some((file) => file.endsWith(path.join("scripts", "catalog", "check-worker.ts")))).toBe(true);
+    expect(inputs.some((file) => file.endsWith(path.join("src", "catalog", "schema.ts")))).toBe(true);
+
+    const written = statSync(first).mtimeMs;
+    expect(workerScript(tempDir(), cache)).toBe(first);
+    expect(statSync(first).mtimeMs).toBe(written);
+  });
+
+  it("bundles again when an input's size or mtime differs from what was recorded", () => {
+    const cache = path.join(tempDir(), "cache");
+    const bundle = workerScript(tempDir(), cache);
+    const inputs = inputsOf(cache);
+    const [file] = Object.keys(inputs).filter((name) => name.endsWith("check-worker.ts"));
+    // What editing the file would do, without touching the repository.
+    writeFileSync(path.join(cache, "check-worker.inputs.json"), JSON.stringify({ ...inputs, [file!]: { ...inputs[file!]!, size: inputs[file!]!.size + 1 } }));
+    writeFileSync(bundle, "stale");
+    expect(workerScript(tempDir(), cache)).toBe(bundle);
+    expect(readFileSync(bundle, "utf8")).not.toBe("stale");
+    expect(inputsOf(cache)[file!]!.size).toBe(statSync(file!).size);
+  });
+
+  it("bundles into the scratch directory when the cache directory cannot be created", () => {
+    const blocked = path.join(tempDir(), "not-a-dir");
+    writeFileSync(blocked, "a file where the cache directory would go");
+    const scratch = tempDir();
+    expect(workerScript(scratch, path.join(blocked, "cache"))).toBe(path.join(scratch, "check-worker.mjs"));
+    expect(statSync(path.join(scratch, "check-worker.mjs")).size).toBeGreaterThan(1000);
+  });
+});
