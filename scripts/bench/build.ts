@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import { dataset } from "./datasets";
-import { median, mib, node, REPO, runMeasured, tsx, type Measured } from "./measure";
+import { median, mib, node, REPO, runMeasured, type Measured } from "./measure";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
 
 const FULL = [
@@ -30,7 +30,8 @@ const fromFloor = (json: Record<string, unknown>): Measured => ({ seconds: json.
 function buildOnce(file: string, dataDir: string): Measured {
   const out = mkdtempSync(path.join(dataDir, "build-"));
   try {
-    return runMeasured(tsx, [path.join(REPO, "scripts/catalog-build.ts"), "--in", file, "--out", out, "--json", "--stats"], fromStats);
+    // Exactly what `npm run catalog:build` runs (package.json): Node 22 with tsx's loader.
+    return runMeasured(node, ["--import", "tsx", path.join(REPO, "scripts/catalog-build.ts"), "--in", file, "--out", out, "--json", "--stats"], fromStats);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
