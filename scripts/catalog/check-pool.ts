@@ -39,10 +39,11 @@ interface BundleInputs {
   [file: string]: { size: number; mtimeMs: number };
 }
 
-export function workerScript(scratchDir: string, cacheDir = CACHE_DIR): string {
+export function workerScript(scratchDir: string, cacheDir = CACHE_DIR, now = Date.now): string {
   const cached = path.join(cacheDir, "check-worker.mjs");
   const inputsFile = path.join(cacheDir, "check-worker.inputs.json");
   if (existsSync(cached) && unchanged(inputsFile)) return cached;
+  const started = now();
   const { outputFiles, metafile } = buildSync({
     entryPoints: [WORKER_SOURCE],
     bundle: true,
@@ -59,6 +60,8 @@ export function workerScript(scratchDir: string, cacheDir = CACHE_DIR): string {
     const inputs: BundleInputs = {};
     for (const file of Object.keys(metafile.inputs)) {
       const { size, mtimeMs } = statSync(path.resolve(file));
+      // Edited while it was being bundled: the bundle may hold the old text, so it is not kept.
+      if (mtimeMs >= started) throw new Error(`${file} changed during bundling`);
       inputs[path.resolve(file)] = { size, mtimeMs };
     }
     mkdirSync(cacheDir, { recursive: true });

@@ -47,6 +47,19 @@ describe("the check-worker bundle cache", () => {
     expect(inputsOf(cache)[file!]!.size).toBe(statSync(file!).size);
   });
 
+  it("keeps no bundle made while one of its inputs was being edited", () => {
+    const cache = path.join(tempDir(), "cache");
+    workerScript(tempDir(), cache);
+    const inputs = inputsOf(cache);
+    const [file] = Object.keys(inputs).filter((name) => name.endsWith("check-worker.ts"));
+    const outdated = JSON.stringify({ ...inputs, [file!]: { ...inputs[file!]!, size: inputs[file!]!.size + 1 } });
+    writeFileSync(path.join(cache, "check-worker.inputs.json"), outdated);
+    // A bundling that started before every input's mtime: as if each had been edited meanwhile.
+    const scratch = tempDir();
+    expect(workerScript(scratch, cache, () => 0)).toBe(path.join(scratch, "check-worker.mjs"));
+    expect(readFileSync(path.join(cache, "check-worker.inputs.json"), "utf8")).toBe(outdated);
+  });
+
   it("bundles into the scratch directory when the cache directory cannot be created", () => {
     const blocked = path.join(tempDir(), "not-a-dir");
     writeFileSync(blocked, "a file where the cache directory would go");
