@@ -8,10 +8,12 @@
  * previous release is still the one served; run again, it picks up where it stopped.
  */
 import { sha256Hex, toHex } from "./digest";
-import { CurrentPointer, hexOf, Manifest, storageKeys } from "./manifest";
+import { hexOf, Manifest, storageKeys } from "./manifest";
 import { releaseProblems, sameLayout } from "./release-check";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
-import { writeCurrentPointer } from "./store";
+import { readCurrent, writeCurrentPointer } from "./store";
+
+export { readCurrent };
 
 /** The parts of R2's object metadata publishing reads (R2Object satisfies it). */
 export interface StoredObject {
@@ -170,9 +172,4 @@ async function verifyObject(bucket: ReleaseBucket, key: string, size: number, di
 async function readManifest(kv: ReleaseKv, hex: string): Promise<Manifest | null> {
   const text = await kv.get(storageKeys.releaseManifestKv(hex));
   return text === null ? null : Manifest.parse(JSON.parse(text));
-}
-
-export async function readCurrent(kv: ReleaseKv): Promise<CurrentPointer | null> {
-  const text = await kv.get(storageKeys.current);
-  return text === null ? null : CurrentPointer.parse(JSON.parse(text));
 }

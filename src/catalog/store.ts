@@ -21,27 +21,27 @@ const manifests = new Map<string, Manifest>();
 
 export const CURRENT_POINTER_TTL_MS = 1_000;
 /** The pointer as last read or written by this isolate; `null` (nothing published) is never kept. */
-let recentPointer: { pointer: CurrentPointer; text: string; until: number } | undefined;
+let recentPointer: { pointer: CurrentPointer; until: number } | undefined;
 
+/** `current` as KV holds it now, never from memory: what publish and rollback build on. */
+export async function readCurrent(kv: ManifestKv): Promise<CurrentPointer | null> {
+  const text = await kv.get(storageKeys.current);
+  return text === null ? null : CurrentPointer.parse(JSON.parse(text));
+}
+
+/** `current` for serving: from this isolate's memory when it was read or written less than a second ago. */
 export async function readCurrentPointer(kv: ManifestKv, now = Date.now()): Promise<CurrentPointer | null> {
   if (recentPointer && recentPointer.until > now) return recentPointer.pointer;
-  const text = await kv.get(storageKeys.current);
-  if (text === null) {
-    recentPointer = undefined;
-    return null;
-  }
-  // Unchanged since the last read (the usual case): no parse.
-  const pointer = text === recentPointer?.text ? recentPointer.pointer : CurrentPointer.parse(JSON.parse(text));
-  recentPointer = { pointer, text, until: now + CURRENT_POINTER_TTL_MS };
+  const pointer = await readCurrent(kv);
+  recentPointer = pointer ? { pointer, until: now + CURRENT_POINTER_TTL_MS } : undefined;
   return pointer;
 }
 
 /** Flips `current` (publish, rollback); this isolate serves the new pointer from its next request. */
 export async function writeCurrentPointer(kv: ManifestKv & { put(key: string, value: string): Promise<void> }, pointer: CurrentPointer): Promise<void> {
-  const text = JSON.stringify(pointer);
   recentPointer = undefined;
-  await kv.put(storageKeys.current, text);
-  recentPointer = { pointer, text, until: Date.now() + CURRENT_POINTER_TTL_MS };
+  await kv.put(storageKeys.current, JSON.stringify(pointer));
+  recentPointer = { pointer, until: Date.now() + CURRENT_POINTER_TTL_MS };
 }
 
 /** The manifest of release `hex`, or null when no such release was published here. */
