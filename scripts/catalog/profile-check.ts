@@ -5,10 +5,10 @@
  */
 import { isUtf8 } from "node:buffer";
 import { canonicalJson, CanonicalizationError } from "../../src/catalog/canonical";
-import { isObject, validateProfile } from "../../src/catalog/rules";
+import { isObject, ruleViolations, validateProfile } from "../../src/catalog/rules";
 import type { CatalogEntry } from "../../src/catalog/validation-catalog";
 import { locateSyntaxError } from "./json-syntax";
-import { canonicalProfileJson } from "./profile-canonical";
+import { canonicalOfSortedCopy, sortedProfileCopy } from "./profile-canonical";
 import { entryOf, whereOf, type ReportEntry, type SourceLocation } from "./report";
 
 export type InputUnit =
@@ -116,10 +116,13 @@ function checkProfile(value: unknown, location: SourceLocation): CheckedProfile 
     return problem(location, "input", "a profile must be a JSON object", "an object", Array.isArray(value) ? "an array" : JSON.stringify(value));
   }
   const id = typeof value.agent_readiness_profile_id === "string" ? value.agent_readiness_profile_id : undefined;
-  const violations = validateProfile(value);
+  // The usual case, a profile the schema accepts, skips zod (which copies every object it checks)
+  // and gets its JCS text from the sorted copy; zod decides, and reports, everything else.
+  const sorted = sortedProfileCopy(value);
+  const violations = sorted ? ruleViolations(value) : validateProfile(value);
   let canonical: string | undefined;
   try {
-    canonical = violations.length === 0 ? canonicalProfileJson(value) : canonicalJson(value);
+    canonical = sorted && violations.length === 0 ? canonicalOfSortedCopy(sorted, value) : canonicalJson(value);
   } catch (error) {
     if (!(error instanceof CanonicalizationError)) throw error;
     violations.push({ rule: "canonical-json", path: error.path.replace(/^\$\.?/, ""), message: "string contains a lone UTF-16 surrogate", expected: "a string of Unicode scalar values (RFC 8785 §3.2.2.2)", found: "a lone surrogate escape (\\ud800–\\udfff)" });

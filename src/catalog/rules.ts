@@ -15,8 +15,13 @@ type Json = Record<string, unknown>;
 export function validateProfile(value: unknown): RuleViolation[] {
   const violations = schemaViolations(value);
   if (!isObject(value)) return violations;
-  violations.push(...stageViolations(value), ...headlineViolations(value), ...coverageViolations(value.coverage));
+  violations.push(...ruleViolations(value));
   return violations;
+}
+
+/** The violations of every rule but the schema's (for a profile the build already knows the schema accepts). */
+export function ruleViolations(profile: Json): RuleViolation[] {
+  return [...stageViolations(profile), ...headlineViolations(profile), ...coverageViolations(profile.coverage)];
 }
 
 interface ReadableStage {

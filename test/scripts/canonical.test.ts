@@ -6,7 +6,7 @@ import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, CanonicalizationError } from "../../src/catalog/canonical";
 import { generateProfiles } from "../../scripts/catalog/generator";
-import { canonicalProfileJson } from "../../scripts/catalog/profile-canonical";
+import { canonicalOfSortedCopy, sortedProfileCopy } from "../../scripts/catalog/profile-canonical";
 import { allSamples, constrainedProfile } from "./profile-fixtures";
 
 const jcs = (value: unknown) => canonicalize(value) as string;
@@ -32,7 +32,14 @@ describe("canonicalJson (src/catalog/canonical.ts)", () => {
   });
 });
 
-describe("canonicalProfileJson (the build's fast path for valid profiles)", () => {
+/** The build's fast path: JSON.stringify of the schema-checked, key-sorted copy. */
+function canonicalProfileJson(profile: unknown): string {
+  const sorted = sortedProfileCopy(profile);
+  expect(sorted, "the schema accepts the profile").toBeDefined();
+  return canonicalOfSortedCopy(sorted!, profile);
+}
+
+describe("the sorted copy's JSON.stringify (the build's fast path for valid profiles)", () => {
   it("equals canonicalJson and canonicalize on every sample profile", () => {
     for (const { profile } of allSamples()) {
       const fast = canonicalProfileJson(profile);
@@ -45,9 +52,9 @@ describe("canonicalProfileJson (the build's fast path for valid profiles)", () =
     for (const profile of generateProfiles(500, 7)) expect(canonicalProfileJson(profile)).toBe(jcs(profile));
   });
 
-  it("falls back to the general serializer for escapes and lone surrogates", () => {
+  it("escapes exactly as JCS, serializes a literal backslash-u text, and refuses a lone surrogate with its path", () => {
     const withEscapes = constrainedProfile();
-    withEscapes.stages[0].primary_finding.context = 'a literal \\u0041, a tab\t, a "quote" and \u0001';
+    withEscapes.stages[0].primary_finding.context = 'a literal \\u0041 and \\ud800, a tab\t, a "quote", \u0001, \u2028 and Zürich';
     expect(canonicalProfileJson(withEscapes)).toBe(jcs(withEscapes));
     const lone = constrainedProfile();
     lone.scope.product.name = "bad \udc00 name";

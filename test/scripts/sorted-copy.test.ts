@@ -1,16 +1,30 @@
 /**
- * The schema precheck (the build's fast path) must never accept what zod rejects, and must accept
- * the valid profiles it exists for (or the fast path would silently never run). Every leaf of a
+ * The sorted copy (the build's fast path) must never accept what zod rejects, must accept the
+ * valid profiles it exists for (or the fast path would silently never run), and its
+ * JSON.stringify must be JCS for whatever it accepts. Every leaf of a
  * generated profile is replaced by values of every JSON type and near-misses, every key removed,
  * and an unknown key added at every level; each result is compared with zod's verdict.
  */
+import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { canonicalJson, CanonicalizationError } from "../../src/catalog/canonical";
 import { Profile } from "../../src/catalog/schema";
-import { compilePrecheck } from "../../src/catalog/schema-precheck";
 import { generateProfiles } from "../../scripts/catalog/generator";
+import { canonicalOfSortedCopy, compileSortedCopy, sortedProfileCopy } from "../../scripts/catalog/profile-canonical";
 import { allSamples } from "./profile-fixtures";
 
-const accepts = compilePrecheck(Profile);
+const accepts = (value: unknown) => sortedProfileCopy(value) !== undefined;
+
+/** The text, or how serializing refused the value. */
+function outcome(serialize: () => string): string {
+  try {
+    return serialize();
+  } catch (error) {
+    if (error instanceof CanonicalizationError) return `refused: ${error.message}`;
+    throw error;
+  }
+}
 type Json = unknown;
 
 /** Every [parent, key] position of a JSON value. */
@@ -69,7 +83,7 @@ function mutations(profile: Json): Json[] {
   return out;
 }
 
-describe("schema precheck", () => {
+describe("sorted profile copy", () => {
   it("accepts every valid sample and generated profile (the fast path runs)", () => {
     const valid = [...allSamples().map((s) => s.profile), ...generateProfiles(200, 7)];
     for (const profile of valid) expect(Profile.safeParse(profile).success && accepts(profile)).toBe(true);
@@ -77,13 +91,51 @@ describe("schema precheck", () => {
 
   it("never accepts a value zod rejects: every leaf replaced, every key removed, an unknown key at every level", () => {
     let rejected = 0;
+    let serialized = 0;
     for (const profile of [...generateProfiles(3, 11)]) {
       for (const mutated of mutations(profile)) {
         const zod = Profile.safeParse(mutated).success;
-        if (accepts(mutated)) expect([JSON.stringify(mutated).slice(0, 200), zod]).toEqual([JSON.stringify(mutated).slice(0, 200), true]);
+        const sorted = sortedProfileCopy(mutated);
+        if (sorted) expect([JSON.stringify(mutated).slice(0, 200), zod]).toEqual([JSON.stringify(mutated).slice(0, 200), true]);
+        if (sorted) {
+          const fast = outcome(() => canonicalOfSortedCopy(sorted, mutated));
+          expect(fast).toBe(outcome(() => canonicalJson(mutated)));
+          if (!fast.startsWith("refused")) expect(fast).toBe(canonicalize(mutated));
+          serialized++;
+        }
         if (!zod) rejected++;
       }
     }
     expect(rejected).toBeGreaterThan(1000);
+    expect(serialized).toBeGreaterThan(100);
+  });
+});
+
+describe("compileSortedCopy on other schemas", () => {
+  it("sorts what a node zod checks itself holds (here a record), and leaves to zod what it cannot sort", () => {
+    const copy = compileSortedCopy(z.strictObject({ b: z.record(z.string(), z.number()), a: z.string() }));
+    const value = { b: { z: 1, é: 2, E: 3, "": 4 }, a: "x" };
+    expect(JSON.stringify(copy(value))).toBe(canonicalize(value));
+    // "10" and "9" are enumerated 9 first by any JavaScript object; JCS puts "10" first.
+    expect(copy({ b: { "9": 1, "10": 2 }, a: "x" })).toBeUndefined();
+    expect(copy({ b: { z: "not a number" }, a: "x" })).toBeUndefined();
+  });
+
+  it("refuses to compile a schema key that a JavaScript object would reorder", () => {
+    expect(() => compileSortedCopy(z.strictObject({ "10": z.string(), "9": z.string() }))).toThrow('schema key "10" cannot be held in a sorted object literal');
+  });
+
+  it("mirrors bounds, integers and patterns exactly at their edges", () => {
+    const copy = compileSortedCopy(z.strictObject({ n: z.int().min(1).max(5), r: z.number().min(0).max(1), s: z.string().min(2).regex(/^[a-z]+$/) }));
+    const check = (value: unknown) => copy(value) !== undefined;
+    expect(check({ n: 1, r: 0, s: "ab" })).toBe(true);
+    expect(check({ n: 5, r: 1, s: "ab" })).toBe(true);
+    for (const bad of [{ n: 0 }, { n: 6 }, { n: 1.5 }, { r: -0.1 }, { r: 1.0001 }, { r: Number.NaN }, { s: "a" }, { s: "aB" }, { s: 1 }]) {
+      const value = { n: 1, r: 0, s: "ab", ...bad };
+      expect([bad, check(value)]).toEqual([bad, false]);
+      expect(z.strictObject({ n: z.int().min(1).max(5), r: z.number().min(0).max(1), s: z.string().min(2).regex(/^[a-z]+$/) }).safeParse(value).success).toBe(false);
+    }
+    expect(check({ n: 1, r: 0, s: "ab", extra: 1 })).toBe(false);
+    expect(check({ n: 1, r: 0 })).toBe(false);
   });
 });
