@@ -6,7 +6,7 @@
  */
 import type { Manifest } from "../../src/catalog/manifest";
 import { asDigest, documentPrefix, DOCUMENT_SUFFIX, releaseIdOf } from "../../src/catalog/digest";
-import { hashDocument, PartFilesWriter } from "./document-writer";
+import { CHUNK_BYTES, hashDocument, PartFilesWriter } from "./document-writer";
 import type { SpillRecord } from "./spill";
 import { StreamHasher } from "./stream-hasher";
 
@@ -29,9 +29,9 @@ const CLOSE = Buffer.from("]");
 export async function assembleDocument(records: Iterable<SpillRecord>, options: AssemblyOptions): Promise<Manifest | undefined> {
   const { partsDir, partBytes, apiContract, profileCount } = options;
   const prefixLength = Buffer.byteLength(documentPrefix(apiContract, PLACEHOLDER, PLACEHOLDER));
-  const hasher = new StreamHasher(prefixLength, partBytes);
+  const hasher = new StreamHasher(prefixLength, partBytes, CHUNK_BYTES);
   let inData = true;
-  const writer = new PartFilesWriter(partsDir, partBytes, prefixLength, (offset, bytes) => hasher.feed(offset, bytes, inData));
+  const writer = new PartFilesWriter(partsDir, partBytes, prefixLength, { next: () => hasher.nextChunk(), written: (offset, length) => hasher.send(offset, length, inData) });
   let written = 0;
   let writing = true;
   let complete = false;

@@ -9,32 +9,48 @@ import path from "node:path";
 import { asDigest } from "../../src/catalog/digest";
 import type { PartEntry } from "./manifest-file";
 
-const CHUNK = 1 << 20;
+/** Bytes gathered before each write to the part files. */
+export const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Where the writer's chunk buffers come from, and where each goes once written (the hasher's ring):
+ * a buffer handed to `written` is never touched again by the writer.
+ */
+export interface ChunkRing {
+  next(): Buffer;
+  written(offset: number, length: number): void;
+}
 
 export class PartFilesWriter {
-  private readonly buffer = Buffer.allocUnsafe(CHUNK);
+  private buffer: Buffer | undefined;
   private used = 0;
   /** Document offset of the first byte in `buffer`. */
   private offset: number;
   private fd: number | undefined;
   private fdIndex = -1;
 
-  /** `onAppend` sees every appended byte range (before `writeAt` of the prefix), in order. */
   constructor(
     private readonly partsDir: string,
     private readonly partBytes: number,
     startOffset: number,
-    private readonly onAppend: (offset: number, bytes: Uint8Array) => void = () => {},
+    private readonly ring: ChunkRing,
   ) {
     this.offset = startOffset;
   }
 
   /** Appends at the cursor. */
   write(bytes: Uint8Array): void {
-    if (this.used + bytes.length > CHUNK) this.flush();
-    if (bytes.length > CHUNK) return this.writeAt(this.offset, bytes, true);
-    this.buffer.set(bytes, this.used);
-    this.used += bytes.length;
+    for (let done = 0; done < bytes.length; ) {
+      this.buffer ??= this.ring.next();
+      if (this.used === this.buffer.length) {
+        this.flush();
+        continue;
+      }
+      const n = Math.min(bytes.length - done, this.buffer.length - this.used);
+      this.buffer.set(bytes.subarray(done, done + n), this.used);
+      this.used += n;
+      done += n;
+    }
   }
 
   /** Document size so far. */
@@ -43,12 +59,16 @@ export class PartFilesWriter {
   }
 
   flush(): void {
-    if (this.used) this.writeAt(this.offset, this.buffer.subarray(0, this.used), true);
+    if (!this.buffer || this.used === 0) return;
+    this.writeAt(this.offset, this.buffer.subarray(0, this.used));
+    this.ring.written(this.offset, this.used);
+    this.offset += this.used;
     this.used = 0;
+    this.buffer = undefined;
   }
 
   /** Writes bytes at a document offset, across as many parts as they span. */
-  writeAt(offset: number, bytes: Uint8Array, advance = false): void {
+  writeAt(offset: number, bytes: Uint8Array): void {
     let done = 0;
     while (done < bytes.length) {
       const at = offset + done;
@@ -57,10 +77,6 @@ export class PartFilesWriter {
       const n = Math.min(bytes.length - done, this.partBytes - within);
       writeFully(this.partFd(index), bytes.subarray(done, done + n), within);
       done += n;
-    }
-    if (advance) {
-      this.onAppend(offset, bytes);
-      this.offset += bytes.length;
     }
   }
 
@@ -91,7 +107,7 @@ function writeFully(fd: number, bytes: Uint8Array, position: number): void {
 export function hashDocument(partsDir: string, totalBytes: number, partBytes: number, known: Record<number, string>): { sha256: string; parts: PartEntry[] } {
   const whole = createHash("sha256");
   const parts: PartEntry[] = [];
-  const buffer = Buffer.allocUnsafe(Math.min(CHUNK, partBytes));
+  const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, partBytes));
   for (let index = 0, offset = 0; offset < totalBytes; index++, offset += partBytes) {
     const length = Math.min(partBytes, totalBytes - offset);
     const part = known[index] === undefined ? createHash("sha256") : undefined;
