@@ -4,6 +4,10 @@
  * Validates every profile, then writes one release: `<out>/<hex>/manifest.json` and
  * `<out>/<hex>/parts/<n>`. Exit codes: 0 built, 1 invalid input (report on stderr, nothing
  * written), 2 usage error, 3 the build itself failed (I/O).
+ *
+ * package.json runs it with `--max-semi-space-size=4`: the main thread only reads, spills and
+ * merges, and V8's default 16 MiB semi-spaces let its young generation alone add ~35 MiB to the
+ * build's peak RSS (measured at 100k profiles: 265 → 230 MiB, no slower).
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_PART_BYTES } from "../src/catalog/parts";

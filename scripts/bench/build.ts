@@ -5,7 +5,7 @@
  * V8's ~512 MiB string limit, so only a streaming build gets through at all).
  */
 import { availableParallelism } from "node:os";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { dataset } from "./datasets";
 import { median, mib, node, REPO, runMeasured, type Measured } from "./measure";
@@ -27,11 +27,21 @@ const fromStats = (json: Record<string, unknown>): Measured => {
 };
 const fromFloor = (json: Record<string, unknown>): Measured => ({ seconds: json.seconds as number, cpuSeconds: json.cpu_seconds as number, maxRssBytes: json.max_rss_bytes as number });
 
+/**
+ * Exactly what `npm run catalog:build` runs: package.json's command (Node 22, its flags, tsx's
+ * loader, the script), read from package.json so that the bench can never time anything else.
+ */
+function buildCommand(): string[] {
+  const scripts = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const [program, ...args] = scripts["catalog:build"]!.split(/\s+/);
+  if (program !== "node") throw new Error(`package.json's catalog:build runs ${program}, not node`);
+  return args;
+}
+
 function buildOnce(file: string, dataDir: string): Measured {
   const out = mkdtempSync(path.join(dataDir, "build-"));
   try {
-    // Exactly what `npm run catalog:build` runs (package.json): Node 22 with tsx's loader.
-    return runMeasured(node, ["--import", "tsx", path.join(REPO, "scripts/catalog-build.ts"), "--in", file, "--out", out, "--json", "--stats"], fromStats);
+    return runMeasured(node, [...buildCommand(), "--in", file, "--out", out, "--json", "--stats"], fromStats);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
