@@ -184,9 +184,11 @@ async function* ndjsonBatches(files: string[]): AsyncGenerator<InputUnit[]> {
   }
 }
 
+/** Through a Buffer view: Buffer#indexOf is memchr, ~9× faster than Uint8Array#indexOf here (0.15 s of main-thread CPU at 100k profiles). */
 function countNewlines(bytes: Uint8Array): number {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let n = 0;
-  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
+  for (let i = view.indexOf(10); i !== -1; i = view.indexOf(10, i + 1)) n++;
   return n;
 }
 

@@ -68,15 +68,7 @@ export class SortedSpill {
 function writeRun(file: string, records: SpillRecord[]): void {
   const fd = openSync(file, "w");
   const out = new ChunkedWriter(fd);
-  for (const { entry, location, body } of records) {
-    const head = Buffer.from(JSON.stringify([entry, location]));
-    const lengths = Buffer.allocUnsafe(8);
-    lengths.writeUInt32LE(head.length, 0);
-    lengths.writeUInt32LE(body.length, 4);
-    out.write(lengths);
-    out.write(head);
-    out.write(body);
-  }
+  for (const { entry, location, body } of records) out.writeRecord(JSON.stringify([entry, location]), body);
   out.flush();
   closeSync(fd);
 }
@@ -151,6 +143,25 @@ class ChunkedWriter {
     if (bytes.length > CHUNK) return this.writeOut(bytes);
     this.buffer.set(bytes, this.used);
     this.used += bytes.length;
+  }
+
+  /** u32 head length, u32 body length, head (UTF-8), body: written in place, no per-record buffers. */
+  writeRecord(head: string, body: Uint8Array): void {
+    const headLength = Buffer.byteLength(head);
+    if (this.used + 8 + headLength > CHUNK) this.flush();
+    if (8 + headLength <= CHUNK) {
+      this.buffer.writeUInt32LE(headLength, this.used);
+      this.buffer.writeUInt32LE(body.length, this.used + 4);
+      this.used += 8 + this.buffer.write(head, this.used + 8);
+    } else {
+      // A head longer than a chunk (a file path of a megabyte): through `write`, which takes any length.
+      const lengths = Buffer.allocUnsafe(8);
+      lengths.writeUInt32LE(headLength, 0);
+      lengths.writeUInt32LE(body.length, 4);
+      this.write(lengths);
+      this.write(Buffer.from(head));
+    }
+    this.write(body);
   }
 
   flush(): void {

@@ -1,0 +1,46 @@
+/**
+ * The build's external sort: records spilled to many run files come back merged in catalog order,
+ * byte for byte, including records whose head or body is larger than the writer's 1 MiB chunk.
+ */
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { SortedSpill, type SpillRecord } from "../../scripts/catalog/spill";
+
+const root = mkdtempSync(path.join(tmpdir(), "catalog-spill-test-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function record(i: number, options: { file?: string; body?: Buffer } = {}): SpillRecord {
+  const product = `product-${(i * 7919) % 13}`;
+  const entry = { id: `arp_${String((i * 104729) % 1000).padStart(4, "0")}_${i}`, productKey: product, funnelKey: `funnel-${i % 3}`, policyDigest: "sha256:00", policyVersion: "v1", where: `in.ndjson line ${i + 1}` };
+  return { entry, location: { file: options.file ?? "in.ndjson", line: i + 1 }, body: options.body ?? Buffer.from(`{"n":${i},"text":"Zürich ${"x".repeat(i % 50)}"}`) };
+}
+
+const key = (r: SpillRecord) => [r.entry.productKey, r.entry.funnelKey, r.entry.id].join("\u0000");
+
+describe("SortedSpill", () => {
+  it("merges many runs into catalog order and gives back every body exactly", () => {
+    const dir = mkdtempSync(path.join(root, "runs-"));
+    const spill = new SortedSpill(dir, 4096);
+    const records = Array.from({ length: 500 }, (_, i) => record(i));
+    for (const r of records) spill.add({ ...r, body: Buffer.from(r.body) });
+    expect(readdirSync(dir).length).toBeGreaterThan(10);
+    const merged = [...spill.sorted()].map((r) => ({ key: key(r), location: r.location, body: Buffer.from(r.body).toString() }));
+    const expected = [...records].sort((a, b) => (key(a) < key(b) ? -1 : 1)).map((r) => ({ key: key(r), location: r.location, body: r.body.toString() }));
+    expect(merged).toEqual(expected);
+  });
+
+  it("keeps a record whose head (a long file path) and body are each over 1 MiB", () => {
+    const dir = mkdtempSync(path.join(root, "runs-"));
+    const spill = new SortedSpill(dir, 4096);
+    const longFile = `${"d/".repeat(600_000)}in.ndjson`;
+    const bigBody = Buffer.alloc(1_500_000, "a");
+    const records = [record(1), record(2, { file: longFile, body: bigBody }), record(3)];
+    for (const r of records) spill.add(r);
+    const merged = [...spill.sorted()].map((r) => ({ file: r.location.file, body: Buffer.from(r.body) }));
+    expect(merged).toHaveLength(3);
+    const big = merged.find((r) => r.file === longFile);
+    expect(big?.body.equals(bigBody)).toBe(true);
+  });
+});
