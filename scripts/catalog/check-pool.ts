@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { threadId, Worker } from "node:worker_threads";
 import type { InputUnit } from "./profile-check";
-import { checkBatch, unitBytes, type BatchResult, type CheckRequest } from "./check-batch";
+import { checkBatch, unitBytes, type BatchResult, type CheckRequest, type WireResult } from "./check-batch";
 
 /**
  * Small heaps keep each worker near its live data (a batch of ~1 MiB): V8's defaults let a worker
@@ -104,8 +104,8 @@ export class CheckPool {
     const script = threads > 0 ? workerScript(scratchDir) : "";
     for (let i = 0; i < threads; i++) {
       const worker = new Worker(script, { resourceLimits: WORKER_HEAP });
-      worker.on("message", ({ id, result }: { id: number; result: BatchResult }) => {
-        this.waiting.get(id)?.resolve(result);
+      worker.on("message", ({ id, result }: { id: number; result: WireResult }) => {
+        this.waiting.get(id)?.resolve({ ...result, profiles: JSON.parse(result.profiles) as BatchResult["profiles"] });
         this.waiting.delete(id);
       });
       worker.on("error", (error) => this.failAll(error));

@@ -159,5 +159,7 @@ function fingerprint(text: string): [number, number] {
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
   }
-  return [a >>> 0, (b >>> 0) | 1];
+  // `| 1` yields a signed int32: `>>> 0` after it, or a high bit makes the value negative and it
+  // never equals what the Uint32Array gives back (a shared id would go unseen).
+  return [a >>> 0, (b | 1) >>> 0];
 }

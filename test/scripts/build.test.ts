@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildCatalog } from "../../scripts/catalog/build";
+import { BuildFailed, buildCatalog } from "../../scripts/catalog/build";
 import { generateProfiles } from "../../scripts/catalog/generator";
 import { allSamples, PROFILES_DIR } from "./profile-fixtures";
 import { checkRelease, expectCatalogOrder } from "./release-check";
@@ -124,5 +124,23 @@ describe("scale paths give the same bytes", () => {
     writeFileSync(array, JSON.stringify(shuffled([...generateProfiles(1500, 4)], 2), null, 2));
     const streamed = await buildCatalog({ input: array, outDir: scratch(), threads: 2, partBytes: 1 << 16 });
     expect(streamed.manifest).toEqual(inline.manifest);
+  });
+
+  it("worker threads report an invalid catalog exactly as the inline build does", async () => {
+    const lines = [...generateProfiles(600, 5)].map((p) => JSON.stringify(p));
+    lines[10] = lines[10]!.replace('"grade":"', '"grade":"Z'); // schema
+    lines[200] = lines[3]!; // a duplicate id and scope
+    lines[300] = "{not json";
+    lines[450] = lines[450]!.replace(/"name":"[^"]*"/, '"name":"bad \\udc00 name"'); // a lone surrogate
+    const ndjson = `${scratch()}.ndjson`;
+    writeFileSync(ndjson, `${lines.join("\n")}\n`);
+    const report = async (threads: number) => {
+      const failed = await buildCatalog({ input: ndjson, outDir: scratch(), threads, runBytes: 100_000 }).then(() => undefined, (error: unknown) => error);
+      expect(failed).toBeInstanceOf(BuildFailed);
+      return (failed as BuildFailed).problems;
+    };
+    const inline = await report(0);
+    expect(new Set(inline.map((p) => p.rule))).toEqual(new Set(["schema", "unique-profile-id", "unique-scope", "json-syntax", "canonical-json"]));
+    expect(await report(2)).toEqual(inline);
   });
 });

@@ -20,6 +20,14 @@ describe("catalog-wide rules", () => {
     expect(check(entries)).toEqual([]);
   });
 
+  it("unique-profile-id: every shared id among 5,000 is found, whatever bits its fingerprint has", () => {
+    // Half of all fingerprints have the high bit set; one such id once slipped through as unique.
+    const ids = Array.from({ length: 5_000 }, (_, i) => `arp_${(i * 7_919).toString(36).padStart(26, "0")}`);
+    const tally = new CatalogTally();
+    for (const id of [...ids, ...ids]) tally.observe({ id, ...POLICY });
+    expect(tally.duplicateIds).toEqual(new Set(ids));
+  });
+
   it("unique-profile-id: every profile sharing an id is reported, naming the others", () => {
     const report = check([entry("arp_1", "a", "x", { where: "a.json" }), entry("arp_1", "b", "y", { where: "b.json" }), entry("arp_1", "c", "z", { where: "c.json" }), entry("arp_2", "d", "w")]);
     expect(report).toEqual([
