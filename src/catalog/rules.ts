@@ -21,7 +21,8 @@ export function validateProfile(value: unknown): RuleViolation[] {
 
 /** The violations of every rule but the schema's (for a profile the build already knows the schema accepts). */
 export function ruleViolations(profile: Json): RuleViolation[] {
-  return [...stageViolations(profile), ...headlineViolations(profile), ...coverageViolations(profile.coverage)];
+  const stages = readStages(profile);
+  return [...stageViolations(profile, stages), ...headlineViolations(profile, stages), ...coverageViolations(profile.coverage)];
 }
 
 interface ReadableStage {
@@ -46,16 +47,16 @@ function readStages(profile: Json): ReadableStage[] {
   });
 }
 
-function stageViolations(profile: Json): RuleViolation[] {
+function stageViolations(profile: Json, readable: ReadableStage[]): RuleViolation[] {
   if (!Array.isArray(profile.stages)) return [];
   const out: RuleViolation[] = [];
   const stages = profile.stages as unknown[];
   // catalog spec rule 1: exactly five stages, in the fixed order.
   if (stages.length !== STAGES.length) {
-    const names = readStages(profile).map((s) => s.stage ?? "?");
+    const names = readable.map((s) => s.stage ?? "?");
     out.push(v("spec-rule-1", "stages", "a profile carries exactly five stages", `5 stages: ${STAGES.join(", ")}`, `${stages.length} stages: ${names.join(", ") || "none"}`));
   }
-  for (const s of readStages(profile)) {
+  for (const s of readable) {
     const entry = isObject(stages[s.index]) ? (stages[s.index] as Json) : {};
     const at = `stages[${s.index}]`;
     const expectedName = STAGES[s.index];
@@ -67,10 +68,10 @@ function stageViolations(profile: Json): RuleViolation[] {
       const want = STATE_OF_OUTCOME[s.outcome];
       out.push(v("spec-rule-2", `${at}.public_state`, `a stage with outcome "${s.outcome}" has public_state "${want}"`, JSON.stringify(want), describe(s.publicState)));
     }
-    if (s.stage && isLabel(entry.stage_label, STAGE_LABELS) && entry.stage_label !== STAGE_LABELS[s.stage]) {
+    if (s.stage && isLabel(entry.stage_label, STAGE_LABEL_VALUES) && entry.stage_label !== STAGE_LABELS[s.stage]) {
       out.push(v("stage-label", `${at}.stage_label`, `the label of stage "${s.stage}"`, JSON.stringify(STAGE_LABELS[s.stage]), describe(entry.stage_label)));
     }
-    if (s.publicState && isLabel(entry.state_label, STATE_LABELS) && entry.state_label !== STATE_LABELS[s.publicState]) {
+    if (s.publicState && isLabel(entry.state_label, STATE_LABEL_VALUES) && entry.state_label !== STATE_LABELS[s.publicState]) {
       out.push(v("state-label", `${at}.state_label`, `the label of public_state "${s.publicState}"`, JSON.stringify(STATE_LABELS[s.publicState]), describe(entry.state_label)));
     }
     const code = isObject(s.finding) ? s.finding.signal_code : undefined;
@@ -89,13 +90,12 @@ function signalCodeMessage(code: string, stage: StageName): string {
 }
 
 /** Rules 3 and 4, and the all-pass decision: the profile's outcome, state and headline. */
-function headlineViolations(profile: Json): RuleViolation[] {
-  const stages = readStages(profile);
+function headlineViolations(profile: Json, stages: ReadableStage[]): RuleViolation[] {
   const constrained = STAGES.map((name) => stages.find((s) => s.stage === name)).find((s) => s?.outcome === "constrained");
   const allPass = stages.length === STAGES.length && stages.every((s) => s.outcome === "pass");
   const out: RuleViolation[] = [];
   const state = known(profile.public_state, ["ready", "limited"] as const);
-  if (state && isLabel(profile.state_label, STATE_LABELS) && profile.state_label !== STATE_LABELS[state]) {
+  if (state && isLabel(profile.state_label, STATE_LABEL_VALUES) && profile.state_label !== STATE_LABELS[state]) {
     out.push(v("state-label", "state_label", `the label of public_state "${state}"`, JSON.stringify(STATE_LABELS[state]), describe(profile.state_label)));
   }
   if (!constrained && !allPass) return out;
@@ -150,7 +150,9 @@ export function isObject(value: unknown): value is Json {
 }
 
 /** A label the schema accepts (an unknown one is the schema's to report, once). */
-const isLabel = (value: unknown, labels: Record<string, string>) => typeof value === "string" && Object.values(labels).includes(value);
+const isLabel = (value: unknown, labels: ReadonlySet<string>) => typeof value === "string" && labels.has(value);
+const STAGE_LABEL_VALUES: ReadonlySet<string> = new Set(Object.values(STAGE_LABELS));
+const STATE_LABEL_VALUES: ReadonlySet<string> = new Set(Object.values(STATE_LABELS));
 
 function known<T extends string>(value: unknown, values: readonly T[]): T | undefined {
   return typeof value === "string" && (values as readonly string[]).includes(value) ? (value as T) : undefined;
