@@ -35,8 +35,13 @@ const WORKER_SOURCE = fileURLToPath(new URL("./check-worker.ts", import.meta.url
  */
 const CACHE_DIR = fileURLToPath(new URL("../../node_modules/.cache/catalog-build/", import.meta.url));
 
+/**
+ * What a cached bundle was made from: its entry point (two checkouts may share one node_modules,
+ * and each must get its own code) and the size and mtime of every file that went into it.
+ */
 interface BundleInputs {
-  [file: string]: { size: number; mtimeMs: number };
+  entry: string;
+  files: Record<string, { size: number; mtimeMs: number }>;
 }
 
 export function workerScript(scratchDir: string, cacheDir = CACHE_DIR, now = Date.now): string {
@@ -57,12 +62,12 @@ export function workerScript(scratchDir: string, cacheDir = CACHE_DIR, now = Dat
   });
   const code = outputFiles[0]!.contents;
   try {
-    const inputs: BundleInputs = {};
+    const inputs: BundleInputs = { entry: WORKER_SOURCE, files: {} };
     for (const file of Object.keys(metafile.inputs)) {
       const { size, mtimeMs } = statSync(path.resolve(file));
       // Edited while it was being bundled: the bundle may hold the old text, so it is not kept.
       if (mtimeMs >= started) throw new Error(`${file} changed during bundling`);
-      inputs[path.resolve(file)] = { size, mtimeMs };
+      inputs.files[path.resolve(file)] = { size, mtimeMs };
     }
     mkdirSync(cacheDir, { recursive: true });
     // Written aside and renamed, so a build running at the same time never reads half a file.
@@ -79,7 +84,8 @@ export function workerScript(scratchDir: string, cacheDir = CACHE_DIR, now = Dat
 function unchanged(inputsFile: string): boolean {
   try {
     const inputs = JSON.parse(readFileSync(inputsFile, "utf8")) as BundleInputs;
-    return Object.entries(inputs).every(([file, was]) => {
+    if (inputs.entry !== WORKER_SOURCE) return false;
+    return Object.entries(inputs.files).every(([file, was]) => {
       const now = statSync(file, { throwIfNoEntry: false });
       return now !== undefined && now.size === was.size && now.mtimeMs === was.mtimeMs;
     });

@@ -17,8 +17,10 @@ const tempDir = () => {
 };
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-type Inputs = Record<string, { size: number; mtimeMs: number }>;
-const inputsOf = (cache: string) => JSON.parse(readFileSync(path.join(cache, "check-worker.inputs.json"), "utf8")) as Inputs;
+type Inputs = { entry: string; files: Record<string, { size: number; mtimeMs: number }> };
+const recordOf = (cache: string) => JSON.parse(readFileSync(path.join(cache, "check-worker.inputs.json"), "utf8")) as Inputs;
+const inputsOf = (cache: string) => recordOf(cache).files;
+const withFiles = (cache: string, files: Inputs["files"]) => JSON.stringify({ ...recordOf(cache), files });
 
 describe("the check-worker bundle cache", () => {
   it("bundles once, recording every input, and reuses the bundle while no input changed", () => {
@@ -40,11 +42,24 @@ describe("the check-worker bundle cache", () => {
     const inputs = inputsOf(cache);
     const [file] = Object.keys(inputs).filter((name) => name.endsWith("check-worker.ts"));
     // What editing the file would do, without touching the repository.
-    writeFileSync(path.join(cache, "check-worker.inputs.json"), JSON.stringify({ ...inputs, [file!]: { ...inputs[file!]!, size: inputs[file!]!.size + 1 } }));
+    writeFileSync(path.join(cache, "check-worker.inputs.json"), withFiles(cache, { ...inputs, [file!]: { ...inputs[file!]!, size: inputs[file!]!.size + 1 } }));
     writeFileSync(bundle, "stale");
     expect(workerScript(tempDir(), cache)).toBe(bundle);
     expect(readFileSync(bundle, "utf8")).not.toBe("stale");
     expect(inputsOf(cache)[file!]!.size).toBe(statSync(file!).size);
+  });
+
+  it("bundles again for another checkout sharing the cache (a bundle records its entry point)", () => {
+    const cache = path.join(tempDir(), "cache");
+    const bundle = workerScript(tempDir(), cache);
+    const record = recordOf(cache);
+    expect(record.entry.endsWith(path.join("scripts", "catalog", "check-worker.ts"))).toBe(true);
+    // As a second checkout whose node_modules is this one would have left it: same files, its own entry.
+    writeFileSync(path.join(cache, "check-worker.inputs.json"), JSON.stringify({ ...record, entry: "/elsewhere/scripts/catalog/check-worker.ts" }));
+    writeFileSync(bundle, "another checkout's code");
+    expect(workerScript(tempDir(), cache)).toBe(bundle);
+    expect(readFileSync(bundle, "utf8")).not.toBe("another checkout's code");
+    expect(recordOf(cache).entry).toBe(record.entry);
   });
 
   it("keeps no bundle made while one of its inputs was being edited", () => {
@@ -52,7 +67,7 @@ describe("the check-worker bundle cache", () => {
     workerScript(tempDir(), cache);
     const inputs = inputsOf(cache);
     const [file] = Object.keys(inputs).filter((name) => name.endsWith("check-worker.ts"));
-    const outdated = JSON.stringify({ ...inputs, [file!]: { ...inputs[file!]!, size: inputs[file!]!.size + 1 } });
+    const outdated = withFiles(cache, { ...inputs, [file!]: { ...inputs[file!]!, size: inputs[file!]!.size + 1 } });
     writeFileSync(path.join(cache, "check-worker.inputs.json"), outdated);
     // A bundling that started before every input's mtime: as if each had been edited meanwhile.
     const scratch = tempDir();
