@@ -142,5 +142,11 @@ describe("scale paths give the same bytes", () => {
     const inline = await report(0);
     expect(new Set(inline.map((p) => p.rule))).toEqual(new Set(["schema", "unique-profile-id", "unique-scope", "json-syntax", "canonical-json"]));
     expect(await report(2)).toEqual(inline);
+    // ~3 MB of lines: read in 1 MiB chunks, so these lines are counted across chunk boundaries.
+    const lineOf = (rule: string) => inline.filter((p) => p.rule === rule).map((p) => p.line);
+    expect(lineOf("schema")).toEqual([11]);
+    expect(lineOf("json-syntax")).toEqual([301]);
+    expect(lineOf("canonical-json")).toEqual([451]);
+    expect(lineOf("unique-profile-id").sort((a, b) => a! - b!)).toEqual([4, 201]);
   });
 });
