@@ -88,11 +88,11 @@ return copy;`,
   }
   if (def.type === "string" && def.format === undefined) {
     const tests = stringTests(checks, program);
-    return tests ? program.define(`return typeof v === "string"${tests} ? v : undefined;`) : byZod();
+    return tests !== undefined ? program.define(`return typeof v === "string"${tests} ? v : undefined;`) : byZod();
   }
   if (def.type === "number" && (def.format === undefined || def.format === "safeint")) {
     const tests = numberTests(checks, def.format === "safeint");
-    return tests ? program.define(`return typeof v === "number"${tests} ? v : undefined;`) : byZod();
+    return tests !== undefined ? program.define(`return typeof v === "number"${tests} ? v : undefined;`) : byZod();
   }
   return byZod();
 }
