@@ -11,7 +11,7 @@
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_PART_BYTES } from "../src/catalog/parts";
-import { BuildFailed, buildCatalog, UsageError, type BuildResult } from "./catalog/build";
+import { BuildFailed, buildCatalog, UsageError, type BuildProgress, type BuildResult } from "./catalog/build";
 import { readNamespace } from "./catalog/config";
 import { terminalProgress } from "./catalog/progress";
 import { formatReport } from "./catalog/report";
@@ -32,7 +32,7 @@ Options:
   --part-bytes <n>     part size in bytes (default ${DEFAULT_PART_BYTES}, 4 MiB)
   --namespace <ns>     api_contract namespace (default "${safeNamespace()}" from data/catalog.config.json)
   --json               print the result (or the violations) as JSON on stdout
-  --stats              also report wall time, CPU time (all threads) and peak RSS
+  --stats              also report wall time (and each pass's), CPU time (all threads) and peak RSS
   -h, --help           this help
 
 Exit codes: 0 built; 1 invalid input (report on stderr); 2 usage error; 3 build failed (I/O).
@@ -77,14 +77,39 @@ function partBytesOf(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
-function summary(result: BuildResult, seconds: number, stats: boolean): string {
+/**
+ * Seconds spent in each pass, from the build's own progress: validating (from the start, with the
+ * workers' start-up), writing (the merge into the part files) and hashing (the whole document).
+ */
+function phaseClock(started: number) {
+  const starts = new Map<BuildProgress["phase"], number>();
+  return {
+    observe(progress: BuildProgress): void {
+      if (!starts.has(progress.phase)) starts.set(progress.phase, performance.now());
+    },
+    seconds(ended: number): PhaseSeconds {
+      const write = starts.get("write") ?? ended;
+      const hash = starts.get("hash") ?? ended;
+      return { validate: (write - started) / 1000, write: (hash - write) / 1000, hash: (ended - hash) / 1000 };
+    },
+  };
+}
+
+type PhaseSeconds = Record<BuildProgress["phase"], number>;
+
+function stats(seconds: number, phases: PhaseSeconds) {
+  const cpu = process.cpuUsage(); // the whole process: main thread and workers
+  return { seconds, cpu_seconds: (cpu.user + cpu.system) / 1e6, max_rss_bytes: process.resourceUsage().maxRSS * 1024, phase_seconds: phases };
+}
+
+function summary(result: BuildResult, measured: ReturnType<typeof stats> | undefined): string {
   const { manifest, releaseDir } = result;
   const n = manifest.parts.length;
   const verb = result.unchanged ? "Already built (identical)" : "Built";
   let line = `${verb} ${manifest.profile_count} profiles, ${manifest.bytes} bytes in ${n} part${n === 1 ? "" : "s"}: release ${manifest.release_id} at ${releaseDir}`;
-  if (stats) {
-    const cpu = process.cpuUsage();
-    line += ` (${seconds.toFixed(2)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB)`;
+  if (measured) {
+    const { validate, write, hash } = measured.phase_seconds;
+    line += ` (${measured.seconds.toFixed(2)} s: validate ${validate.toFixed(2)}, write ${write.toFixed(2)}, hash ${hash.toFixed(2)}; CPU ${measured.cpu_seconds.toFixed(2)} s, peak RSS ${(measured.max_rss_bytes / 1048576).toFixed(0)} MiB)`;
   }
   return line;
 }
@@ -99,15 +124,19 @@ async function main(): Promise<void> {
   if (!args.out) usage("--out is required");
   const progress = terminalProgress();
   const started = performance.now();
+  const clock = phaseClock(started);
+  const onProgress = (event: BuildProgress) => {
+    clock.observe(event);
+    progress.onProgress?.(event);
+  };
   try {
-    const result = await buildCatalog({ input: args.in, outDir: args.out, partBytes: partBytesOf(args["part-bytes"]), namespace: args.namespace, onProgress: progress.onProgress });
+    const result = await buildCatalog({ input: args.in, outDir: args.out, partBytes: partBytesOf(args["part-bytes"]), namespace: args.namespace, onProgress });
     progress.stop();
-    const seconds = (performance.now() - started) / 1000;
+    const ended = performance.now();
+    const measured = args.stats ? stats((ended - started) / 1000, clock.seconds(ended)) : undefined;
     if (args.json) {
-      const cpu = process.cpuUsage(); // the whole process: main thread and workers
-      const stats = args.stats ? { seconds, cpu_seconds: (cpu.user + cpu.system) / 1e6, max_rss_bytes: process.resourceUsage().maxRSS * 1024 } : undefined;
-      process.stdout.write(`${JSON.stringify({ ok: true, release_dir: result.releaseDir, unchanged: result.unchanged, manifest: result.manifest, stats })}\n`);
-    } else process.stdout.write(`${summary(result, seconds, args.stats)}\n`);
+      process.stdout.write(`${JSON.stringify({ ok: true, release_dir: result.releaseDir, unchanged: result.unchanged, manifest: result.manifest, stats: measured })}\n`);
+    } else process.stdout.write(`${summary(result, measured)}\n`);
   } catch (error) {
     progress.stop();
     if (error instanceof UsageError) usage(error.message);

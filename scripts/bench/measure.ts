@@ -14,7 +14,7 @@ export interface Measured {
 }
 
 /** Runs `command args…` with the repo's Node 22 first on PATH; its last stdout line is JSON. */
-export function runMeasured(command: string, args: string[], pick: (json: Record<string, unknown>) => Measured): Measured {
+export function runMeasured<M extends Measured>(command: string, args: string[], pick: (json: Record<string, unknown>) => M): M {
   const result = spawnSync(command, args, {
     cwd: REPO,
     encoding: "utf8",

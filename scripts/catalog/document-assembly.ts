@@ -36,6 +36,7 @@ export async function assembleDocument(records: Iterable<SpillRecord>, options: 
   let writing = true;
   let complete = false;
   try {
+    options.onProgress("write", 0, profileCount);
     writer.write(OPEN);
     for (const record of records) {
       writing = options.onRecord(record) && writing;

@@ -28,7 +28,7 @@ it("npm run bench -- --quick writes a report with the build, serve and client fi
   const markdown = readFileSync(report, "utf8");
   expect(markdown).toContain("# Benchmark report (quick)");
   expect(markdown).toContain("| case | build (s) | floor (s) | build ÷ floor |");
-  expect(markdown).toMatch(/\| 1,000 profiles \(\d+ MiB\) \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
+  expect(markdown).toMatch(/\| 1,000 profiles \(\d+ MiB\) \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \| \d+\.\d\d · \d+\.\d\d · \d+\.\d\d \|/);
   expect(markdown).toMatch(/\| bare Hono worker: GET \/ → "ok" \(floor\) \| \d+ \| [\d.]+ \| [\d.]+ \| 1\.00× \|/);
   expect(markdown).toContain("| case | pull (s) | pull MB/s | floor (s) | pull ÷ floor |");
 }, 240_000);

@@ -51,6 +51,20 @@ function rejected(input: string) {
 }
 
 describe("success", () => {
+  it("--stats reports wall time, each pass's share of it, CPU time and peak RSS", () => {
+    const json = build("--in", PROFILES_DIR, "--out", path.join(root, `out-${n++}`), "--json", "--stats");
+    expect(json.code).toBe(0);
+    const { stats } = JSON.parse(json.stdout) as { stats: { seconds: number; cpu_seconds: number; max_rss_bytes: number; phase_seconds: Record<string, number> } };
+    expect(Object.keys(stats.phase_seconds)).toEqual(["validate", "write", "hash"]);
+    for (const seconds of Object.values(stats.phase_seconds)) expect(seconds).toBeGreaterThan(0);
+    const { validate, write, hash } = stats.phase_seconds;
+    expect(validate! + write! + hash!).toBeCloseTo(stats.seconds, 6);
+    expect(stats.cpu_seconds).toBeGreaterThan(0);
+    expect(stats.max_rss_bytes).toBeGreaterThan(10 * 1048576);
+    const line = build("--in", PROFILES_DIR, "--out", path.join(root, `out-${n++}`), "--stats");
+    expect(line.stdout).toMatch(/ \(\d+\.\d\d s: validate \d+\.\d\d, write \d+\.\d\d, hash \d+\.\d\d; CPU \d+\.\d\d s, peak RSS \d+ MiB\)\n$/);
+  });
+
   it("builds the sample profiles and says what it did in one line", () => {
     const out = path.join(root, "dist");
     const result = build("--in", PROFILES_DIR, "--out", out);
