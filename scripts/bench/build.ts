@@ -7,6 +7,7 @@
 import { availableParallelism } from "node:os";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import type { BuildProgress } from "../catalog/build";
 import { dataset } from "./datasets";
 import { median, mib, node, REPO, runMeasured, type Measured } from "./measure";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
@@ -21,7 +22,8 @@ const QUICK = [
   { count: 5_000, reps: 2 },
 ];
 
-type Phase = "validate" | "write" | "hash";
+type Phase = BuildProgress["phase"];
+const PHASES: readonly Phase[] = ["validate", "write", "hash"];
 type MeasuredBuild = Measured & { phases: Record<Phase, number> };
 
 const fromStats = (json: Record<string, unknown>): MeasuredBuild => {
@@ -79,7 +81,7 @@ export const buildBench: BenchModule = {
         "floor (s)": floor.toFixed(2),
         "build ÷ floor": `${ratio.toFixed(2)}×`,
         "CPU ÷ floor CPU": `${cpuRatio.toFixed(2)}×`,
-        "validate · write · hash (s)": (["validate", "write", "hash"] as const).map((phase) => median(builds.map((m) => m.phases[phase])).toFixed(2)).join(" · "),
+        "validate · write · hash (s)": PHASES.map((phase) => median(builds.map((m) => m.phases[phase])).toFixed(2)).join(" · "),
         "build MB/s": (data.bytes / 1e6 / build).toFixed(0),
         "build peak RSS (MiB)": mib(peak),
         "floor peak RSS (MiB)": mib(Math.max(...floors.map((m) => m.maxRssBytes))),

@@ -149,18 +149,11 @@ class ChunkedWriter {
   writeRecord(head: string, body: Uint8Array): void {
     const headLength = Buffer.byteLength(head);
     if (this.used + 8 + headLength > CHUNK) this.flush();
-    if (8 + headLength <= CHUNK) {
-      this.buffer.writeUInt32LE(headLength, this.used);
-      this.buffer.writeUInt32LE(body.length, this.used + 4);
-      this.used += 8 + this.buffer.write(head, this.used + 8);
-    } else {
-      // A head longer than a chunk (a file path of a megabyte): through `write`, which takes any length.
-      const lengths = Buffer.allocUnsafe(8);
-      lengths.writeUInt32LE(headLength, 0);
-      lengths.writeUInt32LE(body.length, 4);
-      this.write(lengths);
-      this.write(Buffer.from(head));
-    }
+    this.buffer.writeUInt32LE(headLength, this.used);
+    this.buffer.writeUInt32LE(body.length, this.used + 4);
+    this.used += 8;
+    if (this.used + headLength <= CHUNK) this.used += this.buffer.write(head, this.used);
+    else this.write(Buffer.from(head)); // a head longer than a chunk (a file path of a megabyte)
     this.write(body);
   }
 
