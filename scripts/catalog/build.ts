@@ -130,7 +130,7 @@ async function buildInto(temp: string, options: Resolved): Promise<BuildResult> 
   const onProgress = options.onProgress ?? noProgress;
   const problems: ReportEntry[] = [...plan.problems];
   const tally = new CatalogTally();
-  const spill = new SortedSpill(path.join(temp, "runs"), options.runBytes ?? DEFAULT_RUN_BYTES);
+  const spill = new SortedSpill(path.join(temp, "runs"), options.runBytes ?? DEFAULT_RUN_BYTES, plan.bytes);
   let profiles = 0;
   let read = 0;
   const pool = new CheckPool(options.threads ?? defaultThreads(plan.bytes), temp);

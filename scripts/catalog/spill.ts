@@ -2,8 +2,15 @@
  * An external sort of canonical profiles into catalog order (product key, funnel key, profile id):
  * records gather in memory up to `runBytes`, each full batch is sorted and spilled to a run file,
  * and the runs are merged at the end. Memory stays at about one run, whatever the catalog size.
+ *
+ * The merge gives back the disk space of the runs as it goes: every run is read from the end of its
+ * file, a segment at a time, and the file is truncated behind each segment read. The scratch space
+ * of a build is then about one catalog instead of two (the runs shrink as the parts grow), and the
+ * parts are written into page-cache memory the runs just gave back: on a virtual machine that hands
+ * free memory back to its host, writing into fresh pages is what costs (measured here: 500 MB
+ * written in 0.1 s into just-freed pages, 1.2–1.6 s into fresh ones).
  */
-import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { CatalogEntry } from "../../src/catalog/validation-catalog";
 import type { SourceLocation } from "./report";
@@ -31,11 +38,20 @@ export class SortedSpill {
   private batch: SpillRecord[] = [];
   private batchBytes = 0;
   private readonly runs: string[] = [];
+  private readonly segmentBytes: number;
 
+  /**
+   * `expectedBytes` (the input's size) sizes the runs' segments so that the merge, which holds one
+   * segment of every run, stays within MERGE_BUFFER_BUDGET.
+   */
   constructor(
     private readonly dir: string,
     private readonly runBytes = DEFAULT_RUN_BYTES,
-  ) {}
+    expectedBytes = 0,
+  ) {
+    const runs = Math.max(1, Math.ceil(expectedBytes / runBytes));
+    this.segmentBytes = Math.max(MIN_SEGMENT, Math.min(CHUNK, Math.floor(MERGE_BUFFER_BUDGET / runs)));
+  }
 
   add(record: SpillRecord): void {
     this.batch.push(record);
@@ -50,44 +66,93 @@ export class SortedSpill {
       return;
     }
     if (this.batch.length) this.spill();
-    // The merge reads every run at once: share a fixed budget between them so memory stays flat.
-    const bufferBytes = Math.max(64 * 1024, Math.min(CHUNK, Math.floor(MERGE_BUFFER_BUDGET / this.runs.length)));
-    yield* mergeRuns(this.runs.map((file) => readRun(file, bufferBytes)));
+    yield* mergeRuns(this.runs.map((file) => readRun(file, this.segmentBytes)));
   }
 
   private spill(): void {
     const file = path.join(this.dir, `run-${this.runs.length}`);
-    writeRun(file, this.batch.sort(compareRecords));
+    writeRun(file, this.batch.sort(compareRecords), this.segmentBytes);
     this.runs.push(file);
     this.batch = [];
     this.batchBytes = 0;
   }
 }
 
-/** Run file: per record, u32 head length, u32 body length, head (JSON of the entry), body. */
-function writeRun(file: string, records: SpillRecord[]): void {
+/**
+ * Run file: the run's records cut into segments of whole records (about `segmentBytes` each; a
+ * larger record is a segment of its own), written last segment first, each followed by its byte
+ * length (u32 LE), so that the file is read from its end. Record: u32 head length, u32 body length,
+ * head (JSON of [entry, location]), body.
+ */
+function writeRun(file: string, records: SpillRecord[], segmentBytes: number): void {
+  const heads = records.map(({ entry, location }) => JSON.stringify([entry, location]));
+  const headLengths = heads.map((head) => Buffer.byteLength(head));
+  const starts: number[] = [];
+  const sizes: number[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const size = 8 + headLengths[i]! + records[i]!.body.length;
+    if (sizes.length === 0 || sizes[sizes.length - 1]! + size > segmentBytes) {
+      starts.push(i);
+      sizes.push(0);
+    }
+    sizes[sizes.length - 1]! += size;
+  }
   const fd = openSync(file, "w");
   const out = new ChunkedWriter(fd);
-  for (const { entry, location, body } of records) out.writeRecord(JSON.stringify([entry, location]), body);
+  for (let segment = starts.length - 1; segment >= 0; segment--) {
+    const end = starts[segment + 1] ?? records.length;
+    for (let i = starts[segment]!; i < end; i++) out.writeRecord(heads[i]!, headLengths[i]!, records[i]!.body);
+    out.writeLength(sizes[segment]!);
+  }
   out.flush();
   closeSync(fd);
 }
 
-function* readRun(file: string, bufferBytes: number): Generator<SpillRecord> {
-  const fd = openSync(file, "r");
-  const reader = new ChunkedReader(fd, bufferBytes);
+/**
+ * A run's records in order: its segments from the end of the file, each read whole (with the
+ * length of the one before it) and cut off the file at once, so the run's pages go back to the
+ * system as the merge moves on.
+ */
+function* readRun(file: string, segmentBytes: number): Generator<SpillRecord> {
+  const fd = openSync(file, "r+");
+  let buffer = Buffer.allocUnsafe(segmentBytes + 4);
   try {
-    for (let lengths = reader.read(8); lengths; lengths = reader.read(8)) {
-      const headLength = lengths.readUInt32LE(0);
-      const bodyLength = lengths.readUInt32LE(4);
-      const [entry, location] = JSON.parse(reader.read(headLength)!.toString("utf8")) as [CatalogEntry, SourceLocation];
-      // A view into the reader's buffer: valid until this run is read again, which the merge does
-      // only after the record was consumed.
-      const body = reader.read(bodyLength)!;
-      yield { entry, location, body };
+    const size = fstatSync(fd).size;
+    if (size === 0) return;
+    readExactly(fd, buffer, 4, size - 4);
+    let length = buffer.readUInt32LE(0);
+    for (let end = size - 4; end > 0; ) {
+      const start = end - length;
+      // The u32 before a segment is the next segment's length (none before the file's first byte).
+      const withLength = start >= 4 ? 4 : 0;
+      if (buffer.length < length + withLength) buffer = Buffer.allocUnsafe(length + withLength);
+      readExactly(fd, buffer, length + withLength, start - withLength);
+      ftruncateSync(fd, start);
+      const segment = buffer.subarray(withLength, withLength + length);
+      end = start - withLength;
+      for (let at = 0; at < segment.length; ) {
+        const headLength = segment.readUInt32LE(at);
+        const bodyLength = segment.readUInt32LE(at + 4);
+        const headStart = at + 8;
+        const [entry, location] = JSON.parse(segment.toString("utf8", headStart, headStart + headLength)) as [CatalogEntry, SourceLocation];
+        // A view into the buffer: valid until this run is read again, which the merge does only
+        // after the record was consumed.
+        const body = segment.subarray(headStart + headLength, headStart + headLength + bodyLength);
+        at = headStart + headLength + bodyLength;
+        yield { entry, location, body };
+      }
+      if (withLength) length = buffer.readUInt32LE(0);
     }
   } finally {
     closeSync(fd);
+  }
+}
+
+function readExactly(fd: number, buffer: Buffer, length: number, position: number): void {
+  for (let done = 0; done < length; ) {
+    const n = readSync(fd, buffer, done, length - done, position + done);
+    if (n === 0) throw new Error(`spill run ended early: ${length - done} bytes missing at ${position + done}`);
+    done += n;
   }
 }
 
@@ -126,17 +191,16 @@ function* mergeRuns(runs: Generator<SpillRecord>[]): Generator<SpillRecord> {
 }
 
 const CHUNK = 1 << 20;
+/** What the merge holds of the runs at once (one segment of each), unless there are over 128 runs. */
 const MERGE_BUFFER_BUDGET = 8 * CHUNK;
+const MIN_SEGMENT = 64 * 1024;
 
 /** Coalesces small writes into 1 MiB writes. */
 class ChunkedWriter {
   private readonly buffer = Buffer.allocUnsafe(CHUNK);
   private used = 0;
 
-  constructor(
-    private readonly fd: number,
-    private position: number | null = null,
-  ) {}
+  constructor(private readonly fd: number) {}
 
   write(bytes: Uint8Array): void {
     if (this.used + bytes.length > CHUNK) this.flush();
@@ -146,8 +210,7 @@ class ChunkedWriter {
   }
 
   /** u32 head length, u32 body length, head (UTF-8), body: written in place, no per-record buffers. */
-  writeRecord(head: string, body: Uint8Array): void {
-    const headLength = Buffer.byteLength(head);
+  writeRecord(head: string, headLength: number, body: Uint8Array): void {
     if (this.used + 8 + headLength > CHUNK) this.flush();
     this.buffer.writeUInt32LE(headLength, this.used);
     this.buffer.writeUInt32LE(body.length, this.used + 4);
@@ -157,6 +220,12 @@ class ChunkedWriter {
     this.write(body);
   }
 
+  writeLength(length: number): void {
+    if (this.used + 4 > CHUNK) this.flush();
+    this.buffer.writeUInt32LE(length, this.used);
+    this.used += 4;
+  }
+
   flush(): void {
     if (this.used) this.writeOut(this.buffer.subarray(0, this.used));
     this.used = 0;
@@ -164,46 +233,7 @@ class ChunkedWriter {
 
   private writeOut(bytes: Uint8Array): void {
     for (let done = 0; done < bytes.length; ) {
-      const n = writeSync(this.fd, bytes, done, bytes.length - done, this.position);
-      done += n;
-      if (this.position !== null) this.position += n;
-    }
-  }
-}
-
-/** Reads exact byte counts from a file through one fixed buffer (grown only for a larger record). */
-class ChunkedReader {
-  private buffer: Buffer;
-  private start = 0;
-  private end = 0;
-
-  constructor(
-    private readonly fd: number,
-    size: number,
-  ) {
-    this.buffer = Buffer.allocUnsafe(size);
-  }
-
-  /** `n` bytes (a view, valid until the next call), or undefined at end of file. */
-  read(n: number): Buffer | undefined {
-    if (this.end - this.start < n) this.refill(n);
-    if (this.end - this.start < n) return undefined;
-    const view = this.buffer.subarray(this.start, this.start + n);
-    this.start += n;
-    return view;
-  }
-
-  private refill(n: number): void {
-    if (n > this.buffer.length) {
-      const larger = Buffer.allocUnsafe(n);
-      this.buffer.copy(larger, 0, this.start, this.end);
-      this.buffer = larger;
-    } else this.buffer.copyWithin(0, this.start, this.end);
-    this.end -= this.start;
-    this.start = 0;
-    for (let got = -1; got !== 0 && this.end < this.buffer.length; ) {
-      got = readSync(this.fd, this.buffer, this.end, this.buffer.length - this.end, null);
-      this.end += got;
+      done += writeSync(this.fd, bytes, done, bytes.length - done);
     }
   }
 }

@@ -2,7 +2,7 @@
  * The build's external sort: records spilled to many run files come back merged in catalog order,
  * byte for byte, including records whose head or body is larger than the writer's 1 MiB chunk.
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -29,6 +29,29 @@ describe("SortedSpill", () => {
     const merged = [...spill.sorted()].map((r) => ({ key: key(r), location: r.location, body: Buffer.from(r.body).toString() }));
     const expected = [...records].sort((a, b) => (key(a) < key(b) ? -1 : 1)).map((r) => ({ key: key(r), location: r.location, body: r.body.toString() }));
     expect(merged).toEqual(expected);
+  });
+
+  it("gives the runs' disk space back as the merge reads them", () => {
+    const dir = mkdtempSync(path.join(root, "runs-"));
+    // 256 KiB runs of 64 KiB segments (an input of 32 MiB would make 128 runs): four per run, given back one by one.
+    const spill = new SortedSpill(dir, 256 * 1024, 32 * 1024 * 1024);
+    const body = Buffer.alloc(3000, "b");
+    for (let i = 0; i < 2000; i++) spill.add({ ...record(i), body });
+    const spilled = () => readdirSync(dir).reduce((sum, name) => sum + statSync(path.join(dir, name)).size, 0);
+    const before = spilled();
+    expect(before).toBeGreaterThan(2000 * 3000);
+    const merged = spill.sorted();
+    const sizes: number[] = [];
+    let n = 0;
+    for (const r of merged) {
+      expect(r.body.equals(body)).toBe(true);
+      if (++n % 500 === 0) sizes.push(spilled());
+    }
+    expect(n).toBe(2000);
+    // Shrinking all along (not only once the merge is done), down to nothing.
+    expect(sizes[0]).toBeLessThan(before * 0.9);
+    for (let i = 1; i < sizes.length; i++) expect(sizes[i]).toBeLessThan(sizes[i - 1]!);
+    expect(spilled()).toBe(0);
   });
 
   it("keeps a record whose head (a long file path) and body are each over 1 MiB", () => {
