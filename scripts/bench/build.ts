@@ -33,8 +33,9 @@ const fromStats = (json: Record<string, unknown>): MeasuredBuild => {
 const fromFloor = (json: Record<string, unknown>): Measured => ({ seconds: json.seconds as number, cpuSeconds: json.cpu_seconds as number, maxRssBytes: json.max_rss_bytes as number });
 
 /**
- * Exactly what `npm run catalog:build` runs: package.json's command (Node 22, its flags, tsx's
- * loader, the script), read from package.json so that the bench can never time anything else.
+ * Exactly what `npm run catalog:build` runs: package.json's command (Node 22, its flags, the
+ * launcher that runs the script from its bundle), read from package.json so that the bench can
+ * never time anything else.
  */
 function buildCommand(): string[] {
   const scripts = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;

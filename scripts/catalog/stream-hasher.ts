@@ -67,7 +67,7 @@ export class StreamHasher {
     const shared = Array.from({ length: MAX_QUEUED + 1 }, () => new SharedArrayBuffer(chunkBytes));
     this.slots = shared.map((buffer) => Buffer.from(buffer));
     const workerData = { prefixLength, partBytes, counter: this.processed.buffer, slots: shared };
-    this.worker = new Worker(WORKER, { eval: true, workerData, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
+    this.worker = new Worker(WORKER, { eval: true, workerData, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
     this.worker.on("error", (error) => (this.failure = error));
   }
 

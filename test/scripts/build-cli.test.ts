@@ -4,10 +4,9 @@
  * written under --out when the input is bad.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateProfiles } from "../../scripts/catalog/generator";
 import { allPassProfile, constrainedProfile, PROFILES_DIR } from "./profile-fixtures";
@@ -16,12 +15,19 @@ const repo = path.resolve(import.meta.dirname, "../..");
 const root = mkdtempSync(path.join(tmpdir(), "catalog-cli-test-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
-// As `npm run catalog:build` runs it: the pinned Node 22 with tsx as an import hook, one process.
+// Exactly as `npm run catalog:build` runs it (package.json's command, with the pinned Node 22), from another directory.
 const NODE = path.join(repo, "node_modules/.bin/node");
-const TS_LOADER = ["--import", pathToFileURL(path.join(repo, "node_modules/tsx/dist/loader.mjs")).href];
+const COMMAND = buildCommand();
+
+function buildCommand(): string[] {
+  const scripts = (JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const [program, ...args] = scripts["catalog:build"]!.split(/\s+/);
+  if (program !== "node") throw new Error(`package.json's catalog:build runs ${program}, not node`);
+  return args.map((arg) => (/\.(m?js|ts)$/.test(arg) ? path.join(repo, arg) : arg));
+}
 
 function build(...args: string[]) {
-  const result = spawnSync(NODE, [...TS_LOADER, path.join(repo, "scripts/catalog-build.ts"), ...args], {
+  const result = spawnSync(NODE, [...COMMAND, ...args], {
     cwd: root,
     encoding: "utf8",
     env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}:${process.env.PATH}` },
@@ -233,7 +239,7 @@ describe("interrupted", () => {
     const input = path.join(dir, "big.ndjson");
     writeFileSync(input, [...generateProfiles(6000, 2)].map((p) => `${JSON.stringify(p)}\n`).join(""));
     // Like Ctrl-C in a terminal: the signal goes to the whole process group.
-    const child = spawn(NODE, [...TS_LOADER, path.join(repo, "scripts/catalog-build.ts"), "--in", input, "--out", path.join(dir, "out")], {
+    const child = spawn(NODE, [...COMMAND, "--in", input, "--out", path.join(dir, "out")], {
       detached: true,
       stdio: "ignore",
       env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}:${process.env.PATH}` },
