@@ -5,11 +5,11 @@
  * V8's ~512 MiB string limit, so only a streaming build gets through at all).
  */
 import { availableParallelism } from "node:os";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { BuildProgress } from "../catalog/build";
 import { dataset } from "./datasets";
-import { median, mib, node, REPO, runMeasured, type Measured } from "./measure";
+import { median, mib, node, packageCommand, REPO, runMeasured, type Measured } from "./measure";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
 
 const FULL = [
@@ -32,22 +32,10 @@ const fromStats = (json: Record<string, unknown>): MeasuredBuild => {
 };
 const fromFloor = (json: Record<string, unknown>): Measured => ({ seconds: json.seconds as number, cpuSeconds: json.cpu_seconds as number, maxRssBytes: json.max_rss_bytes as number });
 
-/**
- * Exactly what `npm run catalog:build` runs: package.json's command (Node 22, its flags, the
- * launcher that runs the script from its bundle), read from package.json so that the bench can
- * never time anything else.
- */
-function buildCommand(): string[] {
-  const scripts = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-  const [program, ...args] = scripts["catalog:build"]!.split(/\s+/);
-  if (program !== "node") throw new Error(`package.json's catalog:build runs ${program}, not node`);
-  return args;
-}
-
 function buildOnce(file: string, dataDir: string): MeasuredBuild {
   const out = mkdtempSync(path.join(dataDir, "build-"));
   try {
-    return runMeasured(node, [...buildCommand(), "--in", file, "--out", out, "--json", "--stats"], fromStats);
+    return runMeasured(node, [...packageCommand("catalog:build"), "--in", file, "--out", out, "--json", "--stats"], fromStats);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEFAULT_PART_BYTES } from "../../src/catalog/parts";
 import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
-import { median, mib, node, REPO, runMeasured, type Measured } from "./measure";
+import { median, mib, node, packageCommand, REPO, runMeasured, type Measured } from "./measure";
 import { benchStateDir, builtRelease, makeCurrent } from "./served-releases";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
 
@@ -51,7 +51,8 @@ export const clientBench: BenchModule = {
           floors.push(await retried(log, () => runMeasured(node, [path.join(REPO, "scripts/bench/pull-floor.mjs"), url, out, key], fromJson)));
           checkedOut(bytes);
           log(`client: ${profiles} profiles, catalog:pull ${rep + 1}/${plan.reps}`);
-          const pullArgs = ["--import", "tsx", "--import", path.join(REPO, "scripts/bench/peak-rss.mjs"), path.join(REPO, "scripts/catalog-pull.ts")];
+          // Exactly `npm run catalog:pull`, with a hook that reports the process's own peak RSS.
+          const pullArgs = ["--import", path.join(REPO, "scripts/bench/peak-rss.mjs"), ...packageCommand("catalog:pull")];
           pulls.push(await retried(log, () => runMeasured(node, [...pullArgs, "--base-url", url, "--out", out, "--key", key], fromJson)));
           checkedOut(bytes);
         }

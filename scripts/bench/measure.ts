@@ -1,5 +1,6 @@
 /** Runs a measured step in its own process (a fair, fresh peak RSS) and reads its JSON result. */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -26,8 +27,18 @@ export function runMeasured<M extends Measured>(command: string, args: string[],
   return pick(JSON.parse(last) as Record<string, unknown>);
 }
 
-export const tsx = path.join(BIN, "tsx");
 export const node = path.join(BIN, "node");
+
+/**
+ * Node's arguments for `npm run <script>`, read from package.json (paths relative to the repository,
+ * where runMeasured runs), so that the bench times exactly what a user runs and never anything else.
+ */
+export function packageCommand(script: string): string[] {
+  const scripts = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const [program, ...args] = (scripts[script] ?? "").split(/\s+/);
+  if (program !== "node") throw new Error(`package.json's ${script} runs ${program || "nothing"}, not node`);
+  return args;
+}
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
