@@ -4,10 +4,11 @@
  * written under --out when the input is bad.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { packageCommand } from "../../scripts/bench/measure";
 import { generateProfiles } from "../../scripts/catalog/generator";
 import { allPassProfile, constrainedProfile, PROFILES_DIR } from "./profile-fixtures";
 
@@ -17,14 +18,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 // Exactly as `npm run catalog:build` runs it (package.json's command, with the pinned Node 22), from another directory.
 const NODE = path.join(repo, "node_modules/.bin/node");
-const COMMAND = buildCommand();
-
-function buildCommand(): string[] {
-  const scripts = (JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-  const [program, ...args] = scripts["catalog:build"]!.split(/\s+/);
-  if (program !== "node") throw new Error(`package.json's catalog:build runs ${program}, not node`);
-  return args.map((arg) => (/\.(m?js|ts)$/.test(arg) ? path.join(repo, arg) : arg));
-}
+// Its script paths are relative to the repository; these tests run elsewhere.
+const COMMAND = packageCommand("catalog:build").map((arg) => (/\.(m?js|ts)$/.test(arg) ? path.join(repo, arg) : arg));
 
 function build(...args: string[]) {
   const result = spawnSync(NODE, [...COMMAND, ...args], {
