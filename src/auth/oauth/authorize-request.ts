@@ -6,6 +6,7 @@
  * ones it leaves to us: exact redirect match including loopback ports, PKCE for every client,
  * and scopes that exist.
  */
+import { isS256Challenge } from "./pkce";
 import { isRegisteredRedirectUri } from "./redirect-uri";
 import {
   AuthorizationError,
@@ -23,8 +24,6 @@ export type AuthorizeOutcome =
   | { kind: "valid"; request: AuthRequest; client: ClientInfo };
 
 const SINGLE_VALUED = ["client_id", "redirect_uri", "response_type", "scope", "state", "code_challenge", "code_challenge_method", "resource"];
-// RFC 7636 §4.2: the S256 challenge is BASE64URL(SHA-256(verifier)), 43 characters, no padding.
-const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 function errorPage(title: string, detail: string): AuthorizeOutcome {
   return { kind: "error-page", title, detail };
@@ -70,7 +69,7 @@ export async function checkAuthorizeRequest(api: OAuthHelpers, request: Request)
   // The library lets confidential clients skip PKCE; we require S256 from everyone (RFC 9700 §2.1.1).
   if (!parsed.codeChallenge) return back("invalid_request", "code_challenge is required: use PKCE with code_challenge_method=S256 (RFC 7636)");
   if (parsed.codeChallengeMethod !== "S256") return back("invalid_request", "code_challenge_method must be S256");
-  if (!S256_CHALLENGE.test(parsed.codeChallenge)) return back("invalid_request", "code_challenge must be 43 base64url characters: BASE64URL(SHA-256(code_verifier)) (RFC 7636 §4.2)");
+  if (!isS256Challenge(parsed.codeChallenge)) return back("invalid_request", "code_challenge must be 43 base64url characters: BASE64URL(SHA-256(code_verifier)) (RFC 7636 §4.2)");
 
   // The library advertises scopes but passes any string through to the consent page.
   if (parsed.scope.length === 0) return back("invalid_scope", `scope is required: one or more of ${SCOPES.join(" ")}`);

@@ -6,6 +6,7 @@
  *   take a request carrying `token` for a revocation.
  * - a token request may only narrow the grant's scopes (RFC 6749 §6); the library silently drops
  *   unknown ones, we answer `invalid_scope`.
+ * - a `code_verifier` must have the syntax of RFC 7636 §4.1; the library only compares its hash.
  * - the revocation endpoint accepts only revocations.
  * One-time codes and revoked grants are enforced in provider.ts (`enforceGrantPolicy`), where the
  * library has checked the code and before it issues tokens: the grant's KeyGuard decides.
@@ -14,6 +15,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { verifyAccessToken } from "./access-token";
 import { grantScopes, markGrantRevoked } from "./grant-revocation";
+import { isCodeVerifier } from "./pkce";
 import { authorizationServer, issuerOf, OAUTH_ENDPOINTS, oauthApi } from "./provider";
 import { decodeToken, encodeToken, grantOf, tokenKindOf } from "./token-format";
 
@@ -72,6 +74,11 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   const form = read.form;
   const grantType = form.get("grant_type");
   if (!grantType) return oauthErrorResponse("invalid_request", "grant_type is required (authorization_code or refresh_token); to revoke a token use /oauth/revoke");
+  const verifiers = form.getAll("code_verifier");
+  // RFC 7636 §4.1: checked before the library hashes and compares it.
+  if (grantType === "authorization_code" && verifiers.length === 1 && !isCodeVerifier(verifiers[0]!)) {
+    return oauthErrorResponse("invalid_request", "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)");
+  }
 
   let libraryToken: string | null = null;
   if (grantType === "refresh_token" && form.getAll("refresh_token").length === 1) {
