@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { verifyAccessToken } from "../../src/auth/oauth/access-token";
+import { approveAdminRequest } from "../../src/auth/oauth/admin-requests";
 import {
   authorizationCode,
   authorizeUrl,
@@ -157,9 +158,41 @@ describe("admin is never granted automatically", () => {
     expect(tokens.scope).toBe("");
     const verified = await verifyAccessToken(env, ORIGIN, tokens.access_token);
     expect(verified?.scopes).toEqual([]);
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "admin" });
-    expect((await refreshed.json<TokenBody>()).scope).toBe("");
     expect(await env.OAUTH_KV.get(`admin-approval:${account.id}:${clientId}`, "json")).toMatchObject({ status: "pending" });
+  });
+
+  it("asking for admin in a code exchange or refresh before approval is invalid_scope (RFC 6749 §5.2), and uses nothing up", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
+    const exchangeFields = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier };
+    for (const scope of ["admin", "read:cheeses admin"]) {
+      const asked = await tokenRequest({ ...exchangeFields, scope });
+      expect(asked.status).toBe(400);
+      const body = await asked.json<TokenBody>();
+      expect([body.error, body.access_token]).toEqual(["invalid_scope", undefined]);
+      expect(body.error_description).toMatch(/admin.*operator/);
+    }
+    const tokens = await (await tokenRequest(exchangeFields)).json<TokenBody>();
+    expect(tokens.scope).toBe("read:cheeses");
+    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "admin" });
+    expect(refreshed.status).toBe(400);
+    expect((await refreshed.json<TokenBody>()).error).toBe("invalid_scope");
+    const plain = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    expect((await plain.json<TokenBody>()).scope).toBe("read:cheeses");
+  });
+
+  it("once an operator approved admin, a refresh asking for it gets it", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { verifier, challenge } = await pkcePair();
+    const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
+    const tokens = (await exchange(clientId, code, verifier)).body;
+    await approveAdminRequest(env.OAUTH_KV, { accountId: account.id, clientId }, "operator@example.com", new Date());
+    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "admin" });
+    expect(refreshed.status).toBe(200);
+    expect((await refreshed.json<TokenBody>()).scope).toBe("admin");
   });
 });
 

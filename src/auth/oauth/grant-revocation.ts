@@ -6,18 +6,23 @@
  * "Credentials": KV decides what a credential is, never that it is still valid).
  */
 import { grantSubject } from "./grant-guard";
-import type { OAuthHelpers } from "./provider";
+import type { GrantSummary, OAuthHelpers } from "./provider";
 
-/** The scopes of one of the user's grants, or null when there is no such grant (any more). */
-export async function grantScopes(api: OAuthHelpers, userId: string, grantId: string): Promise<string[] | null> {
+/** One of the user's grants, or null when there is no such grant (any more). */
+export async function findGrant(api: OAuthHelpers, userId: string, grantId: string): Promise<GrantSummary | null> {
   let cursor: string | undefined;
   do {
     const page = await api.listUserGrants(userId, { cursor });
     const grant = page.items.find((item) => item.id === grantId);
-    if (grant) return grant.scope;
+    if (grant) return grant;
     cursor = page.cursor;
   } while (cursor);
   return null;
+}
+
+/** The scopes of one of the user's grants, or null when there is no such grant (any more). */
+export async function grantScopes(api: OAuthHelpers, userId: string, grantId: string): Promise<string[] | null> {
+  return (await findGrant(api, userId, grantId))?.scope ?? null;
 }
 
 export async function markGrantRevoked(env: Env, grantId: string): Promise<void> {

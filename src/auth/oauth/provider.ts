@@ -17,6 +17,7 @@ import {
   OAuthError,
   type AuthRequest,
   type ClientInfo,
+  type GrantSummary,
   type OAuthHelpers,
   type TokenExchangeCallbackOptions,
   type TokenExchangeCallbackResult,
@@ -25,7 +26,7 @@ import { approvedTokenScopes, type ApprovalStore } from "./admin-approval";
 import { grantSubject, type GrantGuard } from "./grant-guard";
 import { SCOPES } from "../scopes";
 
-export { AuthorizationError, authorizationErrorRedirect, type AuthRequest, type ClientInfo, type OAuthHelpers };
+export { AuthorizationError, authorizationErrorRedirect, type AuthRequest, type ClientInfo, type GrantSummary, type OAuthHelpers };
 
 export const OAUTH_ENDPOINTS = {
   authorize: "/oauth/authorize",

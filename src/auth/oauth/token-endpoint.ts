@@ -4,8 +4,8 @@
  * (see token-format.ts) in both directions and close the gaps the library leaves open:
  * - `grant_type` is required at /oauth/token (RFC 6749 §4.1.3); without it the library would
  *   take a request carrying `token` for a revocation.
- * - a token request may only narrow the grant's scopes (RFC 6749 §6); the library silently drops
- *   unknown ones, we answer `invalid_scope`.
+ * - a token request may only narrow the grant's scopes (RFC 6749 §6), and may ask for `admin`
+ *   only once it is approved: `invalid_scope` (token-scope.ts), where the library drops them silently.
  * - a `code_verifier` must have the syntax of RFC 7636 §4.1; the library only compares its hash.
  * - the revocation endpoint accepts only revocations.
  * One-time codes and revoked grants are enforced in provider.ts (`enforceGrantPolicy`), where the
@@ -14,10 +14,11 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { verifyAccessToken } from "./access-token";
-import { grantScopes, markGrantRevoked } from "./grant-revocation";
+import { findGrant, grantScopes, markGrantRevoked } from "./grant-revocation";
 import { isCodeVerifier } from "./pkce";
 import { authorizationServer, issuerOf, OAUTH_ENDPOINTS, oauthApi } from "./provider";
 import { decodeToken, encodeToken, grantOf, tokenKindOf } from "./token-format";
+import { scopeRefusal } from "./token-scope";
 
 const MAX_FORM_BYTES = 16 * 1024;
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -94,11 +95,9 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   const api = oauthApi(c.env, c.req.url);
   const grant = libraryToken ? grantOf(libraryToken) : null;
   // The grant is read only when it matters: a scope to check, or a code whose misuse revokes it.
-  const granted = grant && (requested.length > 0 || grantType === "authorization_code") ? await grantScopes(api, grant.userId, grant.grantId) : null;
-  const beyond = granted ? requested.filter((scope) => !granted.includes(scope)) : [];
-  if (beyond.length > 0) {
-    return oauthErrorResponse("invalid_scope", `The grant does not include ${beyond.join(", ")}; a token request can only narrow the scopes the customer approved (RFC 6749 §6)`);
-  }
+  const granted = grant && (requested.length > 0 || grantType === "authorization_code") ? await findGrant(api, grant.userId, grant.grantId) : null;
+  const refusal = granted ? await scopeRefusal(c.env.OAUTH_KV, { accountId: granted.userId, clientId: granted.clientId, scopes: granted.scope }, requested) : null;
+  if (refusal) return oauthErrorResponse("invalid_scope", refusal);
   const response = await forward(c, form);
   // RFC 6749 §4.1.2: on a replayed (or expired) code the library revoked the grant and its tokens.
   if (grant && granted && grantType === "authorization_code" && response.status === 400 && (await grantScopes(api, grant.userId, grant.grantId)) === null) {
