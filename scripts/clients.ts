@@ -67,17 +67,13 @@ runCli("clients", HELP, async (argv) => {
 
   // Loaded only now, so that usage errors answer at once (wrangler is a large import).
   const { openDeploymentStorage } = await import("./deployment-storage");
-  const { registryApi } = await loadOAuthProvider();
+  const { registerClient, registryApi } = await loadOAuthProvider();
   const opened = await openDeploymentStorage(deployment);
   try {
     if (!opened.env.OAUTH_KV) throw new Error("wrangler.toml declares no OAUTH_KV namespace for this deployment");
     const api = registryApi(opened.env as unknown as Parameters<typeof registryApi>[0]);
     if (command === "create") {
-      const client = await api.createClient({
-        clientName: values.name!.trim(),
-        redirectUris,
-        tokenEndpointAuthMethod: values.public ? "none" : "client_secret_basic",
-      });
+      const client = await registerClient(api, { name: values.name!.trim(), redirectUris, isPublic: values.public });
       if (values.json) console.log(JSON.stringify(client, null, 2));
       else {
         console.log(`client_id:     ${client.clientId}`);

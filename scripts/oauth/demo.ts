@@ -19,7 +19,7 @@ export const demoRedirectUri = (port: number) => `http://127.0.0.1:${port}/callb
 
 /** The demo client's id: the one registered earlier with this redirect URI, or a new public one. */
 export async function seedDemoClient(env: Record<string, unknown>, redirectUri: string): Promise<string> {
-  const { registryApi } = await loadOAuthProvider();
+  const { registerClient, registryApi } = await loadOAuthProvider();
   const api = registryApi(env as unknown as OAuthEnv);
   let cursor: string | undefined;
   do {
@@ -28,7 +28,7 @@ export async function seedDemoClient(env: Record<string, unknown>, redirectUri: 
     if (existing) return existing.clientId;
     cursor = page.cursor;
   } while (cursor);
-  const created = await api.createClient({ clientName: DEMO_CLIENT_NAME, redirectUris: [redirectUri], tokenEndpointAuthMethod: "none" });
+  const created = await registerClient(api, { name: DEMO_CLIENT_NAME, redirectUris: [redirectUri], isPublic: true });
   return created.clientId;
 }
 

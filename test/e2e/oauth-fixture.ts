@@ -1,7 +1,8 @@
 /**
  * The deployment the OAuth end-to-end tests run against: the sample catalog built and published,
- * a customer account (through the operator API that `npm run keys` drives), a public client registered with `npm run clients` whose
- * redirect URI is a loopback callback server of the test itself, and the real `wrangler dev`.
+ * a customer account (through the operator API that `npm run keys` drives), a public and a
+ * confidential client registered with `npm run clients` whose redirect URI is a loopback callback
+ * server of the test itself, and the real `wrangler dev`.
  * Plus the small form-driving "browser" (fetch + a cookie jar) the non-browser test uses.
  */
 import { createServer, type Server } from "node:http";
@@ -18,6 +19,8 @@ export interface OAuthDeployment {
   state: CatalogState;
   callback: CallbackServer;
   clientId: string;
+  /** A confidential client with the same redirect URI, also registered with `npm run clients`. */
+  confidential: { clientId: string; clientSecret: string; name: string };
   account: { email: string; password: string };
   stop(): Promise<void>;
 }
@@ -57,6 +60,10 @@ export async function startOAuthDeployment(): Promise<OAuthDeployment> {
   const registered = await runScript("clients.ts", ["create", "--name", "E2E Cheese App", "--redirect-uri", callback.redirectUri, "--public", "--json", "--persist-to", state.persistTo]);
   expect(registered.code, registered.stderr).toBe(0);
   const { clientId } = JSON.parse(registered.stdout) as { clientId: string };
+  const confidentialName = "E2E Confidential App";
+  const registeredConfidential = await runScript("clients.ts", ["create", "--name", confidentialName, "--redirect-uri", callback.redirectUri, "--json", "--persist-to", state.persistTo]);
+  expect(registeredConfidential.code, registeredConfidential.stderr).toBe(0);
+  const confidential = { ...(JSON.parse(registeredConfidential.stdout) as { clientId: string; clientSecret: string }), name: confidentialName };
 
   const account = { email: `e2e-${Date.now()}@example.com`, password: "e2e correct horse battery" };
   // The operator API (what `npm run keys` drives) creates the customer; wrangler dev gets the
@@ -81,7 +88,7 @@ export async function startOAuthDeployment(): Promise<OAuthDeployment> {
     await stop();
     throw new Error(`creating the customer account failed: ${created.status} ${detail}`);
   }
-  return { server, state, callback, clientId, account, stop };
+  return { server, state, callback, clientId, confidential, account, stop };
 }
 
 

@@ -26,18 +26,18 @@ afterAll(async () => {
 });
 
 /** Authorize → sign in → allow; returns the callback URL the browser lands on. */
-async function authorize(scope: string, codeChallenge: string, state: string): Promise<URL> {
+async function authorize(scope: string, codeChallenge: string, state: string, app = { clientId: deployment.clientId, name: "E2E Cheese App" }): Promise<URL> {
   const url = new URL(as.authorization_endpoint!);
   url.search = new URLSearchParams({
     response_type: "code",
-    client_id: deployment.clientId,
+    client_id: app.clientId,
     redirect_uri: deployment.callback.redirectUri,
     scope,
     state,
     code_challenge: codeChallenge,
     code_challenge_method: "S256",
   }).toString();
-  return signInAndAllow(url.toString(), deployment.account);
+  return signInAndAllow(url.toString(), deployment.account, app.name);
 }
 
 describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
@@ -89,6 +89,33 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
       expect(challenge.cause[0]?.parameters.error).toBe("invalid_token");
     }
   });
+
+  // RFC 6749 §2.3.1: the metadata advertises both; many client libraries default to the form.
+  for (const method of ["client_secret_post", "client_secret_basic"] as const) {
+    it(`a confidential client registered with npm run clients authenticates with ${method}: exchange, refresh, revoke`, async () => {
+      expect(as.token_endpoint_auth_methods_supported).toContain(method);
+      const app = deployment.confidential;
+      const confidential: oauth.Client = { client_id: app.clientId };
+      const auth = method === "client_secret_post" ? oauth.ClientSecretPost(app.clientSecret) : oauth.ClientSecretBasic(app.clientSecret);
+      const codeVerifier = oauth.generateRandomCodeVerifier();
+      const state = oauth.generateRandomState();
+      const landed = await authorize("read:cheeses", await oauth.calculatePKCECodeChallenge(codeVerifier), state, app);
+      const params = oauth.validateAuthResponse(as, confidential, landed, state);
+      const tokens = await oauth.processAuthorizationCodeResponse(
+        as,
+        confidential,
+        await oauth.authorizationCodeGrantRequest(as, confidential, auth, params, deployment.callback.redirectUri, codeVerifier, insecure),
+      );
+      const refreshed = await oauth.processRefreshTokenResponse(
+        as,
+        confidential,
+        await oauth.refreshTokenGrantRequest(as, confidential, auth, tokens.refresh_token!, insecure),
+      );
+      await oauth.processRevocationResponse(await oauth.revocationRequest(as, confidential, auth, refreshed.refresh_token!, insecure));
+      const afterRevoke = oauth.refreshTokenGrantRequest(as, confidential, auth, refreshed.refresh_token!, insecure);
+      await expect(oauth.processRefreshTokenResponse(as, confidential, await afterRevoke)).rejects.toMatchObject({ error: "invalid_grant" });
+    });
+  }
 
   it("a replayed code is refused and the strict client sees invalid_grant", async () => {
     const codeVerifier = oauth.generateRandomCodeVerifier();

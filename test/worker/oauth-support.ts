@@ -6,7 +6,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { DIRECTORY_NAME } from "../../src/auth/account-directory";
-import { oauthApi } from "../../src/auth/oauth/provider";
+import { oauthApi, registerClient as registerWithProvider } from "../../src/auth/oauth/provider";
 
 export const ORIGIN = "https://api.test";
 export const REDIRECT_URI = "https://app.example/callback";
@@ -29,11 +29,12 @@ export async function createCustomer(): Promise<{ id: string; email: string; pas
   return { id: entry.value.id, email, password: PASSWORD };
 }
 
+/** A client registered as `npm run clients -- create` does it; public unless `public: false`. */
 export async function registerClient(options: { name?: string; redirectUris?: string[]; public?: boolean } = {}) {
-  const client = await oauthApi(env, ORIGIN).createClient({
-    clientName: options.name ?? "Cheese Tracker",
+  const client = await registerWithProvider(oauthApi(env, ORIGIN), {
+    name: options.name ?? "Cheese Tracker",
     redirectUris: options.redirectUris ?? [REDIRECT_URI],
-    tokenEndpointAuthMethod: options.public === false ? "client_secret_basic" : "none",
+    isPublic: options.public !== false,
   });
   return { clientId: client.clientId, clientSecret: client.clientSecret };
 }

@@ -46,7 +46,8 @@ const RevocationRequest = z
   .object({
     token: z.string().openapi({ description: "An access (oat_…) or refresh (ort_…) token; either ends the whole grant" }),
     token_type_hint: z.enum(["access_token", "refresh_token"]).optional(),
-    client_id: z.string().optional(),
+    client_id: z.string().optional().openapi({ description: "Public clients; confidential clients use HTTP Basic or client_secret" }),
+    client_secret: z.string().optional(),
   })
   .openapi("RevocationRequest");
 

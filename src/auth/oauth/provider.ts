@@ -101,6 +101,17 @@ export function registryApi(env: OAuthEnv): OAuthHelpers {
 }
 
 /**
+ * Registers a client, the one way this server does it (operator CLI, `npm start`'s demo, tests).
+ * A confidential client is stored without an explicit `token_endpoint_auth_method`: the library then
+ * accepts its secret by `client_secret_basic` or `client_secret_post` (RFC 6749 §2.3.1), both of
+ * which the metadata advertises; an explicit method would be enforced alone.
+ */
+export function registerClient(api: OAuthHelpers, client: { name: string; redirectUris: string[]; isPublic: boolean }): Promise<ClientInfo> {
+  const publicAuth = client.isPublic ? { tokenEndpointAuthMethod: "none" } : {};
+  return api.createClient({ clientName: client.name, redirectUris: client.redirectUris, ...publicAuth });
+}
+
+/**
  * Runs on every code exchange and refresh, after the library's own checks (code, client, PKCE
  * verifier, redirect_uri) and before issuance. An `invalid_grant` thrown here also makes the
  * library revoke the grant and its tokens.
