@@ -10,7 +10,8 @@
  * runtime only evicts an object after seconds of idleness; a TAT further ahead than that is also
  * written to storage and deleted by an alarm when it passes, so an idle object keeps no limiter
  * state. Durable state is only what an operator set: revoked, policy override, owner; plus the
- * last-used minute and, for an OAuth grant, that its authorization code was redeemed.
+ * last-used minute and, for an OAuth grant, that its authorization code was redeemed and the
+ * SHA-256 of its current refresh token and of every one rotated away (reuse detection).
  */
 import { DurableObject } from "cloudflare:workers";
 import { gcraDecide, type RatePolicy } from "./gcra";
@@ -24,6 +25,11 @@ export interface Admission {
   retryAfterMs: number;
 }
 
+/** What became of a refresh-token rotation (see {@link KeyGuard.rotateRefreshToken}). */
+export type RefreshRotation = "rotated" | "reused" | "revoked";
+/** A refresh token as its grant knows it: the one to use next, one rotated away, or neither. */
+export type RefreshTokenState = "current" | "retired" | "unknown" | "revoked";
+
 export interface GuardDescription {
   owner: string | null;
   revoked: boolean;
@@ -36,7 +42,16 @@ export interface GuardDescription {
 const PERSIST_TAT_LEAD_MS = 5_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-const STORED = { owner: "owner", revokedAt: "revoked_at", policy: "policy", lastUsed: "last_used", tat: "tat", codeRedeemed: "code_redeemed" } as const;
+const STORED = {
+  owner: "owner",
+  revokedAt: "revoked_at",
+  policy: "policy",
+  lastUsed: "last_used",
+  tat: "tat",
+  codeRedeemed: "code_redeemed",
+  refreshCurrent: "refresh_current",
+} as const;
+const retiredRefreshKey = (tokenId: string) => `refresh_retired:${tokenId}`;
 
 export class KeyGuard extends DurableObject<Env> {
   #tat: number | undefined;
@@ -70,10 +85,7 @@ export class KeyGuard extends DurableObject<Env> {
 
   /** Idempotent; returns the description after revocation. */
   async revoke(): Promise<GuardDescription> {
-    if (this.#revokedAt === undefined) {
-      this.#revokedAt = Date.now();
-      this.ctx.storage.kv.put(STORED.revokedAt, this.#revokedAt);
-    }
+    this.#markRevoked();
     return this.describe();
   }
 
@@ -87,6 +99,32 @@ export class KeyGuard extends DurableObject<Env> {
     if (this.#revokedAt !== undefined || this.ctx.storage.kv.get(STORED.codeRedeemed) !== undefined) return false;
     this.ctx.storage.kv.put(STORED.codeRedeemed, Date.now());
     return true;
+  }
+
+  /**
+   * An OAuth grant's refresh token `issued` replaces `presented` (null at the code exchange), which
+   * is retired for good (RFC 9700 §4.14.2). A `presented` token retired already is a reuse: two
+   * parties hold the grant's tokens, so the grant is revoked here and then. No await between the
+   * read and the writes, so of concurrent rotations of one token exactly one is "rotated".
+   */
+  async rotateRefreshToken(presented: string | null, issued: string): Promise<RefreshRotation> {
+    if (this.#revokedAt !== undefined) return "revoked";
+    const kv = this.ctx.storage.kv;
+    if (presented !== null) {
+      if (kv.get(retiredRefreshKey(presented)) !== undefined) {
+        this.#markRevoked();
+        return "reused";
+      }
+      kv.put(retiredRefreshKey(presented), Date.now());
+    }
+    kv.put(STORED.refreshCurrent, issued);
+    return "rotated";
+  }
+
+  async refreshTokenState(tokenId: string): Promise<RefreshTokenState> {
+    if (this.#revokedAt !== undefined) return "revoked";
+    if (this.ctx.storage.kv.get(STORED.refreshCurrent) === tokenId) return "current";
+    return this.ctx.storage.kv.get(retiredRefreshKey(tokenId)) === undefined ? "unknown" : "retired";
   }
 
   /** Records which account the subject belongs to, so an operator can act on a key id alone. */
@@ -121,6 +159,12 @@ export class KeyGuard extends DurableObject<Env> {
     if (stored === undefined) return;
     if (stored <= Date.now()) this.ctx.storage.kv.delete(STORED.tat);
     else await this.ctx.storage.setAlarm(stored);
+  }
+
+  #markRevoked(): void {
+    if (this.#revokedAt !== undefined) return;
+    this.#revokedAt = Date.now();
+    this.ctx.storage.kv.put(STORED.revokedAt, this.#revokedAt);
   }
 
   async #persistTat(tat: number): Promise<void> {

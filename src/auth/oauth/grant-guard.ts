@@ -1,7 +1,7 @@
 /**
  * An OAuth grant's KeyGuard (src/limits/key-guard.ts): one Durable Object per grant, named
- * `grant_<grantId>`, holding its rate limiter, its revoked flag and whether its authorization code
- * was redeemed. Strongly consistent, unlike the library's KV records, so every decision that must
+ * `grant_<grantId>`, holding its rate limiter, its revoked flag, whether its authorization code
+ * was redeemed and which refresh tokens it rotated away. Strongly consistent, unlike the library's KV records, so every decision that must
  * not race or lag is taken there. Structural, so that Node code importing the provider (the
  * operator CLI) needs no worker types.
  */

@@ -8,6 +8,7 @@
  *   only once it is approved: `invalid_scope` (token-scope.ts), where the library drops them silently.
  * - a `code_verifier` must have the syntax of RFC 7636 §4.1; the library only compares its hash.
  * - the revocation endpoint accepts only revocations.
+ * - a refresh token rotated away and presented again ends the grant (refresh-reuse.ts).
  * One-time codes and revoked grants are enforced in provider.ts (`enforceGrantPolicy`), where the
  * library has checked the code and before it issues tokens: the grant's KeyGuard decides.
  */
@@ -17,6 +18,7 @@ import { verifyAccessToken } from "./access-token";
 import { findGrant, grantScopes, markGrantRevoked } from "./grant-revocation";
 import { isCodeVerifier } from "./pkce";
 import { authorizationServer, issuerOf, OAUTH_ENDPOINTS, oauthApi } from "./provider";
+import { endGrantIfReused, recordIssuedRefreshToken, REUSED_REFRESH_TOKEN } from "./refresh-reuse";
 import { decodeToken, encodeToken, grantOf, tokenKindOf } from "./token-format";
 import { scopeRefusal } from "./token-scope";
 
@@ -93,12 +95,18 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
 
   const requested = form.getAll("scope").length === 1 ? (form.get("scope") ?? "").split(" ").filter(Boolean) : [];
   const api = oauthApi(c.env, c.req.url);
+  const presentedRefresh = grantType === "refresh_token" ? libraryToken : null;
+  // RFC 9700 §4.14.2: checked first, so that no other answer tells a reused token apart.
+  if (presentedRefresh && (await endGrantIfReused(c.env, api, presentedRefresh))) return oauthErrorResponse("invalid_grant", REUSED_REFRESH_TOKEN);
   const grant = libraryToken ? grantOf(libraryToken) : null;
   // The grant is read only when it matters: a scope to check, or a code whose misuse revokes it.
   const granted = grant && (requested.length > 0 || grantType === "authorization_code") ? await findGrant(api, grant.userId, grant.grantId) : null;
   const refusal = granted ? await scopeRefusal(c.env.OAUTH_KV, { accountId: granted.userId, clientId: granted.clientId, scopes: granted.scope }, requested) : null;
   if (refusal) return oauthErrorResponse("invalid_scope", refusal);
   const response = await forward(c, form);
+  if (response.status === 200 && !(await recordIssuedRefreshToken(c.env, api, presentedRefresh, response))) {
+    return oauthErrorResponse("invalid_grant", REUSED_REFRESH_TOKEN);
+  }
   // RFC 6749 §4.1.2: on a replayed (or expired) code the library revoked the grant and its tokens.
   if (grant && granted && grantType === "authorization_code" && response.status === 400 && (await grantScopes(api, grant.userId, grant.grantId)) === null) {
     await markGrantRevoked(c.env, grant.grantId);
@@ -122,6 +130,7 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
   const libraryToken = kind ? decodeToken(kind, token) : null;
   const api = oauthApi(c.env, c.req.url);
   const grant = libraryToken ? grantOf(libraryToken) : null;
+  if (kind === "refresh" && libraryToken) await endGrantIfReused(c.env, api, libraryToken);
   const isLive = async () =>
     kind === "access" ? (await verifyAccessToken(c.env, c.req.url, token)) !== null : grant !== null && (await grantScopes(api, grant.userId, grant.grantId)) !== null;
   const wasLive = grant ? await isLive() : false;
