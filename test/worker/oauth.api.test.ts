@@ -79,10 +79,10 @@ describe("Authorization: Bearer <access token>", () => {
     expect((await again.json<TokenBody>()).error).toBe("invalid_grant");
   });
 
-  it("revocation by another client changes nothing", async () => {
+  it("revocation by another client is refused (400 unauthorized_client) and changes nothing", async () => {
     const { tokens } = await tokensFor("read:cheeses");
     const other = await registerClient();
-    expect((await revoke(other.clientId, tokens.access_token)).status).toBe(200);
+    expect((await revoke(other.clientId, tokens.access_token)).status).toBe(400);
     expect((await call("/v2/cheeses", tokens.access_token)).status).toBe(200);
   });
 

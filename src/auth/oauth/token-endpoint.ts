@@ -7,19 +7,20 @@
  * - a token request may only narrow the grant's scopes (RFC 6749 §6), and may ask for `admin`
  *   only once it is approved: `invalid_scope` (token-scope.ts), where the library drops them silently.
  * - a `code_verifier` must have the syntax of RFC 7636 §4.1; the library only compares its hash.
- * - the revocation endpoint accepts only revocations.
+ * - the revocation endpoint accepts only revocations, and refuses another client's token with
+ *   `unauthorized_client` (RFC 7009 §2.1) where the library answers 200 and does nothing.
  * - a refresh token rotated away and presented again ends the grant (refresh-reuse.ts).
  * One-time codes and revoked grants are enforced in provider.ts (`enforceGrantPolicy`), where the
  * library has checked the code and before it issues tokens: the grant's KeyGuard decides.
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
-import { verifyAccessToken } from "./access-token";
 import { findGrant, grantScopes, markGrantRevoked } from "./grant-revocation";
 import { isCodeVerifier } from "./pkce";
 import { authorizationServer, issuerOf, OAUTH_ENDPOINTS, oauthApi } from "./provider";
 import { endGrantIfReused, recordIssuedRefreshToken, REUSED_REFRESH_TOKEN } from "./refresh-reuse";
 import { decodeToken, encodeToken, grantOf, tokenKindOf } from "./token-format";
+import { requestingClientId, validTokenClient } from "./token-owner";
 import { scopeRefusal } from "./token-scope";
 
 const MAX_FORM_BYTES = 16 * 1024;
@@ -131,9 +132,7 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
   const api = oauthApi(c.env, c.req.url);
   const grant = libraryToken ? grantOf(libraryToken) : null;
   if (kind === "refresh" && libraryToken) await endGrantIfReused(c.env, api, libraryToken);
-  const isLive = async () =>
-    kind === "access" ? (await verifyAccessToken(c.env, c.req.url, token)) !== null : grant !== null && (await grantScopes(api, grant.userId, grant.grantId)) !== null;
-  const wasLive = grant ? await isLive() : false;
+  const owner = kind && libraryToken ? await validTokenClient(c.env, api, { kind, presented: token, library: libraryToken, requestUrl: c.req.url }) : null;
 
   // RFC 7009 §2.2: an unknown or invalid token is not an error; the library still authenticates
   // the client and then answers 200 for a token it cannot parse.
@@ -141,9 +140,13 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
   if (kind && !form.has("token_type_hint")) form.set("token_type_hint", kind === "access" ? "access_token" : "refresh_token");
   const response = await forward(c, form);
 
-  // The library revokes only what the authenticated client owns; that it is gone now proves it.
-  // Revoking either token ends the whole grant (RFC 7009 §2.1 allows it for an access token).
-  if (grant && wasLive && response.status === 200 && !(await isLive())) {
+  // A 200 means the library authenticated the client; it revoked the token only if it is the owner.
+  if (grant && owner && response.status === 200) {
+    // RFC 7009 §2.1, §2.2.1: another client's valid token is refused and left as it is.
+    if (owner !== requestingClientId(c.req.raw, form)) {
+      return oauthErrorResponse("unauthorized_client", "This token was not issued to this client; a client can only revoke its own tokens (RFC 7009 §2.1)");
+    }
+    // Revoking either token ends the whole grant (RFC 7009 §2.1 allows it for an access token).
     await api.revokeGrant(grant.grantId, grant.userId);
     await markGrantRevoked(c.env, grant.grantId);
   }

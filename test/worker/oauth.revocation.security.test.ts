@@ -1,0 +1,88 @@
+/**
+ * Revocation by a client that does not own the token (RFC 7009 §2.1): the server authenticates the
+ * client, then checks the token was issued to it; if not, the request is refused
+ * (`unauthorized_client`, RFC 7009 §2.2.1) and the token stays valid. A token that is not valid is
+ * still no error (RFC 7009 §2.2).
+ */
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { encodeToken, decodeToken, grantOf } from "../../src/auth/oauth/token-format";
+import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+
+async function ownersTokens() {
+  const account = await createCustomer();
+  const { clientId } = await registerClient();
+  const { verifier, challenge } = await pkcePair();
+  const code = await authorizationCode({ clientId, challenge, account });
+  const res = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  return { clientId, tokens: await res.json<TokenBody>() };
+}
+
+function revoke(token: string, fields: Record<string, string>): Promise<Response> {
+  return exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token, ...fields }),
+  });
+}
+
+const cheeses = async (accessToken: string) =>
+  (await exports.default.fetch(new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }))).status;
+
+/** The owner's tokens still work: the access token on the API, the refresh token at /oauth/token. */
+async function expectIntact(clientId: string, tokens: TokenBody) {
+  expect(await cheeses(tokens.access_token)).toBe(200);
+  const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+  expect(refreshed.status).toBe(200);
+}
+
+describe("another client asks to revoke the owner's token", () => {
+  for (const kind of ["access_token", "refresh_token"] as const) {
+    it(`a public client, the ${kind}: 400 unauthorized_client, and the owner's tokens keep working`, async () => {
+      const { clientId, tokens } = await ownersTokens();
+      const other = await registerClient();
+      const res = await revoke(tokens[kind], { client_id: other.clientId });
+      expect(res.status).toBe(400);
+      const body = await res.json<{ error: string; error_description: string }>();
+      expect(body.error).toBe("unauthorized_client");
+      expect(body.error_description).toMatch(/not issued to this client/);
+      expect(res.headers.get("Cache-Control")).toBe("no-store");
+      await expectIntact(clientId, tokens);
+    });
+  }
+
+  it("a confidential client authenticated with client_secret_post: refused the same way", async () => {
+    const { clientId, tokens } = await ownersTokens();
+    const other = await registerClient({ public: false });
+    const res = await revoke(tokens.refresh_token, { client_id: other.clientId, client_secret: other.clientSecret! });
+    expect([res.status, (await res.json<{ error: string }>()).error]).toEqual([400, "unauthorized_client"]);
+    await expectIntact(clientId, tokens);
+  });
+
+  it("authentication comes first: a wrong secret is 401 invalid_client, whoever owns the token", async () => {
+    const { clientId, tokens } = await ownersTokens();
+    const other = await registerClient({ public: false });
+    const res = await revoke(tokens.access_token, { client_id: other.clientId, client_secret: "wrong" });
+    expect([res.status, (await res.json<{ error: string }>()).error]).toEqual([401, "invalid_client"]);
+    await expectIntact(clientId, tokens);
+  });
+
+  it("a token that is not valid (the owner's grant, a made-up secret) is no error: 200, and nothing changes", async () => {
+    const { clientId, tokens } = await ownersTokens();
+    const other = await registerClient();
+    const { userId, grantId } = grantOf(decodeToken("refresh", tokens.refresh_token)!);
+    for (const kind of ["access", "refresh"] as const) {
+      const forged = encodeToken(kind, `${userId}:${grantId}:${"x".repeat(32)}`);
+      expect((await revoke(forged, { client_id: other.clientId })).status).toBe(200);
+    }
+    await expectIntact(clientId, tokens);
+  });
+});
+
+it("the owner's own revocation still ends the grant", async () => {
+  const { clientId, tokens } = await ownersTokens();
+  expect((await revoke(tokens.access_token, { client_id: clientId })).status).toBe(200);
+  expect(await cheeses(tokens.access_token)).toBe(401);
+  const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+  expect((await refreshed.json<TokenBody>()).error).toBe("invalid_grant");
+});
