@@ -27,8 +27,8 @@ function withHeaders(response: Response, extra: Headers): Response {
 }
 
 async function showAuthorize(c: Context<WebEnv>) {
-  const api = oauthApi(c.env, c.req.url);
-  const outcome = await checkAuthorizeRequest(api, c.req.raw);
+  const api = oauthApi(c.env, c.var.publicOrigin);
+  const outcome = await checkAuthorizeRequest(api, c.req.raw, c.var.publicOrigin);
   if (outcome.kind === "error-page") return renderErrorPage(c, 400, outcome.title, outcome.detail);
   if (outcome.kind === "redirect") {
     c.header("Cache-Control", "no-store");
@@ -64,7 +64,7 @@ async function submitDecision(c: Context<WebEnv>) {
   }
   const form = await c.req.parseBody();
   const handle = typeof form.handle === "string" ? form.handle : "";
-  const api = oauthApi(c.env, c.req.url);
+  const api = oauthApi(c.env, c.var.publicOrigin);
   try {
     if (form.decision !== "approve") {
       const denied = await api.denyConsent(c.req.raw, handle, { description: "The customer denied the request" });

@@ -5,7 +5,7 @@
  * middleware needs: who (account), through which app (client), which grant (the rate-limit
  * subject, one bucket per grant) and the scopes the token carries.
  */
-import { authorizationServer, issuerOf, type GrantProps } from "./provider";
+import { authorizationServer, type GrantProps } from "./provider";
 import { decodeToken, grantOf } from "./token-format";
 
 export interface VerifiedAccessToken {
@@ -18,10 +18,9 @@ export interface VerifiedAccessToken {
 }
 
 /** The token's facts, or null for anything that is not a live access token issued here. */
-export async function verifyAccessToken(env: Env, requestUrl: string, presented: string): Promise<VerifiedAccessToken | null> {
+export async function verifyAccessToken(env: Env, issuer: string, presented: string): Promise<VerifiedAccessToken | null> {
   const libraryToken = decodeToken("access", presented);
   if (!libraryToken) return null;
-  const issuer = issuerOf(requestUrl);
   const validated = await authorizationServer(issuer).validateToken<GrantProps>(issuer, libraryToken, env);
   if (!validated) return null;
   return {

@@ -14,7 +14,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { verifyAccessToken } from "./access-token";
 import { grantScopes, markGrantRevoked } from "./grant-revocation";
-import { authorizationServer, issuerOf, OAUTH_ENDPOINTS, oauthApi } from "./provider";
+import { authorizationServer, OAUTH_ENDPOINTS, oauthApi } from "./provider";
 import { decodeToken, encodeToken, grantOf, tokenKindOf } from "./token-format";
 
 const MAX_FORM_BYTES = 16 * 1024;
@@ -42,14 +42,14 @@ async function readForm(request: Request): Promise<FormRead | null> {
 /** The library's protocol endpoints for the issuer this request reached. */
 export function serveProtocol(c: Context<AppEnv>, request: Request): Promise<Response> {
   // Hono's ExecutionContext type predates workerd's newer members; the object is the runtime's own.
-  return authorizationServer(issuerOf(c.req.url)).fetch(request, c.env, c.executionCtx as unknown as ExecutionContext);
+  return authorizationServer(c.var.publicOrigin).fetch(request, c.env, c.executionCtx as unknown as ExecutionContext);
 }
 
 /** Hands the (rewritten) form to the library's token endpoint on the issuer's origin. */
 function forward(c: Context<AppEnv>, form: URLSearchParams): Promise<Response> {
   const headers = new Headers(c.req.raw.headers);
   headers.delete("Content-Length");
-  const url = new URL(OAUTH_ENDPOINTS.token, c.req.url);
+  const url = new URL(OAUTH_ENDPOINTS.token, c.var.publicOrigin);
   return serveProtocol(c, new Request(url, { method: "POST", headers, body: form.toString() }));
 }
 
@@ -84,7 +84,7 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   }
 
   const requested = form.getAll("scope").length === 1 ? (form.get("scope") ?? "").split(" ").filter(Boolean) : [];
-  const api = oauthApi(c.env, c.req.url);
+  const api = oauthApi(c.env, c.var.publicOrigin);
   const grant = libraryToken ? grantOf(libraryToken) : null;
   // The grant is read only when it matters: a scope to check, or a code whose misuse revokes it.
   const granted = grant && (requested.length > 0 || grantType === "authorization_code") ? await grantScopes(api, grant.userId, grant.grantId) : null;
@@ -114,10 +114,10 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
   const token = presented[0];
   const kind = tokenKindOf(token);
   const libraryToken = kind ? decodeToken(kind, token) : null;
-  const api = oauthApi(c.env, c.req.url);
+  const api = oauthApi(c.env, c.var.publicOrigin);
   const grant = libraryToken ? grantOf(libraryToken) : null;
   const isLive = async () =>
-    kind === "access" ? (await verifyAccessToken(c.env, c.req.url, token)) !== null : grant !== null && (await grantScopes(api, grant.userId, grant.grantId)) !== null;
+    kind === "access" ? (await verifyAccessToken(c.env, c.var.publicOrigin, token)) !== null : grant !== null && (await grantScopes(api, grant.userId, grant.grantId)) !== null;
   const wasLive = grant ? await isLive() : false;
 
   // RFC 7009 §2.2: an unknown or invalid token is not an error; the library still authenticates
