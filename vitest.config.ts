@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -8,8 +9,8 @@ import { defineConfig } from "vitest/config";
 // - e2e:     the real `wrangler dev` on a free port, driven over HTTP (and a browser)
 
 // What wrangler.toml leaves to each deployment: the tests' public origin (their requests go to
-// https://api.test, not to a real deployment's domain).
-const testBindings = { PUBLIC_ORIGINS: ["https://api.test"] };
+// https://api.test, not to a real deployment's domain) and a fresh OAuth token key (a secret).
+const testBindings = { PUBLIC_ORIGINS: ["https://api.test"], OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url") };
 
 export default defineConfig({
   test: {
