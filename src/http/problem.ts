@@ -34,6 +34,7 @@ export const PROBLEM_TYPES = {
   internal_error: { status: 500, title: "Internal error" },
   catalog_unavailable: { status: 503, title: "Catalog not published yet" },
   release_unavailable: { status: 503, title: "Release temporarily unavailable" },
+  oauth_not_configured: { status: 503, title: "OAuth not configured on this deployment" },
 } as const;
 export type ProblemCode = keyof typeof PROBLEM_TYPES;
 

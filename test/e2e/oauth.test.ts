@@ -52,6 +52,7 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
     const landed = await authorize("read:cheeses read:catalog", await oauth.calculatePKCECodeChallenge(codeVerifier), state);
     expect(landed.origin + landed.pathname).toBe(deployment.callback.redirectUri);
     const params = oauth.validateAuthResponse(as, client, landed, state); // checks state and iss
+    expect(params.get("code")).toMatch(/^oac_[A-Za-z0-9_-]+$/); // sealed: names no account or grant
 
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,

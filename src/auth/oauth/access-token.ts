@@ -6,7 +6,7 @@
  * subject, one bucket per grant) and the scopes the token carries.
  */
 import { authorizationServer, type GrantProps } from "./provider";
-import { decodeToken, grantOf } from "./token-format";
+import { grantOf, openToken } from "./token-format";
 
 export interface VerifiedAccessToken {
   accountId: string;
@@ -19,7 +19,7 @@ export interface VerifiedAccessToken {
 
 /** The token's facts, or null for anything that is not a live access token issued here. */
 export async function verifyAccessToken(env: Env, issuer: string, presented: string): Promise<VerifiedAccessToken | null> {
-  const libraryToken = decodeToken("access", presented);
+  const libraryToken = await openToken(env, "access", presented);
   if (!libraryToken) return null;
   const validated = await authorizationServer(issuer).validateToken<GrantProps>(issuer, libraryToken, env);
   if (!validated) return null;

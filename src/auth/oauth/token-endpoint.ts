@@ -1,6 +1,6 @@
 /**
  * `POST /oauth/token` and `POST /oauth/revoke` (RFC 7009): thin adapters in front of the library,
- * which serves both at its token endpoint. They translate our `oat_`/`ort_` token form
+ * which serves both at its token endpoint. They translate our sealed `oat_`/`ort_`/`oac_` form
  * (see token-format.ts) in both directions and close the gaps the library leaves open:
  * - `grant_type` is required at /oauth/token (RFC 6749 §4.1.3); without it the library would
  *   take a request carrying `token` for a revocation.
@@ -15,7 +15,8 @@ import type { AppEnv } from "../../http/context";
 import { verifyAccessToken } from "./access-token";
 import { grantScopes, markGrantRevoked } from "./grant-revocation";
 import { authorizationServer, OAUTH_ENDPOINTS, oauthApi } from "./provider";
-import { decodeToken, encodeToken, grantOf, tokenKindOf } from "./token-format";
+import { grantOf, openToken, sealToken, tokenKindOf } from "./token-format";
+import { tokenKeyProblem } from "./token-key";
 
 const MAX_FORM_BYTES = 16 * 1024;
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -53,12 +54,12 @@ function forward(c: Context<AppEnv>, form: URLSearchParams): Promise<Response> {
   return serveProtocol(c, new Request(url, { method: "POST", headers, body: form.toString() }));
 }
 
-/** The library's `userId:grantId:…` tokens in a successful token response, as `oat_`/`ort_`. */
-async function withOurTokenForm(response: Response): Promise<Response> {
+/** The library's `userId:grantId:…` tokens in a successful token response, sealed as `oat_`/`ort_`. */
+async function withOurTokenForm(env: Env, response: Response): Promise<Response> {
   if (response.status !== 200) return response;
   const body = await response.json<Record<string, unknown>>();
-  if (typeof body.access_token === "string") body.access_token = encodeToken("access", body.access_token);
-  if (typeof body.refresh_token === "string") body.refresh_token = encodeToken("refresh", body.refresh_token);
+  if (typeof body.access_token === "string") body.access_token = await sealToken(env, "access", body.access_token);
+  if (typeof body.refresh_token === "string") body.refresh_token = await sealToken(env, "refresh", body.refresh_token);
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
   for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);
@@ -72,15 +73,19 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   const form = read.form;
   const grantType = form.get("grant_type");
   if (!grantType) return oauthErrorResponse("invalid_request", "grant_type is required (authorization_code or refresh_token); to revoke a token use /oauth/revoke");
+  // No key, no token can be read or issued: refuse before the library uses a code up.
+  const keyProblem = tokenKeyProblem(c.env);
+  if (keyProblem) return oauthErrorResponse("temporarily_unavailable", keyProblem, 503);
 
   let libraryToken: string | null = null;
   if (grantType === "refresh_token" && form.getAll("refresh_token").length === 1) {
-    libraryToken = decodeToken("refresh", form.get("refresh_token") ?? "");
+    libraryToken = await openToken(c.env, "refresh", form.get("refresh_token") ?? "");
     if (!libraryToken) return oauthErrorResponse("invalid_grant", "refresh_token is not a refresh token issued by this server (they start with ort_)");
     form.set("refresh_token", libraryToken);
   } else if (grantType === "authorization_code" && form.getAll("code").length === 1) {
-    const code = form.get("code") ?? "";
-    libraryToken = code.split(":").length === 3 ? code : null;
+    libraryToken = await openToken(c.env, "code", form.get("code") ?? "");
+    if (!libraryToken) return oauthErrorResponse("invalid_grant", "code is not an authorization code issued by this server (they start with oac_)");
+    form.set("code", libraryToken);
   }
 
   const requested = form.getAll("scope").length === 1 ? (form.get("scope") ?? "").split(" ").filter(Boolean) : [];
@@ -97,7 +102,7 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   if (grant && granted && grantType === "authorization_code" && response.status === 400 && (await grantScopes(api, grant.userId, grant.grantId)) === null) {
     await markGrantRevoked(c.env, grant.grantId);
   }
-  return withOurTokenForm(response);
+  return withOurTokenForm(c.env, response);
 }
 
 export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> {
@@ -111,9 +116,12 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
   if (form.has("grant_type")) return oauthErrorResponse("invalid_request", "This is the revocation endpoint (RFC 7009); send grant requests to /oauth/token");
   const presented = form.getAll("token");
   if (presented.length !== 1 || !presented[0]) return oauthErrorResponse("invalid_request", "token is required, exactly once (RFC 7009 §2.1)");
+  // RFC 7009 §2.2.1: a 503 tells the client the token may still be valid and to retry.
+  const keyProblem = tokenKeyProblem(c.env);
+  if (keyProblem) return oauthErrorResponse("temporarily_unavailable", keyProblem, 503);
   const token = presented[0];
   const kind = tokenKindOf(token);
-  const libraryToken = kind ? decodeToken(kind, token) : null;
+  const libraryToken = kind ? await openToken(c.env, kind, token) : null;
   const api = oauthApi(c.env, c.var.publicOrigin);
   const grant = libraryToken ? grantOf(libraryToken) : null;
   const isLive = async () =>
