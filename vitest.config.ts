@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -6,13 +7,18 @@ import { defineConfig } from "vitest/config";
 // - worker-sandbox: the same, with the bindings and vars of [env.sandbox]
 // - scripts: the Node CLIs (build, publish, keys, pull) in plain Node 22
 // - e2e:     the real `wrangler dev` on a free port, driven over HTTP (and a browser)
+
+// What wrangler.toml leaves to each deployment: the tests' public origin (their requests go to
+// https://api.test, not to a real deployment's domain) and a fresh OAuth token key (a secret).
+const testBindings = { PUBLIC_ORIGINS: ["https://api.test"], OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url") };
+
 export default defineConfig({
   test: {
     reporters: ["default", "json"],
     outputFile: { json: "test-results/vitest.json" },
     projects: [
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: testBindings } })],
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
@@ -23,7 +29,7 @@ export default defineConfig({
       },
       {
         // The same worker with [env.sandbox]'s bindings and vars (test keys only): *.sandbox.test.ts.
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml", environment: "sandbox" } })],
+        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml", environment: "sandbox" }, miniflare: { bindings: testBindings } })],
         test: { name: "worker-sandbox", include: ["test/worker/**/*.sandbox.test.ts"] },
       },
       {

@@ -76,7 +76,8 @@ runCli("start", HELP, async (argv) => {
   }
   console.log(`release ${published.join(", ")} (local state in ${persistTo})`);
 
-  // 3. Serve, both with the local OPERATOR_SECRET (.wrangler/operator.env), which `npm run keys` also uses.
+  // 3. Serve, both with the local secrets (.wrangler/operator.env: OPERATOR_SECRET, which `npm run keys`
+  // also uses, and OAUTH_TOKEN_KEY).
   const operator = localOperator();
   const servers: DevServer[] = [];
   let oauthDemo: OAuthDemo | undefined;

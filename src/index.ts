@@ -11,6 +11,7 @@ import { registerOperatorRoutes } from "./keys/operator-routes";
 import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
 import { Problem, renderProblem } from "./http/problem";
+import { publicOrigin } from "./http/public-origin";
 import { requestId } from "./http/request-id";
 import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
@@ -27,6 +28,8 @@ const app = new OpenAPIHono<AppEnv>({
 });
 
 app.use(requestId());
+// Only the configured origins (and loopback) are served: issuer and server URLs come from there.
+app.use(publicOrigin());
 
 // OAuth 2.0 (shared/DESIGN.md "OAuth 2.0"): protocol endpoints, then the login + consent pages.
 registerOAuthEndpoints(app);
@@ -49,7 +52,7 @@ app.doc31("/openapi.json", (c) => ({
     version: "1",
     description: "Agent readiness profiles of third-party API products, served at the edge.",
   },
-  servers: [{ url: new URL(c.req.url).origin }],
+  servers: [{ url: c.var.publicOrigin }],
 }));
 
 app.notFound((c) => renderProblem(new Problem("not_found", `No route for ${c.req.method} ${c.req.path}.`), c.get("requestId")));

@@ -12,8 +12,8 @@ import { verifyAccessToken } from "./oauth/access-token";
 import type { Principal } from "./principal";
 import { isScope } from "./scopes";
 
-export async function resolveAccessToken(env: Env, requestUrl: string, token: string): Promise<Principal | null> {
-  const verified = await verifyAccessToken(env, requestUrl, token);
+export async function resolveAccessToken(env: Env, issuer: string, token: string): Promise<Principal | null> {
+  const verified = await verifyAccessToken(env, issuer, token);
   if (!verified) return null;
   return {
     kind: "access_token",

@@ -37,7 +37,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
       if (!found.ok) return refuse(c, ip, found.code, found.detail, true);
       principal = found.principal;
     } else {
-      const resolved = await resolveAccessToken(c.env, c.req.url, credential.token);
+      const resolved = await resolveAccessToken(c.env, c.var.publicOrigin, credential.token);
       if (!resolved) return refuse(c, ip, "invalid_token", "The access token is unknown, expired or was issued elsewhere. Obtain a new one at /oauth/token.", true);
       principal = resolved;
     }

@@ -5,6 +5,8 @@ export interface AppEnv {
   Bindings: Env;
   Variables: {
     requestId: string;
+    /** The configured origin the request reached (src/http/public-origin.ts): issuer and server URL. */
+    publicOrigin: string;
     /** Set by src/auth/authenticate.ts on every route it guards. */
     principal: Principal;
   };

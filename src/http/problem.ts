@@ -9,6 +9,7 @@ export const PROBLEM_TYPES = {
   invalid_release_id: { status: 400, title: "Invalid release id" },
   invalid_part_number: { status: 400, title: "Invalid part number" },
   wrong_key_mode: { status: 400, title: "Key mode not available on this deployment" },
+  unknown_host: { status: 400, title: "Unknown host" },
   unauthenticated: { status: 401, title: "Authentication required" },
   invalid_authorization_header: { status: 401, title: "Malformed Authorization header" },
   invalid_api_key: { status: 401, title: "Invalid API key" },
@@ -33,6 +34,7 @@ export const PROBLEM_TYPES = {
   internal_error: { status: 500, title: "Internal error" },
   catalog_unavailable: { status: 503, title: "Catalog not published yet" },
   release_unavailable: { status: 503, title: "Release temporarily unavailable" },
+  oauth_not_configured: { status: 503, title: "OAuth not configured on this deployment" },
 } as const;
 export type ProblemCode = keyof typeof PROBLEM_TYPES;
 

@@ -3,12 +3,15 @@
  * application (RFC 6749 §4.1.1–4.1.2). GET validates the request (authorize-request.ts decides
  * between error page and error redirect), then shows the sign-in form or the consent form. POST
  * carries the decision; approval creates the grant and one-time code through the library and
- * redirects with `code`, `state` and `iss` (RFC 9207). Redirects after a POST are 303 (RFC 9700 §4.12).
+ * redirects with the sealed `code` (token-format.ts), `state` and `iss` (RFC 9207). Redirects
+ * after a POST are 303 (RFC 9700 §4.12).
  */
 import type { Context, Hono } from "hono";
 import { requestAdminApproval } from "../auth/oauth/admin-approval";
 import { checkAuthorizeRequest } from "../auth/oauth/authorize-request";
 import { AuthorizationError, OAUTH_ENDPOINTS, oauthApi, type GrantProps } from "../auth/oauth/provider";
+import { withSealedCode } from "../auth/oauth/token-format";
+import { tokenKeyProblem } from "../auth/oauth/token-key";
 import { ADMIN_SCOPE } from "../auth/scopes";
 import { ConsentPage } from "./consent-page";
 import { csrfProtection } from "./csrf";
@@ -26,9 +29,17 @@ function withHeaders(response: Response, extra: Headers): Response {
   return merged;
 }
 
+/** Without the token key no code can be issued: say so before the customer signs in or decides. */
+function unavailable(c: Context<WebEnv>): Response | Promise<Response> | null {
+  const problem = tokenKeyProblem(c.env);
+  return problem ? renderErrorPage(c, 503, "Signing in to apps is unavailable", problem) : null;
+}
+
 async function showAuthorize(c: Context<WebEnv>) {
-  const api = oauthApi(c.env, c.req.url);
-  const outcome = await checkAuthorizeRequest(api, c.req.raw);
+  const refusal = unavailable(c);
+  if (refusal) return refusal;
+  const api = oauthApi(c.env, c.var.publicOrigin);
+  const outcome = await checkAuthorizeRequest(api, c.req.raw, c.var.publicOrigin);
   if (outcome.kind === "error-page") return renderErrorPage(c, 400, outcome.title, outcome.detail);
   if (outcome.kind === "redirect") {
     c.header("Cache-Control", "no-store");
@@ -62,9 +73,11 @@ async function submitDecision(c: Context<WebEnv>) {
   if (!session?.accountId) {
     return renderErrorPage(c, 403, "Please sign in again", "Your session ended before you answered. Go back to the application and start again.");
   }
+  const refusal = unavailable(c);
+  if (refusal) return refusal;
   const form = await c.req.parseBody();
   const handle = typeof form.handle === "string" ? form.handle : "";
-  const api = oauthApi(c.env, c.req.url);
+  const api = oauthApi(c.env, c.var.publicOrigin);
   try {
     if (form.decision !== "approve") {
       const denied = await api.denyConsent(c.req.raw, handle, { description: "The customer denied the request" });
@@ -83,7 +96,7 @@ async function submitDecision(c: Context<WebEnv>) {
     }
     const props: GrantProps = { accountId: session.accountId, authorizedAt: Math.floor(Date.now() / 1000) };
     const { redirectTo } = await api.completeAuthorization({ request, userId: session.accountId, metadata: {}, scope: request.scope, props });
-    approved.headers.set("Location", redirectTo);
+    approved.headers.set("Location", await withSealedCode(c.env, redirectTo));
     return withHeaders(new Response(null, { status: 303 }), approved.headers);
   } catch (error) {
     if (!(error instanceof AuthorizationError)) throw error;

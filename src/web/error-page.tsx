@@ -8,7 +8,7 @@ import type { WebEnv } from "./session";
 
 export function renderErrorPage<E extends WebEnv>(
   c: Context<E>,
-  status: 400 | 401 | 403 | 404 | 429,
+  status: 400 | 401 | 403 | 404 | 429 | 503,
   title: string,
   detail: string,
 ): Response | Promise<Response> {

@@ -64,7 +64,7 @@ export function contentSecurityPolicy(formActionOrigins: readonly string[] = [],
 export function renderPage<E extends WebEnv>(
   c: Context<E>,
   page: Child,
-  options: { status?: 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500; formActionOrigins?: readonly string[]; allowScripts?: boolean } = {},
+  options: { status?: 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 503; formActionOrigins?: readonly string[]; allowScripts?: boolean } = {},
 ): Response | Promise<Response> {
   c.header("Content-Security-Policy", contentSecurityPolicy(options.formActionOrigins, options.allowScripts));
   c.header("X-Frame-Options", "DENY");

@@ -4,6 +4,7 @@
  * consent (the HTML forms driven with fetch and cookies), the redirect checked for state and iss
  * (RFC 9207), code exchange, API calls, refresh with rotation, revocation.
  */
+import { request as httpRequest } from "node:http";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAndAllow, startOAuthDeployment, type OAuthDeployment } from "./oauth-fixture";
@@ -51,6 +52,7 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
     const landed = await authorize("read:cheeses read:catalog", await oauth.calculatePKCECodeChallenge(codeVerifier), state);
     expect(landed.origin + landed.pathname).toBe(deployment.callback.redirectUri);
     const params = oauth.validateAuthResponse(as, client, landed, state); // checks state and iss
+    expect(params.get("code")).toMatch(/^oac_[A-Za-z0-9_-]+$/); // sealed: names no account or grant
 
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,
@@ -143,5 +145,30 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
     expect(() => oauth.validateAuthResponse(as, client, new URL(res.headers.get("Location")!), state)).toThrow(
       expect.objectContaining({ error: "invalid_scope" }) as unknown as Error,
     );
+  });
+});
+
+/** A GET with the Host header a client chose (fetch does not let one set it). */
+function getWithHost(baseUrl: string, path: string, host: string): Promise<{ status: number; type?: string; body: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path, headers: { Host: host } }, (res) => {
+      let body = "";
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"], body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("the issuer comes from configuration, not from the Host header", () => {
+  it("Host: evil.example gets 400 unknown_host (problem+json) on the metadata, the authorize page and /openapi.json", async () => {
+    for (const path of ["/.well-known/oauth-authorization-server", `/oauth/authorize?client_id=${deployment.clientId}`, "/openapi.json"]) {
+      const res = await getWithHost(deployment.server.url, path, "evil.example");
+      expect(res.status, `${path}: ${res.body}`).toBe(400);
+      expect(res.type).toBe("application/problem+json");
+      expect((JSON.parse(res.body) as { code: string }).code).toBe("unknown_host");
+    }
   });
 });

@@ -33,10 +33,17 @@ describe.each([["production", undefined], ["sandbox", "sandbox"]])("%s deploymen
   it("configures the per-mode defaults: live 100 req/s, test 25 req/s", () => {
     expect(config.vars.RATE_LIMITS).toEqual(DEFAULT_RATE_LIMITS);
   });
+
+  it("names its public origins: https, origin only (each is an OAuth issuer)", () => {
+    const listed = config.vars.PUBLIC_ORIGINS as string[];
+    expect(listed.length).toBeGreaterThan(0);
+    for (const origin of listed) expect(new URL(origin)).toMatchObject({ origin, protocol: "https:" });
+  });
 });
 
 it("keeps production's and the sandbox's storage apart", () => {
   const ids = (env?: string) => configOf(env).kv_namespaces.map((kv: { id?: string }) => kv.id);
   for (const id of ids()) expect(ids("sandbox")).not.toContain(id);
   expect(configOf().ratelimits[0]!.namespace_id).not.toBe(configOf("sandbox").ratelimits[0]!.namespace_id);
+  expect(configOf().vars.PUBLIC_ORIGINS).not.toEqual(configOf("sandbox").vars.PUBLIC_ORIGINS);
 });

@@ -2,7 +2,7 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { grantSubject } from "../../src/auth/oauth/grant-guard";
-import { decodeToken, grantOf } from "../../src/auth/oauth/token-format";
+import { grantOf, openToken } from "../../src/auth/oauth/token-format";
 import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
 import { publish, testRelease } from "./support/releases";
 
@@ -39,7 +39,7 @@ describe("Authorization: Bearer <access token>", () => {
     expect(catalog.status).toBe(200);
     expect(catalog.headers.get("Catalog-Release")).toMatch(/^sha256:/);
     await catalog.body?.cancel();
-    const guard = await env.KEY_GUARDS.getByName(grantSubject(grantOf(decodeToken("access", tokens.access_token)!).grantId)).describe();
+    const guard = await env.KEY_GUARDS.getByName(grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId)).describe();
     expect(guard.lastUsedAt).not.toBeNull();
   });
 
@@ -58,7 +58,7 @@ describe("Authorization: Bearer <access token>", () => {
 
   it("refuses a token that is not one of ours, and the library's raw token form, with 401 invalid_token", async () => {
     const { tokens } = await tokensFor("read:cheeses");
-    for (const token of ["oat_bm9wZTpub3BlOm5vcGU", decodeToken("access", tokens.access_token)!]) {
+    for (const token of ["oat_bm9wZTpub3BlOm5vcGU", (await openToken(env, "access", tokens.access_token))!]) {
       const res = await call("/v2/cheeses", token);
       expect(res.status).toBe(401);
       expect(res.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
@@ -90,7 +90,7 @@ describe("Authorization: Bearer <access token>", () => {
     const { clientId, code, verifier, tokens } = await tokensFor("read:cheeses");
     const replay = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
     expect((await replay.json<TokenBody>()).error).toBe("invalid_grant");
-    const guard = await env.KEY_GUARDS.getByName(grantSubject(grantOf(decodeToken("access", tokens.access_token)!).grantId)).describe();
+    const guard = await env.KEY_GUARDS.getByName(grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId)).describe();
     expect(guard.revoked).toBe(true);
     expect((await call("/v2/cheeses", tokens.access_token)).status).toBe(401);
   });

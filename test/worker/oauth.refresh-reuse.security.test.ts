@@ -7,7 +7,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { grantSubject } from "../../src/auth/oauth/grant-guard";
-import { decodeToken, grantOf } from "../../src/auth/oauth/token-format";
+import { grantOf, openToken } from "../../src/auth/oauth/token-format";
 import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
 
 const CONCURRENT_REFRESHES = 8;
@@ -30,13 +30,13 @@ async function refresh(clientId: string, refreshToken: string, extra: Record<str
 const cheeses = async (accessToken: string) =>
   (await exports.default.fetch(new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }))).status;
 
-const guardOf = (tokens: TokenBody) => env.KEY_GUARDS.getByName(grantSubject(grantOf(decodeToken("access", tokens.access_token)!).grantId));
+const guardOf = async (tokens: TokenBody) => env.KEY_GUARDS.getByName(grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId));
 
 /** Every token of the grant is dead: each access token 401, each refresh token invalid_grant. */
 async function expectGrantEnded(clientId: string, all: TokenBody[]) {
   for (const tokens of all) expect(await cheeses(tokens.access_token)).toBe(401);
   for (const tokens of all) expect((await refresh(clientId, tokens.refresh_token)).body.error).toBe("invalid_grant");
-  expect((await guardOf(all[0]!).describe()).revoked).toBe(true);
+  expect((await (await guardOf(all[0]!)).describe()).revoked).toBe(true);
 }
 
 describe("a rotated-away refresh token presented again ends the grant", () => {
@@ -106,7 +106,7 @@ describe("a refresh that fails uses nothing up", () => {
     const own = await refresh(clientId, tokens.refresh_token);
     expect(own.status).toBe(200);
     expect(await cheeses(own.body.access_token)).toBe(200);
-    expect((await guardOf(tokens).describe()).revoked).toBe(false);
+    expect((await (await guardOf(tokens)).describe()).revoked).toBe(false);
   });
 
   it("a long chain of ordinary rotations keeps working", async () => {

@@ -5,8 +5,8 @@
  * middleware needs: who (account), through which app (client), which grant (the rate-limit
  * subject, one bucket per grant) and the scopes the token carries.
  */
-import { authorizationServer, issuerOf, type GrantProps } from "./provider";
-import { decodeToken, grantOf } from "./token-format";
+import { authorizationServer, type GrantProps } from "./provider";
+import { grantOf, openToken } from "./token-format";
 
 export interface VerifiedAccessToken {
   accountId: string;
@@ -18,10 +18,9 @@ export interface VerifiedAccessToken {
 }
 
 /** The token's facts, or null for anything that is not a live access token issued here. */
-export async function verifyAccessToken(env: Env, requestUrl: string, presented: string): Promise<VerifiedAccessToken | null> {
-  const libraryToken = decodeToken("access", presented);
+export async function verifyAccessToken(env: Env, issuer: string, presented: string): Promise<VerifiedAccessToken | null> {
+  const libraryToken = await openToken(env, "access", presented);
   if (!libraryToken) return null;
-  const issuer = issuerOf(requestUrl);
   const validated = await authorizationServer(issuer).validateToken<GrantProps>(issuer, libraryToken, env);
   if (!validated) return null;
   return {

@@ -11,7 +11,6 @@ import { isRegisteredRedirectUri } from "./redirect-uri";
 import {
   AuthorizationError,
   authorizationErrorRedirect,
-  issuerOf,
   type AuthRequest,
   type ClientInfo,
   type OAuthHelpers,
@@ -29,7 +28,7 @@ function errorPage(title: string, detail: string): AuthorizeOutcome {
   return { kind: "error-page", title, detail };
 }
 
-export async function checkAuthorizeRequest(api: OAuthHelpers, request: Request): Promise<AuthorizeOutcome> {
+export async function checkAuthorizeRequest(api: OAuthHelpers, request: Request, issuer: string): Promise<AuthorizeOutcome> {
   const url = new URL(request.url);
   const query = url.searchParams;
   for (const name of ["client_id", "redirect_uri"]) {
@@ -52,7 +51,7 @@ export async function checkAuthorizeRequest(api: OAuthHelpers, request: Request)
   const state = query.get("state") ?? undefined;
   const back = (code: Parameters<typeof authorizationErrorRedirect>[1], description: string): AuthorizeOutcome => ({
     kind: "redirect",
-    location: authorizationErrorRedirect({ redirectUri, state, issuer: issuerOf(url) }, code, description),
+    location: authorizationErrorRedirect({ redirectUri, state, issuer }, code, description),
   });
   const repeated = SINGLE_VALUED.find((name) => query.getAll(name).length > 1);
   if (repeated) return back("invalid_request", `${repeated} must not be repeated (RFC 6749 §3.1)`);

@@ -21,7 +21,7 @@ const OAuthError = z
 const TokenRequest = z
   .object({
     grant_type: z.enum(["authorization_code", "refresh_token"]),
-    code: z.string().optional().openapi({ description: "authorization_code: the code from the redirect (valid 60 s, once)" }),
+    code: z.string().optional().openapi({ description: "authorization_code: the code from the redirect (oac_…; valid 60 s, once)" }),
     redirect_uri: z.string().optional().openapi({ description: "authorization_code: the redirect_uri of the authorization request" }),
     code_verifier: z.string().optional().openapi({ description: "authorization_code: the PKCE verifier (RFC 7636)" }),
     refresh_token: z.string().optional().openapi({ description: "refresh_token: the current refresh token (ort_…)" }),
@@ -33,10 +33,10 @@ const TokenRequest = z
 
 const TokenResponse = z
   .object({
-    access_token: z.string().openapi({ example: "oat_YWNjdF80UWI4bVoy…" }),
+    access_token: z.string().openapi({ example: "oat_6Xq0tVb1nW8…", description: "Opaque: a prefix and sealed bytes" }),
     token_type: z.literal("bearer"),
     expires_in: z.int().openapi({ example: ACCESS_TOKEN_TTL_SECONDS }),
-    refresh_token: z.string().openapi({ example: "ort_YWNjdF80UWI4bVoy…" }),
+    refresh_token: z.string().openapi({ example: "ort_6Rk2LpZ9sQd…" }),
     scope: z.string().openapi({ example: "read:cheeses read:catalog", description: "What was granted (admin only once approved)" }),
     resource: z.string().openapi({ example: "https://api.example.com" }),
   })
@@ -85,6 +85,7 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
       200: { description: "Tokens (Cache-Control: no-store)", content: { "application/json": { schema: TokenResponse } } },
       400: oauthError("invalid_request, invalid_grant, invalid_scope, unsupported_grant_type"),
       401: oauthError("invalid_client"),
+      503: oauthError("temporarily_unavailable: the deployment has no usable OAUTH_TOKEN_KEY"),
     },
   });
   app.openAPIRegistry.registerPath({
@@ -93,6 +94,11 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
     tags,
     summary: "Revoke a token and its grant (RFC 7009)",
     request: form(RevocationRequest),
-    responses: { 200: { description: "Revoked, or the token was unknown (RFC 7009 §2.2)" }, 400: oauthError("invalid_request"), 401: oauthError("invalid_client") },
+    responses: {
+      200: { description: "Revoked, or the token was unknown (RFC 7009 §2.2)" },
+      400: oauthError("invalid_request"),
+      401: oauthError("invalid_client"),
+      503: oauthError("temporarily_unavailable: the deployment has no usable OAUTH_TOKEN_KEY"),
+    },
   });
 }

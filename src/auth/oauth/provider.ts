@@ -57,17 +57,14 @@ export interface GrantProps {
   authorizedAt: number;
 }
 
-/**
- * The issuer (RFC 8414 §2) is the origin the worker is reached at, and the one protected resource
- * is that same origin: tokens issued at `https://api.example.com` are only valid there.
- */
-export function issuerOf(url: string | URL): string {
-  return new URL(url).origin;
-}
-
 const servers = new Map<string, OAuthAuthorizationServer<OAuthEnv>>();
 const MAX_CACHED_ISSUERS = 16;
 
+/**
+ * The server for one issuer (RFC 8414 §2): a configured public origin of the deployment
+ * (src/http/public-origin.ts), which is also the one protected resource, so tokens issued at
+ * `https://api.example.com` are only valid there.
+ */
 export function authorizationServer(issuer: string): OAuthAuthorizationServer<OAuthEnv> {
   let server = servers.get(issuer);
   if (!server) {
@@ -90,9 +87,9 @@ export function authorizationServer(issuer: string): OAuthAuthorizationServer<OA
   return server;
 }
 
-/** The library's helpers for the issuer a request arrived at. */
-export function oauthApi(env: OAuthEnv, requestUrl: string | URL): OAuthHelpers {
-  return authorizationServer(issuerOf(requestUrl)).getOAuthApi(env);
+/** The library's helpers for an issuer: the request's public origin, or any URL on it. */
+export function oauthApi(env: OAuthEnv, publicOrigin: string | URL): OAuthHelpers {
+  return authorizationServer(new URL(publicOrigin).origin).getOAuthApi(env);
 }
 
 /** Client and grant management (operator CLI), which no issuer affects. */

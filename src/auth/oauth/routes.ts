@@ -7,14 +7,14 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { documentOAuth } from "./openapi";
-import { issuerOf, OAUTH_ENDPOINTS } from "./provider";
+import { OAUTH_ENDPOINTS } from "./provider";
 import { revocationEndpoint, serveProtocol, tokenEndpoint } from "./token-endpoint";
 
 /** RFC 8414 §3: the library's document, pointed at our revocation endpoint and trimmed to S256. */
 async function serverMetadata(c: Context<AppEnv>): Promise<Response> {
   const response = await serveProtocol(c, c.req.raw);
   if (c.req.raw.method !== "GET" || response.status !== 200) return response;
-  const issuer = issuerOf(c.req.url);
+  const issuer = c.var.publicOrigin;
   const { registration_endpoint: _none, ...metadata } = await response.json<Record<string, unknown>>();
   const document = {
     ...metadata,
@@ -31,7 +31,7 @@ async function serverMetadata(c: Context<AppEnv>): Promise<Response> {
 
 /** CORS preflight for /oauth/revoke, answered by the library as for its token endpoint. */
 function revocationPreflight(c: Context<AppEnv>): Promise<Response> {
-  return serveProtocol(c, new Request(new URL(OAUTH_ENDPOINTS.token, c.req.url), c.req.raw));
+  return serveProtocol(c, new Request(new URL(OAUTH_ENDPOINTS.token, c.var.publicOrigin), c.req.raw));
 }
 
 export function registerOAuthEndpoints(app: OpenAPIHono<AppEnv>): void {

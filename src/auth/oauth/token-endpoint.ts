@@ -1,6 +1,6 @@
 /**
  * `POST /oauth/token` and `POST /oauth/revoke` (RFC 7009): thin adapters in front of the library,
- * which serves both at its token endpoint. They translate our `oat_`/`ort_` token form
+ * which serves both at its token endpoint. They translate our sealed `oat_`/`ort_`/`oac_` form
  * (see token-format.ts) in both directions and close the gaps the library leaves open:
  * - `grant_type` is required at /oauth/token (RFC 6749 §4.1.3); without it the library would
  *   take a request carrying `token` for a revocation.
@@ -17,9 +17,10 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { findGrant, grantScopes, markGrantRevoked } from "./grant-revocation";
 import { isCodeVerifier } from "./pkce";
-import { authorizationServer, issuerOf, OAUTH_ENDPOINTS, oauthApi } from "./provider";
+import { authorizationServer, OAUTH_ENDPOINTS, oauthApi } from "./provider";
 import { endGrantIfReused, recordIssuedRefreshToken, REUSED_REFRESH_TOKEN } from "./refresh-reuse";
-import { decodeToken, encodeToken, grantOf, tokenKindOf } from "./token-format";
+import { grantOf, openToken, sealToken, tokenKindOf } from "./token-format";
+import { tokenKeyProblem } from "./token-key";
 import { requestingClientId, validTokenClient } from "./token-owner";
 import { scopeRefusal } from "./token-scope";
 
@@ -48,23 +49,23 @@ async function readForm(request: Request): Promise<FormRead | null> {
 /** The library's protocol endpoints for the issuer this request reached. */
 export function serveProtocol(c: Context<AppEnv>, request: Request): Promise<Response> {
   // Hono's ExecutionContext type predates workerd's newer members; the object is the runtime's own.
-  return authorizationServer(issuerOf(c.req.url)).fetch(request, c.env, c.executionCtx as unknown as ExecutionContext);
+  return authorizationServer(c.var.publicOrigin).fetch(request, c.env, c.executionCtx as unknown as ExecutionContext);
 }
 
 /** Hands the (rewritten) form to the library's token endpoint on the issuer's origin. */
 function forward(c: Context<AppEnv>, form: URLSearchParams): Promise<Response> {
   const headers = new Headers(c.req.raw.headers);
   headers.delete("Content-Length");
-  const url = new URL(OAUTH_ENDPOINTS.token, c.req.url);
+  const url = new URL(OAUTH_ENDPOINTS.token, c.var.publicOrigin);
   return serveProtocol(c, new Request(url, { method: "POST", headers, body: form.toString() }));
 }
 
-/** The library's `userId:grantId:…` tokens in a successful token response, as `oat_`/`ort_`. */
-async function withOurTokenForm(response: Response): Promise<Response> {
+/** The library's `userId:grantId:…` tokens in a successful token response, sealed as `oat_`/`ort_`. */
+async function withOurTokenForm(env: Env, response: Response): Promise<Response> {
   if (response.status !== 200) return response;
   const body = await response.json<Record<string, unknown>>();
-  if (typeof body.access_token === "string") body.access_token = encodeToken("access", body.access_token);
-  if (typeof body.refresh_token === "string") body.refresh_token = encodeToken("refresh", body.refresh_token);
+  if (typeof body.access_token === "string") body.access_token = await sealToken(env, "access", body.access_token);
+  if (typeof body.refresh_token === "string") body.refresh_token = await sealToken(env, "refresh", body.refresh_token);
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
   for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);
@@ -78,24 +79,28 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   const form = read.form;
   const grantType = form.get("grant_type");
   if (!grantType) return oauthErrorResponse("invalid_request", "grant_type is required (authorization_code or refresh_token); to revoke a token use /oauth/revoke");
+  // No key, no token can be read or issued: refuse before the library uses a code up.
+  const keyProblem = tokenKeyProblem(c.env);
+  if (keyProblem) return oauthErrorResponse("temporarily_unavailable", keyProblem, 503);
   const verifiers = form.getAll("code_verifier");
   // RFC 7636 §4.1: checked before the library hashes and compares it.
   if (grantType === "authorization_code" && verifiers.length === 1 && !isCodeVerifier(verifiers[0]!)) {
     return oauthErrorResponse("invalid_request", "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)");
   }
 
+  // A token that does not open goes to the library as it came: the library authenticates the
+  // client first (RFC 6749 §3.2.1), then refuses it as invalid_grant, which it cannot parse.
   let libraryToken: string | null = null;
   if (grantType === "refresh_token" && form.getAll("refresh_token").length === 1) {
-    libraryToken = decodeToken("refresh", form.get("refresh_token") ?? "");
-    if (!libraryToken) return oauthErrorResponse("invalid_grant", "refresh_token is not a refresh token issued by this server (they start with ort_)");
-    form.set("refresh_token", libraryToken);
+    libraryToken = await openToken(c.env, "refresh", form.get("refresh_token") ?? "");
+    if (libraryToken) form.set("refresh_token", libraryToken);
   } else if (grantType === "authorization_code" && form.getAll("code").length === 1) {
-    const code = form.get("code") ?? "";
-    libraryToken = code.split(":").length === 3 ? code : null;
+    libraryToken = await openToken(c.env, "code", form.get("code") ?? "");
+    if (libraryToken) form.set("code", libraryToken);
   }
 
   const requested = form.getAll("scope").length === 1 ? (form.get("scope") ?? "").split(" ").filter(Boolean) : [];
-  const api = oauthApi(c.env, c.req.url);
+  const api = oauthApi(c.env, c.var.publicOrigin);
   const presentedRefresh = grantType === "refresh_token" ? libraryToken : null;
   // RFC 9700 §4.14.2: checked first, so that no other answer tells a reused token apart.
   if (presentedRefresh && (await endGrantIfReused(c.env, api, presentedRefresh))) return oauthErrorResponse("invalid_grant", REUSED_REFRESH_TOKEN);
@@ -112,7 +117,7 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   if (grant && granted && grantType === "authorization_code" && response.status === 400 && (await grantScopes(api, grant.userId, grant.grantId)) === null) {
     await markGrantRevoked(c.env, grant.grantId);
   }
-  return withOurTokenForm(response);
+  return withOurTokenForm(c.env, response);
 }
 
 export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> {
@@ -126,13 +131,16 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
   if (form.has("grant_type")) return oauthErrorResponse("invalid_request", "This is the revocation endpoint (RFC 7009); send grant requests to /oauth/token");
   const presented = form.getAll("token");
   if (presented.length !== 1 || !presented[0]) return oauthErrorResponse("invalid_request", "token is required, exactly once (RFC 7009 §2.1)");
+  // RFC 7009 §2.2.1: a 503 tells the client the token may still be valid and to retry.
+  const keyProblem = tokenKeyProblem(c.env);
+  if (keyProblem) return oauthErrorResponse("temporarily_unavailable", keyProblem, 503);
   const token = presented[0];
   const kind = tokenKindOf(token);
-  const libraryToken = kind ? decodeToken(kind, token) : null;
-  const api = oauthApi(c.env, c.req.url);
+  const libraryToken = kind ? await openToken(c.env, kind, token) : null;
+  const api = oauthApi(c.env, c.var.publicOrigin);
   const grant = libraryToken ? grantOf(libraryToken) : null;
   if (kind === "refresh" && libraryToken) await endGrantIfReused(c.env, api, libraryToken);
-  const owner = kind && libraryToken ? await validTokenClient(c.env, api, { kind, presented: token, library: libraryToken, requestUrl: c.req.url }) : null;
+  const owner = kind && libraryToken ? await validTokenClient(c.env, api, { kind, presented: token, library: libraryToken, issuer: c.var.publicOrigin }) : null;
 
   // RFC 7009 §2.2: an unknown or invalid token is not an error; the library still authenticates
   // the client and then answers 200 for a token it cannot parse.

@@ -14,9 +14,9 @@ import { grantOf, type TokenKind } from "./token-format";
 export async function validTokenClient(
   env: Env,
   api: OAuthHelpers,
-  token: { kind: TokenKind; presented: string; library: string; requestUrl: string },
+  token: { kind: TokenKind; presented: string; library: string; issuer: string },
 ): Promise<string | null> {
-  if (token.kind === "access") return (await verifyAccessToken(env, token.requestUrl, token.presented))?.clientId ?? null;
+  if (token.kind === "access") return (await verifyAccessToken(env, token.issuer, token.presented))?.clientId ?? null;
   // Only the grant's current refresh token is valid; its KeyGuard knows which that is.
   if ((await refreshTokenState(env, token.library)) !== "current") return null;
   const { userId, grantId } = grantOf(token.library);

@@ -9,11 +9,14 @@ import path from "node:path";
 
 const keys = new Map<string, string>();
 
-/** The operator secret for a test server: the caller's OPERATOR_SECRET if set, else a fresh one, in an --env-file. */
+/**
+ * The worker secrets for a test server, in an --env-file: the caller's OPERATOR_SECRET if set, else
+ * a fresh one, and a fresh OAUTH_TOKEN_KEY (seals OAuth codes and tokens).
+ */
 export function operatorSecretFile(persistTo: string): { envFile: string; operatorSecret: string } {
   const operatorSecret = process.env.OPERATOR_SECRET ?? randomBytes(32).toString("base64url");
   const envFile = path.join(persistTo, "operator.env");
-  writeFileSync(envFile, `OPERATOR_SECRET=${operatorSecret}\n`, { mode: 0o600 });
+  writeFileSync(envFile, `OPERATOR_SECRET=${operatorSecret}\nOAUTH_TOKEN_KEY=${randomBytes(32).toString("base64url")}\n`, { mode: 0o600 });
   return { envFile, operatorSecret };
 }
 
