@@ -5,7 +5,8 @@ import type { AppEnv } from "../../http/context";
 import { Manifest } from "../manifest";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { ifNoneMatchMatches } from "./conditional";
-import { NOT_MODIFIED, RELEASE_HEADERS, problemResponses } from "./openapi-responses";
+import { IDENTITY_CODING } from "./identity-only";
+import { CODING_HEADERS, NOT_MODIFIED, RELEASE_HEADERS, problemResponses } from "./openapi-responses";
 import { paramProblem, ReleaseIdParam } from "./params";
 import { currentRelease, pinnedRelease } from "./release-lookup";
 import { CACHE_CURRENT, CACHE_PINNED, releasePath } from "./representation";
@@ -14,7 +15,7 @@ const manifestBody = {
   description:
     "The release's manifest: digests, sizes and the part layout. Download the parts from /v1/releases/{release_id}/parts/{n}; " +
     "verify each against `parts[n].sha256`, the whole document against `sha256`, and the data against `artifact_sha256`.",
-  headers: RELEASE_HEADERS,
+  headers: { ...RELEASE_HEADERS, ...CODING_HEADERS },
   content: { "application/json": { schema: Manifest } },
 };
 
@@ -53,5 +54,6 @@ function manifestResponse(c: Context<AppEnv>, manifest: Manifest, pinned: boolea
   if (!pinned) headers.set("Content-Location", releasePath(manifest.release_id));
   if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Type", "application/json");
+  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
   return new Response(JSON.stringify(manifest), { status: 200, headers });
 }

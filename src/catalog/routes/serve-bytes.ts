@@ -8,6 +8,7 @@ import type { AppEnv } from "../../http/context";
 import { Problem } from "../../http/problem";
 import { decideRange } from "./byte-range";
 import { ifNoneMatchMatches, ifRangeAllowsRange } from "./conditional";
+import { IDENTITY_CODING } from "./identity-only";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
 import { wholePartBody } from "./part-cache";
 import type { ByteRepresentation } from "./representation";
@@ -21,6 +22,7 @@ export async function serveBytes(c: Context<AppEnv>, representation: ByteReprese
 
   headers.set("Accept-Ranges", "bytes");
   headers.set("Content-Type", representation.contentType);
+  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
   headers.set("Repr-Digest", representation.digest); // RFC 9530 §3: digest of the whole representation
   // RFC 9110 §14.2: range handling is defined for GET only.
   const honourRange = c.req.method === "GET" && ifRangeAllowsRange(c.req.header("If-Range"), etag);
