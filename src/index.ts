@@ -10,6 +10,7 @@ import { registerKeyRoutes } from "./keys";
 import { registerOperatorRoutes } from "./keys/operator-routes";
 import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
+import { problemOfHttpException } from "./http/http-exception";
 import { Problem, renderProblem } from "./http/problem";
 import { requestId } from "./http/request-id";
 import { registerWebRoutes } from "./web/routes";
@@ -57,8 +58,8 @@ app.notFound((c) => renderProblem(new Problem("not_found", `No route for ${c.req
 app.onError((error, c) => {
   const id = c.get("requestId") ?? "req_unknown";
   if (error instanceof Problem) return renderProblem(error, id);
-  // Hono's validators throw HTTPException 400 for a body they cannot parse (e.g. malformed JSON).
-  if (error instanceof HTTPException && error.status === 400) return renderProblem(new Problem("bad_request", `${error.message}.`), id);
+  const refused = error instanceof HTTPException ? problemOfHttpException(error, c.req.header("Content-Type")) : null;
+  if (refused) return renderProblem(refused, id);
   console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
   return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`), id);
 });

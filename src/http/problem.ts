@@ -28,6 +28,7 @@ export const PROBLEM_TYPES = {
   key_limit_reached: { status: 409, title: "Active key limit reached" },
   account_exists: { status: 409, title: "Account already exists" },
   admin_request_decided: { status: 409, title: "Admin request already decided" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
   range_not_satisfiable: { status: 416, title: "Range not satisfiable" },
   rate_limited: { status: 429, title: "Too many requests" },
   internal_error: { status: 500, title: "Internal error" },
