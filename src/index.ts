@@ -10,6 +10,7 @@ import { registerKeyRoutes } from "./keys";
 import { registerOperatorRoutes } from "./keys/operator-routes";
 import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
+import { routeNotFound } from "./http/allowed-methods";
 import { problemOfHttpException } from "./http/http-exception";
 import { Problem, renderProblem } from "./http/problem";
 import { requestId } from "./http/request-id";
@@ -53,7 +54,8 @@ app.doc31("/openapi.json", (c) => ({
   servers: [{ url: new URL(c.req.url).origin }],
 }));
 
-app.notFound((c) => renderProblem(new Problem("not_found", `No route for ${c.req.method} ${c.req.path}.`), c.get("requestId")));
+// No route: 404, or 405 with Allow where the path is served by other methods (src/http/allowed-methods.ts).
+app.notFound(routeNotFound(app));
 
 app.onError((error, c) => {
   const id = c.get("requestId") ?? "req_unknown";

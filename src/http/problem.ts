@@ -25,6 +25,7 @@ export const PROBLEM_TYPES = {
   account_not_found: { status: 404, title: "Account not found" },
   key_not_found: { status: 404, title: "API key not found" },
   admin_request_not_found: { status: 404, title: "Admin request not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
   key_limit_reached: { status: 409, title: "Active key limit reached" },
   account_exists: { status: 409, title: "Account already exists" },
   admin_request_decided: { status: 409, title: "Admin request already decided" },
