@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { Manifest } from "../manifest";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
-import { ifNoneMatchMatches } from "./conditional";
+import { ifNoneMatchMatches, requireIfMatch } from "./conditional";
 import { IDENTITY_CODING } from "./identity-only";
 import { CODING_HEADERS, NOT_MODIFIED, RELEASE_HEADERS, problemResponses } from "./openapi-responses";
 import { paramProblem, ReleaseIdParam } from "./params";
@@ -26,7 +26,7 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     path: "/v1/releases/current",
     summary: "The current release's manifest",
     description: "Content-Location names the pinned manifest URL of the same release.",
-    responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("catalog_unavailable", "release_unavailable") },
+    responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("precondition_failed", "catalog_unavailable", "release_unavailable") },
   });
   app.openapi(current, async (c) => plainResponse(manifestResponse(c, await currentRelease(c.env.CATALOG_KV), false)));
 
@@ -35,7 +35,7 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     path: "/v1/releases/{release_id}",
     summary: "A given release's manifest (immutable)",
     request: { params: z.object({ release_id: ReleaseIdParam }) },
-    responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("invalid_release_id", "release_not_found") },
+    responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("invalid_release_id", "release_not_found", "precondition_failed") },
   });
   app.openapi(
     pinned,
@@ -52,6 +52,7 @@ function manifestResponse(c: Context<AppEnv>, manifest: Manifest, pinned: boolea
     "Cache-Control": pinned ? CACHE_PINNED : CACHE_CURRENT,
   });
   if (!pinned) headers.set("Content-Location", releasePath(manifest.release_id));
+  requireIfMatch(c.req.header("If-Match"), etag);
   if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Type", "application/json");
   for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
