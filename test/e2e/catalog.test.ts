@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
 import { e2eFetch } from "./support/http";
-import { rawGet, type RawResponse } from "./support/raw-http";
+import { rawExchange, rawGet, type RawResponse } from "./support/raw-http";
 import { pullCatalog, runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 
@@ -81,6 +81,28 @@ describe("catalog over real HTTP", () => {
     const manifest = await rawGet(server.url, "/v1/releases/current", accept);
     expectIdentity(manifest);
     expect(JSON.parse(manifest.body.toString("utf8")).release_id).toBe(first.manifest.release_id);
+  });
+
+  it("odd requests over the wire: 405 with Allow for TRACE/PROPFIND, no 5xx for odd bytes or big headers", async () => {
+    for (const method of ["TRACE", "PROPFIND", "DELETE"]) {
+      const res = await rawExchange(server.url, method, "/v1/catalog");
+      expect(res.status, method).toBe(405);
+      expect(res.head).toMatch(/\r\nallow: GET, HEAD, OPTIONS\r\n/i);
+      expect(res.head).toMatch(/\r\ncontent-type: application\/problem\+json\r\n/i);
+    }
+    const odd: [string, string, Record<string, string>][] = [
+      ["GET", "/v1/releases/\xff\xfe/parts/0", {}],
+      ["GET", "/v1/catalog?x=\xff&y=%E0%A4%A", {}],
+      ["POST", "/oauth/token?%zz", { "Content-Length": "0" }],
+      ["GET", "/v1/%63atalog", {}],
+      ["GET", "/dashboard/\xff", {}],
+      ["GET", "/v1/catalog", { "X-Padding": "a".repeat(64 * 1024) }],
+    ];
+    for (const [method, target, headers] of odd) {
+      const res = await rawExchange(server.url, method, target, headers);
+      expect(res.status, `${method} ${target.slice(0, 40)}`).toBeGreaterThanOrEqual(200);
+      expect(res.status, `${method} ${target.slice(0, 40)}`).toBeLessThan(500);
+    }
   });
 
   /** The release `HEAD /v1/catalog` names once it is `releaseId`, or the last one named after 2 s. */
