@@ -11,6 +11,7 @@ import { registerOperatorRoutes } from "./keys/operator-routes";
 import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
 import { routeNotFound } from "./http/allowed-methods";
+import { limitBodies } from "./http/body-limit";
 import { problemOfHttpException } from "./http/http-exception";
 import { Problem, renderProblem } from "./http/problem";
 import { requestId } from "./http/request-id";
@@ -29,6 +30,7 @@ const app = new OpenAPIHono<AppEnv>({
 });
 
 app.use(requestId());
+app.use(limitBodies());
 
 // OAuth 2.0 (shared/DESIGN.md "OAuth 2.0"): protocol endpoints, then the login + consent pages.
 registerOAuthEndpoints(app);

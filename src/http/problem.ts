@@ -30,6 +30,7 @@ export const PROBLEM_TYPES = {
   account_exists: { status: 409, title: "Account already exists" },
   admin_request_decided: { status: 409, title: "Admin request already decided" },
   precondition_failed: { status: 412, title: "Precondition failed" },
+  content_too_large: { status: 413, title: "Content too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
   range_not_satisfiable: { status: 416, title: "Range not satisfiable" },
   rate_limited: { status: 429, title: "Too many requests" },

@@ -30,7 +30,7 @@ const route = createRoute({
   request: { body: { required: false, content: { "application/json": { schema: CreateKeyBody } } } },
   responses: {
     201: { description: "The key, with its secret (shown once).", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: CreatedKey } } },
-    ...authProblemResponses("bad_request", "wrong_key_mode", "admin_not_approved", "forbidden", "key_limit_reached", "precondition_failed", "unsupported_media_type"),
+    ...authProblemResponses("bad_request", "wrong_key_mode", "admin_not_approved", "forbidden", "key_limit_reached", "precondition_failed", "content_too_large", "unsupported_media_type"),
   },
 });
 

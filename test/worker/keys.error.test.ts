@@ -117,3 +117,20 @@ describe("DELETE /v1/keys/{id} refusals", () => {
     expect(text).not.toContain(secret);
   });
 });
+
+describe("request bodies past the limit", () => {
+  const oneMiB = `{"name":"${"a".repeat(1 << 20)}"}`;
+  const stream = (text: string) => new Blob([text]).stream();
+
+  it.each([
+    ["with Content-Length", () => oneMiB],
+    ["streamed, without Content-Length", () => stream(oneMiB)],
+  ])("413 content_too_large for a 1 MiB body %s, before it is parsed; nothing is created", async (_, body) => {
+    const { secret } = await accountWithKey();
+    const res = await call("/v1/keys", { method: "POST", headers: { ...bearer(secret), "Content-Type": "application/json" }, body: body(), duplex: "half" } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json<Problem>()).toMatchObject({ code: "content_too_large", detail: expect.stringMatching(/65536 bytes/) });
+    const keys = await (await call("/v1/keys", { headers: bearer(secret) })).json<{ data: unknown[] }>();
+    expect(keys.data).toHaveLength(1);
+  });
+});
