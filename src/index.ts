@@ -10,6 +10,9 @@ import { registerKeyRoutes } from "./keys";
 import { registerOperatorRoutes } from "./keys/operator-routes";
 import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
+import { routeNotFound } from "./http/allowed-methods";
+import { limitBodies } from "./http/body-limit";
+import { problemOfHttpException } from "./http/http-exception";
 import { Problem, renderProblem } from "./http/problem";
 import { publicOrigin } from "./http/public-origin";
 import { requestId } from "./http/request-id";
@@ -30,6 +33,7 @@ const app = new OpenAPIHono<AppEnv>({
 app.use(requestId());
 // Only the configured origins (and loopback) are served: issuer and server URLs come from there.
 app.use(publicOrigin());
+app.use(limitBodies());
 
 // OAuth 2.0 (shared/DESIGN.md "OAuth 2.0"): protocol endpoints, then the login + consent pages.
 registerOAuthEndpoints(app);
@@ -55,13 +59,14 @@ app.doc31("/openapi.json", (c) => ({
   servers: [{ url: c.var.publicOrigin }],
 }));
 
-app.notFound((c) => renderProblem(new Problem("not_found", `No route for ${c.req.method} ${c.req.path}.`), c.get("requestId")));
+// No route: 404, or 405 with Allow where the path is served by other methods (src/http/allowed-methods.ts).
+app.notFound(routeNotFound(app));
 
 app.onError((error, c) => {
   const id = c.get("requestId") ?? "req_unknown";
   if (error instanceof Problem) return renderProblem(error, id);
-  // Hono's validators throw HTTPException 400 for a body they cannot parse (e.g. malformed JSON).
-  if (error instanceof HTTPException && error.status === 400) return renderProblem(new Problem("bad_request", `${error.message}.`), id);
+  const refused = error instanceof HTTPException ? problemOfHttpException(error, c.req.header("Content-Type")) : null;
+  if (refused) return renderProblem(refused, id);
   console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
   return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`), id);
 });

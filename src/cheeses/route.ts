@@ -8,6 +8,7 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import collection from "../../data/cheeses.json";
 import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
+import { noEntityTags } from "../http/preconditions";
 import { authProblemResponses, RATE_LIMIT_HEADERS } from "../auth/openapi-problems";
 
 const Cheese = z
@@ -29,11 +30,11 @@ const listCheeses = createRoute({
   path: "/v2/cheeses",
   tags: ["Cheeses"],
   summary: "The cheese collection",
-  middleware: [protect("read:cheeses")] as const,
+  middleware: [protect("read:cheeses"), noEntityTags()] as const,
   security: bearerSecurity("read:cheeses"),
   responses: {
     200: { description: "Every cheese.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: CheeseList } } },
-    ...authProblemResponses(),
+    ...authProblemResponses("precondition_failed"),
   },
 });
 

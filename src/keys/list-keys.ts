@@ -4,6 +4,7 @@ import { accountObject, valueOf } from "../auth/accounts";
 import { authProblemResponses, RATE_LIMIT_HEADERS } from "../auth/openapi-problems";
 import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
+import { noEntityTags } from "../http/preconditions";
 import { callingKey } from "./caller";
 import { KeyList } from "./schemas";
 
@@ -13,11 +14,11 @@ const route = createRoute({
   tags: ["API keys"],
   summary: "List the account's API keys",
   description: "Active and revoked keys, oldest first: id, name, mode, scopes, status, last four characters, created and last used.",
-  middleware: [protect()] as const,
+  middleware: [protect(), noEntityTags()] as const,
   security: bearerSecurity(),
   responses: {
     200: { description: "The keys (no secrets).", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: KeyList } } },
-    ...authProblemResponses("forbidden"),
+    ...authProblemResponses("forbidden", "precondition_failed"),
   },
 });
 

@@ -9,6 +9,7 @@ import { KeyView } from "../auth/account-views";
 import { authProblemResponses, RATE_LIMIT_HEADERS } from "../auth/openapi-problems";
 import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
+import { noEntityTags } from "../http/preconditions";
 import { callingKey } from "./caller";
 import { KeyIdParam } from "./schemas";
 
@@ -17,12 +18,12 @@ const route = createRoute({
   path: "/v1/keys/{id}",
   tags: ["API keys"],
   summary: "Revoke an API key",
-  middleware: [protect()] as const,
+  middleware: [protect(), noEntityTags()] as const,
   security: bearerSecurity(),
   request: { params: z.object({ id: KeyIdParam }) },
   responses: {
     200: { description: "The key, now revoked.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: KeyView } } },
-    ...authProblemResponses("bad_request", "forbidden", "key_not_manageable", "key_not_found"),
+    ...authProblemResponses("bad_request", "forbidden", "key_not_manageable", "key_not_found", "precondition_failed"),
   },
 });
 

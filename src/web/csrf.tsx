@@ -38,8 +38,11 @@ export function csrfProtection<E extends WebEnv = WebEnv>(): MiddlewareHandler<E
   return async (c, next) => {
     if (c.req.method !== "POST") return next();
     const origin = c.req.header("Origin");
-    // Read the body only of a post from our own origin.
-    const token = origin === new URL(c.req.url).origin ? (await c.req.parseBody())[CSRF_FIELD] : undefined;
+    // Read the body only of a post from our own origin; one that does not parse (e.g. multipart
+    // without its boundary) is the client's error, not a 500.
+    const form = origin === new URL(c.req.url).origin ? await c.req.parseBody().catch(() => null) : {};
+    if (form === null) return renderErrorPage(c, 400, "Request refused", "The form could not be read. Go back, reload the page and submit it again.");
+    const token = form[CSRF_FIELD];
     const refusal = csrfRefusal({ url: c.req.url, origin }, c.var.session, token);
     if (refusal) return renderErrorPage(c, 403, "Request refused", refusal);
     await next();

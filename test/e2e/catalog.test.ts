@@ -4,11 +4,13 @@
  * rollback while the server runs are served within a second (same persisted state; an isolate
  * reads `current` at most once a second).
  */
+import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
 import { e2eFetch } from "./support/http";
+import { rawExchange, rawGet, type RawResponse } from "./support/raw-http";
 import { pullCatalog, runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 
@@ -50,6 +52,57 @@ describe("catalog over real HTTP", () => {
     expect(Buffer.from(await range.arrayBuffer()).equals(first.document.subarray(boundary - 3, boundary + 3))).toBe(true);
     const cached = await e2eFetch(server.url, "/v1/catalog", { headers: { "If-None-Match": head.headers.get("etag")! } });
     expect(cached.status).toBe(304);
+  });
+
+  it("with Accept-Encoding: gzip, br the wire carries the stored bytes: digests hold, a 206 is byte-exact", async () => {
+    const accept = { "Accept-Encoding": "gzip, br" };
+    const sha256 = (bytes: Buffer) => `sha-256=:${createHash("sha256").update(bytes).digest("base64")}:`;
+    const expectIdentity = (res: RawResponse) => {
+      expect(res.headers["content-encoding"] ?? "identity").toBe("identity");
+      expect(res.headers["cache-control"]).toContain("no-transform");
+    };
+
+    const whole = await rawGet(server.url, "/v1/catalog", accept);
+    expect(whole.status).toBe(200);
+    expectIdentity(whole);
+    expect(whole.body.equals(first.document)).toBe(true);
+    expect(sha256(whole.body)).toBe(whole.headers["content-digest"]);
+
+    const part = await rawGet(server.url, `/v1/releases/${first.manifest.release_id}/parts/1`, accept);
+    expectIdentity(part);
+    expect(sha256(part.body)).toBe(part.headers["content-digest"]);
+
+    const range = await rawGet(server.url, "/v1/catalog", { ...accept, Range: "bytes=100-299" });
+    expect(range.status).toBe(206);
+    expectIdentity(range);
+    expect(range.headers["content-range"]).toBe(`bytes 100-299/${first.manifest.bytes}`);
+    expect(range.body.equals(first.document.subarray(100, 300))).toBe(true);
+
+    const manifest = await rawGet(server.url, "/v1/releases/current", accept);
+    expectIdentity(manifest);
+    expect(JSON.parse(manifest.body.toString("utf8")).release_id).toBe(first.manifest.release_id);
+  });
+
+  it("odd requests over the wire: 405 with Allow for TRACE/PROPFIND, no 5xx for odd bytes or big headers", async () => {
+    for (const method of ["TRACE", "PROPFIND", "DELETE"]) {
+      const res = await rawExchange(server.url, method, "/v1/catalog");
+      expect(res.status, method).toBe(405);
+      expect(res.head).toMatch(/\r\nallow: GET, HEAD, OPTIONS\r\n/i);
+      expect(res.head).toMatch(/\r\ncontent-type: application\/problem\+json\r\n/i);
+    }
+    const odd: [string, string, Record<string, string>][] = [
+      ["GET", "/v1/releases/\xff\xfe/parts/0", {}],
+      ["GET", "/v1/catalog?x=\xff&y=%E0%A4%A", {}],
+      ["POST", "/oauth/token?%zz", { "Content-Length": "0" }],
+      ["GET", "/v1/%63atalog", {}],
+      ["GET", "/dashboard/\xff", {}],
+      ["GET", "/v1/catalog", { "X-Padding": "a".repeat(64 * 1024) }],
+    ];
+    for (const [method, target, headers] of odd) {
+      const res = await rawExchange(server.url, method, target, headers);
+      expect(res.status, `${method} ${target.slice(0, 40)}`).toBeGreaterThanOrEqual(200);
+      expect(res.status, `${method} ${target.slice(0, 40)}`).toBeLessThan(500);
+    }
   });
 
   /** The release `HEAD /v1/catalog` names once it is `releaseId`, or the last one named after 2 s. */

@@ -27,7 +27,7 @@ describe("GET /v1/releases/{release_id}/parts/{n}", () => {
     expect(res.headers.get("content-digest")).toBe(contentDigestOf(manifest.parts[0]!.sha256));
     expect(res.headers.get("link")).toBe(`<${pinned(1)}>; rel="next"`);
     expect(res.headers.get("etag")).toBe(`"${manifest.release_id}/parts/0"`);
-    expect(res.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+    expect(res.headers.get("cache-control")).toBe("private, max-age=31536000, immutable, no-transform");
   });
 
   it("Content-Digest is RFC 9530 sha-256 of exactly the bytes served", async () => {
@@ -86,7 +86,7 @@ describe("GET /v1/catalog/parts/{n}", () => {
     expect(res.headers.get("content-location")).toBe(pinned(3));
     expect(res.headers.get("link")).toBe(`<${pinned(4)}>; rel="next"`);
     expect(res.headers.get("catalog-part")).toBe(`3/${count}`);
-    expect(res.headers.get("cache-control")).toBe("private, no-cache");
+    expect(res.headers.get("cache-control")).toBe("private, no-cache, no-transform");
   });
 
   it("HEAD reads no body and still says how long the part is", async () => {

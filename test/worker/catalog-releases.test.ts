@@ -21,7 +21,7 @@ describe("release manifests", () => {
     expect(res.headers.get("catalog-release")).toBe(manifest.release_id);
     expect(res.headers.get("etag")).toBe(`"${manifest.release_id}"`);
     expect(res.headers.get("content-location")).toBe(`/v1/releases/${manifest.release_id}`);
-    expect(res.headers.get("cache-control")).toBe("private, no-cache");
+    expect(res.headers.get("cache-control")).toBe("private, no-cache, no-transform");
   });
 
   it("GET /v1/releases/{id} (with or without sha256:) is the same manifest, immutable", async () => {
@@ -29,7 +29,7 @@ describe("release manifests", () => {
       const res = await api(`/v1/releases/${id}`);
       expect(res.status).toBe(200);
       expect(Manifest.parse(await res.json()).release_id).toBe(manifest.release_id);
-      expect(res.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+      expect(res.headers.get("cache-control")).toBe("private, max-age=31536000, immutable, no-transform");
     }
   });
 

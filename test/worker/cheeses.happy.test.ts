@@ -23,7 +23,7 @@ describe("GET /v2/cheeses", () => {
       components: { securitySchemes: Record<string, unknown> };
     }>();
     expect(doc.paths["/v2/cheeses"]!.get!.security).toEqual([{ bearerAuth: ["read:cheeses"] }]);
-    expect(Object.keys(doc.paths["/v2/cheeses"]!.get!.responses).sort()).toEqual(["200", "401", "403", "429"]);
+    expect(Object.keys(doc.paths["/v2/cheeses"]!.get!.responses).sort()).toEqual(["200", "401", "403", "412", "429"]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(Object.keys(doc.paths["/v1/keys"]!).sort()).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/v1/keys/{id}"]!)).toEqual(["delete"]);

@@ -77,6 +77,21 @@ describe("POST /v1/keys refusals", () => {
     expect(await res.json<Problem>()).toMatchObject({ code: "bad_request", detail: expect.stringMatching(/Malformed JSON/) });
   });
 
+  it.each([
+    ["text/plain", "hello"],
+    ["application/x-www-form-urlencoded", "name=CI"],
+    ["multipart/form-data; boundary=x", "--x--"],
+  ])("415 unsupported_media_type for a %s body, naming what is accepted, creating nothing", async (type, body) => {
+    const { secret } = await accountWithKey();
+    const res = await call("/v1/keys", { method: "POST", headers: { ...bearer(secret), "Content-Type": type }, body });
+    expect(res.status).toBe(415);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.headers.get("accept")).toBe("application/json");
+    expect(await res.json<Problem>()).toMatchObject({ code: "unsupported_media_type", status: 415, detail: expect.stringMatching(/application\/json/) });
+    const keys = await (await call("/v1/keys", { headers: bearer(secret) })).json<{ data: unknown[] }>();
+    expect(keys.data).toHaveLength(1);
+  });
+
   it("401 without a key, before looking at the body", async () => {
     const res = await call("/v1/keys", { method: "POST", body: "{not json", headers: { "CF-Connecting-IP": freshIp() } });
     expect(res.status).toBe(401);
@@ -100,5 +115,22 @@ describe("DELETE /v1/keys/{id} refusals", () => {
     const text = await res.text();
     expect(text).toMatch(/key id looks like/);
     expect(text).not.toContain(secret);
+  });
+});
+
+describe("request bodies past the limit", () => {
+  const oneMiB = `{"name":"${"a".repeat(1 << 20)}"}`;
+  const stream = (text: string) => new Blob([text]).stream();
+
+  it.each([
+    ["with Content-Length", () => oneMiB],
+    ["streamed, without Content-Length", () => stream(oneMiB)],
+  ])("413 content_too_large for a 1 MiB body %s, before it is parsed; nothing is created", async (_, body) => {
+    const { secret } = await accountWithKey();
+    const res = await call("/v1/keys", { method: "POST", headers: { ...bearer(secret), "Content-Type": "application/json" }, body: body(), duplex: "half" } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json<Problem>()).toMatchObject({ code: "content_too_large", detail: expect.stringMatching(/65536 bytes/) });
+    const keys = await (await call("/v1/keys", { headers: bearer(secret) })).json<{ data: unknown[] }>();
+    expect(keys.data).toHaveLength(1);
   });
 });

@@ -1,7 +1,20 @@
 /**
  * Conditional request headers (RFC 9110 §13) against the one strong ETag a response has. Pure.
  */
+import { Problem } from "../../http/problem";
+
 const ENTITY_TAG = /(W\/)?"[^"]*"/g;
+
+/**
+ * RFC 9110 §13.1.1: If-Match holds for `*` or a listed tag equal to the ETag under strong
+ * comparison (a weak tag never matches); when it fails the answer is 412, evaluated before
+ * If-None-Match and Range (§13.2.2). Only a tag list that parses can hold.
+ */
+export function requireIfMatch(header: string | undefined, etag: string): void {
+  if (header === undefined || header.trim() === "*") return;
+  if ([...header.matchAll(ENTITY_TAG)].some(([tag]) => tag === etag)) return;
+  throw new Problem("precondition_failed", `If-Match names no tag of the current representation, whose ETag is ${etag} (strong comparison, RFC 9110 §13.1.1).`);
+}
 
 /** RFC 9110 §13.1.2: true when If-None-Match matches, so a GET/HEAD is answered 304 (weak comparison). */
 export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {

@@ -6,11 +6,19 @@ const header = (description: string) => ({ description, schema: { type: "string"
 export const RELEASE_HEADERS = {
   "Catalog-Release": header("The release these bytes belong to, `sha256:<hex>`."),
   ETag: header("Strong validator; send it back in If-None-Match to get 304 while nothing changed."),
-  "Cache-Control": header("`private, no-cache` for URLs that follow the current release; `private, max-age=31536000, immutable` for pinned URLs."),
+  "Cache-Control": header(
+    "`private, no-cache, no-transform` for URLs that follow the current release; `private, max-age=31536000, immutable, no-transform` for pinned URLs.",
+  ),
+};
+
+/** On every catalog answer with a body: the bytes are never compressed, so digests, ETag and ranges hold. */
+export const CODING_HEADERS = {
+  "Content-Encoding": header("`identity`: served exactly as stored, whatever Accept-Encoding says."),
 };
 
 export const BYTE_HEADERS = {
   ...RELEASE_HEADERS,
+  ...CODING_HEADERS,
   "Content-Length": header("Size of the body in bytes."),
   "Accept-Ranges": header("`bytes`: one `Range: bytes=` range per request is served."),
   "Content-Digest": header("RFC 9530 `sha-256=:<base64>:` of the body (200 only), from the manifest."),

@@ -4,8 +4,9 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { Manifest } from "../manifest";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
-import { ifNoneMatchMatches } from "./conditional";
-import { NOT_MODIFIED, RELEASE_HEADERS, problemResponses } from "./openapi-responses";
+import { ifNoneMatchMatches, requireIfMatch } from "./conditional";
+import { IDENTITY_CODING } from "./identity-only";
+import { CODING_HEADERS, NOT_MODIFIED, RELEASE_HEADERS, problemResponses } from "./openapi-responses";
 import { paramProblem, ReleaseIdParam } from "./params";
 import { currentRelease, pinnedRelease } from "./release-lookup";
 import { CACHE_CURRENT, CACHE_PINNED, releasePath } from "./representation";
@@ -14,7 +15,7 @@ const manifestBody = {
   description:
     "The release's manifest: digests, sizes and the part layout. Download the parts from /v1/releases/{release_id}/parts/{n}; " +
     "verify each against `parts[n].sha256`, the whole document against `sha256`, and the data against `artifact_sha256`.",
-  headers: RELEASE_HEADERS,
+  headers: { ...RELEASE_HEADERS, ...CODING_HEADERS },
   content: { "application/json": { schema: Manifest } },
 };
 
@@ -25,7 +26,7 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     path: "/v1/releases/current",
     summary: "The current release's manifest",
     description: "Content-Location names the pinned manifest URL of the same release.",
-    responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("catalog_unavailable", "release_unavailable") },
+    responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("precondition_failed", "catalog_unavailable", "release_unavailable") },
   });
   app.openapi(current, async (c) => plainResponse(manifestResponse(c, await currentRelease(c.env.CATALOG_KV), false)));
 
@@ -34,7 +35,7 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     path: "/v1/releases/{release_id}",
     summary: "A given release's manifest (immutable)",
     request: { params: z.object({ release_id: ReleaseIdParam }) },
-    responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("invalid_release_id", "release_not_found") },
+    responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("invalid_release_id", "release_not_found", "precondition_failed") },
   });
   app.openapi(
     pinned,
@@ -51,7 +52,9 @@ function manifestResponse(c: Context<AppEnv>, manifest: Manifest, pinned: boolea
     "Cache-Control": pinned ? CACHE_PINNED : CACHE_CURRENT,
   });
   if (!pinned) headers.set("Content-Location", releasePath(manifest.release_id));
+  requireIfMatch(c.req.header("If-Match"), etag);
   if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Type", "application/json");
+  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
   return new Response(JSON.stringify(manifest), { status: 200, headers });
 }

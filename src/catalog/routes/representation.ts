@@ -28,9 +28,12 @@ export interface ByteRepresentation {
   wholeObject?: string;
 }
 
-/** Pinned URLs can be cached forever by the client; URLs that follow `current` must be revalidated. */
-export const CACHE_PINNED = "private, max-age=31536000, immutable";
-export const CACHE_CURRENT = "private, no-cache";
+/**
+ * Pinned URLs can be cached forever by the client; URLs that follow `current` must be revalidated.
+ * `no-transform`: the bytes are served identity-only (see identity-only.ts).
+ */
+export const CACHE_PINNED = "private, max-age=31536000, immutable, no-transform";
+export const CACHE_CURRENT = "private, no-cache, no-transform";
 
 export const releasePath = (releaseId: string) => `/v1/releases/${releaseId}`;
 export const partPath = (releaseId: string, index: number) => `${releasePath(releaseId)}/parts/${index}`;

@@ -7,7 +7,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { Problem } from "../../http/problem";
 import { decideRange } from "./byte-range";
-import { ifNoneMatchMatches, ifRangeAllowsRange } from "./conditional";
+import { ifNoneMatchMatches, ifRangeAllowsRange, requireIfMatch } from "./conditional";
+import { IDENTITY_CODING } from "./identity-only";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
 import { wholePartBody } from "./part-cache";
 import type { ByteRepresentation } from "./representation";
@@ -16,11 +17,13 @@ import { MissingObject, streamSlices } from "./slice-stream";
 export async function serveBytes(c: Context<AppEnv>, representation: ByteRepresentation): Promise<Response> {
   const { size, etag } = representation;
   const headers = new Headers({ ETag: etag, "Cache-Control": representation.cacheControl, ...representation.headers });
-  // RFC 9110 §13.2.2: If-None-Match is evaluated before Range; a 304 repeats the validators (§15.4.5).
+  // RFC 9110 §13.2.2: If-Match, then If-None-Match, then Range; a 304 repeats the validators (§15.4.5).
+  requireIfMatch(c.req.header("If-Match"), etag);
   if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
 
   headers.set("Accept-Ranges", "bytes");
   headers.set("Content-Type", representation.contentType);
+  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
   headers.set("Repr-Digest", representation.digest); // RFC 9530 §3: digest of the whole representation
   // RFC 9110 §14.2: range handling is defined for GET only.
   const honourRange = c.req.method === "GET" && ifRangeAllowsRange(c.req.header("If-Range"), etag);
