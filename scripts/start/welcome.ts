@@ -18,11 +18,15 @@ export interface Welcome {
 const DEFAULT_PORTS: Record<Deployment, string> = { production: "8787", sandbox: "8788" };
 const PORT_FLAGS: Record<Deployment, string> = { production: "--port", sandbox: "--sandbox-port" };
 
-/** `npm run keys` finds npm start's servers on 8787/8788; other ports must be named. */
+/**
+ * `npm run keys` finds npm start's servers on 8787/8788; other ports must be named. Every printed
+ * option is `--name=value`: node's parseArgs takes `--name value` for an option only when the value
+ * does not start with "-", and client ids can (they are base64url).
+ */
 export function keysCliFlags(servers: Welcome["servers"]): string {
   return servers
     .filter(({ deployment, baseUrl }) => new URL(baseUrl).port !== DEFAULT_PORTS[deployment])
-    .map(({ deployment, baseUrl }) => ` ${PORT_FLAGS[deployment]} ${new URL(baseUrl).port}`)
+    .map(({ deployment, baseUrl }) => ` ${PORT_FLAGS[deployment]}=${new URL(baseUrl).port}`)
     .join("");
 }
 
@@ -46,7 +50,7 @@ export function welcomeText(welcome: Welcome): string {
     `  curl -s ${live} ${production}/v1/catalog | head -c 300; echo`,
     `  curl -i ${live} -H 'Range: bytes=0-99' ${production}/v1/catalog`,
     ...demo.keys.map(({ baseUrl, secret }) => `  curl -H "Authorization: Bearer ${secret}" ${baseUrl}/v2/cheeses`),
-    `  npm run catalog:pull -- --base-url ${production} --key ${demo.keys[0]!.secret} --out catalog.json`,
+    `  npm run catalog:pull -- --base-url=${production} --key=${demo.keys[0]!.secret} --out=catalog.json`,
     "",
     `Dashboard: ${dashboards.join("  (sandbox: ")}${dashboards.length > 1 ? ")" : ""}`,
     `  customer  ${login(demo.customer)}keys, authorized apps`,
@@ -60,6 +64,6 @@ export function welcomeText(welcome: Welcome): string {
         ]
       : [`OAuth demo not started: ${welcome.oauthProblem}`]),
     "",
-    `Operators: npm run keys -- list --account ${demo.customer.id}${keysCliFlags(servers)}   (npm run keys -- --help, npm run clients -- --help)`,
+    `Operators: npm run keys -- list --account=${demo.customer.id}${keysCliFlags(servers)}   (npm run keys -- --help, npm run clients -- --help)`,
   ].join("\n");
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { registerClientStartingWithDash } from "../e2e/support/dash-client";
 import { runScript } from "../e2e/support/scripts";
 
 const state = mkdtempSync(path.join(tmpdir(), "clients-cli-"));
@@ -61,6 +62,17 @@ describe("npm run clients", () => {
       expect(result.stderr).toContain(reason);
     }, 60_000);
   }
+
+  it("takes --name=value options; deletes a client whose id starts with - given after --", async () => {
+    const created = await clients("create", "--name=Dash Tool", "--redirect-uri=http://localhost:7778/callback", "--public", "--json");
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ clientName: "Dash Tool", redirectUris: ["http://localhost:7778/callback"] });
+
+    const clientId = await registerClientStartingWithDash(state, { clientName: "Dash App", redirectUris: ["http://localhost:7779/callback"] });
+    const deleted = await runScript("clients.ts", ["delete", "--persist-to", state, "--", clientId]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stderr).toContain(`deleted client ${clientId}`);
+  }, 60_000);
 
   it("fails with exit code 1 for an unknown client and 2 for a missing command", async () => {
     expect((await clients("delete", "no-such-client")).code).toBe(1);
