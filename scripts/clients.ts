@@ -9,6 +9,7 @@ import { redirectUriProblem } from "../src/auth/oauth/redirect-uri";
 import { EXIT, runCli, UsageError } from "./cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "./deployment-args";
 import { loadOAuthProvider } from "./oauth/library-in-node";
+import { registerClient } from "./oauth/register-client";
 
 const HELP = `Usage: npm run clients -- <command> [options]
 
@@ -74,7 +75,7 @@ runCli("clients", HELP, async (argv) => {
     if (!opened.env.OAUTH_KV) throw new Error("wrangler.toml declares no OAUTH_KV namespace for this deployment");
     const api = registryApi(opened.env as unknown as Parameters<typeof registryApi>[0]);
     if (command === "create") {
-      const client = await api.createClient({
+      const client = await registerClient(api, {
         clientName: values.name!.trim(),
         redirectUris,
         tokenEndpointAuthMethod: values.public ? "none" : "client_secret_basic",

@@ -9,6 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { OAuthEnv } from "../../src/auth/oauth/provider";
 import { loadOAuthProvider } from "./library-in-node";
+import { registerClient } from "./register-client";
 
 export const DEMO_CLIENT_NAME = "Demo Cheese App";
 export const DEMO_CALLBACK_PORT = 8789;
@@ -28,7 +29,7 @@ export async function seedDemoClient(env: Record<string, unknown>, redirectUri: 
     if (existing) return existing.clientId;
     cursor = page.cursor;
   } while (cursor);
-  const created = await api.createClient({ clientName: DEMO_CLIENT_NAME, redirectUris: [redirectUri], tokenEndpointAuthMethod: "none" });
+  const created = await registerClient(api, { clientName: DEMO_CLIENT_NAME, redirectUris: [redirectUri], tokenEndpointAuthMethod: "none" });
   return created.clientId;
 }
 

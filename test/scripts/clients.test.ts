@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { registerClientStartingWithDash } from "../e2e/support/dash-client";
+import { openDeploymentStorage } from "../../scripts/deployment-storage";
+import { loadOAuthProvider } from "../../scripts/oauth/library-in-node";
+import { DEMO_CLIENT_NAME, seedDemoClient } from "../../scripts/oauth/demo";
+import { nextClientIdStartsWithDash, registerClientStartingWithDash } from "../e2e/support/dash-client";
 import { runScript } from "../e2e/support/scripts";
 
 const state = mkdtempSync(path.join(tmpdir(), "clients-cli-"));
@@ -77,5 +80,24 @@ describe("npm run clients", () => {
   it("fails with exit code 1 for an unknown client and 2 for a missing command", async () => {
     expect((await clients("delete", "no-such-client")).code).toBe(1);
     expect((await clients()).code).toBe(2);
+  }, 60_000);
+});
+
+describe("client ids", () => {
+  it("never start with -: npm start's demo app is registered again when the library draws one", async () => {
+    const persistTo = mkdtempSync(path.join(tmpdir(), "client-ids-"));
+    const opened = await openDeploymentStorage({ persistTo });
+    const restore = nextClientIdStartsWithDash();
+    try {
+      const clientId = await seedDemoClient(opened.env, "http://127.0.0.1:18789/callback");
+      expect(clientId).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{15}$/);
+      const { registryApi } = await loadOAuthProvider();
+      const registered = (await registryApi(opened.env as never).listClients()).items;
+      expect(registered.map((client) => [client.clientId, client.clientName])).toEqual([[clientId, DEMO_CLIENT_NAME]]);
+    } finally {
+      restore();
+      await opened.dispose();
+      rmSync(persistTo, { recursive: true, force: true });
+    }
   }, 60_000);
 });
