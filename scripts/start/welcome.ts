@@ -3,12 +3,15 @@
  * that work as pasted (test/e2e/start.test.ts runs every one of them). Short on purpose: one
  * screen, one block per thing to try.
  */
+import { count } from "../cli-run";
 import type { DemoAccounts } from "../keys/demo";
 import type { Deployment } from "../keys/operator-client";
+import type { ServedRelease } from "./release";
 
 export interface Welcome {
   servers: { deployment: Deployment; baseUrl: string }[];
-  releaseId: string;
+  /** What each deployment serves, in the order of `servers`. */
+  releases: (ServedRelease & { deployment: Deployment })[];
   demo: DemoAccounts;
   /** Absent when the OAuth demo could not start (the reason is printed instead). */
   oauth?: { authorizeUrl: string; clientName: string; redirectUri: string };
@@ -43,7 +46,7 @@ export function welcomeText(welcome: Welcome): string {
     "",
     "Readiness Catalog API is running. Ctrl-C stops it.",
     ...servers.map(({ deployment, baseUrl }) => `  ${deployment.padEnd(10)}  ${baseUrl}  (${keyKind[deployment]})`),
-    `  release     ${welcome.releaseId}`,
+    ...releaseLines(welcome.releases),
     "",
     `API, as the demo customer ${demo.customer.email} (${demo.customer.id}; its keys are new at every start):`,
     `  curl -i ${live} ${production}/v1/releases/current`,
@@ -67,3 +70,17 @@ export function welcomeText(welcome: Welcome): string {
     `Operators: npm run keys -- list --account=${demo.customer.id}${keysCliFlags(servers)}   (npm run keys -- --help, npm run clients -- --help)`,
   ].join("\n");
 }
+
+/** One line per deployment: each has its own state, so its own release and publication time. */
+function releaseLines(releases: Welcome["releases"]): string[] {
+  const label = "  release     ";
+  return releases.map((release, i) => `${i === 0 ? label : " ".repeat(label.length)}${`${release.deployment}:`.padEnd(11)} ${release.release_id}, ${releaseText(release)}`);
+}
+
+function releaseText(release: ServedRelease): string {
+  const which = release.sample
+    ? `the sample catalog${release.publishedNow ? " (published by this start)" : ""}`
+    : "not the sample (kept; npm start -- --publish-sample serves the sample instead)";
+  return `${count(release.profile_count, "profile")}, published ${release.published_at}, ${which}`;
+}
+
