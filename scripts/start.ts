@@ -28,9 +28,9 @@ const HELP = `Usage: npm start [-- --port 8787] [--sandbox-port 8788] [--no-sand
    an earlier start, catalog:publish or catalog:rollback) stays current, unless --publish-sample
 3. serves production on http://localhost:<port> and the sandbox on http://localhost:<sandbox-port>
    with wrangler dev, until Ctrl-C
-4. seeds the demo customer (demo@example.com, with a new live and test key at every start) and the
-   demo operator (operator@example.com) on both, and the OAuth demo app, whose callback listens on
-   http://127.0.0.1:<oauth-port>/callback
+4. seeds the demo customer (demo@example.com) with a new live and test key, revoking the previous
+   start's demo keys, and the demo operator (operator@example.com) on both, and the OAuth demo app,
+   whose callback listens on http://127.0.0.1:<oauth-port>/callback
 5. prints the release each deployment serves, the URLs, credentials and ready-to-paste commands
 `;
 
@@ -112,7 +112,10 @@ runCli("start", HELP, async (argv) => {
 
   // 4. The demo accounts, the OAuth demo app's callback, then the one screen to try it all.
   const reached = deployments.map((deployment, i) => ({ deployment: deployment.name, baseUrl: servers[i]!.url.replace("127.0.0.1", "localhost") }));
-  const demo = await seedDemoAccounts(reached, operator.operatorSecret);
+  const demo = await seedDemoAccounts(reached, operator.operatorSecret).catch(async (error: unknown) => {
+    await stopAll();
+    throw error;
+  });
   const welcome: Welcome = { servers: reached, releases, demo };
   try {
     oauthDemo = await startOAuthDemo({

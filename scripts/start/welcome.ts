@@ -5,7 +5,7 @@
  */
 import { count } from "../cli-run";
 import type { DemoAccounts } from "../keys/demo";
-import type { Deployment } from "../keys/operator-client";
+import { MODE_OF, type Deployment } from "../keys/operator-client";
 import type { ServedRelease } from "./release";
 
 export interface Welcome {
@@ -48,7 +48,8 @@ export function welcomeText(welcome: Welcome): string {
     ...servers.map(({ deployment, baseUrl }) => `  ${deployment.padEnd(10)}  ${baseUrl}  (${keyKind[deployment]})`),
     ...releaseLines(welcome.releases),
     "",
-    `API, as the demo customer ${demo.customer.email} (${demo.customer.id}; its keys are new at every start):`,
+    `API, as the demo customer ${demo.customer.email} (${demo.customer.id}), with new demo keys (each start revokes the previous start's):`,
+    ...revokedLines(demo.revoked),
     `  curl -i ${live} ${production}/v1/releases/current`,
     `  curl -s ${live} ${production}/v1/catalog | head -c 300; echo`,
     `  curl -i ${live} -H 'Range: bytes=0-99' ${production}/v1/catalog`,
@@ -84,3 +85,9 @@ function releaseText(release: ServedRelease): string {
   return `${count(release.profile_count, "profile")}, published ${release.published_at}, ${which}`;
 }
 
+/** The previous start's demo keys no longer work: say so, since their secrets may have been pasted somewhere. */
+function revokedLines(revoked: DemoAccounts["revoked"]): string[] {
+  if (revoked.length === 0) return [];
+  const keys = revoked.map(({ deployment, last4 }) => `sk_${MODE_OF[deployment]}_…${last4}`).join(" and ");
+  return [`  the previous start's demo keys ${keys} are revoked: they get 401 revoked_api_key`];
+}
