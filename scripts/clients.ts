@@ -24,7 +24,8 @@ Commands:
   list
       Every client: id, name, kind, redirect URIs, registration date.
   delete <client_id>
-      Delete a client and revoke every grant and token it holds.
+      Delete a client and revoke every grant and token it holds. An id that starts with "-"
+      goes after --: delete -- <client_id>.
 
 Options:
   --json               Print the result as JSON.

@@ -21,11 +21,11 @@ Accounts (an account exists under one id on production and on the sandbox):
 Admin approval (the admin scope is never granted without an operator):
   admin-requests [--account <id>]
                          OAuth apps waiting for admin: account, email, app name, client id.
-  approve-admin --account <id> [--client <client_id>]
+  approve-admin --account <id> [--client=<client_id>]
                          Without --client: the account may create API keys with admin, and every
                          OAuth app waiting for admin on it is approved (later requests wait again).
                          With --client: only that app's request. Its next token carries admin.
-  reject-admin --account <id> [--client <client_id>]
+  reject-admin --account <id> [--client=<client_id>]
                          Refuse the waiting OAuth request(s) of the account (all, or that app's);
                          tokens keep leaving admin out. API-key approval is not changed.
 
@@ -51,6 +51,9 @@ Where (default: local):
   --url <url>            A specific local server instead of the default ports.
   --json                 Machine-readable output.
   -h, --help             This help.
+
+Options take --name value or --name=value; a value starting with "-" (a client id may) needs
+--name=value.
 
 Exit codes: 0 done; 1 refused or failed (the problem code and detail are printed); 2 usage error.`;
 

@@ -1,35 +1,37 @@
 /**
  * `npm start`: the whole local setup in one command. Builds the sample catalog, publishes it to the
- * local state of both deployments (production and sandbox), serves them with `wrangler dev` on
- * http://localhost:8787 and http://localhost:8788, seeds the demo accounts and the OAuth demo app,
- * and prints one screen of commands and URLs that work as pasted (scripts/start/welcome.ts).
+ * local state of each deployment (production and sandbox) where no release is current yet (a
+ * restart keeps what was published since: scripts/start/release.ts), serves them with `wrangler dev`
+ * on http://localhost:8787 and http://localhost:8788, seeds the demo accounts and the OAuth demo
+ * app, and prints one screen of commands and URLs that work as pasted (scripts/start/welcome.ts).
  * wrangler's own start-up output is kept back (it is shown if a server fails); once everything
  * answers, its request log follows, prefixed with the deployment.
  */
 import { createServer } from "node:net";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { publishRelease } from "../src/catalog/publish";
 import { buildCatalog } from "./catalog/build";
 import { count, EXIT, runCli, UsageError } from "./cli-run";
 import { DEFAULT_PERSIST_TO, openDeploymentStorage } from "./deployment-storage";
 import { seedDemoAccounts } from "./keys/demo";
 import { localOperator } from "./keys/local-operator";
 import { DEMO_CALLBACK_PORT, DEMO_CLIENT_NAME, demoRedirectUri, seedDemoClient, startOAuthDemo, type OAuthDemo } from "./oauth/demo";
-import { openReleaseDir } from "./release-dir";
+import { releaseToServe } from "./start/release";
 import { keysCliFlags, welcomeText, type Welcome } from "./start/welcome";
 import { startWranglerDev, type DevServer } from "./wrangler-dev";
 
-const HELP = `Usage: npm start [-- --port 8787] [--sandbox-port 8788] [--no-sandbox] [--oauth-port 8789] [--persist-to <dir>]
+const HELP = `Usage: npm start [-- --port 8787] [--sandbox-port 8788] [--no-sandbox] [--oauth-port 8789] [--persist-to <dir>] [--publish-sample]
 
 1. builds data/profiles into dist/ (as npm run catalog:build -- --in data/profiles --out dist)
-2. publishes it to the local state of production and of the sandbox (--persist-to, default ${DEFAULT_PERSIST_TO})
+2. publishes it to the local state of production and of the sandbox (--persist-to, default
+   ${DEFAULT_PERSIST_TO}) where no release is current yet; a release current there (published by
+   an earlier start, catalog:publish or catalog:rollback) stays current, unless --publish-sample
 3. serves production on http://localhost:<port> and the sandbox on http://localhost:<sandbox-port>
    with wrangler dev, until Ctrl-C
-4. seeds the demo customer (demo@example.com, with a new live and test key at every start) and the
-   demo operator (operator@example.com) on both, and the OAuth demo app, whose callback listens on
-   http://127.0.0.1:<oauth-port>/callback
-5. prints the URLs, credentials and ready-to-paste commands to try it all
+4. seeds the demo customer (demo@example.com) with a new live and test key, revoking the previous
+   start's demo keys, and the demo operator (operator@example.com) on both, and the OAuth demo app,
+   whose callback listens on http://127.0.0.1:<oauth-port>/callback
+5. prints the release each deployment serves, the URLs, credentials and ready-to-paste commands
 `;
 
 const DEPLOYMENTS = [
@@ -46,6 +48,7 @@ runCli("start", HELP, async (argv) => {
       "no-sandbox": { type: "boolean", default: false },
       "oauth-port": { type: "string", default: String(DEMO_CALLBACK_PORT) },
       "persist-to": { type: "string", default: DEFAULT_PERSIST_TO },
+      "publish-sample": { type: "boolean", default: false },
     },
   });
   const deployments = values["no-sandbox"] ? DEPLOYMENTS.slice(0, 1) : DEPLOYMENTS;
@@ -61,20 +64,21 @@ runCli("start", HELP, async (argv) => {
   const { manifest } = built;
   console.log(`built ${manifest.release_id}: ${count(manifest.profile_count, "profile")}, ${count(manifest.parts.length, "part")} (${path.relative(".", built.releaseDir)})`);
 
-  // 2. Publish it where `wrangler dev` reads, for each deployment; register the OAuth demo app.
+  // 2. Publish it where `wrangler dev` reads, unless another release is current; register the OAuth demo app.
   let demoClientId = "";
-  const published: string[] = [];
+  const releases: Welcome["releases"] = [];
   for (const deployment of deployments) {
     const opened = await openDeploymentStorage({ environment: deployment.environment, persistTo });
     try {
-      const result = await publishRelease(opened.storage, openReleaseDir(built.releaseDir));
-      published.push(`${result.pointer_flipped ? "published on" : "already current on"} ${deployment.name}`);
+      const served = await releaseToServe(opened.storage, built, { publishSample: values["publish-sample"] });
+      releases.push({ ...served, deployment: deployment.name });
+      console.log(`${deployment.name}: ${served.publishedNow ? "published" : "keeps"} ${served.release_id}${served.sample ? " (the sample)" : ""}`);
       if (deployment.name === "production") demoClientId = await seedDemoClient(opened.env, demoRedirectUri(oauthPort));
     } finally {
       await opened.dispose();
     }
   }
-  console.log(`release ${published.join(", ")} (local state in ${persistTo})`);
+  console.log(`local state in ${persistTo}`);
 
   // 3. Serve, both with the local secrets (.wrangler/operator.env: OPERATOR_SECRET, which `npm run keys`
   // also uses, and OAUTH_TOKEN_KEY).
@@ -109,8 +113,11 @@ runCli("start", HELP, async (argv) => {
 
   // 4. The demo accounts, the OAuth demo app's callback, then the one screen to try it all.
   const reached = deployments.map((deployment, i) => ({ deployment: deployment.name, baseUrl: servers[i]!.url.replace("127.0.0.1", "localhost") }));
-  const demo = await seedDemoAccounts(reached, operator.operatorSecret);
-  const welcome: Welcome = { servers: reached, releaseId: manifest.release_id, demo };
+  const demo = await seedDemoAccounts(reached, operator.operatorSecret).catch(async (error: unknown) => {
+    await stopAll();
+    throw error;
+  });
+  const welcome: Welcome = { servers: reached, releases, demo };
   try {
     oauthDemo = await startOAuthDemo({
       baseUrl: reached[0]!.baseUrl,

@@ -38,7 +38,7 @@ interface OAuthDemoOptions {
   port: number;
   /** The demo customer's account id, for the approval command the demo prints. */
   accountId: string;
-  /** How `npm run keys` reaches these servers (e.g. " --port 9000"), empty for the default ports. */
+  /** How `npm run keys` reaches these servers (e.g. " --port=9000"), empty for the default ports. */
   keysCliFlags: string;
   log: (text: string) => void;
 }
@@ -105,7 +105,7 @@ async function finish(url: URL, flow: Flow): Promise<string> {
       `[oauth demo] ${DEMO_CLIENT_NAME} exchanged the code; its token has: ${tokens.scope}${adminWaits ? " (admin waits for an operator)" : ""}. Try:`,
       `  curl -s ${base}/v2/cheeses -H 'Authorization: Bearer ${tokens.access_token}'`,
       `  curl -s ${base}/v1/catalog -H 'Authorization: Bearer ${tokens.access_token}' | head -c 300; echo`,
-      ...(adminWaits ? [`  npm run keys -- approve-admin --account ${flow.accountId} --client ${flow.clientId}${flow.keysCliFlags}   # or Approve at ${base}/dashboard/operator`] : []),
+      ...(adminWaits ? [`  npm run keys -- approve-admin --account=${flow.accountId} --client=${flow.clientId}${flow.keysCliFlags}   # or Approve at ${base}/dashboard/operator`] : []),
       `  curl -s ${base}/oauth/token -d grant_type=refresh_token -d client_id=${flow.clientId} -d refresh_token=${tokens.refresh_token}`,
       `  curl -s -o /dev/null -w '%{http_code}\\n' ${base}/oauth/revoke -d client_id=${flow.clientId} -d token=${tokens.access_token}`,
       "",

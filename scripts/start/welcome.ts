@@ -3,12 +3,15 @@
  * that work as pasted (test/e2e/start.test.ts runs every one of them). Short on purpose: one
  * screen, one block per thing to try.
  */
+import { count } from "../cli-run";
 import type { DemoAccounts } from "../keys/demo";
-import type { Deployment } from "../keys/operator-client";
+import { MODE_OF, type Deployment } from "../keys/operator-client";
+import type { ServedRelease } from "./release";
 
 export interface Welcome {
   servers: { deployment: Deployment; baseUrl: string }[];
-  releaseId: string;
+  /** What each deployment serves, in the order of `servers`. */
+  releases: (ServedRelease & { deployment: Deployment })[];
   demo: DemoAccounts;
   /** Absent when the OAuth demo could not start (the reason is printed instead). */
   oauth?: { authorizeUrl: string; clientName: string; redirectUri: string };
@@ -18,11 +21,15 @@ export interface Welcome {
 const DEFAULT_PORTS: Record<Deployment, string> = { production: "8787", sandbox: "8788" };
 const PORT_FLAGS: Record<Deployment, string> = { production: "--port", sandbox: "--sandbox-port" };
 
-/** `npm run keys` finds npm start's servers on 8787/8788; other ports must be named. */
+/**
+ * `npm run keys` finds npm start's servers on 8787/8788; other ports must be named. Every printed
+ * option is `--name=value`: node's parseArgs takes `--name value` for an option only when the value
+ * does not start with "-", and client ids can (they are base64url).
+ */
 export function keysCliFlags(servers: Welcome["servers"]): string {
   return servers
     .filter(({ deployment, baseUrl }) => new URL(baseUrl).port !== DEFAULT_PORTS[deployment])
-    .map(({ deployment, baseUrl }) => ` ${PORT_FLAGS[deployment]} ${new URL(baseUrl).port}`)
+    .map(({ deployment, baseUrl }) => ` ${PORT_FLAGS[deployment]}=${new URL(baseUrl).port}`)
     .join("");
 }
 
@@ -39,14 +46,15 @@ export function welcomeText(welcome: Welcome): string {
     "",
     "Readiness Catalog API is running. Ctrl-C stops it.",
     ...servers.map(({ deployment, baseUrl }) => `  ${deployment.padEnd(10)}  ${baseUrl}  (${keyKind[deployment]})`),
-    `  release     ${welcome.releaseId}`,
+    ...releaseLines(welcome.releases),
     "",
-    `API, as the demo customer ${demo.customer.email} (${demo.customer.id}; its keys are new at every start):`,
+    `API, as the demo customer ${demo.customer.email} (${demo.customer.id}), with new demo keys (each start revokes the previous start's):`,
+    ...revokedLines(demo.revoked),
     `  curl -i ${live} ${production}/v1/releases/current`,
     `  curl -s ${live} ${production}/v1/catalog | head -c 300; echo`,
     `  curl -i ${live} -H 'Range: bytes=0-99' ${production}/v1/catalog`,
     ...demo.keys.map(({ baseUrl, secret }) => `  curl -H "Authorization: Bearer ${secret}" ${baseUrl}/v2/cheeses`),
-    `  npm run catalog:pull -- --base-url ${production} --key ${demo.keys[0]!.secret} --out catalog.json`,
+    `  npm run catalog:pull -- --base-url=${production} --key=${demo.keys[0]!.secret} --out=catalog.json`,
     "",
     `Dashboard: ${dashboards.join("  (sandbox: ")}${dashboards.length > 1 ? ")" : ""}`,
     `  customer  ${login(demo.customer)}keys, authorized apps`,
@@ -60,6 +68,26 @@ export function welcomeText(welcome: Welcome): string {
         ]
       : [`OAuth demo not started: ${welcome.oauthProblem}`]),
     "",
-    `Operators: npm run keys -- list --account ${demo.customer.id}${keysCliFlags(servers)}   (npm run keys -- --help, npm run clients -- --help)`,
+    `Operators: npm run keys -- list --account=${demo.customer.id}${keysCliFlags(servers)}   (npm run keys -- --help, npm run clients -- --help)`,
   ].join("\n");
+}
+
+/** One line per deployment: each has its own state, so its own release and publication time. */
+function releaseLines(releases: Welcome["releases"]): string[] {
+  const label = "  release     ";
+  return releases.map((release, i) => `${i === 0 ? label : " ".repeat(label.length)}${`${release.deployment}:`.padEnd(11)} ${release.release_id}, ${releaseText(release)}`);
+}
+
+function releaseText(release: ServedRelease): string {
+  const which = release.sample
+    ? `the sample catalog${release.publishedNow ? " (published by this start)" : ""}`
+    : "not the sample (kept; npm start -- --publish-sample serves the sample instead)";
+  return `${count(release.profile_count, "profile")}, published ${release.published_at}, ${which}`;
+}
+
+/** The previous start's demo keys no longer work: say so, since their secrets may have been pasted somewhere. */
+function revokedLines(revoked: DemoAccounts["revoked"]): string[] {
+  if (revoked.length === 0) return [];
+  const keys = revoked.map(({ deployment, last4 }) => `sk_${MODE_OF[deployment]}_…${last4}`).join(" and ");
+  return [`  the previous start's demo keys ${keys} are revoked: they get 401 revoked_api_key`];
 }

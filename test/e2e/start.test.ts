@@ -2,62 +2,37 @@
  * `npm start` as a newcomer meets it: one short screen, and every command and URL on it works as
  * pasted — each printed curl runs in bash, the npm commands run, the dashboard takes the printed
  * credentials, and the OAuth link leads, through sign-in and Allow, to the demo app printing calls
- * that work too (approving admin from the terminal, then a refresh that carries it). Own ports and
- * own --persist-to state, so it never meets a developer's running `npm start`.
+ * that work too (approving admin from the terminal, then a refresh that carries it), here with a
+ * demo app whose client id starts with "-". Own ports and own --persist-to state, so it never
+ * meets a developer's running `npm start`.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FormBrowser, formField, signInAndAllow } from "./oauth-fixture";
 import { freePort } from "../../scripts/wrangler-dev";
-import { REPO_ROOT } from "./support/wrangler-dev";
+import { DEMO_CLIENT_NAME, demoRedirectUri } from "../../scripts/oauth/demo";
+import { registerClientStartingWithDash } from "./support/dash-client";
+import { bash, npmStart, printedCommands, type NpmStart, type Shell } from "./support/npm-start";
 
 const MAX_WELCOME_LINES = 30;
 
 let dir: string;
-let child: ChildProcess;
-let output = "";
-let exited: Promise<number | null>;
-
-
-async function waitForOutput(pattern: RegExp, timeoutMs = 150_000): Promise<RegExpExecArray> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = pattern.exec(output);
-    if (match) return match;
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start never printed ${pattern}:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-interface Shell {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  /** The exit status of every curl the line ran. */
-  curls: number[];
-}
-
-/** Runs one printed line in bash, as pasted; curl fails on an HTTP error and reports its status. */
-function bash(line: string): Promise<Shell> {
-  const failOnHttpError = 'curl() { command curl --fail-with-body -sS "$@"; local s=$?; echo "curl-exit $s" >&2; return $s; }';
-  return new Promise((resolve, reject) => {
-    const shell = spawn("bash", ["-c", `${failOnHttpError}\n${line}`], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    shell.stdout.on("data", (chunk) => (stdout += chunk));
-    shell.stderr.on("data", (chunk) => (stderr += chunk));
-    shell.once("error", reject);
-    shell.once("close", (code) => resolve({ code, stdout, stderr, curls: [...stderr.matchAll(/curl-exit (\d+)/g)].map((m) => Number(m[1])) }));
-  });
-}
+let start: NpmStart;
+let demoClientId: string;
 
 /** A printed curl succeeded: exit 0, or 23 when `| head` stopped reading early (never 22, an HTTP error). */
 function expectCurlSucceeded(line: string, run: Shell) {
   expect(run.curls, `${line}\n${run.stderr}`).toHaveLength(1);
   expect(run.curls[0] === 0 || (run.curls[0] === 23 && line.includes("| head")), `${line}\n${run.stderr}`).toBe(true);
+}
+
+/** Every option of a printed npm command is `--name=value`, which parses whatever the value starts with. */
+function expectOptionsWithEquals(line: string) {
+  const options = line.split(" -- ")[1]!.split(" ").filter((word) => word.startsWith("--"));
+  expect(options.length, line).toBeGreaterThan(0);
+  for (const option of options) expect(option, line).toMatch(/^--[a-z-]+=\S+$/);
 }
 
 /** True once nothing answers at the URL (servers may still be shutting down when npm start's own process ends). */
@@ -73,27 +48,23 @@ async function stopsAnswering(url: string, attempts = 60): Promise<boolean> {
   return false;
 }
 
-const printedCommands = (text: string, command: "curl" | "npm") => text.split("\n").filter((line) => line.startsWith(`  ${command} `)).map((line) => line.trim());
-
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "npm-start-"));
   const [port, sandboxPort, oauthPort] = [await freePort(), await freePort(), await freePort()];
-  const args = ["--port", String(port), "--sandbox-port", String(sandboxPort), "--oauth-port", String(oauthPort), "--persist-to", path.join(dir, "state")];
-  // As `npm start` runs it: one Node process with tsx as an import hook, so Ctrl-C reaches start.ts itself.
-  child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "scripts/start.ts"), ...args], { cwd: REPO_ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-  await waitForOutput(/^Request log:$/m);
+  const persistTo = path.join(dir, "state");
+  // The demo app as registered by an earlier start, under an id that starts with "-": every
+  // printed command must still take it (npm start reuses the demo app it finds).
+  demoClientId = await registerClientStartingWithDash(persistTo, { clientName: DEMO_CLIENT_NAME, redirectUris: [demoRedirectUri(oauthPort)] });
+  start = await npmStart(["--port", String(port), "--sandbox-port", String(sandboxPort), "--oauth-port", String(oauthPort), "--persist-to", persistTo]);
 });
 
 afterAll(async () => {
-  if (child?.exitCode === null) process.kill(-child.pid!, "SIGINT");
-  await exited;
+  await start?.interrupt();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const welcome = () => /Readiness Catalog API is running[\s\S]*?(?=\nRequest log:)/.exec(output)![0];
+const welcome = () => start.welcome();
+const output = () => start.output();
 
 describe("npm start", () => {
   it("prints one short screen: servers, the demo keys' calls, dashboard credentials, the OAuth link; none of wrangler's start-up output", () => {
@@ -103,8 +74,8 @@ describe("npm start", () => {
     expect(screen).toMatch(/^Dashboard: http:\/\/localhost:\d+\/dashboard/m);
     expect(screen).toMatch(/^ {2}customer {2}demo@example\.com \/ demo-cheese-password/m);
     expect(screen).toMatch(/^ {2}operator {2}operator@example\.com \/ demo-operator-password/m);
-    expect(output).not.toContain("Your Worker has access to the following bindings");
-    expect(output).not.toContain("/operator/v1/");
+    expect(output()).not.toContain("Your Worker has access to the following bindings");
+    expect(output()).not.toContain("/operator/v1/");
   });
 
   it("every printed curl works as pasted", async () => {
@@ -114,10 +85,11 @@ describe("npm start", () => {
   });
 
   it("every printed npm command works (catalog:pull writing to a temporary file instead of ./catalog.json)", async () => {
-    const lines = [...printedCommands(welcome(), "npm"), /npm run keys -- list --account \S+(?: --\S+ \d+)*/.exec(welcome())![0]];
+    const lines = [...printedCommands(welcome(), "npm"), /npm run keys -- list --account=\S+(?: --\S+=\d+)*/.exec(welcome())![0]];
     expect(lines).toHaveLength(2);
     for (const line of lines) {
-      const run = await bash(line.replace("--out catalog.json", `--out ${path.join(dir, "catalog.json")}`));
+      expectOptionsWithEquals(line);
+      const run = await bash(line.replace("--out=catalog.json", `--out=${path.join(dir, "catalog.json")}`));
       expect(run.code, `${line}\n${run.stderr}`).toBe(0);
     }
   });
@@ -146,18 +118,20 @@ describe("npm start", () => {
 
   it("the OAuth link: sign in as the printed customer, Allow; the demo app's printed calls work, admin approved from the terminal", async () => {
     const authorizeUrl = /^ {2}(http:\/\/localhost:\d+\/oauth\/authorize\?\S+)$/m.exec(welcome())![1]!;
+    expect(new URL(authorizeUrl).searchParams.get("client_id")).toBe(demoClientId);
     const customer = /customer {2}(\S+) \/ (\S+)/.exec(welcome())!;
     const callback = await signInAndAllow(authorizeUrl, { email: customer[1]!, password: customer[2]! }, "Demo Cheese App");
     const landed = await fetch(callback);
     expect(await landed.text()).toContain("Signed in: Demo Cheese App now holds an access token for read:cheeses read:catalog.");
 
-    const demo = (await waitForOutput(/\[oauth demo\][^\n]*\n(?: {2}\S[^\n]*\n)+/))[0];
+    const demo = (await start.waitForOutput(/\[oauth demo\][^\n]*\n(?: {2}\S[^\n]*\n)+/))[0];
     expect(demo).toContain("(admin waits for an operator)");
     const lines = demo.split("\n").filter((line) => /^ {2}(curl|npm) /.test(line)).map((line) => line.trim());
     expect(lines.map((line) => line.split(" ")[0])).toEqual(["curl", "curl", "npm", "curl", "curl"]);
     for (const line of lines) {
       const run = await bash(line);
       if (line.startsWith("npm")) {
+        expectOptionsWithEquals(line);
         expect(run.code, run.stderr).toBe(0);
         continue;
       }
@@ -171,8 +145,7 @@ describe("npm start", () => {
     const servers = [...welcome().matchAll(/^ {2}(?:production|sandbox) +(http:\/\/localhost:\d+)/gm)].map((m) => m[1]!);
     const callback = /\(callback (http:\/\/127\.0\.0\.1:\d+)\/callback\)/.exec(welcome())![1]!;
     expect(servers).toHaveLength(2);
-    process.kill(-child.pid!, "SIGINT");
-    expect(await exited).toBe(0);
+    expect(await start.interrupt()).toBe(0);
     for (const url of [...servers, callback]) expect(await stopsAnswering(url), url).toBe(true);
   });
 });

@@ -3,6 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { openDeploymentStorage } from "../../scripts/deployment-storage";
+import { loadOAuthProvider } from "../../scripts/oauth/library-in-node";
+import { DEMO_CLIENT_NAME, seedDemoClient } from "../../scripts/oauth/demo";
+import { nextClientIdStartsWithDash, registerClientStartingWithDash } from "../e2e/support/dash-client";
 import { runScript } from "../e2e/support/scripts";
 
 const state = mkdtempSync(path.join(tmpdir(), "clients-cli-"));
@@ -62,8 +66,38 @@ describe("npm run clients", () => {
     }, 60_000);
   }
 
+  it("takes --name=value options; deletes a client whose id starts with - given after --", async () => {
+    const created = await clients("create", "--name=Dash Tool", "--redirect-uri=http://localhost:7778/callback", "--public", "--json");
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ clientName: "Dash Tool", redirectUris: ["http://localhost:7778/callback"] });
+
+    const clientId = await registerClientStartingWithDash(state, { clientName: "Dash App", redirectUris: ["http://localhost:7779/callback"] });
+    const deleted = await runScript("clients.ts", ["delete", "--persist-to", state, "--", clientId]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stderr).toContain(`deleted client ${clientId}`);
+  }, 60_000);
+
   it("fails with exit code 1 for an unknown client and 2 for a missing command", async () => {
     expect((await clients("delete", "no-such-client")).code).toBe(1);
     expect((await clients()).code).toBe(2);
+  }, 60_000);
+});
+
+describe("client ids", () => {
+  it("never start with -: npm start's demo app is registered again when the library draws one", async () => {
+    const persistTo = mkdtempSync(path.join(tmpdir(), "client-ids-"));
+    const opened = await openDeploymentStorage({ persistTo });
+    const restore = nextClientIdStartsWithDash();
+    try {
+      const clientId = await seedDemoClient(opened.env, "http://127.0.0.1:18789/callback");
+      expect(clientId).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{15}$/);
+      const { registryApi } = await loadOAuthProvider();
+      const registered = (await registryApi(opened.env as never).listClients()).items;
+      expect(registered.map((client) => [client.clientId, client.clientName])).toEqual([[clientId, DEMO_CLIENT_NAME]]);
+    } finally {
+      restore();
+      await opened.dispose();
+      rmSync(persistTo, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -26,6 +26,10 @@ describe("usage", () => {
     [["accounts", "list", "--remote"], /--remote needs --url/],
     [["accounts", "list", "--env", "staging"], /--env must be production or sandbox/],
     [["reject-admin", "--client", "abc"], /--account is required/],
+    // --name=value, also for a value that starts with "-" (a client id may).
+    [["create", "--account=acct_x", "--mode=prod"], /--mode must be live or test/],
+    [["reject-admin", "--client=-Xy0123456789abc"], /--account is required/],
+    [["reject-admin", "--client", "-Xy0123456789abc"], /argument is ambiguous[\s\S]*--client=-XYZ/],
   ])("keys %j exits 2 with the reason and the help", async (args, reason) => {
     const run = await keys(args);
     expect(run.code).toBe(2);

@@ -103,10 +103,20 @@ export function registryApi(env: OAuthEnv): OAuthHelpers {
  * accepts its secret by `client_secret_basic` or `client_secret_post` (RFC 6749 §2.3.1), both of
  * which the metadata advertises; an explicit method would be enforced alone.
  */
-export function registerClient(api: OAuthHelpers, client: { name: string; redirectUris: string[]; isPublic: boolean }): Promise<ClientInfo> {
+export async function registerClient(api: OAuthHelpers, client: { name: string; redirectUris: string[]; isPublic: boolean }): Promise<ClientInfo> {
   const publicAuth = client.isPublic ? { tokenEndpointAuthMethod: "none" } : {};
-  return api.createClient({ clientName: client.name, redirectUris: client.redirectUris, ...publicAuth });
+  // The library draws ids from base64url and takes none of ours, so one in 64 would start with "-",
+  // which a command line takes for an option (`--client -Xy…`): such a client is deleted unused.
+  for (let draw = 1; draw <= MAX_CLIENT_ID_DRAWS; draw++) {
+    const created = await api.createClient({ clientName: client.name, redirectUris: client.redirectUris, ...publicAuth });
+    if (!created.clientId.startsWith("-")) return created;
+    await api.deleteClient(created.clientId);
+  }
+  throw new Error(`the OAuth library returned ${MAX_CLIENT_ID_DRAWS} client ids in a row that start with "-"`);
 }
+
+/** (1/64)^8: a ninth "-" in a row means the ids are no longer drawn at random. */
+const MAX_CLIENT_ID_DRAWS = 8;
 
 /**
  * Runs on every code exchange and refresh, after the library's own checks (code, client, PKCE

@@ -1,0 +1,87 @@
+/**
+ * `npm start` as a developer runs it, for the e2e tests: one Node process with tsx as an import
+ * hook (so Ctrl-C reaches start.ts itself), its output collected, and each printed line run in
+ * bash as pasted.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { REPO_ROOT } from "./wrangler-dev";
+
+export interface NpmStart {
+  /** Everything printed so far, stdout and stderr. */
+  output(): string;
+  /** The welcome screen, once printed (from "Readiness Catalog API is running" to the request log). */
+  welcome(): string;
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** Ctrl-C; resolves with start's exit code. */
+  interrupt(): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/** Starts `npm start -- <args>` and resolves once the welcome screen is printed. */
+export async function npmStart(args: string[]): Promise<NpmStart> {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "scripts/start.ts"), ...args], {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const waitForOutput = async (pattern: RegExp, timeoutMs = 150_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const match = pattern.exec(output);
+      if (match) return match;
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start never printed ${pattern}:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  const interrupt = () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGINT");
+    return exited;
+  };
+  try {
+    await waitForOutput(/^Request log:$/m);
+  } catch (error) {
+    await interrupt();
+    throw error;
+  }
+  return {
+    output: () => output,
+    welcome: () => /Readiness Catalog API is running[\s\S]*?(?=\nRequest log:)/.exec(output)![0],
+    waitForOutput,
+    interrupt,
+    exited,
+  };
+}
+
+export interface Shell {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The exit status of every curl the line ran. */
+  curls: number[];
+}
+
+/** Runs one printed line in bash, as pasted; curl fails on an HTTP error and reports its status. */
+export function bash(line: string): Promise<Shell> {
+  const failOnHttpError = 'curl() { command curl --fail-with-body -sS "$@"; local s=$?; echo "curl-exit $s" >&2; return $s; }';
+  return new Promise((resolve, reject) => {
+    const shell = spawn("bash", ["-c", `${failOnHttpError}\n${line}`], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    shell.stdout.on("data", (chunk) => (stdout += chunk));
+    shell.stderr.on("data", (chunk) => (stderr += chunk));
+    shell.once("error", reject);
+    shell.once("close", (code) => resolve({ code, stdout, stderr, curls: [...stderr.matchAll(/curl-exit (\d+)/g)].map((m) => Number(m[1])) }));
+  });
+}
+
+/** The lines of `text` that start with `  curl ` or `  npm `: commands printed to be pasted. */
+export const printedCommands = (text: string, command: "curl" | "npm") =>
+  text
+    .split("\n")
+    .filter((line) => line.startsWith(`  ${command} `))
+    .map((line) => line.trim());
