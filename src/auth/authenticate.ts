@@ -16,7 +16,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/context";
 import { Problem, type ProblemCode } from "../http/problem";
-import { clientIpOf, countAuthFailure, mayCheckWhileThrottled, throttledSeconds } from "../limits/ip-throttle";
+import { clientAddressOf, countAuthFailure, mayCheckWhileThrottled, throttledSeconds } from "../limits/ip-throttle";
 import { resolveAccessToken } from "./access-token";
 import { parseAuthorization, type Credential } from "./bearer";
 import { realmOf, unauthorized } from "./challenge";
@@ -25,7 +25,7 @@ import type { Principal } from "./principal";
 
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const ip = clientIpOf(c.req.raw);
+    const ip = clientAddressOf(c.req.raw, c.env.CLIENT_ADDRESS_SOURCE);
     const parsed = parseAuthorization(c.req.header("Authorization"));
     if (!parsed.ok) return refuse(c, ip, parsed.code, parsed.detail, parsed.credentialSent);
 

@@ -23,12 +23,21 @@ export interface FailureLimiter {
   limit(options: { key: string }): Promise<{ success: boolean }>;
 }
 
+/** `CLIENT_ADDRESS_SOURCE` value of a worker that runs behind Cloudflare's edge (wrangler.toml [vars]). */
+export const EDGE_ADDRESS_SOURCE = "cf-connecting-ip";
+/** The one address every request counts as where no platform vouches for the client's. */
+export const LOCAL_ADDRESS = "local";
+
 /**
- * Cloudflare sets CF-Connecting-IP on every request at the edge (a client cannot spoof it there),
- * and `wrangler dev` sets it locally. Without it there is no address to hold to account: null.
+ * The client address to hold to account. Cloudflare's edge sets CF-Connecting-IP on every request
+ * and overwrites a client's, so behind the edge it is the client's address. `wrangler dev` keeps a
+ * client's CF-Connecting-IP and fills it in only when absent (miniflare's entry worker), so anywhere
+ * else it proves nothing: every request there is the one address `local`. Null only behind the
+ * edge without the header (a test's request; the edge always sets it).
  */
-export function clientIpOf(request: Request): string | null {
-  return request.headers.get("CF-Connecting-IP");
+export function clientAddressOf(request: Request, source: string | undefined): string | null {
+  if (source === EDGE_ADDRESS_SOURCE) return request.headers.get("CF-Connecting-IP");
+  return LOCAL_ADDRESS;
 }
 
 /** Seconds this address must still wait, or 0. Pure memory: no I/O. */

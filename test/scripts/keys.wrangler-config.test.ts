@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
-import { AUTH_FAILURE_WINDOW_SECONDS } from "../../src/limits/ip-throttle";
+import { AUTH_FAILURE_WINDOW_SECONDS, EDGE_ADDRESS_SOURCE } from "../../src/limits/ip-throttle";
 import { DEFAULT_RATE_LIMITS } from "../../src/limits/policy";
 
 const configOf = (env?: string) => unstable_readConfig({ config: "wrangler.toml", env }, { hideWarnings: true });
@@ -28,6 +28,10 @@ describe.each([["production", undefined], ["sandbox", "sandbox"]])("%s deploymen
     const limiter = config.ratelimits.find((r: { name: string }) => r.name === "AUTH_FAILURE_LIMITER");
     expect(limiter?.simple.period).toBe(AUTH_FAILURE_WINDOW_SECONDS);
     expect(limiter?.simple.limit).toBeGreaterThan(0);
+  });
+
+  it("takes the client address from CF-Connecting-IP once deployed behind the edge", () => {
+    expect(config.vars.CLIENT_ADDRESS_SOURCE).toBe(EDGE_ADDRESS_SOURCE);
   });
 
   it("configures the per-mode defaults: live 100 req/s, test 25 req/s", () => {

@@ -73,6 +73,16 @@ describe("invalid credentials per client IP", () => {
     expect(reads.slice(-5)).toEqual([0, 0, 0, 0, 0]);
   });
 
+  it("takes the client address from CF-Connecting-IP only behind Cloudflare's edge: elsewhere a spoofed one evades nothing", async () => {
+    // Under `wrangler dev` the header is whatever the client sent (miniflare fills it in only when absent).
+    const local = { ...env, CLIENT_ADDRESS_SOURCE: "local" } as unknown as Env;
+    let status = 0;
+    for (let i = 0; i < 2 * LIMIT + 1 && status !== 429; i++) {
+      status = (await call("/v2/cheeses", { headers: { Authorization: "Bearer sk_live_wrong", "CF-Connecting-IP": freshIp() } }, local)).status;
+    }
+    expect(status).toBe(429);
+  });
+
   it("does not throttle other addresses, nor valid keys from them", async () => {
     const { secret } = await accountWithKey();
     const flooded = freshIp();
