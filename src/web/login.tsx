@@ -4,11 +4,12 @@
  * continues (303) to `continue`, which must be a path on this origin (no open redirect).
  */
 import type { Context, Hono } from "hono";
+import { signIn } from "../auth/sign-in";
+import { clientAddressOf } from "../limits/ip-throttle";
 import { csrfProtection, csrfTokenFor } from "./csrf";
 import { LOGIN_PATH, LOGOUT_PATH, LoginPage, SignedInPage } from "./login-page";
 import { renderPage } from "./page";
 import { endSession, loadSession, startSignedInSession, type WebEnv } from "./session";
-import { signIn } from "./sign-in";
 
 const MAX_EMAIL_LENGTH = 254; // RFC 5321 §4.5.3.1.3
 const MAX_PASSWORD_LENGTH = 1024;
@@ -38,7 +39,7 @@ async function submitLogin(c: Context<WebEnv>) {
   if (!email || !password) return again(400, "Enter both your email address and your password.");
   if (email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) return again(400, "That email address or password is too long.");
 
-  const result = await signIn(c.env, email, password);
+  const result = await signIn(c.env, email, password, clientAddressOf(c.req.raw, c.env.CLIENT_ADDRESS_SOURCE));
   if (!result.ok && result.reason === "locked") {
     c.header("Retry-After", String(result.retryAfterSeconds));
     return again(429, `Too many failed sign-ins. Wait ${result.retryAfterSeconds} seconds, then try again.`);
