@@ -13,7 +13,7 @@ import { accept, refuse, type AccountView, type KeyView, type Outcome, type Role
 import { AccountTables, type AccountRow, type KeyRow } from "./account-tables";
 import { newKeyId } from "./ids";
 import { keyIndexName, type KeyRecord } from "./key-record";
-import { hashPassword, lockoutMsAfter, verifyPassword } from "./password";
+import { hashPassword } from "./password";
 import { ADMIN_SCOPE, DEFAULT_KEY_SCOPES, normalizeScopes, scopesMissing, type Scope } from "./scopes";
 
 export const MAX_ACTIVE_KEYS = 3;
@@ -30,7 +30,8 @@ export interface NewKey {
   name?: string | null;
   scopes?: Scope[];
 }
-export type PasswordCheck = { ok: true; account: AccountView } | { ok: false; reason: "invalid" | "locked"; retryAfterSeconds: number };
+/** What a sign-in checks the password against (sign-in.ts); null for an object without an account. */
+export type SignInRecord = { account: AccountView; password: string } | null;
 
 export class AccountObject extends DurableObject<Env> {
   #tables: AccountTables;
@@ -126,20 +127,10 @@ export class AccountObject extends DurableObject<Env> {
     return accept(viewOfKey(revoked, revoked.last_used_at));
   }
 
-  /** Sign-in check with lockout: after repeated failures the password is not even checked. */
-  async verifyPassword(password: string): Promise<PasswordCheck> {
+  /** The account and its password hash, for the sign-in's check (attempts are counted per email by the directory). */
+  async signInRecord(): Promise<SignInRecord> {
     const account = this.#tables.account();
-    if (!account) return { ok: false, reason: "invalid", retryAfterSeconds: 0 };
-    const now = Date.now();
-    if (account.locked_until > now) return { ok: false, reason: "locked", retryAfterSeconds: Math.ceil((account.locked_until - now) / 1000) };
-    if (await verifyPassword(password, account.password)) {
-      this.#tables.recordSignIn(0, 0);
-      return { ok: true, account: viewOfAccount(account) };
-    }
-    const failures = this.#tables.account()!.failed_logins + 1;
-    const lockMs = lockoutMsAfter(failures);
-    this.#tables.recordSignIn(failures, lockMs ? now + lockMs : 0);
-    return { ok: false, reason: lockMs ? "locked" : "invalid", retryAfterSeconds: Math.ceil(lockMs / 1000) };
+    return account ? { account: viewOfAccount(account), password: account.password } : null;
   }
 
   /** The edge's view of a key: written on create and on revoke (hash → record). */

@@ -13,6 +13,7 @@ export interface AccountRow {
   roles: string;
   admin_approved: number;
   password: string;
+  /** Unused since sign-in attempts are counted per email in the AccountDirectory (kept: existing rows have them). */
   failed_logins: number;
   locked_until: number;
   created_at: string;
@@ -65,10 +66,6 @@ export class AccountTables {
 
   setAdminApproved(): void {
     this.sql.exec("UPDATE account SET admin_approved = 1");
-  }
-
-  recordSignIn(failedLogins: number, lockedUntil: number): void {
-    this.sql.exec("UPDATE account SET failed_logins = ?, locked_until = ?", failedLogins, lockedUntil);
   }
 
   activeKeyCount(): number {

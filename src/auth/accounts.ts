@@ -1,16 +1,13 @@
 /**
  * The edge's door to accounts: typed calls to the AccountDirectory (email → id) and to each
- * account's AccountObject, and the sign-in check the OAuth consent page uses.
+ * account's AccountObject. The sign-in check is sign-in.ts.
  *
  * @example
- * const check = await signIn(env, email, password);
- * if (check.ok) session.accountId = check.account.id;
+ * const created = await createAccount(env, { email, password, name, roles: ["customer"] });
  */
 import { Problem } from "../http/problem";
 import { DIRECTORY_NAME } from "./account-directory";
-import type { PasswordCheck } from "./account-object";
 import type { AccountView, Outcome, Role } from "./account-views";
-import { burnPasswordCheck } from "./password";
 
 export const accountObject = (env: Env, accountId: string) => env.ACCOUNTS.getByName(accountId);
 export const accountDirectory = (env: Env) => env.ACCOUNT_DIRECTORY.getByName(DIRECTORY_NAME);
@@ -18,24 +15,6 @@ export const accountDirectory = (env: Env) => env.ACCOUNT_DIRECTORY.getByName(DI
 /** The account id registered under this email on this deployment, or null. */
 export async function findAccountByEmail(env: Env, email: string): Promise<string | null> {
   return accountDirectory(env).lookup(email);
-}
-
-/** Checks an account's password (PBKDF2), with lockout after repeated failures. */
-export async function verifyAccountPassword(env: Env, accountId: string, password: string): Promise<PasswordCheck> {
-  return accountObject(env, accountId).verifyPassword(password);
-}
-
-/**
- * Email + password → account. An unknown email costs the same PBKDF2 work as a wrong password and
- * gets the same answer, so the response does not reveal which emails have accounts.
- */
-export async function signIn(env: Env, email: string, password: string): Promise<PasswordCheck> {
-  const accountId = await findAccountByEmail(env, email);
-  if (!accountId) {
-    await burnPasswordCheck(password);
-    return { ok: false, reason: "invalid", retryAfterSeconds: 0 };
-  }
-  return verifyAccountPassword(env, accountId, password);
 }
 
 /** Turns a refusal from an account object into the Problem a route throws. */

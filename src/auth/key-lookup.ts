@@ -22,6 +22,11 @@ export function wrongDeploymentDetail(keyMode: KeyMode, deployment: string): str
   );
 }
 
+/** Whether checking this key reads no storage: a key of the other mode, or one this isolate read as active within a minute. */
+export async function checkableWithoutStorage(env: Env, secret: string, prefixMode: KeyMode): Promise<boolean> {
+  return prefixMode !== env.KEY_MODE || recentKeyRecord(await hashApiKey(secret)) !== undefined;
+}
+
 export async function lookUpApiKey(env: Env, secret: string, prefixMode: KeyMode): Promise<KeyLookup> {
   if (prefixMode !== env.KEY_MODE) return { ok: false, code: "wrong_deployment", detail: wrongDeploymentDetail(prefixMode, env.DEPLOYMENT) };
   const hash = await hashApiKey(secret);

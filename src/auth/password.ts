@@ -3,7 +3,8 @@
  * account, and 100,000 iterations: the most Cloudflare's runtime allows (local workerd no longer
  * enforces that cap, so verification refuses records above it itself). Stored as one string,
  * `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`, so the cost can be raised later per record.
- * Verification compares in constant time. Repeated failures lock the account for a growing time.
+ * Verification compares in constant time. Repeated failures lock the email for a growing time
+ * (`lockoutMsAfter`, applied by sign-in-attempts.ts).
  */
 
 export const PBKDF2_ITERATIONS = 100_000;
@@ -27,10 +28,8 @@ export async function verifyPassword(password: string, record: string): Promise<
   return constantTimeEqual(actual, fromBase64(expected));
 }
 
-/** Spends the same work as a real check, so an unknown email costs as long as a wrong password. */
-export async function burnPasswordCheck(password: string): Promise<void> {
-  await pbkdf2(password, new Uint8Array(SALT_BYTES), PBKDF2_ITERATIONS);
-}
+/** A well-formed record no password matches (all-zero hash): checking it costs a real check's work. */
+export const DECOY_PASSWORD_RECORD = `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${"A".repeat(22)}==$${"A".repeat(43)}=`;
 
 /** After 5 consecutive failures: locked 1 s, doubling per further failure, at most 15 minutes. */
 export function lockoutMsAfter(consecutiveFailures: number): number {

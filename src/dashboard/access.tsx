@@ -8,10 +8,10 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { accountObject } from "../auth/accounts";
+import { csrfTokenFor } from "../web/csrf";
 import { renderErrorPage } from "../web/error-page";
 import { LoginPage } from "../web/login-page";
 import { renderPage } from "../web/page";
-import { ensureSession } from "../web/session";
 import { isOperator, type DashboardEnv } from "./context";
 import { renderDashboardError } from "./page";
 
@@ -26,9 +26,8 @@ export function requireAccount(): MiddlewareHandler<DashboardEnv> {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
       return renderErrorPage(c, 403, "Please sign in again", "You are not signed in (your session may have ended), so nothing was changed. Sign in and try again.");
     }
-    const session = await ensureSession(c);
     const here = new URL(c.req.url);
-    return renderPage(c, <LoginPage session={session} continueTo={here.pathname + here.search} appName="your dashboard" />);
+    return renderPage(c, <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={here.pathname + here.search} appName="your dashboard" />);
   };
 }
 

@@ -40,7 +40,7 @@ async function confirmRevoke(c: Context<DashboardEnv>) {
       cancelHref={DASHBOARD_PATHS.apps}
       form={
         <form method="post" action={revokeAppPath(app.grantId)}>
-          <CsrfField session={c.var.session!} />
+          <CsrfField token={c.var.session!.csrfToken} />
           <button class="danger" type="submit">
             Revoke access
           </button>

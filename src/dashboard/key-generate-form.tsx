@@ -40,7 +40,7 @@ export function KeyGenerateForm(props: {
   const offered = SCOPES.filter((scope) => scope !== ADMIN_SCOPE || props.adminApproved);
   return (
     <form method="post" action={DASHBOARD_PATHS.keys} class="stacked" novalidate>
-      <CsrfField session={props.session} />
+      <CsrfField token={props.session.csrfToken} />
       <input type="hidden" name={FORM_ID_FIELD} value={props.formId} />
 
       <label for="key-name">

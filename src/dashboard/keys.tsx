@@ -112,7 +112,7 @@ async function confirmRevoke(c: Context<DashboardEnv>) {
       cancelHref={DASHBOARD_PATHS.keys}
       form={
         <form method="post" action={revokeKeyPath(key.id)}>
-          <CsrfField session={c.var.session!} />
+          <CsrfField token={c.var.session!.csrfToken} />
           <button class="danger" type="submit">
             Revoke key
           </button>

@@ -18,7 +18,7 @@ export interface PendingRequestRow {
 function DecisionForm(props: { session: WebSession; request: AdminApproval; decision: "approve" | "reject"; who: string }) {
   return (
     <form method="post" action={ADMIN_REQUEST_PATHS[props.decision]} class="inline">
-      <CsrfField session={props.session} />
+      <CsrfField token={props.session.csrfToken} />
       <input type="hidden" name="account_id" value={props.request.account_id} />
       <input type="hidden" name="client_id" value={props.request.client_id} />
       <button type="submit" class={props.decision === "approve" ? "primary" : "danger"}>
@@ -72,7 +72,7 @@ function AdminKeysCell(props: { session: WebSession; account: AccountView }) {
   if (props.account.admin_approved) return <>Approved</>;
   return (
     <form method="post" action={adminKeysPath(props.account.id)} class="inline">
-      <CsrfField session={props.session} />
+      <CsrfField token={props.session.csrfToken} />
       <button type="submit" class="secondary">
         Approve<span class="visually-hidden"> admin keys for {props.account.email}</span>
       </button>

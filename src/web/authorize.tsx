@@ -14,11 +14,11 @@ import { withSealedCode } from "../auth/oauth/token-format";
 import { tokenKeyProblem } from "../auth/oauth/token-key";
 import { ADMIN_SCOPE } from "../auth/scopes";
 import { ConsentPage } from "./consent-page";
-import { csrfProtection } from "./csrf";
+import { csrfProtection, csrfTokenFor } from "./csrf";
 import { renderErrorPage } from "./error-page";
 import { LoginPage } from "./login-page";
 import { renderPage } from "./page";
-import { ensureSession, loadSession, type WebEnv } from "./session";
+import { loadSession, type WebEnv } from "./session";
 
 function withHeaders(response: Response, extra: Headers): Response {
   const merged = new Response(response.body, response);
@@ -47,10 +47,10 @@ async function showAuthorize(c: Context<WebEnv>) {
   }
   const here = new URL(c.req.url);
   const continueTo = here.pathname + here.search;
-  const session = await ensureSession(c);
+  const session = c.var.session;
   const facts = await api.describeConsent(outcome.request);
-  if (!session.accountId) {
-    return renderPage(c, <LoginPage session={session} continueTo={continueTo} appName={facts.clientName} />);
+  if (!session) {
+    return renderPage(c, <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={continueTo} appName={facts.clientName} />);
   }
   const consent = await api.beginConsent(outcome.request);
   const page = await renderPage(

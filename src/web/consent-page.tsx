@@ -50,7 +50,7 @@ export function ConsentPage(props: { session: WebSession; facts: ConsentFacts; h
         </p>
       ) : null}
       <form method="post" action={props.action}>
-        <CsrfField session={props.session} />
+        <CsrfField token={props.session.csrfToken} />
         <input type="hidden" name="handle" value={props.handle} />
         <div class="actions">
           <button class="primary" type="submit" name="decision" value="approve">

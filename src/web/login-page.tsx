@@ -1,6 +1,6 @@
 /**
  * The sign-in form: email and password of the customer's account. Posted to /login with the
- * session's CSRF token and the page to continue to. Its messages never say whether an email
+ * browser's CSRF token (csrf.tsx) and the page to continue to. Its messages never say whether an email
  * exists (no account enumeration).
  */
 import { CsrfField } from "./csrf";
@@ -11,7 +11,7 @@ export const LOGIN_PATH = "/login";
 export const LOGOUT_PATH = "/logout";
 
 export function LoginPage(props: {
-  session: WebSession;
+  csrfToken: string;
   continueTo: string;
   /** The application asking, when the sign-in is part of an OAuth authorization. */
   appName?: string;
@@ -24,7 +24,7 @@ export function LoginPage(props: {
       <h1>{heading}</h1>
       {props.error ? <p class="error" role="alert">{props.error}</p> : null}
       <form method="post" action={LOGIN_PATH}>
-        <CsrfField session={props.session} />
+        <CsrfField token={props.csrfToken} />
         <input type="hidden" name="continue" value={props.continueTo} />
         <label for="email">Email</label>
         <input id="email" name="email" type="email" autocomplete="username" required value={props.email ?? ""} />
@@ -52,7 +52,7 @@ export function SignedInPage(props: { session: WebSession }) {
 export function SignOutForm(props: { session: WebSession; continueTo: string; label?: string }) {
   return (
     <form method="post" action={LOGOUT_PATH} class="inline">
-      <CsrfField session={props.session} />
+      <CsrfField token={props.session.csrfToken} />
       <input type="hidden" name="continue" value={props.continueTo} />
       <button class="link" type="submit">{props.label ?? "Sign out"}</button>
     </form>

@@ -4,11 +4,12 @@
  * continues (303) to `continue`, which must be a path on this origin (no open redirect).
  */
 import type { Context, Hono } from "hono";
-import { csrfProtection } from "./csrf";
+import { signIn } from "../auth/sign-in";
+import { clientAddressOf } from "../limits/ip-throttle";
+import { csrfProtection, csrfTokenFor } from "./csrf";
 import { LOGIN_PATH, LOGOUT_PATH, LoginPage, SignedInPage } from "./login-page";
 import { renderPage } from "./page";
-import { endSession, ensureSession, loadSession, startSignedInSession, type WebEnv } from "./session";
-import { signIn } from "./sign-in";
+import { endSession, loadSession, startSignedInSession, type WebEnv } from "./session";
 
 const MAX_EMAIL_LENGTH = 254; // RFC 5321 §4.5.3.1.3
 const MAX_PASSWORD_LENGTH = 1024;
@@ -23,9 +24,9 @@ export function continuePath(value: unknown, requestUrl: string, fallback = LOGI
 
 async function showLogin(c: Context<WebEnv>) {
   const continueTo = continuePath(c.req.query("continue"), c.req.url, "");
-  const session = await ensureSession(c);
-  if (session.accountId) return continueTo ? c.redirect(continueTo, 303) : renderPage(c, <SignedInPage session={session} />);
-  return renderPage(c, <LoginPage session={session} continueTo={continueTo || LOGIN_PATH} />);
+  const session = c.var.session;
+  if (session) return continueTo ? c.redirect(continueTo, 303) : renderPage(c, <SignedInPage session={session} />);
+  return renderPage(c, <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={continueTo || LOGIN_PATH} />);
 }
 
 async function submitLogin(c: Context<WebEnv>) {
@@ -33,12 +34,12 @@ async function submitLogin(c: Context<WebEnv>) {
   const continueTo = continuePath(form.continue, c.req.url);
   const email = typeof form.email === "string" ? form.email.trim() : "";
   const password = typeof form.password === "string" ? form.password : "";
-  const again = (status: 400 | 401 | 429, error: string) =>
-    renderPage(c, <LoginPage session={c.var.session!} continueTo={continueTo} email={email} error={error} />, { status });
+  const again = async (status: 400 | 401 | 429, error: string) =>
+    renderPage(c, <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={continueTo} email={email} error={error} />, { status });
   if (!email || !password) return again(400, "Enter both your email address and your password.");
   if (email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) return again(400, "That email address or password is too long.");
 
-  const result = await signIn(c.env, email, password);
+  const result = await signIn(c.env, email, password, clientAddressOf(c.req.raw, c.env.CLIENT_ADDRESS_SOURCE));
   if (!result.ok && result.reason === "locked") {
     c.header("Retry-After", String(result.retryAfterSeconds));
     return again(429, `Too many failed sign-ins. Wait ${result.retryAfterSeconds} seconds, then try again.`);

@@ -1,23 +1,22 @@
 /**
- * Browser sessions for the server-rendered pages (the OAuth login + consent page now, the
- * dashboard later). The cookie holds 256 random bits; OAUTH_KV holds only their SHA-256, so a
- * KV listing reveals no usable session. Every session, signed in or not, carries its own CSRF
- * token (see csrf.ts). Signing in always starts a new session id (no session fixation).
+ * Browser sessions for the server-rendered pages (the OAuth consent page and the dashboard). A
+ * session is stored only once there is something to keep: a successful sign-in. Anonymous page
+ * views store nothing (their forms' CSRF token is a cookie double-submit, signed-out-csrf.ts).
+ * The cookie holds 256 random bits; OAUTH_KV holds only their SHA-256, so a KV listing reveals no
+ * usable session. Each session carries its own CSRF token (csrf.tsx). Signing in always starts a
+ * new session id (no session fixation).
  *
- * Cookie: `__Host-session`, HttpOnly, Secure, SameSite=Lax, Path=/ (RFC 6265bis §4.1.3.2) on
- * https and on loopback hosts, which browsers treat as secure contexts, so `wrangler dev` on
- * http://localhost works. On plain http to any other host (a LAN address in development) the
- * browser would drop a Secure cookie, so it is `session` without Secure there.
+ * Cookie: `__Host-session`, HttpOnly, Secure, SameSite=Lax, Path=/, 8 hours (cookies.ts).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { isLoopbackHost } from "../auth/oauth/redirect-uri";
 import { sha256Hex } from "../catalog/digest";
 import type { AppEnv } from "../http/context";
+import { cookieName, cookieOptions, randomToken, RANDOM_TOKEN } from "./cookies";
 
 export interface WebSession {
-  accountId: string | null;
-  email: string | null;
+  accountId: string;
+  email: string;
   csrfToken: string;
   /** Unix seconds. */
   expiresAt: number;
@@ -29,33 +28,25 @@ export interface WebEnv {
 }
 
 export const SIGNED_IN_SESSION_SECONDS = 8 * 3600;
-export const ANONYMOUS_SESSION_SECONDS = 3600;
 const KEY_PREFIX = "web-session:";
-
-function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
+const COOKIE = "session";
 
 const storageKey = async (sessionId: string) => KEY_PREFIX + (await sha256Hex(sessionId));
 
-function isSecureContext(url: URL): boolean {
-  return url.protocol === "https:" || isLoopbackHost(url.hostname);
-}
-
 export function sessionCookieName(requestUrl: string): string {
-  return isSecureContext(new URL(requestUrl)) ? "__Host-session" : "session";
+  return cookieName(COOKIE, requestUrl);
 }
 
-/** Loads the session named by the cookie (or none) into `c.var.session`. */
+/** Loads the session named by the cookie (or none) into `c.var.session`. Reads only when a cookie came. */
 export function loadSession<E extends WebEnv = WebEnv>(): MiddlewareHandler<E> {
   return async (c, next) => {
     c.set("session", null);
     c.set("sessionId", null);
     const sessionId = getCookie(c, sessionCookieName(c.req.url));
-    if (sessionId && /^[A-Za-z0-9_-]{43}$/.test(sessionId)) {
+    if (sessionId && RANDOM_TOKEN.test(sessionId)) {
       const session = await c.env.OAUTH_KV.get<WebSession>(await storageKey(sessionId), "json");
-      if (session && session.expiresAt > Date.now() / 1000) {
+      // A record without an account is an anonymous session of an earlier version: none.
+      if (session?.accountId && session.expiresAt > Date.now() / 1000) {
         c.set("session", session);
         c.set("sessionId", sessionId);
       }
@@ -64,33 +55,23 @@ export function loadSession<E extends WebEnv = WebEnv>(): MiddlewareHandler<E> {
   };
 }
 
-async function writeSession<E extends WebEnv>(c: Context<E>, session: Omit<WebSession, "csrfToken" | "expiresAt">, seconds: number): Promise<WebSession> {
+/** Replaces whatever session there was with a signed-in one under a fresh id and CSRF token. */
+export async function startSignedInSession<E extends WebEnv>(c: Context<E>, account: { id: string; email: string }): Promise<WebSession> {
+  await discardStoredSession(c);
   const sessionId = randomToken();
-  const stored: WebSession = { ...session, csrfToken: randomToken(), expiresAt: Math.floor(Date.now() / 1000) + seconds };
+  const seconds = SIGNED_IN_SESSION_SECONDS;
+  const stored: WebSession = { accountId: account.id, email: account.email, csrfToken: randomToken(), expiresAt: Math.floor(Date.now() / 1000) + seconds };
   await c.env.OAUTH_KV.put(await storageKey(sessionId), JSON.stringify(stored), { expirationTtl: seconds });
-  const secure = isSecureContext(new URL(c.req.url));
-  setCookie(c, sessionCookieName(c.req.url), sessionId, { path: "/", httpOnly: true, secure, sameSite: "Lax", maxAge: seconds });
+  setCookie(c, sessionCookieName(c.req.url), sessionId, cookieOptions(c.req.url, seconds));
   c.set("session", stored);
   c.set("sessionId", sessionId);
   return stored;
 }
 
-/** The current session, or a new anonymous one, so that even the sign-in form has a CSRF token. */
-export async function ensureSession<E extends WebEnv>(c: Context<E>): Promise<WebSession> {
-  return c.var.session ?? writeSession(c, { accountId: null, email: null }, ANONYMOUS_SESSION_SECONDS);
-}
-
-/** Replaces whatever session there was with a signed-in one under a fresh id and CSRF token. */
-export async function startSignedInSession<E extends WebEnv>(c: Context<E>, account: { id: string; email: string }): Promise<WebSession> {
-  await discardStoredSession(c);
-  return writeSession(c, { accountId: account.id, email: account.email }, SIGNED_IN_SESSION_SECONDS);
-}
-
 /** Signs out: the stored session is deleted and the cookie cleared. */
 export async function endSession<E extends WebEnv>(c: Context<E>): Promise<void> {
   await discardStoredSession(c);
-  const secure = isSecureContext(new URL(c.req.url));
-  deleteCookie(c, sessionCookieName(c.req.url), { path: "/", secure, httpOnly: true, sameSite: "Lax" });
+  deleteCookie(c, sessionCookieName(c.req.url), cookieOptions(c.req.url));
   c.set("session", null);
   c.set("sessionId", null);
 }

@@ -129,4 +129,15 @@ describe("catalog over real HTTP", () => {
     expect(rolledBack.stdout).toContain(`rolled back local production`);
     expect(await servedRelease(first.manifest.release_id)).toBe(first.manifest.release_id);
   });
+
+  // Last: it leaves this server's one local address over the limit for 10 s.
+  it("a client-supplied CF-Connecting-IP does not evade the invalid-credential throttle; a valid key still passes", async () => {
+    let status = 0;
+    for (let i = 0; i < 61 && status !== 429; i++) {
+      const spoofed = { Authorization: "Bearer sk_live_not-a-key", "CF-Connecting-IP": `198.51.100.${i}` };
+      status = (await e2eFetch(server.url, "/v2/cheeses", { headers: spoofed })).status;
+    }
+    expect(status).toBe(429);
+    expect((await e2eFetch(server.url, "/v2/cheeses", { headers: { "CF-Connecting-IP": "203.0.113.7" } })).status).toBe(200);
+  });
 });

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
-import { AUTH_FAILURE_WINDOW_SECONDS } from "../../src/limits/ip-throttle";
+import { AUTH_FAILURE_WINDOW_SECONDS, EDGE_ADDRESS_SOURCE } from "../../src/limits/ip-throttle";
 import { DEFAULT_RATE_LIMITS } from "../../src/limits/policy";
+import { SIGN_IN_WINDOW_SECONDS } from "../../src/limits/sign-in-limit";
 
 const configOf = (env?: string) => unstable_readConfig({ config: "wrangler.toml", env }, { hideWarnings: true });
 
@@ -30,6 +31,15 @@ describe.each([["production", undefined], ["sandbox", "sandbox"]])("%s deploymen
     expect(limiter?.simple.limit).toBeGreaterThan(0);
   });
 
+  it("limits sign-in attempts per client address over the window Retry-After announces", () => {
+    const limiter = config.ratelimits.find((r: { name: string }) => r.name === "SIGN_IN_LIMITER");
+    expect(limiter?.simple).toEqual({ limit: 10, period: SIGN_IN_WINDOW_SECONDS });
+  });
+
+  it("takes the client address from CF-Connecting-IP once deployed behind the edge", () => {
+    expect(config.vars.CLIENT_ADDRESS_SOURCE).toBe(EDGE_ADDRESS_SOURCE);
+  });
+
   it("configures the per-mode defaults: live 100 req/s, test 25 req/s", () => {
     expect(config.vars.RATE_LIMITS).toEqual(DEFAULT_RATE_LIMITS);
   });
@@ -44,6 +54,7 @@ describe.each([["production", undefined], ["sandbox", "sandbox"]])("%s deploymen
 it("keeps production's and the sandbox's storage apart", () => {
   const ids = (env?: string) => configOf(env).kv_namespaces.map((kv: { id?: string }) => kv.id);
   for (const id of ids()) expect(ids("sandbox")).not.toContain(id);
-  expect(configOf().ratelimits[0]!.namespace_id).not.toBe(configOf("sandbox").ratelimits[0]!.namespace_id);
+  const namespaces = (env?: string) => configOf(env).ratelimits.map((r: { namespace_id: string }) => r.namespace_id);
+  for (const id of namespaces()) expect(namespaces("sandbox")).not.toContain(id);
   expect(configOf().vars.PUBLIC_ORIGINS).not.toEqual(configOf("sandbox").vars.PUBLIC_ORIGINS);
 });

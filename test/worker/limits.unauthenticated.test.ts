@@ -33,12 +33,54 @@ describe("invalid credentials per client IP", () => {
     expect(throttled!.headers.get("retry-after")).toBe(String(AUTH_FAILURE_WINDOW_SECONDS));
     expect(await throttled!.json()).toMatchObject({ code: "rate_limited", detail: expect.stringMatching(/invalid credentials from your address/) });
 
-    // A well-formed (checksummed) but unknown key from the same address: 429 before any KV read.
+    // A malformed key from the same address: 429 before any storage read.
     const { env: counted, calls } = countingEnv();
-    const unknown = generateApiKey("live").secret;
-    const res = await call("/v2/cheeses", { headers: { ...bearer(unknown), "CF-Connecting-IP": ip } }, counted);
+    const res = await call("/v2/cheeses", { headers: { Authorization: "Bearer sk_live_another-guess", "CF-Connecting-IP": ip } }, counted);
     expect(res.status).toBe(429);
     expect(calls).toEqual([]);
+  });
+
+  it("admits a valid key from an address over the limit (a shared NAT); failed guesses from it keep getting 429", async () => {
+    const { secret } = await accountWithKey();
+    const ip = freshIp();
+    const bad = { Authorization: "Bearer sk_live_not-a-key", "CF-Connecting-IP": ip };
+    for (let i = 0; i < 2 * LIMIT + 1; i++) await call("/v2/cheeses", { headers: bad });
+    expect((await call("/v2/cheeses", { headers: bad })).status).toBe(429);
+    // A key this isolate has never seen: checked against storage, and admitted.
+    expect((await call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": ip } })).status).toBe(200);
+    expect((await call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": ip } })).status).toBe(200);
+    expect((await call("/v2/cheeses", { headers: bad })).status).toBe(429);
+    const unknown = await call("/v2/cheeses", { headers: { ...bearer(generateApiKey("live").secret), "CF-Connecting-IP": ip } });
+    expect(unknown.status).toBe(429);
+  });
+
+  it("past the limit, checks well-formed guesses against storage at most at the limit's rate, then not at all", async () => {
+    const ip = freshIp();
+    const bad = { Authorization: "Bearer sk_live_not-a-key", "CF-Connecting-IP": ip };
+    for (let i = 0; i < 2 * LIMIT + 1; i++) await call("/v2/cheeses", { headers: bad });
+    const { env: counted, calls } = countingEnv();
+    const statuses: number[] = [];
+    const reads: number[] = [];
+    for (let i = 0; i < 3 * LIMIT; i++) {
+      const before = calls.length;
+      const res = await call("/v2/cheeses", { headers: { ...bearer(generateApiKey("live").secret), "CF-Connecting-IP": ip } }, counted);
+      statuses.push(res.status);
+      reads.push(calls.length - before);
+    }
+    expect(statuses.every((status) => status === 429)).toBe(true);
+    // Fixed windows: at most two windows' allowance (2 × LIMIT) reached storage, and the last guesses none.
+    expect(reads.filter((n) => n > 0).length).toBeLessThanOrEqual(2 * LIMIT);
+    expect(reads.slice(-5)).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it("takes the client address from CF-Connecting-IP only behind Cloudflare's edge: elsewhere a spoofed one evades nothing", async () => {
+    // Under `wrangler dev` the header is whatever the client sent (miniflare fills it in only when absent).
+    const local = { ...env, CLIENT_ADDRESS_SOURCE: "local" } as unknown as Env;
+    let status = 0;
+    for (let i = 0; i < 2 * LIMIT + 1 && status !== 429; i++) {
+      status = (await call("/v2/cheeses", { headers: { Authorization: "Bearer sk_live_wrong", "CF-Connecting-IP": freshIp() } }, local)).status;
+    }
+    expect(status).toBe(429);
   });
 
   it("does not throttle other addresses, nor valid keys from them", async () => {

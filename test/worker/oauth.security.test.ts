@@ -279,19 +279,21 @@ describe("the pages themselves", () => {
     expect(login.headers.get("Content-Security-Policy")).toContain("form-action 'self';");
   });
 
-  it("use a __Host- session cookie, HttpOnly, Secure, SameSite=Lax, renewed at sign-in", async () => {
+  it("use __Host- cookies, HttpOnly, Secure, SameSite=Lax: a CSRF cookie before sign-in, the session from sign-in on", async () => {
     const customer = await createCustomer();
     const browser = new Browser();
     const page = await browser.get(`${ORIGIN}/login`);
-    const cookie = page.headers.getSetCookie().find((line) => line.startsWith("__Host-session="))!;
-    expect(cookie).toMatch(/; HttpOnly/);
-    expect(cookie).toMatch(/; Secure/);
-    expect(cookie).toMatch(/; SameSite=Lax/);
-    expect(cookie).toMatch(/; Path=\//);
-    const before = browser.cookies.get("__Host-session");
+    expect(browser.cookies.has("__Host-session")).toBe(false);
     const signedIn = await browser.post(`${ORIGIN}/login`, { csrf_token: formField(await page.text(), "csrf_token"), email: customer.email, password: customer.password });
     expect(signedIn.status).toBe(303);
-    expect(browser.cookies.get("__Host-session")).not.toBe(before);
+    const csrf = page.headers.getSetCookie().find((line) => line.startsWith("__Host-csrf="))!;
+    const session = signedIn.headers.getSetCookie().find((line) => line.startsWith("__Host-session="))!;
+    for (const cookie of [csrf, session]) {
+      expect(cookie).toMatch(/; HttpOnly/);
+      expect(cookie).toMatch(/; Secure/);
+      expect(cookie).toMatch(/; SameSite=Lax/);
+      expect(cookie).toMatch(/; Path=\//);
+    }
   });
 
   it("never continue to another origin after sign-in", async () => {
