@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createCatalogHttp, RequestFailed } from "../src/client/http-client";
+import { createCatalogHttp, RequestFailed } from "../packages/client/src/http-client.js";
 import { count, EXIT, runCli, UsageError } from "./cli-run";
 import { downloadCurrentRelease, IntegrityError } from "./release-download";
 import { transferProgress, type TransferProgress } from "./transfer-progress";

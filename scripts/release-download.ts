@@ -13,7 +13,7 @@ import { open, rename, rm } from "node:fs/promises";
 import { contentDigestOf, documentPrefix, releaseIdOf } from "../src/catalog/digest";
 import { Manifest } from "../src/catalog/manifest";
 import { layoutProblems } from "../src/catalog/release-check";
-import type { createCatalogHttp } from "../src/client/http-client";
+import type { createCatalogHttp } from "../packages/client/src/http-client.js";
 
 /** The server sent something that does not match what it promised. */
 export class IntegrityError extends Error {}

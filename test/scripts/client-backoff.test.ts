@@ -1,10 +1,10 @@
 /**
- * src/client's retry schedule on a fake clock (no sleeping): which statuses are retried, how long
- * it waits (Retry-After, else capped full-jitter backoff), and when it gives up.
+ * The client package's retry schedule on a fake clock (no sleeping): which statuses are retried,
+ * how long it waits (Retry-After, else capped full-jitter backoff), and when it gives up.
  */
 import { describe, expect, it } from "vitest";
-import { createCatalogHttp, RequestFailed, type CatalogHttpOptions } from "../../src/client/http-client";
-import { DEFAULT_RETRY_POLICY } from "../../src/client/retry-policy";
+import { createCatalogHttp, RequestFailed, type CatalogHttpOptions } from "../../packages/client/src/http-client.js";
+import { DEFAULT_RETRY_POLICY } from "../../packages/client/src/retry-policy.js";
 
 const URL_ = "https://api.test/v1/releases/current";
 

@@ -1,10 +1,10 @@
 /**
- * src/client against the real worker: it waits out a 503's Retry-After (on a fake clock) and gets
- * the catalog once it is published; it never retries the worker's 4xx answers.
+ * The client package (packages/client) against the real worker: it waits out a 503's Retry-After
+ * (on a fake clock) and gets the catalog once it is published; it never retries the worker's 4xx answers.
  */
 import { reset } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createCatalogHttp, RequestFailed } from "../../src/client/http-client";
+import { createCatalogHttp, RequestFailed } from "../../packages/client/src/http-client.js";
 import { CATALOG_RETRY_AFTER_SECONDS } from "../../src/catalog/routes/release-lookup";
 import { API_ORIGIN, apiFetch } from "./support/api";
 import { publish, testRelease } from "./support/releases";

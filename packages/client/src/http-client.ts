@@ -4,8 +4,8 @@
  * and turns a final failure into one precise error. Web-standard APIs only; time, randomness and
  * fetch are injected so that tests run the real schedule on a fake clock, without sleeping.
  */
-import { DEFAULT_RETRY_POLICY, decideRetry, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
-import { DEFAULT_RETRY_BUDGET, RetryBudget, type RetryBudgetOptions } from "./retry-budget";
+import { DEFAULT_RETRY_POLICY, decideRetry, type AttemptOutcome, type RetryPolicy } from "./retry-policy.js";
+import { DEFAULT_RETRY_BUDGET, RetryBudget, type RetryBudgetOptions } from "./retry-budget.js";
 
 export interface Clock {
   now(): number;
