@@ -7,7 +7,7 @@ import { isUtf8 } from "node:buffer";
 import { open, readFile } from "node:fs/promises";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { ArrayElementScanner, JsonStructureError, type ScannedElement } from "./json-elements";
+import { ArrayElementScanner, JsonStructureError, type ScannedElement } from "../../packages/client/src/json-elements.js";
 import type { InputUnit } from "./profile-check";
 import { entryOf, type ReportEntry } from "./report";
 

@@ -1,6 +1,6 @@
 /** The streaming scanner of root-array .json files: element bounds, positions, broken structure. */
 import { describe, expect, it } from "vitest";
-import { ArrayElementScanner, JsonStructureError } from "../../scripts/catalog/json-elements";
+import { ArrayElementScanner, JsonStructureError } from "../../packages/client/src/json-elements.js";
 
 function scan(text: string, chunkSize = Infinity) {
   const scanner = new ArrayElementScanner();
@@ -13,7 +13,7 @@ function scan(text: string, chunkSize = Infinity) {
   } catch (error) {
     failure = error as JsonStructureError;
   }
-  return { elements: elements.map((e) => ({ ...e, bytes: e.bytes.toString("utf8") })), failure: failure && { message: failure.message, line: failure.line, column: failure.column } };
+  return { elements: elements.map((e) => ({ ...e, bytes: new TextDecoder().decode(e.bytes) })), failure: failure && { message: failure.message, line: failure.line, column: failure.column } };
 }
 
 const TEXT = '[\n  {"a": "x,]}\\"y", "b": [1, {"c": null}]},\n  "Zürich",  -1.5e3 ,true,\n  [ ]\n]\n';

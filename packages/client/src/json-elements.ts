@@ -1,8 +1,9 @@
 /**
- * Streams the elements of a .json file whose root is an array, without holding the file: a byte
- * scanner follows strings and nesting (RFC 8259 §2) to find where each element starts and ends,
- * and reports a broken structure *between* elements with its line and column. Elements are
- * parsed later, on worker threads, where a broken element is reported with its own position.
+ * Streams the elements of a JSON array without holding it: a byte scanner follows strings and
+ * nesting (RFC 8259 §2) to find where each element starts and ends, and reports a broken structure
+ * *between* elements with its line and column. The build scans .json inputs with it (and parses
+ * elements on worker threads); the client scans a document's `data` part by part. Bytes only, no
+ * decoding, so a chunk may end inside a UTF-8 character.
  */
 const QUOTE = 0x22, BACKSLASH = 0x5c, NEWLINE = 0x0a, COMMA = 0x2c;
 const OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d, OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d;
@@ -13,7 +14,7 @@ export interface ScannedElement {
   /** 1-based line and column of the element's first character. */
   line: number;
   column: number;
-  bytes: Buffer;
+  bytes: Uint8Array;
 }
 
 export class JsonStructureError extends Error {
@@ -35,7 +36,7 @@ export class ArrayElementScanner {
   private inString = false;
   private escaped = false;
   private primitive = false;
-  private pieces: Buffer[] = [];
+  private pieces: Uint8Array[] = [];
   private start: { line: number; column: number } | undefined;
   private index = 0;
   private failure: JsonStructureError | undefined;
@@ -43,7 +44,7 @@ export class ArrayElementScanner {
   private column = 0;
 
   /** The elements completed by this chunk; after a structure error, none (see `end`). */
-  push(chunk: Buffer): ScannedElement[] {
+  push(chunk: Uint8Array): ScannedElement[] {
     const out: ScannedElement[] = [];
     if (this.failure) return out;
     try {
@@ -62,7 +63,7 @@ export class ArrayElementScanner {
     if (this.expect !== "done") this.fail(this.expect === "open" ? "the file holds no JSON value" : "unexpected end of file: ']' missing");
   }
 
-  private scan(chunk: Buffer, out: ScannedElement[]): void {
+  private scan(chunk: Uint8Array, out: ScannedElement[]): void {
     let from = 0; // where the current element's bytes start in this chunk
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i]!;
@@ -75,7 +76,7 @@ export class ArrayElementScanner {
         // The element ended: a primitive just before this byte, anything else with this byte.
         const primitive = this.primitive;
         this.pieces.push(chunk.subarray(from, primitive ? i : i + 1));
-        out.push({ index: this.index++, ...this.start, bytes: this.pieces.length === 1 ? Buffer.from(this.pieces[0]!) : Buffer.concat(this.pieces) });
+        out.push({ index: this.index++, ...this.start, bytes: concat(this.pieces) });
         this.pieces = [];
         this.start = undefined;
         this.primitive = false;
@@ -143,4 +144,16 @@ export class ArrayElementScanner {
   private fail(message: string): never {
     throw new JsonStructureError(message, this.line, this.column);
   }
+}
+
+/** A copy: the caller may reuse the chunks' memory. */
+function concat(pieces: Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return new Uint8Array(pieces[0]!);
+  const out = new Uint8Array(pieces.reduce((n, piece) => n + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
 }
