@@ -4,7 +4,8 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createCatalogHttp, RequestFailed } from "../packages/client/src/http-client.js";
+import { CatalogApiError } from "../packages/client/src/errors.js";
+import { createCatalogHttp } from "../packages/client/src/http-client.js";
 import { count, EXIT, runCli, UsageError } from "./cli-run";
 import { downloadCurrentRelease, IntegrityError } from "./release-download";
 import { transferProgress, type TransferProgress } from "./transfer-progress";
@@ -62,7 +63,7 @@ runCli("catalog:pull", HELP, async (argv) => {
       console.error(`catalog:pull: verification failed, nothing written: ${error.message}`);
       return EXIT.failed;
     }
-    if (error instanceof RequestFailed) {
+    if (error instanceof CatalogApiError) {
       console.error(`catalog:pull: ${error.message}`);
       return EXIT_REQUEST_FAILED;
     }

@@ -3,48 +3,11 @@
  * how long it waits (Retry-After, else capped full-jitter backoff), and when it gives up.
  */
 import { describe, expect, it } from "vitest";
-import { createCatalogHttp, RequestFailed, type CatalogHttpOptions } from "../../packages/client/src/http-client.js";
+import { CatalogApiError } from "../../packages/client/src/errors.js";
 import { DEFAULT_RETRY_POLICY } from "../../packages/client/src/retry-policy.js";
+import { client, problem } from "./client-fakes";
 
 const URL_ = "https://api.test/v1/releases/current";
-
-function fakeClock(startMs = Date.UTC(2026, 0, 1)) {
-  let now = startMs;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    sleep: async (ms: number) => {
-      sleeps.push(ms);
-      now += ms;
-    },
-  };
-}
-
-const problem = (status: number, code: string, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ code, detail: `${code} detail`, status }), { status, headers: { "Content-Type": "application/problem+json", ...headers } });
-
-/** A server that answers from a script, recording what it was sent. */
-function scripted(answers: (Response | Error)[]) {
-  const requests: Request[] = [];
-  return {
-    requests,
-    fetch: async (request: Request) => {
-      requests.push(request);
-      const answer = answers.shift();
-      if (!answer) throw new Error("script exhausted");
-      if (answer instanceof Error) throw answer;
-      return answer;
-    },
-  };
-}
-
-function client(answers: (Response | Error)[], options: Partial<CatalogHttpOptions> = {}) {
-  const server = scripted(answers);
-  const clock = fakeClock();
-  const http = createCatalogHttp({ fetch: server.fetch, clock, random: () => 0.5, ...options });
-  return { http, server, clock };
-}
 
 describe("retried: 429 and 503 after Retry-After", () => {
   it("503 with Retry-After: 3 waits exactly 3 s, then succeeds", async () => {
@@ -64,7 +27,7 @@ describe("retried: 429 and 503 after Retry-After", () => {
   it("gives up at once when Retry-After is longer than the client waits, saying how long", async () => {
     const { http, server, clock } = client([problem(429, "rate_limited", { "Retry-After": "3600" })]);
     const error = await http.get(URL_).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(RequestFailed);
+    expect(error).toBeInstanceOf(CatalogApiError);
     expect(String(error)).toContain("wait 3600 s");
     expect(server.requests).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
@@ -129,8 +92,8 @@ describe("never retried: 401, 403 and every other 4xx", () => {
     [416, "range_not_satisfiable"],
   ])("%i %s fails at once with the server's code and detail", async (status, code) => {
     const { http, server, clock } = client([problem(status, code, { "Retry-After": "1" })]);
-    const error = (await http.get(URL_).catch((caught: unknown) => caught)) as RequestFailed;
-    expect(error).toBeInstanceOf(RequestFailed);
+    const error = (await http.get(URL_).catch((caught: unknown) => caught)) as CatalogApiError;
+    expect(error).toBeInstanceOf(CatalogApiError);
     expect(error.status).toBe(status);
     expect(error.code).toBe(code);
     expect(error.message).toContain(`→ ${status} ${code}: ${code} detail`);

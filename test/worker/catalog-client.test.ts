@@ -4,7 +4,8 @@
  */
 import { reset } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createCatalogHttp, RequestFailed } from "../../packages/client/src/http-client.js";
+import { CatalogApiError } from "../../packages/client/src/errors.js";
+import { createCatalogHttp } from "../../packages/client/src/http-client.js";
 import { CATALOG_RETRY_AFTER_SECONDS } from "../../src/catalog/routes/release-lookup";
 import { API_ORIGIN, apiFetch } from "./support/api";
 import { publish, testRelease } from "./support/releases";
@@ -52,8 +53,8 @@ describe("catalog client against the worker", () => {
   ])("%s → %i %s, asked once", async (path, status, code) => {
     await publish(release);
     const { http, sleeps, requests } = clientWith();
-    const error = (await http.get(`${API_ORIGIN}${path}`).catch((caught: unknown) => caught)) as RequestFailed;
-    expect(error).toBeInstanceOf(RequestFailed);
+    const error = (await http.get(`${API_ORIGIN}${path}`).catch((caught: unknown) => caught)) as CatalogApiError;
+    expect(error).toBeInstanceOf(CatalogApiError);
     expect([error.status, error.code]).toEqual([status, code]);
     expect(requests).toHaveLength(1);
     expect(sleeps).toEqual([]);

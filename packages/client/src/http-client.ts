@@ -1,20 +1,32 @@
 /**
- * The HTTP client of the catalog's consumers (used by `npm run catalog:pull`): sends the API key,
- * retries what is worth retrying (retry-policy.ts) within a shared retry budget (retry-budget.ts),
- * and turns a final failure into one precise error. Web-standard APIs only; time, randomness and
- * fetch are injected so that tests run the real schedule on a fake clock, without sleeping.
+ * The HTTP client under the catalog client: sends the credential, retries what is worth retrying
+ * (retry-policy.ts) within a shared retry budget (retry-budget.ts), and turns a final failure into
+ * one CatalogApiError. Web-standard APIs only; time, randomness and fetch are injected so that
+ * tests run the real schedule on a fake clock, without sleeping.
  */
-import { DEFAULT_RETRY_POLICY, decideRetry, type AttemptOutcome, type RetryPolicy } from "./retry-policy.js";
+import { CatalogApiError } from "./errors.js";
 import { DEFAULT_RETRY_BUDGET, RetryBudget, type RetryBudgetOptions } from "./retry-budget.js";
+import { DEFAULT_RETRY_POLICY, decideRetry, retryAfterMs, type AttemptOutcome, type RetryPolicy } from "./retry-policy.js";
 
 export interface Clock {
   now(): number;
-  sleep(ms: number): Promise<void>;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      const wake = () => {
+        clearTimeout(timer);
+        reject(signal!.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener("abort", wake);
+        resolve();
+      }, ms);
+      signal?.addEventListener("abort", wake, { once: true });
+    }),
 };
 
 export interface RetryEvent {
@@ -25,7 +37,7 @@ export interface RetryEvent {
 }
 
 export interface CatalogHttpOptions {
-  /** Sent as `Authorization: Bearer <key>`. */
+  /** An API key or an OAuth access token, sent as `Authorization: Bearer <key>`. */
   key?: string;
   fetch?: (request: Request) => Promise<Response>;
   clock?: Clock;
@@ -35,17 +47,13 @@ export interface CatalogHttpOptions {
   onRetry?: (event: RetryEvent) => void;
 }
 
-/** A request that failed for good: the status (if any) and the server's problem detail. */
-export class RequestFailed extends Error {
-  constructor(
-    message: string,
-    readonly url: string,
-    readonly status: number | null,
-    readonly code: string | null,
-  ) {
-    super(message);
-  }
+export interface GetOptions {
+  headers?: Record<string, string>;
+  /** Stops the request, its retries and its backoff; the call rejects with `signal.reason`. */
+  signal?: AbortSignal;
 }
+
+export type CatalogHttp = ReturnType<typeof createCatalogHttp>;
 
 export function createCatalogHttp(options: CatalogHttpOptions = {}) {
   const send = options.fetch ?? ((request: Request) => fetch(request));
@@ -53,11 +61,13 @@ export function createCatalogHttp(options: CatalogHttpOptions = {}) {
   const random = options.random ?? Math.random;
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
   const budget = new RetryBudget(options.budget ?? DEFAULT_RETRY_BUDGET);
+  const authorization: Record<string, string> = options.key ? { Authorization: `Bearer ${options.key}` } : {};
 
-  /** GET `url`; resolves with a 2xx or 304 response, rejects with RequestFailed otherwise. */
-  async function get(url: string, headers: Record<string, string> = {}): Promise<Response> {
+  /** GET `url`; resolves with a 2xx or 304 response, rejects with CatalogApiError otherwise. */
+  async function get(url: string, { headers = {}, signal }: GetOptions = {}): Promise<Response> {
     for (let attempt = 1; ; attempt++) {
-      const request = new Request(url, { headers: { ...headers, ...(options.key ? { Authorization: `Bearer ${options.key}` } : {}) } });
+      signal?.throwIfAborted();
+      const request = new Request(url, { headers: { ...headers, ...authorization }, signal });
       let outcome: AttemptOutcome;
       let response: Response | null = null;
       try {
@@ -68,33 +78,43 @@ export function createCatalogHttp(options: CatalogHttpOptions = {}) {
         }
         outcome = { status: response.status, retryAfter: response.headers.get("Retry-After") };
       } catch (error) {
+        // A cancelled fetch rejects like a network failure: it must end the call, not be retried.
+        signal?.throwIfAborted();
         outcome = { networkError: describeNetworkError(error) };
       }
-      const decision = decideRetry(outcome, attempt, clock.now(), policy, random);
-      if (!decision.retry) throw await failure(url, response, decision.reason);
-      if (!budget.trySpend()) throw await failure(url, response, `${decision.reason}; retry budget exhausted (the server keeps failing)`);
+      const now = clock.now();
+      const decision = decideRetry(outcome, attempt, now, policy, random);
+      if (!decision.retry) throw await failure(url, response, decision.reason, now);
+      if (!budget.trySpend()) throw await failure(url, response, `${decision.reason}; retry budget exhausted (the server keeps failing)`, now);
       await response?.body?.cancel();
       options.onRetry?.({ url, attempt, delayMs: decision.delayMs, reason: decision.reason });
-      await clock.sleep(decision.delayMs);
+      await clock.sleep(decision.delayMs, signal);
     }
   }
 
   return { get };
 }
 
-/** The final error, with the problem+json `code` and `detail` when the server sent one. */
-async function failure(url: string, response: Response | null, reason: string): Promise<RequestFailed> {
-  if (!response) return new RequestFailed(`GET ${url} failed: ${reason}`, url, null, null);
-  let code: string | null = null;
-  let detail = "";
-  if (response.headers.get("Content-Type")?.includes("json")) {
-    const problem = (await response.json().catch(() => ({}))) as { code?: unknown; detail?: unknown };
-    code = typeof problem.code === "string" ? problem.code : null;
-    detail = typeof problem.detail === "string" ? `: ${problem.detail}` : "";
-  } else {
-    await response.body?.cancel();
-  }
-  return new RequestFailed(`GET ${url} → ${response.status}${code ? ` ${code}` : ""}${detail} (${reason})`, url, response.status, code);
+/** The final error, with the problem+json fields when the server sent them. */
+async function failure(url: string, response: Response | null, reason: string, nowMs: number): Promise<CatalogApiError> {
+  if (!response) return new CatalogApiError(`GET ${url} failed: ${reason}`, url, null, null, null, null, null);
+  let problem: { code?: unknown; detail?: unknown; request_id?: unknown } = {};
+  if (response.headers.get("Content-Type")?.includes("json")) problem = (await response.json().catch(() => ({}))) ?? {};
+  else await response.body?.cancel();
+  const code = typeof problem.code === "string" ? problem.code : null;
+  const detail = typeof problem.detail === "string" ? problem.detail : null;
+  const requestId = response.headers.get("Request-Id") ?? (typeof problem.request_id === "string" ? problem.request_id : null);
+  const retryAfter = response.headers.get("Retry-After");
+  const waitMs = retryAfter === null || ![429, 503].includes(response.status) ? null : retryAfterMs(retryAfter, nowMs);
+  return new CatalogApiError(
+    `GET ${url} → ${response.status}${code ? ` ${code}` : ""}${detail ? `: ${detail}` : ""} (${reason})`,
+    url,
+    response.status,
+    code,
+    detail,
+    requestId,
+    waitMs === null ? null : Math.ceil(waitMs / 1000),
+  );
 }
 
 /** fetch's TypeError says little ("fetch failed"); its cause says what happened (e.g. ECONNREFUSED). */
