@@ -1,7 +1,8 @@
 /**
- * A stand-in catalog server for catalog:pull's failure paths: it serves a real build the way the
+ * A stand-in catalog server for the client's failure paths: it serves a real build the way the
  * worker does, except for the one thing a test asks it to get wrong.
  */
+import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -15,16 +16,51 @@ export type Fault =
   | "wrong-link"
   | "forged-artifact"
   | "unauthorized"
-  | "busy-once";
+  | "busy-once"
+  // The manifest's own parts match what is served, but the document as a whole does not verify.
+  | "wrong-document-sha256"
+  | "wrong-profile-count"
+  | "no-closing-brace"
+  | "gap-in-layout";
+
+const sha256 = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+
+/** The parts as served and the manifest as served, for a fault that changes either. */
+function served(releaseDir: string, fault: Fault): { manifest: Manifest; parts: Buffer[] } {
+  const manifest = JSON.parse(readFileSync(path.join(releaseDir, "manifest.json"), "utf8")) as Manifest;
+  const parts = manifest.parts.map((part) => readFileSync(path.join(releaseDir, "parts", String(part.index))));
+  const last = parts.length - 1;
+  switch (fault) {
+    case "flipped-byte":
+      parts[2]![10]! ^= 1;
+      return { manifest, parts };
+    case "forged-artifact":
+      return { manifest: { ...manifest, artifact_sha256: `sha256:${"0".repeat(64)}` }, parts };
+    case "wrong-document-sha256":
+      return { manifest: { ...manifest, sha256: `sha256:${"1".repeat(64)}` }, parts };
+    case "wrong-profile-count":
+      return { manifest: { ...manifest, profile_count: manifest.profile_count + 1 }, parts };
+    case "gap-in-layout":
+      return { manifest: { ...manifest, parts: manifest.parts.map((part, i) => (i === 1 ? { ...part, offset: part.offset + 1 } : part)) }, parts };
+    case "no-closing-brace": {
+      parts[last]![parts[last]!.length - 1] = 0x20;
+      const whole = Buffer.concat(parts);
+      const reparted = manifest.parts.map((part, i) => (i === last ? { ...part, sha256: sha256(parts[last]!) } : part));
+      return { manifest: { ...manifest, sha256: sha256(whole), parts: reparted }, parts };
+    }
+    default:
+      return { manifest, parts };
+  }
+}
 
 export async function fixtureServer(releaseDir: string, fault: Fault): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
-  const manifest = JSON.parse(readFileSync(path.join(releaseDir, "manifest.json"), "utf8")) as Manifest;
+  const { manifest, parts } = served(releaseDir, fault);
   const requests: string[] = [];
   let busy = fault === "busy-once";
   const server: Server = createServer((req, res) => {
     requests.push(req.url!);
     if (fault === "unauthorized") {
-      res.writeHead(401, { "Content-Type": "application/problem+json", "WWW-Authenticate": 'Bearer error="invalid_token"' });
+      res.writeHead(401, { "Content-Type": "application/problem+json", "WWW-Authenticate": 'Bearer error="invalid_token"', "Request-Id": "req_fixture" });
       return res.end(JSON.stringify({ code: "invalid_api_key", detail: "The API key is not valid." }));
     }
     if (busy) {
@@ -33,15 +69,13 @@ export async function fixtureServer(releaseDir: string, fault: Fault): Promise<{
       return res.end(JSON.stringify({ code: "catalog_unavailable", detail: "Retry later." }));
     }
     if (req.url === "/v1/releases/current") {
-      const served = fault === "forged-artifact" ? { ...manifest, artifact_sha256: `sha256:${"0".repeat(64)}` } : manifest;
       res.writeHead(200, { "Content-Type": "application/json", "Catalog-Release": manifest.release_id });
-      return res.end(JSON.stringify({ ...served, published_at: "2026-01-01T00:00:00.000Z" }));
+      return res.end(JSON.stringify({ ...manifest, published_at: "2026-01-01T00:00:00.000Z" }));
     }
     const match = /^\/v1\/releases\/([^/]+)\/parts\/(\d+)$/.exec(req.url!);
     const part = match && match[1] === manifest.release_id ? manifest.parts[Number(match[2])] : undefined;
     if (!part) return res.writeHead(404).end();
-    const bytes = readFileSync(path.join(releaseDir, "parts", String(part.index)));
-    if (fault === "flipped-byte" && part.index === 2) bytes[10]! ^= 1;
+    const bytes = parts[part.index]!;
     const headers: Record<string, string> = {
       "Content-Type": "application/octet-stream",
       "Content-Length": String(bytes.length),

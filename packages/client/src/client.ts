@@ -1,0 +1,73 @@
+/**
+ * `createCatalogClient`: the typed client of the Readiness Catalog API. Web-standard APIs only, so
+ * it runs in Node 22 and in a Worker; `@readiness-catalog/client/node` adds `download()`.
+ */
+import { createCatalogHttp, type CatalogHttp, type Clock, type RetryEvent } from "./http-client.js";
+import { fetchManifest } from "./manifest.js";
+import { streamProfiles } from "./profiles.js";
+import type { RetryBudgetOptions } from "./retry-budget.js";
+import type { RetryPolicy } from "./retry-policy.js";
+import type { CallOptions, Manifest, Profile, ReleaseOptions } from "./types.js";
+
+export interface CatalogClientOptions {
+  /** The API's origin, e.g. `https://api.readiness-catalog.dev` or `http://localhost:8787`. */
+  baseUrl: string | URL;
+  /** An API key (`sk_live_…`, `sk_test_…`) with read:catalog… */
+  apiKey?: string;
+  /** …or an OAuth 2.0 access token with read:catalog. Either is sent as `Authorization: Bearer`. */
+  accessToken?: string;
+  /** Default: the global fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Called before each retry (after a 429, 503, 5xx or network failure) with the delay and reason. */
+  onRetry?: (event: RetryEvent) => void;
+  /** Retry tuning (defaults in the README), and the clock and random source a test may replace. */
+  retry?: { policy?: RetryPolicy; budget?: RetryBudgetOptions; clock?: Clock; random?: () => number };
+}
+
+export interface CatalogClient {
+  /** The current release's manifest, checked: its fields, its part layout and its release id. */
+  currentRelease(options?: CallOptions): Promise<Manifest>;
+  /** A kept release's manifest, by id (`sha256:<hex>` or `<hex>`), checked like currentRelease(). */
+  release(id: string, options?: CallOptions): Promise<Manifest>;
+  /**
+   * Every profile of one release (the current one, or `options.release`), streamed part by part in
+   * constant memory; each part is verified before its profiles are yielded, the whole release at
+   * the end (a CatalogVerificationError then means the profiles already yielded came from verified
+   * parts of a release that did not verify as a whole).
+   */
+  profiles(options?: ReleaseOptions): AsyncGenerator<Profile, void, undefined>;
+}
+
+export interface ClientContext {
+  http: CatalogHttp;
+  baseUrl: string;
+}
+
+export function clientContext(options: CatalogClientOptions): ClientContext {
+  if (options.apiKey !== undefined && options.accessToken !== undefined) throw new TypeError("createCatalogClient: pass apiKey or accessToken, not both");
+  const http = createCatalogHttp({
+    key: options.apiKey ?? options.accessToken,
+    fetch: options.fetch,
+    onRetry: options.onRetry,
+    policy: options.retry?.policy,
+    budget: options.retry?.budget,
+    clock: options.retry?.clock,
+    random: options.retry?.random,
+  });
+  return { http, baseUrl: new URL(options.baseUrl).href };
+}
+
+export function catalogClient({ http, baseUrl }: ClientContext): CatalogClient {
+  return {
+    currentRelease: (options = {}) => fetchManifest(http, baseUrl, undefined, options.signal),
+    release: (id, options = {}) => fetchManifest(http, baseUrl, id, options.signal),
+    async *profiles(options = {}) {
+      const manifest = await fetchManifest(http, baseUrl, options.release, options.signal);
+      yield* streamProfiles({ http, baseUrl, manifest, signal: options.signal }, options.onProgress);
+    },
+  };
+}
+
+export function createCatalogClient(options: CatalogClientOptions): CatalogClient {
+  return catalogClient(clientContext(options));
+}

@@ -1,0 +1,134 @@
+/**
+ * The client package inside workerd against the real app (real KV and R2): the current release's
+ * manifest, every profile of one pinned release streamed and verified part by part (parts of 7919
+ * bytes end inside profiles and inside UTF-8 characters), a part altered in storage, cancellation.
+ */
+import { createExecutionContext, reset, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CatalogApiError, CatalogVerificationError, createCatalogClient, type Profile, type Progress } from "../../packages/client/src/index.js";
+import { canonicalJson } from "../../src/catalog/canonical";
+import { documentPrefix } from "../../src/catalog/digest";
+import { hexOf, storageKeys } from "../../src/catalog/manifest";
+import { sharedTestKey } from "./auth-fixtures";
+import app from "../../src/index";
+import { API_ORIGIN } from "./support/api";
+import { publish, testRelease, type TestRelease } from "./support/releases";
+
+const base = testRelease("base");
+const smaller = testRelease("smaller");
+const profilesOf = (release: TestRelease) => (JSON.parse(new TextDecoder().decode(release.document)) as { data: Profile[] }).data;
+
+/** The app, keeping each request's context so that its background work (part cache fills) ends with the test. */
+const contexts: ExecutionContext[] = [];
+const workerFetch = async (request: Request) => {
+  const ctx = createExecutionContext();
+  contexts.push(ctx);
+  return app.fetch(request, env, ctx);
+};
+
+async function client(fetch = workerFetch) {
+  return createCatalogClient({ baseUrl: API_ORIGIN, apiKey: await sharedTestKey(), fetch });
+}
+
+async function collect(profiles: AsyncIterable<Profile>, onEach: (profile: Profile) => void | Promise<void> = () => {}) {
+  const seen: Profile[] = [];
+  try {
+    for await (const profile of profiles) {
+      seen.push(profile);
+      await onEach(profile);
+    }
+    return { seen, error: undefined };
+  } catch (error) {
+    return { seen, error };
+  }
+}
+
+/** How many profiles end before `offset` in the document (the data is JCS: `[p0,p1,…]`). */
+function profilesEndingBefore(release: TestRelease, offset: number): number {
+  const { manifest } = release;
+  let end = new TextEncoder().encode(documentPrefix(manifest.api_contract, manifest.release_id, manifest.artifact_sha256)).length + 1;
+  let count = 0;
+  for (const profile of profilesOf(release)) {
+    end += new TextEncoder().encode(canonicalJson(profile)).length;
+    if (end > offset) break;
+    count++;
+    end += 1;
+  }
+  return count;
+}
+
+beforeEach(() => reset());
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((ctx) => waitOnExecutionContext(ctx)));
+});
+
+describe("the client package in a Worker", () => {
+  it("currentRelease() is the published manifest", async () => {
+    await publish(base);
+    expect(await (await client()).currentRelease()).toEqual({ ...base.manifest, published_at: expect.any(String) });
+  });
+
+  it("profiles() yields every profile of the release, in order, and reports progress part by part", async () => {
+    await publish(base);
+    expect(base.manifest.parts.length).toBeGreaterThan(3);
+    const progress: Progress[] = [];
+    const { seen, error } = await collect((await client()).profiles({ onProgress: (event) => progress.push(event) }));
+    expect(error).toBeUndefined();
+    expect(seen).toEqual(profilesOf(base));
+    const { bytes, parts } = base.manifest;
+    expect(progress.at(-1)).toEqual({ phase: "verified", bytesDone: bytes, bytesTotal: bytes, partsDone: parts.length, partsTotal: parts.length, partsReused: 0 });
+    expect(progress.map((event) => event.partsDone)).toEqual([...progress.map((event) => event.partsDone)].sort((a, b) => a - b));
+  });
+
+  it("stays on the release it started with when another one is published meanwhile", async () => {
+    await publish(base);
+    const catalog = await client();
+    const { seen, error } = await collect(catalog.profiles(), async () => {
+      if ((await catalog.currentRelease()).release_id === base.manifest.release_id) await publish(smaller);
+    });
+    expect(error).toBeUndefined();
+    expect(seen).toEqual(profilesOf(base));
+    expect((await catalog.currentRelease()).release_id).toBe(smaller.manifest.release_id);
+  });
+
+  it("profiles({ release }) reads a kept release that is no longer current", async () => {
+    await publish(base);
+    await publish(smaller);
+    const { seen } = await collect((await client()).profiles({ release: hexOf(base.manifest.release_id) }));
+    expect(seen).toEqual(profilesOf(base));
+  });
+
+  it("a part altered in storage fails verification before any profile that ends in it is yielded", async () => {
+    await publish(base);
+    const altered = new Uint8Array(base.parts[2]!);
+    altered[100]! ^= 0x01;
+    const key = storageKeys.part(hexOf(base.manifest.release_id), 2);
+    await env.RELEASES.put(key, altered);
+    // The worker's part cache (src/catalog/routes/part-cache.ts) may hold the original bytes.
+    await caches.default.delete(new Request(`https://catalog-parts.internal/${key}`));
+    const { seen, error } = await collect((await client()).profiles());
+    expect(error).toBeInstanceOf(CatalogVerificationError);
+    expect(String(error)).toContain("part 2 does not match");
+    expect(seen).toEqual(profilesOf(base).slice(0, profilesEndingBefore(base, base.manifest.parts[2]!.offset)));
+  });
+
+  it("an abort stops the stream at once with an AbortError, and fetches nothing more", async () => {
+    await publish(base);
+    const requests: string[] = [];
+    const controller = new AbortController();
+    const catalog = await client((request) => (requests.push(new URL(request.url).pathname), workerFetch(request)));
+    const { seen, error } = await collect(catalog.profiles({ signal: controller.signal }), () => controller.abort());
+    expect((error as DOMException).name).toBe("AbortError");
+    expect(seen).toHaveLength(1);
+    expect(requests).toEqual([`/v1/releases/current`, ...requests.slice(1)]);
+    expect(requests.length).toBeLessThan(1 + base.manifest.parts.length);
+  });
+
+  it("an unknown release is a CatalogApiError with the problem's code and request id", async () => {
+    await publish(base);
+    const { error } = await collect((await client()).profiles({ release: `sha256:${"e".repeat(64)}` }));
+    expect(error).toBeInstanceOf(CatalogApiError);
+    expect(error).toMatchObject({ status: 404, code: "release_not_found", requestId: expect.stringMatching(/\S/) });
+  });
+});
