@@ -1,8 +1,9 @@
 /**
  * The client package refuses what does not verify, against a stand-in server that gets exactly
  * one thing wrong (pull-fixture-server.ts): profiles() yields nothing from a part before it
- * matched the manifest, and says when the release as a whole did not verify. The same client
- * against the real worker: test/worker/catalog-client-profiles.test.ts.
+ * matched the manifest, and says when the release as a whole did not verify; profile() checks the
+ * body against its Content-Digest and that it is the profile asked for. The same client against
+ * the real worker: test/worker/catalog-client-profiles.test.ts and test/e2e/client-package.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -95,5 +96,47 @@ describe("profiles() against a server that gets one thing wrong", () => {
     expect(error).toBeInstanceOf(CatalogApiError);
     expect(error).toMatchObject({ status: 401, code: "invalid_api_key", detail: "The API key is not valid.", requestId: "req_fixture" });
     expect(requests).toHaveLength(1);
+  });
+});
+
+describe("profile() against a server that gets one thing wrong", () => {
+  const sample = () => data[3]!;
+
+  it("nothing wrong: by scope and by id, with the release and where the bytes are in its document", async () => {
+    const { result } = await against("none", async (client) => [
+      await client.profile(sample().scope.product.key, sample().scope.funnel.key),
+      await client.profile(sample().agent_readiness_profile_id, { release: built.manifest.release_id }),
+    ]);
+    for (const found of result) {
+      expect(found.profile).toEqual(sample());
+      expect(found.releaseId).toBe(built.manifest.release_id);
+      expect(found.documentRange).toMatchObject({ size: built.manifest.bytes });
+    }
+  });
+
+  it.each<[Fault, string]>([
+    ["wrong-profile-digest", "the body does not match its Content-Digest"],
+    ["other-profile", "answered with the profile of"],
+    ["wrong-profile-release", "answered from release sha256:2222"],
+  ])("%s → CatalogVerificationError", async (fault, message) => {
+    const { result: error } = await against(fault, (client) =>
+      client.profile(sample().agent_readiness_profile_id, { release: built.manifest.release_id }).catch((caught: unknown) => caught),
+    );
+    expect(error).toBeInstanceOf(CatalogVerificationError);
+    expect(String(error)).toContain(message);
+  });
+
+  it("an unknown profile → CatalogApiError 404 profile_not_found", async () => {
+    const { result: error } = await against("none", (client) => client.profile("no-such-product", "checkout").catch((caught: unknown) => caught));
+    expect(error).toBeInstanceOf(CatalogApiError);
+    expect(error).toMatchObject({ status: 404, code: "profile_not_found" });
+  });
+
+  it('"", "." and ".." are refused before any request: they would address another path', async () => {
+    const { result, requests } = await against("none", async (client) =>
+      Promise.all([client.profile("..", "x"), client.profile("."), client.profile("p", ""), client.profile(".", "x")].map((call) => call.catch((caught: unknown) => caught))),
+    );
+    for (const error of result) expect(error).toBeInstanceOf(TypeError);
+    expect(requests).toEqual([]);
   });
 });

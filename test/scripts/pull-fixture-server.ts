@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { contentDigestOf } from "../../src/catalog/digest";
 import type { Manifest } from "../../src/catalog/manifest";
+import { profileFixture, type ProfileFault } from "./profile-fixture-routes";
 
 export type Fault =
   | "none"
@@ -21,7 +22,8 @@ export type Fault =
   | "wrong-document-sha256"
   | "wrong-profile-count"
   | "no-closing-brace"
-  | "gap-in-layout";
+  | "gap-in-layout"
+  | ProfileFault;
 
 const sha256 = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
@@ -55,6 +57,7 @@ function served(releaseDir: string, fault: Fault): { manifest: Manifest; parts: 
 
 export async function fixtureServer(releaseDir: string, fault: Fault): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
   const { manifest, parts } = served(releaseDir, fault);
+  const profiles = profileFixture(manifest, parts, fault);
   const requests: string[] = [];
   let busy = fault === "busy-once";
   const server: Server = createServer((req, res) => {
@@ -72,6 +75,7 @@ export async function fixtureServer(releaseDir: string, fault: Fault): Promise<{
       res.writeHead(200, { "Content-Type": "application/json", "Catalog-Release": manifest.release_id });
       return res.end(JSON.stringify({ ...manifest, published_at: "2026-01-01T00:00:00.000Z" }));
     }
+    if (profiles.serve(req.url!, res)) return;
     const match = /^\/v1\/releases\/([^/]+)\/parts\/(\d+)$/.exec(req.url!);
     const part = match && match[1] === manifest.release_id ? manifest.parts[Number(match[2])] : undefined;
     if (!part) return res.writeHead(404).end();

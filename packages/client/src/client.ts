@@ -4,6 +4,7 @@
  */
 import { createCatalogHttp, type CatalogHttp, type Clock, type RetryEvent } from "./http-client.js";
 import { fetchManifest } from "./manifest.js";
+import { lookUpProfile, type ProfileOptions, type ProfileResult } from "./profile-lookup.js";
 import { streamProfiles } from "./profiles.js";
 import type { RetryBudgetOptions } from "./retry-budget.js";
 import type { RetryPolicy } from "./retry-policy.js";
@@ -29,6 +30,10 @@ export interface CatalogClient {
   currentRelease(options?: CallOptions): Promise<Manifest>;
   /** A kept release's manifest, by id (`sha256:<hex>` or `<hex>`), checked like currentRelease(). */
   release(id: string, options?: CallOptions): Promise<Manifest>;
+  /** One profile by product and funnel key, its Content-Digest verified. */
+  profile(productKey: string, funnelKey: string, options?: ProfileOptions): Promise<ProfileResult>;
+  /** One profile by id (`arp_…`), its Content-Digest verified. */
+  profile(id: string, options?: ProfileOptions): Promise<ProfileResult>;
   /**
    * Every profile of one release (the current one, or `options.release`), streamed part by part in
    * constant memory; each part is verified before its profiles are yielded, the whole release at
@@ -61,6 +66,10 @@ export function catalogClient({ http, baseUrl }: ClientContext): CatalogClient {
   return {
     currentRelease: (options = {}) => fetchManifest(http, baseUrl, undefined, options.signal),
     release: (id, options = {}) => fetchManifest(http, baseUrl, id, options.signal),
+    profile: (first: string, second?: string | ProfileOptions, third?: ProfileOptions) =>
+      typeof second === "string"
+        ? lookUpProfile(http, baseUrl, { product: first, funnel: second }, third)
+        : lookUpProfile(http, baseUrl, { id: first }, second),
     async *profiles(options = {}) {
       const manifest = await fetchManifest(http, baseUrl, options.release, options.signal);
       yield* streamProfiles({ http, baseUrl, manifest, signal: options.signal }, options.onProgress);
