@@ -1,22 +1,21 @@
 /**
- * `npm run catalog:pull -- --base-url URL [--key K] --out file`: the reference consumer. Downloads
- * the current release part by part (pinned URLs), verifies every digest, writes the document.
+ * `npm run catalog:pull -- --base-url URL [--key K] --out file`: the reference consumer, a thin CLI
+ * over the client package's download() (packages/client): arguments, output and exit codes.
  */
-import path from "node:path";
 import { parseArgs } from "node:util";
-import { CatalogApiError } from "../packages/client/src/errors.js";
-import { createCatalogHttp } from "../packages/client/src/http-client.js";
+import { CatalogApiError, CatalogVerificationError, createCatalogClient } from "../packages/client/src/node.js";
 import { count, EXIT, runCli, UsageError } from "./cli-run";
-import { downloadCurrentRelease, IntegrityError } from "./release-download";
 import { transferProgress, type TransferProgress } from "./transfer-progress";
 
 const HELP = `Usage: npm run catalog:pull -- --base-url <url> --out <file> [--key <key>]
 
 Fetches GET /v1/releases/current, downloads every part of that release from its pinned URLs
-(/v1/releases/<id>/parts/<n>, following Link rel=next), verifies each part against the manifest and
+(/v1/releases/<id>/parts/<n>, each one's Link rel=next naming the next), verifies each part against the manifest and
 its Content-Digest, the whole document's sha256, artifact_sha256 (the bytes of "data") and the
-release id, and only then moves the document to --out. Retries 429 and 503 after Retry-After and
-network failures / 5xx with capped exponential backoff; never retries 401, 403 or other 4xx.
+release id, and only then moves the document to --out. Parts already on disk with the manifest's
+sha256 (a previous --out, an interrupted pull's --out.partial-*) are not downloaded again. Retries
+429 and 503 after Retry-After and network failures / 5xx with capped exponential backoff; never
+retries 401, 403 or other 4xx.
 
   --base-url <url>   The API, e.g. http://localhost:8787
   --out <file>       Where the verified document is written (replaced atomically).
@@ -37,29 +36,29 @@ runCli("catalog:pull", HELP, async (argv) => {
   } catch {
     throw new UsageError(`--base-url "${values["base-url"]}" is not a URL (e.g. http://localhost:8787)`);
   }
-  const key = values.key ?? process.env.CATALOG_API_KEY;
-  const http = createCatalogHttp({
-    key,
+  const client = createCatalogClient({
+    baseUrl,
+    apiKey: values.key ?? process.env.CATALOG_API_KEY,
     onRetry: (event) => process.stderr.write(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})\n`),
   });
 
   let bar: TransferProgress | undefined;
   try {
-    const manifest = await downloadCurrentRelease({
-      http,
-      baseUrl: baseUrl.href,
-      out: path.resolve(values.out),
-      onPart: (done, count) => (bar ??= transferProgress("download parts", count)).update(done),
+    const { manifest, partsReused } = await client.download(values.out, {
+      onProgress: (progress) => {
+        if (progress.partsDone) (bar ??= transferProgress("download parts", progress.partsTotal)).update(progress.partsDone);
+      },
     });
     bar?.stop();
+    const reused = partsReused ? `; ${partsReused} already on disk, not downloaded again` : "";
     console.log(
-      `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}) to ${values.out}: ` +
+      `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}${reused}) to ${values.out}: ` +
         "every part, the document sha256, artifact_sha256 and release_id verified",
     );
     return EXIT.ok;
   } catch (error) {
     bar?.stop();
-    if (error instanceof IntegrityError) {
+    if (error instanceof CatalogVerificationError) {
       console.error(`catalog:pull: verification failed, nothing written: ${error.message}`);
       return EXIT.failed;
     }

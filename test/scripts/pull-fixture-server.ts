@@ -23,6 +23,8 @@ export type Fault =
   | "wrong-profile-count"
   | "no-closing-brace"
   | "gap-in-layout"
+  // Part 3 answers 404, a final failure: the download stops there.
+  | "lost-part-3"
   | ProfileFault;
 
 const sha256 = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
@@ -78,7 +80,7 @@ export async function fixtureServer(releaseDir: string, fault: Fault): Promise<{
     if (profiles.serve(req.url!, res)) return;
     const match = /^\/v1\/releases\/([^/]+)\/parts\/(\d+)$/.exec(req.url!);
     const part = match && match[1] === manifest.release_id ? manifest.parts[Number(match[2])] : undefined;
-    if (!part) return res.writeHead(404).end();
+    if (!part || (fault === "lost-part-3" && part.index === 3)) return res.writeHead(404).end();
     const bytes = parts[part.index]!;
     const headers: Record<string, string> = {
       "Content-Type": "application/octet-stream",

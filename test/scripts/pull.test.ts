@@ -39,6 +39,15 @@ describe("catalog:pull verification", () => {
     expect(readFileSync(run.out).equals(Buffer.concat(parts))).toBe(true);
   });
 
+  it("a second pull to the same --out downloads no part and says so", async () => {
+    const first = await pullFrom("none");
+    expect(first.code, first.stderr).toBe(0);
+    const again = await pullFrom("none");
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.requests).toEqual(["/v1/releases/current"]);
+    expect(again.stdout).toContain(`in ${built.manifest.parts.length} parts; ${built.manifest.parts.length} already on disk, not downloaded again)`);
+  });
+
   it.each<[Fault, string]>([
     ["flipped-byte", "part 2 does not match: computed sha256:"],
     ["wrong-content-digest", "Content-Digest is"],
