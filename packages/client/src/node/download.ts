@@ -17,7 +17,7 @@ import { CatalogVerificationError } from "../errors.js";
 import { fetchManifest } from "../manifest.js";
 import { fetchPart, type ReleaseSource } from "../release-parts.js";
 import type { Manifest, PartEntry, Progress, ReleaseOptions } from "../types.js";
-import { LocalCopies, partialName } from "./local-copies.js";
+import { LocalCopies, partialName, removeAbandonedPartials } from "./local-copies.js";
 
 export type DownloadOptions = ReleaseOptions;
 
@@ -33,26 +33,33 @@ export interface DownloadResult {
 export async function downloadRelease(context: ClientContext, out: string, options: DownloadOptions = {}): Promise<DownloadResult> {
   const target = path.resolve(out);
   const manifest = await fetchManifest(context.http, context.baseUrl, options.release, options.signal);
-  const local = await LocalCopies.open(target);
   const temp = partialName(target, randomBytes(4).toString("hex"));
   const file = await open(temp, "w");
   try {
-    const progress = await writeParts({ ...context, manifest, signal: options.signal }, local, file, options.onProgress);
+    const progress = await writeParts({ ...context, manifest, signal: options.signal }, target, file, options.onProgress);
     await file.close();
     await rename(temp, target);
-    await local.removeAbandoned();
+    await removeAbandonedPartials(target);
     options.onProgress?.({ ...progress, phase: "verified" });
     return { manifest, path: target, partsFetched: manifest.parts.length - progress.partsReused, partsReused: progress.partsReused };
   } catch (error) {
     await file.close().catch(() => {});
     if (error instanceof CatalogVerificationError) await rm(temp, { force: true });
     throw error;
+  }
+}
+
+/** Every part into `file` at its offset, from disk where `target` or a partial file holds it, else fetched. */
+async function writeParts(source: ReleaseSource, target: string, file: FileHandle, onProgress?: (progress: Progress) => void): Promise<Progress> {
+  const local = await LocalCopies.open(target);
+  try {
+    return await writeEachPart(source, local, file, onProgress);
   } finally {
     await local.close();
   }
 }
 
-async function writeParts(source: ReleaseSource, local: LocalCopies, file: FileHandle, onProgress?: (progress: Progress) => void): Promise<Progress> {
+async function writeEachPart(source: ReleaseSource, local: LocalCopies, file: FileHandle, onProgress?: (progress: Progress) => void): Promise<Progress> {
   const { manifest } = source;
   const check = new DocumentCheck(manifest);
   const progress: Progress = { phase: "download", bytesDone: 0, bytesTotal: manifest.bytes, partsDone: 0, partsTotal: manifest.parts.length, partsReused: 0 };

@@ -20,10 +20,7 @@ const PARTIAL = /^\.partial-(\d+)(?:-[0-9a-f]+)?$/;
 export const partialName = (target: string, suffix: string) => `${target}.partial-${process.pid}-${suffix}`;
 
 export class LocalCopies {
-  private constructor(
-    private readonly target: string,
-    private readonly candidates: Candidate[],
-  ) {}
+  private constructor(private readonly candidates: Candidate[]) {}
 
   static async open(target: string): Promise<LocalCopies> {
     const candidates: Candidate[] = [];
@@ -33,7 +30,7 @@ export class LocalCopies {
       if (handle && stats?.isFile()) candidates.push({ file, handle, size: stats.size });
       else await handle?.close();
     }
-    return new LocalCopies(target, candidates);
+    return new LocalCopies(candidates);
   }
 
   /** The part's bytes from the first file that holds them, or undefined. */
@@ -50,13 +47,13 @@ export class LocalCopies {
   async close(): Promise<void> {
     await Promise.all(this.candidates.map((candidate) => candidate.handle.close().catch(() => {})));
   }
+}
 
-  /** After a download: the partial files of processes that are gone (a running one's may still grow). */
-  async removeAbandoned(): Promise<void> {
-    for (const file of await partialFiles(this.target)) {
-      const pid = Number(PARTIAL.exec(file.slice(this.target.length))![1]);
-      if (pid !== process.pid && !isRunning(pid)) await rm(file, { force: true });
-    }
+/** After a download: the partial files of processes that are gone (a running one's may still grow). Best effort. */
+export async function removeAbandonedPartials(target: string): Promise<void> {
+  for (const file of await partialFiles(target)) {
+    const pid = Number(PARTIAL.exec(file.slice(target.length))![1]);
+    if (pid !== process.pid && !isRunning(pid)) await rm(file, { force: true }).catch(() => {});
   }
 }
 
