@@ -12,6 +12,7 @@ import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
 import { Problem, renderProblem } from "./http/problem";
 import { requestId } from "./http/request-id";
+import { accessLog } from "./http/access-log";
 import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
 
@@ -27,6 +28,8 @@ const app = new OpenAPIHono<AppEnv>({
 });
 
 app.use(requestId());
+// One JSON log line per request (README "Deploying to Cloudflare": Workers Logs, wrangler tail).
+app.use(accessLog());
 
 // OAuth 2.0 (shared/DESIGN.md "OAuth 2.0"): protocol endpoints, then the login + consent pages.
 registerOAuthEndpoints(app);
