@@ -1,38 +1,72 @@
 /**
- * `npm run deploy -- --dry-run`: every deployment checked offline, as CI does (README "Deploying to
- * Cloudflare").
+ * `npm run deploy -- [--env sandbox] [--dry-run]`: one deployment of the worker to Cloudflare, from
+ * nothing or again, in one command (README "Deploying to Cloudflare").
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { count, EXIT, runCli } from "./cli-run";
-import { DEFAULT_CONFIG_PATH, readDeployments, type Deployment } from "./deploy/deployments";
+import { MissingPermission } from "./deploy/cloudflare-api";
+import { NotLoggedIn } from "./deploy/credentials";
+import { deployDirOf } from "./deploy/deploy-config";
+import { DEFAULT_CONFIG_PATH, deploymentNamed, readDeployments, type Deployment } from "./deploy/deployments";
 import { dryRun } from "./deploy/dry-run";
+import { runDeploy } from "./deploy/run-deploy";
 
-const HELP = `Usage: npm run deploy -- --dry-run [options]
+const HELP = `Usage: npm run deploy -- [--env <name>] [--dry-run] [options]
 
+Deploys one deployment (production, or --env sandbox) to Cloudflare: finds or creates its KV
+namespaces and R2 bucket by name, sets the Worker secrets it lacks (generating OPERATOR_SECRET),
+deploys the worker with its Durable Object migrations, then smoke-tests the deployed URL. Running it
+again changes nothing and says so. Logs in through wrangler (npx wrangler login, or
+CLOUDFLARE_API_TOKEN + CLOUDFLARE_ACCOUNT_ID).
+
+  --env <name>         The deployment: a wrangler environment, e.g. sandbox. Default: production.
   --dry-run            No account, no network: check every deployment's bindings, Durable Object
                        migrations and isolation, build each bundle, hold it to the size budget and
                        start it in workerd (its global scope must do no I/O). CI runs this.
-  --outdir <dir>       Keep the bundles in <dir>/<deployment>.
+  --outdir <dir>       With --dry-run: keep the bundles in <dir>/<deployment>.
+  --url <origin>       Smoke-test this origin instead of the deployment's own (its custom domain,
+                       else its workers.dev URL).
+  --deploy-dir <dir>   Where the generated deploy configs and kept secrets go. Default: .wrangler/deploy
+                       next to the wrangler configuration.
   --config <file>      Wrangler configuration. Default: wrangler.toml
   -h, --help           This help.
 
-Exit codes: 0 dry run passed; 1 failed (each problem is listed); 2 usage error.`;
+Exit codes: 0 deployed, already up to date, or dry run passed; 1 failed (the message says what and
+why); 2 usage error.`;
 
 runCli("deploy", HELP, async (argv) => {
   const { values } = parseArgs({
     args: argv,
     options: {
+      env: { type: "string" },
       "dry-run": { type: "boolean", default: false },
       outdir: { type: "string" },
+      url: { type: "string" },
+      "deploy-dir": { type: "string" },
       config: { type: "string" },
     },
   });
   const configPath = values.config ?? DEFAULT_CONFIG_PATH;
   const deployments = await readDeployments(configPath);
+  const deployment = deploymentNamed(deployments, values.env);
   if (values["dry-run"]) return checkOffline(deployments, configPath, values.outdir);
-  console.error("deploy: only --dry-run exists so far");
-  return EXIT.usage;
+
+  try {
+    const log = (line: string) => console.log(line);
+    const result = await runDeploy(deployment, { configPath, deployDir: values["deploy-dir"] ?? deployDirOf(configPath), url: values.url, log });
+    if (result.problems.length > 0) return failed(`${deployment.name} is deployed but not right`, result.problems);
+    console.log(
+      result.changes.length === 0
+        ? `${deployment.name} is up to date at ${result.url}: nothing changed`
+        : `deployed ${deployment.name} to ${result.url}: ${result.changes.join(", ")}`,
+    );
+    return EXIT.ok;
+  } catch (error) {
+    if (!(error instanceof NotLoggedIn || error instanceof MissingPermission)) throw error;
+    console.error(`deploy: ${error.message}`);
+    return EXIT.failed;
+  }
 });
 
 async function checkOffline(deployments: Deployment[], configPath: string, outDir: string | undefined): Promise<number> {
