@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { count, EXIT, runCli } from "./cli-run";
+import { count, EXIT, runCli, UsageError } from "./cli-run";
 import { MissingPermission } from "./deploy/cloudflare-api";
 import { NotLoggedIn } from "./deploy/credentials";
 import { deployDirOf } from "./deploy/deploy-config";
@@ -25,6 +25,8 @@ CLOUDFLARE_API_TOKEN + CLOUDFLARE_ACCOUNT_ID).
                        migrations and isolation, build each bundle, hold it to the size budget and
                        start it in workerd (its global scope must do no I/O). CI runs this.
   --outdir <dir>       With --dry-run: keep the bundles in <dir>/<deployment>.
+  --rotate-secret <n>  Replace the Worker secret <n> (e.g. OPERATOR_SECRET) with a new value, kept
+                       like the first one; the old value stops working when the deploy is done.
   --url <origin>       Smoke-test this origin instead of the deployment's own (its custom domain,
                        else its workers.dev URL).
   --deploy-dir <dir>   Where the generated deploy configs and kept secrets go. Default: .wrangler/deploy
@@ -43,6 +45,7 @@ runCli("deploy", HELP, async (argv) => {
       "dry-run": { type: "boolean", default: false },
       outdir: { type: "string" },
       url: { type: "string" },
+      "rotate-secret": { type: "string", multiple: true },
       "deploy-dir": { type: "string" },
       config: { type: "string" },
     },
@@ -52,9 +55,12 @@ runCli("deploy", HELP, async (argv) => {
   const deployment = deploymentNamed(deployments, values.env);
   if (values["dry-run"]) return checkOffline(deployments, configPath, values.outdir);
 
+  const rotate = values["rotate-secret"] ?? [];
+  const unknown = rotate.filter((name) => !deployment.secrets.includes(name));
+  if (unknown.length > 0) throw new UsageError(`--rotate-secret ${unknown.join(", ")}: ${deployment.name}'s secrets are ${deployment.secrets.join(", ") || "none"}`);
   try {
     const log = (line: string) => console.log(line);
-    const result = await runDeploy(deployment, { configPath, deployDir: values["deploy-dir"] ?? deployDirOf(configPath), url: values.url, log });
+    const result = await runDeploy(deployment, { configPath, deployDir: values["deploy-dir"] ?? deployDirOf(configPath), url: values.url, rotate, log });
     if (result.problems.length > 0) return failed(`${deployment.name} is deployed but not right`, result.problems);
     console.log(
       result.changes.length === 0

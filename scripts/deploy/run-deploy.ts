@@ -24,6 +24,8 @@ export interface DeployOptions {
   deployDir: string;
   /** Smoke-test this origin instead of the one the deployment answers at. */
   url?: string;
+  /** Secrets to replace with new values even though the worker has them. */
+  rotate?: string[];
   log: (line: string) => void;
 }
 
@@ -56,7 +58,7 @@ export async function runDeploy(deployment: Deployment, options: DeployOptions):
   try {
     const upload = await uploadIfChanged(api, await readDeployment(deployment.name, configFile), configFile, missing, work, log);
     if (upload.problems.length > 0) return { changes: [], url, problems: upload.problems };
-    const changes = [...created(kv, buckets), ...missing.map((secret) => `set ${secret.name}`), ...(upload.tag ? [`deployed ${upload.tag}`] : [])];
+    const changes = [...created(kv, buckets), ...missing.map((secret) => `${secret.rotated ? "rotated" : "set"} ${secret.name}`), ...(upload.tag ? [`deployed ${upload.tag}`] : [])];
     // The keyed check makes and revokes a key: a rerun that changed nothing leaves it out.
     const operatorSecret = changes.length > 0 ? operatorSecretOf(options.deployDir, deployment, log) : undefined;
     if (changes.length === 0) log("smoke: nothing was deployed, so the keyed check (it makes and revokes a key) is left out");
@@ -68,18 +70,23 @@ export async function runDeploy(deployment: Deployment, options: DeployOptions):
 
 const created = (...groups: Resource[][]) => groups.flat().filter((resource) => resource.created).map((resource) => `created ${resource.name}`);
 
-/** Values for the secrets the worker lacks; the ones to keep are written before the upload, so a failed deploy never loses one. */
+/**
+ * Values for the secrets the worker lacks (and those to rotate). The ones to keep are written before
+ * the upload, so a failed deploy never loses one.
+ */
 async function secretsToSet(api: CloudflareApi, deployment: Deployment, options: DeployOptions, log: (line: string) => void): Promise<SecretValue[]> {
-  const present = await workerSecretNames(api, deployment.config.name);
+  const rotate = options.rotate ?? [];
+  const present = (await workerSecretNames(api, deployment.config.name)).filter((name) => !rotate.includes(name));
   const kept = readKeptSecrets(options.deployDir, deployment.name);
-  const missing = valuesFor(deployment.secrets.filter((name) => !present.includes(name)), kept);
+  const missing = valuesFor(deployment.secrets.filter((name) => !present.includes(name)), kept, rotate);
   const toKeep = missing.filter((secret) => secret.origin === "generated" && recipeOf(secret.name).keep);
   const file = toKeep.length > 0 ? writeKeptSecrets(options.deployDir, deployment.name, { ...kept, ...Object.fromEntries(toKeep.map((s) => [s.name, s.value])) }) : undefined;
   for (const name of deployment.secrets) {
     const secret = missing.find((candidate) => candidate.name === name);
     const recipe = recipeOf(name);
+    const state = secret?.rotated ? "rotated" : "missing";
     if (!secret) log(`secret ${name}: already set`);
-    else log(`secret ${name}: missing, set from a ${secret.origin === "kept" ? "kept" : "new"} value${recipe.keep ? `; kept in ${file ?? "the kept-secrets file"} (mode 0600) for ${recipe.use}` : ""}`);
+    else log(`secret ${name}: ${state}, set from a ${secret.origin === "kept" ? "kept" : "new"} value${recipe.keep ? `; kept in ${file ?? "the kept-secrets file"} (mode 0600) for ${recipe.use}` : ""}`);
   }
   return missing;
 }

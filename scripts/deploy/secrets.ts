@@ -47,9 +47,15 @@ export interface SecretValue {
   value: string;
   /** "kept" reuses the value of the kept-secrets file; "generated" is new. */
   origin: "kept" | "generated";
+  /** Replaces a value the worker has (`--rotate-secret`). */
+  rotated: boolean;
 }
 
-/** A value for each secret to set: the kept one if there is one, else a new one. */
-export function valuesFor(names: string[], kept: Record<string, string>): SecretValue[] {
-  return names.map((name) => (kept[name] ? { name, value: kept[name], origin: "kept" } : { name, value: recipeOf(name).generate(), origin: "generated" }));
+/** A value for each secret to set: the kept one if there is one (unless rotating), else a new one. */
+export function valuesFor(names: string[], kept: Record<string, string>, rotate: string[] = []): SecretValue[] {
+  return names.map((name) => {
+    const rotated = rotate.includes(name);
+    const keptValue = rotated ? undefined : kept[name];
+    return keptValue ? { name, value: keptValue, origin: "kept", rotated } : { name, value: recipeOf(name).generate(), origin: "generated", rotated };
+  });
 }

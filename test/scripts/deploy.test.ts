@@ -108,6 +108,28 @@ describe("npm run deploy (production)", () => {
   }, DEPLOY_TIMEOUT);
 });
 
+describe("npm run deploy -- --rotate-secret OPERATOR_SECRET", () => {
+  it("replaces the secret on the worker and in the kept file: the old one is refused, the new one works", async () => {
+    const old = fake.account.workers.scripts.get("readiness-catalog")!.versions.at(-1)!.secrets.OPERATOR_SECRET!;
+    const run = await deploy(["--rotate-secret", "OPERATOR_SECRET"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const rotated = fake.account.workers.scripts.get("readiness-catalog")!.versions.at(-1)!.secrets.OPERATOR_SECRET!;
+    expect(rotated).not.toBe(old);
+    expect(readFileSync(keptSecretsPath(deployDir, "production"), "utf8")).toBe(`OPERATOR_SECRET=${rotated}\n`);
+    expect(run.stdout).toContain("secret OPERATOR_SECRET: rotated, set from a new value; kept in");
+    const operatorApi = `${await fake.account.workers.edge.urlOf("readiness-catalog")}/operator/v1/deployment`;
+    expect((await fetch(operatorApi, { headers: { Authorization: `Bearer ${old}` } })).status).toBe(401);
+    expect((await fetch(operatorApi, { headers: { Authorization: `Bearer ${rotated}` } })).status).toBe(200);
+  }, DEPLOY_TIMEOUT);
+
+  it("refuses a secret the deployment does not declare (usage error)", async () => {
+    const run = await deploy(["--rotate-secret", "NOPE"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("deploy: --rotate-secret NOPE: production's secrets are OPERATOR_SECRET");
+  }, DEPLOY_TIMEOUT);
+});
+
 describe("npm run deploy -- --env sandbox", () => {
   it("makes the sandbox its own worker, namespaces, bucket and secret, apart from production's", async () => {
     const run = await deploy(["--env", "sandbox"]);
