@@ -60,9 +60,10 @@ describe("npm run deploy (production)", () => {
     expect(run.stdout).toContain(`secret OPERATOR_SECRET: missing, set from a new value; kept in ${keptFile} (mode 0600)`);
     expect(run.stdout).not.toContain(version.secrets.OPERATOR_SECRET);
 
-    // The ids the deploy found or made are the ones in the config it generated.
+    // The ids live in the generated config, not in wrangler.toml.
     const generated = JSON.parse(readFileSync(deployConfigPath(deployDir, "production"), "utf8"));
     expect(Object.fromEntries(generated.kv_namespaces.map((kv: { binding: string; id: string }) => [kv.binding, kv.id]))).toEqual(kvIds);
+    expect(readFileSync(path.join(REPO_ROOT, "wrangler.toml"), "utf8")).not.toMatch(/^id = /m);
 
     expect(run.stdout).toContain("smoke: GET /openapi.json → 200 (OpenAPI 3.1.0)");
     expect(run.stdout).toContain("smoke: GET /v1/catalog without credentials → 401 problem+json (unauthenticated)");

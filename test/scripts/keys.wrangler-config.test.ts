@@ -20,8 +20,10 @@ describe.each([["production", undefined], ["sandbox", "sandbox"]])("%s deploymen
     expect(sqlite).toEqual(expect.arrayContaining(["AccountObject", "AccountDirectory", "KeyGuard"]));
   });
 
-  it("has its own AUTH_KV namespace for the key index", () => {
-    expect(config.kv_namespaces.find((kv: { binding: string }) => kv.binding === "AUTH_KV")?.id).toMatch(/^[0-9a-f]{32}$/);
+  it("has its own AUTH_KV namespace for the key index (named locally; its Cloudflare id is not in wrangler.toml)", () => {
+    const authKv = config.kv_namespaces.find((kv: { binding: string }) => kv.binding === "AUTH_KV");
+    expect(authKv?.preview_id).toMatch(/^local-auth-kv/);
+    expect(authKv?.id).toBeUndefined();
   });
 
   it("limits invalid credentials per IP over the window Retry-After announces", () => {
@@ -36,7 +38,7 @@ describe.each([["production", undefined], ["sandbox", "sandbox"]])("%s deploymen
 });
 
 it("keeps production's and the sandbox's storage apart", () => {
-  const ids = (env?: string) => configOf(env).kv_namespaces.map((kv: { id?: string }) => kv.id);
+  const ids = (env?: string) => configOf(env).kv_namespaces.map((kv: { preview_id?: string }) => kv.preview_id);
   for (const id of ids()) expect(ids("sandbox")).not.toContain(id);
   expect(configOf().ratelimits[0]!.namespace_id).not.toBe(configOf("sandbox").ratelimits[0]!.namespace_id);
 });
