@@ -48,6 +48,7 @@ describe("npm run deploy (production)", () => {
     const script = fake.account.workers.scripts.get("readiness-catalog")!;
     const version = script.versions.at(-1)!;
     expect(version.migrationTag).toBe("v1");
+    expect(version.observability).toEqual({ enabled: true, head_sampling_rate: 1 });
     expect(version.annotations["workers/tag"]).toMatch(/^build-[0-9a-f]{16}$/);
     const kvIds = Object.fromEntries(version.bindings.filter((b) => b.type === "kv_namespace").map((b) => [b.name, b.namespace_id]));
     expect(Object.values(kvIds).sort()).toEqual([...fake.account.kvNamespaces.keys()].sort());
