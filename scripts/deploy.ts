@@ -2,7 +2,6 @@
  * `npm run deploy -- [--env sandbox] [--dry-run]`: one deployment of the worker to Cloudflare, from
  * nothing or again, in one command (README "Deploying to Cloudflare").
  */
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { count, EXIT, runCli, UsageError } from "./cli-run";
 import { MissingPermission } from "./deploy/cloudflare-api";
@@ -60,8 +59,9 @@ runCli("deploy", HELP, async (argv) => {
   if (unknown.length > 0) throw new UsageError(`--rotate-secret ${unknown.join(", ")}: ${deployment.name}'s secrets are ${deployment.secrets.join(", ") || "none"}`);
   try {
     const log = (line: string) => console.log(line);
-    const result = await runDeploy(deployment, { configPath, deployDir: values["deploy-dir"] ?? deployDirOf(configPath), url: values.url, rotate, log });
-    if (result.problems.length > 0) return failed(`${deployment.name} is deployed but not right`, result.problems);
+    const result = await runDeploy(deployments, deployment, { configPath, deployDir: values["deploy-dir"] ?? deployDirOf(configPath), url: values.url, rotate, log });
+    if (result.outcome === "refused") return failed(`${deployment.name} was not deployed`, result.problems);
+    if (result.problems.length > 0) return failed(`${deployment.name} is deployed, but its smoke test failed`, result.problems);
     console.log(
       result.changes.length === 0
         ? `${deployment.name} is up to date at ${result.url}: nothing changed`
@@ -76,8 +76,7 @@ runCli("deploy", HELP, async (argv) => {
 });
 
 async function checkOffline(deployments: Deployment[], configPath: string, outDir: string | undefined): Promise<number> {
-  const typesPath = path.join(path.dirname(configPath), "worker-configuration.d.ts");
-  const problems = await dryRun(deployments, { configPath, typesPath, outDir, log: (line) => console.log(line) });
+  const problems = await dryRun(deployments, { configPath, outDir, log: (line) => console.log(line) });
   if (problems.length > 0) return failed("dry run failed", problems);
   console.log(`dry run passed for ${deployments.map((d) => d.name).join(" and ")}: nothing was deployed`);
   return EXIT.ok;

@@ -1,7 +1,8 @@
 /**
- * `npm run deploy -- --dry-run`: everything that can be known about a deployment without an account
- * or a network, for every deployment at once (CI runs it): the config checks, then each bundle built
- * by wrangler, measured against the budget and started in workerd.
+ * Everything that can be known about a deployment without an account or a network: the config
+ * checks across all deployments, then a deployment's bundle built by wrangler, measured against the
+ * budget and started in workerd. `npm run deploy -- --dry-run` runs them for every deployment (CI
+ * does); a real deploy runs them for its deployment before it touches Cloudflare.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,8 +16,6 @@ import { WranglerFailed } from "./wrangler-cli";
 
 export interface DryRunOptions {
   configPath: string;
-  /** The generated Env type the code compiles against. */
-  typesPath: string;
   /** Where each deployment's bundle goes (`<outDir>/<deployment>`); default a temporary directory. */
   outDir?: string;
   log: (line: string) => void;
@@ -24,40 +23,36 @@ export interface DryRunOptions {
 
 /** The problems found, one sentence each; none means every deployment can be deployed. */
 export async function dryRun(deployments: Deployment[], options: DryRunOptions): Promise<string[]> {
-  const problems = [
-    ...checkBindings(envTypeBindings(readFileSync(options.typesPath, "utf8")), deployments),
-    ...checkMigrations(deployments),
-    ...checkIsolation(deployments),
-  ];
-  options.log(`config: ${problems.length === 0 ? "bindings, migrations and isolation of " + deployments.map((d) => d.name).join(" and ") + " check out" : `${problems.length} problem(s)`}`);
+  const problems = configProblems(deployments, options.configPath);
+  const names = deployments.map((deployment) => deployment.name).join(" and ");
+  options.log(`config: ${problems.length === 0 ? `bindings, migrations and isolation of ${names} check out` : `${problems.length} problem(s)`}`);
   const outDir = options.outDir ?? mkdtempSync(path.join(tmpdir(), "deploy-dry-run-"));
   try {
-    for (const deployment of deployments) {
-      const bundle = await built(deployment, options.configPath, path.join(outDir, deployment.name));
-      if (typeof bundle === "string") {
-        options.log(`${deployment.name}: wrangler could not build the bundle`);
-        problems.push(bundle);
-        continue;
-      }
-      const found = [...checkBudget(deployment, bundle), ...(await checkGlobalScope(deployment, bundle))];
-      options.log(
-        `${deployment.name}: bundle ${kib(bundle.gzipBytes)} compressed (budget ${kib(BUNDLE_BUDGET_BYTES)}), ` +
-          (found.length === 0 ? "starts in workerd with no I/O in global scope" : `${found.length} problem(s)`),
-      );
-      problems.push(...found);
-    }
+    for (const deployment of deployments) problems.push(...(await checkedBundle(deployment, options.configPath, path.join(outDir, deployment.name), options.log)).problems);
   } finally {
     if (!options.outDir) rmSync(outDir, { recursive: true, force: true });
   }
   return problems;
 }
 
-/** The bundle, or wrangler's reason for not building it (e.g. a Durable Object class not exported). */
-async function built(deployment: Deployment, configPath: string, outDir: string): Promise<Bundle | string> {
+/** The config checks, against the Env type (`worker-configuration.d.ts` next to the config). */
+export function configProblems(deployments: Deployment[], configPath: string): string[] {
+  const envType = envTypeBindings(readFileSync(path.join(path.dirname(configPath), "worker-configuration.d.ts"), "utf8"));
+  return [...checkBindings(envType, deployments), ...checkMigrations(deployments), ...checkIsolation(deployments)];
+}
+
+/** The deployment's bundle and what is wrong with it (wrangler's refusal to build it included). */
+export async function checkedBundle(deployment: Deployment, configPath: string, outDir: string, log: (line: string) => void): Promise<{ bundle?: Bundle; problems: string[] }> {
+  let bundle: Bundle;
   try {
-    return await buildBundle(deployment, configPath, outDir);
+    bundle = await buildBundle(deployment, configPath, outDir);
   } catch (error) {
-    if (error instanceof WranglerFailed) return `${deployment.name}: ${error.message}`;
-    throw error;
+    if (!(error instanceof WranglerFailed)) throw error;
+    log(`${deployment.name}: wrangler could not build the bundle`);
+    return { problems: [`${deployment.name}: ${error.message}`] };
   }
+  const problems = [...checkBudget(deployment, bundle), ...(await checkGlobalScope(deployment, bundle))];
+  const verdict = problems.length === 0 ? "starts in workerd with no I/O in global scope" : `${problems.length} problem(s)`;
+  log(`${deployment.name}: bundle ${kib(bundle.gzipBytes)} compressed (budget ${kib(BUNDLE_BUDGET_BYTES)}), ${verdict}`);
+  return { bundle, problems };
 }

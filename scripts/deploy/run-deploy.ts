@@ -1,16 +1,18 @@
 /**
- * One deployment, from nothing or again: log in, find or create its storage, generate the config
- * with the ids, set the missing secrets and upload the worker (only when something differs), then
- * smoke-test it. Each step says what it found or changed; a rerun changes nothing and says so.
+ * One deployment, from nothing or again: the offline checks first (a deployment that would not
+ * work changes nothing), then log in, find or create its storage, generate the config with the
+ * ids, set the missing secrets and upload the worker (only when something differs), and smoke-test
+ * it. Each step says what it found or changed; a rerun changes nothing and says so.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildBundle, checkBudget, checkGlobalScope } from "./check-bundle";
+import type { Bundle } from "./check-bundle";
 import type { CloudflareApi } from "./cloudflare-api";
 import { connect, credentials } from "./credentials";
 import { readKeptSecrets, writeDeployConfig, writeKeptSecrets } from "./deploy-config";
 import { readDeployment, type Deployment } from "./deployments";
+import { checkedBundle, configProblems } from "./dry-run";
 import { ensureBuckets, ensureKvNamespaces, type Resource } from "./resources";
 import { recipeOf, valuesFor, workerSecretNames, type SecretValue } from "./secrets";
 import { smokeTest } from "./smoke";
@@ -29,15 +31,25 @@ export interface DeployOptions {
   log: (line: string) => void;
 }
 
-export interface DeployResult {
-  /** What this run changed on Cloudflare; empty when everything already was as wanted. */
-  changes: string[];
-  url: string;
-  /** Why the deployment is not right; empty when it is. */
-  problems: string[];
+export type DeployResult =
+  /** The offline checks failed: nothing was done on Cloudflare. */
+  | { outcome: "refused"; problems: string[] }
+  /** Deployed (or already up to date); `problems` are the smoke test's, none when it passed. */
+  | { outcome: "deployed"; changes: string[]; url: string; problems: string[] };
+
+export async function runDeploy(deployments: Deployment[], deployment: Deployment, options: DeployOptions): Promise<DeployResult> {
+  const work = mkdtempSync(path.join(tmpdir(), "deploy-"));
+  try {
+    const problems = configProblems(deployments, options.configPath);
+    const checked = await checkedBundle(deployment, options.configPath, path.join(work, "bundle"), options.log);
+    if (!checked.bundle || problems.length + checked.problems.length > 0) return { outcome: "refused", problems: [...problems, ...checked.problems] };
+    return await deployChecked(deployment, checked.bundle, work, options);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
-export async function runDeploy(deployment: Deployment, options: DeployOptions): Promise<DeployResult> {
+async function deployChecked(deployment: Deployment, bundle: Bundle, work: string, options: DeployOptions): Promise<DeployResult> {
   const { log } = options;
   const credential = await credentials();
   const api = await connect(credential);
@@ -54,18 +66,12 @@ export async function runDeploy(deployment: Deployment, options: DeployOptions):
   log(`config with the ids: ${configFile}`);
   const missing = await secretsToSet(api, deployment, options, log);
 
-  const work = mkdtempSync(path.join(tmpdir(), "deploy-"));
-  try {
-    const upload = await uploadIfChanged(api, await readDeployment(deployment.name, configFile), configFile, missing, work, log);
-    if (upload.problems.length > 0) return { changes: [], url, problems: upload.problems };
-    const changes = [...created(kv, buckets), ...missing.map((secret) => `${secret.rotated ? "rotated" : "set"} ${secret.name}`), ...(upload.tag ? [`deployed ${upload.tag}`] : [])];
-    // The keyed check makes and revokes a key: a rerun that changed nothing leaves it out.
-    const operatorSecret = changes.length > 0 ? operatorSecretOf(options.deployDir, deployment, log) : undefined;
-    if (changes.length === 0) log("smoke: nothing was deployed, so the keyed check (it makes and revokes a key) is left out");
-    return { changes, url, problems: await smokeTest({ url, operatorSecret, log }) };
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  const tag = await uploadIfChanged(api, bundle, await readDeployment(deployment.name, configFile), configFile, missing, work, log);
+  const changes = [...created(kv, buckets), ...missing.map((secret) => `${secret.rotated ? "rotated" : "set"} ${secret.name}`), ...(tag ? [`deployed ${tag}`] : [])];
+  // The keyed check makes and revokes a key: a rerun that changed nothing leaves it out.
+  const operatorSecret = changes.length > 0 ? operatorSecretOf(options.deployDir, deployment, log) : undefined;
+  if (changes.length === 0) log("smoke: nothing was deployed, so the keyed check (it makes and revokes a key) is left out");
+  return { outcome: "deployed", changes, url, problems: await smokeTest({ url, operatorSecret, log }) };
 }
 
 const created = (...groups: Resource[][]) => groups.flat().filter((resource) => resource.created).map((resource) => `created ${resource.name}`);
@@ -91,23 +97,23 @@ async function secretsToSet(api: CloudflareApi, deployment: Deployment, options:
   return missing;
 }
 
-/** Uploads the worker unless the version serving all traffic is this very build and no secret is missing. */
-async function uploadIfChanged(api: CloudflareApi, resolved: Deployment, configFile: string, missing: SecretValue[], work: string, log: (line: string) => void) {
-  const bundle = await buildBundle(resolved, configFile, path.join(work, "bundle"));
-  const problems = [...checkBudget(resolved, bundle), ...(await checkGlobalScope(resolved, bundle))];
-  if (problems.length > 0) return { problems };
+/**
+ * Uploads the worker unless the version serving all traffic is this very build (the checked bundle:
+ * the ids only change the settings, not the code) and no secret is missing. Returns the new tag.
+ */
+async function uploadIfChanged(api: CloudflareApi, bundle: Bundle, resolved: Deployment, configFile: string, missing: SecretValue[], work: string, log: (line: string) => void) {
   const tag = fingerprint(bundle, resolved, WRANGLER_VERSION);
   const deployed = await deployedVersion(api, resolved.config.name);
   log(`Durable Object migrations: ${migrationStatus(resolved, deployed)}`);
   if (deployed?.tag === tag && missing.length === 0) {
     log(`worker: version ${deployed.number ?? deployed.versionId} already is this build (${tag}): not uploaded`);
-    return { problems: [] };
+    return undefined;
   }
   const secretsFile = missing.length > 0 ? path.join(work, "secrets.env") : undefined;
   if (secretsFile) writeFileSync(secretsFile, missing.map((secret) => `${secret.name}=${secret.value}\n`).join(""), { mode: 0o600 });
   await uploadWorker({ configFile, deployment: resolved, tag, secretsFile, accountId: api.accountId });
   log(`worker: uploaded and deployed ${tag}${missing.length > 0 ? `, with ${missing.map((secret) => secret.name).join(", ")}` : ""}`);
-  return { problems: [], tag };
+  return tag;
 }
 
 function operatorSecretOf(deployDir: string, deployment: Deployment, log: (line: string) => void): string | undefined {

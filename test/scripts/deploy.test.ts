@@ -160,6 +160,15 @@ describe("npm run deploy stops with what to do", () => {
     return runScript("deploy.ts", ["--deploy-dir", tempDir("deploy-dir-"), "--url", "http://127.0.0.1:9"], { env: { ...bare.environment(), HOME: home, XDG_CONFIG_HOME: home, ...env } });
   };
 
+  it("when the offline checks fail: lists the problems and calls no API", async () => {
+    const config = editedRepoConfig((toml) => toml.replace('bucket_name = "readiness-catalog-releases-sandbox"', 'bucket_name = "readiness-catalog-releases"'));
+    bare.calls.length = 0;
+    const run = await runScript("deploy.ts", ["--config", config, "--deploy-dir", tempDir("deploy-dir-")], { env: { ...bare.environment(), HOME: home, XDG_CONFIG_HOME: home } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("deploy: production was not deployed, 1 problem:\n  - production and sandbox share the R2 bucket readiness-catalog-releases\n");
+    expect(bare.calls).toEqual([]);
+  }, DEPLOY_TIMEOUT);
+
   it("when the token lacks a permission: names it, and creates nothing it cannot finish", async () => {
     bare.account.permissions.delete("Workers KV Storage: Edit");
     bare.account.permissions.add("Workers KV Storage: Read");

@@ -2,7 +2,7 @@
  * Throw-away wrangler configs for the deploy tests: the repository's own wrangler.toml with edits,
  * or a small worker of the test's own, each in a temporary directory removed after the file's tests.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
@@ -22,11 +22,15 @@ export function tempDir(prefix = "deploy-test-"): string {
   return dir;
 }
 
-/** wrangler.toml with `edit` applied, `main` made absolute so the copy builds the real worker. */
+/**
+ * wrangler.toml with `edit` applied, `main` made absolute so the copy builds the real worker, next
+ * to a copy of the Env type (worker-configuration.d.ts), as in the repository.
+ */
 export function editedRepoConfig(edit: (toml: string) => string = (toml) => toml): string {
   const dir = tempDir();
   const toml = readFileSync(REPO_CONFIG, "utf8").replace('main = "src/index.ts"', `main = "${path.join(REPO_ROOT, "src/index.ts")}"`);
   writeFileSync(path.join(dir, "wrangler.toml"), edit(toml));
+  copyFileSync(REPO_TYPES, path.join(dir, "worker-configuration.d.ts"));
   return path.join(dir, "wrangler.toml");
 }
 
