@@ -4,7 +4,7 @@
  * OPERATOR_SECRET) a key made through the operator API reads the current release with `HEAD
  * /v1/catalog`. That key belongs to a smoke-test account and is revoked at the end.
  */
-import { OperatorClient } from "../keys/operator-client";
+import { OperatorClient, OperatorRefusal } from "../keys/operator-client";
 
 export const SMOKE_ACCOUNT_EMAIL = "deploy-smoke@readiness-catalog.invalid";
 
@@ -30,7 +30,14 @@ export async function smokeTest(options: SmokeOptions): Promise<string[]> {
     return [`GET /v1/catalog without credentials answered ${anonymous.status} ${type} ${problem.code ?? ""}; expected 401 application/problem+json unauthenticated`];
   }
   options.log("smoke: GET /v1/catalog without credentials → 401 problem+json (unauthenticated)");
-  return options.operatorSecret ? keyedCheck(options.url, options.operatorSecret, options.log) : [];
+  if (!options.operatorSecret) return [];
+  try {
+    return await keyedCheck(options.url, options.operatorSecret, options.log);
+  } catch (error) {
+    if (!(error instanceof OperatorRefusal)) throw error;
+    const fix = error.status === 401 ? ": the worker's OPERATOR_SECRET is not the one kept here (replace both with `npm run deploy -- --rotate-secret OPERATOR_SECRET`)" : "";
+    return [`the operator API refused the keyed check (${error.status} ${error.code}: ${error.detail})${fix}`];
+  }
 }
 
 async function waitUntilLive(url: string, withinMs: number): Promise<{ openapi: string } | string> {

@@ -5,7 +5,7 @@
  * documented envelope, recording every call, and running each uploaded worker in workerd so the
  * deploy's own smoke test calls a real deployed worker.
  */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishRelease } from "../../src/catalog/publish";
@@ -123,6 +123,22 @@ describe("npm run deploy -- --rotate-secret OPERATOR_SECRET", () => {
     const operatorApi = `${await fake.account.workers.edge.urlOf("readiness-catalog")}/operator/v1/deployment`;
     expect((await fetch(operatorApi, { headers: { Authorization: `Bearer ${old}` } })).status).toBe(401);
     expect((await fetch(operatorApi, { headers: { Authorization: `Bearer ${rotated}` } })).status).toBe(200);
+  }, DEPLOY_TIMEOUT);
+
+  it("a kept OPERATOR_SECRET that is not the worker's fails the smoke test, saying how to fix it", async () => {
+    const keptFile = keptSecretsPath(deployDir, "production");
+    const kept = readFileSync(keptFile, "utf8");
+    writeFileSync(keptFile, `OPERATOR_SECRET=${"x".repeat(43)}\n`);
+    try {
+      const config = editedRepoConfig((toml) => toml.replace("RATE_LIMITS = { live = { rate = 100,", "RATE_LIMITS = { live = { rate = 80,"));
+      const run = await deploy(["--config", config]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("deploy: production is deployed, but its smoke test failed, 1 problem:");
+      expect(run.stderr).toContain("the operator API refused the keyed check (401 invalid_token: ");
+      expect(run.stderr).toContain("npm run deploy -- --rotate-secret OPERATOR_SECRET");
+    } finally {
+      writeFileSync(keptFile, kept);
+    }
   }, DEPLOY_TIMEOUT);
 
   it("refuses a secret the deployment does not declare (usage error)", async () => {
