@@ -2,8 +2,9 @@
  * A deployment's KV and R2 bindings in Node, through wrangler's own `getPlatformProxy`:
  * - local (default): the persisted state `wrangler dev` reads (`.wrangler/state/v3`, or
  *   `<persistTo>/v3` like `wrangler dev --persist-to <persistTo>`), so a publish is served at once;
- * - remote: the real namespaces and buckets named in wrangler.toml, through wrangler's remote
- *   bindings and its own login (`wrangler login` or CLOUDFLARE_API_TOKEN).
+ * - remote: the real namespaces and buckets, through wrangler's remote bindings and its own login
+ *   (`wrangler login` or CLOUDFLARE_API_TOKEN). wrangler.toml holds no namespace ids: they are read
+ *   from the config `npm run deploy` generated for the deployment (scripts/deploy/deploy-config.ts).
  * `environment` selects a wrangler environment (e.g. "sandbox"), with its own KV and R2.
  * Remote bindings need `remote = true` on each binding; rather than asking for that in
  * wrangler.toml (which would make `wrangler dev` remote too), a temporary config says it.
@@ -12,6 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ReleaseBucket, ReleaseKv, ReleaseStorage } from "../src/catalog/publish";
+import { deployConfigPath, deployDirOf, deployedKvIds } from "./deploy/deploy-config";
 
 export interface DeploymentOptions {
   configPath?: string;
@@ -39,30 +41,26 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
   // Loaded on first use: wrangler is large, and a usage error should not wait for it.
   const { getPlatformProxy, unstable_readConfig } = await import("wrangler");
   const config = unstable_readConfig({ config: configPath, env: options.environment }, { hideWarnings: true });
-  const kvNamespaces: { binding: string; id?: string }[] = config.kv_namespaces;
+  const kvNamespaces: { binding: string; id?: string; preview_id?: string }[] = config.kv_namespaces;
   const buckets: { binding: string; bucket_name?: string }[] = config.r2_buckets;
-  const kv = kvNamespaces.find((binding) => binding.binding === "CATALOG_KV");
   const bucket = buckets.find((binding) => binding.binding === "RELEASES");
-  if (!kv?.id || !bucket?.bucket_name) throw new Error(`${configPath} (${deployment}) declares no CATALOG_KV namespace id or RELEASES bucket`);
-  if (options.remote && /^0+\d$/.test(kv.id)) {
-    throw new Error(
-      `${configPath} (${deployment}) still has the placeholder KV id ${kv.id}: create the namespace with ` +
-        "`npx wrangler kv namespace create CATALOG_KV` and put its id in wrangler.toml (see README, \"Publishing to Cloudflare\")",
-    );
+  if (!kvNamespaces.some((binding) => binding.binding === "CATALOG_KV") || !bucket?.bucket_name) {
+    throw new Error(`${configPath} (${deployment}) declares no CATALOG_KV namespace or RELEASES bucket`);
   }
+  const remote = options.remote === true;
+  const ids = remote ? remoteKvIds(kvNamespaces, options.environment, deployDirOf(configPath)) : localKvIds(kvNamespaces);
 
   // Only the KV and R2 bindings, under the same namespace ids and bucket names (the keys of the
   // persisted state): the worker's Durable Objects are not needed here and would only warn.
   const dir = mkdtempSync(path.join(tmpdir(), "catalog-bindings-"));
   const bindingsConfig = path.join(dir, "wrangler.json");
-  const remote = options.remote === true;
   writeFileSync(
     bindingsConfig,
     JSON.stringify({
       name: config.name,
       compatibility_date: config.compatibility_date,
       ...(config.account_id ? { account_id: config.account_id } : {}),
-      kv_namespaces: kvNamespaces.map((binding) => ({ binding: binding.binding, id: binding.id, remote })),
+      kv_namespaces: kvNamespaces.map((binding) => ({ binding: binding.binding, id: ids[binding.binding], remote })),
       r2_buckets: buckets.map((binding) => ({ binding: binding.binding, bucket_name: binding.bucket_name, remote })),
     }),
   );
@@ -76,7 +74,7 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
     return {
       storage: { bucket: proxy.env.RELEASES as ReleaseBucket, kv: proxy.env.CATALOG_KV as ReleaseKv },
       env: proxy.env,
-      where: remote ? `remote ${deployment} (KV ${kv.id}, R2 ${bucket.bucket_name})` : `local ${deployment} (${displayPath(persistPath)})`,
+      where: remote ? `remote ${deployment} (KV ${ids.CATALOG_KV}, R2 ${bucket.bucket_name})` : `local ${deployment} (${displayPath(persistPath)})`,
       dispose: async () => {
         await proxy.dispose();
         rmSync(dir, { recursive: true, force: true });
@@ -86,6 +84,26 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** Locally a namespace is named by its `preview_id` (one per deployment), as `wrangler dev` does. */
+function localKvIds(kvNamespaces: { binding: string; id?: string; preview_id?: string }[]): Record<string, string> {
+  return Object.fromEntries(kvNamespaces.map((kv) => [kv.binding, kv.preview_id ?? kv.id ?? kv.binding]));
+}
+
+/** On Cloudflare: an id in the given config, else the one `npm run deploy` recorded. */
+function remoteKvIds(kvNamespaces: { binding: string; id?: string }[], environment: string | undefined, deployDir: string): Record<string, string> {
+  const deployment = environment || "production";
+  const deployed = deployedKvIds(deployDir, deployment) ?? {};
+  const ids = Object.fromEntries(kvNamespaces.map((kv) => [kv.binding, kv.id ?? deployed[kv.binding]]));
+  const unknown = Object.keys(ids).filter((binding) => !ids[binding]);
+  if (unknown.length > 0) {
+    throw new Error(
+      `no Cloudflare namespace id for ${unknown.join(", ")} of ${deployment}: run \`npm run deploy${environment ? ` -- --env ${environment}` : ""}\` ` +
+        `first (it finds or creates the namespaces and records their ids in ${deployConfigPath(deployDir, deployment)})`,
+    );
+  }
+  return ids as Record<string, string>;
 }
 
 function displayPath(absolute: string): string {

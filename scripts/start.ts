@@ -171,7 +171,7 @@ async function ensurePortsFree(ports: [flag: string, port: number][]): Promise<v
 function requestLogLines(text: string, prefix: string): string {
   return text
     .split(/(?<=\n)/)
-    .filter((line) => !line.includes(" /operator/v1/"))
+    .filter((line) => !line.includes("/operator/v1/"))
     .map((line) => (line.trim() ? prefix + line : line))
     .join("");
 }

@@ -16,6 +16,7 @@ import { problemOfHttpException } from "./http/http-exception";
 import { Problem, renderProblem } from "./http/problem";
 import { publicOrigin } from "./http/public-origin";
 import { requestId } from "./http/request-id";
+import { accessLog } from "./http/access-log";
 import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
 
@@ -31,6 +32,8 @@ const app = new OpenAPIHono<AppEnv>({
 });
 
 app.use(requestId());
+// One JSON log line per request (README "Deploying to Cloudflare": Workers Logs, wrangler tail).
+app.use(accessLog());
 // Only the configured origins (and loopback) are served: issuer and server URLs come from there.
 app.use(publicOrigin());
 app.use(limitBodies());

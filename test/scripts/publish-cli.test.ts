@@ -98,11 +98,15 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     expect(run.stderr).toContain("Usage: npm run catalog:publish");
   });
 
-  it("--remote stops before any network call while wrangler.toml holds placeholder ids, saying how to set up", async () => {
-    const run = await runScript("catalog-publish.ts", ["--release", a.releaseDir, "--remote"]);
+  it("--remote stops before any network call until `npm run deploy` has recorded the namespace ids, saying so", async () => {
+    // A copy of wrangler.toml where no deploy ever ran (no .wrangler/deploy next to it).
+    const config = path.join(stateDir("never-deployed"), "wrangler.toml");
+    mkdirSync(path.dirname(config), { recursive: true });
+    cpSync("wrangler.toml", config);
+    const run = await runScript("catalog-publish.ts", ["--release", a.releaseDir, "--remote", "--config", config, "--env", "sandbox"]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("still has the placeholder KV id");
-    expect(run.stderr).toContain("npx wrangler kv namespace create CATALOG_KV");
+    expect(run.stderr).toContain("no Cloudflare namespace id for CATALOG_KV, OAUTH_KV, AUTH_KV of sandbox: run `npm run deploy -- --env sandbox` first");
+    expect(run.stderr).toContain(path.join(path.dirname(config), ".wrangler", "deploy", "sandbox.wrangler.json"));
   });
 
   it("--help → exit 0", async () => {

@@ -1,0 +1,61 @@
+/**
+ * Worker secrets: the names are wrangler.toml's `[secrets] required` of each deployment (wrangler
+ * types them into Env and refuses to deploy without them). A deploy sets the ones the worker lacks:
+ * a value kept from an earlier deploy, else a new one made by the secret's recipe below.
+ * Adding a secret: its name in `required` of every deployment; a line here only if it needs another
+ * value than 32 random bytes, or must be kept because someone needs to use it.
+ */
+import { randomBytes } from "node:crypto";
+import { ApiError, type CloudflareApi } from "./cloudflare-api";
+
+interface Recipe {
+  generate: () => string;
+  /** Written to the deployment's kept-secrets file (mode 0600), for the people who must present it. */
+  keep: boolean;
+  /** What it is for, in messages. */
+  use?: string;
+}
+
+const randomSecret = () => randomBytes(32).toString("base64url");
+
+const RECIPES: Record<string, Recipe> = {
+  OPERATOR_SECRET: { generate: randomSecret, keep: true, use: "the operator API (`npm run keys -- --remote`)" },
+};
+const DEFAULT_RECIPE: Recipe = { generate: randomSecret, keep: false };
+
+export const recipeOf = (name: string): Recipe => RECIPES[name] ?? DEFAULT_RECIPE;
+
+/** GET …/secrets for a worker that does not exist yet. */
+const NO_SUCH_WORKER = 10007;
+
+/** The names of the secrets the worker has now (none before its first deploy). */
+export async function workerSecretNames(api: CloudflareApi, workerName: string): Promise<string[]> {
+  try {
+    const secrets = await api.call<{ name: string }[]>(api.account(`/workers/scripts/${workerName}/secrets`), {
+      permission: "Workers Scripts: Read",
+      action: `list the secrets of the worker ${workerName}`,
+    });
+    return secrets.map((secret) => secret.name);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === NO_SUCH_WORKER) return [];
+    throw error;
+  }
+}
+
+export interface SecretValue {
+  name: string;
+  value: string;
+  /** "kept" reuses the value of the kept-secrets file; "generated" is new. */
+  origin: "kept" | "generated";
+  /** Replaces a value the worker has (`--rotate-secret`). */
+  rotated: boolean;
+}
+
+/** A value for each secret to set: the kept one if there is one (unless rotating), else a new one. */
+export function valuesFor(names: string[], kept: Record<string, string>, rotate: string[] = []): SecretValue[] {
+  return names.map((name) => {
+    const rotated = rotate.includes(name);
+    const keptValue = rotated ? undefined : kept[name];
+    return keptValue ? { name, value: keptValue, origin: "kept", rotated } : { name, value: recipeOf(name).generate(), origin: "generated", rotated };
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * The upload itself is wrangler's: it bundles, sends the modules and bindings, applies the Durable
+ * Object migrations after the worker's last applied tag and enables the workers.dev route. A
+ * permission the token lacks shows in wrangler's output as Cloudflare's error code 10000; it is
+ * named like every other missing permission.
+ */
+import { MissingPermission } from "./cloudflare-api";
+import type { Deployment } from "./deployments";
+import { wrangler, WranglerFailed } from "./wrangler-cli";
+
+export interface Upload {
+  configFile: string;
+  deployment: Deployment;
+  /** The build's fingerprint, kept as the version's tag. */
+  tag: string;
+  /** Missing secrets to set with this upload (dotenv). */
+  secretsFile?: string;
+  accountId: string;
+}
+
+export async function uploadWorker(upload: Upload): Promise<string> {
+  const args = ["deploy", "--config", upload.configFile, "--env", upload.deployment.wranglerEnv, "--tag", upload.tag, "--message", "npm run deploy"];
+  if (upload.secretsFile) args.push("--secrets-file", upload.secretsFile);
+  try {
+    return await wrangler(args, { env: { CLOUDFLARE_ACCOUNT_ID: upload.accountId } });
+  } catch (error) {
+    if (error instanceof WranglerFailed && /\[code: 10000\]/.test(error.output)) {
+      throw new MissingPermission(permissionFor(error.output), `upload the worker ${upload.deployment.config.name}`);
+    }
+    throw error;
+  }
+}
+
+/** The permission of the API path wrangler names in its error ("A request to the Cloudflare API (/accounts/…) failed"). */
+function permissionFor(output: string): string {
+  const failed = /A request to the Cloudflare API \(([^)]*)\) failed/.exec(output)?.[1] ?? "";
+  if (failed.includes("/storage/kv/")) return "Workers KV Storage: Edit";
+  if (failed.includes("/r2/")) return "Workers R2 Storage: Edit";
+  return "Workers Scripts: Edit";
+}

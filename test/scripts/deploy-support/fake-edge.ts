@@ -1,0 +1,127 @@
+/**
+ * The fake Cloudflare's edge: each worker's deployed version runs in workerd (Miniflare) with the
+ * modules and bindings of its upload, behind a stable local URL that stands in for its workers.dev
+ * address. Storage persists across versions, as on Cloudflare.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { convertV4MiniflareOptions, Miniflare, NoOpLog } from "miniflare";
+
+export interface UploadedVersion {
+  id: string;
+  main: string;
+  modules: Map<string, { type: string; content: Uint8Array }>;
+  bindings: { type: string; name: string; [field: string]: unknown }[];
+  secrets: Record<string, string>;
+  compatibilityDate?: string;
+  compatibilityFlags: string[];
+  sqliteClasses: string[];
+}
+
+const MODULE_TYPES: Record<string, string> = {
+  "application/javascript+module": "ESModule",
+  "application/javascript": "CommonJS",
+  "text/javascript": "CommonJS",
+  "application/wasm": "CompiledWasm",
+  "text/plain": "Text",
+  "application/octet-stream": "Data",
+};
+
+export class FakeEdge {
+  /** What the running workers logged (console.log and friends), one entry per line, like `wrangler tail` shows. */
+  readonly logs: string[] = [];
+  private readonly running = new Map<string, Miniflare>();
+  private readonly fronts = new Map<string, { server: Server; url: string }>();
+  private readonly persistRoot = mkdtempSync(path.join(tmpdir(), "fake-edge-"));
+
+  /** Replaces the worker's running version with this one. */
+  async run(name: string, version: UploadedVersion): Promise<void> {
+    const root = path.join(this.persistRoot, name, "modules");
+    const modules = [...version.modules].flatMap(([moduleName, { type, content }]) => {
+      const kind = MODULE_TYPES[type.split(";")[0]!];
+      return kind ? [{ type: kind, path: path.join(root, moduleName), contents: content }] : [];
+    });
+    const main = modules.findIndex((module) => module.path === path.join(root, version.main));
+    modules.unshift(...modules.splice(main, 1)); // Miniflare takes the first module as the entry
+    const mf = new Miniflare(
+      convertV4MiniflareOptions({
+        name,
+        modules,
+        modulesRoot: root,
+        compatibilityDate: version.compatibilityDate,
+        compatibilityFlags: version.compatibilityFlags,
+        resourcePersistencePath: path.join(this.persistRoot, name, "state"),
+        log: new NoOpLog(),
+        handleStructuredLogs: ({ message }: { message: string }) => this.logs.push(message),
+        ...bindingsOf(version),
+      } as never),
+    );
+    await mf.ready;
+    const previous = this.running.get(name);
+    this.running.set(name, mf);
+    await previous?.dispose();
+  }
+
+  /** The deployed worker's catalog storage, to publish a release into as `catalog:publish --remote` would. */
+  async catalogStorage(name: string) {
+    const mf = this.running.get(name);
+    if (!mf) throw new Error(`fake edge: ${name} is not deployed`);
+    return { kv: await mf.getKVNamespace("CATALOG_KV"), bucket: await mf.getR2Bucket("RELEASES") };
+  }
+
+  /** The worker's stable local URL (what its workers.dev address would be); 404 until deployed. */
+  async urlOf(name: string): Promise<string> {
+    const existing = this.fronts.get(name);
+    if (existing) return existing.url;
+    const server = createServer(async (req, res) => {
+      const mf = this.running.get(name);
+      if (!mf) return void res.writeHead(404).end("There is nothing here yet");
+      const body = req.method === "GET" || req.method === "HEAD" ? undefined : (Readable.toWeb(req) as ReadableStream);
+      const headers = Object.entries(req.headers).flatMap(([key, value]) => (typeof value === "string" ? [[key, value] as [string, string]] : []));
+      const response = await mf.dispatchFetch(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body, redirect: "manual", duplex: "half" } as never);
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      if (response.body && req.method !== "HEAD") for await (const chunk of response.body as AsyncIterable<Uint8Array>) res.write(chunk);
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    this.fronts.set(name, { server, url });
+    return url;
+  }
+
+  async dispose(): Promise<void> {
+    for (const { server } of this.fronts.values()) {
+      server.closeAllConnections();
+      server.close();
+    }
+    await Promise.all([...this.running.values()].map((mf) => mf.dispose()));
+    rmSync(this.persistRoot, { recursive: true, force: true });
+  }
+}
+
+/** The upload's bindings (Workers script-upload metadata) as Miniflare options. */
+function bindingsOf(version: UploadedVersion) {
+  const options = {
+    kvNamespaces: {} as Record<string, string>,
+    r2Buckets: {} as Record<string, string>,
+    durableObjects: {} as Record<string, { className: string; useSQLite: boolean }>,
+    ratelimits: {} as Record<string, unknown>,
+    bindings: { ...version.secrets } as Record<string, unknown>,
+  };
+  for (const binding of version.bindings) {
+    const { type, name } = binding;
+    if (type === "kv_namespace") options.kvNamespaces[name] = binding.namespace_id as string;
+    else if (type === "r2_bucket") options.r2Buckets[name] = binding.bucket_name as string;
+    else if (type === "durable_object_namespace") {
+      const className = binding.class_name as string;
+      options.durableObjects[name] = { className, useSQLite: version.sqliteClasses.includes(className) };
+    } else if (type === "ratelimit") options.ratelimits[name] = { namespace_id: binding.namespace_id, simple: binding.simple };
+    else if (type === "plain_text") options.bindings[name] = binding.text;
+    else if (type === "json") options.bindings[name] = binding.json;
+    else throw new Error(`fake edge: no local stand-in for a ${type} binding (${name})`);
+  }
+  return options;
+}

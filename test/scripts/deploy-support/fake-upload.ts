@@ -1,0 +1,87 @@
+/**
+ * A worker upload to the fake Cloudflare API (see fake-cloudflare.ts): the multipart body of
+ * `PUT /workers/scripts/:name` and `POST /workers/scripts/:name/versions` (a `metadata` part in the
+ * documented script-upload format, then one part per module) made into a version of the script.
+ */
+import type { UploadedVersion } from "./fake-edge";
+
+export interface Binding {
+  type: string;
+  name: string;
+  text?: string;
+  [field: string]: unknown;
+}
+
+export interface Version extends UploadedVersion {
+  number: number;
+  annotations: Record<string, string>;
+  created_on: string;
+  migrationTag?: string;
+  observability?: unknown;
+}
+
+interface UploadMetadata {
+  main_module: string;
+  bindings: Binding[];
+  compatibility_date?: string;
+  compatibility_flags?: string[];
+  keep_secrets?: boolean;
+  annotations?: Record<string, string>;
+  observability?: unknown;
+  migrations?: { old_tag?: string; new_tag: string; steps?: { new_sqlite_classes?: string[] }[]; new_sqlite_classes?: string[] };
+}
+
+/** What an upload is checked against: the script's version now deployed, if any. */
+export interface Previous {
+  secrets: Map<string, string>;
+  migrationTag?: string;
+  sqliteClasses: string[];
+  number: number;
+}
+
+export class UploadRefused extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function versionOf(request: Request, previous: Previous | undefined): Promise<Version> {
+  const form = await request.formData();
+  const part = form.get("metadata");
+  const metadata = JSON.parse(typeof part === "string" ? part : await part!.text()) as UploadMetadata;
+  const { migrations } = metadata;
+  if (migrations && migrations.old_tag !== previous?.migrationTag) {
+    throw new UploadRefused(10079, `migration old_tag ${migrations.old_tag} does not match the script's current tag ${previous?.migrationTag}`);
+  }
+  const secrets = new Map(metadata.keep_secrets && previous ? previous.secrets : []);
+  const bindings: Binding[] = [];
+  for (const binding of metadata.bindings) {
+    if (binding.type === "secret_text") secrets.set(binding.name, binding.text!);
+    else if (binding.type !== "inherit") bindings.push(binding);
+    else if (!previous?.secrets.has(binding.name)) throw new UploadRefused(10057, `inherit binding '${binding.name}' is invalid: no such binding in the previous version`);
+    else secrets.set(binding.name, previous.secrets.get(binding.name)!);
+  }
+  const modules = new Map<string, { type: string; content: Uint8Array }>();
+  for (const [field, value] of form) {
+    if (field !== "metadata" && typeof value !== "string") modules.set(value.name || field, { type: value.type, content: new Uint8Array(await value.arrayBuffer()) });
+  }
+  const steps = migrations ? [...(migrations.steps ?? []), migrations] : [];
+  return {
+    id: crypto.randomUUID(),
+    number: (previous?.number ?? 0) + 1,
+    annotations: metadata.annotations ?? {},
+    created_on: new Date().toISOString(),
+    main: metadata.main_module,
+    modules,
+    bindings,
+    secrets: Object.fromEntries(secrets),
+    compatibilityDate: metadata.compatibility_date,
+    compatibilityFlags: metadata.compatibility_flags ?? [],
+    sqliteClasses: [...new Set([...(previous?.sqliteClasses ?? []), ...steps.flatMap((step) => step.new_sqlite_classes ?? [])])],
+    migrationTag: migrations?.new_tag ?? previous?.migrationTag,
+    observability: metadata.observability,
+  };
+}

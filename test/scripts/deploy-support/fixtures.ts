@@ -1,0 +1,48 @@
+/**
+ * Throw-away wrangler configs for the deploy tests: the repository's own wrangler.toml with edits,
+ * or a small worker of the test's own, each in a temporary directory removed after the file's tests.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll } from "vitest";
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
+export const REPO_CONFIG = path.join(REPO_ROOT, "wrangler.toml");
+export const REPO_TYPES = path.join(REPO_ROOT, "worker-configuration.d.ts");
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+export function tempDir(prefix = "deploy-test-"): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+/**
+ * wrangler.toml with `edit` applied, `main` made absolute so the copy builds the real worker, next
+ * to a copy of the Env type (worker-configuration.d.ts), as in the repository.
+ */
+export function editedRepoConfig(edit: (toml: string) => string = (toml) => toml): string {
+  const dir = tempDir();
+  const toml = readFileSync(REPO_CONFIG, "utf8").replace('main = "src/index.ts"', `main = "${path.join(REPO_ROOT, "src/index.ts")}"`);
+  writeFileSync(path.join(dir, "wrangler.toml"), edit(toml));
+  copyFileSync(REPO_TYPES, path.join(dir, "worker-configuration.d.ts"));
+  return path.join(dir, "wrangler.toml");
+}
+
+/** A one-deployment worker of the test's own: `source` is its whole main module. */
+export function smallWorker(source: string, extraToml = ""): string {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, "index.js"), source);
+  writeFileSync(path.join(dir, "wrangler.toml"), `name = "fixture-worker"\nmain = "index.js"\ncompatibility_date = "2026-10-23"\n${extraToml}`);
+  return path.join(dir, "wrangler.toml");
+}
+
+/** The repository's Env type with `line` added to it (e.g. a binding the code would start to use). */
+export function envTypeWith(line: string): string {
+  return readFileSync(REPO_TYPES, "utf8").replace("interface __BaseEnv_Env {\n", `interface __BaseEnv_Env {\n\t${line}\n`);
+}
