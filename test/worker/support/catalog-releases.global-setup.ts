@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { buildCatalog } from "../../../scripts/catalog/build";
-import { RELAID_PART_BYTES, TEST_PART_BYTES, type ProvidedRelease, type TestReleaseName } from "./provided-releases";
+import { INDEX_NAMES, type IndexName } from "../../../src/catalog/profile-index";
+import { RELAID_PART_BYTES, TEST_INDEX_PAGE_BYTES, TEST_PART_BYTES, type ProvidedRelease, type TestReleaseName } from "./provided-releases";
 
 const PROFILES = path.resolve(import.meta.dirname, "../../../data/profiles");
 
@@ -21,9 +22,13 @@ export default async function setup(project: TestProject) {
       return dir;
     };
     const build = async (input: string, partBytes: number): Promise<ProvidedRelease> => {
-      const { manifest, releaseDir } = await buildCatalog({ input, outDir: path.join(work, "out"), partBytes });
-      const parts = manifest.parts.map((part) => readFileSync(path.join(releaseDir, "parts", String(part.index))).toString("base64"));
-      return { manifest, parts };
+      const { manifest, releaseDir } = await buildCatalog({ input, outDir: path.join(work, "out"), partBytes, indexPageBytes: TEST_INDEX_PAGE_BYTES });
+      const read = (...file: string[]) => readFileSync(path.join(releaseDir, ...file)).toString("base64");
+      const parts = manifest.parts.map((part) => read("parts", String(part.index)));
+      const index = Object.fromEntries(
+        INDEX_NAMES.map((name) => [name, manifest.index!.find((i) => i.name === name)!.segments.map((segment) => read("index", name, String(segment.index)))]),
+      ) as Record<IndexName, string[]>;
+      return { manifest, parts, index };
     };
     const releases: Record<TestReleaseName, ProvidedRelease> = {
       base: await build(PROFILES, TEST_PART_BYTES),

@@ -3,11 +3,14 @@
  * tests start (catalog-releases.global-setup.ts) and handed to workerd through vitest's provide().
  */
 import type { Manifest } from "../../../src/catalog/manifest";
+import type { IndexName } from "../../../src/catalog/profile-index";
 
 export interface ProvidedRelease {
   manifest: Manifest;
   /** Each part's bytes, base64. */
   parts: string[];
+  /** Each index segment's bytes, base64. */
+  index: Record<IndexName, string[]>;
 }
 
 /**
@@ -19,6 +22,8 @@ export type TestReleaseName = "base" | "smaller" | "smallest" | "relaid";
 /** Small parts, so that parts end inside profiles and inside multi-byte UTF-8 characters. */
 export const TEST_PART_BYTES = 7919;
 export const RELAID_PART_BYTES = 4096;
+/** Small index pages too, so that lookups cross leaves and segments (a page holds one or two entries). */
+export const TEST_INDEX_PAGE_BYTES = 400;
 
 declare module "vitest" {
   export interface ProvidedContext {
