@@ -9,6 +9,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/catalog/digest";
 import { storageKeys } from "../../src/catalog/manifest";
 import { PublishError, readCurrent, rollbackRelease } from "../../src/catalog/publish";
+import { api } from "./support/api";
+import { documentProfiles } from "./support/document-profiles";
+import { expectProblem } from "./support/problems";
 import { publish, testRelease, workerStorage } from "./support/releases";
 import { countingStorage } from "./support/storage-faults";
 
@@ -17,6 +20,8 @@ const b = testRelease("smaller");
 /** Published by one test only: this isolate has no manifest of it in memory from another. */
 const legacy = testRelease("smallest");
 const hexOf = (releaseId: string) => releaseId.slice("sha256:".length);
+const first = documentProfiles(a)[0]!;
+const lookup = `/v1/profiles/${first.productKey}/${first.funnelKey}`;
 
 beforeEach(() => reset());
 
@@ -26,6 +31,7 @@ describe("publishing the index", () => {
     const corrupted = { ...b, index: { ...b.index, id: b.index.id.map((segment, i) => (i === 0 ? segment.map((byte) => byte ^ 1) : segment)) } };
     await expect(publish(corrupted)).rejects.toThrow(PublishError);
     expect((await readCurrent(env.CATALOG_KV))?.release_id).toBe(a.manifest.release_id);
+    expect((await api(lookup)).headers.get("catalog-release")).toBe(a.manifest.release_id);
   });
 
   it("refuses a build without an index (made before profile lookups) before writing anything", async () => {
@@ -47,6 +53,10 @@ describe("publishing the index", () => {
     for (const part of unindexed.parts) await env.RELEASES.put(storageKeys.part(hex, part.index), legacy.parts[part.index]!, { sha256: hexOf(part.sha256) });
     await env.CATALOG_KV.put(storageKeys.releaseManifestKv(hex), JSON.stringify(unindexed));
     await env.RELEASES.put(storageKeys.releaseManifestR2(hex), JSON.stringify(unindexed), { sha256: await sha256Hex(JSON.stringify(unindexed)) });
+    const profile = documentProfiles(legacy)[0]!;
+    const pinned = `/v1/releases/${legacy.manifest.release_id}/profiles/${profile.productKey}/${profile.funnelKey}`;
+    const before = await expectProblem(await api(pinned), 404, "release_not_indexed");
+    expect(before.detail).toContain(`Release ${legacy.manifest.release_id} was published without a profile index`);
 
     const result = await publish(legacy);
     expect(result).toMatchObject({ published_at: unindexed.published_at, parts_uploaded: 0 });
@@ -56,6 +66,7 @@ describe("publishing the index", () => {
     for (const { name, segments } of legacy.manifest.index!) {
       for (const segment of segments) expect((await env.RELEASES.head(storageKeys.indexSegment(hex, name, segment.index)))?.size).toBe(segment.length);
     }
+    expect((await api(pinned)).status).toBe(200);
   });
 });
 
