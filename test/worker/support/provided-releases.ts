@@ -15,9 +15,12 @@ export interface ProvidedRelease {
 
 /**
  * base: every sample profile; smaller / smallest: one / two profiles fewer (different releases);
- * relaid: the same release as base cut with another part size (a layout that must be refused).
+ * relaid: the same release as base cut with another part size (a layout that must be refused);
+ * wide / wideSmallPages: the samples plus 250 / 120 funnels of WIDE_PRODUCT, with 16 KiB / small
+ * index pages (a product listing over many pages, leaves and segments).
  */
-export type TestReleaseName = "base" | "smaller" | "smallest" | "relaid";
+export type TestReleaseName = "base" | "smaller" | "smallest" | "relaid" | "wide" | "wideSmallPages";
+export const WIDE_PRODUCT = { key: "many-funnels-api", name: "Many Funnels API" };
 
 /** Small parts, so that parts end inside profiles and inside multi-byte UTF-8 characters. */
 export const TEST_PART_BYTES = 7919;
