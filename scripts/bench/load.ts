@@ -11,6 +11,8 @@ import { median } from "./measure";
 
 export interface LoadOptions {
   url: string;
+  /** Paths to request in turn instead of `url`'s (same origin), e.g. many different profiles. */
+  paths?: string[];
   headers?: Record<string, string>;
   seconds: number;
   warmupSeconds: number;
@@ -60,7 +62,10 @@ async function run(options: LoadOptions, seconds: number, onTime: (ms: number) =
   const statuses = new Map<number, number>();
   let instance: autocannon.Instance | undefined;
   const done = new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon({ url: options.url, headers: options.headers, connections: options.connections, duration: seconds }, (error, result) =>
+    let next = 0;
+    const paths = options.paths;
+    const requests = paths && [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length] }) }];
+    instance = autocannon({ url: options.url, headers: options.headers, connections: options.connections, duration: seconds, ...(requests && { requests }) }, (error, result) =>
       error ? reject(error) : resolve(result),
     );
   });
