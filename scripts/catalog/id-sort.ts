@@ -1,19 +1,21 @@
 /**
- * An external sort of the id index's entries, which arrive in scope order: entries gather as
- * fixed-size binary records up to `runBytes`, each full batch is sorted and written to a run file,
- * and the runs are merged at the end, so memory stays at about one run whatever the catalog size.
+ * An external sort of the id index's lines, which arrive in scope order: each line is kept as
+ * bytes in a fixed-size slot of one buffer up to `runBytes`, each full batch is sorted and written
+ * to a run file, and the runs are merged at the end, so memory stays at about one run whatever
+ * the catalog size. The sorted lines come back as bytes, which the index writer copies as they are.
  *
- * Records, not strings: 100k entries kept as line strings until the sort cost the merge's thread
- * ~0.3 s of CPU at 100k profiles (most of it garbage collection of the strings it had to keep);
- * records in one buffer cost it none. Record: the id (`arp_` + 26 characters, ASCII), the offset
- * (float64), the length (uint32), the SHA-256 (32 bytes). Order: the id's, plain string order.
+ * Bytes, not strings: 100k lines kept as strings until the sort cost the merge's thread ~0.3 s
+ * more CPU at 100k profiles (most of it garbage collection of the strings it had to keep), and
+ * turning records back into lines after the sort ~0.2 s more; this costs neither. Order: the
+ * line's, which is the id's (a space, below any id character, ends the id).
  */
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
-import type { IndexedProfile } from "../../src/catalog/profile-index";
+import { idLine, type IndexedProfile } from "../../src/catalog/profile-index";
 
-const ID = 30;
-const RECORD = ID + 8 + 4 + 32;
+/** A slot: the line's length (one byte), then the line (at most 30 + 16 + 10 + 64 + 4 = 124 bytes). */
+const SLOT = 128;
+const ID = "arp_".length + 26;
 export const DEFAULT_ID_RUN_BYTES = 8 * 1024 * 1024;
 
 export class IdSort {
@@ -26,34 +28,34 @@ export class IdSort {
     private readonly dir: string,
     runBytes = DEFAULT_ID_RUN_BYTES,
   ) {
-    const capacity = Math.max(2, Math.floor(runBytes / RECORD));
-    this.batch = Buffer.allocUnsafe(capacity * RECORD);
+    const capacity = Math.max(2, Math.floor(runBytes / SLOT));
+    this.batch = Buffer.allocUnsafe(capacity * SLOT);
     this.keys = new Float64Array(capacity);
   }
 
   /** An entry whose id is `arp_` and 26 lowercase letters or digits (the schema's format). */
   add(entry: IndexedProfile): void {
     if (entry.id.length !== ID) throw new Error(`profile id ${JSON.stringify(entry.id)} is not ${ID} characters`);
-    const at = this.count * RECORD;
-    this.batch.write(entry.id, at, "latin1");
-    this.batch.writeDoubleLE(entry.offset, at + ID);
-    this.batch.writeUInt32LE(entry.length, at + ID + 8);
-    this.batch.write(entry.sha256, at + ID + 12, "hex");
+    const at = this.count * SLOT;
+    const line = idLine(entry);
+    if (line.length >= SLOT) throw new Error(`id index line of ${line.length} bytes: ${line}`);
+    this.batch[at] = this.batch.write(line, at + 1, "latin1");
     // The first ten characters after arp_, as a number: they order almost every pair (see sortBy).
     this.keys[this.count] = parseInt(entry.id.slice(4, 14), 36);
-    if (++this.count * RECORD === this.batch.length) this.spill();
+    if (++this.count * SLOT === this.batch.length) this.spill();
   }
 
-  *sorted(): Generator<IndexedProfile> {
+  /** The lines in id order; each a view, valid until the next one is taken. */
+  *sorted(): Generator<Buffer> {
     if (this.runs.length === 0) {
-      for (const i of this.order()) yield recordAt(this.batch, i * RECORD);
+      for (const i of this.order()) yield lineAt(this.batch, i * SLOT);
       return;
     }
     if (this.count) this.spill();
     yield* mergeRuns(this.runs.map(readRun));
   }
 
-  /** The batch's record numbers in id order. */
+  /** The batch's slot numbers in id order. */
   private order(): Uint32Array {
     const order = new Uint32Array(this.count).map((_, i) => i);
     this.sortBy(order, 0, this.count, "arp_".length);
@@ -70,7 +72,7 @@ export class IdSort {
     const { batch, keys } = this;
     const width = Math.min(10, ID - char);
     if (char > "arp_".length) {
-      for (let i = from; i < to; i++) keys[order[i]!] = parseInt(batch.toString("latin1", order[i]! * RECORD + char, order[i]! * RECORD + char + width), 36);
+      for (let i = from; i < to; i++) keys[order[i]!] = parseInt(batch.toString("latin1", order[i]! * SLOT + 1 + char, order[i]! * SLOT + 1 + char + width), 36);
     }
     order.subarray(from, to).sort((a, b) => keys[a]! - keys[b]!);
     for (let i = from; i < to; ) {
@@ -82,8 +84,8 @@ export class IdSort {
   }
 
   private spill(): void {
-    const sorted = Buffer.allocUnsafe(this.count * RECORD);
-    this.order().forEach((record, i) => this.batch.copy(sorted, i * RECORD, record * RECORD, (record + 1) * RECORD));
+    const sorted = Buffer.allocUnsafe(this.count * SLOT);
+    this.order().forEach((slot, i) => this.batch.copy(sorted, i * SLOT, slot * SLOT, (slot + 1) * SLOT));
     const file = path.join(this.dir, `id-run-${this.runs.length}`);
     const fd = openSync(file, "w");
     try {
@@ -96,39 +98,33 @@ export class IdSort {
   }
 }
 
-function recordAt(buffer: Buffer, at: number): IndexedProfile {
-  return {
-    id: buffer.toString("latin1", at, at + ID),
-    offset: buffer.readDoubleLE(at + ID),
-    length: buffer.readUInt32LE(at + ID + 8),
-    sha256: buffer.toString("hex", at + ID + 12, at + RECORD),
-  };
-}
+const lineAt = (buffer: Buffer, at: number) => buffer.subarray(at + 1, at + 1 + buffer[at]!);
 
-/** A run's entries, read RECORDS_PER_READ records at a time. */
-function* readRun(file: string): Generator<IndexedProfile> {
+/** A run's lines, read SLOTS_PER_READ slots at a time. */
+function* readRun(file: string): Generator<Buffer> {
   const fd = openSync(file, "r");
-  const buffer = Buffer.allocUnsafe(RECORDS_PER_READ * RECORD);
+  const buffer = Buffer.allocUnsafe(SLOTS_PER_READ * SLOT);
   try {
     for (let got; (got = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
-      if (got % RECORD) throw new Error(`id sort run ${file} ends inside a record`);
-      for (let at = 0; at < got; at += RECORD) yield recordAt(buffer, at);
+      if (got % SLOT) throw new Error(`id sort run ${file} ends inside a slot`);
+      for (let at = 0; at < got; at += SLOT) yield lineAt(buffer, at);
     }
   } finally {
     closeSync(fd);
   }
 }
-const RECORDS_PER_READ = 4096;
+const SLOTS_PER_READ = 2048;
 
-/** k-way merge with a binary min-heap of the runs' current entries. */
-function* mergeRuns(runs: Generator<IndexedProfile>[]): Generator<IndexedProfile> {
-  const heap: { entry: IndexedProfile; run: Generator<IndexedProfile> }[] = [];
+/** k-way merge with a binary min-heap of the runs' current lines. */
+function* mergeRuns(runs: Generator<Buffer>[]): Generator<Buffer> {
+  const heap: { line: Buffer; run: Generator<Buffer> }[] = [];
+  const less = (i: number, j: number) => Buffer.compare(heap[i]!.line, heap[j]!.line) < 0;
   const down = (i: number) => {
     for (;;) {
       const l = 2 * i + 1;
       let m = i;
-      if (l < heap.length && heap[l]!.entry.id < heap[m]!.entry.id) m = l;
-      if (l + 1 < heap.length && heap[l + 1]!.entry.id < heap[m]!.entry.id) m = l + 1;
+      if (l < heap.length && less(l, m)) m = l;
+      if (l + 1 < heap.length && less(l + 1, m)) m = l + 1;
       if (m === i) return;
       [heap[i], heap[m]] = [heap[m]!, heap[i]!];
       i = m;
@@ -136,17 +132,17 @@ function* mergeRuns(runs: Generator<IndexedProfile>[]): Generator<IndexedProfile
   };
   for (const run of runs) {
     const first = run.next();
-    if (!first.done) heap.push({ entry: first.value, run });
+    if (!first.done) heap.push({ line: first.value, run });
   }
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
   while (heap.length) {
     const top = heap[0]!;
-    yield top.entry;
+    yield top.line;
     const next = top.run.next();
     if (next.done) {
       heap[0] = heap[heap.length - 1]!;
       heap.pop();
-    } else top.entry = next.value;
+    } else top.line = next.value;
     if (heap.length) down(0);
   }
 }

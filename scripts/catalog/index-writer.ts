@@ -12,6 +12,8 @@ import type { ReleaseIndex } from "../../src/catalog/manifest";
 import { directoryLine, INDEX_SEGMENT_BYTES, type IndexName } from "../../src/catalog/profile-index";
 
 type Segment = ReleaseIndex["segments"][number];
+const SPACE = 0x20;
+const outOfOrder = (name: string, key: string, last: string) => new Error(`${name} index: key ${JSON.stringify(key)} does not sort after ${JSON.stringify(last)}`);
 
 interface OpenSegment {
   fd: number;
@@ -28,6 +30,8 @@ export class IndexWriter {
   private leafUsed = 0;
   private leafFirst = "";
   private lastKey: string | undefined;
+  private readonly lastKeyStore = Buffer.allocUnsafe(64);
+  private lastKeyBytes: Buffer = Buffer.alloc(0);
   private segment: OpenSegment | undefined;
   private readonly segments: Segment[] = [];
 
@@ -43,13 +47,33 @@ export class IndexWriter {
 
   /** The next line (ASCII, as every index line is), whose key sorts after every key added before. */
   add(key: string, line: string): void {
-    if (this.lastKey !== undefined && !(this.lastKey < key)) throw new Error(`${this.name} index: key ${JSON.stringify(key)} does not sort after ${JSON.stringify(this.lastKey)}`);
+    if (this.lastKey !== undefined && !(this.lastKey < key)) throw outOfOrder(this.name, key, this.lastKey);
     this.lastKey = key;
-    if (this.leafUsed > 0 && this.leafUsed + line.length > this.pageBytes) this.flushLeaf();
-    if (this.leafUsed === 0) this.leafFirst = key;
+    const at = this.room(line.length, () => key);
+    this.leafUsed += this.leaf.write(line, at, "latin1");
+  }
+
+  /**
+   * The same for a line given as bytes, whose key runs up to its first space (the id index's, as
+   * the id sort hands them over): copied as they are, no string made but a leaf's first key.
+   */
+  addBytes(line: Uint8Array): void {
+    const keyLength = line.indexOf(SPACE);
+    const key = Buffer.from(line.buffer, line.byteOffset, keyLength);
+    if (this.lastKeyBytes.length > 0 && Buffer.compare(this.lastKeyBytes, key) >= 0) throw outOfOrder(this.name, key.toString("latin1"), this.lastKeyBytes.toString("latin1"));
+    this.lastKeyBytes = key.length <= this.lastKeyStore.length ? this.lastKeyStore.subarray(0, key.copy(this.lastKeyStore)) : Buffer.from(key);
+    const at = this.room(line.length, () => key.toString("latin1"));
+    this.leaf.set(line, at);
+    this.leafUsed += line.length;
+  }
+
+  /** Where the next `length` bytes go in the leaf, which is flushed first when they do not fit. */
+  private room(length: number, firstKey: () => string): number {
+    if (this.leafUsed > 0 && this.leafUsed + length > this.pageBytes) this.flushLeaf();
+    if (this.leafUsed === 0) this.leafFirst = firstKey();
     // A line longer than a page is a page of its own (keys have no length limit).
-    if (this.leafUsed + line.length > this.leaf.length) this.leaf = Buffer.allocUnsafe(line.length);
-    this.leafUsed += this.leaf.write(line, this.leafUsed, "latin1");
+    if (this.leafUsed + length > this.leaf.length) this.leaf = Buffer.allocUnsafe(length);
+    return this.leafUsed;
   }
 
   /** Closes the last page and segment; the manifest's entry for this index. */

@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import type { ReleaseIndex } from "../../src/catalog/manifest";
-import { idLine, scopeKey, scopeLine, type ScopedProfile } from "../../src/catalog/profile-index";
+import { scopeKey, scopeLine, type ScopedProfile } from "../../src/catalog/profile-index";
 import { IndexWriter } from "./index-writer";
 import { IdSort } from "./id-sort";
 
@@ -34,7 +34,7 @@ export class ReleaseIndexBuilder {
   finish(): ReleaseIndex[] {
     const scope = this.scope.finish();
     const ids = new IndexWriter(path.join(this.releaseDir, "index", "id"), "id", this.pageBytes);
-    for (const entry of this.ids.sorted()) ids.add(entry.id, idLine(entry));
+    for (const line of this.ids.sorted()) ids.addBytes(line);
     return [scope, ids.finish()];
   }
 }
