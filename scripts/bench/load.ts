@@ -91,6 +91,8 @@ export interface RoundedLoad {
   ratioToFloor: number;
   /** Measured requests, all rounds together. */
   requests: number;
+  /** req/s of each round, in order (for ratios between two figures of the same round). */
+  roundRates: number[];
 }
 
 /**
@@ -120,6 +122,7 @@ export async function loadRounds<K extends string>(
       p99Ms: median(results.map((r) => r.p99Ms)),
       ratioToFloor: median(results.map((r, i) => r.requestsPerSecond / floors[i]!.requestsPerSecond)),
       requests: results.reduce((sum, r) => sum + r.requests, 0),
+      roundRates: results.map((r) => r.requestsPerSecond),
     };
   }
   return figures;

@@ -2,16 +2,16 @@
  * The profile-lookup part of the serve benchmark (issue 14): GET /v1/profiles/{product}/{funnel}
  * and GET /v1/profiles/{id} of many different profiles, loaded in the same rounds as the
  * manifest request GET /v1/releases/current, for each catalog size. A lookup's cost is the
- * manifest request's rate ÷ the lookup's (server time per request, relative); the RSS of the
- * workerd process that runs the worker before and after says whether the isolate's memory grows.
+ * manifest request's rate ÷ the lookup's in the same round (server time per request, relative),
+ * the median over the rounds.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Manifest } from "../../src/catalog/manifest";
 import type { DevServer } from "../wrangler-dev";
-import { rssBytes, workerPid } from "./bench-servers";
 import type { LoadOptions, RoundedLoad } from "./load";
-import { count, loadRow, mib, ms, times } from "./serve-rows";
+import { median } from "./measure";
+import { count, loadRow, ms, times } from "./serve-rows";
 import type { BenchRow } from "./types";
 
 /** How many different profiles each lookup load cycles through, spread over the whole catalog. */
@@ -21,8 +21,6 @@ export interface LookupFigures {
   profiles: number;
   sampled: number;
   loads: Record<"manifest" | "scope" | "id" | "floor", RoundedLoad>;
-  rssBefore: number;
-  rssAfter: number;
 }
 
 type Rounds = (subjects: Record<"manifest" | "scope" | "id", LoadOptions>) => Promise<Record<"manifest" | "scope" | "id" | "floor", RoundedLoad>>;
@@ -44,26 +42,23 @@ export async function measureLookups(
       throw new Error(`GET ${url} answered ${response.status} from ${response.headers.get("Catalog-Release")}, expected 200 from ${release.manifest.release_id}`);
     }
   }
-  const pid = workerPid(server);
-  const rssBefore = rssBytes(pid);
   const loads = await rounds({
     manifest: load(`${server.url}/v1/releases/current`, headers),
     scope: { ...load(`${server.url}${scope[0]}`, headers), paths: scope },
     id: { ...load(`${server.url}${id[0]}`, headers), paths: id },
   });
-  return { profiles: release.manifest.profile_count, sampled: sample.length, loads, rssBefore, rssAfter: rssBytes(pid) };
+  return { profiles: release.manifest.profile_count, sampled: sample.length, loads };
 }
 
-/** A lookup's cost relative to the manifest request: server time per request at saturation, 1/rate. */
-const costRatio = (figures: LookupFigures, kind: "scope" | "id") => figures.loads.manifest.requestsPerSecond / figures.loads[kind].requestsPerSecond;
+/** A lookup's cost relative to the manifest request's (server time per request at saturation, 1/rate), round by round. */
+const costRatio = ({ loads }: LookupFigures, kind: "scope" | "id") => median(loads.manifest.roundRates.map((rate, round) => rate / loads[kind].roundRates[round]!));
 
 export function lookupRows(figures: LookupFigures): BenchRow[] {
   const size = `${count(figures.profiles)} profiles`;
-  const rss = `${mib(figures.rssBefore)} → ${mib(figures.rssAfter)} (across the lookups)`;
   return [
     loadRow(`GET /v1/releases/current, ${size}`, figures.loads.manifest),
     { ...loadRow(`GET /v1/profiles/{product}/{funnel}, ${size} (${count(figures.sampled)} different)`, figures.loads.scope), "cost ÷ manifest request": times(costRatio(figures, "scope")) },
-    { ...loadRow(`GET /v1/profiles/{id}, ${size} (${count(figures.sampled)} different)`, figures.loads.id), "cost ÷ manifest request": times(costRatio(figures, "id")), "workerd RSS before → peak → after (MiB)": rss },
+    { ...loadRow(`GET /v1/profiles/{id}, ${size} (${count(figures.sampled)} different)`, figures.loads.id), "cost ÷ manifest request": times(costRatio(figures, "id")) },
   ];
 }
 

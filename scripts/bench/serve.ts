@@ -154,7 +154,7 @@ function section({ documents, lookups, edge, limiter, harnessGrowthPerRequest }:
       "The whole document: a fresh connection per GET (median of the runs); around the first GET, the RSS of the workerd process running the worker, sampled every 10 ms. " +
       "Local workerd under wrangler dev grows by some KiB with every request even for the bare worker (its row gives the figure), and each part of the document is one local R2 read. " +
       "Profile lookups: many different profiles in turn (spread over the catalog, scrambled), by scope and by id, loaded in the same rounds as " +
-      "GET /v1/releases/current on the same release; a lookup's cost is the manifest request's req/s ÷ its own. " +
+      "GET /v1/releases/current on the same release; a lookup's cost is the manifest request's req/s ÷ its own in the same round (median over the rounds). " +
       "Targets: authenticated part ≥ 0.5× the bare worker's req/s; a lookup ≤ 1.5× a manifest request's cost, the same at both sizes; " +
       "TTFB independent of size; workerd RSS growth while streaming < 10 MB.",
     columns: ["case", "req/s", "p50 (ms)", "p99 (ms)", "req/s ÷ bare worker", "cost ÷ manifest request", "TTFB (ms)", "MB/s", "workerd RSS before → peak → after (MiB)"],
