@@ -80,6 +80,8 @@ describe("a product's profiles", () => {
     expect(res.headers.get("content-digest")).toBe(`sha-256=:${btoa(String.fromCharCode(...digest))}:`);
     const again = await api(path, { headers: { "If-None-Match": res.headers.get("etag")! } });
     expect(again.status).toBe(304);
+    const head = await api(path, { method: "HEAD" });
+    expect([head.status, head.headers.get("etag"), await head.text()]).toEqual([200, res.headers.get("etag"), ""]);
     expect((await api(res.headers.get("content-location")!)).headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
   });
 
