@@ -10,7 +10,7 @@ import { hexOf, storageKeys, type Manifest, type ReleaseIndex } from "../manifes
 import { lastAtOrBefore, linesOf, parseDirectory, parseLeafLine, type Directory, type IndexedProfile, type IndexName } from "../profile-index";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
 
-/** ~16 KiB each at the default page size: about 1 MiB of isolate memory at most. */
+/** Read from ≤ 16 KiB each at the default page size: about 2 MiB of isolate memory at most, parsed. */
 const DIRECTORIES_KEPT = 64;
 const directories = new Map<string, Directory>();
 const segmentFirsts = new WeakMap<ReleaseIndex, string[]>();
