@@ -12,9 +12,9 @@ import { phaseProgress } from "./transfer-progress";
 
 const HELP = `Usage: npm run catalog:publish -- --release <dir> [options]
 
-Publishes a release built by npm run catalog:build: uploads its parts to R2 (create-only, with
-their sha256 so R2 verifies them), writes its manifest to KV and R2, verifies every object, and only
-then points KV "current" at it. Interrupted at any point, the previous release is still served; run
+Publishes a release built by npm run catalog:build: uploads its parts and index segments to R2
+(create-only, with their sha256 so R2 verifies them), writes its manifest to KV and R2, verifies
+every object, and only then points KV "current" at it. Interrupted at any point, the previous release is still served; run
 it again to finish. Publishing an already-current release changes nothing.
 
   --release <dir>      The release directory, dist/<hex> (or a --out directory holding one release).
@@ -33,7 +33,9 @@ runCli("catalog:publish", HELP, async (argv) => {
   try {
     const result = await publishRelease(opened.storage, source, { onProgress: progress.report });
     progress.stop();
-    const transfer = `${count(result.parts, "part")}, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes)`;
+    const transfer =
+      `${count(result.parts, "part")}, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes); ` +
+      `index: ${count(result.index_segments, "segment")}, ${result.index_segments_uploaded} uploaded`;
     console.log(
       result.pointer_flipped
         ? `published ${result.release_id} to ${opened.where}: ${transfer}; now current${result.previous_release_id ? ` (was ${result.previous_release_id})` : ""}`

@@ -45,10 +45,12 @@ const CLI_TIMEOUT = { timeout: 180_000 };
 describe("catalog:publish", CLI_TIMEOUT, () => {
   it("publishes into the local state, then publishing again is a no-op", async () => {
     const state = stateDir("noop");
+    const segments = a.manifest.index!.reduce((sum, index) => sum + index.segments.length, 0);
     const first = await publish(a.releaseDir, state);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout.trim()).toBe(
-      `published ${a.manifest.release_id} to local production (${state}/v3): ${a.manifest.parts.length} parts, ${a.manifest.parts.length} uploaded (${a.manifest.bytes} bytes); now current`,
+      `published ${a.manifest.release_id} to local production (${state}/v3): ${a.manifest.parts.length} parts, ${a.manifest.parts.length} uploaded (${a.manifest.bytes} bytes); ` +
+        `index: ${segments} segments, ${segments} uploaded; now current`,
     );
     expect(first.stderr).toContain(`upload parts: ${a.manifest.parts.length}/${a.manifest.parts.length}`);
     const again = await publish(a.releaseDir, state);
