@@ -75,14 +75,14 @@ describe("a product's profiles", () => {
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.headers.get("catalog-release")).toBe(base.manifest.release_id);
     expect(res.headers.get("content-location")).toBe(`/v1/releases/${base.manifest.release_id}/products/northwind-payments-api/profiles`);
-    expect(res.headers.get("cache-control")).toBe("private, no-cache");
+    expect(res.headers.get("cache-control")).toBe("private, no-cache, no-transform");
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
     expect(res.headers.get("content-digest")).toBe(`sha-256=:${btoa(String.fromCharCode(...digest))}:`);
     const again = await api(path, { headers: { "If-None-Match": res.headers.get("etag")! } });
     expect(again.status).toBe(304);
     const head = await api(path, { method: "HEAD" });
     expect([head.status, head.headers.get("etag"), await head.text()]).toEqual([200, res.headers.get("etag"), ""]);
-    expect((await api(res.headers.get("content-location")!)).headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+    expect((await api(res.headers.get("content-location")!)).headers.get("cache-control")).toBe("private, max-age=31536000, immutable, no-transform");
   });
 
   it("an href serves the profile whose digest the listing gives", async () => {

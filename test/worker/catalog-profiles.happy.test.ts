@@ -46,7 +46,7 @@ describe("GET /v1/profiles/{product_key}/{funnel_key} and /v1/profiles/{id}", ()
     for (const profile of profiles) {
       const res = await api(byScope(profile));
       await expectProfile(res, profile);
-      expect(res.headers.get("cache-control")).toBe("private, no-cache");
+      expect(res.headers.get("cache-control")).toBe("private, no-cache, no-transform");
       expect(res.headers.get("content-location")).toBe(byScope(profile, manifest.release_id));
     }
   });
@@ -72,7 +72,7 @@ describe("pinned: /v1/releases/{release_id}/profiles/…", () => {
     for (const path of [byScope(profile, manifest.release_id), byId(profile, manifest.release_id), byId(profile, manifest.release_id.slice(7))]) {
       const res = await api(path);
       await expectProfile(res, profile);
-      expect(res.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+      expect(res.headers.get("cache-control")).toBe("private, max-age=31536000, immutable, no-transform");
       expect(res.headers.get("content-location")).toBeNull();
     }
   });
