@@ -23,18 +23,19 @@ const PART_NAMES: Record<string, string> = {
   cookie: "the cookies",
 };
 
-export function validationErrors(error: z.ZodError): ValidationError[] {
+export function validationErrors(error: z.ZodError, target = "json"): ValidationError[] {
+  const unknown = target === "query" ? "unknown query parameter" : "unknown field";
   return error.issues.flatMap((issue): ValidationError[] => {
     const path = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: `unknown field "${key}"`, code: issue.code }));
+      return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: `${unknown} "${key}"`, code: issue.code }));
     }
     return [{ path, message: issue.message, code: issue.code }];
   });
 }
 
 export function validationProblem(error: z.ZodError, target: string): Problem {
-  const errors = validationErrors(error);
+  const errors = validationErrors(error, target);
   const where = PART_NAMES[target] ?? "the request";
   const lines = errors.map((entry) => `${entry.path || where}: ${entry.message}`);
   const detail = errors.length === 1 ? lines[0]! : `${errors.length} problems in ${where}: ${lines.join("; ")}`;
