@@ -159,6 +159,12 @@ function viewOfAccount(row: AccountRow): AccountView {
   };
 }
 
+/**
+ * The KeyGuard records the minute of the last use (the start of it), which precedes created_at
+ * for a key used in the minute it was created: never show a use before the creation.
+ */
+const notBefore = (createdAt: string, lastUsedAt: string | null) => (lastUsedAt !== null && lastUsedAt < createdAt ? createdAt : lastUsedAt);
+
 function viewOfKey(row: KeyRow, lastUsedAt: string | null): KeyView {
   return {
     id: row.id,
@@ -169,6 +175,6 @@ function viewOfKey(row: KeyRow, lastUsedAt: string | null): KeyView {
     last4: row.last4,
     created_at: row.created_at,
     revoked_at: row.revoked_at,
-    last_used_at: lastUsedAt,
+    last_used_at: notBefore(row.created_at, lastUsedAt),
   };
 }
