@@ -155,8 +155,8 @@ describe("an operator approves an admin request", () => {
     });
 
     await withPage(async (page) => {
-      await signIn(page, deployment.server.url, deployment.operator);
-      await page.getByRole("link", { name: "Operator" }).click();
+      // An operator lands on the operator page.
+      await signIn(page, deployment.server.url, deployment.operator, "/dashboard/operator");
       const row = page.getByRole("region", { name: "Admin requests" }).getByRole("row").filter({ hasText: deployment.customer.email });
       expect(await row.textContent()).toContain(deployment.appName);
       await inspect(page, "operator");

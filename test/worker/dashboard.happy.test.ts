@@ -35,6 +35,17 @@ describe("sign in and out", () => {
   });
 });
 
+describe("where a sign-in lands", () => {
+  it("an operator lands on the operator page, a customer on the keys page", async () => {
+    const operator = await signIn(await newAccount({ operator: true }));
+    const home = await operator.get("/dashboard");
+    expect(home.status).toBe(303);
+    expect(home.headers.get("Location")).toBe("/dashboard/operator");
+    const customer = await signIn(await newAccount());
+    expect((await customer.get("/dashboard/")).headers.get("Location")).toBe("/dashboard/keys");
+  });
+});
+
 describe("keys", () => {
   it("generates a live key, shows its secret once, and the key reads /v1/catalog", async () => {
     const client = await signIn(await newAccount());
