@@ -160,7 +160,11 @@ describe("an operator approves an admin request", () => {
       const row = page.getByRole("region", { name: "Admin requests" }).getByRole("row").filter({ hasText: deployment.customer.email });
       expect(await row.textContent()).toContain(deployment.appName);
       await inspect(page, "operator");
-      await Promise.all([page.waitForURL("**/dashboard/operator?**"), row.getByRole("button", { name: /^Approve/ }).click()]);
+      // Approving asks first, on a page of its own.
+      await row.getByRole("link", { name: /^Approve/ }).click();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Approve admin for ${deployment.appName} acting for ${deployment.customer.email}?`);
+      await inspect(page, "operator-approve-confirm");
+      await Promise.all([page.waitForURL("**/dashboard/operator?**"), page.getByRole("button", { name: "Approve admin" }).click()]);
       expect(await page.getByRole("status").first().textContent()).toContain(`Approved: ${deployment.appName} gets admin for ${deployment.customer.email}`);
       expect(await page.locator("main").textContent()).toContain("No admin requests are waiting.");
       await inspect(page, "operator-approved");
