@@ -150,7 +150,7 @@ describe("an operator approves an admin request", () => {
       // The customer's dashboard lists the app, waiting for approval (same session as the consent page).
       await page.goto(url("/dashboard/apps"));
       expect(await page.locator("main").textContent()).toContain(deployment.appName);
-      expect(await page.locator("main").textContent()).toContain("waiting for an operator's approval");
+      expect(await page.locator("main").textContent()).toContain("Pending Waiting for an operator's approval");
       await inspect(page, "apps");
     });
 

@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readAdminApproval } from "../../src/auth/oauth/admin-approval";
+import { approveAdminRequest } from "../../src/auth/oauth/admin-requests";
 import { newAccount } from "./auth-fixtures";
 import { bearerGet, cellText, csrfOf, DashboardClient, generate, keysPage, secretIn, signIn, visibleText } from "./dashboard-support";
 import { authorizationCode, createCustomer, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
@@ -171,6 +172,26 @@ describe("authorized apps", () => {
     const after = visibleText(await (await client.get(revoked.headers.get("Location")!)).text());
     expect(after).toContain("Cheese Tracker no longer has access to your account.");
     expect(after).toContain("No application has access to your account.");
+  });
+});
+
+describe("authorized apps: admin waiting for approval", () => {
+  it("lists admin as pending, not among what the app may do, until an operator approves it", async () => {
+    const customer = await createCustomer();
+    const { clientId } = await grantFor(customer, "read:cheeses admin", "Ops Console");
+    const client = await signIn(customer);
+    const html = await (await client.get("/dashboard/apps")).text();
+    const may = visibleText(/It may:[\s\S]*?<\/ul>/.exec(html)![0]);
+    expect(may).toContain("read:cheeses");
+    expect(may).not.toContain("admin");
+    const pending = visibleText(/Waiting for an operator[\s\S]*?<\/ul>/.exec(html)![0]);
+    expect(pending).toContain("Full access to your account");
+    expect(pending).toContain("admin");
+
+    await approveAdminRequest(env.OAUTH_KV, { accountId: customer.id, clientId }, "test", new Date());
+    const approved = await (await client.get("/dashboard/apps")).text();
+    expect(visibleText(/It may:[\s\S]*?<\/ul>/.exec(approved)![0])).toContain("admin");
+    expect(approved).not.toContain("Waiting for an operator");
   });
 });
 
