@@ -261,6 +261,23 @@ describe("operator", () => {
   });
 });
 
+describe("the site icon", () => {
+  it("is served at /favicon.svg and /favicon.ico, cached as immutable, and linked from every page", async () => {
+    const client = new DashboardClient();
+    for (const path of ["/favicon.svg", "/favicon.ico"]) {
+      const icon = await client.get(path);
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get("Content-Type")).toBe("image/svg+xml");
+      expect(icon.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+      expect(await icon.text()).toMatch(/^<svg [^>]*viewBox="0 0 32 32"/);
+    }
+    const link = '<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>';
+    expect(await (await client.get("/dashboard")).text()).toContain(link);
+    expect(await (await client.get("/login")).text()).toContain(link);
+    expect(await keysPage(await signIn(await newAccount()))).toContain(link);
+  });
+});
+
 describe("pages without a session", () => {
   it("serves the stylesheet and the copy script to anyone", async () => {
     const client = new DashboardClient();
