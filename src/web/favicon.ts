@@ -4,8 +4,7 @@
  * and tools ask for on their own, so no page load ends in a 404. It never changes: cached for a
  * year as immutable (RFC 8246).
  */
-import type { Hono } from "hono";
-import type { WebEnv } from "./session";
+import type { Env as HonoEnv, Hono } from "hono";
 
 export const FAVICON_PATH = "/favicon.svg";
 const LEGACY_FAVICON_PATH = "/favicon.ico";
@@ -16,7 +15,7 @@ export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0
 </svg>
 `;
 
-export function registerFavicon(app: Hono<WebEnv>): void {
+export function registerFavicon<E extends HonoEnv>(app: Hono<E>): void {
   for (const path of [FAVICON_PATH, LEGACY_FAVICON_PATH]) {
     app.get(path, (c) =>
       c.body(FAVICON_SVG, 200, {
