@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_PART_BYTES } from "../src/catalog/parts";
 import { BuildFailed, buildCatalog, UsageError, type BuildProgress, type BuildResult } from "./catalog/build";
 import { readNamespace } from "./catalog/config";
-import { terminalProgress } from "./catalog/progress";
+import { buildProgress } from "./catalog/progress";
 import { formatReport } from "./catalog/report";
 
 const HELP = `Usage: npm run catalog:build -- --in <dir|file.json|file.ndjson> --out <dir> [options]
@@ -122,12 +122,12 @@ async function main(): Promise<void> {
   }
   if (!args.in) usage("--in is required");
   if (!args.out) usage("--out is required");
-  const progress = terminalProgress();
+  const progress = buildProgress();
   const started = performance.now();
   const clock = phaseClock(started);
   const onProgress = (event: BuildProgress) => {
     clock.observe(event);
-    progress.onProgress?.(event);
+    progress.onProgress(event);
   };
   try {
     const result = await buildCatalog({ input: args.in, outDir: args.out, partBytes: partBytesOf(args["part-bytes"]), namespace: args.namespace, onProgress });

@@ -40,6 +40,8 @@ export interface BuildProgress {
   phase: "validate" | "write" | "hash";
   done: number;
   total: number;
+  /** While validating: the profiles read so far. */
+  profiles?: number;
 }
 
 export interface BuildResult {
@@ -147,7 +149,7 @@ async function buildInto(temp: string, options: Resolved): Promise<BuildResult> 
         spill.add({ entry: checked.entry, location: checked.location, body });
       }
       read += batch.inputBytes;
-      onProgress({ phase: "validate", done: read, total: plan.bytes });
+      onProgress({ phase: "validate", done: read, total: plan.bytes, profiles });
     }
   } finally {
     await pool.close();

@@ -73,6 +73,17 @@ describe("success", () => {
     expect(result.stdout).toMatch(/^Built 26 profiles, \d+ bytes in 1 part: release sha256:([0-9a-f]{64}) at .+\/dist\/\1\n$/);
   });
 
+  it("off a terminal, reports each pass on stderr in plain lines with human units", () => {
+    const result = build("--in", PROFILES_DIR, "--out", path.join(root, `out-${n++}`));
+    expect(result.code).toBe(0);
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^validate: 0 B\/[\d.]+ KiB \(0%\)$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^validate: ([\d.]+ KiB)\/\1 \(100%\), .*26 profiles$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^write: 26\/26 profiles \(100%\)/));
+    expect(lines).toContainEqual(expect.stringMatching(/^hash: ([\d.]+ KiB)\/\1 \(100%\)/));
+    expect(result.stderr).not.toMatch(/\u001b\[|\d{6,}/); // no terminal codes, no raw byte counts
+  });
+
   it("--json prints the manifest and the release directory", () => {
     const result = build("--in", PROFILES_DIR, "--out", path.join(root, "dist-json"), "--json", "--part-bytes", "50000");
     expect(result.code).toBe(0);
