@@ -2,6 +2,7 @@
  * catalog:publish and catalog:rollback as an operator runs them, against a temp --persist-to state
  * read back through wrangler's platform proxy (the same state `wrangler dev` would serve).
  */
+import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +11,8 @@ import { buildCatalog, type BuildResult } from "../../scripts/catalog/build";
 import { openDeploymentStorage } from "../../scripts/deployment-storage";
 import { readCurrent } from "../../src/catalog/publish";
 import { runScript } from "../e2e/support/scripts";
+
+const TSX_CLI = path.resolve("node_modules/tsx/dist/cli.mjs");
 
 const PROFILES = path.resolve("data/profiles");
 let dir: string;
@@ -75,6 +78,33 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     const finished = await publish(b.releaseDir, state);
     expect(finished.code, finished.stderr).toBe(0);
     expect(finished.stdout).toContain(`now current (was ${a.manifest.release_id})`);
+  });
+
+  it("Ctrl-C mid-upload exits 130 saying what was uploaded and that a rerun finishes; the rerun does", async () => {
+    const state = stateDir("ctrl-c");
+    expect((await publish(a.releaseDir, state)).code).toBe(0);
+    const many = await buildCatalog({ input: path.join(dir, "subset"), outDir: path.join(dir, "dist-small-parts"), partBytes: 3000 });
+    // Like Ctrl-C in a terminal: the signal goes to the whole process group, once uploading started.
+    const child = spawn(process.execPath, [TSX_CLI, path.resolve("scripts/catalog-publish.ts"), "--release", many.releaseDir, "--persist-to", state], {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    while (!stderr.includes("upload parts: 0/") && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
+    process.kill(-child.pid!, "SIGINT");
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toMatch(
+      new RegExp(`catalog:publish: interrupted \\(Ctrl-C\\): \\d+ of ${many.manifest.parts.length} parts of ${many.manifest.release_id} were uploaded .*; current was not changed`),
+    );
+    expect(stderr).toContain("Run the same command again to finish: parts already uploaded are checked, not sent again.");
+    expect((await currentOf(state))?.release_id).toBe(a.manifest.release_id);
+
+    const rerun = await publish(many.releaseDir, state);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stdout).toContain(`now current (was ${a.manifest.release_id})`);
   });
 
   it("--env sandbox publishes to the sandbox's own bindings, not production's", async () => {
