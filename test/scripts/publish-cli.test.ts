@@ -42,6 +42,8 @@ async function currentOf(state: string, environment?: string) {
   }
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 // Each CLI run starts workerd through wrangler's platform proxy: seconds each on a busy machine.
 const CLI_TIMEOUT = { timeout: 180_000 };
 
@@ -143,23 +145,45 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
 });
 
 describe("catalog:rollback", CLI_TIMEOUT, () => {
-  it("flips back to a kept release, lists the kept ones, and refuses an unknown one", async () => {
+  it("lists the kept releases with when, how many profiles, how big and which is current; refuses an unknown one", async () => {
     const state = stateDir("rollback");
     expect((await publish(a.releaseDir, state)).code).toBe(0);
     expect((await publish(b.releaseDir, state)).code).toBe(0);
 
     const list = await runScript("catalog-rollback.ts", ["--list", "--persist-to", state]);
-    expect(list.stdout).toBe(`current: ${b.manifest.release_id}\nkept:    ${a.manifest.release_id}\n`);
+    expect(list.code, list.stderr).toBe(0);
+    const [header, current, kept, ...rest] = list.stdout.trimEnd().split("\n");
+    expect(rest).toEqual([]);
+    expect(header).toMatch(/^STATUS\s+RELEASE\s+PUBLISHED\s+PROFILES\s+SIZE$/);
+    const timestamp = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z";
+    expect(current).toMatch(new RegExp(`^current\\s+${b.manifest.release_id}\\s+${timestamp}\\s+25\\s+[\\d.]+ KiB$`));
+    expect(kept).toMatch(new RegExp(`^kept \\(older\\)\\s+${a.manifest.release_id}\\s+${timestamp}\\s+26\\s+[\\d.]+ KiB$`));
 
     const unknown = `sha256:${"c".repeat(64)}`;
     const refused = await rollback(unknown, state);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${unknown} is not one of the kept earlier releases of this deployment (kept: ${a.manifest.release_id}`);
+  });
 
-    const done = await rollback(a.manifest.release_id.slice(7), state);
-    expect(done.code, done.stderr).toBe(0);
-    expect(done.stdout.trim()).toBe(`rolled back local production (${state}/v3) to ${a.manifest.release_id} (was ${b.manifest.release_id})`);
+  it("says which way it moved: back to the older release, then forward to the newer one", async () => {
+    const state = stateDir("rollback-both-ways");
+    expect((await publish(a.releaseDir, state)).code).toBe(0);
+    expect((await publish(b.releaseDir, state)).code).toBe(0);
+    const where = `local production (${state}/v3)`;
+
+    const back = await rollback(a.manifest.release_id.slice(7), state);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout.trim()).toMatch(
+      new RegExp(`^rolled back ${escape(where)} to the older release ${a.manifest.release_id} \\(published \\S+; was ${b.manifest.release_id}, published \\S+, which stays kept\\)$`),
+    );
     expect(await currentOf(state)).toEqual({ release_id: a.manifest.release_id, previous: [b.manifest.release_id] });
+    const list = await runScript("catalog-rollback.ts", ["--list", "--persist-to", state]);
+    expect(list.stdout).toMatch(new RegExp(`\\nkept \\(newer\\)\\s+${b.manifest.release_id}`));
+
+    const forward = await rollback(b.manifest.release_id, state);
+    expect(forward.code, forward.stderr).toBe(0);
+    expect(forward.stdout.trim()).toMatch(new RegExp(`^rolled forward ${escape(where)} to the newer release ${b.manifest.release_id} \\(published `));
+    expect((await currentOf(state))?.release_id).toBe(b.manifest.release_id);
   });
 
   it("a malformed id → exit 2", async () => {
