@@ -17,17 +17,14 @@ import { Problem, renderProblem } from "./http/problem";
 import { publicOrigin } from "./http/public-origin";
 import { requestId } from "./http/request-id";
 import { accessLog } from "./http/access-log";
+import { validationProblem } from "./http/validation-problem";
 import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
 
 const app = new OpenAPIHono<AppEnv>({
-  // A request that fails a route's zod schema becomes a precise 400 problem.
+  // A request that fails a route's zod schemas becomes one 400 problem listing every issue.
   defaultHook: (result) => {
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      const where = issue?.path.length ? issue.path.join(".") : "request";
-      throw new Problem("bad_request", `${where}: ${issue?.message ?? "invalid"}`);
-    }
+    if (!result.success) throw validationProblem(result.error, result.target);
   },
 });
 

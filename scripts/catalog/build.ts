@@ -44,6 +44,8 @@ export interface BuildProgress {
   phase: "validate" | "write" | "hash";
   done: number;
   total: number;
+  /** While validating: the profiles read so far. */
+  profiles?: number;
 }
 
 export interface BuildResult {
@@ -155,7 +157,7 @@ async function buildInto(temp: string, options: Resolved): Promise<BuildResult> 
         spill.add({ entry: checked.entry, location: checked.location, body, sha256: checked.sha256 ?? "" });
       }
       read += batch.inputBytes;
-      onProgress({ phase: "validate", done: read, total: plan.bytes });
+      onProgress({ phase: "validate", done: read, total: plan.bytes, profiles });
     }
   } finally {
     await pool.close();

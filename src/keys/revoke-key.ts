@@ -10,6 +10,7 @@ import { authProblemResponses, RATE_LIMIT_HEADERS } from "../auth/openapi-proble
 import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
 import { noEntityTags } from "../http/preconditions";
+import { NO_QUERY } from "../http/strict-query";
 import { callingKey } from "./caller";
 import { KeyIdParam } from "./schemas";
 
@@ -20,7 +21,7 @@ const route = createRoute({
   summary: "Revoke an API key",
   middleware: [protect(), noEntityTags()] as const,
   security: bearerSecurity(),
-  request: { params: z.object({ id: KeyIdParam }) },
+  request: { query: NO_QUERY, params: z.object({ id: KeyIdParam }) },
   responses: {
     200: { description: "The key, now revoked.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: KeyView } } },
     ...authProblemResponses("bad_request", "forbidden", "key_not_manageable", "key_not_found", "precondition_failed"),
