@@ -1,11 +1,12 @@
-/** Response descriptions shared by the catalog routes in /openapi.json. */
-import { PROBLEM_TYPES, ProblemSchema, type ProblemCode } from "../../http/problem";
-
-const header = (description: string) => ({ description, schema: { type: "string" as const } });
+/**
+ * Response headers and request parameters shared by the catalog routes in /openapi.json (their
+ * problem responses come from src/http/openapi-responses.ts).
+ */
+import { CONDITIONAL_PARAMETERS, header, RANGE_PARAMETERS } from "../../http/openapi-responses";
 
 export const RELEASE_HEADERS = {
-  "Catalog-Release": header("The release these bytes belong to, `sha256:<hex>`."),
-  ETag: header("Strong validator; send it back in If-None-Match to get 304 while nothing changed."),
+  "Catalog-Release": header("The release these bytes belong to, `sha256:<hex>`.", true),
+  ETag: header("Strong validator; send it back in If-None-Match to get 304 while nothing changed.", true),
   "Cache-Control": header(
     "`private, no-cache, no-transform` for URLs that follow the current release; `private, max-age=31536000, immutable, no-transform` for pinned URLs.",
   ),
@@ -39,16 +40,6 @@ export const PARTIAL_CONTENT = {
 
 export const NOT_MODIFIED = { description: "If-None-Match matched the ETag: nothing changed.", headers: RELEASE_HEADERS };
 
-/** `application/problem+json` responses for the given codes, one entry per status. */
-export function problemResponses(...codes: ProblemCode[]) {
-  const byStatus: Record<number, { description: string; content: { "application/problem+json": { schema: typeof ProblemSchema } } }> = {};
-  for (const code of codes) {
-    const { status, title } = PROBLEM_TYPES[code];
-    const previous = byStatus[status]?.description;
-    byStatus[status] = {
-      description: previous ? `${previous}; ${title} (\`${code}\`)` : `${title} (\`${code}\`)`,
-      content: { "application/problem+json": { schema: ProblemSchema } },
-    };
-  }
-  return byStatus;
-}
+/** Request headers of the byte routes (document and parts): conditional and range requests. */
+export const BYTE_PARAMETERS = [...CONDITIONAL_PARAMETERS, ...RANGE_PARAMETERS];
+export { CONDITIONAL_PARAMETERS };
