@@ -87,6 +87,7 @@ describe("/openapi.json", () => {
       expect(get.parameters!.filter((p) => p.in === "header").map((p) => p.name).sort(), path).toEqual(["If-Match", "If-None-Match", "If-Range", "Range"]);
       expect(Object.keys(get.responses), path).toEqual(expect.arrayContaining(["200", "206", "304", "412", "416"]));
       expect(get.responses["416"]!.headers?.["Content-Range"]?.required, path).toBe(true);
+      expect(Object.keys(get.responses["206"]!.content ?? {}), path).toEqual(Object.keys(get.responses["200"]!.content ?? {}));
       expect(doc.paths[path]!.head!.parameters!.map((p) => p.name), path).not.toContain("Range");
     }
   });

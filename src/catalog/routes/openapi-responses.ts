@@ -33,10 +33,17 @@ export const PART_HEADERS = {
   "Content-Location": header("The pinned URL of this part (on /v1/catalog/parts/{n} only)."),
 };
 
-export const PARTIAL_CONTENT = {
-  description: "One byte range (RFC 9110 §14): `Content-Range: bytes first-last/size`.",
-  headers: { ...BYTE_HEADERS, "Content-Range": header("`bytes first-last/size`.") },
-};
+/** A 206's body is a byte range of the representation, of its media type but not whole (RFC 9110 §15.3.7). */
+const partialContent = (mediaType: string) => ({
+  description: "One byte range (RFC 9110 §14): `Content-Range: bytes first-last/size`. The body is those bytes only.",
+  headers: { ...BYTE_HEADERS, "Content-Range": header("`bytes first-last/size`.", true) },
+  content: { [mediaType]: { schema: { type: "string" as const, format: "binary" } } },
+});
+
+/** 206 of a JSON representation (the document): a slice of it, not JSON on its own. */
+export const PARTIAL_CONTENT = partialContent("application/json");
+/** 206 of a part. */
+export const PARTIAL_PART = partialContent("application/octet-stream");
 
 export const NOT_MODIFIED = { description: "If-None-Match matched the ETag: nothing changed.", headers: RELEASE_HEADERS };
 

@@ -6,7 +6,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/context";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { problemResponses } from "../../http/openapi-responses";
-import { BYTE_PARAMETERS, NOT_MODIFIED, PART_HEADERS, PARTIAL_CONTENT } from "./openapi-responses";
+import { BYTE_PARAMETERS, NOT_MODIFIED, PART_HEADERS, PARTIAL_PART } from "./openapi-responses";
 import { paramProblem, PartNumberParam, ReleaseIdParam } from "./params";
 import { currentRelease, partOf, pinnedRelease } from "./release-lookup";
 import { partRepresentation } from "./representation";
@@ -31,7 +31,7 @@ export function registerPartRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAcce
     parameters: BYTE_PARAMETERS,
     responses: {
       200: partBody,
-      206: PARTIAL_CONTENT,
+      206: PARTIAL_PART,
       304: NOT_MODIFIED,
       ...problemResponses("invalid_part_number", "part_not_found", "precondition_failed", "range_not_satisfiable", "catalog_unavailable", "release_unavailable"),
     },
@@ -56,7 +56,7 @@ export function registerPartRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAcce
     parameters: BYTE_PARAMETERS,
     responses: {
       200: partBody,
-      206: PARTIAL_CONTENT,
+      206: PARTIAL_PART,
       304: NOT_MODIFIED,
       ...problemResponses("invalid_release_id", "invalid_part_number", "release_not_found", "part_not_found", "precondition_failed", "range_not_satisfiable", "release_unavailable"),
     },
