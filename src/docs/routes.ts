@@ -18,6 +18,22 @@ const TAGS = [
   { name: DOCS_TAG, description: "This description, the interactive reference and the error codes." },
 ];
 
+/**
+ * The document depends on the origin only, and generating it takes milliseconds of CPU: each
+ * isolate keeps it per origin (a deployment answers at a few; loopback ports only locally).
+ */
+const MAX_KEPT_ORIGINS = 8;
+const documents = new Map<string, string>();
+function documentAt(app: OpenAPIHono<AppEnv>, origin: string): string {
+  let text = documents.get(origin);
+  if (text === undefined) {
+    text = JSON.stringify(openApiDocument(app, origin, TAGS));
+    if (documents.size >= MAX_KEPT_ORIGINS) documents.clear();
+    documents.set(origin, text);
+  }
+  return text;
+}
+
 const html = (description: string) => ({ description, content: { "text/html": { schema: { type: "string" as const } } } });
 
 export function registerDocs(app: OpenAPIHono<AppEnv>): void {
@@ -34,7 +50,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerPath({ ...documented, method: "get", path: DOCS_PATHS.reference, operationId: "getReference", summary: "The interactive API reference", responses: { 200: html("An HTML page (Swagger UI, served from this origin).") } });
   app.openAPIRegistry.registerPath({ ...documented, method: "get", path: DOCS_PATHS.errors, operationId: "getErrorCodes", summary: "Every problem code, explained", responses: { 200: html("An HTML page with one section per code, anchored by the code.") } });
 
-  app.get(DOCS_PATHS.document, (c) => c.json(openApiDocument(app, c.var.publicOrigin, TAGS)));
+  app.get(DOCS_PATHS.document, (c) => c.body(documentAt(app, c.var.publicOrigin), 200, { "Content-Type": "application/json" }));
   registerReferencePage(app);
   registerErrorsPage(app);
 }

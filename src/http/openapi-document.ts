@@ -68,6 +68,7 @@ function completeOperation(operation: Operation): void {
   for (const [status, added] of byStatus) operation.responses[status] = withProblems(operation.responses[status], added);
   const extraHeaders: Record<string, HeaderObject> = { ...REQUEST_ID, ...(scheme ? RATE_LIMIT_HEADERS : {}) };
   for (const response of Object.values(operation.responses)) response.headers = { ...response.headers, ...extraHeaders };
+  operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 const statusOf = (code: ProblemCode) => String(PROBLEM_TYPES[code].status);
