@@ -109,6 +109,16 @@ describe("/openapi.json", () => {
     }
   });
 
+  it("documents the OAuth endpoints' own RFC 6749 answers: a form over 16 KiB is 413 JSON, not a problem", async () => {
+    for (const path of ["/oauth/token", "/oauth/revoke"]) {
+      const res = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `grant_type=${"a".repeat(20_000)}` }));
+      expect(res.status, path).toBe(413);
+      const type = res.headers.get("content-type")!.split(";")[0]!;
+      expect(Object.keys(doc.paths[path]!.post!.responses["413"]!.content!), path).toContain(type);
+    }
+    expect(JSON.stringify(doc.paths["/oauth/revoke"]!.post!.responses["400"])).toContain("unauthorized_client");
+  });
+
   it("names the real OAuth endpoints in the oauth2 scheme", () => {
     expect(doc.components.securitySchemes.oauth2!.flows!.authorizationCode).toMatchObject({ authorizationUrl: `${ORIGIN}/oauth/authorize`, tokenUrl: `${ORIGIN}/oauth/token` });
   });

@@ -57,6 +57,8 @@ const RevocationRequest = z
 
 const form = <S extends z.ZodType>(schema: S) => ({ body: { content: { "application/x-www-form-urlencoded": { schema } }, required: true } });
 const oauthError = (description: string) => ({ description, content: { "application/json": { schema: OAuthError } } });
+/** The endpoints read at most 16 KiB of form (token-endpoint.ts); the app refuses bodies over 64 KiB first. */
+const FORM_TOO_LARGE = oauthError("invalid_request: the form is over 16 KiB");
 
 export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent("securitySchemes", OAUTH_SCHEME_NAME, {
@@ -91,6 +93,7 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
       200: { description: "Tokens (Cache-Control: no-store)", content: { "application/json": { schema: TokenResponse } } },
       400: oauthError("invalid_request, invalid_grant, invalid_scope, unsupported_grant_type"),
       401: oauthError("invalid_client"),
+      413: FORM_TOO_LARGE,
       503: oauthError("temporarily_unavailable: the deployment has no usable OAUTH_TOKEN_KEY"),
     },
   });
@@ -103,8 +106,9 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
     request: form(RevocationRequest),
     responses: {
       200: { description: "Revoked, or the token was unknown (RFC 7009 §2.2)" },
-      400: oauthError("invalid_request"),
+      400: oauthError("invalid_request; unauthorized_client: the token was issued to another client (RFC 7009 §2.1)"),
       401: oauthError("invalid_client"),
+      413: FORM_TOO_LARGE,
       503: oauthError("temporarily_unavailable: the deployment has no usable OAUTH_TOKEN_KEY"),
     },
   });

@@ -54,6 +54,8 @@ function bodyFor(content: Record<string, { schema?: Schema }>, resolve: Resolve)
   const invalid = fc.oneof(
     fc.jsonValue().map((value) => ({ type: "application/json", text: JSON.stringify(value) })),
     fc.tuple(fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded"), ascii(40)).map(([type, text]) => ({ type, text })),
+    // Past the OAuth endpoints' 16 KiB form limit, and past the app's 64 KiB body limit.
+    fc.constantFrom(20_000, 70_000).chain((size) => fc.constantFrom(...Object.keys(content)).map((type) => ({ type, text: `a=${"x".repeat(size)}` }))),
   );
   return fc.oneof({ arbitrary: fc.oneof(...valid), weight: 3 }, { arbitrary: invalid, weight: 1 }, { arbitrary: fc.constant(undefined), weight: 1 });
 }
