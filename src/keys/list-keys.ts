@@ -4,9 +4,9 @@
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { accountObject, valueOf } from "../auth/accounts";
-import { authProblemResponses, RATE_LIMIT_HEADERS } from "../auth/openapi-problems";
 import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
+import { problemResponses } from "../http/openapi-responses";
 import { noEntityTags } from "../http/preconditions";
 import { callingKey } from "./caller";
 import { pageOfKeys } from "./key-page";
@@ -15,6 +15,7 @@ import { KEY_LIST_URL, KeyList, KeyListQuery } from "./schemas";
 const route = createRoute({
   method: "get",
   path: "/v1/keys",
+  operationId: "listKeys",
   tags: ["API keys"],
   summary: "List the account's API keys",
   description:
@@ -24,8 +25,8 @@ const route = createRoute({
   security: bearerSecurity(),
   request: { query: KeyListQuery },
   responses: {
-    200: { description: "The keys (no secrets).", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: KeyList } } },
-    ...authProblemResponses("bad_request", "forbidden", "precondition_failed"),
+    200: { description: "The keys (no secrets).", content: { "application/json": { schema: KeyList } } },
+    ...problemResponses("bad_request", "forbidden", "precondition_failed"),
   },
 });
 

@@ -6,7 +6,7 @@
  */
 import { z, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { RATE_LIMIT_HEADERS, authProblemResponses } from "../../auth/openapi-problems";
+import { problemResponses, RATE_LIMIT_HEADERS } from "../../http/openapi-responses";
 import type { AppEnv } from "../../http/context";
 import { Problem, type ProblemCode } from "../../http/problem";
 import { asDigest, contentDigestOf, toHex } from "../digest";
@@ -57,13 +57,14 @@ const listingResponses = (...codes: ProblemCode[]): RouteConfig["responses"] => 
     content: { "application/json": { schema: ProductProfiles } },
   },
   304: NOT_MODIFIED,
-  ...authProblemResponses(...codes, "invalid_scope_key", "profile_not_found", "release_not_indexed", "release_unavailable"),
+  ...problemResponses(...codes, "invalid_scope_key", "profile_not_found", "release_not_indexed", "release_unavailable"),
 });
 
 export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAccess) {
   const current = catalogRoute(access, {
     method: "get",
     path: "/v1/products/{product_key}/profiles",
+    operationId: "listCurrentProductProfiles",
     summary: "The funnels of one product in the current release",
     description: "Content-Location names the pinned URL of the same page.",
     request: { params: z.object({ product_key: ProductKeyParam }), query: z.object({ after: AfterQuery }) },
@@ -78,6 +79,7 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   const pinned = catalogRoute(access, {
     method: "get",
     path: "/v1/releases/{release_id}/products/{product_key}/profiles",
+    operationId: "listReleaseProductProfiles",
     summary: "The funnels of one product in a given release (immutable)",
     request: { params: z.object({ release_id: ReleaseIdParam, product_key: ProductKeyParam }), query: z.object({ after: AfterQuery }) },
     responses: listingResponses("invalid_release_id", "release_not_found"),

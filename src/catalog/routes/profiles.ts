@@ -6,7 +6,7 @@
  */
 import { z, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { RATE_LIMIT_HEADERS, authProblemResponses } from "../../auth/openapi-problems";
+import { problemResponses, RATE_LIMIT_HEADERS } from "../../http/openapi-responses";
 import type { AppEnv } from "../../http/context";
 import { Problem, type ProblemCode } from "../../http/problem";
 import type { Manifest } from "../manifest";
@@ -36,7 +36,7 @@ const profileResponses = (...codes: ProblemCode[]): RouteConfig["responses"] => 
   200: { description: "The profile: exactly its bytes in the release's document (RFC 8785).", headers: PROFILE_HEADERS, content: { "application/json": { schema: Profile } } },
   206: PARTIAL_CONTENT,
   304: NOT_MODIFIED,
-  ...authProblemResponses(...codes, "profile_not_found", "release_not_indexed", "range_not_satisfiable", "release_unavailable"),
+  ...problemResponses(...codes, "profile_not_found", "release_not_indexed", "range_not_satisfiable", "release_unavailable"),
 });
 
 const DESCRIPTION =
@@ -49,6 +49,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   const currentByScope = catalogRoute(access, {
     method: "get",
     path: "/v1/profiles/{product_key}/{funnel_key}",
+    operationId: "getCurrentProfileByScope",
     summary: "One profile of the current release, by product and funnel key",
     description: `${DESCRIPTION} Content-Location names the pinned URL.`,
     request: { params: z.object(byScope) },
@@ -66,6 +67,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   const pinnedByScope = catalogRoute(access, {
     method: "get",
     path: "/v1/releases/{release_id}/profiles/{product_key}/{funnel_key}",
+    operationId: "getReleaseProfileByScope",
     summary: "One profile of a given release, by product and funnel key (immutable)",
     description: DESCRIPTION,
     request: { params: z.object({ release_id: ReleaseIdParam, ...byScope }) },
@@ -83,6 +85,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   const currentById = catalogRoute(access, {
     method: "get",
     path: "/v1/profiles/{agent_readiness_profile_id}",
+    operationId: "getCurrentProfileById",
     summary: "One profile of the current release, by id",
     description: `${DESCRIPTION} Content-Location names the pinned URL.`,
     request: { params: z.object({ agent_readiness_profile_id: ProfileIdParam }) },
@@ -97,6 +100,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   const pinnedById = catalogRoute(access, {
     method: "get",
     path: "/v1/releases/{release_id}/profiles/{agent_readiness_profile_id}",
+    operationId: "getReleaseProfileById",
     summary: "One profile of a given release, by id (immutable)",
     description: DESCRIPTION,
     request: { params: z.object({ release_id: ReleaseIdParam, agent_readiness_profile_id: ProfileIdParam }) },
