@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { copyDocsAssets } from "./scripts/docs-assets.mjs";
 
 // Four suites, one command (`npm test`):
 // - worker:  inside workerd, with the real local KV/R2/Durable Objects of wrangler.toml
@@ -10,6 +11,9 @@ import { defineConfig } from "vitest/config";
 
 // What wrangler.toml leaves to each deployment: the tests' public origin (their requests go to
 // https://api.test, not to a real deployment's domain) and a fresh OAuth token key (a secret).
+// wrangler.toml's [assets] directory must exist before a worker project or wrangler dev starts.
+copyDocsAssets();
+
 const testBindings = { PUBLIC_ORIGINS: ["https://api.test"], OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url") };
 
 export default defineConfig({

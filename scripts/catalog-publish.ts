@@ -3,18 +3,20 @@
  * Uploads a built release and makes it current (src/catalog/publish.ts does the work).
  */
 import { parseArgs } from "node:util";
-import { publishRelease } from "../src/catalog/publish";
+import { publishRelease, type PublishProgress } from "../src/catalog/publish";
 import { count, EXIT, runCli, UsageError } from "./cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "./deployment-args";
 import { openDeploymentStorage } from "./deployment-storage";
+import { onInterrupt } from "./interrupt";
+import { publishTracker } from "./publish-interrupted";
 import { openReleaseDir } from "./release-dir";
 import { phaseProgress } from "./transfer-progress";
 
 const HELP = `Usage: npm run catalog:publish -- --release <dir> [options]
 
-Publishes a release built by npm run catalog:build: uploads its parts to R2 (create-only, with
-their sha256 so R2 verifies them), writes its manifest to KV and R2, verifies every object, and only
-then points KV "current" at it. Interrupted at any point, the previous release is still served; run
+Publishes a release built by npm run catalog:build: uploads its parts and index segments to R2
+(create-only, with their sha256 so R2 verifies them), writes its manifest to KV and R2, verifies
+every object, and only then points KV "current" at it. Interrupted at any point, the previous release is still served; run
 it again to finish. Publishing an already-current release changes nothing.
 
   --release <dir>      The release directory, dist/<hex> (or a --out directory holding one release).
@@ -28,21 +30,32 @@ runCli("catalog:publish", HELP, async (argv) => {
   const deployment = deploymentOptionsOf(values);
   const source = openReleaseDir(values.release);
 
-  const opened = await openDeploymentStorage(deployment);
   const progress = phaseProgress();
+  const tracker = publishTracker(String((source.manifest as { release_id?: unknown }).release_id ?? values.release));
+  const stopListening = onInterrupt("catalog:publish", tracker.describe, progress.stop);
+  const onProgress = (event: PublishProgress) => {
+    tracker.observe(event);
+    progress.report(event);
+  };
   try {
-    const result = await publishRelease(opened.storage, source, { onProgress: progress.report });
-    progress.stop();
-    const transfer = `${count(result.parts, "part")}, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes)`;
-    console.log(
-      result.pointer_flipped
-        ? `published ${result.release_id} to ${opened.where}: ${transfer}; now current${result.previous_release_id ? ` (was ${result.previous_release_id})` : ""}`
-        : `${result.release_id} is already current on ${opened.where}: nothing changed (${count(result.parts, "part")} verified)`,
-    );
-    return EXIT.ok;
+    const opened = await openDeploymentStorage(deployment);
+    try {
+      const result = await publishRelease(opened.storage, source, { onProgress });
+      progress.stop();
+      const transfer =
+        `${count(result.parts, "part")}, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes); ` +
+        `index: ${count(result.index_segments, "segment")}, ${result.index_segments_uploaded} uploaded`;
+      console.log(
+        result.pointer_flipped
+          ? `published ${result.release_id} to ${opened.where}: ${transfer}; now current${result.previous_release_id ? ` (was ${result.previous_release_id})` : ""}`
+          : `${result.release_id} is already current on ${opened.where}: nothing changed (${count(result.parts, "part")} verified)`,
+      );
+      return EXIT.ok;
+    } finally {
+      progress.stop();
+      await opened.dispose();
+    }
   } finally {
-    progress.stop();
-    await opened.dispose();
+    stopListening();
   }
 });
-

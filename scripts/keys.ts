@@ -28,6 +28,9 @@ Admin approval (the admin scope is never granted without an operator):
   reject-admin --account <id> [--client=<client_id>]
                          Refuse the waiting OAuth request(s) of the account (all, or that app's);
                          tokens keep leaving admin out. API-key approval is not changed.
+  withdraw-admin --account <id>
+                         Withdraw the account's approval for admin API keys; its active keys
+                         that carry admin are revoked at once.
 
 Keys (live keys are on production, test keys on the sandbox):
   create --account <id> --mode live|test [--scopes a,b] [--name <n>] [--json]
@@ -109,6 +112,7 @@ runCli("keys", HELP, async (argv) => {
     else if (command === "admin-requests") await adminCommands.listAdminRequests(ctx, values.account);
     else if (command === "approve-admin") await adminCommands.approveAdmin(ctx, { accountId: required("account", values.account), clientId: values.client });
     else if (command === "reject-admin") await adminCommands.rejectAdmin(ctx, { accountId: required("account", values.account), clientId: values.client });
+    else if (command === "withdraw-admin") await adminCommands.withdrawAdmin(ctx, required("account", values.account));
     else if (command === "create") {
       await commands.createKey(ctx, {
         accountId: required("account", values.account),

@@ -1,6 +1,7 @@
 /**
- * A built release on disk, as `npm run catalog:build` writes it: `<dir>/manifest.json` and
- * `<dir>/parts/<n>`. Parts are read one at a time, so memory holds at most one part.
+ * A built release on disk, as `npm run catalog:build` writes it: `<dir>/manifest.json`,
+ * `<dir>/parts/<n>` and `<dir>/index/<name>/<n>`. Objects are read one at a time, so memory holds
+ * at most one of them.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -24,15 +25,17 @@ export function openReleaseDir(dir: string): ReleaseSource & { dir: string } {
   return {
     dir: releaseDir,
     manifest,
-    readPart: async (index) => {
-      const file = path.join(releaseDir, "parts", String(index));
-      try {
-        return new Uint8Array(await readFile(file));
-      } catch (error) {
-        throw new Error(`cannot read part ${index} (${file}): ${error instanceof Error ? error.message : String(error)}`);
-      }
-    },
+    readPart: (index) => readObject(path.join(releaseDir, "parts", String(index)), `part ${index}`),
+    readIndexSegment: (name, index) => readObject(path.join(releaseDir, "index", name, String(index)), `${name} index segment ${index}`),
   };
+}
+
+async function readObject(file: string, what: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(file));
+  } catch (error) {
+    throw new Error(`cannot read ${what} (${file}): ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function resolveReleaseDir(dir: string): string {

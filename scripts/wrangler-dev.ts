@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
+import { copyDocsAssets } from "./docs-assets.mjs";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "..");
 const WRANGLER_CLI = path.join(REPO_ROOT, "node_modules/wrangler/wrangler-dist/cli.js");
@@ -46,6 +47,7 @@ export function startWranglerDev(options: WranglerDevOptions): Promise<DevServer
 }
 
 async function launch(options: WranglerDevOptions): Promise<DevServer> {
+  copyDocsAssets(); // wrangler.toml's [assets] directory (the API reference's UI)
   const args = [WRANGLER_CLI, "dev", "--port", String(options.port), "--ip", "127.0.0.1", "--inspector-port", "0"];
   // Locally CF-Connecting-IP is the client's own (miniflare keeps it): one address for all (src/limits/ip-throttle.ts).
   args.push("--var", "CLIENT_ADDRESS_SOURCE:local");

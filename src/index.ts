@@ -14,20 +14,18 @@ import { routeNotFound } from "./http/allowed-methods";
 import { limitBodies } from "./http/body-limit";
 import { problemOfHttpException } from "./http/http-exception";
 import { Problem, renderProblem } from "./http/problem";
-import { publicOrigin } from "./http/public-origin";
+import { answeringOrigin, publicOrigin } from "./http/public-origin";
 import { requestId } from "./http/request-id";
 import { accessLog } from "./http/access-log";
+import { validationProblem } from "./http/validation-problem";
 import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
+import { registerDocs } from "./docs/routes";
 
 const app = new OpenAPIHono<AppEnv>({
-  // A request that fails a route's zod schema becomes a precise 400 problem.
+  // A request that fails a route's zod schemas becomes one 400 problem listing every issue.
   defaultHook: (result) => {
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      const where = issue?.path.length ? issue.path.join(".") : "request";
-      throw new Problem("bad_request", `${where}: ${issue?.message ?? "invalid"}`);
-    }
+    if (!result.success) throw validationProblem(result.error, result.target);
   },
 });
 
@@ -52,26 +50,20 @@ registerKeyRoutes(app);
 registerOperatorRoutes(app);
 registerCheeseRoutes(app);
 
-app.doc31("/openapi.json", (c) => ({
-  openapi: "3.1.0",
-  info: {
-    title: "Readiness Catalog API",
-    version: "1",
-    description: "Agent readiness profiles of third-party API products, served at the edge.",
-  },
-  servers: [{ url: c.var.publicOrigin }],
-}));
+// /openapi.json, the reference at /docs and the error codes at /docs/errors.
+registerDocs(app);
 
 // No route: 404, or 405 with Allow where the path is served by other methods (src/http/allowed-methods.ts).
 app.notFound(routeNotFound(app));
 
 app.onError((error, c) => {
   const id = c.get("requestId") ?? "req_unknown";
-  if (error instanceof Problem) return renderProblem(error, id);
+  const origin = answeringOrigin(c);
+  if (error instanceof Problem) return renderProblem(error, id, origin);
   const refused = error instanceof HTTPException ? problemOfHttpException(error, c.req.header("Content-Type")) : null;
-  if (refused) return renderProblem(refused, id);
+  if (refused) return renderProblem(refused, id, origin);
   console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
-  return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`), id);
+  return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`), id, origin);
 });
 
 export default app;

@@ -25,7 +25,7 @@ function catalogApp(guard: MiddlewareHandler<AppEnv>) {
   app.use(requestId());
   registerCatalogRoutes(app, { guard });
   app.onError((error, c) => {
-    if (error instanceof Problem) return renderProblem(error, c.get("requestId"));
+    if (error instanceof Problem) return renderProblem(error, c.get("requestId"), new URL(c.req.url).origin);
     throw error;
   });
   return app;

@@ -37,7 +37,10 @@ function configFor(kind: ServerKind, scratch: string): string | undefined {
   const file = path.join(scratch, `${kind}.toml`);
   if (kind === "limiter-switch") {
     const entry = path.join(REPO, "bench/workers/limiter-switch.ts");
-    const config = real.replace(/^main = .*$/m, `main = ${JSON.stringify(entry)}`);
+    // The copy lives in the scratch directory: paths in it (main, [assets] directory) must be absolute.
+    const config = real
+      .replace(/^main = .*$/m, `main = ${JSON.stringify(entry)}`)
+      .replace(/directory = "([^"]*)"/g, (_, dir: string) => `directory = ${JSON.stringify(path.join(REPO, dir))}`);
     if (config === real) throw new Error("wrangler.toml has no top-level `main = …` line to point at the bench worker");
     writeFileSync(file, config);
   } else {

@@ -11,6 +11,8 @@ import { median } from "./measure";
 
 export interface LoadOptions {
   url: string;
+  /** Paths to request in turn instead of `url`'s (same origin), e.g. many different profiles. */
+  paths?: string[];
   headers?: Record<string, string>;
   seconds: number;
   warmupSeconds: number;
@@ -60,7 +62,10 @@ async function run(options: LoadOptions, seconds: number, onTime: (ms: number) =
   const statuses = new Map<number, number>();
   let instance: autocannon.Instance | undefined;
   const done = new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon({ url: options.url, headers: options.headers, connections: options.connections, duration: seconds }, (error, result) =>
+    let next = 0;
+    const paths = options.paths;
+    const requests = paths && [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length] }) }];
+    instance = autocannon({ url: options.url, headers: options.headers, connections: options.connections, duration: seconds, ...(requests && { requests }) }, (error, result) =>
       error ? reject(error) : resolve(result),
     );
   });
@@ -86,6 +91,8 @@ export interface RoundedLoad {
   ratioToFloor: number;
   /** Measured requests, all rounds together. */
   requests: number;
+  /** req/s of each round, in order (for ratios between two figures of the same round). */
+  roundRates: number[];
 }
 
 /**
@@ -115,6 +122,7 @@ export async function loadRounds<K extends string>(
       p99Ms: median(results.map((r) => r.p99Ms)),
       ratioToFloor: median(results.map((r, i) => r.requestsPerSecond / floors[i]!.requestsPerSecond)),
       requests: results.reduce((sum, r) => sum + r.requests, 0),
+      roundRates: results.map((r) => r.requestsPerSecond),
     };
   }
   return figures;

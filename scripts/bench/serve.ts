@@ -5,7 +5,9 @@
  *   ÷ a bare Hono "ok" worker (bench/workers/ok.ts);
  * - the rate limiter's cost: the same part route with and without it (bench/workers/limiter-switch.ts);
  * - the whole /v1/catalog: time to first byte and MB/s for a small and a large catalog, and the RSS
- *   of the workerd process that runs the worker before, during (peak, sampled) and after streaming.
+ *   of the workerd process that runs the worker before, during (peak, sampled) and after streaming;
+ * - one profile by scope and by id (many different ones) against the manifest request, at both
+ *   sizes (serve-lookup.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +16,8 @@ import { DEFAULT_PART_BYTES } from "../../src/catalog/parts";
 import { provisionBenchKey, rssBytes, startBenchServer, workerPid, type BenchServer, type ServerKind } from "./bench-servers";
 import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
 import { measureDocument, type DocumentFigures } from "./serve-document";
+import { count, loadRow, mib, ms, times } from "./serve-rows";
+import { lookupRows, lookupSummary, measureLookups, type LookupFigures } from "./serve-lookup";
 import { benchStateDir, builtRelease, makeCurrent, type BuiltRelease } from "./served-releases";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
 
@@ -61,10 +65,13 @@ export const serveBench: BenchModule = {
       const real = await start("catalog");
       const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
       const documents: DocumentFigures[] = [];
+      const lookups: LookupFigures[] = [];
       for (const release of documentReleases) {
         await makeCurrent(persistTo, release, log);
         log(`serve: /v1/catalog of ${release.manifest.profile_count} profiles`);
         documents.push(await measureDocument(real, release.manifest, auth, plan.downloads));
+        log(`serve: profile lookups in ${release.manifest.profile_count} profiles`);
+        lookups.push(await measureLookups(real, release, auth, load, rounds));
       }
       await makeCurrent(persistTo, rateRelease, log);
       const edge = await rounds({
@@ -80,7 +87,7 @@ export const serveBench: BenchModule = {
       const limiter = await rounds({ on: load(url, auth), off: load(url, { ...auth, ...LIMITER_OFF }) });
       // The harness's own memory growth, for scale: workerd under wrangler dev grows with every request, even for "ok".
       const harnessGrowthPerRequest = (rssBytes(okPid) - okRssBefore) / (edge.floor.requests + limiter.floor.requests);
-      return section({ documents, edge, limiter, harnessGrowthPerRequest });
+      return section({ documents, lookups, edge, limiter, harnessGrowthPerRequest });
     } catch (error) {
       // What the servers printed is usually the reason (e.g. a worker that failed to load).
       const logs = servers.map((server) => `--- wrangler dev ${server.url} ---\n${server.log().slice(-4000)}`).join("\n");
@@ -103,28 +110,15 @@ async function expectLimiter(url: string, headers: Record<string, string>, limit
 
 interface Measured {
   documents: DocumentFigures[];
+  lookups: LookupFigures[];
   edge: Record<"part" | "manifest" | "floor", RoundedLoad>;
   limiter: Record<"on" | "off" | "floor", RoundedLoad>;
   harnessGrowthPerRequest: number;
 }
 
-const ms = (value: number) => value.toFixed(2);
-const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
-const count = (n: number) => n.toLocaleString("en");
-const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 const signed = (value: number) => `${value < 0 ? "−" : "+"}${ms(Math.abs(value))}`;
 
-function loadRow(label: string, result: RoundedLoad): BenchRow {
-  return {
-    case: label,
-    "req/s": Math.round(result.requestsPerSecond),
-    "p50 (ms)": ms(result.p50Ms),
-    "p99 (ms)": ms(result.p99Ms),
-    "req/s ÷ bare worker": times(result.ratioToFloor),
-  };
-}
-
-function section({ documents, edge, limiter, harnessGrowthPerRequest }: Measured): BenchSection {
+function section({ documents, lookups, edge, limiter, harnessGrowthPerRequest }: Measured): BenchSection {
   const partLabel = `GET /v1/catalog/parts/${RATE_PART} (${RATE_RELEASE.partBytes / 1024} KiB part)`;
   const rows: BenchRow[] = [
     {
@@ -135,6 +129,7 @@ function section({ documents, edge, limiter, harnessGrowthPerRequest }: Measured
     loadRow("GET /v1/releases/current, authenticated + rate-limited", edge.manifest),
     loadRow(`${partLabel}, bench worker with the limiter`, limiter.on),
     loadRow(`${partLabel}, bench worker without the limiter`, limiter.off),
+    ...lookups.flatMap(lookupRows),
     ...documents.map((d) => ({
       case: `GET /v1/catalog, ${count(d.profiles)} profiles (${mib(d.bytes)} MiB)`,
       "TTFB (ms)": ms(d.ttfbMs),
@@ -158,8 +153,11 @@ function section({ documents, edge, limiter, harnessGrowthPerRequest }: Measured
       "The limiter's cost: a bench-only worker (bench/workers/limiter-switch.ts) serving the same route with and without `rateLimit()`. " +
       "The whole document: a fresh connection per GET (median of the runs); around the first GET, the RSS of the workerd process running the worker, sampled every 10 ms. " +
       "Local workerd under wrangler dev grows by some KiB with every request even for the bare worker (its row gives the figure), and each part of the document is one local R2 read. " +
-      "Targets: authenticated part ≥ 0.5× the bare worker's req/s; TTFB independent of size; workerd RSS growth while streaming < 10 MB.",
-    columns: ["case", "req/s", "p50 (ms)", "p99 (ms)", "req/s ÷ bare worker", "TTFB (ms)", "MB/s", "workerd RSS before → peak → after (MiB)"],
+      "Profile lookups: many different profiles in turn (spread over the catalog, scrambled), by scope and by id, loaded in the same rounds as " +
+      "GET /v1/releases/current on the same release; a lookup's cost is the manifest request's req/s ÷ its own in the same round (median over the rounds). " +
+      "Targets: authenticated part ≥ 0.5× the bare worker's req/s; a lookup ≤ 1.5× a manifest request's cost, the same at both sizes; " +
+      "TTFB independent of size; workerd RSS growth while streaming < 10 MB.",
+    columns: ["case", "req/s", "p50 (ms)", "p99 (ms)", "req/s ÷ bare worker", "cost ÷ manifest request", "TTFB (ms)", "MB/s", "workerd RSS before → peak → after (MiB)"],
     rows,
     summary: [
       `serve authenticated part: ${Math.round(edge.part.requestsPerSecond)} req/s = ${times(edge.part.ratioToFloor)} bare worker (target ≥ 0.5×), ` +
@@ -167,6 +165,7 @@ function section({ documents, edge, limiter, harnessGrowthPerRequest }: Measured
       `serve /v1/releases/current: ${Math.round(edge.manifest.requestsPerSecond)} req/s = ${times(edge.manifest.ratioToFloor)} bare worker, p50 ${ms(edge.manifest.p50Ms)} ms`,
       `serve rate limiter: ${ms(extraMs(limiter.on, limiter.off))} ms server time per request (${Math.round(limiter.off.requestsPerSecond)} → ${Math.round(limiter.on.requestsPerSecond)} req/s, ` +
         `p50 ${ms(limiter.off.p50Ms)} → ${ms(limiter.on.p50Ms)} ms)`,
+      `serve profile lookup (target ≤ 1.5× a manifest request): ${lookups.map(lookupSummary).join("; ")}`,
       `serve /v1/catalog TTFB: ${count(small.profiles)} profiles ${ms(small.ttfbMs)} ms, ${count(large.profiles)} profiles ${ms(large.ttfbMs)} ms (${times(large.ttfbMs / small.ttfbMs)}); ` +
         `${(small.bytesPerSecond / 1e6).toFixed(0)} / ${(large.bytesPerSecond / 1e6).toFixed(0)} MB/s`,
       `serve workerd RSS streaming ${count(large.profiles)} profiles once: ${mib(large.rssBefore)} → peak ${mib(large.rssPeak)} → ${mib(large.rssAfter)} MiB ` +

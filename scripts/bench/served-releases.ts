@@ -11,6 +11,7 @@ import { openDeploymentStorage } from "../deployment-storage";
 import { openReleaseDir } from "../release-dir";
 import { publishRelease } from "../../src/catalog/publish";
 import type { Manifest } from "../../src/catalog/manifest";
+import { DEFAULT_INDEX_PAGE_BYTES } from "../../src/catalog/profile-index";
 import { dataset } from "./datasets";
 
 /** The persisted state (`wrangler dev --persist-to`) the serve and client benchmarks share: big releases are uploaded once. */
@@ -24,7 +25,8 @@ export interface BuiltRelease {
 /** The release of `count` generated profiles cut into `partBytes` parts (built on first use). */
 export async function builtRelease(dataDir: string, count: number, partBytes: number, log: (line: string) => void): Promise<BuiltRelease> {
   const data = dataset(dataDir, count, log);
-  const cached = path.join(dataDir, "releases", `${path.basename(data.file, ".ndjson")}-parts-${partBytes}`);
+  // The index's page size in the name too: a release cached by a build without an index is not used.
+  const cached = path.join(dataDir, "releases", `${path.basename(data.file, ".ndjson")}-parts-${partBytes}-index-${DEFAULT_INDEX_PAGE_BYTES}`);
   if (!existsSync(cached)) {
     log(`building ${count.toLocaleString("en")} profiles in ${partBytes}-byte parts`);
     const partial = `${cached}.partial`;

@@ -1,8 +1,8 @@
 /**
- * `buildCatalog`: input profiles → a release directory `<outDir>/<hex>/{manifest.json, parts/<n>}`
- * (shared/DESIGN.md, "Document and digests" and "Parts"). Three passes, memory independent of the
+ * `buildCatalog`: input profiles → a release directory `<outDir>/<hex>/{manifest.json, parts/<n>,
+ * index/<name>/<n>}` (README "Catalog data and builds"). Three passes, memory independent of the
  * catalog size: validate + canonicalize + spill (external sort); merge in catalog order into the
- * part files while hashing `data`; hash every part and the whole document. Everything is built in
+ * part files while hashing `data` and writing the release index; hash every part and the whole document. Everything is built in
  * a temporary directory beside `outDir` and renamed into place only when the input was valid.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Manifest } from "../../src/catalog/manifest";
 import { apiContractOf } from "../../src/catalog/digest";
 import { DEFAULT_PART_BYTES } from "../../src/catalog/parts";
+import { DEFAULT_INDEX_PAGE_BYTES } from "../../src/catalog/profile-index";
 import { API_CONTRACT_PATTERN } from "../../src/catalog/schema";
 import { CatalogOrderCheck, CatalogTally, type CatalogEntry } from "../../src/catalog/validation-catalog";
 import { readNamespace } from "./config";
@@ -18,6 +19,7 @@ import { assembleDocument } from "./document-assembly";
 import { planInput, UsageError } from "./input";
 import { writeManifest } from "./manifest-file";
 import { CheckPool, checkInOrder } from "./check-pool";
+import { ReleaseIndexBuilder } from "./release-index";
 import { entryOf, sortEntries, type ReportEntry, type SourceLocation } from "./report";
 import { DEFAULT_RUN_BYTES, SortedSpill } from "./spill";
 
@@ -27,6 +29,8 @@ export interface BuildOptions {
   /** Releases are written to `<outDir>/<hex>/`. */
   outDir: string;
   partBytes?: number;
+  /** Largest page of the release index (default 16 KiB; tests use small pages to get many). */
+  indexPageBytes?: number;
   /** Default: `namespace` of data/catalog.config.json. */
   namespace?: string;
   onProgress?: (progress: BuildProgress) => void;
@@ -40,6 +44,8 @@ export interface BuildProgress {
   phase: "validate" | "write" | "hash";
   done: number;
   total: number;
+  /** While validating: the profiles read so far. */
+  profiles?: number;
 }
 
 export interface BuildResult {
@@ -70,6 +76,9 @@ const defaultThreads = (inputBytes: number) => (inputBytes < 8 * 1024 * 1024 ? 0
 export async function buildCatalog(options: BuildOptions): Promise<BuildResult> {
   const partBytes = options.partBytes ?? DEFAULT_PART_BYTES;
   if (!Number.isSafeInteger(partBytes) || partBytes < 1) throw new UsageError(`--part-bytes must be a whole number ≥ 1, got ${partBytes}`);
+  const indexPageBytes = options.indexPageBytes ?? DEFAULT_INDEX_PAGE_BYTES;
+  // The worker reads an index page whole: keep pages small.
+  if (!Number.isSafeInteger(indexPageBytes) || indexPageBytes < 1 || indexPageBytes > 1 << 20) throw new UsageError(`indexPageBytes must be from 1 to 1048576, got ${indexPageBytes}`);
   const apiContract = apiContractOf(options.namespace ?? readNamespace());
   if (!API_CONTRACT_PATTERN.test(apiContract)) throw new UsageError(`namespace must be lowercase letters, digits, dots or hyphens; "${apiContract}" is not a valid api_contract`);
   const plan = planInput(options.input);
@@ -89,7 +98,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   try {
     mkdirSync(path.join(temp, "runs"));
     mkdirSync(path.join(temp, "release", "parts"), { recursive: true });
-    return await buildInto(temp, { ...options, partBytes, apiContract, outDir, plan });
+    return await buildInto(temp, { ...options, partBytes, indexPageBytes, apiContract, outDir, plan });
   } finally {
     process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
     removeTemp();
@@ -120,6 +129,7 @@ function processExists(pid: number): boolean {
 
 interface Resolved extends BuildOptions {
   partBytes: number;
+  indexPageBytes: number;
   apiContract: string;
   outDir: string;
   plan: ReturnType<typeof planInput>;
@@ -144,10 +154,10 @@ async function buildInto(temp: string, options: Resolved): Promise<BuildResult> 
         tally.observe(checked.entry);
         // Once the build has failed, only the catalog-wide checks still need the records.
         const body = checked.body && problems.length === 0 ? bodies.subarray(checked.body.start, checked.body.end) : EMPTY;
-        spill.add({ entry: checked.entry, location: checked.location, body });
+        spill.add({ entry: checked.entry, location: checked.location, body, sha256: checked.sha256 ?? "" });
       }
       read += batch.inputBytes;
-      onProgress({ phase: "validate", done: read, total: plan.bytes });
+      onProgress({ phase: "validate", done: read, total: plan.bytes, profiles });
     }
   } finally {
     await pool.close();
@@ -158,7 +168,8 @@ async function buildInto(temp: string, options: Resolved): Promise<BuildResult> 
 
   // Passes 2 and 3: catalog order (catalog-wide checks), straight into the part files.
   const order = new CatalogOrderCheck<CatalogEntry & { location: SourceLocation }>(tally);
-  const manifest = await assembleDocument(spill.sorted(), {
+  const index = new ReleaseIndexBuilder(path.join(temp, "release"), path.join(temp, "runs"), options.indexPageBytes);
+  const document = await assembleDocument(spill.sorted(), {
     partsDir: path.join(temp, "release", "parts"),
     partBytes,
     apiContract,
@@ -167,10 +178,12 @@ async function buildInto(temp: string, options: Resolved): Promise<BuildResult> 
       for (const { entry, ...violation } of order.check({ ...record.entry, location: record.location })) problems.push(entryOf(violation, entry.location, entry.id));
       return problems.length === 0;
     },
+    onWritten: ({ entry, body, sha256 }, offset) => index.add({ productKey: entry.productKey, funnelKey: entry.funnelKey, id: entry.id, offset, length: body.length, sha256 }),
     onProgress: (phase, done, total) => onProgress({ phase, done, total }),
   });
   for (const { entry, ...violation } of order.finish()) problems.push(entryOf(violation, entry.location, entry.id));
-  if (problems.length || !manifest) throw new BuildFailed(sortEntries(problems));
+  if (problems.length || !document) throw new BuildFailed(sortEntries(problems));
+  const manifest: Manifest = { ...document, index: index.finish() };
   writeManifest(path.join(temp, "release"), manifest);
   return moveIntoPlace(path.join(temp, "release"), options.outDir, manifest);
 }

@@ -17,6 +17,8 @@ export interface AssemblyOptions {
   profileCount: number;
   /** Sees each record in catalog order; false stops writing (the build failed, only checks go on). */
   onRecord: (record: SpillRecord) => boolean;
+  /** Sees each record written, with the document offset of its first byte. */
+  onWritten?: (record: SpillRecord, offset: number) => void;
   onProgress: (phase: "write" | "hash", done: number, total: number) => void;
 }
 
@@ -42,6 +44,7 @@ export async function assembleDocument(records: Iterable<SpillRecord>, options: 
       writing = options.onRecord(record) && writing;
       if (!writing) continue;
       if (written > 0) writer.write(COMMA);
+      options.onWritten?.(record, writer.size);
       writer.write(record.body);
       if (++written % 1000 === 0) options.onProgress("write", written, profileCount);
     }

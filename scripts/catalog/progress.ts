@@ -1,28 +1,39 @@
-/** A progress bar on stderr for long builds, shown only on a terminal (cli-progress). */
-import cliProgress from "cli-progress";
+/**
+ * The build's progress on stderr, one step per pass, through the shared reporter
+ * (scripts/progress.ts): validating (input bytes read, with the profiles seen so far), writing
+ * (profiles merged into the parts) and hashing (document bytes).
+ */
+import { startProgress, type Progress, type ProgressUnit } from "../progress";
 import type { BuildProgress } from "./build";
 
-const LABELS: Record<BuildProgress["phase"], string> = {
-  validate: "validating ",
-  write: "writing    ",
-  hash: "hashing    ",
+const STEPS: Record<BuildProgress["phase"], { label: string; unit: ProgressUnit }> = {
+  validate: { label: "validate", unit: "bytes" },
+  write: { label: "write   ", unit: "profiles" },
+  hash: { label: "hash    ", unit: "bytes" },
 };
 
-/** An `onProgress` callback and a `stop`; both do nothing when stderr is not a terminal. */
-export function terminalProgress(stream: NodeJS.WriteStream = process.stderr) {
-  if (!stream.isTTY) return { onProgress: undefined, stop: () => {} };
-  const bar = new cliProgress.SingleBar(
-    { stream, format: "{phase} |{bar}| {percentage}% | {value}/{total} {unit} | {duration_formatted}", hideCursor: true, clearOnComplete: true },
-    cliProgress.Presets.shades_classic,
-  );
+/** An `onProgress` callback for buildCatalog and a `stop` for when the build ends or fails. */
+export function buildProgress(stream: NodeJS.WriteStream = process.stderr) {
   let phase: BuildProgress["phase"] | undefined;
+  let step: Progress | undefined;
+  let total = 0;
+  let note: string | undefined;
   const onProgress = (progress: BuildProgress) => {
-    const unit = progress.phase === "write" ? "profiles" : "bytes";
     if (progress.phase !== phase) {
-      if (phase) bar.stop();
-      bar.start(progress.total, progress.done, { phase: LABELS[progress.phase], unit });
+      // The next pass starts only when this one is complete (its last events are coarse).
+      step?.update(total, note);
+      step?.stop();
+      total = progress.total;
       phase = progress.phase;
-    } else bar.update(progress.done);
+      const { label, unit } = STEPS[phase];
+      step = startProgress(stream.isTTY ? label : label.trim(), unit, progress.total, { stream });
+    }
+    note = progress.profiles === undefined ? undefined : `${progress.profiles.toLocaleString("en-US")} profiles`;
+    step!.update(progress.done, note);
   };
-  return { onProgress, stop: () => phase && bar.stop() };
+  const stop = () => {
+    step?.stop();
+    step = undefined;
+  };
+  return { onProgress, stop };
 }

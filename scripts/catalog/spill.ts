@@ -20,6 +20,8 @@ export interface SpillRecord {
   location: SourceLocation;
   /** The profile's RFC 8785 bytes. */
   body: Buffer;
+  /** Lowercase hex SHA-256 of `body` ("" once the build has failed: nothing is written then). */
+  sha256: string;
 }
 
 /** 8 MiB: the memory it saves over 16 MiB pays for the check workers' larger young generation. */
@@ -82,10 +84,10 @@ export class SortedSpill {
  * Run file: the run's records cut into segments of whole records (about `segmentBytes` each; a
  * larger record is a segment of its own), written last segment first, each followed by its byte
  * length (u32 LE), so that the file is read from its end. Record: u32 head length, u32 body length,
- * head (JSON of [entry, location]), body.
+ * head (JSON of [entry, location, sha256]), body.
  */
 function writeRun(file: string, records: SpillRecord[], segmentBytes: number): void {
-  const heads = records.map(({ entry, location }) => JSON.stringify([entry, location]));
+  const heads = records.map(({ entry, location, sha256 }) => JSON.stringify([entry, location, sha256]));
   const headLengths = heads.map((head) => Buffer.byteLength(head));
   const starts: number[] = [];
   const sizes: number[] = [];
@@ -134,12 +136,12 @@ function* readRun(file: string, segmentBytes: number): Generator<SpillRecord> {
         const headLength = segment.readUInt32LE(at);
         const bodyLength = segment.readUInt32LE(at + 4);
         const headStart = at + 8;
-        const [entry, location] = JSON.parse(segment.toString("utf8", headStart, headStart + headLength)) as [CatalogEntry, SourceLocation];
+        const [entry, location, sha256] = JSON.parse(segment.toString("utf8", headStart, headStart + headLength)) as [CatalogEntry, SourceLocation, string];
         // A view into the buffer: valid until this run is read again, which the merge does only
         // after the record was consumed.
         const body = segment.subarray(headStart + headLength, headStart + headLength + bodyLength);
         at = headStart + headLength + bodyLength;
-        yield { entry, location, body };
+        yield { entry, location, body, sha256 };
       }
       if (withLength) length = buffer.readUInt32LE(0);
     }

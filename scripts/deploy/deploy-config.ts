@@ -15,6 +15,7 @@ export const deployDirOf = (configPath: string) => path.join(path.dirname(config
 
 type RawConfig = Record<string, unknown> & {
   main?: string;
+  assets?: { directory?: string };
   kv_namespaces?: { binding: string; id?: string }[];
   vars?: Record<string, unknown>;
   env?: Record<string, RawConfig>;
@@ -42,6 +43,7 @@ export async function writeDeployConfig(configPath: string, deployDir: string, d
   // Paths in a wrangler config are relative to the config file: keep them pointing at the same files.
   for (const section of [raw, ...Object.values(raw.env ?? {})]) {
     if (section.main) section.main = path.relative(path.resolve(deployDir), path.resolve(from, section.main));
+    if (section.assets?.directory) section.assets.directory = path.relative(path.resolve(deployDir), path.resolve(from, section.assets.directory));
   }
   mkdirSync(deployDir, { recursive: true });
   writeFileSync(file, `${JSON.stringify(raw, null, 2)}\n`);

@@ -7,7 +7,8 @@
  * The rule: `approve-admin --account X` approves both, the flag and every OAuth request of X
  * waiting at that moment (a later request waits again); `--client C` approves only that app's
  * request. `reject-admin` refuses waiting OAuth requests (one, or all of the account's); it never
- * changes the account-wide flag. Every command acts on each deployment in reach, as accounts do.
+ * changes the account-wide flag; `withdraw-admin` clears the flag and revokes the account's active
+ * keys that carry admin. Every command acts on each deployment in reach, as accounts do.
  */
 import type { AdminApproval, AdminRequestView } from "../../src/auth/oauth/admin-approval";
 import { deploymentsOf, type CommandContext } from "./commands";
@@ -95,4 +96,18 @@ export async function rejectAdmin(ctx: CommandContext, target: { accountId: stri
   if (ctx.json) return ctx.print(JSON.stringify({ account_id: target.accountId, rejected: decided.map(({ deployment, request }) => ({ ...request, deployment })) }));
   if (decided.length === 0) return ctx.print(`no admin requests of ${target.accountId} are waiting; nothing changed`);
   ctx.print(`admin rejected for ${decided.map(appOf).join(", ")} acting for ${target.accountId}: tokens keep leaving admin out (the customer may ask again)`);
+}
+
+export async function withdrawAdmin(ctx: CommandContext, accountId: string): Promise<void> {
+  const done: { deployment: Deployment; revoked: string[] }[] = [];
+  for (const { deployment, client } of await reach(ctx)) {
+    const withdrawn = await client.withdrawAdmin(accountId);
+    done.push({ deployment, revoked: withdrawn.revoked.map((key) => key.id) });
+  }
+  if (ctx.json) return ctx.print(JSON.stringify({ account_id: accountId, admin_approved: false, deployments: done }));
+  const revoked = done.flatMap((entry) => entry.revoked);
+  ctx.print(
+    `admin withdrawn for ${accountId} on ${done.map((entry) => entry.deployment).join(" and ")}: the account may no longer create keys with the admin scope; ` +
+      (revoked.length ? `revoked its admin key${revoked.length === 1 ? "" : "s"} ${revoked.join(", ")}` : "it had no active admin key"),
+  );
 }

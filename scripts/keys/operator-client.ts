@@ -42,6 +42,9 @@ export class OperatorClient {
   approveAdmin(accountId: string): Promise<AccountView> {
     return this.#call("POST", `/accounts/${encodeURIComponent(accountId)}/admin-approval`);
   }
+  withdrawAdmin(accountId: string): Promise<{ account: AccountView; revoked: KeyView[] }> {
+    return this.#call("DELETE", `/accounts/${encodeURIComponent(accountId)}/admin-approval`);
+  }
   async listAdminRequests(accountId?: string): Promise<AdminRequestView[]> {
     const query = accountId ? `?${new URLSearchParams({ account_id: accountId })}` : "";
     return (await this.#call<{ data: AdminRequestView[] }>("GET", `/admin-requests${query}`)).data;

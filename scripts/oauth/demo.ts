@@ -8,6 +8,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { OAuthEnv } from "../../src/auth/oauth/provider";
+import { CALLBACK_PAGE_CSP, callbackPage, type CallbackOutcome } from "./callback-page";
 import { loadOAuthProvider } from "./library-in-node";
 
 export const DEMO_CLIENT_NAME = "Demo Cheese App";
@@ -71,9 +72,9 @@ export async function startOAuthDemo(options: OAuthDemoOptions): Promise<OAuthDe
       response.writeHead(404).end();
       return;
     }
-    void finish(url, { ...options, redirectUri, verifier, state }).then((message) => {
-      response.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
-      response.end(`${message}\n\nThe details are in the terminal that runs npm start.\n`);
+    void finish(url, { ...options, redirectUri, verifier, state }).then((outcome) => {
+      response.writeHead(outcome.ok ? 200 : 400, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": CALLBACK_PAGE_CSP, "Cache-Control": "no-store" });
+      response.end(callbackPage(DEMO_CLIENT_NAME, outcome));
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -86,7 +87,7 @@ export async function startOAuthDemo(options: OAuthDemoOptions): Promise<OAuthDe
 type Flow = OAuthDemoOptions & { redirectUri: string; verifier: string; state: string };
 
 /** What the demo app does when the browser comes back (RFC 6749 §4.1.2, RFC 9207). */
-async function finish(url: URL, flow: Flow): Promise<string> {
+async function finish(url: URL, flow: Flow): Promise<CallbackOutcome> {
   const params = url.searchParams;
   if (params.get("state") !== flow.state) return report(flow, "The state parameter does not match: not our request, ignored.");
   if (params.get("iss") !== new URL(flow.baseUrl).origin) return report(flow, `Unexpected issuer ${params.get("iss")}: ignored.`);
@@ -111,10 +112,10 @@ async function finish(url: URL, flow: Flow): Promise<string> {
       "",
     ].join("\n"),
   );
-  return `Signed in: ${DEMO_CLIENT_NAME} now holds an access token for ${tokens.scope}.`;
+  return { ok: true, heading: "Signed in", message: `Signed in: ${DEMO_CLIENT_NAME} now holds an access token for ${tokens.scope}.` };
 }
 
-function report(flow: { log: (text: string) => void }, message: string): string {
+function report(flow: { log: (text: string) => void }, message: string): CallbackOutcome {
   flow.log(`\n[oauth demo] ${message}\n`);
-  return message;
+  return { ok: false, heading: "Not signed in", message };
 }

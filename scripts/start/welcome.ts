@@ -54,7 +54,7 @@ export function welcomeText(welcome: Welcome): string {
     `  curl -s ${live} ${production}/v1/catalog | head -c 300; echo`,
     `  curl -i ${live} -H 'Range: bytes=0-99' ${production}/v1/catalog`,
     ...demo.keys.map(({ baseUrl, secret }) => `  curl -H "Authorization: Bearer ${secret}" ${baseUrl}/v2/cheeses`),
-    `  npm run catalog:pull -- --base-url=${production} --key=${demo.keys[0]!.secret} --out=catalog.json`,
+    `  npm run catalog:pull -- --base-url=${production} --key=${demo.keys[0]!.secret} --out=dist/catalog.json`,
     "",
     `Dashboard: ${dashboards.join("  (sandbox: ")}${dashboards.length > 1 ? ")" : ""}`,
     `  customer  ${login(demo.customer)}keys, authorized apps`,

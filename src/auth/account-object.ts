@@ -60,6 +60,22 @@ export class AccountObject extends DurableObject<Env> {
     return this.account();
   }
 
+  /**
+   * Withdraws the account's admin approval: no new key may carry `admin`, and every active key that
+   * carries it is revoked (through its KeyGuard, so at once), since otherwise it would keep admin.
+   */
+  async withdrawAdmin(): Promise<Outcome<{ account: AccountView; revoked: KeyView[] }>> {
+    if (!this.#tables.account()) return refuse("account_not_found", "No such account on this deployment.");
+    this.#tables.setAdminApproved(false);
+    const holders = this.#tables.keys().filter((row) => row.status === "active" && (JSON.parse(row.scopes) as Scope[]).includes(ADMIN_SCOPE));
+    const revoked: KeyView[] = [];
+    for (const row of holders) {
+      const outcome = await this.revokeKey(row.id);
+      if (outcome.ok) revoked.push(outcome.value);
+    }
+    return accept({ account: viewOfAccount(this.#tables.account()!), revoked });
+  }
+
   async createKey(input: NewKey): Promise<Outcome<{ key: KeyView; secret: string }>> {
     const account = this.#tables.account();
     if (!account) return refuse("account_not_found", "No such account on this deployment.");
@@ -159,6 +175,12 @@ function viewOfAccount(row: AccountRow): AccountView {
   };
 }
 
+/**
+ * The KeyGuard records the minute of the last use (the start of it), which precedes created_at
+ * for a key used in the minute it was created: never show a use before the creation.
+ */
+const notBefore = (createdAt: string, lastUsedAt: string | null) => (lastUsedAt !== null && lastUsedAt < createdAt ? createdAt : lastUsedAt);
+
 function viewOfKey(row: KeyRow, lastUsedAt: string | null): KeyView {
   return {
     id: row.id,
@@ -169,6 +191,6 @@ function viewOfKey(row: KeyRow, lastUsedAt: string | null): KeyView {
     last4: row.last4,
     created_at: row.created_at,
     revoked_at: row.revoked_at,
-    last_used_at: lastUsedAt,
+    last_used_at: notBefore(row.created_at, lastUsedAt),
   };
 }

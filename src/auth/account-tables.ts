@@ -64,8 +64,8 @@ export class AccountTables {
     );
   }
 
-  setAdminApproved(): void {
-    this.sql.exec("UPDATE account SET admin_approved = 1");
+  setAdminApproved(approved = true): void {
+    this.sql.exec("UPDATE account SET admin_approved = ?", approved ? 1 : 0);
   }
 
   activeKeyCount(): number {

@@ -37,7 +37,11 @@ export const KeyView = z
     last_used_at: z
       .string()
       .nullable()
-      .openapi({ description: "Minute of the last admitted request (minute resolution), or null if never used." }),
+      .openapi({
+        description:
+          "When the key was last used, to the minute: the start of the minute of its last admitted request, " +
+          "or created_at when that minute began before the key was created (never earlier than created_at). Null if never used.",
+      }),
   })
   .openapi("ApiKey");
 export type KeyView = z.infer<typeof KeyView>;

@@ -18,6 +18,7 @@ import type { AppEnv } from "../http/context";
 import { Problem, type ProblemCode } from "../http/problem";
 import { clientAddressOf, countAuthFailure, mayCheckWhileThrottled, throttledSeconds } from "../limits/ip-throttle";
 import { resolveAccessToken } from "./access-token";
+import { refusedAccessTokenDetail } from "./oauth/access-token";
 import { parseAuthorization, type Credential } from "./bearer";
 import { realmOf, unauthorized } from "./challenge";
 import { checkableWithoutStorage, lookUpApiKey } from "./key-lookup";
@@ -39,7 +40,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
       principal = found.principal;
     } else {
       const resolved = await resolveAccessToken(c.env, c.var.publicOrigin, credential.token);
-      if (!resolved) return refuse(c, ip, "invalid_token", "The access token is unknown, expired or was issued elsewhere. Obtain a new one at /oauth/token.", true);
+      if (!resolved) return refuse(c, ip, "invalid_token", await refusedAccessTokenDetail(c.env, credential.token), true);
       principal = resolved;
     }
     c.set("principal", principal);

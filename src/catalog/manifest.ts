@@ -4,6 +4,7 @@
  * only mutable record.
  */
 import { z } from "@hono/zod-openapi";
+import { INDEX_NAMES } from "./profile-index";
 import { ApiContract, Sha256Digest } from "./schema";
 
 export const PartEntry = z
@@ -14,6 +15,26 @@ export const PartEntry = z
     sha256: Sha256Digest,
   })
   .openapi("PartEntry");
+
+/** One object of a release index; its last bytes, from `directory_offset`, are its directory page. */
+export const IndexSegment = z
+  .strictObject({
+    index: z.int().min(0),
+    first: z.string().min(1).openapi({ description: "The first key in the segment (`<product_key> <funnel_key>` or a profile id)." }),
+    length: z.int().min(1),
+    sha256: Sha256Digest,
+    directory_offset: z.int().min(0),
+  })
+  .openapi("IndexSegment");
+
+export const ReleaseIndex = z
+  .strictObject({
+    name: z.enum(INDEX_NAMES).openapi({ description: "`scope`: keyed by product and funnel key; `id`: keyed by profile id." }),
+    page_bytes: z.int().min(1),
+    segments: z.array(IndexSegment).min(1),
+  })
+  .openapi("ReleaseIndex");
+export type ReleaseIndex = z.infer<typeof ReleaseIndex>;
 
 export const Manifest = z
   .strictObject({
@@ -28,6 +49,10 @@ export const Manifest = z
       description: "When the release was first published; null in a build that was not published yet.",
     }),
     parts: z.array(PartEntry).min(1),
+    // Optional: releases published before profile lookups existed have none.
+    index: z.array(ReleaseIndex).optional().openapi({
+      description: "Where each profile is in the document, by scope and by id: the objects behind the /v1/profiles lookups.",
+    }),
   })
   .openapi("Manifest");
 export type Manifest = z.infer<typeof Manifest>;
@@ -44,6 +69,7 @@ export const storageKeys = {
   releaseManifestKv: (hex: string) => `release:${hex}`,
   releaseManifestR2: (hex: string) => `releases/${hex}/manifest.json`,
   part: (hex: string, index: number) => `releases/${hex}/parts/${index}`,
+  indexSegment: (hex: string, name: string, index: number) => `releases/${hex}/index/${name}/${index}`,
 };
 
 /** How many earlier releases stay reachable after a publish (a client mid-download can finish). */

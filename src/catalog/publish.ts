@@ -3,32 +3,21 @@
  * (shared/DESIGN.md, "Parts"). One definition for the Node CLIs (bindings from wrangler's
  * getPlatformProxy, local or remote) and the workerd tests (the real local bindings).
  *
- * Order is the whole point: parts (create-only, checksummed by R2) → manifest (KV, then R2) →
- * verify every object → only then flip `current`. Interrupted anywhere before the flip, the
+ * Order is the whole point: parts and index segments (create-only, checksummed by R2) → manifest
+ * (KV, then R2) → verify every object → only then flip `current`. Interrupted anywhere before the flip, the
  * previous release is still the one served; run again, it picks up where it stopped.
  */
-import { sha256Hex, toHex } from "./digest";
+import { sha256Hex } from "./digest";
 import { hexOf, Manifest, storageKeys } from "./manifest";
-import { releaseProblems, sameLayout } from "./release-check";
+import type { IndexName } from "./profile-index";
+import { indexProblems, releaseProblems, sameIndex, sameLayout } from "./release-check";
+import { PublishError, putImmutable, releaseObjects, storedDigest, verifyObject, type ReleaseBucket, type ReleaseObject } from "./release-objects";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
 import { readCurrent, writeCurrentPointer } from "./store";
 
-export { readCurrent };
+export { readCurrent, PublishError };
+export type { ReleaseBucket, StoredObject } from "./release-objects";
 
-/** The parts of R2's object metadata publishing reads (R2Object satisfies it). */
-export interface StoredObject {
-  size: number;
-  checksums: { sha256?: ArrayBuffer };
-}
-/** The subset of an R2 bucket binding publishing uses (R2Bucket satisfies it). */
-export interface ReleaseBucket {
-  put(
-    key: string,
-    value: Uint8Array | string,
-    options: { onlyIf: { etagDoesNotMatch: string }; sha256: string; httpMetadata: { contentType: string } },
-  ): Promise<StoredObject | null>;
-  head(key: string): Promise<StoredObject | null>;
-}
 /** The subset of a KV namespace binding publishing uses (KVNamespace satisfies it). */
 export interface ReleaseKv {
   get(key: string): Promise<string | null>;
@@ -38,10 +27,11 @@ export interface ReleaseStorage {
   bucket: ReleaseBucket;
   kv: ReleaseKv;
 }
-/** A built release: its manifest and a way to read each part's bytes. */
+/** A built release: its manifest and a way to read each part's and index segment's bytes. */
 export interface ReleaseSource {
   manifest: unknown;
   readPart(index: number): Promise<Uint8Array>;
+  readIndexSegment(name: IndexName, index: number): Promise<Uint8Array>;
 }
 
 export type PublishProgress =
@@ -54,12 +44,12 @@ export interface PublishResult {
   parts: number;
   parts_uploaded: number;
   bytes_uploaded: number;
+  index_segments: number;
+  index_segments_uploaded: number;
   /** False when the release was already current (publishing it again changed nothing). */
   pointer_flipped: boolean;
   previous_release_id: string | null;
 }
-
-export class PublishError extends Error {}
 
 export async function publishRelease(
   storage: ReleaseStorage,
@@ -67,6 +57,7 @@ export async function publishRelease(
   options: { now?: () => Date; onProgress?: (progress: PublishProgress) => void } = {},
 ): Promise<PublishResult> {
   const problems = await releaseProblems(source.manifest);
+  if (problems.length === 0) problems.push(...indexProblems(Manifest.parse(source.manifest)));
   if (problems.length) throw new PublishError(`the build's manifest cannot be published:\n- ${problems.join("\n- ")}`);
   const built = Manifest.parse(source.manifest);
   const hex = hexOf(built.release_id);
@@ -78,29 +69,35 @@ export async function publishRelease(
         `a release's layout is immutable: rebuild with --part-bytes ${existing.part_bytes}`,
     );
   }
+  if (existing?.index && !sameIndex(existing, built)) {
+    throw new PublishError(`${built.release_id} is already published with another index (page_bytes ${existing.index[0]!.page_bytes}); a release's layout is immutable`);
+  }
   // published_at is set once, at first publish, and kept by every later publish.
   const manifest: Manifest = { ...built, published_at: existing?.published_at ?? (options.now?.() ?? new Date()).toISOString() };
 
-  let uploaded = 0;
-  let uploadedBytes = 0;
-  for (const part of manifest.parts) {
-    const bytes = await source.readPart(part.index);
-    if (bytes.byteLength !== part.length) {
-      throw new PublishError(`part ${part.index} of the build is ${bytes.byteLength} bytes; the manifest says ${part.length}`);
+  const objects = releaseObjects(manifest);
+  const partCount = manifest.parts.length;
+  const uploaded = { parts: 0, bytes: 0, segments: 0 };
+  for (const object of objects) {
+    const created = await putImmutable(storage.bucket, object.key, await readObject(source, object), object.sha256, "application/octet-stream");
+    if (object.source.kind === "index") {
+      uploaded.segments += created ? 1 : 0;
+      continue;
     }
-    const created = await putImmutable(storage.bucket, storageKeys.part(hex, part.index), bytes, part.sha256, "application/octet-stream");
     if (created) {
-      uploaded += 1;
-      uploadedBytes += part.length;
+      uploaded.parts += 1;
+      uploaded.bytes += object.length;
     }
-    options.onProgress?.({ phase: "upload", index: part.index, count: manifest.parts.length, bytes: part.length, existed: !created });
+    options.onProgress?.({ phase: "upload", index: object.source.index, count: partCount, bytes: object.length, existed: !created });
   }
 
+  // A release published before indexes existed gains its index: its manifest is written again
+  // with `index` added, nothing else changed.
   const manifestText = JSON.stringify(manifest);
-  if (!existing) await storage.kv.put(storageKeys.releaseManifestKv(hex), manifestText);
+  if (!existing?.index) await storage.kv.put(storageKeys.releaseManifestKv(hex), manifestText);
   const manifestBytes = new TextEncoder().encode(manifestText);
   const manifestDigest = `sha256:${await sha256Hex(manifestBytes)}`;
-  await putImmutable(storage.bucket, storageKeys.releaseManifestR2(hex), manifestBytes, manifestDigest, "application/json");
+  await putManifestCopy(storage.bucket, hex, manifestBytes, manifestDigest, manifest);
 
   await verifyRelease(storage, manifest, options.onProgress);
   const stored = await storage.kv.get(storageKeys.releaseManifestKv(hex));
@@ -113,9 +110,11 @@ export async function publishRelease(
   return {
     release_id: manifest.release_id,
     published_at: manifest.published_at!,
-    parts: manifest.parts.length,
-    parts_uploaded: uploaded,
-    bytes_uploaded: uploadedBytes,
+    parts: partCount,
+    parts_uploaded: uploaded.parts,
+    bytes_uploaded: uploaded.bytes,
+    index_segments: objects.length - partCount,
+    index_segments_uploaded: uploaded.segments,
     pointer_flipped: next !== current,
     previous_release_id: next !== current ? (current?.release_id ?? null) : null,
   };
@@ -136,36 +135,33 @@ export async function rollbackRelease(
   return { release_id: releaseId, previous_release_id: current!.release_id, pointer_flipped: next !== current };
 }
 
-/**
- * Create-only write (R2 `onlyIf: etagDoesNotMatch "*"`) with the sha256 R2 checks on arrival.
- * Returns false when an identical object was already there; throws when a different one is.
- */
-async function putImmutable(bucket: ReleaseBucket, key: string, bytes: Uint8Array, digest: string, contentType: string): Promise<boolean> {
-  let written: StoredObject | null;
-  try {
-    written = await bucket.put(key, bytes, { onlyIf: { etagDoesNotMatch: "*" }, sha256: hexOf(digest), httpMetadata: { contentType } });
-  } catch (error) {
-    throw new PublishError(`writing R2 ${key} (${digest}) failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+async function readObject(source: ReleaseSource, object: ReleaseObject): Promise<Uint8Array> {
+  const where = object.source;
+  const bytes = where.kind === "part" ? await source.readPart(where.index) : await source.readIndexSegment(where.name, where.index);
+  if (bytes.byteLength !== object.length) {
+    const what = where.kind === "part" ? `part ${where.index}` : `${where.name} index segment ${where.index}`;
+    throw new PublishError(`${what} of the build is ${bytes.byteLength} bytes; the manifest says ${object.length}`);
   }
-  if (written) return true;
-  await verifyObject(bucket, key, bytes.byteLength, digest);
-  return false;
+  return bytes;
+}
+
+/**
+ * The manifest's R2 copy, create-only, except over the copy an earlier publish wrote of the same
+ * manifest without its index (the KV record is gaining the index too).
+ */
+async function putManifestCopy(bucket: ReleaseBucket, hex: string, bytes: Uint8Array, digest: string, manifest: Manifest): Promise<void> {
+  const key = storageKeys.releaseManifestR2(hex);
+  const options = { sha256: hexOf(digest), httpMetadata: { contentType: "application/json" } };
+  if (await bucket.put(key, bytes, { ...options, onlyIf: { etagDoesNotMatch: "*" } })) return;
+  const { index: _, ...withoutIndex } = manifest;
+  const legacy = `sha256:${await sha256Hex(JSON.stringify(withoutIndex))}`;
+  if ((await storedDigest(bucket, key)).digest === legacy) await bucket.put(key, bytes, options);
 }
 
 async function verifyRelease(storage: ReleaseStorage, manifest: Manifest, onProgress?: (progress: PublishProgress) => void) {
-  const hex = hexOf(manifest.release_id);
-  for (const part of manifest.parts) {
-    await verifyObject(storage.bucket, storageKeys.part(hex, part.index), part.length, part.sha256);
-    onProgress?.({ phase: "verify", index: part.index, count: manifest.parts.length });
-  }
-}
-
-async function verifyObject(bucket: ReleaseBucket, key: string, size: number, digest: string): Promise<void> {
-  const object = await bucket.head(key);
-  if (!object) throw new PublishError(`R2 ${key} is missing`);
-  const found = object.checksums.sha256 ? `sha256:${toHex(object.checksums.sha256)}` : "no sha256 checksum";
-  if (object.size !== size || found !== digest) {
-    throw new PublishError(`R2 ${key} holds ${object.size} bytes with ${found}; expected ${size} bytes with ${digest} (objects are immutable)`);
+  for (const object of releaseObjects(manifest)) {
+    await verifyObject(storage.bucket, object.key, object.length, object.sha256);
+    if (object.source.kind === "part") onProgress?.({ phase: "verify", index: object.source.index, count: manifest.parts.length });
   }
 }
 

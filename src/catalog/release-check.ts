@@ -2,8 +2,10 @@
  * Checks that a built manifest describes a well-formed release before anything is uploaded:
  * the schema, the digests that tie it together, and a part layout that tiles the document.
  */
+import { layoutProblems } from "../../packages/client/src/protocol/layout.js";
 import { releaseIdOf } from "./digest";
 import { Manifest } from "./manifest";
+import { INDEX_NAMES } from "./profile-index";
 
 /** Everything wrong with a manifest, as sentences; empty when it can be published. */
 export async function releaseProblems(candidate: unknown): Promise<string[]> {
@@ -21,22 +23,30 @@ export async function releaseProblems(candidate: unknown): Promise<string[]> {
   return problems;
 }
 
-/** The parts must be consecutive, `part_bytes` long except the last, and add up to `bytes`. */
-export function layoutProblems(manifest: Manifest): string[] {
+/**
+ * The release index a publish requires (README "Release index"): both indexes, segments numbered
+ * in order, sorted by their first key, each with its directory page inside it.
+ */
+export function indexProblems(manifest: Manifest): string[] {
+  if (!manifest.index) return ["manifest.index: missing; this build predates profile lookups: build the release again with npm run catalog:build"];
   const problems: string[] = [];
-  let offset = 0;
-  manifest.parts.forEach((part, position) => {
-    const where = `manifest.parts[${position}]`;
-    if (part.index !== position) problems.push(`${where}.index: expected ${position}, found ${part.index}`);
-    if (part.offset !== offset) problems.push(`${where}.offset: expected ${offset}, found ${part.offset}`);
-    const isLast = position === manifest.parts.length - 1;
-    if (isLast ? part.length > manifest.part_bytes : part.length !== manifest.part_bytes) {
-      problems.push(`${where}.length: ${part.length} does not fit part_bytes ${manifest.part_bytes}`);
-    }
-    offset = part.offset + part.length;
+  const names = manifest.index.map((index) => index.name);
+  if (names.join() !== INDEX_NAMES.join()) problems.push(`manifest.index: expected the indexes ${INDEX_NAMES.join(", ")} in that order, found ${names.join(", ") || "none"}`);
+  manifest.index.forEach(({ segments }, i) => {
+    segments.forEach((segment, position) => {
+      const where = `manifest.index[${i}].segments[${position}]`;
+      if (segment.index !== position) problems.push(`${where}.index: expected ${position}, found ${segment.index}`);
+      if (position > 0 && !(segments[position - 1]!.first < segment.first)) problems.push(`${where}.first: must sort after the previous segment's first key`);
+      if (segment.directory_offset >= segment.length) problems.push(`${where}.directory_offset: ${segment.directory_offset} is not inside the segment's ${segment.length} bytes`);
+    });
   });
-  if (offset !== manifest.bytes) problems.push(`manifest.bytes: the parts cover ${offset} bytes, the manifest says ${manifest.bytes}`);
   return problems;
+}
+
+/** True when two manifests carry the same index (both must have one). */
+export function sameIndex(a: Manifest, b: Manifest): boolean {
+  const digests = (manifest: Manifest) => JSON.stringify(manifest.index?.map((index) => [index.name, index.page_bytes, index.segments.map((s) => [s.length, s.sha256])]));
+  return digests(a) === digests(b);
 }
 
 /** True when two manifests describe the same bytes cut the same way (published_at aside). */

@@ -35,7 +35,10 @@ export const STATE_OF_OUTCOME = { pass: "ready", constrained: "limited" } as con
 export const GRADES = ["A", "B+", "B", "C+", "C", "D", "F"] as const;
 
 const SHA256_PATTERN = /^sha256:[0-9a-f]{64}$/;
-const KEY_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** A product or funnel key; also what the profile lookup routes accept in their path. */
+export const KEY_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const prefixedIdPattern = (prefix: string) => new RegExp(`^${prefix}[a-z0-9]{26}$`);
+export const PROFILE_ID_PATTERN = prefixedIdPattern("arp_");
 
 export const Sha256Digest = z
   .string()
@@ -46,7 +49,7 @@ const prefixedId = (prefix: string) =>
   z
     .string()
     .regex(
-      new RegExp(`^${prefix}[a-z0-9]{26}$`),
+      prefixedIdPattern(prefix),
       `must be "${prefix}" followed by 26 lowercase alphanumeric characters`,
     );
 

@@ -1,7 +1,8 @@
 /**
  * The worker's reads of release metadata from KV, and the one write of `current`.
  * - A published manifest never changes (published_at is set once), so the isolate keeps the ones
- *   it has read.
+ *   it has read — except one without an index: publishing its build again adds the index (see
+ *   publish.ts), which every isolate must see.
  * - `current`, the one mutable record, is read from KV at most once a second per isolate: a busy
  *   isolate pays one KV read a second for it instead of one per request. A publish or rollback is
  *   served by every isolate within that second — on Cloudflare, KV itself takes up to 60 s to show
@@ -51,6 +52,7 @@ export async function readManifest(kv: ManifestKv, hex: string): Promise<Manifes
   const text = await kv.get(storageKeys.releaseManifestKv(hex));
   if (text === null) return null;
   const manifest = Manifest.parse(JSON.parse(text));
+  if (!manifest.index) return manifest;
   if (manifests.size >= MANIFESTS_KEPT_IN_ISOLATE) manifests.delete(manifests.keys().next().value!);
   manifests.set(hex, manifest);
   return manifest;

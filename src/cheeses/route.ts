@@ -8,8 +8,8 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import collection from "../../data/cheeses.json";
 import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
+import { problemResponses } from "../http/openapi-responses";
 import { noEntityTags } from "../http/preconditions";
-import { authProblemResponses, RATE_LIMIT_HEADERS } from "../auth/openapi-problems";
 
 const Cheese = z
   .object({
@@ -28,13 +28,14 @@ const CHEESES = CheeseList.parse({ data: collection });
 const listCheeses = createRoute({
   method: "get",
   path: "/v2/cheeses",
+  operationId: "listCheeses",
   tags: ["Cheeses"],
   summary: "The cheese collection",
   middleware: [protect("read:cheeses"), noEntityTags()] as const,
   security: bearerSecurity("read:cheeses"),
   responses: {
-    200: { description: "Every cheese.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: CheeseList } } },
-    ...authProblemResponses("precondition_failed"),
+    200: { description: "Every cheese.", content: { "application/json": { schema: CheeseList } } },
+    ...problemResponses("precondition_failed"),
   },
 });
 

@@ -3,23 +3,29 @@
  * OAuth, what each may do, since when, and a Revoke link (to a confirmation page).
  */
 import type { AccountView } from "../auth/account-views";
+import { ADMIN_SCOPE } from "../auth/scopes";
 import type { WebSession } from "../web/session";
 import type { AuthorizedApp } from "./authorized-apps";
 import { revokeAppPath } from "./context";
 import { ScopeList, When } from "./display";
 import { DashboardPage, Notice } from "./page";
 
-function AdminApprovalNote(props: { status: AuthorizedApp["adminApproval"] }) {
-  if (props.status === null) return null;
-  return props.status === "approved" ? (
-    <p class="hint">Full access (admin) was approved by an operator.</p>
-  ) : (
-    <p class="hint">Full access (admin) is waiting for an operator's approval; until then the app gets everything else.</p>
+/** Admin that still waits for an operator is not something the app may do yet: listed apart, as pending. */
+function PendingAdmin() {
+  return (
+    <>
+      <p>
+        <span class="badge status-pending">Pending</span> Waiting for an operator's approval:
+      </p>
+      <ScopeList scopes={[ADMIN_SCOPE]} />
+      <p class="hint">Until an operator approves it, the app's tokens leave admin out; it gets everything listed above.</p>
+    </>
   );
 }
 
 function AppCard(props: { app: AuthorizedApp }) {
   const { app } = props;
+  const pending = app.adminApproval === "pending";
   return (
     <li class="app-card">
       <h3>{app.appName}</h3>
@@ -27,8 +33,9 @@ function AppCard(props: { app: AuthorizedApp }) {
         Authorized <When at={app.grantedAt} />
       </p>
       <p>It may:</p>
-      <ScopeList scopes={app.scopes} />
-      <AdminApprovalNote status={app.adminApproval} />
+      <ScopeList scopes={pending ? app.scopes.filter((scope) => scope !== ADMIN_SCOPE) : app.scopes} />
+      {pending ? <PendingAdmin /> : null}
+      {app.adminApproval === "approved" ? <p class="hint">Full access (admin) was approved by an operator.</p> : null}
       <a class="button danger" href={revokeAppPath(app.grantId)}>
         Revoke access<span class="visually-hidden"> of {app.appName}</span>
       </a>

@@ -25,7 +25,12 @@ export const ADMIN_REQUEST_PATHS = {
   approve: `${DASHBOARD_PATHS.operator}/admin-requests/approve`,
   reject: `${DASHBOARD_PATHS.operator}/admin-requests/reject`,
 } as const;
-/** Lets an account create API keys with the `admin` scope (the account-wide approval). */
+/** Lets an account create API keys with the `admin` scope (the account-wide approval): GET asks, POST approves. */
 export const adminKeysPath = (accountId: string) => `${DASHBOARD_PATHS.operator}/accounts/${accountId}/admin-keys`;
+/** Withdraws that approval: GET asks, POST withdraws. */
+export const withdrawAdminKeysPath = (accountId: string) => `${adminKeysPath(accountId)}/withdraw`;
+/** The confirmation page of an OAuth admin request's approval (GET; the form posts to ADMIN_REQUEST_PATHS.approve). */
+export const approveRequestPath = (accountId: string, clientId: string) =>
+  `${ADMIN_REQUEST_PATHS.approve}?${new URLSearchParams({ account_id: accountId, client_id: clientId })}`;
 
 export const isOperator = (account: AccountView) => account.roles.includes("operator");

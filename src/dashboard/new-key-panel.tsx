@@ -27,8 +27,10 @@ export function NewKeyPanel(props: { keyView: KeyView; secret: string; origin: s
       </div>
       <p id="copy-status" class="hint" role="status"></p>
       <p>Send it as a bearer token on every request, for example:</p>
-      <pre>
-        <code>{`curl -H "Authorization: Bearer $CATALOG_API_KEY" ${props.origin}/v1/catalog`}</code>
+      {/* One argument a line, as a shell continues it: narrow screens scroll the block rather than break a word. */}
+      <pre class="command" tabindex={0} role="region" aria-label="Example request">
+        <code>{`curl -H "Authorization: Bearer $CATALOG_API_KEY" \\
+  ${props.origin}/v1/catalog`}</code>
       </pre>
       <p class="hint">
         Keep it out of source code: put it in your deployment's secret store. Done? <a href={DASHBOARD_PATHS.keys}>Hide the key</a>.

@@ -6,7 +6,7 @@ import type { AccountView } from "../auth/account-views";
 import type { AdminApproval } from "../auth/oauth/admin-approval";
 import { CsrfField } from "../web/csrf";
 import type { WebSession } from "../web/session";
-import { ADMIN_REQUEST_PATHS, adminKeysPath } from "./context";
+import { ADMIN_REQUEST_PATHS, adminKeysPath, approveRequestPath, withdrawAdminKeysPath } from "./context";
 import { When } from "./display";
 import { DashboardPage, Notice } from "./page";
 
@@ -15,17 +15,22 @@ export interface PendingRequestRow {
   accountEmail: string;
 }
 
-function DecisionForm(props: { session: WebSession; request: AdminApproval; decision: "approve" | "reject"; who: string }) {
+/** Approve leads to a confirmation page; Reject acts at once (the customer may ask again). */
+function Decisions(props: { session: WebSession; request: AdminApproval; who: string }) {
   return (
-    <form method="post" action={ADMIN_REQUEST_PATHS[props.decision]} class="inline">
-      <CsrfField token={props.session.csrfToken} />
-      <input type="hidden" name="account_id" value={props.request.account_id} />
-      <input type="hidden" name="client_id" value={props.request.client_id} />
-      <button type="submit" class={props.decision === "approve" ? "primary" : "danger"}>
-        {props.decision === "approve" ? "Approve" : "Reject"}
-        <span class="visually-hidden"> admin for {props.who}</span>
-      </button>
-    </form>
+    <div class="actions compact">
+      <a class="button primary" href={approveRequestPath(props.request.account_id, props.request.client_id)}>
+        Approve<span class="visually-hidden"> admin for {props.who}</span>
+      </a>
+      <form method="post" action={ADMIN_REQUEST_PATHS.reject} class="inline">
+        <CsrfField token={props.session.csrfToken} />
+        <input type="hidden" name="account_id" value={props.request.account_id} />
+        <input type="hidden" name="client_id" value={props.request.client_id} />
+        <button type="submit" class="danger">
+          Reject<span class="visually-hidden"> admin for {props.who}</span>
+        </button>
+      </form>
+    </div>
   );
 }
 
@@ -55,10 +60,7 @@ function PendingRequests(props: { session: WebSession; rows: readonly PendingReq
                 <When at={request.requested_at} />
               </td>
               <td data-label="Decision">
-                <div class="actions compact">
-                  <DecisionForm session={props.session} request={request} decision="approve" who={who} />
-                  <DecisionForm session={props.session} request={request} decision="reject" who={who} />
-                </div>
+                <Decisions session={props.session} request={request} who={who} />
               </td>
             </tr>
           );
@@ -68,19 +70,26 @@ function PendingRequests(props: { session: WebSession; rows: readonly PendingReq
   );
 }
 
-function AdminKeysCell(props: { session: WebSession; account: AccountView }) {
-  if (props.account.admin_approved) return <>Approved</>;
+/** Both links lead to a confirmation page. */
+function AdminKeysCell(props: { account: AccountView }) {
+  if (props.account.admin_approved) {
+    return (
+      <span class="approved">
+        Approved{" "}
+        <a class="button secondary" href={withdrawAdminKeysPath(props.account.id)}>
+          Withdraw<span class="visually-hidden"> admin keys from {props.account.email}</span>
+        </a>
+      </span>
+    );
+  }
   return (
-    <form method="post" action={adminKeysPath(props.account.id)} class="inline">
-      <CsrfField token={props.session.csrfToken} />
-      <button type="submit" class="secondary">
-        Approve<span class="visually-hidden"> admin keys for {props.account.email}</span>
-      </button>
-    </form>
+    <a class="button secondary" href={adminKeysPath(props.account.id)}>
+      Approve<span class="visually-hidden"> admin keys for {props.account.email}</span>
+    </a>
   );
 }
 
-function AccountsTable(props: { session: WebSession; accounts: readonly AccountView[] }) {
+function AccountsTable(props: { accounts: readonly AccountView[] }) {
   return (
     <table class="cards">
       <caption class="visually-hidden">Accounts on this deployment</caption>
@@ -100,7 +109,7 @@ function AccountsTable(props: { session: WebSession; accounts: readonly AccountV
             <td data-label="Name">{account.name}</td>
             <td data-label="Roles">{account.roles.join(", ")}</td>
             <td data-label="Admin keys">
-              <AdminKeysCell session={props.session} account={account} />
+              <AdminKeysCell account={account} />
             </td>
             <td data-label="Created">
               <When at={account.created_at} />
@@ -131,13 +140,13 @@ export function OperatorPage(props: {
       ) : null}
       <section aria-labelledby="requests-heading">
         <h2 id="requests-heading">Admin requests</h2>
-        <p class="hint">Approve and the app's next token (a new sign-in or a refresh) carries admin. Reject and it keeps everything else; the customer may ask again.</p>
+        <p class="hint">Approve (you confirm on the next page) and the app's next token (a new sign-in or a refresh) carries admin. Reject and it keeps everything else; the customer may ask again.</p>
         <PendingRequests session={props.session} rows={props.pending} />
       </section>
       <section aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">Accounts</h2>
-        <p class="hint">“Admin keys”: whether the account may create API keys with the admin scope. Approving it cannot be undone here.</p>
-        <AccountsTable session={props.session} accounts={props.accounts} />
+        <p class="hint">“Admin keys”: whether the account may create API keys with the admin scope. Approve and Withdraw each ask you to confirm; withdrawing revokes the account's admin keys.</p>
+        <AccountsTable accounts={props.accounts} />
       </section>
     </DashboardPage>
   );

@@ -4,6 +4,7 @@
  * - POST /dashboard/operator/admin-requests/approve     approve one (fields account_id, client_id)
  * - POST /dashboard/operator/admin-requests/reject      reject one
  * - POST /dashboard/operator/accounts/:id/admin-keys    let the account create keys with `admin`
+ * Each approval, and withdrawing the admin-keys one, is confirmed first (operator-confirm.tsx).
  * After a decision the browser is sent back with 303; the message names the account and app from
  * the directory and the client registry, never from the query text.
  */
@@ -14,7 +15,8 @@ import { ACCOUNT_ID_PATTERN } from "../auth/ids";
 import { requireOperatorRole } from "./access";
 import { approveAdminRequest, pendingAdminRequests, rejectAdminRequest, type AdminDecision } from "../auth/oauth/admin-requests";
 import { appNameOf } from "./authorized-apps";
-import { ADMIN_REQUEST_PATHS, adminKeysPath, DASHBOARD_PATHS, type DashboardEnv } from "./context";
+import { ADMIN_REQUEST_PATHS, adminKeysPath, DASHBOARD_PATHS, withdrawAdminKeysPath, type DashboardEnv } from "./context";
+import { confirmAdminKeys, confirmApproveRequest, confirmWithdrawAdminKeys, withdrawAdminKeys } from "./operator-confirm";
 import { OperatorPage } from "./operator-page";
 import { renderDashboard, renderDashboardError } from "./page";
 
@@ -29,6 +31,10 @@ async function decisionMessage(c: Context<DashboardEnv>, accounts: readonly Acco
   const email = accounts.find((account) => account.id === c.req.query("account"))?.email;
   if (!email) return undefined;
   if (decision === "admin-keys") return { kind: "success" as const, text: `Approved: ${email} may now create API keys with the admin scope.` };
+  if (decision === "admin-keys-withdrawn") {
+    const revoked = Number(/^\d{1,4}$/.exec(c.req.query("revoked") ?? "")?.[0] ?? 0);
+    return { kind: "success" as const, text: `Withdrawn: ${email} may no longer create API keys with the admin scope; ${revoked} admin key${revoked === 1 ? " was" : "s were"} revoked.` };
+  }
   const app = await appNameOf(c.env, c.req.url, c.req.query("client") ?? "");
   if (!app) return undefined;
   if (decision === "approved") return { kind: "success" as const, text: `Approved: ${app} gets admin for ${email} with its next token (a new sign-in or a refresh).` };
@@ -86,7 +92,11 @@ async function approveAdminKeys(c: Context<DashboardEnv>) {
 
 export function registerOperatorPages(dashboard: Hono<DashboardEnv>): void {
   dashboard.get(DASHBOARD_PATHS.operator, requireOperatorRole(), showOperator);
+  dashboard.get(ADMIN_REQUEST_PATHS.approve, requireOperatorRole(), confirmApproveRequest);
   dashboard.post(ADMIN_REQUEST_PATHS.approve, requireOperatorRole(), decide("approved"));
   dashboard.post(ADMIN_REQUEST_PATHS.reject, requireOperatorRole(), decide("rejected"));
+  dashboard.get(adminKeysPath(":accountId"), requireOperatorRole(), confirmAdminKeys);
   dashboard.post(adminKeysPath(":accountId"), requireOperatorRole(), approveAdminKeys);
+  dashboard.get(withdrawAdminKeysPath(":accountId"), requireOperatorRole(), confirmWithdrawAdminKeys);
+  dashboard.post(withdrawAdminKeysPath(":accountId"), requireOperatorRole(), withdrawAdminKeys);
 }

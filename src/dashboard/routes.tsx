@@ -7,14 +7,14 @@
  * token, else 403 and nothing changes) and `requireAccount()`. The stylesheet and the copy script
  * are registered first, so they are served without a session.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import type { AppEnv } from "../http/context";
 import { csrfProtection } from "../web/csrf";
 import { Layout, renderPage } from "../web/page";
 import { loadSession } from "../web/session";
 import { requireAccount } from "./access";
 import { registerAppPages } from "./apps";
-import { DASHBOARD_PATHS, type DashboardEnv } from "./context";
+import { DASHBOARD_PATHS, isOperator, type DashboardEnv } from "./context";
 import { registerCopyScript } from "./copy-script";
 import { registerKeyPages } from "./keys";
 import { registerOperatorPages } from "./operator";
@@ -43,8 +43,10 @@ export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   const pages = new Hono<DashboardEnv>();
   // Scoped to /dashboard: a path-less use() would run on every route of the worker once mounted.
   for (const path of [DASHBOARD_PATHS.home, `${DASHBOARD_PATHS.home}/*`]) pages.use(path, loadSession(), csrfProtection(), requireAccount());
-  pages.get(DASHBOARD_PATHS.home, (c) => c.redirect(DASHBOARD_PATHS.keys, 303));
-  pages.get(`${DASHBOARD_PATHS.home}/`, (c) => c.redirect(DASHBOARD_PATHS.keys, 303));
+  // Where a sign-in lands: an operator's work is on the operator page, a customer's on the keys page.
+  const landing = (c: Context<DashboardEnv>) => c.redirect(isOperator(c.var.account) ? DASHBOARD_PATHS.operator : DASHBOARD_PATHS.keys, 303);
+  pages.get(DASHBOARD_PATHS.home, landing);
+  pages.get(`${DASHBOARD_PATHS.home}/`, landing);
   registerKeyPages(pages);
   registerAppPages(pages);
   registerOperatorPages(pages);

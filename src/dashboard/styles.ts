@@ -30,6 +30,8 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
 code.key { white-space: nowrap; }
 th { white-space: nowrap; }
 pre { background: var(--surface); border: 1px solid var(--border); border-radius: 6px; padding: 0.75rem; overflow-x: auto; white-space: pre-wrap; }
+pre.command { white-space: pre; }
+pre.command code { overflow-wrap: normal; }
 .lead { color: var(--muted); }
 .muted, .hint { color: var(--muted); }
 .hint { font-size: 0.9rem; margin: 0.25rem 0 0.75rem; }
@@ -62,6 +64,7 @@ tr.revoked td { color: var(--muted); }
 .mode-test { color: var(--warn); }
 .status-active { color: var(--success); }
 .status-revoked { color: var(--muted); }
+.status-pending { color: var(--warn); }
 .columns { display: grid; gap: 1.5rem; margin-top: 2rem; }
 @media (min-width: 56rem) { .columns { grid-template-columns: 3fr 2fr; align-items: start; } }
 .panel { border: 1px solid var(--border); border-radius: 8px; padding: 0 1.25rem 1.25rem; }
@@ -86,7 +89,7 @@ label.choice code { color: var(--muted); white-space: nowrap; }
 .app-card { border: 1px solid var(--border); border-radius: 8px; padding: 1rem 1.25rem; }
 .app-card p { margin: 0.25rem 0; }
 .app-card .button { margin-top: 0.75rem; }
-.confirm { max-width: 36rem; }
+.confirm { max-width: 36rem; overflow-wrap: anywhere; }
 @media (max-width: 40rem) {
   header { padding: 0.75rem 1rem; }
   main { padding: 0 1rem; margin: 1.25rem auto; }

@@ -10,7 +10,7 @@
  * that is how `wrangler dev`, `npm start` and the tests run. A deployed worker only receives the
  * hostnames Cloudflare routes to it (workers.dev, routes, custom domains), never a loopback one.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { isLoopbackHost } from "../auth/oauth/redirect-uri";
 import type { AppEnv } from "./context";
 import { Problem } from "./problem";
@@ -36,6 +36,14 @@ function unknownHost(requestOrigin: string, setting: unknown): Problem {
   const origins = configuredOrigins(setting);
   const served = origins.length > 0 ? `answers only at ${origins.join(", ")}` : "has no PUBLIC_ORIGINS configured, so it answers only on localhost";
   return new Problem("unknown_host", `This deployment ${served}, not at ${requestOrigin.slice(0, 200)}. Send the request to ${origins[0] ?? "http://localhost"}.`);
+}
+
+/**
+ * The origin to name in an answer to any request, even one refused as unknown_host (then the
+ * deployment's first configured origin: never an origin the client made up).
+ */
+export function answeringOrigin(c: Context<AppEnv>): string {
+  return c.var.publicOrigin ?? configuredOrigins(c.env.PUBLIC_ORIGINS)[0] ?? "http://localhost";
 }
 
 /** Sets `publicOrigin` for every later handler, or refuses the request. */

@@ -10,11 +10,12 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { accountObject, valueOf } from "../auth/accounts";
 import { insufficientScope, realmOf } from "../auth/challenge";
-import { authProblemResponses, RATE_LIMIT_HEADERS } from "../auth/openapi-problems";
 import { bearerSecurity, protect } from "../auth/protect";
 import { DEFAULT_KEY_SCOPES, scopesMissing } from "../auth/scopes";
 import type { AppEnv } from "../http/context";
+import { problemResponses } from "../http/openapi-responses";
 import { noEntityTags } from "../http/preconditions";
+import { NO_QUERY } from "../http/strict-query";
 import { Problem } from "../http/problem";
 import { callingKey } from "./caller";
 import { CreateKeyBody, CreatedKey } from "./schemas";
@@ -22,15 +23,16 @@ import { CreateKeyBody, CreatedKey } from "./schemas";
 const route = createRoute({
   method: "post",
   path: "/v1/keys",
+  operationId: "createKey",
   tags: ["API keys"],
   summary: "Create an API key",
   description: "Returns the new key's secret once. Rotation: create a key, deploy it, then revoke the old one (DELETE /v1/keys/{id}).",
   middleware: [protect(), noEntityTags()] as const,
   security: bearerSecurity(),
-  request: { body: { required: false, content: { "application/json": { schema: CreateKeyBody } } } },
+  request: { query: NO_QUERY, body: { required: false, content: { "application/json": { schema: CreateKeyBody } } } },
   responses: {
-    201: { description: "The key, with its secret (shown once).", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: CreatedKey } } },
-    ...authProblemResponses("bad_request", "wrong_key_mode", "admin_not_approved", "forbidden", "key_limit_reached", "precondition_failed", "content_too_large", "unsupported_media_type"),
+    201: { description: "The key, with its secret (shown once).", content: { "application/json": { schema: CreatedKey } } },
+    ...problemResponses("bad_request", "wrong_key_mode", "insufficient_scope", "admin_not_approved", "forbidden", "key_limit_reached", "precondition_failed", "content_too_large", "unsupported_media_type"),
   },
 });
 

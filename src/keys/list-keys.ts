@@ -1,24 +1,32 @@
-/** GET /v1/keys: every key of the calling key's account on this deployment; never a secret. */
+/**
+ * GET /v1/keys: the keys of the calling key's account on this deployment, never a secret; paged
+ * like Stripe's lists (src/keys/key-page.ts). An unknown query parameter is a 400, not ignored.
+ */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { accountObject, valueOf } from "../auth/accounts";
-import { authProblemResponses, RATE_LIMIT_HEADERS } from "../auth/openapi-problems";
 import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
+import { problemResponses } from "../http/openapi-responses";
 import { noEntityTags } from "../http/preconditions";
 import { callingKey } from "./caller";
-import { KeyList } from "./schemas";
+import { pageOfKeys } from "./key-page";
+import { KEY_LIST_URL, KeyList, KeyListQuery } from "./schemas";
 
 const route = createRoute({
   method: "get",
   path: "/v1/keys",
+  operationId: "listKeys",
   tags: ["API keys"],
   summary: "List the account's API keys",
-  description: "Active and revoked keys, oldest first: id, name, mode, scopes, status, last four characters, created and last used.",
+  description:
+    "Active and revoked keys, oldest first: id, name, mode, scopes, status, last four characters, created and last used. " +
+    "Paged like Stripe's lists: `limit` with `starting_after` (forward) or `ending_before` (backward); without `limit`, every key. Any other query parameter is a 400.",
   middleware: [protect(), noEntityTags()] as const,
   security: bearerSecurity(),
+  request: { query: KeyListQuery },
   responses: {
-    200: { description: "The keys (no secrets).", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: KeyList } } },
-    ...authProblemResponses("forbidden", "precondition_failed"),
+    200: { description: "The keys (no secrets).", content: { "application/json": { schema: KeyList } } },
+    ...problemResponses("bad_request", "forbidden", "precondition_failed"),
   },
 });
 
@@ -26,7 +34,8 @@ export function registerListKeys(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const caller = callingKey(c);
     const keys = valueOf(await accountObject(c.env, caller.accountId).listKeys());
+    const page = pageOfKeys(keys, c.req.valid("query"));
     c.header("Cache-Control", "private, no-store");
-    return c.json({ data: keys }, 200);
+    return c.json({ object: "list" as const, ...page, url: KEY_LIST_URL }, 200);
   });
 }

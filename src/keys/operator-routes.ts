@@ -54,6 +54,10 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
     c.json(valueOf(await accountObject(c.env, c.req.valid("param").account_id).approveAdmin())),
   );
 
+  app.openapi(operatorRoute({ method: "delete", path: `${OPERATOR_BASE}/accounts/{account_id}/admin-approval`, request: { params: AccountParams } }), async (c) =>
+    c.json(valueOf(await accountObject(c.env, c.req.valid("param").account_id).withdrawAdmin())),
+  );
+
   registerOperatorAdminRequests(app);
 
   app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts/{account_id}/keys`, request: { params: AccountParams, ...json(NewKeyBody) } }), async (c) => {

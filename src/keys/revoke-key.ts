@@ -6,24 +6,26 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { accountObject, valueOf } from "../auth/accounts";
 import { KeyView } from "../auth/account-views";
-import { authProblemResponses, RATE_LIMIT_HEADERS } from "../auth/openapi-problems";
 import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
+import { problemResponses } from "../http/openapi-responses";
 import { noEntityTags } from "../http/preconditions";
+import { NO_QUERY } from "../http/strict-query";
 import { callingKey } from "./caller";
 import { KeyIdParam } from "./schemas";
 
 const route = createRoute({
   method: "delete",
   path: "/v1/keys/{id}",
+  operationId: "revokeKey",
   tags: ["API keys"],
   summary: "Revoke an API key",
   middleware: [protect(), noEntityTags()] as const,
   security: bearerSecurity(),
-  request: { params: z.object({ id: KeyIdParam }) },
+  request: { query: NO_QUERY, params: z.object({ id: KeyIdParam }) },
   responses: {
-    200: { description: "The key, now revoked.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: KeyView } } },
-    ...authProblemResponses("bad_request", "forbidden", "key_not_manageable", "key_not_found", "precondition_failed"),
+    200: { description: "The key, now revoked.", content: { "application/json": { schema: KeyView } } },
+    ...problemResponses("bad_request", "forbidden", "key_not_manageable", "key_not_found", "precondition_failed"),
   },
 });
 

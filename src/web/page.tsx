@@ -12,6 +12,7 @@
 import type { Context } from "hono";
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
+import { FAVICON_PATH } from "./favicon";
 import type { WebEnv } from "./session";
 
 export const STYLESHEET_PATH = "/web/styles.css";
@@ -32,6 +33,7 @@ export function Layout(props: { title: string; children: Child } & LayoutChrome)
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.title} · Readiness Catalog`}</title>
+        <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
         <link rel="stylesheet" href={STYLESHEET_PATH} />
         {(props.stylesheets ?? []).map((href) => (
           <link rel="stylesheet" href={href} />

@@ -15,14 +15,14 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 812 };
 
 
-/** Signs in on the form the dashboard shows a signed-out visitor. */
-export async function signIn(page: Page, baseUrl: string, account: { email: string; password: string }): Promise<void> {
+/** Signs in on the form the dashboard shows a signed-out visitor; lands on `landing` (a customer's: the keys page). */
+export async function signIn(page: Page, baseUrl: string, account: { email: string; password: string }, landing = "/dashboard/keys"): Promise<void> {
   await page.goto(new URL("/dashboard", baseUrl).toString());
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForLoadState("load");
-  expect(new URL(page.url()).pathname, await page.locator("main").textContent() ?? "").toBe("/dashboard/keys");
+  expect(new URL(page.url()).pathname, await page.locator("main").textContent() ?? "").toBe(landing);
 }
 
 const AXE_SOURCE = readFileSync(path.join(REPO_ROOT, "node_modules/axe-core/axe.min.js"), "utf8");

@@ -9,7 +9,7 @@ import * as oauth from "oauth4webapi";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDashboardDeployment, type DashboardDeployment } from "./dashboard-fixture";
-import { DESKTOP, inspect, signIn } from "./dashboard-support";
+import { DESKTOP, inspect, PHONE, signIn } from "./dashboard-support";
 import { launchChromium } from "./support/chromium";
 
 let deployment: DashboardDeployment;
@@ -50,6 +50,17 @@ describe("an account owner manages API keys", () => {
       await page.goto(url("/dashboard"));
       await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Sign in to continue to your dashboard");
       await inspect(page, "sign-in");
+      // The site icon: linked from the page and answered at /favicon.ico too, as an image the browser draws.
+      expect(await page.locator('link[rel="icon"]').getAttribute("href")).toBe("/favicon.svg");
+      for (const icon of ["/favicon.svg", "/favicon.ico"]) {
+        const width = await page.evaluate(async (src) => {
+          const image = new Image();
+          image.src = src;
+          await image.decode();
+          return image.naturalWidth;
+        }, icon);
+        expect(width, icon).toBeGreaterThan(0);
+      }
 
       await signIn(page, deployment.server.url, deployment.customer);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("API keys");
@@ -68,6 +79,12 @@ describe("an account owner manages API keys", () => {
       const copied = await page.evaluate(() => navigator.clipboard.readText());
       expect(copied).toBe(secret);
       await inspect(page, "key-created");
+      // At phone width the example request keeps its two lines whole (the block scrolls instead).
+      await page.setViewportSize(PHONE);
+      const example = page.getByRole("region", { name: "Example request" }).locator("code");
+      expect(await example.evaluate((code) => new Set([...code.getClientRects()].map((line) => Math.round(line.top))).size)).toBe(2);
+      expect(await example.textContent()).toMatch(/^curl -H "Authorization: Bearer \$CATALOG_API_KEY" \\\n {2}http:\/\/[^\s]+\/v1\/catalog$/);
+      await page.setViewportSize(DESKTOP);
 
       const catalog = await callApi("/v1/catalog", copied);
       expect(catalog.status).toBe(200);
@@ -150,20 +167,36 @@ describe("an operator approves an admin request", () => {
       // The customer's dashboard lists the app, waiting for approval (same session as the consent page).
       await page.goto(url("/dashboard/apps"));
       expect(await page.locator("main").textContent()).toContain(deployment.appName);
-      expect(await page.locator("main").textContent()).toContain("waiting for an operator's approval");
+      expect(await page.locator("main").textContent()).toContain("Pending Waiting for an operator's approval");
       await inspect(page, "apps");
     });
 
     await withPage(async (page) => {
-      await signIn(page, deployment.server.url, deployment.operator);
-      await page.getByRole("link", { name: "Operator" }).click();
+      // An operator lands on the operator page.
+      await signIn(page, deployment.server.url, deployment.operator, "/dashboard/operator");
       const row = page.getByRole("region", { name: "Admin requests" }).getByRole("row").filter({ hasText: deployment.customer.email });
       expect(await row.textContent()).toContain(deployment.appName);
       await inspect(page, "operator");
-      await Promise.all([page.waitForURL("**/dashboard/operator?**"), row.getByRole("button", { name: /^Approve/ }).click()]);
+      // Approving asks first, on a page of its own.
+      await row.getByRole("link", { name: /^Approve/ }).click();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Approve admin for ${deployment.appName} acting for ${deployment.customer.email}?`);
+      await inspect(page, "operator-approve-confirm");
+      await Promise.all([page.waitForURL("**/dashboard/operator?**"), page.getByRole("button", { name: "Approve admin" }).click()]);
       expect(await page.getByRole("status").first().textContent()).toContain(`Approved: ${deployment.appName} gets admin for ${deployment.customer.email}`);
       expect(await page.locator("main").textContent()).toContain("No admin requests are waiting.");
       await inspect(page, "operator-approved");
+
+      // Admin keys for the customer: approved after a confirmation, then withdrawn after another.
+      const account = page.getByRole("region", { name: "Accounts" }).getByRole("row").filter({ hasText: deployment.customer.email });
+      await account.getByRole("link", { name: `Approve admin keys for ${deployment.customer.email}` }).click();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Let ${deployment.customer.email} create admin keys?`);
+      await inspect(page, "operator-admin-keys-confirm");
+      await Promise.all([page.waitForURL("**/dashboard/operator?**"), page.getByRole("button", { name: "Approve admin keys" }).click()]);
+      await account.getByRole("link", { name: `Withdraw admin keys from ${deployment.customer.email}` }).click();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Withdraw admin keys from ${deployment.customer.email}?`);
+      await inspect(page, "operator-withdraw-confirm");
+      await Promise.all([page.waitForURL("**/dashboard/operator?**"), page.getByRole("button", { name: "Withdraw approval" }).click()]);
+      expect(await page.getByRole("status").first().textContent()).toContain(`Withdrawn: ${deployment.customer.email} may no longer create API keys with the admin scope`);
     });
 
     const refreshed = await oauth.processRefreshTokenResponse(

@@ -84,12 +84,12 @@ describe("npm start", () => {
     for (const line of lines) expectCurlSucceeded(line, await bash(line));
   });
 
-  it("every printed npm command works (catalog:pull writing to a temporary file instead of ./catalog.json)", async () => {
+  it("every printed npm command works (catalog:pull writing to a temporary file instead of dist/catalog.json)", async () => {
     const lines = [...printedCommands(welcome(), "npm"), /npm run keys -- list --account=\S+(?: --\S+=\d+)*/.exec(welcome())![0]];
     expect(lines).toHaveLength(2);
     for (const line of lines) {
       expectOptionsWithEquals(line);
-      const run = await bash(line.replace("--out=catalog.json", `--out=${path.join(dir, "catalog.json")}`));
+      const run = await bash(line.replace("--out=dist/catalog.json", `--out=${path.join(dir, "catalog.json")}`));
       expect(run.code, `${line}\n${run.stderr}`).toBe(0);
     }
   });

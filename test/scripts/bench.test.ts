@@ -22,6 +22,7 @@ it("npm run bench -- --quick writes a report with the build, serve and client fi
   expect(result.stdout).toMatch(/^build peak RSS across sizes: \d+ \/ \d+ MiB/m);
   expect(result.stdout).toMatch(/^serve authenticated part: \d+ req\/s = [\d.]+× bare worker \(target ≥ 0\.5×\), p50 [\d.]+ ms/m);
   expect(result.stdout).toMatch(/^serve rate limiter: -?[\d.]+ ms server time per request/m);
+  expect(result.stdout).toMatch(/^serve profile lookup \(target ≤ 1\.5× a manifest request\): 1,000 profiles \d+ req\/s, p50 [\d.]+ ms = [\d.]+× \(by id [\d.]+×.*; 5,000 profiles \d+ req\/s/m);
   expect(result.stdout).toMatch(/^serve \/v1\/catalog TTFB: 1,000 profiles [\d.]+ ms, 5,000 profiles [\d.]+ ms/m);
   expect(result.stdout).toMatch(/^serve workerd RSS streaming 5,000 profiles once: [\d.]+ → peak [\d.]+ → [\d.]+ MiB/m);
   expect(result.stdout).toMatch(/^client catalog:pull 5,000 profiles: \d+ MB\/s \(target ≥ 100\) = [\d.]+× floor time, peak RSS \d+ MiB$/m);
@@ -30,5 +31,6 @@ it("npm run bench -- --quick writes a report with the build, serve and client fi
   expect(markdown).toContain("| case | build (s) | floor (s) | build ÷ floor |");
   expect(markdown).toMatch(/\| 1,000 profiles \(\d+ MiB\) \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \| \d+\.\d\d · \d+\.\d\d · \d+\.\d\d \|/);
   expect(markdown).toMatch(/\| bare Hono worker: GET \/ → "ok" \(floor\) \| \d+ \| [\d.]+ \| [\d.]+ \| 1\.00× \|/);
+  expect(markdown).toMatch(/\| GET \/v1\/profiles\/\{id\}, 5,000 profiles \(\d[\d,]* different\) \| \d+ \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \|/);
   expect(markdown).toContain("| case | pull (s) | pull MB/s | floor (s) | pull ÷ floor |");
 }, 240_000);

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { packageCommand } from "../../scripts/bench/measure";
+import { buildFailureMessage } from "../../scripts/build-failure";
 import { generateProfiles } from "../../scripts/catalog/generator";
 import { allPassProfile, constrainedProfile, PROFILES_DIR } from "./profile-fixtures";
 
@@ -71,6 +72,17 @@ describe("success", () => {
     const result = build("--in", PROFILES_DIR, "--out", out);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Built 26 profiles, \d+ bytes in 1 part: release sha256:([0-9a-f]{64}) at .+\/dist\/\1\n$/);
+  });
+
+  it("off a terminal, reports each pass on stderr in plain lines with human units", () => {
+    const result = build("--in", PROFILES_DIR, "--out", path.join(root, `out-${n++}`));
+    expect(result.code).toBe(0);
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^validate: 0 B\/[\d.]+ KiB \(0%\)$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^validate: ([\d.]+ KiB)\/\1 \(100%\), .*26 profiles$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^write: 26\/26 profiles \(100%\)/));
+    expect(lines).toContainEqual(expect.stringMatching(/^hash: ([\d.]+ KiB)\/\1 \(100%\)/));
+    expect(result.stderr).not.toMatch(/\u001b\[|\d{6,}/); // no terminal codes, no raw byte counts
   });
 
   it("--json prints the manifest and the release directory", () => {
@@ -227,8 +239,45 @@ describe("bad input exits 1 with a precise report and writes nothing", () => {
   });
 });
 
+describe("a full disk", () => {
+  it("the message names where the build writes and the space it needs (a real ENOSPC, from /dev/full)", () => {
+    let enospc: unknown;
+    try {
+      writeFileSync("/dev/full", "x");
+    } catch (error) {
+      enospc = error;
+    }
+    expect((enospc as NodeJS.ErrnoException).code).toBe("ENOSPC");
+    const message = buildFailureMessage(enospc, { outDir: path.join(root, "dist"), inputBytes: 103163384 });
+    expect(message).toMatch(new RegExp(`^the disk holding ${root} is full \\(ENOSPC: no space left on device, write\\)`));
+    expect(message).toContain(`beside --out ${path.join(root, "dist")}, and needs about 98.4 MiB (the input's size) free on that filesystem (`);
+    expect(message).toContain("run the same command again");
+  });
+
+  // A real full filesystem: a 256 KiB tmpfs, where the machine lets the tests mount one (root).
+  const mountPoint = path.join(root, "tiny");
+  const mounted = (() => {
+    if (process.getuid?.() !== 0) return false;
+    mkdirSync(mountPoint);
+    return spawnSync("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint]).status === 0;
+  })();
+  afterAll(() => {
+    if (mounted) spawnSync("umount", [mountPoint]);
+  });
+
+  it.runIf(mounted)("a build on it exits 3 with that message and leaves nothing there", () => {
+    const input = path.join(root, `full-${n++}.ndjson`);
+    writeFileSync(input, [...generateProfiles(500, 3)].map((p) => `${JSON.stringify(p)}\n`).join(""));
+    const result = build("--in", input, "--out", path.join(mountPoint, "dist"));
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`catalog:build: the disk holding ${mountPoint} is full (ENOSPC: no space left on device, write).`);
+    expect(result.stderr).toMatch(/needs about [\d.]+ MiB \(the input's size\) free on that filesystem \(256\.0 KiB in all\)/);
+    expect(readdirSync(mountPoint)).toEqual([]);
+  });
+});
+
 describe("interrupted", () => {
-  it("Ctrl-C mid-build removes the temporary build directory and writes nothing", async () => {
+  it("Ctrl-C mid-build removes the temporary build directory, writes nothing, says so and exits 130", async () => {
     const dir = path.join(root, `interrupt-${n++}`);
     mkdirSync(dir);
     const input = path.join(dir, "big.ndjson");
@@ -236,10 +285,12 @@ describe("interrupted", () => {
     // Like Ctrl-C in a terminal: the signal goes to the whole process group.
     const child = spawn(NODE, [...COMMAND, "--in", input, "--out", path.join(dir, "out")], {
       detached: true,
-      stdio: "ignore",
+      stdio: ["ignore", "ignore", "pipe"],
       env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}:${process.env.PATH}` },
     });
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     const temp = () => readdirSync(dir).find((f) => f.startsWith(".catalog-build-"));
     const spilling = () => {
       const name = temp();
@@ -247,7 +298,10 @@ describe("interrupted", () => {
     };
     while (!spilling() && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
     process.kill(-child.pid!, "SIGINT");
-    expect(await exited).not.toBe(0);
+    expect(await exited).toBe(130);
+    expect(stderr).toContain(
+      `catalog:build: interrupted (Ctrl-C): nothing was written under ${path.join(dir, "out")} and the temporary build directory was removed. Run the same command again to build from the start.`,
+    );
     expect(readdirSync(dir)).toEqual(["big.ndjson"]);
   });
 

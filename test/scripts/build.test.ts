@@ -38,7 +38,7 @@ describe("a release built from data/profiles", async () => {
   it("is written to <out>/<hex> with a manifest the independent check accepts", () => {
     expect(result.releaseDir).toBe(path.join(out, result.manifest.release_id.slice(7)));
     expect(readdirSync(out)).toEqual([result.manifest.release_id.slice(7)]);
-    expect(readdirSync(result.releaseDir).sort()).toEqual(["manifest.json", "parts"]);
+    expect(readdirSync(result.releaseDir).sort()).toEqual(["index", "manifest.json", "parts"]);
     expect(release.manifest).toEqual(result.manifest);
     expect(result.manifest).toMatchObject({ api_contract: "agentready.catalog-api/v1", profile_count: samples.length, part_bytes: 4 * 1024 * 1024 });
   });
@@ -105,6 +105,28 @@ describe("parts", () => {
     const built = await buildCatalog({ input: PROFILES_DIR, outDir: scratch(), partBytes: 97 });
     const { manifest } = checkRelease(built.releaseDir);
     expect(manifest.parts.length).toBe(Math.ceil(manifest.bytes / 97));
+  });
+});
+
+describe("the release index", () => {
+  it("small pages: many leaves and segments, every profile in both indexes (the independent check), deterministic", async () => {
+    const ndjson = `${scratch()}.ndjson`;
+    writeFileSync(ndjson, [...generateProfiles(600, 7)].map((p) => `${JSON.stringify(p)}\n`).join(""));
+    const built = await buildCatalog({ input: ndjson, outDir: scratch(), indexPageBytes: 1000, partBytes: 1 << 16 });
+    const { manifest } = checkRelease(built.releaseDir);
+    for (const index of manifest.index) expect(index).toMatchObject({ page_bytes: 1000, segments: expect.arrayContaining([expect.objectContaining({ index: 2 })]) });
+    const again = await buildCatalog({ input: ndjson, outDir: scratch(), indexPageBytes: 1000, partBytes: 1 << 16, threads: 2, runBytes: 100_000 });
+    expect(again.manifest).toEqual(built.manifest);
+  });
+
+  it("a line longer than a page is a page of its own", async () => {
+    const built = await buildCatalog({ input: PROFILES_DIR, outDir: scratch(), indexPageBytes: 50 });
+    const { manifest } = checkRelease(built.releaseDir);
+    expect(manifest.index.every((index) => index.segments.length === manifest.profile_count)).toBe(true);
+  });
+
+  it.each([0, 1.5, 2 ** 20 + 1])("refuses indexPageBytes %s", async (indexPageBytes) => {
+    await expect(buildCatalog({ input: PROFILES_DIR, outDir: scratch(), indexPageBytes })).rejects.toThrow(/indexPageBytes must be from 1 to 1048576/);
   });
 });
 

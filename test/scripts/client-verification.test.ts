@@ -83,7 +83,7 @@ describe("profiles() against a server that gets one thing wrong", () => {
 
   it.each<[Fault, string]>([
     ["forged-artifact", "release_id does not match"],
-    ["gap-in-layout", "not a valid manifest: parts[1] is not part 1 at offset 7919"],
+    ["gap-in-layout", "not a valid manifest: parts[1].offset: expected 7919, found 7920"],
   ])("%s: the manifest itself is refused, no part is fetched", async (fault, message) => {
     const { error, requests } = await streamed(fault);
     expect(error).toBeInstanceOf(CatalogVerificationError);

@@ -40,7 +40,7 @@ describe("usage", () => {
   it("--help prints every command and exits 0", async () => {
     const run = await keys(["--help"]);
     expect(run.code).toBe(0);
-    for (const command of ["accounts create", "accounts list", "admin-requests", "approve-admin", "reject-admin", "--client", "create --account", "list --account", "revoke <key_id>", "limits --key"]) {
+    for (const command of ["accounts create", "accounts list", "admin-requests", "approve-admin", "reject-admin", "withdraw-admin", "--client", "create --account", "list --account", "revoke <key_id>", "limits --key"]) {
       expect(run.stdout).toContain(command);
     }
   });
@@ -123,7 +123,16 @@ describe("against running servers (as started by npm start)", () => {
     const refused = await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "admin", ...where]);
     expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/admin_not_approved/)]);
     expect((await keys(["approve-admin", "--account", accountId!, ...where])).stdout).toMatch(/admin approved .* on production and sandbox/);
-    expect((await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "admin", ...where])).code).toBe(0);
+    const adminKey = await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "read:cheeses,admin", "--json", ...where]);
+    expect(adminKey.code, adminKey.stderr).toBe(0);
+    const { id: adminKeyId, secret: adminSecret } = JSON.parse(adminKey.stdout) as { id: string; secret: string };
+    expect((await cheeses("sandbox", adminSecret)).status).toBe(200);
+    // withdraw-admin: no new admin key, and the admin key stops working at once.
+    const withdrawn = await keys(["withdraw-admin", "--account", accountId!, ...where]);
+    expect(withdrawn.code, withdrawn.stderr).toBe(0);
+    expect(withdrawn.stdout).toContain(`admin withdrawn for ${accountId} on production and sandbox: the account may no longer create keys with the admin scope; revoked its admin key ${adminKeyId}`);
+    expect((await cheeses("sandbox", adminSecret)).status).toBe(401);
+    expect((await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "admin", ...where])).stderr).toMatch(/admin_not_approved/);
 
     const unknown = await keys(["revoke", "key_live_AAAAAAAAAAAAAAAAAAAA", ...where]);
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/404 key_not_found/)]);

@@ -2,6 +2,7 @@
  * catalog:publish and catalog:rollback as an operator runs them, against a temp --persist-to state
  * read back through wrangler's platform proxy (the same state `wrangler dev` would serve).
  */
+import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +11,8 @@ import { buildCatalog, type BuildResult } from "../../scripts/catalog/build";
 import { openDeploymentStorage } from "../../scripts/deployment-storage";
 import { readCurrent } from "../../src/catalog/publish";
 import { runScript } from "../e2e/support/scripts";
+
+const TSX_CLI = path.resolve("node_modules/tsx/dist/cli.mjs");
 
 const PROFILES = path.resolve("data/profiles");
 let dir: string;
@@ -39,16 +42,20 @@ async function currentOf(state: string, environment?: string) {
   }
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 // Each CLI run starts workerd through wrangler's platform proxy: seconds each on a busy machine.
 const CLI_TIMEOUT = { timeout: 180_000 };
 
 describe("catalog:publish", CLI_TIMEOUT, () => {
   it("publishes into the local state, then publishing again is a no-op", async () => {
     const state = stateDir("noop");
+    const segments = a.manifest.index!.reduce((sum, index) => sum + index.segments.length, 0);
     const first = await publish(a.releaseDir, state);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout.trim()).toBe(
-      `published ${a.manifest.release_id} to local production (${state}/v3): ${a.manifest.parts.length} parts, ${a.manifest.parts.length} uploaded (${a.manifest.bytes} bytes); now current`,
+      `published ${a.manifest.release_id} to local production (${state}/v3): ${a.manifest.parts.length} parts, ${a.manifest.parts.length} uploaded (${a.manifest.bytes} bytes); ` +
+        `index: ${segments} segments, ${segments} uploaded; now current`,
     );
     expect(first.stderr).toContain(`upload parts: ${a.manifest.parts.length}/${a.manifest.parts.length}`);
     const again = await publish(a.releaseDir, state);
@@ -67,7 +74,7 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
       const failed = await publish(b.releaseDir, state);
       expect(failed.code).toBe(1);
       expect(failed.stderr).toContain("cannot read part 5");
-      expect(failed.stderr).toContain("upload parts: 1/"); // parts 0-4 were uploaded before it stopped
+      expect(failed.stderr).toContain(`upload parts: 5/${b.manifest.parts.length} parts`); // parts 0-4 were uploaded before it stopped
     } finally {
       renameSync(`${part}.away`, part);
     }
@@ -75,6 +82,33 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     const finished = await publish(b.releaseDir, state);
     expect(finished.code, finished.stderr).toBe(0);
     expect(finished.stdout).toContain(`now current (was ${a.manifest.release_id})`);
+  });
+
+  it("Ctrl-C mid-upload exits 130 saying what was uploaded and that a rerun finishes; the rerun does", async () => {
+    const state = stateDir("ctrl-c");
+    expect((await publish(a.releaseDir, state)).code).toBe(0);
+    const many = await buildCatalog({ input: path.join(dir, "subset"), outDir: path.join(dir, "dist-small-parts"), partBytes: 3000 });
+    // Like Ctrl-C in a terminal: the signal goes to the whole process group, once uploading started.
+    const child = spawn(process.execPath, [TSX_CLI, path.resolve("scripts/catalog-publish.ts"), "--release", many.releaseDir, "--persist-to", state], {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    while (!stderr.includes("upload parts: 0/") && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
+    process.kill(-child.pid!, "SIGINT");
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toMatch(
+      new RegExp(`catalog:publish: interrupted \\(Ctrl-C\\): \\d+ of ${many.manifest.parts.length} parts of ${many.manifest.release_id} were uploaded .*; current was not changed`),
+    );
+    expect(stderr).toContain("Run the same command again to finish: parts already uploaded are checked, not sent again.");
+    expect((await currentOf(state))?.release_id).toBe(a.manifest.release_id);
+
+    const rerun = await publish(many.releaseDir, state);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stdout).toContain(`now current (was ${a.manifest.release_id})`);
   });
 
   it("--env sandbox publishes to the sandbox's own bindings, not production's", async () => {
@@ -117,23 +151,45 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
 });
 
 describe("catalog:rollback", CLI_TIMEOUT, () => {
-  it("flips back to a kept release, lists the kept ones, and refuses an unknown one", async () => {
+  it("lists the kept releases with when, how many profiles, how big and which is current; refuses an unknown one", async () => {
     const state = stateDir("rollback");
     expect((await publish(a.releaseDir, state)).code).toBe(0);
     expect((await publish(b.releaseDir, state)).code).toBe(0);
 
     const list = await runScript("catalog-rollback.ts", ["--list", "--persist-to", state]);
-    expect(list.stdout).toBe(`current: ${b.manifest.release_id}\nkept:    ${a.manifest.release_id}\n`);
+    expect(list.code, list.stderr).toBe(0);
+    const [header, current, kept, ...rest] = list.stdout.trimEnd().split("\n");
+    expect(rest).toEqual([]);
+    expect(header).toMatch(/^STATUS\s+RELEASE\s+PUBLISHED\s+PROFILES\s+SIZE$/);
+    const timestamp = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z";
+    expect(current).toMatch(new RegExp(`^current\\s+${b.manifest.release_id}\\s+${timestamp}\\s+25\\s+[\\d.]+ KiB$`));
+    expect(kept).toMatch(new RegExp(`^kept \\(older\\)\\s+${a.manifest.release_id}\\s+${timestamp}\\s+26\\s+[\\d.]+ KiB$`));
 
     const unknown = `sha256:${"c".repeat(64)}`;
     const refused = await rollback(unknown, state);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${unknown} is not one of the kept earlier releases of this deployment (kept: ${a.manifest.release_id}`);
+  });
 
-    const done = await rollback(a.manifest.release_id.slice(7), state);
-    expect(done.code, done.stderr).toBe(0);
-    expect(done.stdout.trim()).toBe(`rolled back local production (${state}/v3) to ${a.manifest.release_id} (was ${b.manifest.release_id})`);
+  it("says which way it moved: back to the older release, then forward to the newer one", async () => {
+    const state = stateDir("rollback-both-ways");
+    expect((await publish(a.releaseDir, state)).code).toBe(0);
+    expect((await publish(b.releaseDir, state)).code).toBe(0);
+    const where = `local production (${state}/v3)`;
+
+    const back = await rollback(a.manifest.release_id.slice(7), state);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout.trim()).toMatch(
+      new RegExp(`^rolled back ${escape(where)} to the older release ${a.manifest.release_id} \\(published \\S+; was ${b.manifest.release_id}, published \\S+, which stays kept\\)$`),
+    );
     expect(await currentOf(state)).toEqual({ release_id: a.manifest.release_id, previous: [b.manifest.release_id] });
+    const list = await runScript("catalog-rollback.ts", ["--list", "--persist-to", state]);
+    expect(list.stdout).toMatch(new RegExp(`\\nkept \\(newer\\)\\s+${b.manifest.release_id}`));
+
+    const forward = await rollback(b.manifest.release_id, state);
+    expect(forward.code, forward.stderr).toBe(0);
+    expect(forward.stdout.trim()).toMatch(new RegExp(`^rolled forward ${escape(where)} to the newer release ${b.manifest.release_id} \\(published `));
+    expect((await currentOf(state))?.release_id).toBe(b.manifest.release_id);
   });
 
   it("a malformed id → exit 2", async () => {

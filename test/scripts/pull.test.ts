@@ -35,6 +35,9 @@ describe("catalog:pull verification", () => {
     const run = await pullFrom("busy-once");
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain("retrying");
+    const count = built.manifest.parts.length;
+    expect(run.stderr).toContain(`download parts: 0/${count} parts (0%)`);
+    expect(run.stderr).toMatch(new RegExp(`download parts: ${count}/${count} parts \\(100%\\), [\\d.,]+ parts/s, in [\\d.]+ s`));
     const parts = built.manifest.parts.map((part) => readFileSync(path.join(built.releaseDir, "parts", String(part.index))));
     expect(readFileSync(run.out).equals(Buffer.concat(parts))).toBe(true);
   });

@@ -22,6 +22,7 @@ export interface CheckedRelease {
     profile_count: number;
     published_at: null;
     parts: { index: number; offset: number; length: number; sha256: string }[];
+    index: { name: string; page_bytes: number; segments: { index: number; first: string; length: number; sha256: string; directory_offset: number }[] }[];
   };
   parts: Buffer[];
   document: Buffer;
@@ -55,7 +56,56 @@ export function checkRelease(releaseDir: string): CheckedRelease {
   const expected = `{"api_contract":${JSON.stringify(manifest.api_contract)},"release_id":"${manifest.release_id}","artifact_sha256":"${manifest.artifact_sha256}","data":${data}}`;
   expect(document.equals(Buffer.from(expected))).toBe(true);
   expect(parsed.data).toHaveLength(manifest.profile_count);
+  checkIndex(releaseDir, manifest, document, parsed.data);
   return { manifest, parts, document, data: parsed.data };
+}
+
+/**
+ * The release index (README "Release index"), read the way a client would: every segment's size
+ * and digest; every directory line pointing at a leaf of whole lines within page_bytes; and, over
+ * all leaves, exactly one line per profile, in key order, giving the profile's bytes in the document.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function checkIndex(releaseDir: string, manifest: CheckedRelease["manifest"], document: Buffer, data: any[]): void {
+  let offset = document.indexOf('"data":[') + 8;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const expected = data.map((profile: any) => {
+    const bytes = Buffer.from(canonicalize(profile) as string);
+    const entry = { product: profile.scope.product.key, funnel: profile.scope.funnel.key, id: profile.agent_readiness_profile_id, offset, length: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+    expect(document.subarray(offset, offset + bytes.length).equals(bytes)).toBe(true);
+    offset += bytes.length + 1;
+    return entry;
+  });
+  expect(manifest.index.map((index) => index.name)).toEqual(["scope", "id"]);
+  for (const { name, page_bytes, segments } of manifest.index) {
+    const dir = path.join(releaseDir, "index", name);
+    expect(readdirSync(dir).sort((a, b) => Number(a) - Number(b))).toEqual(segments.map((segment) => String(segment.index)));
+    const lines: string[] = [];
+    segments.forEach((segment, i) => {
+      const bytes = readFileSync(path.join(dir, String(i)));
+      expect([bytes.length, sha256(bytes)]).toEqual([segment.length, segment.sha256]);
+      const directory = bytes.subarray(segment.directory_offset).toString("utf8");
+      expect(directory.length <= page_bytes || directory.split("\n").length === 2).toBe(true);
+      let leafEnd = 0;
+      const directoryLines = directory.split("\n").slice(0, -1);
+      expect(directoryLines[0]!.startsWith(`${segment.first} `)).toBe(true);
+      for (const line of directoryLines) {
+        const [, first, at, length] = /^(.+) (\d+) (\d+)$/.exec(line)!;
+        expect(Number(at)).toBe(leafEnd); // leaves are consecutive, from the segment's start to its directory
+        leafEnd += Number(length);
+        const leaf = bytes.subarray(Number(at), leafEnd).toString("utf8").split("\n");
+        expect(leaf.pop()).toBe("");
+        expect(Number(length) <= page_bytes || leaf.length === 1).toBe(true);
+        expect(leaf[0]!.startsWith(`${first} `)).toBe(true);
+        lines.push(...leaf);
+      }
+      expect(leafEnd).toBe(segment.directory_offset);
+    });
+    const keyOf = (e: (typeof expected)[number]) => (name === "scope" ? `${e.product} ${e.funnel}` : e.id);
+    const lineOf = (e: (typeof expected)[number]) =>
+      name === "scope" ? `${e.product} ${e.funnel} ${e.id} ${e.offset} ${e.length} ${e.sha256}` : `${e.id} ${e.offset} ${e.length} ${e.sha256}`;
+    expect(lines).toEqual([...expected].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1)).map(lineOf));
+  }
 }
 
 /** Profiles are in catalog order: product key, funnel key, profile id. */

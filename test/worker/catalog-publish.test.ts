@@ -39,12 +39,13 @@ describe("publish", () => {
     await expectServed(a);
   });
 
-  it("writes parts, then the manifest, and flips `current` last", async () => {
+  it("writes parts, then the index segments, then the manifest, and flips `current` last", async () => {
     const storage = countingStorage(workerStorage());
     await publish(a, storage);
     const hex = a.manifest.release_id.slice(7);
     expect(storage.writes).toEqual([
       ...a.manifest.parts.map((part) => `r2 ${storageKeys.part(hex, part.index)}`),
+      ...a.manifest.index!.flatMap(({ name, segments }) => segments.map((segment) => `r2 ${storageKeys.indexSegment(hex, name, segment.index)}`)),
       `kv ${storageKeys.releaseManifestKv(hex)}`,
       `r2 ${storageKeys.releaseManifestR2(hex)}`,
       `kv ${storageKeys.current}`,
@@ -53,7 +54,8 @@ describe("publish", () => {
 
   // One full publish per possible interruption point: give it the time a busy machine needs.
   it("interrupted before any write, after each write, or before the flip: the previous release is still served", { timeout: 120_000 }, async () => {
-    const writesOfB = b.manifest.parts.length + 3;
+    const segmentsOfB = b.manifest.index!.reduce((sum, index) => sum + index.segments.length, 0);
+    const writesOfB = b.manifest.parts.length + segmentsOfB + 3;
     for (let allowed = 0; allowed < writesOfB; allowed++) {
       await reset();
       await publish(a);

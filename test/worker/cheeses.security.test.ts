@@ -8,7 +8,7 @@ describe("GET /v2/cheeses access", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe('Bearer realm="readiness-catalog-production"');
     const problem = await res.json<{ code: string; request_id: string; type: string }>();
-    expect(problem).toMatchObject({ code: "unauthenticated", type: "https://docs.readiness-catalog.dev/errors#unauthenticated" });
+    expect(problem).toMatchObject({ code: "unauthenticated", type: "https://api.test/docs/errors#unauthenticated" });
     expect(problem.request_id).toBe(res.headers.get("request-id"));
   });
 

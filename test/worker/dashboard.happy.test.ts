@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readAdminApproval } from "../../src/auth/oauth/admin-approval";
+import { approveAdminRequest } from "../../src/auth/oauth/admin-requests";
 import { newAccount } from "./auth-fixtures";
 import { bearerGet, cellText, csrfOf, DashboardClient, generate, keysPage, secretIn, signIn, visibleText } from "./dashboard-support";
 import { authorizationCode, createCustomer, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
@@ -32,6 +33,17 @@ describe("sign in and out", () => {
     const after = await client.get("/dashboard/keys");
     expect(after.status).toBe(200);
     expect(visibleText(await after.text())).toContain("Sign in to continue to your dashboard");
+  });
+});
+
+describe("where a sign-in lands", () => {
+  it("an operator lands on the operator page, a customer on the keys page", async () => {
+    const operator = await signIn(await newAccount({ operator: true }));
+    const home = await operator.get("/dashboard");
+    expect(home.status).toBe(303);
+    expect(home.headers.get("Location")).toBe("/dashboard/operator");
+    const customer = await signIn(await newAccount());
+    expect((await customer.get("/dashboard/")).headers.get("Location")).toBe("/dashboard/keys");
   });
 });
 
@@ -163,6 +175,26 @@ describe("authorized apps", () => {
   });
 });
 
+describe("authorized apps: admin waiting for approval", () => {
+  it("lists admin as pending, not among what the app may do, until an operator approves it", async () => {
+    const customer = await createCustomer();
+    const { clientId } = await grantFor(customer, "read:cheeses admin", "Ops Console");
+    const client = await signIn(customer);
+    const html = await (await client.get("/dashboard/apps")).text();
+    const may = visibleText(/It may:[\s\S]*?<\/ul>/.exec(html)![0]);
+    expect(may).toContain("read:cheeses");
+    expect(may).not.toContain("admin");
+    const pending = visibleText(/Waiting for an operator[\s\S]*?<\/ul>/.exec(html)![0]);
+    expect(pending).toContain("Full access to your account");
+    expect(pending).toContain("admin");
+
+    await approveAdminRequest(env.OAUTH_KV, { accountId: customer.id, clientId }, "test", new Date());
+    const approved = await (await client.get("/dashboard/apps")).text();
+    expect(visibleText(/It may:[\s\S]*?<\/ul>/.exec(approved)![0])).toContain("admin");
+    expect(approved).not.toContain("Waiting for an operator");
+  });
+});
+
 describe("operator", () => {
   it("approves a pending admin request; the app's next token carries admin", async () => {
     const customer = await createCustomer();
@@ -226,6 +258,23 @@ describe("operator", () => {
     const created = await generate(owner, { access: "restricted", scopes: ["read:catalog", "admin"] });
     expect(created.status).toBe(200);
     expect(visibleText(await keysPage(owner))).toContain("read:catalog, admin");
+  });
+});
+
+describe("the site icon", () => {
+  it("is served at /favicon.svg and /favicon.ico, cached as immutable, and linked from every page", async () => {
+    const client = new DashboardClient();
+    for (const path of ["/favicon.svg", "/favicon.ico"]) {
+      const icon = await client.get(path);
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get("Content-Type")).toBe("image/svg+xml");
+      expect(icon.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+      expect(await icon.text()).toMatch(/^<svg [^>]*viewBox="0 0 32 32"/);
+    }
+    const link = '<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>';
+    expect(await (await client.get("/dashboard")).text()).toContain(link);
+    expect(await (await client.get("/login")).text()).toContain(link);
+    expect(await keysPage(await signIn(await newAccount()))).toContain(link);
   });
 });
 

@@ -70,6 +70,31 @@ describe("POST /v1/keys refusals", () => {
     expect(problem.detail).toMatch(field);
   });
 
+  it("400 lists every invalid field at once, each with its path, message and code; nothing is created", async () => {
+    const { secret } = await accountWithKey();
+    const res = await call("/v1/keys", post(secret, { name: "", scopes: ["nope"], mode: "production", colour: "red" }));
+    expect(res.status).toBe(400);
+    const problem = await res.json<Problem & { errors: { path: string; message: string; code: string }[] }>();
+    expect(problem.code).toBe("bad_request");
+    expect(problem.errors.map((error) => error.path).sort()).toEqual(["colour", "mode", "name", "scopes.0"]);
+    for (const error of problem.errors) {
+      expect(error.message.length).toBeGreaterThan(0);
+      expect(error.code).toMatch(/^[a-z_]+$/);
+      expect(problem.detail).toContain(`${error.path}: `);
+    }
+    expect(problem.detail).toMatch(/^4 problems in the request body: /);
+    expect(problem.errors.find((error) => error.path === "colour")).toMatchObject({ code: "unrecognized_keys", message: 'unknown field "colour"' });
+    const keys = await (await call("/v1/keys", { headers: bearer(secret) })).json<{ data: unknown[] }>();
+    expect(keys.data).toHaveLength(1);
+  });
+
+  it("400 with one invalid field keeps the short detail and an errors list of one", async () => {
+    const { secret } = await accountWithKey();
+    const problem = await (await call("/v1/keys", post(secret, { scopes: ["nope"] }))).json<Problem & { errors: { path: string }[] }>();
+    expect(problem.detail).toMatch(/^scopes\.0: /);
+    expect(problem.errors).toHaveLength(1);
+  });
+
   it("400 for a body that is not JSON", async () => {
     const { secret } = await accountWithKey();
     const res = await call("/v1/keys", post(secret, undefined, "{not json"));

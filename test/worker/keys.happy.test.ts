@@ -60,7 +60,19 @@ describe("GET /v1/keys", () => {
       expect(Object.keys(key).sort()).toEqual(["created_at", "id", "last4", "last_used_at", "mode", "name", "revoked_at", "scopes", "status"]);
     }
     expect(data[0]!.last4).toBe(first.secret.slice(-4));
-    expect(data[0]!.last_used_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/);
+    expect(data[0]!.last_used_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it("never shows a use before the key's creation: minute resolution, but not earlier than created_at", async () => {
+    const { secret, key } = await accountWithKey();
+    expect((await call("/v2/cheeses", withKey(secret))).status).toBe(200);
+    const { data } = await (await call("/v1/keys", withKey(secret))).json<{ data: CreatedKey[] }>();
+    const listed = data.find((k) => k.id === key.id)!;
+    // Used in the minute it was created, the start of that minute would precede created_at:
+    // last_used_at is created_at then (or, past a minute boundary, the start of the next minute).
+    expect(Date.parse(listed.last_used_at!)).toBeGreaterThanOrEqual(Date.parse(listed.created_at));
+    expect(Date.parse(listed.last_used_at!)).toBeLessThanOrEqual(Date.now());
+    expect(listed.last_used_at === key.created_at || listed.last_used_at!.endsWith(":00.000Z")).toBe(true);
   });
 });
 

@@ -102,3 +102,23 @@ describe("accounts and keys through the operator API", () => {
     expect((await op("/keys/key_live_AAAAAAAAAAAAAAAAAAAA/limits", { method: "PUT", body: { rate: 0, burst: 1 } })).status).toBe(400);
   });
 });
+
+describe("withdrawing an account's admin approval", () => {
+  it("DELETE …/admin-approval: no new admin key, and the active ones carrying admin are revoked at once", async () => {
+    const account = await (await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })).json<{ id: string }>();
+    expect((await op(`/accounts/${account.id}/admin-approval`, { method: "POST" })).status).toBe(200);
+    const admin = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["read:cheeses", "admin"] } })).json<{ id: string; secret: string }>();
+    const plain = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["read:cheeses"] } })).json<{ id: string; secret: string }>();
+
+    const withdrawn = await op(`/accounts/${account.id}/admin-approval`, { method: "DELETE" });
+    expect(withdrawn.status).toBe(200);
+    const body = await withdrawn.json<{ account: { admin_approved: boolean }; revoked: { id: string; status: string }[] }>();
+    expect(body.account.admin_approved).toBe(false);
+    expect(body.revoked).toEqual([expect.objectContaining({ id: admin.id, status: "revoked" })]);
+    expect((await call("/v2/cheeses", { headers: bearer(admin.secret) })).status).toBe(401);
+    expect((await call("/v2/cheeses", { headers: bearer(plain.secret) })).status).toBe(200);
+    const again = await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["admin"] } });
+    expect(again.status).toBe(403);
+    expect(await again.json()).toMatchObject({ code: "admin_not_approved" });
+  });
+});

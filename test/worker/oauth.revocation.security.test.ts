@@ -86,3 +86,30 @@ it("the owner's own revocation still ends the grant", async () => {
   const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
   expect((await refreshed.json<TokenBody>()).error).toBe("invalid_grant");
 });
+
+describe("what the API says to a token that no longer works", () => {
+  const problemFor = async (accessToken: string) => {
+    const res = await exports.default.fetch(new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }));
+    expect(res.status).toBe(401);
+    expect(res.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
+    return res.json<{ code: string; detail: string }>();
+  };
+
+  it("a revoked token: 401 invalid_token that says it was revoked", async () => {
+    const { clientId, tokens } = await ownersTokens();
+    expect((await revoke(tokens.refresh_token, { client_id: clientId })).status).toBe(200);
+    const problem = await problemFor(tokens.access_token);
+    expect(problem.code).toBe("invalid_token");
+    expect(problem.detail).toMatch(/was revoked/);
+    expect(problem.detail).not.toMatch(/unknown/);
+  });
+
+  it("a token that was never issued here is still unknown, not revoked", async () => {
+    const { tokens } = await ownersTokens();
+    const library = (await openToken(env, "access", tokens.access_token))!;
+    const { userId, grantId } = grantOf(library);
+    const madeUp = await sealToken(env, "access", `${userId}:${grantId}:not-the-secret`);
+    const problem = await problemFor(madeUp);
+    expect(problem.detail).toMatch(/unknown, expired or was issued elsewhere/);
+  });
+});

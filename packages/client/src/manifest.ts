@@ -6,6 +6,7 @@
 import { CatalogVerificationError } from "./errors.js";
 import type { CatalogHttp } from "./http-client.js";
 import { releaseIdOf } from "./protocol/digests.js";
+import { layoutProblems, type PartLayout } from "./protocol/layout.js";
 import type { Manifest } from "./types.js";
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
@@ -58,20 +59,17 @@ function manifestProblems(value: unknown): string[] {
   if (!isCount(value.profile_count)) problems.push("profile_count is not an integer ≥ 0");
   if (value.published_at !== null && typeof value.published_at !== "string") problems.push("published_at is not a string or null");
   if (!Array.isArray(value.parts) || value.parts.length === 0) return [...problems, "parts is not a non-empty array"];
-  return problems.length ? problems : tilingProblems(value.parts, value.bytes as number);
+  return problems.length ? problems : tilingProblems(value.parts, value.bytes as number, value.part_bytes as number);
 }
 
-/** What the client relies on to place bytes: parts numbered in order, each starting where the last ended, covering `bytes`. */
-function tilingProblems(parts: unknown[], bytes: number): string[] {
-  let offset = 0;
+/** Each part's fields have their types; how the parts tile the document is protocol/layout.ts's check. */
+function tilingProblems(parts: unknown[], bytes: number, partBytes: number): string[] {
   for (const [position, part] of parts.entries()) {
     const where = `parts[${position}]`;
     if (!isRecord(part) || typeof part.sha256 !== "string" || !DIGEST.test(part.sha256)) return [`${where} has no sha256:<64 hex>`];
-    if (part.index !== position || part.offset !== offset) return [`${where} is not part ${position} at offset ${offset}`];
-    if (!isCount(part.length) || part.length === 0) return [`${where}.length is not a positive integer`];
-    offset += part.length;
+    if (!isCount(part.index) || !isCount(part.offset) || !isCount(part.length)) return [`${where}: index, offset and length must be integers ≥ 0`];
   }
-  return offset === bytes ? [] : [`the parts cover ${offset} bytes, the manifest says ${bytes}`];
+  return layoutProblems({ bytes, part_bytes: partBytes, parts: parts as PartLayout[] }, "");
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -5,6 +5,7 @@
  * middleware needs: who (account), through which app (client), which grant (the rate-limit
  * subject, one bucket per grant) and the scopes the token carries.
  */
+import { grantSubject } from "./grant-guard";
 import { authorizationServer, type GrantProps } from "./provider";
 import { grantOf, openToken } from "./token-format";
 
@@ -30,4 +31,18 @@ export async function verifyAccessToken(env: Env, issuer: string, presented: str
     scopes: validated.scope,
     expiresAt: validated.expiresAt,
   };
+}
+
+/**
+ * Why the API refuses an access token that `verifyAccessToken` did not accept, in words. A token
+ * that is authentically ours (it opens under our key) but whose grant's KeyGuard is marked revoked
+ * was revoked, as the API-key path says for a revoked key; anything else is unknown or expired.
+ */
+export async function refusedAccessTokenDetail(env: Env, presented: string): Promise<string> {
+  const libraryToken = await openToken(env, "access", presented);
+  const guard = libraryToken ? env.KEY_GUARDS.getByName(grantSubject(grantOf(libraryToken).grantId)) : null;
+  if (guard && (await guard.describe()).revoked) {
+    return "The access token was revoked: the customer revoked the app's access, or the app revoked its token. Ask the customer to authorize the app again.";
+  }
+  return "The access token is unknown, expired or was issued elsewhere. Obtain a new one at /oauth/token.";
 }

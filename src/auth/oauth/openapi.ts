@@ -23,7 +23,11 @@ const TokenRequest = z
     grant_type: z.enum(["authorization_code", "refresh_token"]),
     code: z.string().optional().openapi({ description: "authorization_code: the code from the redirect (oac_…; valid 60 s, once)" }),
     redirect_uri: z.string().optional().openapi({ description: "authorization_code: the redirect_uri of the authorization request" }),
-    code_verifier: z.string().optional().openapi({ description: "authorization_code: the PKCE verifier (RFC 7636)" }),
+    code_verifier: z
+      .string()
+      .regex(/^[A-Za-z0-9._~-]{43,128}$/)
+      .optional()
+      .openapi({ description: "authorization_code: the PKCE verifier, 43-128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)" }),
     refresh_token: z.string().optional().openapi({ description: "refresh_token: the current refresh token (ort_…)" }),
     scope: z.string().optional().openapi({ description: "Optional narrowing; never wider than the customer approved" }),
     client_id: z.string().optional().openapi({ description: "Public clients; confidential clients use HTTP Basic or client_secret" }),
@@ -44,7 +48,7 @@ const TokenResponse = z
 
 const RevocationRequest = z
   .object({
-    token: z.string().openapi({ description: "An access (oat_…) or refresh (ort_…) token; either ends the whole grant" }),
+    token: z.string().min(1).openapi({ description: "An access (oat_…) or refresh (ort_…) token; either ends the whole grant. Required once (RFC 7009 §2.1)" }),
     token_type_hint: z.enum(["access_token", "refresh_token"]).optional(),
     client_id: z.string().optional().openapi({ description: "Public clients; confidential clients use HTTP Basic or client_secret" }),
     client_secret: z.string().optional(),
@@ -53,6 +57,8 @@ const RevocationRequest = z
 
 const form = <S extends z.ZodType>(schema: S) => ({ body: { content: { "application/x-www-form-urlencoded": { schema } }, required: true } });
 const oauthError = (description: string) => ({ description, content: { "application/json": { schema: OAuthError } } });
+/** The endpoints read at most 16 KiB of form (token-endpoint.ts); the app refuses bodies over 64 KiB first. */
+const FORM_TOO_LARGE = oauthError("invalid_request: the form is over 16 KiB");
 
 export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent("securitySchemes", OAUTH_SCHEME_NAME, {
@@ -71,6 +77,7 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerPath({
     method: "get",
     path: OAUTH_ENDPOINTS.metadata,
+    operationId: "getAuthorizationServerMetadata",
     tags,
     summary: "Authorization server metadata (RFC 8414)",
     responses: { 200: { description: "Endpoints, scopes, response types, PKCE methods", content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } } },
@@ -78,6 +85,7 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerPath({
     method: "post",
     path: OAUTH_ENDPOINTS.token,
+    operationId: "requestToken",
     tags,
     summary: "Exchange a code, or refresh (rotating refresh tokens)",
     request: form(TokenRequest),
@@ -85,19 +93,22 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
       200: { description: "Tokens (Cache-Control: no-store)", content: { "application/json": { schema: TokenResponse } } },
       400: oauthError("invalid_request, invalid_grant, invalid_scope, unsupported_grant_type"),
       401: oauthError("invalid_client"),
+      413: FORM_TOO_LARGE,
       503: oauthError("temporarily_unavailable: the deployment has no usable OAUTH_TOKEN_KEY"),
     },
   });
   app.openAPIRegistry.registerPath({
     method: "post",
     path: OAUTH_ENDPOINTS.revoke,
+    operationId: "revokeToken",
     tags,
     summary: "Revoke a token and its grant (RFC 7009)",
     request: form(RevocationRequest),
     responses: {
       200: { description: "Revoked, or the token was unknown (RFC 7009 §2.2)" },
-      400: oauthError("invalid_request"),
+      400: oauthError("invalid_request; unauthorized_client: the token was issued to another client (RFC 7009 §2.1)"),
       401: oauthError("invalid_client"),
+      413: FORM_TOO_LARGE,
       503: oauthError("temporarily_unavailable: the deployment has no usable OAUTH_TOKEN_KEY"),
     },
   });

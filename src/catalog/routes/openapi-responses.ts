@@ -1,11 +1,12 @@
-/** Response descriptions shared by the catalog routes in /openapi.json. */
-import { PROBLEM_TYPES, ProblemSchema, type ProblemCode } from "../../http/problem";
-
-const header = (description: string) => ({ description, schema: { type: "string" as const } });
+/**
+ * Response headers and request parameters shared by the catalog routes in /openapi.json (their
+ * problem responses come from src/http/openapi-responses.ts).
+ */
+import { CONDITIONAL_PARAMETERS, header, RANGE_PARAMETERS } from "../../http/openapi-responses";
 
 export const RELEASE_HEADERS = {
-  "Catalog-Release": header("The release these bytes belong to, `sha256:<hex>`."),
-  ETag: header("Strong validator; send it back in If-None-Match to get 304 while nothing changed."),
+  "Catalog-Release": header("The release these bytes belong to, `sha256:<hex>`.", true),
+  ETag: header("Strong validator; send it back in If-None-Match to get 304 while nothing changed.", true),
   "Cache-Control": header(
     "`private, no-cache, no-transform` for URLs that follow the current release; `private, max-age=31536000, immutable, no-transform` for pinned URLs.",
   ),
@@ -32,23 +33,20 @@ export const PART_HEADERS = {
   "Content-Location": header("The pinned URL of this part (on /v1/catalog/parts/{n} only)."),
 };
 
-export const PARTIAL_CONTENT = {
-  description: "One byte range (RFC 9110 §14): `Content-Range: bytes first-last/size`.",
-  headers: { ...BYTE_HEADERS, "Content-Range": header("`bytes first-last/size`.") },
-};
+/** A 206's body is a byte range of the representation, of its media type but not whole (RFC 9110 §15.3.7). */
+const partialContent = (mediaType: string) => ({
+  description: "One byte range (RFC 9110 §14): `Content-Range: bytes first-last/size`. The body is those bytes only.",
+  headers: { ...BYTE_HEADERS, "Content-Range": header("`bytes first-last/size`.", true) },
+  content: { [mediaType]: { schema: { type: "string" as const, format: "binary" } } },
+});
+
+/** 206 of a JSON representation (the document): a slice of it, not JSON on its own. */
+export const PARTIAL_CONTENT = partialContent("application/json");
+/** 206 of a part. */
+export const PARTIAL_PART = partialContent("application/octet-stream");
 
 export const NOT_MODIFIED = { description: "If-None-Match matched the ETag: nothing changed.", headers: RELEASE_HEADERS };
 
-/** `application/problem+json` responses for the given codes, one entry per status. */
-export function problemResponses(...codes: ProblemCode[]) {
-  const byStatus: Record<number, { description: string; content: { "application/problem+json": { schema: typeof ProblemSchema } } }> = {};
-  for (const code of codes) {
-    const { status, title } = PROBLEM_TYPES[code];
-    const previous = byStatus[status]?.description;
-    byStatus[status] = {
-      description: previous ? `${previous}; ${title} (\`${code}\`)` : `${title} (\`${code}\`)`,
-      content: { "application/problem+json": { schema: ProblemSchema } },
-    };
-  }
-  return byStatus;
-}
+/** Request headers of the byte routes (document and parts): conditional and range requests. */
+export const BYTE_PARAMETERS = [...CONDITIONAL_PARAMETERS, ...RANGE_PARAMETERS];
+export { CONDITIONAL_PARAMETERS };

@@ -40,6 +40,6 @@ export function paramProblem(result: { success: boolean }, c: Context): undefine
 }
 
 /** The value as sent, shortened: a detail names what was wrong without echoing arbitrary input at length. */
-function quoted(value: string): string {
+export function quoted(value: string): string {
   return value.length > 80 ? `${JSON.stringify(value.slice(0, 80))}…` : JSON.stringify(value);
 }

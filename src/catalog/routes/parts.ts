@@ -5,7 +5,8 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/context";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
-import { NOT_MODIFIED, PART_HEADERS, PARTIAL_CONTENT, problemResponses } from "./openapi-responses";
+import { problemResponses } from "../../http/openapi-responses";
+import { BYTE_PARAMETERS, NOT_MODIFIED, PART_HEADERS, PARTIAL_PART } from "./openapi-responses";
 import { paramProblem, PartNumberParam, ReleaseIdParam } from "./params";
 import { currentRelease, partOf, pinnedRelease } from "./release-lookup";
 import { partRepresentation } from "./representation";
@@ -21,14 +22,16 @@ export function registerPartRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAcce
   const currentPart = catalogRoute(access, {
     method: "get",
     path: "/v1/catalog/parts/{n}",
+    operationId: "getCurrentPart",
     summary: "Part n of the current release",
     description:
       "Content-Location and Link point at the pinned URLs of the same release: follow them (not this URL) to page through " +
       "the parts without mixing two releases.",
     request: { params: z.object({ n: PartNumberParam }) },
+    parameters: BYTE_PARAMETERS,
     responses: {
       200: partBody,
-      206: PARTIAL_CONTENT,
+      206: PARTIAL_PART,
       304: NOT_MODIFIED,
       ...problemResponses("invalid_part_number", "part_not_found", "precondition_failed", "range_not_satisfiable", "catalog_unavailable", "release_unavailable"),
     },
@@ -46,12 +49,14 @@ export function registerPartRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAcce
   const pinnedPart = catalogRoute(access, {
     method: "get",
     path: "/v1/releases/{release_id}/parts/{n}",
+    operationId: "getReleasePart",
     summary: "Part n of a given release (immutable)",
     description: "Pinned to one release: the bytes never change, so the response may be cached for a year.",
     request: { params: z.object({ release_id: ReleaseIdParam, n: PartNumberParam }) },
+    parameters: BYTE_PARAMETERS,
     responses: {
       200: partBody,
-      206: PARTIAL_CONTENT,
+      206: PARTIAL_PART,
       304: NOT_MODIFIED,
       ...problemResponses("invalid_release_id", "invalid_part_number", "release_not_found", "part_not_found", "precondition_failed", "range_not_satisfiable", "release_unavailable"),
     },

@@ -6,7 +6,8 @@ import { Manifest } from "../manifest";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { ifNoneMatchMatches, requireIfMatch } from "./conditional";
 import { IDENTITY_CODING } from "./identity-only";
-import { CODING_HEADERS, NOT_MODIFIED, RELEASE_HEADERS, problemResponses } from "./openapi-responses";
+import { problemResponses } from "../../http/openapi-responses";
+import { CODING_HEADERS, CONDITIONAL_PARAMETERS, NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
 import { paramProblem, ReleaseIdParam } from "./params";
 import { currentRelease, pinnedRelease } from "./release-lookup";
 import { CACHE_CURRENT, CACHE_PINNED, releasePath } from "./representation";
@@ -24,6 +25,8 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   const current = catalogRoute(access, {
     method: "get",
     path: "/v1/releases/current",
+    operationId: "getCurrentRelease",
+    parameters: CONDITIONAL_PARAMETERS,
     summary: "The current release's manifest",
     description: "Content-Location names the pinned manifest URL of the same release.",
     responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("precondition_failed", "catalog_unavailable", "release_unavailable") },
@@ -33,6 +36,8 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   const pinned = catalogRoute(access, {
     method: "get",
     path: "/v1/releases/{release_id}",
+    operationId: "getRelease",
+    parameters: CONDITIONAL_PARAMETERS,
     summary: "A given release's manifest (immutable)",
     request: { params: z.object({ release_id: ReleaseIdParam }) },
     responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("invalid_release_id", "release_not_found", "precondition_failed") },

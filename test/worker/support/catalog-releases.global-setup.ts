@@ -2,12 +2,13 @@
  * Worker-project global setup (runs in Node): builds the test releases from data/profiles with the
  * real catalog build and provides them to the workerd tests.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { buildCatalog } from "../../../scripts/catalog/build";
-import { RELAID_PART_BYTES, TEST_PART_BYTES, type ProvidedRelease, type TestReleaseName } from "./provided-releases";
+import { INDEX_NAMES, type IndexName } from "../../../src/catalog/profile-index";
+import { RELAID_PART_BYTES, TEST_INDEX_PAGE_BYTES, TEST_PART_BYTES, WIDE_PRODUCT, type ProvidedRelease, type TestReleaseName } from "./provided-releases";
 
 const PROFILES = path.resolve(import.meta.dirname, "../../../data/profiles");
 
@@ -20,16 +21,34 @@ export default async function setup(project: TestProject) {
       for (const file of files.slice(0, keep)) cpSync(path.join(PROFILES, file), path.join(dir, file));
       return dir;
     };
-    const build = async (input: string, partBytes: number): Promise<ProvidedRelease> => {
-      const { manifest, releaseDir } = await buildCatalog({ input, outDir: path.join(work, "out"), partBytes });
-      const parts = manifest.parts.map((part) => readFileSync(path.join(releaseDir, "parts", String(part.index))).toString("base64"));
-      return { manifest, parts };
+    /** The sample profiles and `funnels` more, all of one product (ndjson). */
+    const wide = (name: string, funnels: number) => {
+      const template = JSON.parse(readFileSync(path.join(PROFILES, files[0]!), "utf8")) as { agent_readiness_profile_id: string; scope: object };
+      const lines = files.map((file) => JSON.stringify(JSON.parse(readFileSync(path.join(PROFILES, file), "utf8"))));
+      for (let i = 0; i < funnels; i++) {
+        const funnel = { key: `funnel-${String(i).padStart(3, "0")}`, name: `Funnel ${i}` };
+        lines.push(JSON.stringify({ ...template, agent_readiness_profile_id: `arp_w${String(i).padStart(25, "0")}`, scope: { product: WIDE_PRODUCT, funnel } }));
+      }
+      const file = path.join(work, `${name}.ndjson`);
+      writeFileSync(file, `${lines.join("\n")}\n`);
+      return file;
+    };
+    const build = async (input: string, partBytes: number, indexPageBytes = TEST_INDEX_PAGE_BYTES): Promise<ProvidedRelease> => {
+      const { manifest, releaseDir } = await buildCatalog({ input, outDir: path.join(work, "out"), partBytes, indexPageBytes });
+      const read = (...file: string[]) => readFileSync(path.join(releaseDir, ...file)).toString("base64");
+      const parts = manifest.parts.map((part) => read("parts", String(part.index)));
+      const index = Object.fromEntries(
+        INDEX_NAMES.map((name) => [name, manifest.index!.find((i) => i.name === name)!.segments.map((segment) => read("index", name, String(segment.index)))]),
+      ) as Record<IndexName, string[]>;
+      return { manifest, parts, index };
     };
     const releases: Record<TestReleaseName, ProvidedRelease> = {
       base: await build(PROFILES, TEST_PART_BYTES),
       smaller: await build(subset("smaller", files.length - 1), TEST_PART_BYTES),
       smallest: await build(subset("smallest", files.length - 2), TEST_PART_BYTES),
       relaid: await build(PROFILES, RELAID_PART_BYTES),
+      wide: await build(wide("wide", 250), TEST_PART_BYTES, 16 * 1024),
+      wideSmallPages: await build(wide("wide-small-pages", 120), TEST_PART_BYTES),
     };
     project.provide("catalogReleases", releases);
   } finally {

@@ -3,22 +3,30 @@
  * tests start (catalog-releases.global-setup.ts) and handed to workerd through vitest's provide().
  */
 import type { Manifest } from "../../../src/catalog/manifest";
+import type { IndexName } from "../../../src/catalog/profile-index";
 
 export interface ProvidedRelease {
   manifest: Manifest;
   /** Each part's bytes, base64. */
   parts: string[];
+  /** Each index segment's bytes, base64. */
+  index: Record<IndexName, string[]>;
 }
 
 /**
  * base: every sample profile; smaller / smallest: one / two profiles fewer (different releases);
- * relaid: the same release as base cut with another part size (a layout that must be refused).
+ * relaid: the same release as base cut with another part size (a layout that must be refused);
+ * wide / wideSmallPages: the samples plus 250 / 120 funnels of WIDE_PRODUCT, with 16 KiB / small
+ * index pages (a product listing over many pages, leaves and segments).
  */
-export type TestReleaseName = "base" | "smaller" | "smallest" | "relaid";
+export type TestReleaseName = "base" | "smaller" | "smallest" | "relaid" | "wide" | "wideSmallPages";
+export const WIDE_PRODUCT = { key: "many-funnels-api", name: "Many Funnels API" };
 
 /** Small parts, so that parts end inside profiles and inside multi-byte UTF-8 characters. */
 export const TEST_PART_BYTES = 7919;
 export const RELAID_PART_BYTES = 4096;
+/** Small index pages too, so that lookups cross leaves and segments (a page holds one or two entries). */
+export const TEST_INDEX_PAGE_BYTES = 400;
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -3,11 +3,14 @@ import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import type { Manifest } from "../../../src/catalog/manifest";
 import { publishRelease, type PublishResult, type ReleaseStorage } from "../../../src/catalog/publish";
+import { INDEX_NAMES, type IndexName } from "../../../src/catalog/profile-index";
 import type { TestReleaseName } from "./provided-releases";
 
 export interface TestRelease {
   manifest: Manifest;
   parts: Uint8Array[];
+  /** Each index's segments. */
+  index: Record<IndexName, Uint8Array[]>;
   /** The whole document: the parts, concatenated. */
   document: Uint8Array;
 }
@@ -17,7 +20,8 @@ export function testRelease(name: TestReleaseName): TestRelease {
   const parts = provided.parts.map(fromBase64);
   const document = new Uint8Array(provided.manifest.bytes);
   for (const [index, part] of parts.entries()) document.set(part, provided.manifest.parts[index]!.offset);
-  return { manifest: provided.manifest, parts, document };
+  const index = Object.fromEntries(INDEX_NAMES.map((name) => [name, provided.index[name].map(fromBase64)])) as Record<IndexName, Uint8Array[]>;
+  return { manifest: provided.manifest, parts, index, document };
 }
 
 /** The worker's own bindings, as publish.ts sees them. */
@@ -26,7 +30,11 @@ export function workerStorage(): ReleaseStorage {
 }
 
 export function publish(release: TestRelease, storage: ReleaseStorage = workerStorage()): Promise<PublishResult> {
-  return publishRelease(storage, { manifest: release.manifest, readPart: async (index) => release.parts[index]! });
+  return publishRelease(storage, {
+    manifest: release.manifest,
+    readPart: async (index) => release.parts[index]!,
+    readIndexSegment: async (name, index) => release.index[name][index]!,
+  });
 }
 
 function fromBase64(text: string): Uint8Array {

@@ -1,0 +1,18 @@
+/** Formatting shared by the serve benchmark's rows (serve.ts, serve-lookup.ts). */
+import type { RoundedLoad } from "./load";
+import type { BenchRow } from "./types";
+
+export const ms = (value: number) => value.toFixed(2);
+export const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
+export const count = (n: number) => n.toLocaleString("en");
+export const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+
+export function loadRow(label: string, result: RoundedLoad): BenchRow {
+  return {
+    case: label,
+    "req/s": Math.round(result.requestsPerSecond),
+    "p50 (ms)": ms(result.p50Ms),
+    "p99 (ms)": ms(result.p99Ms),
+    "req/s ÷ bare worker": times(result.ratioToFloor),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The API's documentation: /openapi.json (openapi-document.ts completes what zod-openapi
+ * generates), the interactive reference at /docs and the error codes at /docs/errors.
+ */
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../http/context";
+import { openApiDocument } from "../http/openapi-document";
+import { ProblemSchema } from "../http/problem";
+import { registerErrorsPage } from "./errors-page";
+import { DOCS_PATHS, DOCS_TAG } from "./paths";
+import { registerReferencePage } from "./reference-page";
+
+const TAGS = [
+  { name: "Catalog", description: "The catalog document, its parts and release manifests. Scope `read:catalog`." },
+  { name: "API keys", description: "Self-service keys of the calling key's account on this deployment." },
+  { name: "Cheeses", description: "The authentication spec's example collection. Scope `read:cheeses`." },
+  { name: "OAuth 2.0", description: "Authorization server endpoints (RFC 6749, RFC 7009, RFC 8414); errors are RFC 6749 JSON." },
+  { name: DOCS_TAG, description: "This description, the interactive reference and the error codes." },
+];
+
+/**
+ * The document depends on the origin only, and generating it takes milliseconds of CPU: each
+ * isolate keeps it per origin (a deployment answers at a few; loopback ports only locally).
+ */
+const MAX_KEPT_ORIGINS = 8;
+const documents = new Map<string, string>();
+function documentAt(app: OpenAPIHono<AppEnv>, origin: string): string {
+  let text = documents.get(origin);
+  if (text === undefined) {
+    text = JSON.stringify(openApiDocument(app, origin, TAGS));
+    if (documents.size >= MAX_KEPT_ORIGINS) documents.clear();
+    documents.set(origin, text);
+  }
+  return text;
+}
+
+const html = (description: string) => ({ description, content: { "text/html": { schema: { type: "string" as const } } } });
+
+export function registerDocs(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.register("Problem", ProblemSchema);
+  const documented = { tags: [DOCS_TAG], security: [] };
+  app.openAPIRegistry.registerPath({
+    ...documented,
+    method: "get",
+    path: DOCS_PATHS.document,
+    operationId: "getOpenApiDocument",
+    summary: "This OpenAPI 3.1 description",
+    responses: { 200: { description: "The description, for this deployment's origin.", content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } } },
+  });
+  app.openAPIRegistry.registerPath({ ...documented, method: "get", path: DOCS_PATHS.reference, operationId: "getReference", summary: "The interactive API reference", responses: { 200: html("An HTML page (Swagger UI, served from this origin).") } });
+  app.openAPIRegistry.registerPath({ ...documented, method: "get", path: DOCS_PATHS.errors, operationId: "getErrorCodes", summary: "Every problem code, explained", responses: { 200: html("An HTML page with one section per code, anchored by the code.") } });
+
+  app.get(DOCS_PATHS.document, (c) => c.body(documentAt(app, c.var.publicOrigin), 200, { "Content-Type": "application/json" }));
+  registerReferencePage(app);
+  registerErrorsPage(app);
+}

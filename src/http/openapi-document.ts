@@ -1,0 +1,103 @@
+/**
+ * /openapi.json: the document zod-openapi generates from the routes, completed with what the
+ * app's middleware adds to every route, so that it names every status and header the server can
+ * send. Routes declare only their own answers; from their `security` this adds:
+ * - every operation: 400 `unknown_host` (public-origin.ts), 405 with Allow (allowed-methods.ts),
+ *   500 `internal_error`, 413 where a body is accepted (body-limit.ts), `Request-Id` on every answer;
+ * - a protected one (`security` names a scheme): the 401s, 403 `insufficient_scope` when a scope is
+ *   required, 429 and 503 `oauth_not_configured` of protect(), RateLimit headers on every answer;
+ * - a public one: `security: []`;
+ * - a HEAD operation beside every GET (Hono answers HEAD with the GET route, without a body).
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "./context";
+import { header, RATE_LIMIT_HEADERS, withProblems, type HeaderObject, type ResponseObject } from "./openapi-responses";
+import { PROBLEM_TYPES, type ProblemCode } from "./problem";
+import { REQUEST_ID_HEADER } from "./request-id";
+
+type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  security?: Record<string, string[]>[];
+  parameters?: { name?: string; in?: string }[];
+  requestBody?: unknown;
+  responses: Record<string, ResponseObject>;
+}
+
+const UNAUTHORIZED: ProblemCode[] = ["unauthenticated", "invalid_authorization_header", "invalid_api_key", "invalid_token", "wrong_deployment", "revoked_api_key"];
+const PROTECTED: ProblemCode[] = [...UNAUTHORIZED, "rate_limited", "oauth_not_configured"];
+const EVERY_OPERATION: ProblemCode[] = ["unknown_host", "method_not_allowed", "internal_error"];
+const REQUEST_ID = { [REQUEST_ID_HEADER]: header("This request's id (`req_…`), also in every problem body: quote it when you report a problem.", true) };
+/** Range handling is defined for GET only (RFC 9110 §14.2): HEAD ignores these. */
+const GET_ONLY_PARAMETERS = new Set(["Range", "If-Range"]);
+const GET_ONLY_STATUSES = new Set(["206", "416"]);
+
+export const DOCUMENT_INFO = {
+  title: "Readiness Catalog API",
+  version: "1",
+  description:
+    "Agent readiness profiles of third-party API products, served at the edge. Every error is `application/problem+json` " +
+    "with a stable `code` (explained at /docs/errors); the OAuth endpoints answer RFC 6749 errors. A method a path does not " +
+    "list is 405 with `Allow`; `OPTIONS` on any path answers 204 with that `Allow`.",
+};
+
+/** The document as served at `origin`: its server, and absolute OAuth endpoint URLs. */
+export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string, tags: { name: string; description: string }[]): Document {
+  // A copy: the generator passes the routes' own response objects through, and this edits them.
+  const doc = structuredClone(app.getOpenAPI31Document({ openapi: "3.1.0", info: DOCUMENT_INFO, servers: [{ url: origin }], tags }));
+  for (const item of Object.values(doc.paths ?? {}) as Record<string, Operation>[]) completePathItem(item);
+  absoluteOAuthUrls(doc, origin);
+  return doc;
+}
+
+function completePathItem(item: Record<string, Operation>): void {
+  for (const operation of Object.values(item)) completeOperation(operation);
+  if (item.get && !item.head) item.head = headOf(item.get);
+}
+
+function completeOperation(operation: Operation): void {
+  const scheme = operation.security?.find((requirement) => Object.keys(requirement).length > 0);
+  operation.security ??= [];
+  const codes = [...EVERY_OPERATION];
+  if (operation.requestBody) codes.push("content_too_large");
+  if (scheme) codes.push(...PROTECTED, ...(Object.values(scheme).some((scopes) => scopes.length > 0) ? (["insufficient_scope"] as const) : []));
+  const byStatus = new Map<string, ProblemCode[]>();
+  for (const code of codes) byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
+  for (const [status, added] of byStatus) operation.responses[status] = withProblems(operation.responses[status], added);
+  const extraHeaders: Record<string, HeaderObject> = { ...REQUEST_ID, ...(scheme ? RATE_LIMIT_HEADERS : {}) };
+  for (const response of Object.values(operation.responses)) response.headers = { ...response.headers, ...extraHeaders };
+  operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+const statusOf = (code: ProblemCode) => String(PROBLEM_TYPES[code].status);
+
+function headOf(get: Operation): Operation {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses)
+      .filter(([status]) => !GET_ONLY_STATUSES.has(status))
+      .map(([status, { content: _body, ...response }]) => [status, response]),
+  );
+  return {
+    ...get,
+    operationId: get.operationId && headId(get.operationId),
+    summary: `${get.summary ?? get.operationId}: headers only`,
+    description: "The headers a GET would answer, without a body (RFC 9110 §9.3.2). A `Range` is ignored.",
+    parameters: get.parameters?.filter((parameter) => !GET_ONLY_PARAMETERS.has(parameter.name ?? "")),
+    responses,
+  };
+}
+
+/** `getCatalog` → `headCatalog`; `listKeys` → `headListKeys`. */
+const headId = (id: string) => (id.startsWith("get") ? `head${id.slice(3)}` : `head${id[0]!.toUpperCase()}${id.slice(1)}`);
+
+/** OpenAPI 3.1 §4.8.29: the flow URLs are URLs; the routes register paths. */
+function absoluteOAuthUrls(doc: Document, origin: string): void {
+  for (const scheme of Object.values(doc.components?.securitySchemes ?? {}) as { type?: string; flows?: Record<string, Record<string, unknown>> }[]) {
+    if (scheme.type !== "oauth2") continue;
+    for (const flow of Object.values(scheme.flows ?? {})) {
+      for (const key of ["authorizationUrl", "tokenUrl", "refreshUrl"]) if (typeof flow[key] === "string") flow[key] = new URL(flow[key], origin).toString();
+    }
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The catalog:pull command `npm start` prints writes where git ignores it: running it as pasted
+ * from the repository leaves `git status` clean.
+ */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { welcomeText, type Welcome } from "../../scripts/start/welcome";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+const account = (email: string) => ({ id: "acct_00000000000000000000", email, password: "pw" });
+const WELCOME: Welcome = {
+  servers: [{ deployment: "production", baseUrl: "http://localhost:8787" }],
+  releases: [{ deployment: "production", release_id: `sha256:${"a".repeat(64)}`, profile_count: 26, published_at: "2026-11-23T00:00:00.000Z", sample: true, publishedNow: true }],
+  demo: { customer: account("demo@example.com"), operator: account("operator@example.com"), keys: [{ deployment: "production", baseUrl: "http://localhost:8787", secret: "sk_live_x" }], revoked: [] },
+};
+
+/** Whether git ignores `file` (a path relative to the repository), tracked or not. */
+const ignored = (file: string) => spawnSync("git", ["check-ignore", "--no-index", "-q", file], { cwd: REPO }).status === 0;
+
+describe("the printed catalog:pull command", () => {
+  it("writes its document to a path git ignores", () => {
+    const out = /npm run catalog:pull -- .*--out=(\S+)/.exec(welcomeText(WELCOME))?.[1];
+    expect(out).toBe("dist/catalog.json");
+    expect(ignored(out!)).toBe(true);
+    expect(ignored(`${out}.partial-1234`)).toBe(true);
+  });
+
+  it("and the README's catalog.json at the repository root is ignored too", () => {
+    expect(ignored("catalog.json")).toBe(true);
+    expect(ignored("catalog.json.partial-1234")).toBe(true);
+    expect(ignored("data/catalog.json")).toBe(false);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The operator page's approvals: each one is confirmed on a page of its own before anything
+ * changes (as revoking a key is), and the account-wide approval for admin keys can be withdrawn,
+ * which revokes the account's active admin keys at once.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { accountObject } from "../../src/auth/accounts";
+import { readAdminApproval, requestAdminApproval } from "../../src/auth/oauth/admin-approval";
+import { newAccount, newKey } from "./auth-fixtures";
+import { bearerGet, csrfOf, keysPage, signIn, visibleText } from "./dashboard-support";
+
+const adminApproved = async (accountId: string) => {
+  const account = await accountObject(env, accountId).account();
+  return account.ok && account.value.admin_approved;
+};
+
+describe("approving is confirmed first", () => {
+  it("an admin request: the operator page links to a confirmation; only its form approves", async () => {
+    const customer = await newAccount();
+    await requestAdminApproval(env.OAUTH_KV, { accountId: customer.accountId, clientId: "client-confirm", clientName: "Confirm App", now: new Date() });
+    const operator = await signIn(await newAccount({ operator: true }));
+    const page = await (await operator.get("/dashboard/operator")).text();
+    const confirmHref = `/dashboard/operator/admin-requests/approve?account_id=${customer.accountId}&amp;client_id=client-confirm`;
+    expect(page).toContain(`href="${confirmHref}"`);
+
+    const confirm = await operator.get(confirmHref.replaceAll("&amp;", "&"));
+    expect(confirm.status).toBe(200);
+    const html = await confirm.text();
+    expect(visibleText(html)).toContain(`Approve admin for Confirm App acting for ${customer.email}?`);
+    expect(visibleText(html)).toContain("Withdrawing it later means the customer revoking the app");
+    expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-confirm"))?.status).toBe("pending");
+
+    const approved = await operator.post("/dashboard/operator/admin-requests/approve", { csrf_token: csrfOf(html), account_id: customer.accountId, client_id: "client-confirm" });
+    expect(approved.status).toBe(303);
+    expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-confirm"))?.status).toBe("approved");
+  });
+
+  it("a request that is not waiting gets a 404 page instead of a confirmation", async () => {
+    const customer = await newAccount();
+    const operator = await signIn(await newAccount({ operator: true }));
+    const confirm = await operator.get(`/dashboard/operator/admin-requests/approve?account_id=${customer.accountId}&client_id=nobody`);
+    expect(confirm.status).toBe(404);
+    expect(visibleText(await confirm.text())).toContain("There is no admin request waiting for that account and app");
+  });
+
+  it("admin keys: the confirmation says what approving allows; nothing changes until its form is sent", async () => {
+    const customer = await newAccount();
+    const operator = await signIn(await newAccount({ operator: true }));
+    const page = await (await operator.get("/dashboard/operator")).text();
+    expect(page).toContain(`href="/dashboard/operator/accounts/${customer.accountId}/admin-keys"`);
+    const confirm = await operator.get(`/dashboard/operator/accounts/${customer.accountId}/admin-keys`);
+    expect(confirm.status).toBe(200);
+    const html = await confirm.text();
+    expect(visibleText(html)).toContain(`Let ${customer.email} create admin keys?`);
+    expect(visibleText(html)).toContain("You can withdraw the approval later on the operator page");
+    expect(await adminApproved(customer.accountId)).toBe(false);
+    expect((await operator.post(`/dashboard/operator/accounts/${customer.accountId}/admin-keys`, { csrf_token: csrfOf(html) })).status).toBe(303);
+    expect(await adminApproved(customer.accountId)).toBe(true);
+  });
+});
+
+describe("withdrawing the admin-keys approval", () => {
+  it("after a confirmation naming the keys it ends, admin keys are revoked and no new one can be made", async () => {
+    const customer = await newAccount();
+    const approved = await accountObject(env, customer.accountId).approveAdmin();
+    expect(approved.ok).toBe(true);
+    const adminKey = await newKey(customer.accountId, { scopes: ["read:cheeses", "admin"], name: "Ops" });
+    const plainKey = await newKey(customer.accountId, { scopes: ["read:cheeses"] });
+
+    const operator = await signIn(await newAccount({ operator: true }));
+    const page = await (await operator.get("/dashboard/operator")).text();
+    const withdrawPath = `/dashboard/operator/accounts/${customer.accountId}/admin-keys/withdraw`;
+    expect(page).toContain(`href="${withdrawPath}"`);
+    const confirm = await operator.get(withdrawPath);
+    expect(confirm.status).toBe(200);
+    const html = await confirm.text();
+    const text = visibleText(html);
+    expect(text).toContain(`Withdraw admin keys from ${customer.email}?`);
+    expect(text).toContain(`“Ops” (sk_live_…${adminKey.secret.slice(-4)})`);
+    expect(text).not.toContain(plainKey.secret.slice(-4));
+    expect(await adminApproved(customer.accountId)).toBe(true);
+
+    const withdrawn = await operator.post(withdrawPath, { csrf_token: csrfOf(html) });
+    expect(withdrawn.status).toBe(303);
+    const after = visibleText(await (await operator.get(withdrawn.headers.get("Location")!)).text());
+    expect(after).toContain(`Withdrawn: ${customer.email} may no longer create API keys with the admin scope; 1 admin key was revoked.`);
+    expect(await adminApproved(customer.accountId)).toBe(false);
+    expect((await bearerGet("/v2/cheeses", adminKey.secret)).status).toBe(401);
+    expect((await bearerGet("/v2/cheeses", plainKey.secret)).status).toBe(200);
+    expect(await keysPage(await signIn(customer))).not.toContain('value="admin"');
+  });
+
+  it("is for operators only, and needs the session's token", async () => {
+    const customer = await newAccount();
+    await accountObject(env, customer.accountId).approveAdmin();
+    const withdrawPath = `/dashboard/operator/accounts/${customer.accountId}/admin-keys/withdraw`;
+    const other = await signIn(await newAccount());
+    const keys = await keysPage(other);
+    expect((await other.get(withdrawPath)).status).toBe(403);
+    expect((await other.post(withdrawPath, { csrf_token: csrfOf(keys) })).status).toBe(403);
+    const operator = await signIn(await newAccount({ operator: true }));
+    const html = await (await operator.get(withdrawPath)).text();
+    expect((await operator.post(withdrawPath, { csrf_token: csrfOf(html) }, { origin: "https://evil.example" })).status).toBe(403);
+    expect(await adminApproved(customer.accountId)).toBe(true);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * GET /v1/keys pages the way Stripe's lists do (`limit`, `starting_after`, `ending_before`,
+ * `{object: "list", data, has_more, url}`), and refuses what it would otherwise ignore: an unknown
+ * query parameter, a malformed limit or a cursor that is not one of the account's keys.
+ */
+import { describe, expect, it } from "vitest";
+import { accountWithKey, bearer, call, newKey, type TestKey } from "./auth-fixtures";
+
+interface KeyPage {
+  object: string;
+  data: { id: string }[];
+  has_more: boolean;
+  url: string;
+}
+type Problem = { code: string; detail: string; errors: { path: string; message: string; code: string }[] };
+
+const list = (secret: string, query = "") => call(`/v1/keys${query}`, { headers: bearer(secret) });
+const ids = async (response: Response) => (await response.json<KeyPage>()).data.map((key) => key.id);
+
+/** An account with 5 keys (2 of them revoked, so the limit of 3 active keys allows it), oldest first. */
+async function accountWithFiveKeys(): Promise<{ caller: TestKey; order: string[] }> {
+  const caller = await accountWithKey();
+  const made = [caller.key.id];
+  for (let i = 0; i < 4; i++) {
+    const key = await newKey(caller.accountId, { name: `k${i}` });
+    made.push(key.key.id);
+    if (i < 2) expect((await call(`/v1/keys/${key.key.id}`, { method: "DELETE", headers: bearer(caller.secret) })).status).toBe(200);
+  }
+  const all = await list(caller.secret);
+  return { caller, order: await ids(all) };
+}
+
+describe("GET /v1/keys pagination", () => {
+  it("without parameters lists every key, as it always did, in a Stripe-style list", async () => {
+    const { caller, order } = await accountWithFiveKeys();
+    expect(order).toHaveLength(5);
+    const body = await (await list(caller.secret)).json<KeyPage>();
+    expect(body).toMatchObject({ object: "list", has_more: false, url: "/v1/keys" });
+  });
+
+  it("pages forward with limit and starting_after, and back with ending_before", async () => {
+    const { caller, order } = await accountWithFiveKeys();
+    const first = await (await list(caller.secret, "?limit=2")).json<KeyPage>();
+    expect(first.data.map((key) => key.id)).toEqual(order.slice(0, 2));
+    expect(first.has_more).toBe(true);
+    const second = await (await list(caller.secret, `?limit=2&starting_after=${order[1]}`)).json<KeyPage>();
+    expect(second.data.map((key) => key.id)).toEqual(order.slice(2, 4));
+    expect(second.has_more).toBe(true);
+    const last = await (await list(caller.secret, `?limit=2&starting_after=${order[3]}`)).json<KeyPage>();
+    expect(last.data.map((key) => key.id)).toEqual(order.slice(4));
+    expect(last.has_more).toBe(false);
+
+    const back = await (await list(caller.secret, `?limit=2&ending_before=${order[4]}`)).json<KeyPage>();
+    expect(back.data.map((key) => key.id)).toEqual(order.slice(2, 4));
+    expect(back.has_more).toBe(true);
+    const front = await (await list(caller.secret, `?limit=2&ending_before=${order[1]}`)).json<KeyPage>();
+    expect(front.data.map((key) => key.id)).toEqual(order.slice(0, 1));
+    expect(front.has_more).toBe(false);
+  });
+
+  it.each([
+    ["?colour=red", "colour", "unrecognized_keys"],
+    ["?limit=0", "limit", "too_small"],
+    ["?limit=101", "limit", "too_big"],
+    ["?limit=ten", "limit", "invalid_type"],
+    ["?starting_after=sk_live_notakeyid", "starting_after", "invalid_format"],
+  ])("400 for %s, naming the parameter", async (query, path, code) => {
+    const { secret } = await accountWithKey();
+    const res = await list(secret, query);
+    expect(res.status).toBe(400);
+    const problem = await res.json<Problem>();
+    expect(problem.code).toBe("bad_request");
+    expect(problem.errors).toEqual([expect.objectContaining({ path, code })]);
+    expect(problem.detail).toContain(`${path}: `);
+  });
+
+  it("400 for a cursor that is not one of the account's keys, and for both cursors at once", async () => {
+    const { caller, order } = await accountWithFiveKeys();
+    const stranger = await accountWithKey();
+    const foreign = await list(caller.secret, `?starting_after=${stranger.key.id}`);
+    expect(foreign.status).toBe(400);
+    expect((await foreign.json<Problem>()).errors).toEqual([expect.objectContaining({ path: "starting_after", code: "unknown_key" })]);
+
+    const both = await list(caller.secret, `?starting_after=${order[0]}&ending_before=${order[2]}`);
+    expect(both.status).toBe(400);
+    expect((await both.json<Problem>()).detail).toContain("starting_after or ending_before, not both");
+  });
+
+  it("refuses an unknown query parameter on POST and DELETE too, changing nothing", async () => {
+    const { secret, key } = await accountWithKey();
+    const created = await call("/v1/keys?name=CI", { method: "POST", headers: bearer(secret) });
+    expect(created.status).toBe(400);
+    expect((await created.json<Problem>()).errors).toEqual([expect.objectContaining({ path: "name", code: "unrecognized_keys" })]);
+    const revoked = await call(`/v1/keys/${key.id}?force=1`, { method: "DELETE", headers: bearer(secret) });
+    expect(revoked.status).toBe(400);
+    expect(await ids(await list(secret))).toEqual([key.id]);
+    expect((await list(secret)).status).toBe(200);
+  });
+});
