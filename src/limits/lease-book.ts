@@ -8,9 +8,10 @@
  * - Ahead of need (when what is left would not outlast two round trips at the recent rate, or a
  *   quarter of the last lease), a renewal runs in the background (`waitUntil`): a steady client
  *   does not wait for it. One lease request at a time per subject.
- * - A request that finds no lease left waits for the lease on its way, if that lease can cover it
- *   (first come, first served); otherwise, and when no lease is worth asking for, its own RPC
- *   admits it in the KeyGuard directly, with exact figures — so a lease never limits throughput.
+ * - A request only ever awaits its own RPC: workerd cancels a request that waits on another
+ *   request's I/O as hung. One that finds no admission left asks for a lease if one is worth it
+ *   and none is on its way, and takes the first admission of it; otherwise its RPC admits it in the
+ *   KeyGuard directly, with exact figures — so a lease never limits throughput either.
  * - A lease admits until `sent + ttl − margin` on this isolate's clock: it was sent before the
  *   KeyGuard granted it, so it ends here before it ends there, whatever the clocks say. One that
  *   arrives after that is handed back unused.
@@ -45,26 +46,17 @@ interface HeldLease {
   left: number;
   until: number;
 }
-/** What a waiter is told when the lease could not cover it: ask the KeyGuard yourself (from your own request). */
-const ASK_YOURSELF = Symbol("ask yourself");
-interface Waiter {
-  resolve: (admission: Admission | typeof ASK_YOURSELF) => void;
-  reject: (error: unknown) => void;
-}
-
 class Subject {
   constructor(readonly name: string) {}
   leases: HeldLease[] = [];
   finished: LeaseReturn[] = [];
-  waiters: Waiter[] = [];
-  flight: Promise<void> | undefined;
+  /** The lease request on its way, if any: one at a time. */
+  flight: Promise<LeaseReply> | undefined;
   demand = new DemandMeter();
   rttMs: number | undefined;
   view: LimitView = { policy: undefined, unleased: 0, spentTat: 0, resetAt: 0, othersResetAt: 0, limitedUntil: 0 };
   revoked = false;
   strict = false;
-  /** How many waiters the lease on its way can serve at most. */
-  inbound = 0;
 }
 
 export class LeaseBook {
@@ -87,10 +79,17 @@ export class LeaseBook {
       return Promise.resolve(taken);
     }
     if (now < subject.view.limitedUntil) return Promise.resolve(refusal("limited", subject.view, ctx.policy, now));
-    if (!subject.flight) this.#fly(subject, ctx, 1);
-    if (subject.waiters.length >= subject.inbound) return this.#direct(subject, ctx);
-    const served = new Promise<Admission | typeof ASK_YOURSELF>((resolve, reject) => subject.waiters.push({ resolve, reject }));
-    return served.then((outcome) => (outcome === ASK_YOURSELF ? this.#direct(subject, ctx) : outcome));
+    const flight = this.#fly(subject, ctx, 1);
+    return flight ? this.#leased(subject, ctx, flight) : this.#direct(subject, ctx);
+  }
+
+  /** The first admission of the lease this request asked for; the KeyGuard's own if it brought none usable. */
+  async #leased(subject: Subject, ctx: AdmissionContext, flight: Promise<LeaseReply>): Promise<Admission> {
+    const reply = await flight;
+    const now = this.#now();
+    if (reply.verdict !== "allowed") return refusal(reply.verdict, subject.view, ctx.policy, now);
+    if (reply.lease === null) return directAdmission(reply);
+    return this.#take(subject, now, ctx.policy) ?? this.#direct(subject, ctx);
   }
 
   /** One admission from the earliest-ending lease, if any lease still admits. */
@@ -114,27 +113,19 @@ export class LeaseBook {
     const left = subject.leases.reduce((sum, lease) => sum + lease.left, 0);
     const last = subject.leases.at(-1);
     if (last && left > Math.max(subject.demand.rate(now) * lead, last.count / 4) && last.until - now > lead) return;
-    this.#fly(subject, ctx, 0);
+    void this.#fly(subject, ctx, 0)?.catch(() => {});
   }
 
-  /** Asks for a lease if one is worth it: for `waiting` requests now, and the recent rate's over the next horizon. */
-  #fly(subject: Subject, ctx: AdmissionContext, waiting: number): void {
+  /** Asks for a lease if one is worth it and none is on its way: for `waiting` requests now, and the recent rate's over the next horizon. */
+  #fly(subject: Subject, ctx: AdmissionContext, waiting: number): Promise<LeaseReply> | undefined {
     const want = waiting + wanted(subject, this.#now());
-    if (subject.flight || !worthALease(subject, want, ctx.policy)) return;
-    subject.inbound = Math.min(want, maxLeaseSize(subject.view.policy ?? ctx.policy));
-    subject.flight = this.#flight(subject, ctx, want);
-    ctx.waitUntil(subject.flight);
-  }
-
-  async #flight(subject: Subject, ctx: AdmissionContext, want: number): Promise<void> {
-    try {
-      this.#serveWaiters(subject, await this.#ask(subject, ctx, want, false), ctx);
-    } catch (error) {
-      for (const waiter of subject.waiters.splice(0)) waiter.reject(error);
-    } finally {
+    if (subject.flight || !worthALease(subject, want, ctx.policy)) return undefined;
+    const flight = this.#ask(subject, ctx, want, false).finally(() => {
       subject.flight = undefined;
-      subject.inbound = 0;
-    }
+    });
+    subject.flight = flight;
+    ctx.waitUntil(flight.catch(() => {}));
+    return flight;
   }
 
   async #ask(subject: Subject, ctx: AdmissionContext, want: number, direct: boolean): Promise<LeaseReply> {
@@ -161,24 +152,16 @@ export class LeaseBook {
     else subject.finished.push({ id: lease.id, unused: lease.count });
   }
 
-  /** First come, first served from the lease; a strict subject's reply admitted the first directly. The rest ask for themselves, each from its own request. */
-  #serveWaiters(subject: Subject, reply: LeaseReply, ctx: AdmissionContext): void {
-    const now = this.#now();
-    if (reply.verdict !== "allowed") {
-      for (const waiter of subject.waiters.splice(0)) waiter.resolve(refusal(reply.verdict, subject.view, ctx.policy, now));
-      return;
-    }
-    if (reply.lease === null) subject.waiters.shift()?.resolve(directAdmission(reply));
-    let taken: Admission | undefined;
-    while (subject.waiters.length > 0 && (taken = this.#take(subject, now, ctx.policy))) subject.waiters.shift()!.resolve(taken);
-    for (const waiter of subject.waiters.splice(0)) waiter.resolve(ASK_YOURSELF);
-  }
-
-  /** One request admitted (or not) by the KeyGuard itself: a strict subject's, or one that could not use a lease. */
+  /**
+   * One request admitted (or not) by the KeyGuard itself: a strict subject's, or one that found no
+   * admission here. Refused, it still takes one this isolate was granted meanwhile (a lease that
+   * arrived while it asked), so that no granted admission goes unused while requests are refused.
+   */
   async #direct(subject: Subject, ctx: AdmissionContext): Promise<Admission> {
     const reply = await this.#ask(subject, ctx, 1, true);
-    if (reply.verdict !== "allowed") return refusal(reply.verdict, subject.view, ctx.policy, this.#now());
-    return directAdmission(reply);
+    const now = this.#now();
+    if (reply.verdict === "allowed") return directAdmission(reply);
+    return (reply.verdict === "limited" && this.#take(subject, now, ctx.policy)) || refusal(reply.verdict, subject.view, ctx.policy, now);
   }
 
   #subject(name: string): Subject {

@@ -56,6 +56,7 @@ describe(`revocation is final everywhere when revoke returns, within the lease l
     await guard(key.id).setPolicyOverride({ rate: 1_000_000, burst: 1_000_000 });
     const isolates = Array.from({ length: 3 }, () => isolate(key.id));
     for (let round = 0; round < 20; round++) await Promise.all(isolates.map((i) => Promise.all([i.admit(), i.admit(), i.admit()])));
+    await Promise.all(isolates.map((i) => i.settled())); // renewals in flight have landed
     const leased = await Promise.all(isolates.map((i) => i.admit()));
     expect(leased.every((a) => a.verdict === "allowed" && a.leased)).toBe(true);
 
