@@ -5,9 +5,9 @@
  * (bench/workers/far-guard.ts, header `Bench-Guard-Delay-Ms`), never by production code. Each case
  * has its own key, so no lease of one case serves another.
  */
-import type { RoundedLoad } from "./load";
-import type { LoadOptions } from "./load";
 import { provisionBenchKey, type BenchServer } from "./bench-servers";
+import type { LoadOptions, RoundedLoad } from "./load";
+import { median } from "./measure";
 import type { BenchRow } from "./types";
 
 export const FAR_DELAYS_MS = [50, 150] as const;
@@ -55,15 +55,20 @@ export function admissionRows(partLabel: string, local: RoundedLoad, far: Record
   ];
 }
 
+/** Median over the rounds of (p50 150 ms away − p50 local) in the same round: the machine's load moves both alike. */
+function pairedP50Difference([local, , far]: RoundedLoad[]): number {
+  return median(far!.p50sMs.map((p50, round) => p50 - local!.p50sMs[round]!));
+}
+
 export function admissionSummary(local: RoundedLoad, far: Record<FarCase, RoundedLoad>): string[] {
-  const series = (mode: Mode, pick: (load: RoundedLoad) => number) =>
-    [0, ...FAR_DELAYS_MS].map((delay) => (mode === "leases" && delay === 0 ? local : far[`${mode}-${delay}` as FarCase])).map(pick);
+  const loads = (mode: Mode) => [0, ...FAR_DELAYS_MS].map((delay) => (mode === "leases" && delay === 0 ? local : far[`${mode}-${delay}` as FarCase]));
+  const series = (mode: Mode, pick: (load: RoundedLoad) => number) => loads(mode).map(pick);
   const line = (mode: Mode) => {
     const p50 = series(mode, (l) => l.p50Ms);
     const p99 = series(mode, (l) => l.p99Ms);
     const rates = series(mode, (l) => Math.round(l.requestsPerSecond));
     return (
-      `p50 ${ms(p50[0]!)} / ${ms(p50[1]!)} / ${ms(p50[2]!)} ms (${signed(p50[2]! - p50[0]!)} ms at 150 ms), ` +
+      `p50 ${ms(p50[0]!)} / ${ms(p50[1]!)} / ${ms(p50[2]!)} ms (${signed(pairedP50Difference(loads(mode)))} ms at 150 ms, paired by round), ` +
       `p99 ${ms(p99[0]!)} / ${ms(p99[1]!)} / ${ms(p99[2]!)} ms, ${rates.join(" / ")} req/s`
     );
   };
