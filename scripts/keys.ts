@@ -38,8 +38,11 @@ Keys (live keys are on production, test keys on the sandbox):
                          Scopes: ${SCOPES.join(", ")}
   list --account <id>    The account's keys: id, mode, status, last 4, scopes, created, last used.
   revoke <key_id>        Revoke a key; refused from its very next request on.
-  limits --key <key_id> --rate <n> --burst <m>
+  limits --key <key_id> [--rate <n> --burst <m> | --reset] [--strict | --no-strict]
                          Override the key's rate limit (requests/s, burst); --reset removes it.
+                         --strict: every request asks the key's KeyGuard (no admission leases), so
+                         a revocation holds from the very next request; each request is slower.
+                         --no-strict: back to leases (a revocation holds everywhere within 1 s).
 
 Where (default: local):
   local                  The servers of a running \`npm start\` (localhost:8787 and :8788) if they
@@ -73,6 +76,7 @@ const OPTIONS = {
   rate: { type: "string" },
   burst: { type: "string" },
   reset: { type: "boolean", default: false },
+  strict: { type: "boolean" },
   json: { type: "boolean", default: false },
   env: { type: "string" },
   remote: { type: "boolean", default: false },
@@ -83,7 +87,7 @@ const OPTIONS = {
 } as const;
 
 runCli("keys", HELP, async (argv) => {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, allowNegative: true });
   const only = parseEnv(values.env);
   if (values.remote && !values.url) throw new UsageError("--remote needs --url <the deployed worker's URL>");
   if (values.url && values["persist-to"]) throw new UsageError("--url and --persist-to exclude each other");
@@ -122,7 +126,7 @@ runCli("keys", HELP, async (argv) => {
       });
     } else if (command === "list") await commands.listKeys(ctx, required("account", values.account));
     else if (command === "revoke" && sub) await commands.revokeKey(ctx, sub);
-    else if (command === "limits") await commands.setLimits(ctx, required("key", values.key), policyFrom(values));
+    else if (command === "limits") await commands.setLimits(ctx, required("key", values.key), policyFrom(values), values.strict);
     else throw new UsageError(command ? `unknown command: ${[command, sub].filter(Boolean).join(" ")}` : "no command given");
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
     return EXIT.ok;
@@ -151,13 +155,17 @@ function passwordFrom(value: string): string {
   return value === "-" ? readFileSync(0, "utf8").replace(/\r?\n$/, "") : value;
 }
 
-function policyFrom(values: { rate?: string; burst?: string; reset: boolean }): { rate: number; burst: number } | null {
+/** The override to set, null to remove it, undefined to leave it (only --strict/--no-strict given). */
+function policyFrom(values: { rate?: string; burst?: string; reset: boolean; strict?: boolean }): { rate: number; burst: number } | null | undefined {
   if (values.reset) {
     if (values.rate || values.burst) throw new UsageError("--reset takes no --rate or --burst");
     return null;
   }
+  if (values.rate === undefined && values.burst === undefined && values.strict !== undefined) return undefined;
   const rate = Number(values.rate);
   const burst = Number(values.burst);
-  if (!(rate > 0) || !Number.isInteger(burst) || burst < 1) throw new UsageError("limits needs --rate <requests per second, > 0> and --burst <whole number ≥ 1>, or --reset");
+  if (!(rate > 0) || !Number.isInteger(burst) || burst < 1) {
+    throw new UsageError("limits needs --rate <requests per second, > 0> --burst <whole number ≥ 1>, --reset, or --strict/--no-strict");
+  }
   return { rate, burst };
 }

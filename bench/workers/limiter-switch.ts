@@ -3,7 +3,8 @@
  * whose `main` points here): the catalog routes twice, identical but for the per-key rate limiter,
  * so the limiter's cost per request is one difference measured in one isolate.
  * - default: authenticate → rateLimit → read:catalog, exactly what src/index.ts runs;
- * - with `Bench-Limiter: off`: authenticate → read:catalog.
+ * - with `Bench-Limiter: off`: authenticate → read:catalog;
+ * - with `Bench-Guard-Delay-Ms: n`: every KeyGuard is n ms of round trip away (far-guard.ts).
  * It keeps the real worker's name and Durable Object classes, so it reads the same persisted keys,
  * key guards and releases.
  */
@@ -17,6 +18,7 @@ import { registerCatalogRoutes } from "../../src/catalog/routes";
 import type { AppEnv } from "../../src/http/context";
 import { Problem, renderProblem } from "../../src/http/problem";
 import { requestId } from "../../src/http/request-id";
+import { bindingsFor } from "./far-guard";
 
 const LIMITER_SWITCH_HEADER = "Bench-Limiter";
 
@@ -37,7 +39,7 @@ const withoutLimiter = catalogApp(every(authenticate(), requireScope("read:catal
 export default {
   fetch(request, env, ctx) {
     const app = request.headers.get(LIMITER_SWITCH_HEADER) === "off" ? withoutLimiter : withLimiter;
-    return app.fetch(request, env, ctx);
+    return app.fetch(request, bindingsFor(request, env), ctx);
   },
 } satisfies ExportedHandler<Env>;
 

@@ -53,13 +53,15 @@ function configFor(kind: ServerKind, scratch: string): string | undefined {
 
 /**
  * A fresh account and live key on the server, with a rate-limit override far above any load the
- * bench can make (the default 100 requests/s would turn the load test into a 429 test).
+ * bench can make (the default 100 requests/s would turn the load test into a 429 test); `strict`:
+ * every request of the key asks its KeyGuard (no admission leases).
  */
-export async function provisionBenchKey(server: BenchServer): Promise<string> {
+export async function provisionBenchKey(server: BenchServer, options: { strict?: boolean } = {}): Promise<string> {
   const operator = new OperatorClient(server.url, server.operatorSecret);
   const account = await operator.createAccount({ email: `bench-${randomBytes(6).toString("hex")}@example.test`, password: randomBytes(16).toString("hex"), name: "Bench" });
   const key = await operator.createKey(account.id, { name: "bench" });
   await operator.setLimits(key.id, { rate: 1_000_000, burst: 1_000_000 });
+  if (options.strict) await operator.setAdmission(key.id, true);
   return key.secret;
 }
 

@@ -89,6 +89,8 @@ export interface RoundedLoad {
   p99Ms: number;
   /** Median over the rounds of this figure's req/s ÷ the floor's req/s in the same round. */
   ratioToFloor: number;
+  /** Each round's p50, to compare two figures round by round (paired, like the ratios). */
+  p50sMs: number[];
   /** Measured requests, all rounds together. */
   requests: number;
   /** req/s of each round, in order (for ratios between two figures of the same round). */
@@ -121,6 +123,7 @@ export async function loadRounds<K extends string>(
       p50Ms: median(results.map((r) => r.p50Ms)),
       p99Ms: median(results.map((r) => r.p99Ms)),
       ratioToFloor: median(results.map((r, i) => r.requestsPerSecond / floors[i]!.requestsPerSecond)),
+      p50sMs: results.map((r) => r.p50Ms),
       requests: results.reduce((sum, r) => sum + r.requests, 0),
       roundRates: results.map((r) => r.requestsPerSecond),
     };

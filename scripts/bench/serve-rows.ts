@@ -5,6 +5,8 @@ import type { BenchRow } from "./types";
 export const ms = (value: number) => value.toFixed(2);
 export const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
 export const count = (n: number) => n.toLocaleString("en");
+/** A signed difference in ms, with a true minus sign. */
+export const signed = (value: number) => `${value < 0 ? "−" : "+"}${ms(Math.abs(value))}`;
 export const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 
 export function loadRow(label: string, result: RoundedLoad): BenchRow {

@@ -4,6 +4,7 @@
  * - request rate and p50/p99 of an authenticated, rate-limited part and of /v1/releases/current,
  *   ÷ a bare Hono "ok" worker (bench/workers/ok.ts);
  * - the rate limiter's cost: the same part route with and without it (bench/workers/limiter-switch.ts);
+ * - admission leases against one KeyGuard RPC per request, the KeyGuard local or far (admission-cases.ts);
  * - the whole /v1/catalog: time to first byte and MB/s for a small and a large catalog, and the RSS
  *   of the workerd process that runs the worker before, during (peak, sampled) and after streaming;
  * - one profile by scope and by id (many different ones) against the manifest request, at both
@@ -13,10 +14,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEFAULT_PART_BYTES } from "../../src/catalog/parts";
+import { admissionKeys, admissionLoads, admissionRows, admissionSummary, type FarCase } from "./admission-cases";
 import { provisionBenchKey, rssBytes, startBenchServer, workerPid, type BenchServer, type ServerKind } from "./bench-servers";
 import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
 import { measureDocument, type DocumentFigures } from "./serve-document";
-import { count, loadRow, mib, ms, times } from "./serve-rows";
+import { count, loadRow, mib, ms, signed, times } from "./serve-rows";
 import { lookupRows, lookupSummary, measureLookups, type LookupFigures } from "./serve-lookup";
 import { benchStateDir, builtRelease, makeCurrent, type BuiltRelease } from "./served-releases";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
@@ -64,6 +66,7 @@ export const serveBench: BenchModule = {
 
       const real = await start("catalog");
       const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
+      const farKeys = await admissionKeys(real);
       const documents: DocumentFigures[] = [];
       const lookups: LookupFigures[] = [];
       for (const release of documentReleases) {
@@ -84,10 +87,12 @@ export const serveBench: BenchModule = {
       const url = `${bench.url}/v1/catalog/parts/${RATE_PART}`;
       await expectLimiter(url, auth, true);
       await expectLimiter(url, { ...auth, ...LIMITER_OFF }, false);
-      const limiter = await rounds({ on: load(url, auth), off: load(url, { ...auth, ...LIMITER_OFF }) });
+      const far = await admissionLoads(url, farKeys, (headers) => load(url, headers));
+      const { on, off, floor, ...farLoads } = await rounds({ on: load(url, auth), off: load(url, { ...auth, ...LIMITER_OFF }), ...far });
+      const limiter = { on, off, floor };
       // The harness's own memory growth, for scale: workerd under wrangler dev grows with every request, even for "ok".
       const harnessGrowthPerRequest = (rssBytes(okPid) - okRssBefore) / (edge.floor.requests + limiter.floor.requests);
-      return section({ documents, lookups, edge, limiter, harnessGrowthPerRequest });
+      return section({ documents, lookups, edge, limiter, far: farLoads, harnessGrowthPerRequest });
     } catch (error) {
       // What the servers printed is usually the reason (e.g. a worker that failed to load).
       const logs = servers.map((server) => `--- wrangler dev ${server.url} ---\n${server.log().slice(-4000)}`).join("\n");
@@ -113,12 +118,12 @@ interface Measured {
   lookups: LookupFigures[];
   edge: Record<"part" | "manifest" | "floor", RoundedLoad>;
   limiter: Record<"on" | "off" | "floor", RoundedLoad>;
+  far: Record<FarCase, RoundedLoad>;
   harnessGrowthPerRequest: number;
 }
 
-const signed = (value: number) => `${value < 0 ? "−" : "+"}${ms(Math.abs(value))}`;
 
-function section({ documents, lookups, edge, limiter, harnessGrowthPerRequest }: Measured): BenchSection {
+function section({ documents, lookups, edge, limiter, far, harnessGrowthPerRequest }: Measured): BenchSection {
   const partLabel = `GET /v1/catalog/parts/${RATE_PART} (${RATE_RELEASE.partBytes / 1024} KiB part)`;
   const rows: BenchRow[] = [
     {
@@ -127,9 +132,9 @@ function section({ documents, lookups, edge, limiter, harnessGrowthPerRequest }:
     },
     loadRow(`${partLabel}, authenticated + rate-limited`, edge.part),
     loadRow("GET /v1/releases/current, authenticated + rate-limited", edge.manifest),
-    loadRow(`${partLabel}, bench worker with the limiter`, limiter.on),
     loadRow(`${partLabel}, bench worker without the limiter`, limiter.off),
     ...lookups.flatMap(lookupRows),
+    ...admissionRows(`${partLabel}, bench worker`, limiter.on, far),
     ...documents.map((d) => ({
       case: `GET /v1/catalog, ${count(d.profiles)} profiles (${mib(d.bytes)} MiB)`,
       "TTFB (ms)": ms(d.ttfbMs),
@@ -151,20 +156,24 @@ function section({ documents, lookups, edge, limiter, harnessGrowthPerRequest }:
       `Floor: a bare Hono worker answering "ok" (bench/workers/ok.ts) under the same harness. Parts come from a ${count(RATE_RELEASE.profiles)}-profile release cut into ` +
       `${RATE_RELEASE.partBytes / 1024} KiB parts, so a part request measures the edge path rather than bandwidth. ` +
       "The limiter's cost: a bench-only worker (bench/workers/limiter-switch.ts) serving the same route with and without `rateLimit()`. " +
+      "The same worker puts every KeyGuard 50 or 150 ms of round trip away on request (bench/workers/far-guard.ts: half the delay each way of every RPC), " +
+      "for a key with admission leases and a strict key (one KeyGuard RPC per request), one key per case. " +
       "The whole document: a fresh connection per GET (median of the runs); around the first GET, the RSS of the workerd process running the worker, sampled every 10 ms. " +
       "Local workerd under wrangler dev grows by some KiB with every request even for the bare worker (its row gives the figure), and each part of the document is one local R2 read. " +
       "Profile lookups: many different profiles in turn (spread over the catalog, scrambled), by scope and by id, loaded in the same rounds as " +
       "GET /v1/releases/current on the same release; a lookup's cost is the manifest request's req/s ÷ its own in the same round (median over the rounds). " +
-      "Targets: authenticated part ≥ 0.5× the bare worker's req/s; a lookup ≤ 1.5× a manifest request's cost, the same at both sizes; " +
+      "Targets: authenticated part ≥ 0.6× the bare worker's req/s; with leases, p50 with the KeyGuard 150 ms away within 5 ms of local; a lookup ≤ 1.5× a manifest request's cost, the same at both sizes; " +
       "TTFB independent of size; workerd RSS growth while streaming < 10 MB.",
     columns: ["case", "req/s", "p50 (ms)", "p99 (ms)", "req/s ÷ bare worker", "cost ÷ manifest request", "TTFB (ms)", "MB/s", "workerd RSS before → peak → after (MiB)"],
     rows,
     summary: [
-      `serve authenticated part: ${Math.round(edge.part.requestsPerSecond)} req/s = ${times(edge.part.ratioToFloor)} bare worker (target ≥ 0.5×), ` +
+      `serve authenticated part: ${Math.round(edge.part.requestsPerSecond)} req/s = ${times(edge.part.ratioToFloor)} bare worker (target ≥ 0.6×), ` +
         `p50 ${ms(edge.part.p50Ms)} ms (bare ${ms(edge.floor.p50Ms)} ms), ${signed(extraMs(edge.part, edge.floor))} ms server time per request`,
       `serve /v1/releases/current: ${Math.round(edge.manifest.requestsPerSecond)} req/s = ${times(edge.manifest.ratioToFloor)} bare worker, p50 ${ms(edge.manifest.p50Ms)} ms`,
-      `serve rate limiter: ${ms(extraMs(limiter.on, limiter.off))} ms server time per request (${Math.round(limiter.off.requestsPerSecond)} → ${Math.round(limiter.on.requestsPerSecond)} req/s, ` +
-        `p50 ${ms(limiter.off.p50Ms)} → ${ms(limiter.on.p50Ms)} ms)`,
+      `serve rate limiter: ${ms(extraMs(limiter.on, limiter.off))} ms server time per request with leases, ${ms(extraMs(far["rpc-0"], limiter.off))} ms with one RPC per request ` +
+        `(${Math.round(limiter.off.requestsPerSecond)} → ${Math.round(limiter.on.requestsPerSecond)} / ${Math.round(far["rpc-0"].requestsPerSecond)} req/s, ` +
+        `p50 ${ms(limiter.off.p50Ms)} → ${ms(limiter.on.p50Ms)} / ${ms(far["rpc-0"].p50Ms)} ms)`,
+      ...admissionSummary(limiter.on, far),
       `serve profile lookup (target ≤ 1.5× a manifest request): ${lookups.map(lookupSummary).join("; ")}`,
       `serve /v1/catalog TTFB: ${count(small.profiles)} profiles ${ms(small.ttfbMs)} ms, ${count(large.profiles)} profiles ${ms(large.ttfbMs)} ms (${times(large.ttfbMs / small.ttfbMs)}); ` +
         `${(small.bytesPerSecond / 1e6).toFixed(0)} / ${(large.bytesPerSecond / 1e6).toFixed(0)} MB/s`,

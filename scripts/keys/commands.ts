@@ -87,11 +87,24 @@ export async function revokeKey(ctx: CommandContext, keyId: string): Promise<voi
   ctx.print(ctx.json ? JSON.stringify(key) : `revoked ${key.id} (…${key.last4}): refused from its next request on`);
 }
 
-export async function setLimits(ctx: CommandContext, keyId: string, policy: { rate: number; burst: number } | null): Promise<void> {
+/** `policy` undefined leaves the override as it is; `strict` undefined leaves the admission mode. */
+export async function setLimits(ctx: CommandContext, keyId: string, policy: { rate: number; burst: number } | null | undefined, strict?: boolean): Promise<void> {
   const [client] = await ctx.connections.clients([deploymentOfKey(keyId)]);
-  const result = await client!.setLimits(keyId, policy);
-  if (ctx.json) return ctx.print(JSON.stringify(result));
-  ctx.print(policy ? `${keyId}: ${policy.rate} requests/s, burst ${policy.burst} (override)` : `${keyId}: back to its mode's default limits`);
+  const lines: string[] = [];
+  let result: Record<string, unknown> = { key_id: keyId };
+  if (policy !== undefined) {
+    result = { ...result, ...(await client!.setLimits(keyId, policy)) };
+    lines.push(policy ? `${keyId}: ${policy.rate} requests/s, burst ${policy.burst} (override)` : `${keyId}: back to its mode's default limits`);
+  }
+  if (strict !== undefined) {
+    result = { ...result, ...(await client!.setAdmission(keyId, strict)) };
+    lines.push(
+      strict
+        ? `${keyId}: strict: every request asks its KeyGuard (no leases); a revocation holds from the very next request`
+        : `${keyId}: admission leases: a revocation holds everywhere within 1 s`,
+    );
+  }
+  ctx.print(ctx.json ? JSON.stringify(result) : lines.join("\n"));
 }
 
 function deploymentOfKey(keyId: string): Deployment {

@@ -65,6 +65,11 @@ export class OperatorClient {
     return policy ? this.#call("PUT", `/keys/${encodeURIComponent(keyId)}/limits`, policy) : this.#call("DELETE", `/keys/${encodeURIComponent(keyId)}/limits`);
   }
 
+  /** Strict: every request of the key asks its KeyGuard. Answers once the key's earlier leases have ended. */
+  setAdmission(keyId: string, strict: boolean): Promise<{ key_id: string; strict: boolean }> {
+    return this.#call("PUT", `/keys/${encodeURIComponent(keyId)}/admission`, { strict });
+  }
+
   async #call<T>(method: string, route: string, body?: unknown): Promise<T> {
     const response = await fetch(new URL(`/operator/v1${route}`, this.baseUrl), {
       method,

@@ -2,9 +2,9 @@
  * What an API key *is* (its KV index record: account, mode, scopes), remembered in the isolate for
  * a short while, so that a busy key costs one KV read a minute instead of one per request.
  *
- * Safe because the record never decides that a key is still valid (shared/DESIGN.md
- * "Credentials"): the key's KeyGuard, asked on every request, holds the revoked state, so a
- * revocation is refused at the very next request whatever is remembered here. Only active records
+ * Safe because the record never decides that a key is still valid (README "Admission leases"):
+ * the key's KeyGuard holds the revoked state, and once its revocation returns no lease admits the
+ * key anywhere, whatever is remembered here. Only active records
  * are kept (a record read as revoked is refused and forgotten), keyed by the key's SHA-256, never
  * the secret. KV itself serves reads up to 60 s old away from where a record was written, so
  * remembering one for 60 s adds no staleness the design does not already accept.

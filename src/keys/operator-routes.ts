@@ -1,9 +1,10 @@
 /**
  * The operator API behind `npm run keys` (scripts/keys.ts): accounts, keys of any account, admin
- * approval (for API keys here; for OAuth apps in operator-admin-requests.ts) and per-key rate
- * limits. It runs inside the worker because the Durable Objects that own accounts and keys can only
- * be reached there, the same way locally and on Cloudflare; it is left out of /openapi.json and
- * closed unless OPERATOR_SECRET is set (src/keys/operator-auth.ts).
+ * approval (for API keys here; for OAuth apps in operator-admin-requests.ts), per-key rate limits
+ * and strict admission (every request asks the key's KeyGuard). It runs inside the worker because
+ * the Durable Objects that own accounts and keys can only be reached there, the same way locally
+ * and on Cloudflare; it is left out of /openapi.json and closed unless OPERATOR_SECRET is set
+ * (src/keys/operator-auth.ts).
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { KEY_MODES } from "../auth/api-key";
@@ -26,6 +27,7 @@ const NewAccountBody = z.strictObject({
   operator: z.boolean().optional(),
   id: z.string().regex(ACCOUNT_ID_PATTERN).optional(),
 });
+const AdmissionBody = z.strictObject({ strict: z.boolean() });
 const NewKeyBody = z.strictObject({
   mode: z.enum(KEY_MODES).optional(),
   scopes: z.array(ScopeSchema).min(1).optional(),
@@ -89,6 +91,18 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
     await ownerOf(c.env, key_id);
     await c.env.KEY_GUARDS.getByName(key_id).setPolicyOverride(null);
     return c.json({ key_id, policy_override: null });
+  });
+
+  registerAdmissionMode(app);
+}
+
+/** Strict: every request of the key asks its KeyGuard (no leases); answers once earlier leases have ended. */
+function registerAdmissionMode(app: OpenAPIHono<AppEnv>) {
+  app.openapi(operatorRoute({ method: "put", path: `${OPERATOR_BASE}/keys/{key_id}/admission`, request: { params: KeyParams, ...json(AdmissionBody) } }), async (c) => {
+    const { key_id } = c.req.valid("param");
+    await ownerOf(c.env, key_id);
+    const guard = await c.env.KEY_GUARDS.getByName(key_id).setStrict(c.req.valid("json").strict);
+    return c.json({ key_id, strict: guard.strict });
   });
 }
 

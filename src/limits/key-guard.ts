@@ -1,29 +1,25 @@
 /**
  * KeyGuard: one Durable Object per credential subject (an API key id, or an OAuth grant id), named
- * `idFromName(subject)`. Every authenticated request asks it, so it is where the two decisions that
- * must not race live (shared/DESIGN.md "Credentials", "Rate limits"):
- * - revoked or not: strongly consistent, so a revocation is refused at the very next request at
- *   every location, whatever KV still says;
- * - admitted or not: GCRA against the subject's policy (the mode's default, or an operator override).
+ * `idFromName(subject)`. It is where the two decisions that must not race live:
+ * - revoked or not: strongly consistent, whatever KV still says. Isolates admit from short leases
+ *   (`acquire`); revoking refuses every renewal at once and `revoke()` returns only when no lease
+ *   granted before it can admit any more (≤ LEASE_TTL_MS), so a revocation is final everywhere
+ *   when it returns. A strict subject (`setStrict`) gets no leases: every request asks here.
+ * - admitted or not: GCRA with leases (src/limits/lease-ledger.ts) against the subject's policy
+ *   (the mode's default, or an operator override).
  *
- * The GCRA state (one TAT) lives in memory. Forgetting it is exact once the TAT has passed, and the
- * runtime only evicts an object after seconds of idleness; a TAT further ahead than that is also
- * written to storage and deleted by an alarm when it passes, so an idle object keeps no limiter
- * state. Durable state is only what an operator set: revoked, policy override, owner; plus the
- * last-used minute and, for an OAuth grant, that its authorization code was redeemed and the
- * SHA-256 of its current refresh token and of every one rotated away (reuse detection).
+ * The ledger (one TAT and the outstanding leases) lives in memory. Forgetting it is exact once the
+ * TAT has passed and the leases have ended, and the runtime only evicts an object after seconds of
+ * idleness; a TAT further ahead than that is also written to storage and deleted by an alarm when
+ * it passes, so an idle object keeps no limiter state. Durable state is only what an operator set:
+ * revoked, policy override, strict, owner; plus the last-used minute and, for an OAuth grant, that
+ * its authorization code was redeemed and the SHA-256 of its current refresh token and of every
+ * one rotated away (reuse detection).
  */
 import { DurableObject } from "cloudflare:workers";
-import { gcraDecide, type RatePolicy } from "./gcra";
-
-export type AdmissionVerdict = "allowed" | "limited" | "revoked";
-export interface Admission {
-  verdict: AdmissionVerdict;
-  policy: RatePolicy;
-  remaining: number;
-  resetMs: number;
-  retryAfterMs: number;
-}
+import type { RatePolicy } from "./gcra";
+import { answerLease, LeaseLedger } from "./lease-ledger";
+import { LEASE_TTL_MS, type LeaseReply, type LeaseRequest } from "./lease-protocol";
 
 /** What became of a refresh-token rotation (see {@link KeyGuard.rotateRefreshToken}). */
 export type RefreshRotation = "rotated" | "reused" | "revoked";
@@ -35,6 +31,8 @@ export interface GuardDescription {
   revoked: boolean;
   revokedAt: string | null;
   policyOverride: RatePolicy | null;
+  /** Every request asks the KeyGuard (no leases): a revocation holds from the very next request. */
+  strict: boolean;
   lastUsedAt: string | null;
 }
 
@@ -46,6 +44,7 @@ const STORED = {
   owner: "owner",
   revokedAt: "revoked_at",
   policy: "policy",
+  strict: "strict",
   lastUsed: "last_used",
   tat: "tat",
   codeRedeemed: "code_redeemed",
@@ -54,38 +53,47 @@ const STORED = {
 const retiredRefreshKey = (tokenId: string) => `refresh_retired:${tokenId}`;
 
 export class KeyGuard extends DurableObject<Env> {
-  #tat: number | undefined;
+  #ledger: LeaseLedger;
   #revokedAt: number | undefined;
   #policyOverride: RatePolicy | undefined;
+  #strict: boolean;
   #lastUsed: number | undefined;
+  /** Leases an earlier instance of this object may have granted end by then (it was in use within the last minute). */
+  readonly #inheritedLeasesEndAt: number;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const kv = ctx.storage.kv;
-    this.#tat = kv.get<number>(STORED.tat);
+    this.#ledger = new LeaseLedger(kv.get<number>(STORED.tat));
     this.#revokedAt = kv.get<number>(STORED.revokedAt);
     this.#policyOverride = kv.get<RatePolicy>(STORED.policy);
+    this.#strict = kv.get<boolean>(STORED.strict) ?? false;
     this.#lastUsed = kv.get<number>(STORED.lastUsed);
+    const now = Date.now();
+    const recentlyUsed = this.#lastUsed !== undefined && now < this.#lastUsed + LAST_USED_RESOLUTION_MS + LEASE_TTL_MS;
+    this.#inheritedLeasesEndAt = recentlyUsed ? now + LEASE_TTL_MS : 0;
   }
 
-  /** Decides one request. `defaultPolicy` is the mode's policy; an operator override wins. */
-  async admit(defaultPolicy: RatePolicy): Promise<Admission> {
-    const policy = this.#policyOverride ?? defaultPolicy;
-    if (this.#revokedAt !== undefined) return { verdict: "revoked", policy, remaining: 0, resetMs: 0, retryAfterMs: 0 };
+  /**
+   * An isolate's request for admissions: a lease of up to `want`, or for a strict subject one
+   * direct admission. Finished leases come back with it. `policy` is the mode's; an override wins.
+   */
+  async acquire(request: LeaseRequest): Promise<LeaseReply> {
+    const policy = this.#policyOverride ?? request.policy;
+    if (this.#revokedAt !== undefined) return { verdict: "revoked", policy, resetMs: 0, othersResetMs: 0 };
     const now = Date.now();
-    const decision = gcraDecide(this.#tat, now, policy);
-    if (!decision.allowed) {
-      return { verdict: "limited", policy, remaining: 0, resetMs: decision.resetMs, retryAfterMs: decision.retryAfterMs };
-    }
-    this.#tat = decision.tat;
-    if (decision.tat - now > PERSIST_TAT_LEAD_MS) await this.#persistTat(decision.tat);
+    const reply = answerLease(this.#ledger, now, policy, request, this.#strict);
+    if (reply.verdict !== "allowed") return reply;
+    const tat = this.#ledger.tat;
+    if (tat !== undefined && tat - now > PERSIST_TAT_LEAD_MS) await this.#persistTat(tat);
     this.#recordUse(now);
-    return { verdict: "allowed", policy, remaining: decision.remaining, resetMs: decision.resetMs, retryAfterMs: 0 };
+    return reply;
   }
 
   /** Idempotent; returns the description after revocation. */
   async revoke(): Promise<GuardDescription> {
     this.#markRevoked();
+    await this.#leasesEnded();
     return this.describe();
   }
 
@@ -137,8 +145,18 @@ export class KeyGuard extends DurableObject<Env> {
     this.#policyOverride = policy ?? undefined;
     if (policy) this.ctx.storage.kv.put(STORED.policy, policy);
     else this.ctx.storage.kv.delete(STORED.policy);
-    this.#tat = undefined;
+    this.#ledger.restart();
     this.ctx.storage.kv.delete(STORED.tat);
+    await this.#leasesEnded();
+    return this.describe();
+  }
+
+  /** Strict: no more leases, every request asks here. Returns once the leases granted before have ended. */
+  async setStrict(strict: boolean): Promise<GuardDescription> {
+    this.#strict = strict;
+    if (strict) this.ctx.storage.kv.put(STORED.strict, true);
+    else this.ctx.storage.kv.delete(STORED.strict);
+    await this.#leasesEnded();
     return this.describe();
   }
 
@@ -149,6 +167,7 @@ export class KeyGuard extends DurableObject<Env> {
       revoked: this.#revokedAt !== undefined,
       revokedAt: iso(this.#revokedAt),
       policyOverride: this.#policyOverride ?? null,
+      strict: this.#strict,
       lastUsedAt: iso(this.#lastUsed),
     };
   }
@@ -165,6 +184,12 @@ export class KeyGuard extends DurableObject<Env> {
     if (this.#revokedAt !== undefined) return;
     this.#revokedAt = Date.now();
     this.ctx.storage.kv.put(STORED.revokedAt, this.#revokedAt);
+  }
+
+  /** Waits until no lease granted so far can admit any more (at most LEASE_TTL_MS). */
+  async #leasesEnded(): Promise<void> {
+    const wait = Math.max(this.#ledger.leasesEndAt, this.#inheritedLeasesEndAt) - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 
   async #persistTat(tat: number): Promise<void> {

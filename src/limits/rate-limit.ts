@@ -1,21 +1,26 @@
 /**
- * `rateLimit()`: after `authenticate`, asks the principal's KeyGuard (one Durable Object per key or
- * OAuth grant) to admit the request. The guard answers three ways: revoked (401, whatever the KV
- * index still says), limited (429 with Retry-After; nothing else runs: no KV or R2 read), or
+ * `rateLimit()`: after `authenticate`, admits the request from this isolate's lease of the
+ * principal's KeyGuard (one Durable Object per key or OAuth grant; src/limits/lease-book.ts), which
+ * asks the KeyGuard only when the lease is spent or ends. Three answers: revoked (401, whatever the
+ * KV index still says), limited (429 with Retry-After; nothing else runs: no KV or R2 read), or
  * allowed. Every response past this point carries `RateLimit-Policy` and `RateLimit`.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { realmOf, unauthorized } from "../auth/challenge";
 import type { Principal } from "../auth/principal";
 import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 import { rateLimitPolicyValue, rateLimitValue, retryAfterSeconds } from "./headers";
+import { LeaseBook, type AdmissionContext } from "./lease-book";
 import { policyForMode } from "./policy";
+
+/** This isolate's leases, for every subject it serves. */
+const leases = new LeaseBook();
 
 export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = c.get("principal");
-    const admission = await c.env.KEY_GUARDS.getByName(principal.subject).admit(policyForMode(c.env.RATE_LIMITS, principal.mode));
+    const admission = await leases.admit(principal.subject, admissionContext(c, principal));
     if (admission.verdict === "revoked") {
       throw unauthorized(principal.kind === "api_key" ? "revoked_api_key" : "invalid_token", revokedDetail(principal), {
         realm: realmOf(c.env.DEPLOYMENT),
@@ -42,6 +47,14 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
       throw new Problem(error.code, error.detail, { ...error.options, headers: { ...limitHeaders, ...error.options.headers } });
     }
     for (const [name, value] of Object.entries(limitHeaders)) c.res.headers.set(name, value);
+  };
+}
+
+function admissionContext(c: Context<AppEnv>, principal: Principal): AdmissionContext {
+  return {
+    source: () => c.env.KEY_GUARDS.getByName(principal.subject),
+    policy: policyForMode(c.env.RATE_LIMITS, principal.mode),
+    waitUntil: (work) => c.executionCtx.waitUntil(work),
   };
 }
 

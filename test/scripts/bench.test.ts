@@ -20,8 +20,11 @@ it("npm run bench -- --quick writes a report with the build, serve and client fi
   expect(result.status).toBe(0);
   expect(result.stdout).toMatch(/^build 5,000 profiles: [\d.]+ s = [\d.]+× floor \(target ≤ 2×; CPU [\d.]+× floor CPU\), peak RSS \d+ MiB$/m);
   expect(result.stdout).toMatch(/^build peak RSS across sizes: \d+ \/ \d+ MiB/m);
-  expect(result.stdout).toMatch(/^serve authenticated part: \d+ req\/s = [\d.]+× bare worker \(target ≥ 0\.5×\), p50 [\d.]+ ms/m);
-  expect(result.stdout).toMatch(/^serve rate limiter: -?[\d.]+ ms server time per request/m);
+  expect(result.stdout).toMatch(/^serve authenticated part: \d+ req\/s = [\d.]+× bare worker \(target ≥ 0\.6×\), p50 [\d.]+ ms/m);
+  expect(result.stdout).toMatch(/^serve rate limiter: -?[\d.]+ ms server time per request with leases, -?[\d.]+ ms with one RPC per request/m);
+  // The KeyGuard 50 and 150 ms away (bench/workers/far-guard.ts), with leases and with one RPC per request.
+  expect(result.stdout).toMatch(/^serve far KeyGuard \(local \/ 50 \/ 150 ms away\), leases: p50 [\d.]+ \/ [\d.]+ \/ [\d.]+ ms \([−+][\d.]+ ms at 150 ms, paired by round\), p99 [\d.]+ \/ [\d.]+ \/ [\d.]+ ms/m);
+  expect(result.stdout).toMatch(/^serve far KeyGuard \(local \/ 50 \/ 150 ms away\), one RPC per request: p50 /m);
   expect(result.stdout).toMatch(/^serve profile lookup \(target ≤ 1\.5× a manifest request\): 1,000 profiles \d+ req\/s, p50 [\d.]+ ms = [\d.]+× \(by id [\d.]+×.*; 5,000 profiles \d+ req\/s/m);
   expect(result.stdout).toMatch(/^serve \/v1\/catalog TTFB: 1,000 profiles [\d.]+ ms, 5,000 profiles [\d.]+ ms/m);
   expect(result.stdout).toMatch(/^serve workerd RSS streaming 5,000 profiles once: [\d.]+ → peak [\d.]+ → [\d.]+ MiB/m);
@@ -33,4 +36,5 @@ it("npm run bench -- --quick writes a report with the build, serve and client fi
   expect(markdown).toMatch(/\| bare Hono worker: GET \/ → "ok" \(floor\) \| \d+ \| [\d.]+ \| [\d.]+ \| 1\.00× \|/);
   expect(markdown).toMatch(/\| GET \/v1\/profiles\/\{id\}, 5,000 profiles \(\d[\d,]* different\) \| \d+ \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \|/);
   expect(markdown).toContain("| case | pull (s) | pull MB/s | floor (s) | pull ÷ floor |");
+  expect(markdown).toMatch(/\| GET \/v1\/catalog\/parts\/1 \(16 KiB part\), bench worker, leases, KeyGuard 150 ms away \| \d+ \|/);
 }, 240_000);

@@ -22,6 +22,7 @@ describe("usage", () => {
     [["create", "--account", "acct_x", "--mode", "test", "--scopes", "read:catalog,read:everything"], /unknown scope read:everything/],
     [["create", "--mode", "test"], /--account is required/],
     [["limits", "--key", "key_test_AAAAAAAAAAAAAAAAAAAA", "--rate", "0", "--burst", "1"], /--rate/],
+    [["limits", "--key", "key_test_AAAAAAAAAAAAAAAAAAAA"], /--rate .* --burst .*, --reset, or --strict/],
     [["revoke", "sk_live_oops"], /is not a key id/],
     [["accounts", "list", "--remote"], /--remote needs --url/],
     [["accounts", "list", "--env", "staging"], /--env must be production or sandbox/],
@@ -118,6 +119,10 @@ describe("against running servers (as started by npm start)", () => {
     expect((await cheeses("production", live[1]!.secret)).headers.get("ratelimit-policy")).toBe('"default";q=4;w=2');
     expect((await keys(["limits", "--key", live[1]!.id, "--reset", ...where])).code).toBe(0);
     expect((await cheeses("production", live[1]!.secret)).headers.get("ratelimit-policy")).toBe('"default";q=100;w=1');
+    // Strict: every request asks the key's KeyGuard (no leases); then back to leases.
+    const strict = await keys(["limits", "--key", live[1]!.id, "--strict", ...where]);
+    expect([strict.code, strict.stdout]).toEqual([0, expect.stringMatching(/strict: every request asks its KeyGuard/)]);
+    expect((await keys(["limits", "--key", live[1]!.id, "--no-strict", "--json", ...where])).stdout).toContain('"strict":false');
 
     // admin needs approval first.
     const refused = await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "admin", ...where]);

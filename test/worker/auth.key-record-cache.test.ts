@@ -1,7 +1,7 @@
 /**
  * The isolate's short memory of key records (src/auth/key-record-cache.ts): a busy key costs no KV
- * read per request, and remembering a record never lets a revoked key through — the key's
- * KeyGuard, asked on every request, refuses it at the very next request.
+ * read per request, and remembering a record never lets a revoked key through — once the key's
+ * KeyGuard has revoked it (which returns when no lease can admit it any more), it is refused.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

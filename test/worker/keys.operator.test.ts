@@ -1,10 +1,11 @@
 /**
  * The operator API behind `npm run keys` (/operator/v1/*): closed unless OPERATOR_SECRET is set,
- * then only for that secret; accounts, keys of any account, admin approval, per-key limits.
+ * then only for that secret; accounts, keys of any account, admin approval, per-key limits and
+ * strict admission.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bearer, call } from "./auth-fixtures";
+import { bearer, call, countingEnv } from "./auth-fixtures";
 
 const SECRET = "operator-secret-for-tests-0123456789abcdef";
 const withSecret = { ...env, OPERATOR_SECRET: SECRET } as unknown as Env;
@@ -87,6 +88,19 @@ describe("accounts and keys through the operator API", () => {
     expect((await call("/v2/cheeses", { headers: bearer(key.secret) })).headers.get("ratelimit-policy")).toBe('"default";q=10;w=2');
     expect((await op(`/keys/${key.id}/limits`, { method: "DELETE" })).status).toBe(200);
     expect((await call("/v2/cheeses", { headers: bearer(key.secret) })).headers.get("ratelimit-policy")).toBe('"default";q=100;w=1');
+  });
+
+  it("puts a key in strict admission (every request asks its KeyGuard) and back to leases", async () => {
+    const account = await (await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })).json<{ id: string }>();
+    const key = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: {} })).json<{ id: string; secret: string }>();
+    expect(await (await op(`/keys/${key.id}/admission`, { method: "PUT", body: { strict: true } })).json()).toEqual({ key_id: key.id, strict: true });
+    for (let i = 0; i < 5; i++) await call("/v2/cheeses", { headers: bearer(key.secret) });
+    const counted = countingEnv({ OPERATOR_SECRET: SECRET });
+    expect((await call("/v2/cheeses", { headers: bearer(key.secret) }, counted.env)).status).toBe(200);
+    expect(counted.calls).toEqual(["KEY_GUARDS.getByName"]);
+    expect(await (await op(`/keys/${key.id}/admission`, { method: "PUT", body: { strict: false } })).json()).toEqual({ key_id: key.id, strict: false });
+    expect((await op(`/keys/${key.id}/admission`, { method: "PUT", body: { strict: "yes" } })).status).toBe(400);
+    expect((await op("/keys/key_live_AAAAAAAAAAAAAAAAAAAA/admission", { method: "PUT", body: { strict: true } })).status).toBe(404);
   });
 
   it("answers precise problems: duplicate email, bad input, unknown ids", async () => {

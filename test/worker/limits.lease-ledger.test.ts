@@ -1,0 +1,119 @@
+/**
+ * The KeyGuard's ledger (src/limits/lease-ledger.ts), driven with explicit clocks: leases cost what
+ * direct admissions cost, held admissions keep the bucket from refilling past what is safe, and the
+ * admissions actually made by several holders never exceed the policy, whatever they do.
+ */
+import { describe, expect, it } from "vitest";
+import type { RatePolicy } from "../../src/limits/gcra";
+import { LeaseLedger } from "../../src/limits/lease-ledger";
+import { LEASE_MARGIN_MS, LEASE_TTL_MS, type LeaseReturn } from "../../src/limits/lease-protocol";
+import { firstNonConforming, seeded } from "./support/lease-simulation";
+
+const LIVE = { rate: 100, burst: 100 };
+const granted = (decision: ReturnType<LeaseLedger["grant"]>) => (decision.allowed ? (decision.lease?.count ?? 1) : 0);
+
+describe("a lease costs what the same direct admissions cost", () => {
+  it("grants at most a quarter of the burst, and only what the bucket has", () => {
+    const ledger = new LeaseLedger();
+    expect([0, 0, 0, 0, 0].map(() => granted(ledger.grant(0, LIVE, 40, [])))).toEqual([25, 25, 25, 25, 0]);
+  });
+
+  it("advances the TAT by n·T: a lease of 25 then 75 direct admissions empty the burst of 100", () => {
+    const ledger = new LeaseLedger();
+    const lease = ledger.grant(0, LIVE, 25, []);
+    expect(lease).toMatchObject({ allowed: true, remaining: 75, resetMs: 250 });
+    expect(ledger.tat).toBe(250);
+    const direct = Array.from({ length: 76 }, () => ledger.admitOne(0, LIVE).allowed);
+    expect(direct.filter(Boolean)).toHaveLength(75);
+  });
+
+  it("a spent lease handed back frees what it held; unused admissions come back too", () => {
+    const ledger = new LeaseLedger();
+    const all = [0, 0, 0, 0].map(() => ledger.grant(0, LIVE, 25, []));
+    const ids = all.map((d) => (d.allowed ? d.lease!.id : ""));
+    expect(granted(ledger.grant(10, LIVE, 25, []))).toBe(0);
+    // 10 ms later: the first lease is spent, the second gives back 20 unused. The 10 ms of refill
+    // is not there: while all 100 were held, any of them could still be spent (the cap).
+    const back: LeaseReturn[] = [{ id: ids[0]!, unused: 0 }, { id: ids[1]!, unused: 20 }];
+    expect(granted(ledger.grant(10, LIVE, 25, back))).toBe(20);
+  });
+
+  it("an unknown, repeated or expired lease gives nothing back, and unused is bounded by the lease", () => {
+    const ledger = new LeaseLedger();
+    const first = ledger.grant(0, LIVE, 25, []);
+    const id = first.allowed ? first.lease!.id : "";
+    ledger.grant(0, LIVE, 25, []);
+    ledger.grant(0, LIVE, 25, []);
+    ledger.grant(0, LIVE, 25, []);
+    const tat = ledger.tat!;
+    ledger.grant(0, LIVE, 25, [{ id: "elsewhere-1", unused: 25 }, { id, unused: 1000 }, { id, unused: 25 }]);
+    // Only the first return of `id` counts, for its 25 at most: exactly the 25 then granted again.
+    expect(ledger.tat).toBe(tat);
+  });
+});
+
+describe("held admissions keep the bucket from refilling past what is safe", () => {
+  it("a lease spent late cannot add to a refilled bucket: 4 leases of 25 at 0 ms, nothing more until they end", () => {
+    const ledger = new LeaseLedger();
+    for (let i = 0; i < 4; i++) ledger.grant(0, LIVE, 25, []);
+    // Plain GCRA would have 90 admissions again at 900 ms; the holders may still spend their 100 then.
+    const refused = ledger.grant(900, LIVE, 25, []);
+    expect(refused).toMatchObject({ allowed: false });
+    // Retry-After: once the leases end (1 s), one interval later.
+    expect(refused.allowed ? 0 : refused.retryAfterMs).toBe(LEASE_TTL_MS + 10 - 900);
+    expect(granted(ledger.grant(LEASE_TTL_MS + 10, LIVE, 25, []))).toBe(1);
+  });
+
+  it("says when the allowance is whole at the latest, counting what other holders may still spend", () => {
+    const ledger = new LeaseLedger();
+    ledger.grant(0, LIVE, 25, []);
+    const second = ledger.grant(0, LIVE, 25, []);
+    // As if all 50 were used now: 500 ms. The first lease may spend its 25 until 1000 ms: + 250 ms.
+    expect(second).toMatchObject({ resetMs: 500, othersResetMs: LEASE_TTL_MS + 250 });
+  });
+});
+
+describe("never over-admits: the admissions actually made conform to the policy", () => {
+  const policies: RatePolicy[] = [LIVE, { rate: 25, burst: 25 }, { rate: 10, burst: 8 }, { rate: 50, burst: 4 }, { rate: 1, burst: 12 }];
+  type Holder = { leases: { id: string; left: number; until: number }[]; back: LeaseReturn[] };
+
+  /** Spends one admission from the holder's leases, if it has one. */
+  function spendOne(holder: Holder): boolean {
+    const lease = holder.leases.find((held) => held.left > 0);
+    if (!lease) return false;
+    if (--lease.left === 0) holder.back.push({ id: lease.id, unused: 0 });
+    holder.leases = holder.leases.filter((held) => held.left > 0);
+    return true;
+  }
+
+  it.each(policies.flatMap((policy) => [1, 2, 3].map((seed) => [policy, seed] as const)))("%j, seed %i: 4 holders that hoard, spend late in bursts, give up early, and direct admissions", (policy, seed) => {
+    const random = seeded(seed * 7919 + policy.burst);
+    const ledger = new LeaseLedger();
+    const spent: number[] = [];
+    const holders: Holder[] = Array.from({ length: 4 }, () => ({ leases: [], back: [] }));
+    const horizon = (30 * 1000 * 10) / Math.max(policy.rate, 10);
+    for (let now = 0; now < horizon; now += Math.floor(random() * 15)) {
+      for (const holder of holders) {
+        holder.leases = holder.leases.filter((lease) => lease.until > now);
+        const roll = random();
+        if (roll < 0.3) {
+          // Asks for more, held or not; sent up to 40 ms ago, so the holder counts the lease's time from then.
+          const sentAt = now - Math.floor(random() * 40);
+          const decision = ledger.grant(now, policy, 1 + Math.floor(random() * 30), holder.back.splice(0));
+          if (decision.allowed && decision.lease) holder.leases.push({ id: decision.lease.id, left: decision.lease.count, until: sentAt + decision.lease.ttlMs - LEASE_MARGIN_MS });
+        } else if (roll < 0.4) {
+          while (spendOne(holder)) spent.push(now); // everything it holds, at once
+        } else if (roll < 0.45 && holder.leases.length > 0) {
+          const dropped = holder.leases.shift()!; // given up early: never used again
+          holder.back.push({ id: dropped.id, unused: dropped.left });
+        } else if (roll < 0.55) {
+          if (ledger.admitOne(now, policy, holder.back.splice(0)).allowed) spent.push(now);
+        } else {
+          for (let n = Math.floor(random() * 3); n > 0 && spendOne(holder); n--) spent.push(now);
+        }
+      }
+    }
+    expect(spent.length).toBeGreaterThan(policy.burst);
+    expect(firstNonConforming(spent, policy)).toBeNull();
+  });
+});
