@@ -37,6 +37,8 @@ export function declaredBindings(config: WorkerConfig): Map<string, BindingKind>
   for (const { name } of config.durable_objects.bindings) declared.set(name, "Durable Object");
   for (const { name } of config.ratelimits) declared.set(name, "rate limit");
   for (const { binding } of config.services ?? []) declared.set(binding, "service");
+  // Workers Static Assets: its binding is a Fetcher, like a service binding.
+  if (config.assets?.binding) declared.set(config.assets.binding, "service");
   for (const name of Object.keys(config.vars)) declared.set(name, "variable");
   for (const name of config.secrets?.required ?? []) declared.set(name, "secret");
   return declared;

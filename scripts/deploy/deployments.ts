@@ -12,6 +12,8 @@ export const DEFAULT_CONFIG_PATH = "wrangler.toml";
 /** The subset of wrangler's resolved config that deploying reads. */
 export interface WorkerConfig {
   name: string;
+  /** The config file it was read from; relative paths in it (assets.directory) are relative to its directory. */
+  configPath?: string;
   compatibility_date?: string;
   compatibility_flags?: string[];
   kv_namespaces: { binding: string; id?: string; preview_id?: string }[];
@@ -22,6 +24,7 @@ export interface WorkerConfig {
   vars: Record<string, unknown>;
   secrets?: { required?: string[] };
   services?: { binding: string }[];
+  assets?: { directory?: string; binding?: string };
   routes?: (string | { pattern: string; custom_domain?: boolean; zone_name?: string })[];
   workers_dev?: boolean;
   observability?: { enabled?: boolean; head_sampling_rate?: number };

@@ -1,11 +1,12 @@
 /**
  * Whether the worker on Cloudflare already is this build, so a rerun uploads nothing. Each upload
  * is tagged (`wrangler deploy --tag`, kept as the version's `workers/tag` annotation) with a
- * fingerprint of what it is made of: the bundle's modules and the deployment's resolved settings.
+ * fingerprint of what it is made of: the bundle's modules, its static assets and the deployment's
+ * resolved settings.
  * The worker is up to date when the version serving all its traffic carries the same tag.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Bundle } from "./check-bundle";
 import { ApiError, type CloudflareApi } from "./cloudflare-api";
@@ -14,7 +15,7 @@ import type { Deployment } from "./deployments";
 const READ = "Workers Scripts: Read";
 const NOT_FOUND = new Set([10007, 10090]);
 
-/** `build-` + 16 hex digits of SHA-256 over the modules and settings (version tags are short). */
+/** `build-` + 16 hex digits of SHA-256 over the modules, assets and settings (version tags are short). */
 export function fingerprint(bundle: Bundle, deployment: Deployment, wranglerVersion: string): string {
   const hash = createHash("sha256");
   for (const file of [...bundle.files].sort((a, b) => a.name.localeCompare(b.name))) {
@@ -35,6 +36,7 @@ export function fingerprint(bundle: Bundle, deployment: Deployment, wranglerVers
     routes: config.routes,
     workersDev: config.workers_dev,
     observability: config.observability,
+    assets: config.assets && { binding: config.assets.binding, files: assetDigests(config) },
   };
   return `build-${hash.update(JSON.stringify(settings)).digest("hex").slice(0, 16)}`;
 }
@@ -71,4 +73,18 @@ export function migrationStatus(deployment: Deployment, deployed: Deployed | und
   const applied = deployed?.migrationTag;
   const pending = applied === undefined ? tags : tags.slice(tags.indexOf(applied) + 1);
   return pending.length === 0 ? `${applied} applied, none to apply` : `${pending.join(", ")} to apply${applied ? ` after ${applied}` : ""}`;
+}
+
+/**
+ * Every file of the Workers Static Assets directory (relative path and SHA-256), so a changed asset
+ * is a new build even when the worker's code is the same. The directory is relative to the config file.
+ */
+function assetDigests(config: Deployment["config"]): [string, string][] {
+  if (!config.assets?.directory) return [];
+  const root = path.resolve(path.dirname(config.configPath ?? "wrangler.toml"), config.assets.directory);
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+    .sort()
+    .map((file) => [file, createHash("sha256").update(readFileSync(path.join(root, file))).digest("hex")]);
 }

@@ -5,7 +5,7 @@
  * documented envelope, recording every call, and running each uploaded worker in workerd so the
  * deploy's own smoke test calls a real deployed worker.
  */
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishRelease } from "../../src/catalog/publish";
@@ -70,6 +70,16 @@ describe("npm run deploy (production)", () => {
     expect(generated.vars.PUBLIC_ORIGINS).toEqual([new URL(deployedTo!).origin]);
     expect(version.secrets.OAUTH_TOKEN_KEY).toMatch(/^[\w-]{43}$/);
 
+    // The API reference's static assets went up through an upload session and are served by the deployed worker.
+    expect(writesTo(/\/assets-upload-session$|\/workers\/assets\/upload$/).map((call) => call.path.replace(/^.*\/workers\//, ""))).toEqual([
+      "scripts/readiness-catalog/assets-upload-session",
+      "assets/upload",
+    ]);
+    expect(fake.account.assets.files.size).toBe(4);
+    const css = await fetch(`${deployedTo}/docs/assets/swagger-ui.css`);
+    expect([css.status, css.headers.get("Content-Type")]).toEqual([200, "text/css; charset=utf-8"]);
+    expect(await css.text()).toBe(readFileSync(path.join(REPO_ROOT, "static/docs/assets/swagger-ui.css"), "utf8"));
+
     expect(run.stdout).toContain("smoke: GET /openapi.json → 200 (OpenAPI 3.1.0)");
     expect(run.stdout).toContain("smoke: GET /v1/catalog without credentials → 401 problem+json (unauthenticated)");
     expect(run.stdout).toContain("smoke: no release is current yet");
@@ -111,6 +121,24 @@ describe("npm run deploy (production)", () => {
     expect(after.bindings.find((binding) => binding.name === "RATE_LIMITS")).toMatchObject({ json: { live: { rate: 90, burst: 100 } } });
     expect(run.stdout).toContain(`smoke: HEAD /v1/catalog with an operator-made key → 200 (${release.manifest.release_id})`);
     expect(run.stdout).toMatch(/^deployed production to .*: deployed build-[0-9a-f]{16}$/m);
+  }, DEPLOY_TIMEOUT);
+});
+
+describe("npm run deploy: static assets", () => {
+  it("a changed asset is a new build: only that file is uploaded, and the worker serves it", async () => {
+    const assets = tempDir("deploy-assets-");
+    cpSync(path.join(REPO_ROOT, "static"), assets, { recursive: true });
+    appendFileSync(path.join(assets, "docs/assets/swagger-ui.css"), "\n/* changed */\n");
+    const config = editedRepoConfig((toml) => toml.replaceAll(`directory = "${path.join(REPO_ROOT, "static")}"`, `directory = "${assets}"`));
+    const stored = fake.account.assets.files.size;
+
+    const run = await deploy(["--config", config]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^deployed production to .*: deployed build-[0-9a-f]{16}$/m);
+    expect(fake.account.assets.files.size).toBe(stored + 1);
+    const css = await fetch(`${await fake.account.workers.edge.urlOf("readiness-catalog")}/docs/assets/swagger-ui.css`);
+    expect(await css.text()).toMatch(/\/\* changed \*\/\n$/);
   }, DEPLOY_TIMEOUT);
 });
 

@@ -1,8 +1,10 @@
 /**
  * The state and routes of one account of the fake Cloudflare API (see fake-cloudflare.ts): KV
- * namespaces, R2 buckets, the workers.dev subdomain and workers (fake-workers.ts), each route
+ * namespaces, R2 buckets, the workers.dev subdomain, workers (fake-workers.ts) and their static
+ * assets (fake-assets.ts), each route
  * guarded by the API token permission the API documents for it.
  */
+import { FakeAssets } from "./fake-assets";
 import { FakeWorkers } from "./fake-workers";
 
 export interface Reply {
@@ -32,11 +34,12 @@ export class FakeAccount {
   readonly kvNamespaces = new Map<string, { id: string; title: string }>();
   readonly buckets = new Map<string, { name: string; creation_date: string; location: string }>();
   subdomain: string | null = "fake-subdomain";
+  readonly assets = new FakeAssets();
   readonly workers: FakeWorkers;
   private readonly routes: Route[];
 
   constructor(readonly id: string) {
-    this.workers = new FakeWorkers();
+    this.workers = new FakeWorkers(this.assets);
     const account = `^/accounts/${id}`;
     this.routes = [
       { method: "GET", pattern: /^\/user\/tokens\/verify$/, handle: () => ok({ id: "fake-token-id", status: "active" }) },
@@ -47,6 +50,7 @@ export class FakeAccount {
       { method: "POST", pattern: new RegExp(`${account}/r2/buckets$`), permission: "Workers R2 Storage: Edit", handle: (_m, _u, req) => this.createBucket(req) },
       { method: "GET", pattern: new RegExp(`${account}/workers/subdomain$`), permission: "Workers Scripts: Read", handle: () => this.getSubdomain() },
       ...this.workers.routes(account),
+      ...this.assets.routes(account),
     ];
   }
 

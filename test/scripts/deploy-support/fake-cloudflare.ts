@@ -5,8 +5,8 @@
  * `npm run deploy` reach it through CLOUDFLARE_API_BASE_URL, the variable wrangler reads for its API
  * base. It answers the documented endpoints that deploying uses, in the documented envelope
  * `{success, errors, messages, result}`, keeps their state (KV namespaces, R2 buckets, workers,
- * versions, secrets), records every call, and refuses a call whose permission the token lacks the
- * way the API does: 403 with error code 10000. What it does not know it answers 404 code 7003, as
+ * versions, secrets, static assets), records every call, and refuses a call whose permission the
+ * token lacks the way the API does: 403 with error code 10000. What it does not know it answers 404 code 7003, as
  * the API does for an unknown route, so a new call shows up as a failure instead of passing unseen.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -61,7 +61,8 @@ export class FakeCloudflare {
     const path = url.pathname.replace(/^\/client\/v4/, "");
     let reply: Reply;
     try {
-      reply = req.headers.authorization === `Bearer ${FAKE_TOKEN}` ? await this.account.route(req.method ?? "GET", path, url, await toRequest(req, url)) : invalidToken();
+      const authorized = req.headers.authorization === `Bearer ${FAKE_TOKEN}` || this.account.assets.acceptsUpload(path, req.headers.authorization);
+      reply = authorized ? await this.account.route(req.method ?? "GET", path, url, await toRequest(req, url)) : invalidToken();
     } catch (error) {
       reply = { status: 500, errors: [{ code: 10013, message: `fake: ${error instanceof Error ? error.stack : String(error)}` }] };
     }

@@ -3,7 +3,7 @@
  * modules and bindings of its upload, behind a stable local URL that stands in for its workers.dev
  * address. Storage persists across versions, as on Cloudflare.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,6 +19,8 @@ export interface UploadedVersion {
   compatibilityDate?: string;
   compatibilityFlags: string[];
   sqliteClasses: string[];
+  /** Static assets by path (with its leading /), served by the `assets` binding. */
+  assets?: Map<string, { content: Uint8Array; type: string }>;
 }
 
 const MODULE_TYPES: Record<string, string> = {
@@ -56,7 +58,7 @@ export class FakeEdge {
         resourcePersistencePath: path.join(this.persistRoot, name, "state"),
         log: new NoOpLog(),
         handleStructuredLogs: ({ message }: { message: string }) => this.logs.push(message),
-        ...bindingsOf(version),
+        ...bindingsOf(version, path.join(this.persistRoot, name, `assets-${version.id}`)),
       } as never),
     );
     await mf.ready;
@@ -103,8 +105,9 @@ export class FakeEdge {
 }
 
 /** The upload's bindings (Workers script-upload metadata) as Miniflare options. */
-function bindingsOf(version: UploadedVersion) {
+function bindingsOf(version: UploadedVersion, assetsDirectory: string) {
   const options = {
+    assets: undefined as { directory: string; binding: string; routerConfig: { has_user_worker: boolean } } | undefined,
     kvNamespaces: {} as Record<string, string>,
     r2Buckets: {} as Record<string, string>,
     durableObjects: {} as Record<string, { className: string; useSQLite: boolean }>,
@@ -121,7 +124,21 @@ function bindingsOf(version: UploadedVersion) {
     } else if (type === "ratelimit") options.ratelimits[name] = { namespace_id: binding.namespace_id, simple: binding.simple };
     else if (type === "plain_text") options.bindings[name] = binding.text;
     else if (type === "json") options.bindings[name] = binding.json;
-    else throw new Error(`fake edge: no local stand-in for a ${type} binding (${name})`);
+    else if (type === "assets") {
+      // A request no asset matches goes on to the worker, as on Cloudflare.
+      options.assets = { directory: writeAssets(version, assetsDirectory), binding: name, routerConfig: { has_user_worker: true } };
+    } else throw new Error(`fake edge: no local stand-in for a ${type} binding (${name})`);
   }
   return options;
+}
+
+/** The version's uploaded assets as files, for Miniflare's assets option. */
+function writeAssets(version: UploadedVersion, directory: string): string {
+  if (!version.assets) throw new Error("fake edge: an assets binding without uploaded assets");
+  for (const [file, { content }] of version.assets) {
+    const target = path.join(directory, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+  return directory;
 }

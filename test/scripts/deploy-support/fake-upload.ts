@@ -3,6 +3,7 @@
  * `PUT /workers/scripts/:name` and `POST /workers/scripts/:name/versions` (a `metadata` part in the
  * documented script-upload format, then one part per module) made into a version of the script.
  */
+import type { FakeAssets } from "./fake-assets";
 import type { UploadedVersion } from "./fake-edge";
 
 export interface Binding {
@@ -28,6 +29,9 @@ interface UploadMetadata {
   keep_secrets?: boolean;
   annotations?: Record<string, string>;
   observability?: unknown;
+  /** Static assets: the completion token of their upload session (fake-assets.ts). */
+  assets?: { jwt: string; config?: unknown };
+  keep_assets?: boolean;
   migrations?: { old_tag?: string; new_tag: string; steps?: { new_sqlite_classes?: string[] }[]; new_sqlite_classes?: string[] };
 }
 
@@ -37,6 +41,7 @@ export interface Previous {
   migrationTag?: string;
   sqliteClasses: string[];
   number: number;
+  assets?: UploadedVersion["assets"];
 }
 
 export class UploadRefused extends Error {
@@ -48,7 +53,7 @@ export class UploadRefused extends Error {
   }
 }
 
-export async function versionOf(request: Request, previous: Previous | undefined): Promise<Version> {
+export async function versionOf(request: Request, previous: Previous | undefined, uploadedAssets: FakeAssets): Promise<Version> {
   const form = await request.formData();
   const part = form.get("metadata");
   const metadata = JSON.parse(typeof part === "string" ? part : await part!.text()) as UploadMetadata;
@@ -56,6 +61,8 @@ export async function versionOf(request: Request, previous: Previous | undefined
   if (migrations && migrations.old_tag !== previous?.migrationTag) {
     throw new UploadRefused(10079, `migration old_tag ${migrations.old_tag} does not match the script's current tag ${previous?.migrationTag}`);
   }
+  const assets = metadata.assets ? uploadedAssets.resolve(metadata.assets.jwt) : metadata.keep_assets ? previous?.assets : undefined;
+  if (metadata.assets && !assets) throw new UploadRefused(10201, "assets.jwt is not a completion token of an assets upload session");
   const secrets = new Map(metadata.keep_secrets && previous ? previous.secrets : []);
   const bindings: Binding[] = [];
   for (const binding of metadata.bindings) {
@@ -83,5 +90,6 @@ export async function versionOf(request: Request, previous: Previous | undefined
     sqliteClasses: [...new Set([...(previous?.sqliteClasses ?? []), ...steps.flatMap((step) => step.new_sqlite_classes ?? [])])],
     migrationTag: migrations?.new_tag ?? previous?.migrationTag,
     observability: metadata.observability,
+    assets,
   };
 }

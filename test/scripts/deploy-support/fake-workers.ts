@@ -5,6 +5,7 @@
  */
 import { FakeEdge } from "./fake-edge";
 import { fail, ok, type Reply } from "./fake-account";
+import type { FakeAssets } from "./fake-assets";
 import { UploadRefused, versionOf, type Binding, type Version } from "./fake-upload";
 
 interface Script {
@@ -22,6 +23,8 @@ type Handler = (found: Script, match: string[], request: Request) => Reply | Pro
 export class FakeWorkers {
   readonly scripts = new Map<string, Script>();
   readonly edge = new FakeEdge();
+
+  constructor(private readonly assets: FakeAssets) {}
 
   routes(account: string) {
     const script = (suffix = "") => new RegExp(`${account}/workers/scripts/([\\w-]+)${suffix}$`);
@@ -83,7 +86,7 @@ export class FakeWorkers {
   /** POST /workers/scripts/:name/versions: a new version, not deployed yet. */
   private async addVersion(found: Script, request: Request): Promise<Reply> {
     try {
-      const version = await versionOf(request, previousOf(current(found)));
+      const version = await versionOf(request, previousOf(current(found)), this.assets);
       found.versions.push(version);
       return ok({ id: version.id, number: version.number, resources: { script: { etag: version.id } }, startup_time_ms: 1 });
     } catch (error) {
@@ -116,7 +119,7 @@ function current(found: Script): Version | undefined {
 }
 
 function previousOf(version: Version | undefined) {
-  return version && { secrets: new Map(Object.entries(version.secrets)), migrationTag: version.migrationTag, sqliteClasses: version.sqliteClasses, number: version.number };
+  return version && { secrets: new Map(Object.entries(version.secrets)), migrationTag: version.migrationTag, sqliteClasses: version.sqliteClasses, number: version.number, assets: version.assets };
 }
 
 function settingsOf(version: Version | undefined): { bindings: Binding[]; observability?: unknown } {
