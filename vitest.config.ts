@@ -20,7 +20,7 @@ export default defineConfig({
   test: {
     reporters: ["default", "json"],
     outputFile: { json: "test-results/vitest.json" },
-    // The worker's access log (one JSON line per request, src/http/access-log.ts) is for Workers
+    // The worker's access log (one JSON line per request, src/worker/http/access-log.ts) is for Workers
     // Logs; in test output it would bury everything else. test/worker/access-log.test.ts reads it.
     onConsoleLog: (log) => !log.includes('"message":"request"'),
     projects: [

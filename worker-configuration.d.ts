@@ -16,13 +16,13 @@ interface __BaseEnv_Env {
 	CLIENT_ADDRESS_SOURCE: "cf-connecting-ip";
 	OPERATOR_SECRET: string;
 	OAUTH_TOKEN_KEY: string;
-	ACCOUNTS: DurableObjectNamespace<import("./src/index").AccountObject>;
-	ACCOUNT_DIRECTORY: DurableObjectNamespace<import("./src/index").AccountDirectory>;
-	KEY_GUARDS: DurableObjectNamespace<import("./src/index").KeyGuard>;
+	ACCOUNTS: DurableObjectNamespace<import("./src/worker/index").AccountObject>;
+	ACCOUNT_DIRECTORY: DurableObjectNamespace<import("./src/worker/index").AccountDirectory>;
+	KEY_GUARDS: DurableObjectNamespace<import("./src/worker/index").KeyGuard>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
-		mainModule: typeof import("./src/index");
+		mainModule: typeof import("./src/worker/index");
 		durableNamespaces: "AccountObject" | "AccountDirectory" | "KeyGuard";
 	}
 	interface SandboxEnv {
@@ -40,9 +40,9 @@ declare namespace Cloudflare {
 		CLIENT_ADDRESS_SOURCE: "cf-connecting-ip";
 		OPERATOR_SECRET: string;
 		OAUTH_TOKEN_KEY: string;
-		ACCOUNTS: DurableObjectNamespace<import("./src/index").AccountObject>;
-		ACCOUNT_DIRECTORY: DurableObjectNamespace<import("./src/index").AccountDirectory>;
-		KEY_GUARDS: DurableObjectNamespace<import("./src/index").KeyGuard>;
+		ACCOUNTS: DurableObjectNamespace<import("./src/worker/index").AccountObject>;
+		ACCOUNT_DIRECTORY: DurableObjectNamespace<import("./src/worker/index").AccountDirectory>;
+		KEY_GUARDS: DurableObjectNamespace<import("./src/worker/index").KeyGuard>;
 	}
 	interface Env extends __BaseEnv_Env {}
 }

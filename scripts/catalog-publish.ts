@@ -1,9 +1,9 @@
 /**
  * `npm run catalog:publish -- --release <dir> [--env sandbox] [--remote] [--persist-to <dir>]`
- * Uploads a built release and makes it current (src/catalog/publish.ts does the work).
+ * Uploads a built release and makes it current (src/node/catalog/publish.ts does the work).
  */
 import { parseArgs } from "node:util";
-import { publishRelease, type PublishProgress } from "../src/catalog/publish";
+import { publishRelease, type PublishProgress } from "../src/node/catalog/publish";
 import { count, EXIT, runCli, UsageError } from "./cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "./deployment-args";
 import { openDeploymentStorage } from "./deployment-storage";

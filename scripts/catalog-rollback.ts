@@ -3,8 +3,8 @@
  * Points `current` back at one of the kept earlier releases, after verifying its objects.
  */
 import { parseArgs } from "node:util";
-import { PublishError, readCurrent, rollbackRelease } from "../src/catalog/publish";
-import { RollbackRefused } from "../src/catalog/release-pointer";
+import { PublishError, readCurrent, rollbackRelease } from "../src/node/catalog/publish";
+import { RollbackRefused } from "../src/node/catalog/release-pointer";
 import { EXIT, runCli, UsageError } from "./cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "./deployment-args";
 import { openDeploymentStorage } from "./deployment-storage";

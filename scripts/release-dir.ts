@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { ReleaseSource } from "../src/catalog/publish";
+import type { ReleaseSource } from "../src/node/catalog/publish";
 import { UsageError } from "./cli-run";
 
 /**

@@ -49,7 +49,7 @@ export function startWranglerDev(options: WranglerDevOptions): Promise<DevServer
 async function launch(options: WranglerDevOptions): Promise<DevServer> {
   copyDocsAssets(); // wrangler.toml's [assets] directory (the API reference's UI)
   const args = [WRANGLER_CLI, "dev", "--port", String(options.port), "--ip", "127.0.0.1", "--inspector-port", "0"];
-  // Locally CF-Connecting-IP is the client's own (miniflare keeps it): one address for all (src/limits/ip-throttle.ts).
+  // Locally CF-Connecting-IP is the client's own (miniflare keeps it): one address for all (src/worker/limits/ip-throttle.ts).
   args.push("--var", "CLIENT_ADDRESS_SOURCE:local");
   if (options.persistTo) args.push("--persist-to", options.persistTo);
   if (options.environment) args.push("--env", options.environment);

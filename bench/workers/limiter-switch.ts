@@ -2,7 +2,7 @@
  * Bench-only worker (never deployed; `npm run bench` runs it under a generated copy of wrangler.toml
  * whose `main` points here): the catalog routes twice, identical but for the per-key rate limiter,
  * so the limiter's cost per request is one difference measured in one isolate.
- * - default: authenticate → rateLimit → read:catalog, exactly what src/index.ts runs;
+ * - default: authenticate → rateLimit → read:catalog, exactly what src/worker/index.ts runs;
  * - with `Bench-Limiter: off`: authenticate → read:catalog;
  * - with `Bench-Guard-Delay-Ms: n`: every KeyGuard is n ms of round trip away (far-guard.ts).
  * It keeps the real worker's name and Durable Object classes, so it reads the same persisted keys,
@@ -11,13 +11,13 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { every } from "hono/combine";
 import type { MiddlewareHandler } from "hono";
-import { authenticate } from "../../src/auth/authenticate";
-import { protect } from "../../src/auth/protect";
-import { requireScope } from "../../src/auth/require-scope";
-import { registerCatalogRoutes } from "../../src/catalog/routes";
-import type { AppEnv } from "../../src/http/context";
-import { Problem, renderProblem } from "../../src/http/problem";
-import { requestId } from "../../src/http/request-id";
+import { authenticate } from "../../src/worker/auth/authenticate";
+import { protect } from "../../src/worker/auth/protect";
+import { requireScope } from "../../src/worker/auth/require-scope";
+import { registerCatalogRoutes } from "../../src/worker/catalog";
+import type { AppEnv } from "../../src/worker/http/context";
+import { Problem, renderProblem } from "../../src/worker/http/problem";
+import { requestId } from "../../src/worker/http/request-id";
 import { bindingsFor } from "./far-guard";
 
 const LIMITER_SWITCH_HEADER = "Bench-Limiter";
@@ -43,6 +43,6 @@ export default {
   },
 } satisfies ExportedHandler<Env>;
 
-export { AccountDirectory } from "../../src/auth/account-directory";
-export { AccountObject } from "../../src/auth/account-object";
-export { KeyGuard } from "../../src/limits/key-guard";
+export { AccountDirectory } from "../../src/worker/auth/account-directory";
+export { AccountObject } from "../../src/worker/auth/account-object";
+export { KeyGuard } from "../../src/worker/limits/key-guard";

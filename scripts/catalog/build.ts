@@ -8,12 +8,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import type { Manifest } from "../../src/catalog/manifest";
-import { apiContractOf } from "../../src/catalog/digest";
-import { DEFAULT_PART_BYTES } from "../../src/catalog/parts";
-import { DEFAULT_INDEX_PAGE_BYTES } from "../../src/catalog/profile-index";
-import { API_CONTRACT_PATTERN } from "../../src/catalog/schema";
-import { CatalogOrderCheck, CatalogTally, type CatalogEntry } from "../../src/catalog/validation-catalog";
+import type { Manifest } from "../../src/shared/catalog/manifest";
+import { apiContractOf } from "../../src/shared/catalog/digest";
+import { DEFAULT_PART_BYTES } from "../../src/shared/catalog/parts";
+import { DEFAULT_INDEX_PAGE_BYTES } from "../../src/shared/catalog/profile-index";
+import { API_CONTRACT_PATTERN } from "../../src/shared/catalog/schema";
+import { CatalogOrderCheck, CatalogTally, type CatalogEntry } from "../../src/node/catalog/validation-catalog";
 import { readNamespace } from "./config";
 import { assembleDocument } from "./document-assembly";
 import { planInput, UsageError } from "./input";

@@ -26,7 +26,7 @@ export const deployConfigPath = (deployDir: string, deployment: string) => path.
 /**
  * Writes the deployment's generated config and returns its path. The URL the deployment answers at
  * (its custom domain or workers.dev) joins its PUBLIC_ORIGINS, so the worker serves it and issues
- * OAuth tokens for it (src/http/public-origin.ts).
+ * OAuth tokens for it (src/worker/http/public-origin.ts).
  */
 export async function writeDeployConfig(configPath: string, deployDir: string, deployment: Deployment, kv: Resource[], url: string): Promise<string> {
   const { experimental_readRawConfig } = await import("wrangler");

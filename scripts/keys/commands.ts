@@ -5,10 +5,10 @@
  * test → sandbox), which a key id names itself (key_live_… / key_test_…). The admin approval
  * commands are in admin-commands.ts.
  */
-import type { AccountView } from "../../src/auth/account-views";
-import { KEY_MODES, type KeyMode } from "../../src/auth/api-key";
-import { modeOfKeyId } from "../../src/auth/ids";
-import { isScope, type Scope } from "../../src/auth/scopes";
+import type { AccountView } from "../../src/worker/auth/account-views";
+import { KEY_MODES, type KeyMode } from "../../src/shared/auth/api-key";
+import { modeOfKeyId } from "../../src/shared/auth/ids";
+import { isScope, type Scope } from "../../src/shared/auth/scopes";
 import { UsageError } from "../cli-run";
 import type { Connections } from "./connect";
 import { accountsTable, keysTable } from "./format";

@@ -1,12 +1,12 @@
 /**
- * A typed client of the worker's operator API (/operator/v1, src/keys/operator-routes.ts): the one
+ * A typed client of the worker's operator API (/operator/v1, src/worker/operator/routes.ts): the one
  * way `npm run keys` reads and changes accounts and keys, locally and on Cloudflare alike.
  * A refusal becomes an `OperatorRefusal` carrying the problem's code and detail.
  */
-import type { AccountView, KeyView } from "../../src/auth/account-views";
-import type { KeyMode } from "../../src/auth/api-key";
-import type { AdminApproval, AdminRequestView } from "../../src/auth/oauth/admin-approval";
-import type { Scope } from "../../src/auth/scopes";
+import type { AccountView, KeyView } from "../../src/worker/auth/account-views";
+import type { KeyMode } from "../../src/shared/auth/api-key";
+import type { AdminApproval, AdminRequestView } from "../../src/worker/auth/oauth/admin-approval";
+import type { Scope } from "../../src/shared/auth/scopes";
 
 export type Deployment = "production" | "sandbox";
 export const MODE_OF: Record<Deployment, KeyMode> = { production: "live", sandbox: "test" };

@@ -4,7 +4,7 @@
  * classes), which client management never uses; this resolve hook answers that import with a
  * stand-in class. Everything else (KV through wrangler's platform proxy, Web Crypto) is real.
  *
- * Import `src/auth/oauth/provider` only after calling this, and dynamically: static imports are
+ * Import `src/worker/auth/oauth/provider` only after calling this, and dynamically: static imports are
  * resolved before any code of the importing module runs.
  */
 import { registerHooks } from "node:module";
@@ -12,7 +12,7 @@ import { registerHooks } from "node:module";
 const STAND_IN = `data:text/javascript,${encodeURIComponent("export class WorkerEntrypoint {}")}`;
 let registered = false;
 
-export async function loadOAuthProvider(): Promise<typeof import("../../src/auth/oauth/provider")> {
+export async function loadOAuthProvider(): Promise<typeof import("../../src/worker/auth/oauth/provider")> {
   if (!registered) {
     // The worker runs with this flag (wrangler.toml); without it the library warns about CIMD on load.
     (globalThis as { Cloudflare?: unknown }).Cloudflare ??= { compatibilityFlags: { global_fetch_strictly_public: true } };
@@ -22,5 +22,5 @@ export async function loadOAuthProvider(): Promise<typeof import("../../src/auth
     });
     registered = true;
   }
-  return import("../../src/auth/oauth/provider");
+  return import("../../src/worker/auth/oauth/provider");
 }

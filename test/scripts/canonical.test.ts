@@ -4,7 +4,7 @@
  */
 import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, CanonicalizationError } from "../../src/catalog/canonical";
+import { canonicalJson, CanonicalizationError } from "../../src/node/catalog/canonical";
 import { generateProfiles } from "../../scripts/catalog/generator";
 import { canonicalOfSortedCopy, sortedProfileCopy } from "../../scripts/catalog/profile-canonical";
 import { allSamples, constrainedProfile } from "./profile-fixtures";
@@ -19,7 +19,7 @@ const TRICKY: [string, unknown][] = [
   ["nesting and literals", { b: [true, false, null, [], {}], a: { c: [{ y: 1, x: 2 }] } }],
 ];
 
-describe("canonicalJson (src/catalog/canonical.ts)", () => {
+describe("canonicalJson (src/node/catalog/canonical.ts)", () => {
   for (const [name, value] of TRICKY) {
     it(`matches the canonicalize package: ${name}`, () => {
       expect(canonicalJson(value)).toBe(jcs(value));

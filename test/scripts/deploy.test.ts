@@ -8,7 +8,7 @@
 import { appendFileSync, cpSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishRelease } from "../../src/catalog/publish";
+import { publishRelease } from "../../src/node/catalog/publish";
 import { buildCatalog } from "../../scripts/catalog/build";
 import { deployConfigPath, keptSecretsPath } from "../../scripts/deploy/deploy-config";
 import { openReleaseDir } from "../../scripts/release-dir";

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateProfiles } from "../../scripts/catalog/generator";
-import { validateProfile } from "../../src/catalog/rules";
-import { GRADES, SIGNAL_CODES, STAGES } from "../../src/catalog/schema";
+import { validateProfile } from "../../src/node/catalog/rules";
+import { GRADES, SIGNAL_CODES, STAGES } from "../../src/shared/catalog/schema";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const root = mkdtempSync(path.join(tmpdir(), "catalog-generate-test-"));

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
-import { AUTH_FAILURE_WINDOW_SECONDS, EDGE_ADDRESS_SOURCE } from "../../src/limits/ip-throttle";
-import { DEFAULT_RATE_LIMITS } from "../../src/limits/policy";
-import { SIGN_IN_WINDOW_SECONDS } from "../../src/limits/sign-in-limit";
+import { AUTH_FAILURE_WINDOW_SECONDS, EDGE_ADDRESS_SOURCE } from "../../src/worker/limits/ip-throttle";
+import { DEFAULT_RATE_LIMITS } from "../../src/worker/limits/policy";
+import { SIGN_IN_WINDOW_SECONDS } from "../../src/worker/limits/sign-in-limit";
 
 const configOf = (env?: string) => unstable_readConfig({ config: "wrangler.toml", env }, { hideWarnings: true });
 

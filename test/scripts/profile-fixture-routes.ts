@@ -6,10 +6,10 @@
  */
 import { createHash } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { canonicalJson } from "../../src/catalog/canonical";
-import { contentDigestOf } from "../../src/catalog/digest";
-import type { Manifest } from "../../src/catalog/manifest";
-import type { Profile } from "../../src/catalog/schema";
+import { canonicalJson } from "../../src/node/catalog/canonical";
+import { contentDigestOf } from "../../src/shared/catalog/digest";
+import type { Manifest } from "../../src/shared/catalog/manifest";
+import type { Profile } from "../../src/shared/catalog/schema";
 
 export type ProfileFault = "wrong-profile-digest" | "other-profile" | "wrong-profile-release";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCatalog, type BuildResult } from "../../scripts/catalog/build";
 import { openDeploymentStorage } from "../../scripts/deployment-storage";
-import { readCurrent } from "../../src/catalog/publish";
+import { readCurrent } from "../../src/node/catalog/publish";
 import { runScript } from "../e2e/support/scripts";
 
 const TSX_CLI = path.resolve("node_modules/tsx/dist/cli.mjs");

@@ -1,6 +1,6 @@
-/** Catalog-wide rules (src/catalog/validation-catalog.ts): policy, unique ids, unique scopes. */
+/** Catalog-wide rules (src/node/catalog/validation-catalog.ts): policy, unique ids, unique scopes. */
 import { describe, expect, it } from "vitest";
-import { CatalogOrderCheck, CatalogTally, type CatalogEntry } from "../../src/catalog/validation-catalog";
+import { CatalogOrderCheck, CatalogTally, type CatalogEntry } from "../../src/node/catalog/validation-catalog";
 
 const POLICY = { policyDigest: `sha256:${"a".repeat(64)}`, policyVersion: "p/1" };
 const entry = (id: string, productKey: string, funnelKey: string, extra: Partial<CatalogEntry> = {}): CatalogEntry => ({ id, productKey, funnelKey, ...POLICY, where: `${id}.json`, ...extra });

@@ -3,7 +3,7 @@
  * exact report entry (rule id, JSON path, message, expected, found).
  */
 import { describe, expect, it } from "vitest";
-import { validateProfile } from "../../src/catalog/rules";
+import { validateProfile } from "../../src/node/catalog/rules";
 import { allPassProfile, allSamples, constrainedProfile, type Mutable } from "./profile-fixtures";
 
 const broken = (base: Mutable, change: (p: Mutable) => void) => {

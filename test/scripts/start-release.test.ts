@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishRelease, readCurrent } from "../../src/catalog/publish";
+import { publishRelease, readCurrent } from "../../src/node/catalog/publish";
 import { buildCatalog } from "../../scripts/catalog/build";
 import { openDeploymentStorage, type DeploymentStorage } from "../../scripts/deployment-storage";
 import { openReleaseDir } from "../../scripts/release-dir";

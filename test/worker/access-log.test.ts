@@ -1,11 +1,11 @@
 /**
- * The access log (src/http/access-log.ts): one JSON line per request, read back from the worker's
+ * The access log (src/worker/http/access-log.ts): one JSON line per request, read back from the worker's
  * own console, with the request id a problem body quotes, the route pattern, the status, who asked
  * (key id or grant id) and the duration, and never a credential, a raw path or a query string.
  */
 import { exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AccessLogLine } from "../../src/http/access-log";
+import type { AccessLogLine } from "../../src/worker/http/access-log";
 import { accountWithKey, bearer } from "./auth-fixtures";
 import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
 

@@ -5,8 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { generateApiKey, hashApiKey } from "../../src/auth/api-key";
-import { keyIndexName, type KeyRecord } from "../../src/auth/key-record";
+import { generateApiKey, hashApiKey } from "../../src/shared/auth/api-key";
+import { keyIndexName, type KeyRecord } from "../../src/worker/auth/key-record";
 import { accountWithKey, bearer, call, countingEnv, freshIp } from "./auth-fixtures";
 
 describe("production deployment", () => {

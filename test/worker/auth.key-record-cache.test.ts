@@ -1,12 +1,12 @@
 /**
- * The isolate's short memory of key records (src/auth/key-record-cache.ts): a busy key costs no KV
+ * The isolate's short memory of key records (src/worker/auth/key-record-cache.ts): a busy key costs no KV
  * read per request, and remembering a record never lets a revoked key through — once the key's
  * KeyGuard has revoked it (which returns when no lease can admit it any more), it is refused.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { KEY_RECORD_TTL_MS, recentKeyRecord, rememberKeyRecord } from "../../src/auth/key-record-cache";
-import type { KeyRecord } from "../../src/auth/key-record";
+import { KEY_RECORD_TTL_MS, recentKeyRecord, rememberKeyRecord } from "../../src/worker/auth/key-record-cache";
+import type { KeyRecord } from "../../src/worker/auth/key-record";
 import { accountWithKey, bearer, call, countingEnv } from "./auth-fixtures";
 
 const record = (status: KeyRecord["status"]): KeyRecord => ({

@@ -1,9 +1,9 @@
 /** Customer passwords (PBKDF2-SHA256) and the sign-in the OAuth consent page uses (throttling: auth.sign-in.test.ts). */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createAccount, findAccountByEmail } from "../../src/auth/accounts";
-import { signIn } from "../../src/auth/sign-in";
-import { DECOY_PASSWORD_RECORD, hashPassword, lockoutMsAfter, PBKDF2_ITERATIONS, verifyPassword } from "../../src/auth/password";
+import { createAccount, findAccountByEmail } from "../../src/worker/auth/accounts";
+import { signIn } from "../../src/worker/auth/sign-in";
+import { DECOY_PASSWORD_RECORD, hashPassword, lockoutMsAfter, PBKDF2_ITERATIONS, verifyPassword } from "../../src/worker/auth/password";
 import { newAccount } from "./auth-fixtures";
 
 describe("password hashing", () => {

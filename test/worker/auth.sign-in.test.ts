@@ -6,9 +6,9 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { accountDirectory } from "../../src/auth/accounts";
-import { signIn } from "../../src/auth/sign-in";
-import { emailHashOf } from "../../src/auth/sign-in-attempts";
+import { accountDirectory } from "../../src/worker/auth/accounts";
+import { signIn } from "../../src/worker/auth/sign-in";
+import { emailHashOf } from "../../src/worker/auth/sign-in-attempts";
 import { call, countingEnv, freshIp, newAccount } from "./auth-fixtures";
 import { csrfOf, DashboardClient } from "./dashboard-support";
 

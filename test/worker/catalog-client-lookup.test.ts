@@ -9,7 +9,7 @@ import { createExecutionContext, reset, waitOnExecutionContext } from "cloudflar
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CatalogApiError, createCatalogClient, type Profile } from "../../packages/client/src/index.js";
-import app from "../../src/index";
+import app from "../../src/worker/index";
 import { sharedTestKey } from "./auth-fixtures";
 import { API_ORIGIN } from "./support/api";
 import { publish, testRelease } from "./support/releases";

@@ -7,11 +7,11 @@ import { createExecutionContext, reset, waitOnExecutionContext } from "cloudflar
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CatalogApiError, CatalogVerificationError, createCatalogClient, type Profile, type Progress } from "../../packages/client/src/index.js";
-import { canonicalJson } from "../../src/catalog/canonical";
-import { documentPrefix } from "../../src/catalog/digest";
-import { hexOf, storageKeys } from "../../src/catalog/manifest";
+import { canonicalJson } from "../../src/node/catalog/canonical";
+import { documentPrefix } from "../../src/shared/catalog/digest";
+import { hexOf, storageKeys } from "../../src/shared/catalog/manifest";
 import { sharedTestKey } from "./auth-fixtures";
-import app from "../../src/index";
+import app from "../../src/worker/index";
 import { API_ORIGIN } from "./support/api";
 import { publish, testRelease, type TestRelease } from "./support/releases";
 
@@ -105,7 +105,7 @@ describe("the client package in a Worker", () => {
     altered[100]! ^= 0x01;
     const key = storageKeys.part(hexOf(base.manifest.release_id), 2);
     await env.RELEASES.put(key, altered);
-    // The worker's part cache (src/catalog/routes/part-cache.ts) may hold the original bytes.
+    // The worker's part cache (src/worker/catalog/part-cache.ts) may hold the original bytes.
     await caches.default.delete(new Request(`https://catalog-parts.internal/${key}`));
     const { seen, error } = await collect((await client()).profiles());
     expect(error).toBeInstanceOf(CatalogVerificationError);

@@ -6,7 +6,7 @@ import { reset } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { CatalogApiError } from "../../packages/client/src/errors.js";
 import { createCatalogHttp } from "../../packages/client/src/http-client.js";
-import { CATALOG_RETRY_AFTER_SECONDS } from "../../src/catalog/routes/release-lookup";
+import { CATALOG_RETRY_AFTER_SECONDS } from "../../src/worker/catalog/release-lookup";
 import { API_ORIGIN, apiFetch } from "./support/api";
 import { publish, testRelease } from "./support/releases";
 

@@ -4,7 +4,7 @@
  * Content-Range describe bytes the client never received (RFC 9530 §2, RFC 9110 §8.8.3, §14.4).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { contentDigestOf, sha256Hex } from "../../src/catalog/digest";
+import { contentDigestOf, sha256Hex } from "../../src/shared/catalog/digest";
 import { api } from "./support/api";
 import { publish, testRelease } from "./support/releases";
 

@@ -1,13 +1,13 @@
 /**
- * The worker's part cache (src/catalog/routes/part-cache.ts): a whole part is read from R2 until
+ * The worker's part cache (src/worker/catalog/part-cache.ts): a whole part is read from R2 until
  * the cache holds it, then served from the cache byte for byte with the same headers; ranges still
  * read R2; and nothing reaches the cache before the guard and the manifest lookup have passed.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import app from "../../src/index";
-import { storageKeys } from "../../src/catalog/manifest";
+import app from "../../src/worker/index";
+import { storageKeys } from "../../src/shared/catalog/manifest";
 import { bearer, sharedTestKey } from "./auth-fixtures";
 import { API_ORIGIN } from "./support/api";
 import { publish, testRelease } from "./support/releases";

@@ -6,9 +6,9 @@
 import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/catalog/digest";
-import { storageKeys } from "../../src/catalog/manifest";
-import { PublishError, readCurrent, rollbackRelease } from "../../src/catalog/publish";
+import { sha256Hex } from "../../src/shared/catalog/digest";
+import { storageKeys } from "../../src/shared/catalog/manifest";
+import { PublishError, readCurrent, rollbackRelease } from "../../src/node/catalog/publish";
 import { api } from "./support/api";
 import { documentProfiles } from "./support/document-profiles";
 import { expectProblem } from "./support/problems";

@@ -1,13 +1,13 @@
 /**
- * Publishing into the real local R2/KV with src/catalog/publish.ts and reading back through the
+ * Publishing into the real local R2/KV with src/node/catalog/publish.ts and reading back through the
  * worker: atomic flips, no-op re-publish, interrupted publishes, pinning across a flip, rollback.
  */
 import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { storageKeys } from "../../src/catalog/manifest";
-import { PublishError, readCurrent, rollbackRelease } from "../../src/catalog/publish";
-import { RollbackRefused } from "../../src/catalog/release-pointer";
+import { storageKeys } from "../../src/shared/catalog/manifest";
+import { PublishError, readCurrent, rollbackRelease } from "../../src/node/catalog/publish";
+import { RollbackRefused } from "../../src/node/catalog/release-pointer";
 import { api } from "./support/api";
 import { publish, testRelease, workerStorage, type TestRelease } from "./support/releases";
 import { countingStorage } from "./support/storage-faults";

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { accountObject } from "../../src/auth/accounts";
+import { accountObject } from "../../src/worker/auth/accounts";
 import { newAccount, newKey } from "./auth-fixtures";
 import { csrfOf, DashboardClient, generate, keysPage, signIn, visibleText } from "./dashboard-support";
 import { formField } from "./oauth-support";

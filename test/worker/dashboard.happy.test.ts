@@ -4,8 +4,8 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readAdminApproval } from "../../src/auth/oauth/admin-approval";
-import { approveAdminRequest } from "../../src/auth/oauth/admin-requests";
+import { readAdminApproval } from "../../src/worker/auth/oauth/admin-approval";
+import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { newAccount } from "./auth-fixtures";
 import { bearerGet, cellText, csrfOf, DashboardClient, generate, keysPage, secretIn, signIn, visibleText } from "./dashboard-support";
 import { authorizationCode, createCustomer, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";

@@ -5,8 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { accountObject } from "../../src/auth/accounts";
-import { readAdminApproval, requestAdminApproval } from "../../src/auth/oauth/admin-approval";
+import { accountObject } from "../../src/worker/auth/accounts";
+import { readAdminApproval, requestAdminApproval } from "../../src/worker/auth/oauth/admin-approval";
 import { newAccount, newKey } from "./auth-fixtures";
 import { bearerGet, csrfOf, DashboardClient, formIdOf, generate, keysPage, secretIn, signIn, visibleText } from "./dashboard-support";
 import { authorizationCode, createCustomer, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";

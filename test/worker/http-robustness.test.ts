@@ -9,7 +9,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import app from "../../src/index";
+import app from "../../src/worker/index";
 import { freshIp, newAccount, ORIGIN, sharedTestKey } from "./auth-fixtures";
 import { csrfOf, keysPage, signIn } from "./dashboard-support";
 import { odd, routePaths, type Credentials } from "./support/malformed-requests";

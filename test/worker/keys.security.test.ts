@@ -6,9 +6,9 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { accountObject } from "../../src/auth/accounts";
-import { hashApiKey } from "../../src/auth/api-key";
-import { keyIndexName } from "../../src/auth/key-record";
+import { accountObject } from "../../src/worker/auth/accounts";
+import { hashApiKey } from "../../src/shared/auth/api-key";
+import { keyIndexName } from "../../src/worker/auth/key-record";
 import { accountWithKey, bearer, call, newAccount, newKey } from "./auth-fixtures";
 
 const post = (secret: string, body: unknown = {}) => ({

@@ -1,8 +1,8 @@
 /** gcraDecide and the header values, driven with explicit clocks (no waiting, no wall clock). */
 import { describe, expect, it } from "vitest";
-import { gcraDecide, type RatePolicy } from "../../src/limits/gcra";
-import { rateLimitPolicyValue, rateLimitValue, retryAfterSeconds } from "../../src/limits/headers";
-import { DEFAULT_RATE_LIMITS, policyForMode } from "../../src/limits/policy";
+import { gcraDecide, type RatePolicy } from "../../src/worker/limits/gcra";
+import { rateLimitPolicyValue, rateLimitValue, retryAfterSeconds } from "../../src/worker/limits/headers";
+import { DEFAULT_RATE_LIMITS, policyForMode } from "../../src/worker/limits/policy";
 
 /** Runs requests at the given instants (ms), returning each decision and the final TAT. */
 function run(policy: RatePolicy, instants: number[]) {

@@ -1,15 +1,15 @@
 /**
- * The isolate's leases (src/limits/lease-book.ts) against a simulated KeyGuard that answers with
+ * The isolate's leases (src/worker/limits/lease-book.ts) against a simulated KeyGuard that answers with
  * the real ledger after an injected round trip, on fake time: one RPC for concurrent requests,
  * renewal ahead of need, leases that end before the KeyGuard's, revocation and refusals
  * remembered, strict subjects, never over-admitting across isolates, and no 429 for a steady
  * client below its rate.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Admission } from "../../src/limits/admission";
-import type { RatePolicy } from "../../src/limits/gcra";
-import { LeaseBook, type AdmissionContext } from "../../src/limits/lease-book";
-import { LEASE_MARGIN_MS, LEASE_TTL_MS } from "../../src/limits/lease-protocol";
+import type { Admission } from "../../src/worker/limits/admission";
+import type { RatePolicy } from "../../src/worker/limits/gcra";
+import { LeaseBook, type AdmissionContext } from "../../src/worker/limits/lease-book";
+import { LEASE_MARGIN_MS, LEASE_TTL_MS } from "../../src/worker/limits/lease-protocol";
 import { firstNonConforming, remainingAt, seeded, SimulatedGuard } from "./support/lease-simulation";
 
 const LIVE = { rate: 100, burst: 100 };

@@ -1,12 +1,12 @@
 /**
- * The KeyGuard's ledger (src/limits/lease-ledger.ts), driven with explicit clocks: leases cost what
+ * The KeyGuard's ledger (src/worker/limits/lease-ledger.ts), driven with explicit clocks: leases cost what
  * direct admissions cost, held admissions keep the bucket from refilling past what is safe, and the
  * admissions actually made by several holders never exceed the policy, whatever they do.
  */
 import { describe, expect, it } from "vitest";
-import type { RatePolicy } from "../../src/limits/gcra";
-import { LeaseLedger } from "../../src/limits/lease-ledger";
-import { LEASE_MARGIN_MS, LEASE_TTL_MS, type LeaseReturn } from "../../src/limits/lease-protocol";
+import type { RatePolicy } from "../../src/worker/limits/gcra";
+import { LeaseLedger } from "../../src/worker/limits/lease-ledger";
+import { LEASE_MARGIN_MS, LEASE_TTL_MS, type LeaseReturn } from "../../src/worker/limits/lease-protocol";
 import { firstNonConforming, seeded } from "./support/lease-simulation";
 
 const LIVE = { rate: 100, burst: 100 };

@@ -6,9 +6,9 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Admission } from "../../src/limits/admission";
-import { LeaseBook, type AdmissionContext } from "../../src/limits/lease-book";
-import { LEASE_TTL_MS } from "../../src/limits/lease-protocol";
+import type { Admission } from "../../src/worker/limits/admission";
+import { LeaseBook, type AdmissionContext } from "../../src/worker/limits/lease-book";
+import { LEASE_TTL_MS } from "../../src/worker/limits/lease-protocol";
 import { accountWithKey, bearer, call, countingEnv } from "./auth-fixtures";
 
 const guard = (keyId: string) => env.KEY_GUARDS.getByName(keyId);

@@ -87,7 +87,7 @@ describe("headers", () => {
 });
 
 describe("rejected requests do no other work", () => {
-  // The first request read the key's record; the isolate remembers it (src/auth/key-record-cache.ts).
+  // The first request read the key's record; the isolate remembers it (src/worker/auth/key-record-cache.ts).
   it("a 429 touches only the key's guard", async () => {
     const { secret, key } = await accountWithKey();
     await guard(key.id).setPolicyOverride(frozen(1));

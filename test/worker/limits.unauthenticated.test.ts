@@ -6,8 +6,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { generateApiKey } from "../../src/auth/api-key";
-import { AUTH_FAILURE_WINDOW_SECONDS } from "../../src/limits/ip-throttle";
+import { generateApiKey } from "../../src/shared/auth/api-key";
+import { AUTH_FAILURE_WINDOW_SECONDS } from "../../src/worker/limits/ip-throttle";
 import { accountWithKey, bearer, call, countingEnv, freshIp } from "./auth-fixtures";
 
 const LIMIT = 30;

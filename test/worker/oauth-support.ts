@@ -5,8 +5,8 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { DIRECTORY_NAME } from "../../src/auth/account-directory";
-import { oauthApi, registerClient as registerWithProvider } from "../../src/auth/oauth/provider";
+import { DIRECTORY_NAME } from "../../src/worker/auth/account-directory";
+import { oauthApi, registerClient as registerWithProvider } from "../../src/worker/auth/oauth/provider";
 
 export const ORIGIN = "https://api.test";
 export const REDIRECT_URI = "https://app.example/callback";

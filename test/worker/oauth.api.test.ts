@@ -1,8 +1,8 @@
 /** OAuth access tokens on the API: accepted like API keys, scope-checked, rate-limited per grant, revocable. */
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { grantSubject } from "../../src/auth/oauth/grant-guard";
-import { grantOf, openToken } from "../../src/auth/oauth/token-format";
+import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
+import { grantOf, openToken } from "../../src/worker/auth/oauth/token-format";
 import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
 import { publish, testRelease } from "./support/releases";
 

@@ -6,7 +6,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import app from "../../src/index";
+import app from "../../src/worker/index";
 import {
   authorizationCode,
   authorizeUrl,

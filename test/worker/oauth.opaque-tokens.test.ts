@@ -5,7 +5,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { registryApi } from "../../src/auth/oauth/provider";
+import { registryApi } from "../../src/worker/auth/oauth/provider";
 import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
 
 async function flow(scope = "read:cheeses") {

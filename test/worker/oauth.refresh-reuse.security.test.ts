@@ -6,8 +6,8 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { grantSubject } from "../../src/auth/oauth/grant-guard";
-import { grantOf, openToken } from "../../src/auth/oauth/token-format";
+import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
+import { grantOf, openToken } from "../../src/worker/auth/oauth/token-format";
 import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
 
 const CONCURRENT_REFRESHES = 8;

@@ -6,7 +6,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { grantOf, openToken, sealToken } from "../../src/auth/oauth/token-format";
+import { grantOf, openToken, sealToken } from "../../src/worker/auth/oauth/token-format";
 import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
 
 async function ownersTokens() {

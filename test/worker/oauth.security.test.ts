@@ -3,8 +3,8 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { verifyAccessToken } from "../../src/auth/oauth/access-token";
-import { approveAdminRequest } from "../../src/auth/oauth/admin-requests";
+import { verifyAccessToken } from "../../src/worker/auth/oauth/access-token";
+import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import {
   authorizationCode,
   authorizeUrl,

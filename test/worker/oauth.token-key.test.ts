@@ -6,7 +6,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import app from "../../src/index";
+import app from "../../src/worker/index";
 import { authorizationCode, authorizeUrl, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, standardParams, type TokenBody } from "./oauth-support";
 import { expectProblem } from "./support/problems";
 

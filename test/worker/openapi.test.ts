@@ -6,7 +6,7 @@
  */
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PROBLEM_TYPES, type ProblemCode } from "../../src/http/problem";
+import { PROBLEM_TYPES, type ProblemCode } from "../../src/worker/http/problem";
 
 interface Header { required?: boolean }
 interface Response { headers?: Record<string, Header>; content?: Record<string, { schema?: { allOf?: [unknown, { properties: { code: { enum: ProblemCode[] } } }] } }> }

@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { HTTPException } from "hono/http-exception";
 import { describe, expect, it } from "vitest";
-import { problemOfHttpException } from "../../src/http/http-exception";
+import { problemOfHttpException } from "../../src/worker/http/http-exception";
 
 describe("worker", () => {
   it("answers an unknown route with a 404 problem carrying the request id", async () => {

@@ -30,7 +30,7 @@ export function tempDir(prefix = "deploy-test-"): string {
 export function editedRepoConfig(edit: (toml: string) => string = (toml) => toml): string {
   const dir = tempDir();
   const toml = readFileSync(REPO_CONFIG, "utf8")
-    .replace('main = "src/index.ts"', `main = "${path.join(REPO_ROOT, "src/index.ts")}"`)
+    .replace('main = "src/worker/index.ts"', `main = "${path.join(REPO_ROOT, "src/worker/index.ts")}"`)
     .replaceAll('directory = "./static"', `directory = "${path.join(REPO_ROOT, "static")}"`);
   writeFileSync(path.join(dir, "wrangler.toml"), edit(toml));
   copyFileSync(REPO_TYPES, path.join(dir, "worker-configuration.d.ts"));

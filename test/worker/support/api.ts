@@ -4,7 +4,7 @@
  */
 import { createExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import app from "../../../src/index";
+import app from "../../../src/worker/index";
 import { sharedTestKey } from "../auth-fixtures";
 
 export const API_ORIGIN = "https://api.test";

@@ -1,12 +1,12 @@
 /**
  * Tools for the lease tests: seeded randomness, the check that a sequence of admissions is one the
- * policy allows, and a simulated KeyGuard that answers with the real ledger (src/limits/lease-ledger.ts)
+ * policy allows, and a simulated KeyGuard that answers with the real ledger (src/worker/limits/lease-ledger.ts)
  * after an injected round trip, so isolate-side tests run against the real protocol with fake time.
  */
-import { gcraDecide, type RatePolicy } from "../../../src/limits/gcra";
-import { answerLease, LeaseLedger } from "../../../src/limits/lease-ledger";
-import type { LeaseReply, LeaseRequest } from "../../../src/limits/lease-protocol";
-import type { LeaseSource } from "../../../src/limits/lease-book";
+import { gcraDecide, type RatePolicy } from "../../../src/worker/limits/gcra";
+import { answerLease, LeaseLedger } from "../../../src/worker/limits/lease-ledger";
+import type { LeaseReply, LeaseRequest } from "../../../src/worker/limits/lease-protocol";
+import type { LeaseSource } from "../../../src/worker/limits/lease-book";
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed. */
 export function seeded(seed: number): () => number {

@@ -2,7 +2,7 @@
  * Wrappers around the real bindings for publish tests: count the writes a publish makes, or make
  * the (k+1)-th write fail as if the operator's machine lost its connection there.
  */
-import type { ReleaseStorage } from "../../../src/catalog/publish";
+import type { ReleaseStorage } from "../../../src/node/catalog/publish";
 
 export class SimulatedOutage extends Error {}
 

@@ -1,0 +1,171 @@
+/**
+ * Publish and roll back releases over a deployment's R2 bucket and KV namespace
+ * (shared/DESIGN.md, "Parts"). One definition for the Node CLIs (bindings from wrangler's
+ * getPlatformProxy, local or remote) and the workerd tests (the real local bindings).
+ *
+ * Order is the whole point: parts and index segments (create-only, checksummed by R2) → manifest
+ * (KV, then R2) → verify every object → only then flip `current`. Interrupted anywhere before the flip, the
+ * previous release is still the one served; run again, it picks up where it stopped.
+ */
+import { sha256Hex } from "../../shared/catalog/digest";
+import { hexOf, Manifest, storageKeys } from "../../shared/catalog/manifest";
+import type { IndexName } from "../../shared/catalog/profile-index";
+import { indexProblems, releaseProblems, sameIndex, sameLayout } from "./release-check";
+import { PublishError, putImmutable, releaseObjects, storedDigest, verifyObject, type ReleaseBucket, type ReleaseObject } from "./release-objects";
+import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
+import { readCurrent, writeCurrentPointer } from "../../shared/catalog/store";
+
+export { readCurrent, PublishError };
+export type { ReleaseBucket, StoredObject } from "./release-objects";
+
+/** The subset of a KV namespace binding publishing uses (KVNamespace satisfies it). */
+export interface ReleaseKv {
+  get(key: string): Promise<string | null>;
+  put(key: string, value: string): Promise<void>;
+}
+export interface ReleaseStorage {
+  bucket: ReleaseBucket;
+  kv: ReleaseKv;
+}
+/** A built release: its manifest and a way to read each part's and index segment's bytes. */
+export interface ReleaseSource {
+  manifest: unknown;
+  readPart(index: number): Promise<Uint8Array>;
+  readIndexSegment(name: IndexName, index: number): Promise<Uint8Array>;
+}
+
+export type PublishProgress =
+  | { phase: "upload"; index: number; count: number; bytes: number; existed: boolean }
+  | { phase: "verify"; index: number; count: number };
+
+export interface PublishResult {
+  release_id: string;
+  published_at: string;
+  parts: number;
+  parts_uploaded: number;
+  bytes_uploaded: number;
+  index_segments: number;
+  index_segments_uploaded: number;
+  /** False when the release was already current (publishing it again changed nothing). */
+  pointer_flipped: boolean;
+  previous_release_id: string | null;
+}
+
+export async function publishRelease(
+  storage: ReleaseStorage,
+  source: ReleaseSource,
+  options: { now?: () => Date; onProgress?: (progress: PublishProgress) => void } = {},
+): Promise<PublishResult> {
+  const problems = await releaseProblems(source.manifest);
+  if (problems.length === 0) problems.push(...indexProblems(Manifest.parse(source.manifest)));
+  if (problems.length) throw new PublishError(`the build's manifest cannot be published:\n- ${problems.join("\n- ")}`);
+  const built = Manifest.parse(source.manifest);
+  const hex = hexOf(built.release_id);
+
+  const existing = await readManifest(storage.kv, hex);
+  if (existing && !sameLayout(existing, built)) {
+    throw new PublishError(
+      `${built.release_id} is already published with part_bytes ${existing.part_bytes}; ` +
+        `a release's layout is immutable: rebuild with --part-bytes ${existing.part_bytes}`,
+    );
+  }
+  if (existing?.index && !sameIndex(existing, built)) {
+    throw new PublishError(`${built.release_id} is already published with another index (page_bytes ${existing.index[0]!.page_bytes}); a release's layout is immutable`);
+  }
+  // published_at is set once, at first publish, and kept by every later publish.
+  const manifest: Manifest = { ...built, published_at: existing?.published_at ?? (options.now?.() ?? new Date()).toISOString() };
+
+  const objects = releaseObjects(manifest);
+  const partCount = manifest.parts.length;
+  const uploaded = { parts: 0, bytes: 0, segments: 0 };
+  for (const object of objects) {
+    const created = await putImmutable(storage.bucket, object.key, await readObject(source, object), object.sha256, "application/octet-stream");
+    if (object.source.kind === "index") {
+      uploaded.segments += created ? 1 : 0;
+      continue;
+    }
+    if (created) {
+      uploaded.parts += 1;
+      uploaded.bytes += object.length;
+    }
+    options.onProgress?.({ phase: "upload", index: object.source.index, count: partCount, bytes: object.length, existed: !created });
+  }
+
+  // A release published before indexes existed gains its index: its manifest is written again
+  // with `index` added, nothing else changed.
+  const manifestText = JSON.stringify(manifest);
+  if (!existing?.index) await storage.kv.put(storageKeys.releaseManifestKv(hex), manifestText);
+  const manifestBytes = new TextEncoder().encode(manifestText);
+  const manifestDigest = `sha256:${await sha256Hex(manifestBytes)}`;
+  await putManifestCopy(storage.bucket, hex, manifestBytes, manifestDigest, manifest);
+
+  await verifyRelease(storage, manifest, options.onProgress);
+  const stored = await storage.kv.get(storageKeys.releaseManifestKv(hex));
+  if (stored !== manifestText) throw new PublishError(`KV ${storageKeys.releaseManifestKv(hex)} does not hold the manifest just written`);
+  await verifyObject(storage.bucket, storageKeys.releaseManifestR2(hex), manifestBytes.byteLength, manifestDigest);
+
+  const current = await readCurrent(storage.kv);
+  const next = pointerMakingCurrent(current, manifest.release_id);
+  if (next !== current) await writeCurrentPointer(storage.kv, next);
+  return {
+    release_id: manifest.release_id,
+    published_at: manifest.published_at!,
+    parts: partCount,
+    parts_uploaded: uploaded.parts,
+    bytes_uploaded: uploaded.bytes,
+    index_segments: objects.length - partCount,
+    index_segments_uploaded: uploaded.segments,
+    pointer_flipped: next !== current,
+    previous_release_id: next !== current ? (current?.release_id ?? null) : null,
+  };
+}
+
+/** Point `current` back at a kept earlier release, after checking every object of it is intact. */
+export async function rollbackRelease(
+  storage: ReleaseStorage,
+  releaseId: string,
+  options: { onProgress?: (progress: PublishProgress) => void } = {},
+): Promise<{ release_id: string; previous_release_id: string; pointer_flipped: boolean }> {
+  const current = await readCurrent(storage.kv);
+  const next = pointerRollingBackTo(current, releaseId);
+  const manifest = await readManifest(storage.kv, hexOf(releaseId));
+  if (!manifest) throw new PublishError(`${releaseId} is listed as kept but its manifest is missing from KV; publish its build again`);
+  await verifyRelease(storage, manifest, options.onProgress);
+  if (next !== current) await writeCurrentPointer(storage.kv, next);
+  return { release_id: releaseId, previous_release_id: current!.release_id, pointer_flipped: next !== current };
+}
+
+async function readObject(source: ReleaseSource, object: ReleaseObject): Promise<Uint8Array> {
+  const where = object.source;
+  const bytes = where.kind === "part" ? await source.readPart(where.index) : await source.readIndexSegment(where.name, where.index);
+  if (bytes.byteLength !== object.length) {
+    const what = where.kind === "part" ? `part ${where.index}` : `${where.name} index segment ${where.index}`;
+    throw new PublishError(`${what} of the build is ${bytes.byteLength} bytes; the manifest says ${object.length}`);
+  }
+  return bytes;
+}
+
+/**
+ * The manifest's R2 copy, create-only, except over the copy an earlier publish wrote of the same
+ * manifest without its index (the KV record is gaining the index too).
+ */
+async function putManifestCopy(bucket: ReleaseBucket, hex: string, bytes: Uint8Array, digest: string, manifest: Manifest): Promise<void> {
+  const key = storageKeys.releaseManifestR2(hex);
+  const options = { sha256: hexOf(digest), httpMetadata: { contentType: "application/json" } };
+  if (await bucket.put(key, bytes, { ...options, onlyIf: { etagDoesNotMatch: "*" } })) return;
+  const { index: _, ...withoutIndex } = manifest;
+  const legacy = `sha256:${await sha256Hex(JSON.stringify(withoutIndex))}`;
+  if ((await storedDigest(bucket, key)).digest === legacy) await bucket.put(key, bytes, options);
+}
+
+async function verifyRelease(storage: ReleaseStorage, manifest: Manifest, onProgress?: (progress: PublishProgress) => void) {
+  for (const object of releaseObjects(manifest)) {
+    await verifyObject(storage.bucket, object.key, object.length, object.sha256);
+    if (object.source.kind === "part") onProgress?.({ phase: "verify", index: object.source.index, count: manifest.parts.length });
+  }
+}
+
+async function readManifest(kv: ReleaseKv, hex: string): Promise<Manifest | null> {
+  const text = await kv.get(storageKeys.releaseManifestKv(hex));
+  return text === null ? null : Manifest.parse(JSON.parse(text));
+}

@@ -1,0 +1,58 @@
+/**
+ * What an account and its keys look like to callers (the self-service API, the operator API and
+ * the OAuth sign-in): zod schemas, so /openapi.json documents the very shapes the code returns.
+ * None of them can hold a secret: a key is shown by id, name and its last four characters.
+ */
+import { z } from "@hono/zod-openapi";
+import { KEY_MODES } from "../../shared/auth/api-key";
+import { KEY_STATUSES } from "./key-record";
+import { ScopeSchema } from "../../shared/auth/scopes";
+import type { ProblemCode } from "../http/problem";
+
+export const ROLES = ["customer", "operator"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const AccountView = z
+  .object({
+    id: z.string().openapi({ example: "acct_4Qb8mZ2cYw7LrT1sVx9k" }),
+    name: z.string(),
+    email: z.string(),
+    roles: z.array(z.enum(ROLES)),
+    admin_approved: z.boolean(),
+    created_at: z.string(),
+  })
+  .openapi("Account");
+export type AccountView = z.infer<typeof AccountView>;
+
+export const KeyView = z
+  .object({
+    id: z.string().openapi({ example: "key_test_8sQd2LmZpR4vXw1cTy7b" }),
+    name: z.string().nullable().openapi({ example: "CI" }),
+    mode: z.enum(KEY_MODES),
+    scopes: z.array(ScopeSchema),
+    status: z.enum(KEY_STATUSES),
+    last4: z.string().openapi({ example: "3kQz", description: "The key's last four characters: all that is ever shown again." }),
+    created_at: z.string().openapi({ example: "2026-11-20T09:30:00.000Z" }),
+    revoked_at: z.string().nullable(),
+    last_used_at: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "When the key was last used, to the minute: the start of the minute of its last admitted request, " +
+          "or created_at when that minute began before the key was created (never earlier than created_at). Null if never used.",
+      }),
+  })
+  .openapi("ApiKey");
+export type KeyView = z.infer<typeof KeyView>;
+
+/** A refusal from an account's Durable Object, carried across RPC as data, rendered as a Problem. */
+export interface Refusal {
+  ok: false;
+  code: ProblemCode;
+  detail: string;
+}
+export type Outcome<T> = { ok: true; value: T } | Refusal;
+
+export const refuse = (code: ProblemCode, detail: string): Refusal => ({ ok: false, code, detail });
+export const accept = <T>(value: T): Outcome<T> => ({ ok: true, value });

@@ -1,0 +1,51 @@
+/**
+ * Operators' decisions on `admin` scope requests: the one definition that the dashboard's operator
+ * page (src/worker/dashboard/operator.tsx) and the operator API behind `npm run keys` (src/worker/
+ * operator/admin-requests.ts) both call. The records are admin-approval.ts's (OAUTH_KV
+ * `admin-approval:<account_id>:<client_id>`), read by every code exchange and refresh: approving
+ * sets `status: "approved"`, so the grant's next token carries `admin`; rejecting deletes the
+ * pending request, so tokens keep leaving `admin` out and the customer may ask again by
+ * authorizing the app again.
+ */
+import { ADMIN_APPROVAL_PREFIX, adminApprovalKey, readAdminApproval, type AdminApproval } from "./admin-approval";
+
+/** Every request still waiting for an operator (of one account, when given), oldest first. */
+export async function pendingAdminRequests(kv: KVNamespace, options: { accountId?: string } = {}): Promise<AdminApproval[]> {
+  // The account id ends at the ":" before the client id, so this prefix never matches a longer id.
+  const prefix = options.accountId ? `${ADMIN_APPROVAL_PREFIX}${options.accountId}:` : ADMIN_APPROVAL_PREFIX;
+  const names: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await kv.list({ prefix, cursor });
+    names.push(...page.keys.map((key) => key.name));
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor);
+  const records = await Promise.all(names.map((name) => kv.get<AdminApproval>(name, "json")));
+  return records
+    .filter((record): record is AdminApproval => record?.status === "pending")
+    .sort((a, b) => a.requested_at.localeCompare(b.requested_at));
+}
+
+export type AdminDecision = { ok: true; request: AdminApproval } | { ok: false; reason: "not_found" | "already_decided" };
+
+export async function approveAdminRequest(
+  kv: KVNamespace,
+  target: { accountId: string; clientId: string },
+  approvedBy: string,
+  now: Date,
+): Promise<AdminDecision> {
+  const request = await readAdminApproval(kv, target.accountId, target.clientId);
+  if (!request) return { ok: false, reason: "not_found" };
+  if (request.status !== "pending") return { ok: false, reason: "already_decided" };
+  const approved: AdminApproval = { ...request, status: "approved", approved_at: now.toISOString(), approved_by: approvedBy };
+  await kv.put(adminApprovalKey(target.accountId, target.clientId), JSON.stringify(approved));
+  return { ok: true, request: approved };
+}
+
+export async function rejectAdminRequest(kv: KVNamespace, target: { accountId: string; clientId: string }): Promise<AdminDecision> {
+  const request = await readAdminApproval(kv, target.accountId, target.clientId);
+  if (!request) return { ok: false, reason: "not_found" };
+  if (request.status !== "pending") return { ok: false, reason: "already_decided" };
+  await kv.delete(adminApprovalKey(target.accountId, target.clientId));
+  return { ok: true, request };
+}

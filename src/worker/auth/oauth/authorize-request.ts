@@ -1,0 +1,79 @@
+/**
+ * Validates a `GET /oauth/authorize` request and decides how a failure is answered:
+ * before the client and its exact redirect URI are known good, only an error page is safe
+ * (RFC 6749 §4.1.2.1, RFC 9700 §4.1); after, the error goes back to the client by redirect with
+ * `error`, `state` and `iss` (RFC 9207). The library validates the rest; the checks here are the
+ * ones it leaves to us: exact redirect match including loopback ports, PKCE for every client,
+ * and scopes that exist.
+ */
+import { isS256Challenge } from "./pkce";
+import { isRegisteredRedirectUri } from "../../../shared/auth/redirect-uri";
+import {
+  AuthorizationError,
+  authorizationErrorRedirect,
+  type AuthRequest,
+  type ClientInfo,
+  type OAuthHelpers,
+} from "./provider";
+import { isScope, SCOPES } from "../../../shared/auth/scopes";
+
+export type AuthorizeOutcome =
+  | { kind: "error-page"; title: string; detail: string }
+  | { kind: "redirect"; location: string }
+  | { kind: "valid"; request: AuthRequest; client: ClientInfo };
+
+const SINGLE_VALUED = ["client_id", "redirect_uri", "response_type", "scope", "state", "code_challenge", "code_challenge_method", "resource"];
+
+function errorPage(title: string, detail: string): AuthorizeOutcome {
+  return { kind: "error-page", title, detail };
+}
+
+export async function checkAuthorizeRequest(api: OAuthHelpers, request: Request, issuer: string): Promise<AuthorizeOutcome> {
+  const url = new URL(request.url);
+  const query = url.searchParams;
+  for (const name of ["client_id", "redirect_uri"]) {
+    if (query.getAll(name).length > 1) return errorPage("Invalid authorization link", `The parameter ${name} appears more than once (RFC 6749 §3.1).`);
+  }
+  const clientId = query.get("client_id");
+  if (!clientId) return errorPage("Invalid authorization link", "The link that sent you here has no client_id, so we cannot tell which application is asking.");
+  const client = await api.lookupClient(clientId);
+  if (!client) return errorPage("Unknown application", `No application is registered with client_id “${clientId.slice(0, 100)}”. Ask the application's developer to check its configuration.`);
+  const redirectUri = query.get("redirect_uri");
+  if (!redirectUri) return errorPage("Invalid authorization link", `The link from ${client.clientName ?? "the application"} has no redirect_uri.`);
+  if (!isRegisteredRedirectUri(redirectUri, client.redirectUris)) {
+    return errorPage(
+      "Redirect address not registered",
+      `The redirect_uri in this link is not one registered for ${client.clientName ?? "this application"} (it must match exactly). For your safety you were not sent there.`,
+    );
+  }
+
+  // From here on the client and its redirect URI are trusted: errors go back to the client.
+  const state = query.get("state") ?? undefined;
+  const back = (code: Parameters<typeof authorizationErrorRedirect>[1], description: string): AuthorizeOutcome => ({
+    kind: "redirect",
+    location: authorizationErrorRedirect({ redirectUri, state, issuer }, code, description),
+  });
+  const repeated = SINGLE_VALUED.find((name) => query.getAll(name).length > 1);
+  if (repeated) return back("invalid_request", `${repeated} must not be repeated (RFC 6749 §3.1)`);
+
+  let parsed: AuthRequest;
+  try {
+    parsed = await api.parseAuthRequest(request);
+  } catch (error) {
+    if (!(error instanceof AuthorizationError)) throw error;
+    if (error.redirectTo) return { kind: "redirect", location: error.redirectTo };
+    return errorPage("Invalid authorization request", error.description);
+  }
+
+  // The library lets confidential clients skip PKCE; we require S256 from everyone (RFC 9700 §2.1.1).
+  if (!parsed.codeChallenge) return back("invalid_request", "code_challenge is required: use PKCE with code_challenge_method=S256 (RFC 7636)");
+  if (parsed.codeChallengeMethod !== "S256") return back("invalid_request", "code_challenge_method must be S256");
+  if (!isS256Challenge(parsed.codeChallenge)) return back("invalid_request", "code_challenge must be 43 base64url characters: BASE64URL(SHA-256(code_verifier)) (RFC 7636 §4.2)");
+
+  // The library advertises scopes but passes any string through to the consent page.
+  if (parsed.scope.length === 0) return back("invalid_scope", `scope is required: one or more of ${SCOPES.join(" ")}`);
+  const unknown = parsed.scope.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) return back("invalid_scope", `unknown scope ${unknown.join(", ")}; supported: ${SCOPES.join(" ")}`);
+
+  return { kind: "valid", request: { ...parsed, scope: [...new Set(parsed.scope)] }, client };
+}

@@ -1,0 +1,115 @@
+/**
+ * The OAuth endpoints in /openapi.json: the `oauth2` security scheme (authorization code flow, every
+ * scope in plain words) and the protocol endpoints with their form bodies and answers. Documentation
+ * only: the handlers are the plain Hono routes of routes.ts, since the library owns the wire format.
+ */
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../http/context";
+import { SCOPES } from "../../../shared/auth/scopes";
+import { ACCESS_TOKEN_TTL_SECONDS, OAUTH_ENDPOINTS } from "./provider";
+import { SCOPE_WORDS } from "./scope-words";
+
+export const OAUTH_SCHEME_NAME = "oauth2";
+
+const OAuthError = z
+  .object({
+    error: z.string().openapi({ example: "invalid_grant" }),
+    error_description: z.string().openapi({ example: "Invalid PKCE code_verifier" }),
+  })
+  .openapi("OAuthError", { description: "RFC 6749 §5.2" });
+
+const TokenRequest = z
+  .object({
+    grant_type: z.enum(["authorization_code", "refresh_token"]),
+    code: z.string().optional().openapi({ description: "authorization_code: the code from the redirect (oac_…; valid 60 s, once)" }),
+    redirect_uri: z.string().optional().openapi({ description: "authorization_code: the redirect_uri of the authorization request" }),
+    code_verifier: z
+      .string()
+      .regex(/^[A-Za-z0-9._~-]{43,128}$/)
+      .optional()
+      .openapi({ description: "authorization_code: the PKCE verifier, 43-128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)" }),
+    refresh_token: z.string().optional().openapi({ description: "refresh_token: the current refresh token (ort_…)" }),
+    scope: z.string().optional().openapi({ description: "Optional narrowing; never wider than the customer approved" }),
+    client_id: z.string().optional().openapi({ description: "Public clients; confidential clients use HTTP Basic or client_secret" }),
+    client_secret: z.string().optional(),
+  })
+  .openapi("TokenRequest");
+
+const TokenResponse = z
+  .object({
+    access_token: z.string().openapi({ example: "oat_6Xq0tVb1nW8…", description: "Opaque: a prefix and sealed bytes" }),
+    token_type: z.literal("bearer"),
+    expires_in: z.int().openapi({ example: ACCESS_TOKEN_TTL_SECONDS }),
+    refresh_token: z.string().openapi({ example: "ort_6Rk2LpZ9sQd…" }),
+    scope: z.string().openapi({ example: "read:cheeses read:catalog", description: "What was granted (admin only once approved)" }),
+    resource: z.string().openapi({ example: "https://api.example.com" }),
+  })
+  .openapi("TokenResponse");
+
+const RevocationRequest = z
+  .object({
+    token: z.string().min(1).openapi({ description: "An access (oat_…) or refresh (ort_…) token; either ends the whole grant. Required once (RFC 7009 §2.1)" }),
+    token_type_hint: z.enum(["access_token", "refresh_token"]).optional(),
+    client_id: z.string().optional().openapi({ description: "Public clients; confidential clients use HTTP Basic or client_secret" }),
+    client_secret: z.string().optional(),
+  })
+  .openapi("RevocationRequest");
+
+const form = <S extends z.ZodType>(schema: S) => ({ body: { content: { "application/x-www-form-urlencoded": { schema } }, required: true } });
+const oauthError = (description: string) => ({ description, content: { "application/json": { schema: OAuthError } } });
+/** The endpoints read at most 16 KiB of form (token-endpoint.ts); the app refuses bodies over 64 KiB first. */
+const FORM_TOO_LARGE = oauthError("invalid_request: the form is over 16 KiB");
+
+export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", OAUTH_SCHEME_NAME, {
+    type: "oauth2",
+    description: "OAuth 2.0 authorization code flow with PKCE (S256). Register clients with `npm run clients`.",
+    flows: {
+      authorizationCode: {
+        authorizationUrl: OAUTH_ENDPOINTS.authorize,
+        tokenUrl: OAUTH_ENDPOINTS.token,
+        refreshUrl: OAUTH_ENDPOINTS.token,
+        scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_WORDS[scope]])),
+      },
+    },
+  });
+  const tags = ["OAuth 2.0"];
+  app.openAPIRegistry.registerPath({
+    method: "get",
+    path: OAUTH_ENDPOINTS.metadata,
+    operationId: "getAuthorizationServerMetadata",
+    tags,
+    summary: "Authorization server metadata (RFC 8414)",
+    responses: { 200: { description: "Endpoints, scopes, response types, PKCE methods", content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } } },
+  });
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: OAUTH_ENDPOINTS.token,
+    operationId: "requestToken",
+    tags,
+    summary: "Exchange a code, or refresh (rotating refresh tokens)",
+    request: form(TokenRequest),
+    responses: {
+      200: { description: "Tokens (Cache-Control: no-store)", content: { "application/json": { schema: TokenResponse } } },
+      400: oauthError("invalid_request, invalid_grant, invalid_scope, unsupported_grant_type"),
+      401: oauthError("invalid_client"),
+      413: FORM_TOO_LARGE,
+      503: oauthError("temporarily_unavailable: the deployment has no usable OAUTH_TOKEN_KEY"),
+    },
+  });
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: OAUTH_ENDPOINTS.revoke,
+    operationId: "revokeToken",
+    tags,
+    summary: "Revoke a token and its grant (RFC 7009)",
+    request: form(RevocationRequest),
+    responses: {
+      200: { description: "Revoked, or the token was unknown (RFC 7009 §2.2)" },
+      400: oauthError("invalid_request; unauthorized_client: the token was issued to another client (RFC 7009 §2.1)"),
+      401: oauthError("invalid_client"),
+      413: FORM_TOO_LARGE,
+      503: oauthError("temporarily_unavailable: the deployment has no usable OAUTH_TOKEN_KEY"),
+    },
+  });
+}

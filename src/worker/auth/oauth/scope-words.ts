@@ -1,0 +1,15 @@
+/**
+ * Each scope in the plain words a customer reads on the consent page (and the README table).
+ * `admin` says plainly that an operator has to approve it.
+ */
+import type { Scope } from "../../../shared/auth/scopes";
+
+export const SCOPE_WORDS = {
+  "read:catalog": "Read the readiness catalog",
+  "read:cheeses": "Browse the cheese catalog",
+  "read:orders": "See your order history",
+  "write:orders": "Place and change orders for you",
+  "read:profile": "See your customer profile",
+  "write:profile": "Change your customer profile",
+  admin: "Full access to your account — only after an operator approves it",
+} as const satisfies Record<Scope, string>;

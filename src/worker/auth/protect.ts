@@ -1,0 +1,41 @@
+/**
+ * `protect(scope)`: the three middleware of every protected route, in their one correct order:
+ * authenticate (who?) → rateLimit (revoked? within the limit?) → requireScope (allowed?).
+ * `bearerSecurity(scope)` is the matching OpenAPI security requirement.
+ *
+ * @example
+ * registerCatalogRoutes(app, { guard: protect("read:catalog"), security: bearerSecurity("read:catalog") })
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { every } from "hono/combine";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../http/context";
+import { OAUTH_SCHEME_NAME } from "./oauth/openapi";
+import { rateLimit } from "./rate-limit";
+import { authenticate } from "./authenticate";
+import { requireScope } from "./require-scope";
+import type { Scope } from "../../shared/auth/scopes";
+
+export const BEARER_SCHEME_NAME = "bearerAuth";
+
+/** Without a scope, any valid credential passes (the route then decides, e.g. /v1/keys). */
+export function protect(scope?: Scope): MiddlewareHandler<AppEnv> {
+  return scope ? every(authenticate(), rateLimit(), requireScope(scope)) : every(authenticate(), rateLimit());
+}
+
+/**
+ * The `security` of a route that `protect(scope)` guards (OpenAPI 3.1 §4.8.30): an API key or an
+ * OAuth access token with the scope (either requirement). Without a scope (/v1/keys) only API keys:
+ * keys are managed with keys (src/worker/keys/caller.ts refuses tokens).
+ */
+export const bearerSecurity = (scope?: Scope): Record<string, string[]>[] =>
+  scope ? [{ [BEARER_SCHEME_NAME]: [scope] }, { [OAUTH_SCHEME_NAME]: [scope] }] : [{ [BEARER_SCHEME_NAME]: [] }];
+
+/** Declares the Bearer scheme once in /openapi.json's components. */
+export function registerBearerScheme(app: OpenAPIHono<AppEnv>) {
+  app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME_NAME, {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key: `sk_live_…` on production, `sk_test_…` on the sandbox. An OAuth access token (`oat_…`, scheme oauth2) is sent the same way.",
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * The one point where access control attaches to every catalog route: `registerCatalogRoutes`
+ * receives a `CatalogAccess` from src/worker/index.ts, and each route is built by `catalogRoute`, which
+ * runs the guard before validation and records the security requirement in /openapi.json.
+ */
+import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../http/context";
+
+export interface CatalogAccess {
+  /** Runs before every catalog route (authentication and the `read:catalog` scope). */
+  guard?: MiddlewareHandler<AppEnv>;
+  /** The OpenAPI security requirement the guard enforces. */
+  security?: RouteConfig["security"];
+}
+
+export function catalogRoute<const R extends Omit<RouteConfig, "middleware" | "security">>(access: CatalogAccess, config: R) {
+  return createRoute({
+    ...config,
+    tags: ["Catalog"],
+    middleware: access.guard ? [access.guard] : [],
+    ...(access.security ? { security: access.security } : {}),
+  });
+}
+
+/**
+ * Streamed and body-less responses are plain `Response`s; zod-openapi types only c.json/c.text
+ * results, so this is where the handler's plain Response meets the route's declared responses.
+ */
+export const plainResponse = (response: Response) => response as never;

@@ -1,0 +1,32 @@
+/**
+ * Conditional request headers (RFC 9110 §13) against the one strong ETag a response has. Pure.
+ */
+import { Problem } from "../http/problem";
+
+const ENTITY_TAG = /(W\/)?"[^"]*"/g;
+
+/**
+ * RFC 9110 §13.1.1: If-Match holds for `*` or a listed tag equal to the ETag under strong
+ * comparison (a weak tag never matches); when it fails the answer is 412, evaluated before
+ * If-None-Match and Range (§13.2.2). Only a tag list that parses can hold.
+ */
+export function requireIfMatch(header: string | undefined, etag: string): void {
+  if (header === undefined || header.trim() === "*") return;
+  if ([...header.matchAll(ENTITY_TAG)].some(([tag]) => tag === etag)) return;
+  throw new Problem("precondition_failed", `If-Match names no tag of the current representation, whose ETag is ${etag} (strong comparison, RFC 9110 §13.1.1).`);
+}
+
+/** RFC 9110 §13.1.2: true when If-None-Match matches, so a GET/HEAD is answered 304 (weak comparison). */
+export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  return [...header.matchAll(ENTITY_TAG)].some(([tag]) => tag.replace(/^W\//, "") === etag);
+}
+
+/**
+ * RFC 9110 §13.1.5: a Range is honoured only while If-Range still names the current
+ * representation, compared strongly. An HTTP-date never matches: no Last-Modified is sent.
+ */
+export function ifRangeAllowsRange(header: string | undefined, etag: string): boolean {
+  return header === undefined || header.trim() === etag;
+}

@@ -1,0 +1,117 @@
+/**
+ * Reads a release's index (src/shared/catalog/profile-index.ts) from R2, a page at a time by range, never
+ * an index object whole. A lookup is: the segment from the manifest's root, that segment's
+ * directory page, one leaf page: at most two small R2 reads, whatever the catalog size. Directory
+ * pages are kept in isolate memory (immutable: the key names the release), at most
+ * DIRECTORIES_KEPT of them, so a busy isolate pays one read per lookup: the leaf.
+ */
+import { Problem } from "../http/problem";
+import { hexOf, storageKeys, type Manifest, type ReleaseIndex } from "../../shared/catalog/manifest";
+import { lastAtOrBefore, linesOf, parseDirectory, parseLeafLine, type Directory, type IndexedProfile, type IndexName } from "../../shared/catalog/profile-index";
+import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
+
+/** Read from ≤ 16 KiB each at the default page size: about 2 MiB of isolate memory at most, parsed. */
+const DIRECTORIES_KEPT = 64;
+const directories = new Map<string, Directory>();
+const segmentFirsts = new WeakMap<ReleaseIndex, string[]>();
+
+/** A leaf page's place: segment `segment` of the index, leaf `leaf` of its directory. */
+export interface LeafPosition {
+  segment: number;
+  leaf: number;
+}
+
+/** One index of a release, ready for lookups. */
+export class IndexReader {
+  private constructor(
+    private readonly bucket: R2Bucket,
+    private readonly manifest: Manifest,
+    readonly name: IndexName,
+    private readonly index: ReleaseIndex,
+  ) {}
+
+  /** The release's index `name`; a release published before indexes existed has none (404). */
+  static of(bucket: R2Bucket, manifest: Manifest, name: IndexName): IndexReader {
+    const index = manifest.index?.find((candidate) => candidate.name === name);
+    if (!index) {
+      throw new Problem(
+        "release_not_indexed",
+        `Release ${manifest.release_id} was published without a profile index, so its profiles cannot be looked up one by one; ` +
+          "look them up in the current release, or download the release's parts.",
+        { headers: { "Catalog-Release": manifest.release_id } },
+      );
+    }
+    return new IndexReader(bucket, manifest, name, index);
+  }
+
+  /** The entry whose key is exactly `key`, or undefined. */
+  async find(key: string): Promise<IndexedProfile | undefined> {
+    const start = await this.leafAtOrBefore(key);
+    if (!start) return undefined;
+    const prefix = `${key} `;
+    const line = (await this.leafLines(start)).find((candidate) => candidate.startsWith(prefix));
+    return line === undefined ? undefined : parseLeafLine(this.name, line);
+  }
+
+  /** The leaf that holds `key` if any entry does: the last leaf whose first key is ≤ `key`. */
+  async leafAtOrBefore(key: string): Promise<LeafPosition | undefined> {
+    const segment = lastAtOrBefore(this.firsts(), key);
+    if (segment < 0) return undefined;
+    const leaf = lastAtOrBefore((await this.directory(segment)).first, key);
+    return leaf < 0 ? undefined : { segment, leaf };
+  }
+
+  /** The leaf after `position` and its first key, or undefined at the end of the index. */
+  async next(position: LeafPosition): Promise<{ position: LeafPosition; first: string } | undefined> {
+    const directory = await this.directory(position.segment);
+    if (position.leaf + 1 < directory.first.length) {
+      return { position: { segment: position.segment, leaf: position.leaf + 1 }, first: directory.first[position.leaf + 1]! };
+    }
+    const segment = position.segment + 1;
+    return segment < this.index.segments.length ? { position: { segment, leaf: 0 }, first: this.index.segments[segment]!.first } : undefined;
+  }
+
+  async leafLines(position: LeafPosition): Promise<string[]> {
+    const directory = await this.directory(position.segment);
+    return linesOf(await this.readPage(position.segment, directory.offset[position.leaf]!, directory.length[position.leaf]!));
+  }
+
+  private firsts(): string[] {
+    let firsts = segmentFirsts.get(this.index);
+    if (!firsts) segmentFirsts.set(this.index, (firsts = this.index.segments.map((segment) => segment.first)));
+    return firsts;
+  }
+
+  private async directory(segment: number): Promise<Directory> {
+    const key = this.segmentKey(segment);
+    const cached = directories.get(key);
+    if (cached) {
+      // Least recently used goes first: a hit moves to the back.
+      directories.delete(key);
+      directories.set(key, cached);
+      return cached;
+    }
+    const { length, directory_offset } = this.index.segments[segment]!;
+    const directory = parseDirectory(await this.readPage(segment, directory_offset, length - directory_offset));
+    if (directories.size >= DIRECTORIES_KEPT) directories.delete(directories.keys().next().value!);
+    directories.set(key, directory);
+    return directory;
+  }
+
+  /** One page, read by range; a page is small and bounded (page_bytes), so reading it whole is fine. */
+  private async readPage(segment: number, offset: number, length: number): Promise<string> {
+    const key = this.segmentKey(segment);
+    const object = await this.bucket.get(key, { range: { offset, length } });
+    if (!object) {
+      console.error(JSON.stringify({ level: "error", message: `R2 object ${key} is missing` }));
+      throw new Problem("release_unavailable", "This release's index cannot be read from storage right now; retry shortly.", {
+        headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) },
+      });
+    }
+    return object.text();
+  }
+
+  private segmentKey(segment: number): string {
+    return storageKeys.indexSegment(hexOf(this.manifest.release_id), this.name, segment);
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The catalog's HTTP surface (shared/DESIGN.md, "HTTP surface"): the document, its parts, release
+ * manifests, single profiles and a product's profiles. src/worker/index.ts registers it with one call and
+ * decides the access guard.
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../http/context";
+import type { CatalogAccess } from "./access";
+import { registerDocumentRoute } from "./document";
+import { registerPartRoutes } from "./parts";
+import { registerProductRoutes } from "./products";
+import { registerProfileRoutes } from "./profiles";
+import { registerReleaseRoutes } from "./releases";
+
+export type { CatalogAccess } from "./access";
+
+export function registerCatalogRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAccess = {}) {
+  registerDocumentRoute(app, access);
+  registerPartRoutes(app, access);
+  registerReleaseRoutes(app, access);
+  registerProfileRoutes(app, access);
+  registerProductRoutes(app, access);
+}

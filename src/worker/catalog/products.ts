@@ -1,0 +1,133 @@
+/**
+ * GET /v1/products/{product_key}/profiles and GET /v1/releases/{release_id}/products/{product_key}/profiles:
+ * the funnels of one product, from the scope index (product-listing.ts), a bounded page at a time.
+ * Each entry carries what verifies the profile — its byte range in the document and its SHA-256 —
+ * and the pinned URL that serves it.
+ */
+import { z, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
+import type { AppEnv } from "../http/context";
+import { Problem, type ProblemCode } from "../http/problem";
+import { asDigest, contentDigestOf, toHex } from "../../shared/catalog/digest";
+import type { Manifest } from "../../shared/catalog/manifest";
+import { Sha256Digest } from "../../shared/catalog/schema";
+import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
+import { ifNoneMatchMatches } from "./conditional";
+import { IndexReader } from "./index-reader";
+import { NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
+import { ReleaseIdParam } from "./params";
+import { LISTING_LIMIT, productPage } from "./product-listing";
+import { AfterQuery, ProductKeyParam, profileParamProblem } from "./profile-params";
+import { productProfilesPath, profileScopePath } from "./profile-representation";
+import { currentRelease, pinnedRelease } from "./release-lookup";
+import { CACHE_CURRENT, CACHE_PINNED } from "./representation";
+
+const ProductProfile = z
+  .strictObject({
+    funnel_key: z.string(),
+    agent_readiness_profile_id: z.string(),
+    href: z.string().openapi({ description: "The pinned URL of the profile." }),
+    offset: z.int().openapi({ description: "Where the profile's bytes start in the release's document." }),
+    length: z.int(),
+    sha256: Sha256Digest.openapi({ description: "SHA-256 of the profile's bytes (its ETag and Content-Digest)." }),
+  })
+  .openapi("ProductProfile");
+
+const ProductProfiles = z
+  .strictObject({
+    release_id: Sha256Digest,
+    product_key: z.string(),
+    profiles: z.array(ProductProfile).max(LISTING_LIMIT),
+    next: z.string().nullable().openapi({ description: "The next page's URL while the product has more funnels (also `Link: rel=\"next\"`)." }),
+  })
+  .openapi("ProductProfiles");
+
+const header = (description: string) => ({ description, schema: { type: "string" as const } });
+const listingResponses = (...codes: ProblemCode[]): RouteConfig["responses"] => ({
+  200: {
+    description: `At most ${LISTING_LIMIT} of the product's profiles, in funnel order; follow \`next\` for more.`,
+    headers: {
+      ...RELEASE_HEADERS,
+      ...RATE_LIMIT_HEADERS,
+      "Content-Digest": header("RFC 9530 `sha-256=:<base64>:` of the body."),
+      "Content-Location": header("The pinned URL of this page (on /v1/products/… only)."),
+      Link: header('`<next page>; rel="next"` while the product has more funnels (RFC 8288).'),
+    },
+    content: { "application/json": { schema: ProductProfiles } },
+  },
+  304: NOT_MODIFIED,
+  ...problemResponses(...codes, "invalid_scope_key", "profile_not_found", "release_not_indexed", "release_unavailable"),
+});
+
+export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAccess) {
+  const current = catalogRoute(access, {
+    method: "get",
+    path: "/v1/products/{product_key}/profiles",
+    operationId: "listCurrentProductProfiles",
+    summary: "The funnels of one product in the current release",
+    description: "Content-Location names the pinned URL of the same page.",
+    request: { params: z.object({ product_key: ProductKeyParam }), query: z.object({ after: AfterQuery }) },
+    responses: listingResponses("catalog_unavailable"),
+  });
+  app.openapi(
+    current,
+    async (c) => listing(c, await currentRelease(c.env.CATALOG_KV), c.req.valid("param").product_key, c.req.valid("query").after, false),
+    profileParamProblem,
+  );
+
+  const pinned = catalogRoute(access, {
+    method: "get",
+    path: "/v1/releases/{release_id}/products/{product_key}/profiles",
+    operationId: "listReleaseProductProfiles",
+    summary: "The funnels of one product in a given release (immutable)",
+    request: { params: z.object({ release_id: ReleaseIdParam, product_key: ProductKeyParam }), query: z.object({ after: AfterQuery }) },
+    responses: listingResponses("invalid_release_id", "release_not_found"),
+  });
+  app.openapi(
+    pinned,
+    async (c) => {
+      const { release_id, product_key } = c.req.valid("param");
+      return listing(c, await pinnedRelease(c.env.CATALOG_KV, release_id), product_key, c.req.valid("query").after, true);
+    },
+    profileParamProblem,
+  );
+}
+
+async function listing(c: Context<AppEnv>, manifest: Manifest, productKey: string, after: string | undefined, pinned: boolean) {
+  const { profiles, more } = await productPage(IndexReader.of(c.env.RELEASES, manifest, "scope"), productKey, after);
+  const pagePath = (from?: string) => `${productProfilesPath(manifest.release_id, productKey)}${from === undefined ? "" : `?after=${from}`}`;
+  if (profiles.length === 0 && after === undefined) {
+    throw new Problem("profile_not_found", `Release ${manifest.release_id} has no profile for product "${productKey}".`, {
+      headers: { "Catalog-Release": manifest.release_id },
+      extra: { release_id: manifest.release_id },
+    });
+  }
+  const next = more ? pagePath(profiles.at(-1)!.funnelKey) : null;
+  // The page is a function of the release and the URL, so the release id makes a strong validator.
+  const etag = `"${manifest.release_id}/products/${productKey}${after === undefined ? "" : `?after=${after}`}"`;
+  const headers = new Headers({ ETag: etag, "Catalog-Release": manifest.release_id, "Cache-Control": pinned ? CACHE_PINNED : CACHE_CURRENT });
+  if (!pinned) headers.set("Content-Location", pagePath(after));
+  if (next) headers.set("Link", `<${next}>; rel="next"`);
+  if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return plainResponse(new Response(null, { status: 304, headers }));
+
+  const body = new TextEncoder().encode(
+    JSON.stringify({
+      release_id: manifest.release_id,
+      product_key: productKey,
+      profiles: profiles.map((p) => ({
+        funnel_key: p.funnelKey,
+        agent_readiness_profile_id: p.id,
+        href: profileScopePath(manifest.release_id, productKey, p.funnelKey),
+        offset: p.offset,
+        length: p.length,
+        sha256: asDigest(p.sha256),
+      })),
+      next,
+    }),
+  );
+  // A page is small and bounded (LISTING_LIMIT entries), made here: its digest is too, natively.
+  headers.set("Content-Digest", contentDigestOf(toHex(await crypto.subtle.digest("SHA-256", body))));
+  headers.set("Content-Type", "application/json");
+  return plainResponse(new Response(body, { status: 200, headers }));
+}

@@ -1,0 +1,83 @@
+/**
+ * What the byte-serving routes serve: the whole document or one part of a release, described by
+ * its size, its validator, its digest (from the manifest, never computed here) and the R2 byte
+ * ranges that make it up.
+ */
+import { contentDigestOf } from "../../shared/catalog/digest";
+import { hexOf, storageKeys, type Manifest } from "../../shared/catalog/manifest";
+import { partSlicesFor } from "../../shared/catalog/parts";
+
+/** A byte range of one R2 object. */
+export interface ObjectSlice {
+  key: string;
+  offset: number;
+  length: number;
+}
+
+export interface ByteRepresentation {
+  size: number;
+  /** Strong validator, quoted (RFC 9110 §8.8.3). */
+  etag: string;
+  contentType: string;
+  /** RFC 9530 digest of the whole representation. */
+  digest: string;
+  cacheControl: string;
+  headers: Record<string, string>;
+  slices(start: number, end: number): ObjectSlice[];
+  /** The R2 key of the one object that is the whole representation (a part), which may be cached. */
+  wholeObject?: string;
+}
+
+/**
+ * Pinned URLs can be cached forever by the client; URLs that follow `current` must be revalidated.
+ * `no-transform`: the bytes are served identity-only (see identity-only.ts).
+ */
+export const CACHE_PINNED = "private, max-age=31536000, immutable, no-transform";
+export const CACHE_CURRENT = "private, no-cache, no-transform";
+
+export const releasePath = (releaseId: string) => `/v1/releases/${releaseId}`;
+export const partPath = (releaseId: string, index: number) => `${releasePath(releaseId)}/parts/${index}`;
+
+export function documentRepresentation(manifest: Manifest): ByteRepresentation {
+  const hex = hexOf(manifest.release_id);
+  return {
+    size: manifest.bytes,
+    etag: `"${manifest.release_id}"`,
+    contentType: "application/json",
+    digest: contentDigestOf(manifest.sha256),
+    cacheControl: CACHE_CURRENT,
+    headers: { "Catalog-Release": manifest.release_id },
+    slices: (start, end) =>
+      partSlicesFor(manifest.parts, start, end).map((slice) => ({ ...slice, key: storageKeys.part(hex, slice.index) })),
+  };
+}
+
+/** RFC 9530 field values of a manifest's parts, worked out once per manifest (manifests are immutable). */
+const partDigests = new WeakMap<Manifest, string[]>();
+function partDigestOf(manifest: Manifest, index: number): string {
+  let digests = partDigests.get(manifest);
+  if (!digests) partDigests.set(manifest, (digests = []));
+  return (digests[index] ??= contentDigestOf(manifest.parts[index]!.sha256));
+}
+
+export function partRepresentation(manifest: Manifest, index: number, pinned: boolean): ByteRepresentation {
+  const part = manifest.parts[index]!;
+  const count = manifest.parts.length;
+  const headers: Record<string, string> = {
+    "Catalog-Release": manifest.release_id,
+    "Catalog-Part": `${index}/${count}`,
+  };
+  // RFC 8288: the next part of the same release, so a client paging by links never mixes releases.
+  if (index + 1 < count) headers.Link = `<${partPath(manifest.release_id, index + 1)}>; rel="next"`;
+  if (!pinned) headers["Content-Location"] = partPath(manifest.release_id, index);
+  return {
+    size: part.length,
+    etag: `"${manifest.release_id}/parts/${index}"`,
+    contentType: "application/octet-stream",
+    digest: partDigestOf(manifest, index),
+    cacheControl: pinned ? CACHE_PINNED : CACHE_CURRENT,
+    headers,
+    slices: (start, end) => [{ key: storageKeys.part(hexOf(manifest.release_id), index), offset: start, length: end - start + 1 }],
+    wholeObject: storageKeys.part(hexOf(manifest.release_id), index),
+  };
+}

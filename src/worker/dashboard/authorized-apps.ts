@@ -1,0 +1,77 @@
+/**
+ * The OAuth grants of an account, as the "Authorized apps" page shows them, and their
+ * revocation. Grants live in the OAuth library (through src/worker/auth/oauth/provider.ts); revoking
+ * one marks it revoked in its KeyGuard first, which refuses its access tokens at the very next
+ * request everywhere, then deletes the grant and its tokens from the library, as
+ * POST /oauth/revoke does (src/worker/auth/oauth/grant-revocation.ts).
+ */
+import { readAdminApproval, type AdminApproval } from "../auth/oauth/admin-approval";
+import { grantScopes, markGrantRevoked } from "../auth/oauth/grant-revocation";
+import { oauthApi, type OAuthHelpers } from "../auth/oauth/provider";
+import { ADMIN_SCOPE } from "../../shared/auth/scopes";
+
+export interface AuthorizedApp {
+  grantId: string;
+  clientId: string;
+  appName: string;
+  scopes: string[];
+  /** Unix seconds. */
+  grantedAt: number;
+  /** For a grant that asked for `admin`: whether an operator has approved it yet. */
+  adminApproval: AdminApproval["status"] | null;
+}
+
+async function everyGrant(api: OAuthHelpers, accountId: string) {
+  const grants = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api.listUserGrants(accountId, { cursor });
+    grants.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor);
+  return grants;
+}
+
+/** The registered name of an OAuth client, or undefined when there is no such client. */
+export async function appNameOf(env: Env, requestUrl: string, clientId: string): Promise<string | undefined> {
+  if (clientId.length > 256) return undefined;
+  const client = await oauthApi(env, requestUrl).lookupClient(clientId);
+  return client ? (client.clientName ?? client.clientId) : undefined;
+}
+
+/** The account's grants, newest first, with each app's registered name. */
+export async function authorizedApps(env: Env, requestUrl: string, accountId: string): Promise<AuthorizedApp[]> {
+  const api = oauthApi(env, requestUrl);
+  const grants = await everyGrant(api, accountId);
+  const names = new Map<string, Promise<string>>();
+  const nameOf = (clientId: string) => {
+    if (!names.has(clientId)) names.set(clientId, api.lookupClient(clientId).then((client) => client?.clientName ?? clientId));
+    return names.get(clientId)!;
+  };
+  const apps = await Promise.all(
+    grants.map(async (grant) => ({
+      grantId: grant.id,
+      clientId: grant.clientId,
+      appName: await nameOf(grant.clientId),
+      scopes: grant.scope,
+      grantedAt: grant.createdAt,
+      adminApproval: grant.scope.includes(ADMIN_SCOPE) ? ((await readAdminApproval(env.OAUTH_KV, accountId, grant.clientId))?.status ?? "pending") : null,
+    })),
+  );
+  return apps.sort((a, b) => b.grantedAt - a.grantedAt);
+}
+
+/** The account's grant with this id, or null (unknown, or another account's). */
+export async function authorizedApp(env: Env, requestUrl: string, accountId: string, grantId: string): Promise<AuthorizedApp | null> {
+  return (await authorizedApps(env, requestUrl, accountId)).find((app) => app.grantId === grantId) ?? null;
+}
+
+/** Ends one of the account's grants at once. False when the account has no such grant. */
+export async function revokeAuthorizedApp(env: Env, requestUrl: string, accountId: string, grantId: string): Promise<boolean> {
+  const api = oauthApi(env, requestUrl);
+  // Only a grant listed under this account may be touched: the KeyGuard is named by grant id alone.
+  if ((await grantScopes(api, accountId, grantId)) === null) return false;
+  await markGrantRevoked(env, grantId);
+  await api.revokeGrant(grantId, accountId);
+  return true;
+}

@@ -1,0 +1,36 @@
+/**
+ * The dashboard's Hono environment and addresses. It is the web pages' environment (src/worker/web:
+ * session, CSRF) plus the signed-in account, loaded once per request by `requireAccount()`.
+ */
+import type { AccountView } from "../auth/account-views";
+import type { WebEnv } from "../web/session";
+
+export interface DashboardEnv {
+  Bindings: Env;
+  Variables: WebEnv["Variables"] & { account: AccountView };
+}
+
+export const DASHBOARD_PATHS = {
+  home: "/dashboard",
+  keys: "/dashboard/keys",
+  apps: "/dashboard/apps",
+  operator: "/dashboard/operator",
+  styles: "/dashboard/styles.css",
+  copyScript: "/dashboard/copy.js",
+} as const;
+
+export const revokeKeyPath = (keyId: string) => `${DASHBOARD_PATHS.keys}/${keyId}/revoke`;
+export const revokeAppPath = (grantId: string) => `${DASHBOARD_PATHS.apps}/${grantId}/revoke`;
+export const ADMIN_REQUEST_PATHS = {
+  approve: `${DASHBOARD_PATHS.operator}/admin-requests/approve`,
+  reject: `${DASHBOARD_PATHS.operator}/admin-requests/reject`,
+} as const;
+/** Lets an account create API keys with the `admin` scope (the account-wide approval): GET asks, POST approves. */
+export const adminKeysPath = (accountId: string) => `${DASHBOARD_PATHS.operator}/accounts/${accountId}/admin-keys`;
+/** Withdraws that approval: GET asks, POST withdraws. */
+export const withdrawAdminKeysPath = (accountId: string) => `${adminKeysPath(accountId)}/withdraw`;
+/** The confirmation page of an OAuth admin request's approval (GET; the form posts to ADMIN_REQUEST_PATHS.approve). */
+export const approveRequestPath = (accountId: string, clientId: string) =>
+  `${ADMIN_REQUEST_PATHS.approve}?${new URLSearchParams({ account_id: accountId, client_id: clientId })}`;
+
+export const isOperator = (account: AccountView) => account.roles.includes("operator");

@@ -1,0 +1,59 @@
+/**
+ * The dashboard at /dashboard, as one sub-app: account owners manage their API keys and the apps
+ * they authorized; operators decide `admin` requests. It reuses the web pages' session (the one
+ * the OAuth consent page signs in to), CSRF protection and layout (src/worker/web).
+ *
+ * Every page runs `loadSession()`, `csrfProtection()` (every POST: same Origin and the session's
+ * token, else 403 and nothing changes) and `requireAccount()`. The stylesheet and the copy script
+ * are registered first, so they are served without a session.
+ */
+import { Hono, type Context } from "hono";
+import type { AppEnv } from "../http/context";
+import { csrfProtection } from "../web/csrf";
+import { Layout, renderPage } from "../web/page";
+import { loadSession } from "../web/session";
+import { requireAccount } from "./access";
+import { registerAppPages } from "./apps";
+import { DASHBOARD_PATHS, isOperator, type DashboardEnv } from "./context";
+import { registerCopyScript } from "./copy-script";
+import { registerKeyPages } from "./keys";
+import { registerOperatorPages } from "./operator";
+import { renderDashboardError } from "./page";
+import { registerDashboardStyles } from "./styles";
+
+export function registerDashboardRoutes(app: Hono<AppEnv>): void {
+  const dashboard = new Hono<DashboardEnv>();
+  // An unexpected failure is a page in words with the request id, never a problem+json body.
+  dashboard.onError((error, c) => {
+    const id = c.get("requestId") ?? "req_unknown";
+    console.error(JSON.stringify({ level: "error", request_id: id, where: "dashboard", message: String(error?.message ?? error) }));
+    return renderPage(
+      c,
+      <Layout title="Something went wrong">
+        <h1>Something went wrong</h1>
+        <p class="error">The dashboard could not finish this request. Nothing was shown that should not be; try again in a moment.</p>
+        <p class="muted">If it keeps happening, quote request id {id}.</p>
+      </Layout>,
+      { status: 500 },
+    );
+  });
+  registerDashboardStyles(dashboard);
+  registerCopyScript(dashboard);
+
+  const pages = new Hono<DashboardEnv>();
+  // Scoped to /dashboard: a path-less use() would run on every route of the worker once mounted.
+  for (const path of [DASHBOARD_PATHS.home, `${DASHBOARD_PATHS.home}/*`]) pages.use(path, loadSession(), csrfProtection(), requireAccount());
+  // Where a sign-in lands: an operator's work is on the operator page, a customer's on the keys page.
+  const landing = (c: Context<DashboardEnv>) => c.redirect(isOperator(c.var.account) ? DASHBOARD_PATHS.operator : DASHBOARD_PATHS.keys, 303);
+  pages.get(DASHBOARD_PATHS.home, landing);
+  pages.get(`${DASHBOARD_PATHS.home}/`, landing);
+  registerKeyPages(pages);
+  registerAppPages(pages);
+  registerOperatorPages(pages);
+  pages.all(`${DASHBOARD_PATHS.home}/*`, (c) =>
+    renderDashboardError(c, 404, "Page not found", `The dashboard has no page at ${c.req.path}. Use the links above.`),
+  );
+
+  dashboard.route("/", pages);
+  app.route("/", dashboard as unknown as Hono<AppEnv>);
+}

@@ -1,0 +1,13 @@
+import type { Principal } from "../auth/principal";
+
+/** The Hono environment every module of the worker shares: bindings and per-request variables. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    /** The configured origin the request reached (src/worker/http/public-origin.ts): issuer and server URL. */
+    publicOrigin: string;
+    /** Set by src/worker/auth/authenticate.ts on every route it guards. */
+    principal: Principal;
+  };
+}

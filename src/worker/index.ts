@@ -1,0 +1,74 @@
+/**
+ * The Readiness Catalog API worker: assembles the middleware and route modules into one Hono app.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
+import { registerCatalogRoutes } from "./catalog";
+import { bearerSecurity, protect } from "./auth/protect";
+import { registerCheeseRoutes } from "./cheeses/route";
+import { registerKeyRoutes } from "./keys";
+import { registerOperatorRoutes } from "./operator/routes";
+import { registerOAuthEndpoints } from "./auth/oauth/routes";
+import type { AppEnv } from "./http/context";
+import { routeNotFound } from "./http/allowed-methods";
+import { limitBodies } from "./http/body-limit";
+import { problemOfHttpException } from "./http/http-exception";
+import { Problem, renderProblem } from "./http/problem";
+import { answeringOrigin, publicOrigin } from "./http/public-origin";
+import { requestId } from "./http/request-id";
+import { accessLog } from "./http/access-log";
+import { validationProblem } from "./http/validation-problem";
+import { registerWebRoutes } from "./web/routes";
+import { registerDashboardRoutes } from "./dashboard/routes";
+import { registerDocs } from "./docs/routes";
+
+const app = new OpenAPIHono<AppEnv>({
+  // A request that fails a route's zod schemas becomes one 400 problem listing every issue.
+  defaultHook: (result) => {
+    if (!result.success) throw validationProblem(result.error, result.target);
+  },
+});
+
+app.use(requestId());
+// One JSON log line per request (README "Deploying to Cloudflare": Workers Logs, wrangler tail).
+app.use(accessLog());
+// Only the configured origins (and loopback) are served: issuer and server URLs come from there.
+app.use(publicOrigin());
+app.use(limitBodies());
+
+// OAuth 2.0 (shared/DESIGN.md "OAuth 2.0"): protocol endpoints, then the login + consent pages.
+registerOAuthEndpoints(app);
+registerWebRoutes(app);
+// The dashboard (issue 6): keys, authorized apps, operator approvals; same session as the consent page.
+registerDashboardRoutes(app);
+
+// Every catalog route: authenticate → rate limit → read:catalog (src/worker/auth/protect.ts).
+registerCatalogRoutes(app, { guard: protect("read:catalog"), security: bearerSecurity("read:catalog") });
+
+// API keys (shared/DESIGN.md "Credentials"): self-service /v1/keys, the operator API, the cheeses example.
+registerKeyRoutes(app);
+registerOperatorRoutes(app);
+registerCheeseRoutes(app);
+
+// /openapi.json, the reference at /docs and the error codes at /docs/errors.
+registerDocs(app);
+
+// No route: 404, or 405 with Allow where the path is served by other methods (src/worker/http/allowed-methods.ts).
+app.notFound(routeNotFound(app));
+
+app.onError((error, c) => {
+  const id = c.get("requestId") ?? "req_unknown";
+  const origin = answeringOrigin(c);
+  if (error instanceof Problem) return renderProblem(error, id, origin);
+  const refused = error instanceof HTTPException ? problemOfHttpException(error, c.req.header("Content-Type")) : null;
+  if (refused) return renderProblem(refused, id, origin);
+  console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
+  return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`), id, origin);
+});
+
+export default app;
+
+// Durable Object classes (wrangler.toml [[durable_objects.bindings]]): accounts, the email index, key guards.
+export { AccountDirectory } from "./auth/account-directory";
+export { AccountObject } from "./auth/account-object";
+export { KeyGuard } from "./limits/key-guard";

@@ -1,0 +1,41 @@
+/**
+ * GET /v1/keys: the keys of the calling key's account on this deployment, never a secret; paged
+ * like Stripe's lists (src/worker/keys/key-page.ts). An unknown query parameter is a 400, not ignored.
+ */
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { accountObject, valueOf } from "../auth/accounts";
+import { bearerSecurity, protect } from "../auth/protect";
+import type { AppEnv } from "../http/context";
+import { problemResponses } from "../http/openapi-responses";
+import { noEntityTags } from "../http/preconditions";
+import { callingKey } from "./caller";
+import { pageOfKeys } from "./key-page";
+import { KEY_LIST_URL, KeyList, KeyListQuery } from "./schemas";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/keys",
+  operationId: "listKeys",
+  tags: ["API keys"],
+  summary: "List the account's API keys",
+  description:
+    "Active and revoked keys, oldest first: id, name, mode, scopes, status, last four characters, created and last used. " +
+    "Paged like Stripe's lists: `limit` with `starting_after` (forward) or `ending_before` (backward); without `limit`, every key. Any other query parameter is a 400.",
+  middleware: [protect(), noEntityTags()] as const,
+  security: bearerSecurity(),
+  request: { query: KeyListQuery },
+  responses: {
+    200: { description: "The keys (no secrets).", content: { "application/json": { schema: KeyList } } },
+    ...problemResponses("bad_request", "forbidden", "precondition_failed"),
+  },
+});
+
+export function registerListKeys(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const caller = callingKey(c);
+    const keys = valueOf(await accountObject(c.env, caller.accountId).listKeys());
+    const page = pageOfKeys(keys, c.req.valid("query"));
+    c.header("Cache-Control", "private, no-store");
+    return c.json({ object: "list" as const, ...page, url: KEY_LIST_URL }, 200);
+  });
+}

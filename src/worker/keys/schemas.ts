@@ -1,0 +1,71 @@
+/** Request and response shapes of the self-service key API (/v1/keys), documented in /openapi.json. */
+import { z } from "@hono/zod-openapi";
+import { KEY_MODES } from "../../shared/auth/api-key";
+import { KeyView } from "../auth/account-views";
+import { KEY_ID_PATTERN } from "../../shared/auth/ids";
+import { ScopeSchema } from "../../shared/auth/scopes";
+
+export const CreateKeyBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).optional().openapi({ example: "CI (GitHub Actions)" }),
+    mode: z
+      .enum(KEY_MODES)
+      .optional()
+      .openapi({ description: "Defaults to this deployment's mode: live on production, test on the sandbox. The other mode is refused." }),
+    scopes: z
+      .array(ScopeSchema)
+      .min(1)
+      .optional()
+      .openapi({ description: "At most the calling key's scopes. Default: every scope except admin that the calling key has." }),
+  })
+  .openapi("CreateKeyRequest");
+
+export const CreatedKey = KeyView.extend({
+  secret: z.string().openapi({
+    example: "sk_test_7oUzFLB2iJuxkWcuC3hcSbwcFX5gOi0pCri4",
+    description: "The API key. Shown here once and stored nowhere: copy it now.",
+  }),
+}).openapi("CreatedApiKey");
+
+export const KEY_LIST_URL = "/v1/keys";
+export const MAX_PAGE_LIMIT = 100;
+
+export const KeyList = z
+  .object({
+    object: z.literal("list"),
+    data: z.array(KeyView).openapi({ description: "Oldest first (by created_at, then id)." }),
+    has_more: z.boolean().openapi({ description: "Whether more keys lie beyond this page in the direction it was read (after it; before it with ending_before)." }),
+    url: z.literal(KEY_LIST_URL),
+  })
+  .openapi("ApiKeyList");
+
+export const KeyIdParam = z
+  .string()
+  .regex(KEY_ID_PATTERN, "a key id looks like key_live_… or key_test_… followed by 20 base62 characters")
+  .openapi({ param: { name: "id", in: "path" }, example: "key_test_8sQd2LmZpR4vXw1cTy7b" });
+
+const cursor = (description: string) =>
+  z
+    .string()
+    .regex(KEY_ID_PATTERN, "a key id looks like key_live_… or key_test_… followed by 20 base62 characters")
+    .optional()
+    .openapi({ description, example: "key_test_8sQd2LmZpR4vXw1cTy7b" });
+
+/** Cursor pagination as Stripe's lists have it; any other parameter is refused (strict), never ignored. */
+export const KeyListQuery = z
+  .strictObject({
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PAGE_LIMIT)
+      .optional()
+      .openapi({ description: `1–${MAX_PAGE_LIMIT}. Without it, every key.`, example: 10 }),
+    starting_after: cursor("A key id from the list: the page starts right after it."),
+    ending_before: cursor("A key id from the list: the page ends right before it."),
+  })
+  .refine((query) => !(query.starting_after && query.ending_before), {
+    message: "give starting_after or ending_before, not both",
+    path: ["ending_before"],
+  });
+export type KeyListQuery = z.infer<typeof KeyListQuery>;
