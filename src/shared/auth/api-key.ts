@@ -4,8 +4,7 @@
  * here is pure: the format and checksum are decided offline, before any storage is touched.
  */
 import { sha256Hex } from "../catalog/digest";
-import { BASE62_ALPHABET, keyChecksum } from "./checksum";
-import { randomBase62 } from "./ids";
+import { BASE62_ALPHABET, keyChecksum, randomBase62 } from "./checksum";
 
 export const KEY_MODES = ["live", "test"] as const;
 export type KeyMode = (typeof KEY_MODES)[number];

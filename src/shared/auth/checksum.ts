@@ -1,7 +1,8 @@
 /**
  * CRC32 (IEEE 802.3, the zlib polynomial) and fixed-width base62, the two halves of an API key's
  * checksum: GitHub's token format appends base62(CRC32(random part)) so that scanners and the
- * worker reject look-alikes offline. Pure and runtime-neutral (Node and workerd).
+ * worker reject look-alikes offline; and the random base62 of key secrets and ids. Pure and
+ * runtime-neutral (Node and workerd).
  */
 
 export const BASE62_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -39,4 +40,15 @@ export function base62Fixed(value: number, width: number): string {
 /** The 6-character checksum of an API key's 30 random characters. */
 export function keyChecksum(randomPart: string): string {
   return base62Fixed(crc32(randomPart), 6);
+}
+
+/** Uniform base62 characters by rejection sampling (248 = 4 × 62, so no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < 248 && out.length < length) out += BASE62_ALPHABET[byte % 62];
+    }
+  }
+  return out;
 }

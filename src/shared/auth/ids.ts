@@ -4,7 +4,7 @@
  * the id alone. Ids are not secrets; they only name things.
  */
 import type { KeyMode } from "./api-key";
-import { BASE62_ALPHABET } from "./checksum";
+import { randomBase62 } from "./checksum";
 
 const ID_RANDOM_LENGTH = 20;
 
@@ -18,15 +18,4 @@ export const KEY_ID_PATTERN = /^key_(live|test)_[0-9A-Za-z]{20}$/;
 export function modeOfKeyId(keyId: string): KeyMode | null {
   const match = KEY_ID_PATTERN.exec(keyId);
   return match ? (match[1] as KeyMode) : null;
-}
-
-/** Uniform base62 characters by rejection sampling (248 = 4 × 62, so no modulo bias). */
-export function randomBase62(length: number): string {
-  let out = "";
-  while (out.length < length) {
-    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
-      if (byte < 248 && out.length < length) out += BASE62_ALPHABET[byte % 62];
-    }
-  }
-  return out;
 }
