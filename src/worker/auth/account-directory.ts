@@ -11,6 +11,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { accept, refuse, type Outcome } from "./account-views";
 import { newAccountId } from "../../shared/auth/ids";
+import { normalizeEmail } from "./email";
 import { emailHashOf, FORGET_AFTER_MS, SignInAttempts } from "./sign-in-attempts";
 
 export const DIRECTORY_NAME = "directory";
@@ -24,9 +25,6 @@ export interface DirectoryEntry {
   name: string;
   created_at: string;
 }
-
-/** Email addresses compare case-insensitively and without surrounding spaces. */
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export class AccountDirectory extends DurableObject<Env> {
   #attempts: SignInAttempts;

@@ -10,7 +10,7 @@
  * of tried emails leave nothing behind once they stop.
  */
 import { sha256Hex } from "../../shared/catalog/digest";
-import { normalizeEmail } from "./account-directory";
+import { normalizeEmail } from "./email";
 import { lockoutMsAfter } from "./password";
 
 export const FORGET_AFTER_MS = 15 * 60 * 1000;
