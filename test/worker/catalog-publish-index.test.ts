@@ -6,7 +6,7 @@
 import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/shared/catalog/digest";
+import { sha256Hex } from "../../src/shared/sha256";
 import { storageKeys } from "../../src/shared/catalog/manifest";
 import { PublishError, readCurrent, rollbackRelease } from "../../src/node/catalog/publish";
 import { api } from "./support/api";

@@ -7,7 +7,7 @@
  * (KV, then R2) → verify every object → only then flip `current`. Interrupted anywhere before the flip, the
  * previous release is still the one served; run again, it picks up where it stopped.
  */
-import { sha256Hex } from "../../shared/catalog/digest";
+import { sha256Hex } from "../../shared/sha256";
 import { hexOf, Manifest, storageKeys } from "../../shared/catalog/manifest";
 import type { IndexName } from "../../shared/catalog/profile-index";
 import { indexProblems, releaseProblems, sameIndex, sameLayout } from "./release-check";

@@ -3,7 +3,7 @@
  * characters, then 6 base62 characters of the CRC32 of those 30 (GitHub's token scheme). Everything
  * here is pure: the format and checksum are decided offline, before any storage is touched.
  */
-import { sha256Hex } from "../catalog/digest";
+import { sha256Hex } from "../sha256";
 import { BASE62_ALPHABET, keyChecksum, randomBase62 } from "./checksum";
 
 export const KEY_MODES = ["live", "test"] as const;

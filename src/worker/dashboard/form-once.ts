@@ -4,7 +4,7 @@
  * the form again. Each rendered form carries a random id; the first post claims it, a repeat is
  * recognised and creates nothing. Stored in OAUTH_KV with the web sessions, expiring with them.
  */
-import { sha256Hex } from "../../shared/catalog/digest";
+import { sha256Hex } from "../../shared/sha256";
 import { SIGNED_IN_SESSION_SECONDS } from "../web/session";
 
 export const FORM_ID_FIELD = "form_id";

@@ -10,7 +10,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { sha256Hex } from "../../shared/catalog/digest";
+import { sha256Hex } from "../../shared/sha256";
 import type { AppEnv } from "../http/context";
 import { cookieName, cookieOptions, randomToken, RANDOM_TOKEN } from "./cookies";
 
