@@ -16,7 +16,7 @@ import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
 import { readCurrent, writeCurrentPointer } from "../../shared/catalog/store";
 
 export { readCurrent, PublishError };
-export type { ReleaseBucket, StoredObject } from "./release-objects";
+export type { ReleaseBucket } from "./release-objects";
 
 /** The subset of a KV namespace binding publishing uses (KVNamespace satisfies it). */
 export interface ReleaseKv {
