@@ -1,0 +1,112 @@
+/**
+ * The layout's rules (docs/architecture.md "Rules"): what may import what. `npm test` runs them
+ * (test/scripts/boundaries.test.ts); `npx depcruise src scripts bench packages/client/src` alone.
+ */
+const WORKER = "^src/worker/";
+const SHARED = "^src/shared/";
+const NODE = "^src/node/";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "A cycle makes two modules one; split the shared part out instead.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "no-orphans",
+      severity: "error",
+      comment: "A file nothing imports is dead or misplaced (entry points and declarations excepted).",
+      from: {
+        orphan: true,
+        pathNot: ["\\.d\\.m?ts$", "^scripts/[^/]+\\.(ts|mjs)$", "^bench/workers/", "^src/worker/index\\.ts$", "^packages/client/src/(index|node)\\.ts$"],
+      },
+      to: {},
+    },
+    {
+      name: "shared-stays-pure",
+      severity: "error",
+      comment: "src/shared runs in the worker and in Node: it imports neither side's code.",
+      from: { path: SHARED },
+      to: { path: [WORKER, NODE, "^scripts/", "^test/"] },
+    },
+    {
+      name: "node-not-worker",
+      severity: "error",
+      comment: "src/node runs in Node only: worker code (workerd globals, bindings) is not for it.",
+      from: { path: NODE },
+      to: { path: [WORKER, "^scripts/"] },
+    },
+    {
+      name: "worker-not-node",
+      severity: "error",
+      comment: "The worker bundle must not carry the build/publish code that only Node runs.",
+      from: { path: WORKER },
+      to: { path: [NODE, "^scripts/"] },
+    },
+    {
+      name: "scripts-use-worker-types-only",
+      severity: "error",
+      comment:
+        "The CLIs take the operator API's response shapes from the worker as types; values come from src/shared. " +
+        "One exception: scripts/oauth/library-in-node.ts loads the OAuth provider config in Node on purpose.",
+      from: { path: "^scripts/", pathNot: "^scripts/oauth/library-in-node\\.ts$" },
+      to: { path: WORKER, dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "auth-not-pages",
+      severity: "error",
+      comment: "Authentication is below the pages that use it: auth never imports dashboard or web.",
+      from: { path: "^src/worker/auth/" },
+      to: { path: ["^src/worker/dashboard/", "^src/worker/web/"] },
+    },
+    {
+      name: "limits-not-auth",
+      severity: "error",
+      comment: "auth admits requests through limits; limits knows nothing of credentials.",
+      from: { path: "^src/worker/limits/" },
+      to: { path: ["^src/worker/auth/"] },
+    },
+    {
+      name: "http-not-features",
+      severity: "error",
+      comment: "http/ is the plumbing every route uses; it imports no feature (only the Principal type).",
+      from: { path: "^src/worker/http/" },
+      to: {
+        path: "^src/worker/(auth|limits|web|dashboard|keys|operator|catalog|docs|cheeses)/",
+        pathNot: "^src/worker/auth/principal\\.ts$",
+      },
+    },
+    {
+      name: "features-not-entry",
+      severity: "error",
+      comment: "Only the runtime imports src/worker/index.ts (tests and bench workers may).",
+      from: { path: "^src/" },
+      to: { path: "^src/worker/index\\.ts$" },
+    },
+    {
+      name: "client-stands-alone",
+      severity: "error",
+      comment: "packages/client is published on its own: it imports nothing from the repo outside it.",
+      from: { path: "^packages/client/" },
+      to: { pathNot: ["^packages/client/", "^node_modules/"], dependencyTypesNot: ["core"] },
+    },
+    {
+      name: "no-unresolvable",
+      severity: "error",
+      comment: "An import that does not resolve is a typo or a missing dependency.",
+      from: {},
+      to: { couldNotResolve: true, pathNot: "^cloudflare:" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    parser: "swc",
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },
+  },
+};
