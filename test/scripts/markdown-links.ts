@@ -27,7 +27,7 @@ export function markdownLinks(text: string): MarkdownLink[] {
   const links: MarkdownLink[] = [];
   for (const { text: line, line: number } of proseLines(text)) {
     for (const match of withoutCodeSpans(line).matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-      links.push({ target: match[1], line: number });
+      links.push({ target: match[1] ?? "", line: number });
     }
   }
   return links;
