@@ -2,7 +2,7 @@
  * What `catalog:build` says when the build itself fails (exit 3) rather than the input: the
  * system's message alone ("ENOSPC: no space left on device, write") names neither the place nor
  * what to do, so a full disk is explained: where the build writes, how much space it needs there
- * (about the size of its input: the runs, then the parts, never both whole; see the README's
+ * (about the size of its input: the runs, then the parts, never both whole; see docs/catalog-build.md,
  * "Disk space") and how large that filesystem is (what is free right after the failure says
  * little: files the build still had open are freed only as it exits).
  */

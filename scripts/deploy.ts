@@ -1,6 +1,6 @@
 /**
  * `npm run deploy -- [--env sandbox] [--dry-run]`: one deployment of the worker to Cloudflare, from
- * nothing or again, in one command (README "Deploying to Cloudflare").
+ * nothing or again, in one command (docs/operations.md "Deploying to Cloudflare").
  */
 import { parseArgs } from "node:util";
 import { count, EXIT, runCli, UsageError } from "./cli-run";

@@ -1,6 +1,6 @@
 /**
  * `buildCatalog`: input profiles → a release directory `<outDir>/<hex>/{manifest.json, parts/<n>,
- * index/<name>/<n>}` (README "Catalog data and builds"). Three passes, memory independent of the
+ * index/<name>/<n>}` (docs/catalog-build.md). Three passes, memory independent of the
  * catalog size: validate + canonicalize + spill (external sort); merge in catalog order into the
  * part files while hashing `data` and writing the release index; hash every part and the whole document. Everything is built in
  * a temporary directory beside `outDir` and renamed into place only when the input was valid.

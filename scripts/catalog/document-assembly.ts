@@ -1,6 +1,6 @@
 /**
  * Passes 2 and 3 of a build: profiles in catalog order become the document
- * `prefix + JCS(data) + "}"` in the part files, and every digest of DESIGN.md is computed:
+ * `prefix + JCS(data) + "}"` in the part files, and every digest of docs/contract.md is computed:
  * artifact_sha256 and the parts after the prefix on a worker thread as the data is written, then
  * release_id, the prefix, and one read pass for the whole document's SHA-256.
  */

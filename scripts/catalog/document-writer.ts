@@ -1,5 +1,5 @@
 /**
- * Writes the document `prefix + JCS(data) + "}"` straight into its part files (shared/DESIGN.md,
+ * Writes the document `prefix + JCS(data) + "}"` straight into its part files (docs/contract.md,
  * "Parts"). The prefix holds digests of the data, so the data is written first, after a gap of the
  * prefix's (fixed) length, and the prefix last. Then one read pass hashes every part and the whole.
  */

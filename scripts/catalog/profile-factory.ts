@@ -1,5 +1,5 @@
 /**
- * Builds a profile that satisfies every rule (the spec's rules 1–5 and DESIGN.md's decisions) from
+ * Builds a profile that satisfies every rule (the spec's rules 1–5 and docs/contract.md's decisions) from
  * the few choices that vary: stage outcomes and signals, grade, coverage counts, ids and times.
  * Used by `catalog:generate` and to write the sample profiles in data/profiles.
  */

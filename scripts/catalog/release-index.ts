@@ -1,5 +1,5 @@
 /**
- * Builds a release's two indexes while the merge writes the document (README "Release index").
+ * Builds a release's two indexes while the merge writes the document (docs/contract.md "Release index").
  * Profiles arrive in document order, which is scope order: the scope index is written as they come.
  * The id index needs id order: its entries go through an external sort (id-sort.ts) and are
  * written once the document is.

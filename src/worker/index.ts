@@ -30,13 +30,13 @@ const app = new OpenAPIHono<AppEnv>({
 });
 
 app.use(requestId());
-// One JSON log line per request (README "Deploying to Cloudflare": Workers Logs, wrangler tail).
+// One JSON log line per request (docs/operations.md "Watch it": Workers Logs, wrangler tail).
 app.use(accessLog());
 // Only the configured origins (and loopback) are served: issuer and server URLs come from there.
 app.use(publicOrigin());
 app.use(limitBodies());
 
-// OAuth 2.0 (shared/DESIGN.md "OAuth 2.0"): protocol endpoints, then the login + consent pages.
+// OAuth 2.0 (docs/oauth.md): protocol endpoints, then the login + consent pages.
 registerOAuthEndpoints(app);
 registerWebRoutes(app);
 // The dashboard (issue 6): keys, authorized apps, operator approvals; same session as the consent page.
@@ -45,7 +45,7 @@ registerDashboardRoutes(app);
 // Every catalog route: authenticate → rate limit → read:catalog (src/worker/auth/protect.ts).
 registerCatalogRoutes(app, { guard: protect("read:catalog"), security: bearerSecurity("read:catalog") });
 
-// API keys (shared/DESIGN.md "Credentials"): self-service /v1/keys, the operator API, the cheeses example.
+// API keys (docs/authentication.md): self-service /v1/keys, the operator API, the cheeses example.
 registerKeyRoutes(app);
 registerOperatorRoutes(app);
 registerCheeseRoutes(app);

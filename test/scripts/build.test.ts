@@ -1,5 +1,5 @@
 /**
- * `buildCatalog` on valid input: the layout and digests of DESIGN.md, checked independently;
+ * `buildCatalog` on valid input: the layout and digests of docs/contract.md, checked independently;
  * determinism whatever the input order or format; parts that cut profiles and characters.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";

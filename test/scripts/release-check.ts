@@ -1,7 +1,7 @@
 /**
  * An independent check of a built release, sharing no code with the build: reassemble the parts,
  * hash with node:crypto, re-canonicalize `data` with the `canonicalize` package, and compare every
- * digest and the exact document bytes with what DESIGN.md defines.
+ * digest and the exact document bytes with what docs/contract.md defines.
  */
 import canonicalize from "canonicalize";
 import { createHash } from "node:crypto";
@@ -61,7 +61,7 @@ export function checkRelease(releaseDir: string): CheckedRelease {
 }
 
 /**
- * The release index (README "Release index"), read the way a client would: every segment's size
+ * The release index (docs/contract.md "Release index"), read the way a client would: every segment's size
  * and digest; every directory line pointing at a leaf of whole lines within page_bytes; and, over
  * all leaves, exactly one line per profile, in key order, giving the profile's bytes in the document.
  */

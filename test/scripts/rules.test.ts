@@ -129,7 +129,7 @@ describe("catalog spec rules 1–5", () => {
   });
 });
 
-describe("DESIGN.md decisions", () => {
+describe("docs/contract.md decisions", () => {
   it("all-pass: a profile whose stages all pass is pass/ready and headlines evaluate", () => {
     const report = broken(allPassProfile(), (p) => {
       p.overall_outcome = "constrained";

@@ -1,5 +1,5 @@
 /**
- * What a lookup reads from storage (README "Release index"): at most two small index reads — the
+ * What a lookup reads from storage (docs/contract.md "Release index"): at most two small index reads — the
  * segment's directory page, then one leaf page — plus the profile's bytes from the one or two parts
  * that hold them; never a whole part or a whole index object. Counted on the real bindings.
  */

@@ -1,5 +1,5 @@
 /**
- * Publishing a release's index (README "Release index"): its segments are uploaded create-only and
+ * Publishing a release's index (docs/contract.md "Release index"): its segments are uploaded create-only and
  * verified before `current` moves; a build without one is refused; a release published before
  * indexes existed gains one when its build is published again; rollback checks the index too.
  */

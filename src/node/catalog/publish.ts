@@ -1,6 +1,6 @@
 /**
  * Publish and roll back releases over a deployment's R2 bucket and KV namespace
- * (shared/DESIGN.md, "Parts"). One definition for the Node CLIs (bindings from wrangler's
+ * (docs/storage.md, "Catalog releases"). One definition for the Node CLIs (bindings from wrangler's
  * getPlatformProxy, local or remote) and the workerd tests (the real local bindings).
  *
  * Order is the whole point: parts and index segments (create-only, checksummed by R2) → manifest

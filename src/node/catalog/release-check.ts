@@ -15,7 +15,7 @@ export async function releaseProblems(candidate: unknown): Promise<string[]> {
   }
   const manifest = parsed.data;
   const problems = layoutProblems(manifest);
-  // shared/DESIGN.md: release_id = sha256 of JCS({"api_contract":A,"artifact_sha256":H}).
+  // docs/contract.md: release_id = sha256 of JCS({"api_contract":A,"artifact_sha256":H}).
   const expectedId = await releaseIdOf(manifest.api_contract, manifest.artifact_sha256);
   if (manifest.release_id !== expectedId) {
     problems.push(`manifest.release_id: expected ${expectedId} (from api_contract and artifact_sha256), found ${manifest.release_id}`);
@@ -24,7 +24,7 @@ export async function releaseProblems(candidate: unknown): Promise<string[]> {
 }
 
 /**
- * The release index a publish requires (README "Release index"): both indexes, segments numbered
+ * The release index a publish requires (docs/contract.md "Release index"): both indexes, segments numbered
  * in order, sorted by their first key, each with its directory page inside it.
  */
 export function indexProblems(manifest: Manifest): string[] {

@@ -1,5 +1,5 @@
 /**
- * Transitions of KV `current`, the only mutable record of a deployment (shared/DESIGN.md, "Parts").
+ * Transitions of KV `current`, the only mutable record of a deployment (docs/contract.md, "Document and digests").
  * Pure: publish and rollback compute the next pointer here and write it at the edge of their flow.
  */
 import { KEPT_PREVIOUS_RELEASES, type CurrentPointer } from "../../shared/catalog/manifest";

@@ -1,5 +1,5 @@
 /**
- * Coverage rules: catalog spec rule 5 and the decisions of shared/DESIGN.md on coverage
+ * Coverage rules: catalog spec rule 5 and the decisions of docs/contract.md on coverage
  * (complete exactly when covered == required; ratios within 1e-9; counts within their totals).
  */
 import { describe, type RuleId, type RuleViolation } from "./validation-report";
@@ -28,7 +28,7 @@ export function coverageViolations(coverage: unknown): RuleViolation[] {
     if (c.status === "complete" || c.status === "incomplete") {
       const want = complete ? "complete" : "incomplete";
       if (c.status !== want) {
-        // catalog spec rule 5 (complete), DESIGN.md "Profile values" (incomplete)
+        // catalog spec rule 5 (complete), docs/contract.md "Profiles" (incomplete)
         push(complete ? "spec-rule-5" : "coverage-status", "status", `covered_signals ${complete ? "equals" : "differs from"} required_signals (${covered} of ${required})`, JSON.stringify(want), c.status);
       }
     }

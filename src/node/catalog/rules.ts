@@ -1,6 +1,6 @@
 /**
  * The rules engine for one profile: the zod schema (rule `schema`), the catalog spec's rules 1–5
- * and the decisions of shared/DESIGN.md ("Profile values the spec only observed"). Pure, and it
+ * and the decisions of docs/contract.md ("Profiles"). Pure, and it
  * reports every violation, not the first: rules read the raw value defensively and skip a check
  * whose inputs the schema already rejected, so a malformed value is reported once, by the schema.
  */

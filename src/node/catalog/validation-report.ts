@@ -4,7 +4,7 @@
  * the build script and anything else that validates profiles (Node and workerd alike).
  */
 
-/** Stable rule ids; the README's "Rule ids" table documents each one. */
+/** Stable rule ids; docs/catalog-build.md's rule id table documents each one. */
 const RULE_IDS = {
   "json-syntax": "The input is not well-formed JSON (RFC 8259).",
   input: "The input is not a catalog: empty, a 0-byte file, a non-JSON file, or not a profile object.",

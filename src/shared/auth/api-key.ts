@@ -1,5 +1,5 @@
 /**
- * API key format (shared/DESIGN.md "Credentials"): `sk_live_` or `sk_test_`, then 30 random base62
+ * API key format (docs/contract.md "Credentials"): `sk_live_` or `sk_test_`, then 30 random base62
  * characters, then 6 base62 characters of the CRC32 of those 30 (GitHub's token scheme). Everything
  * here is pure: the format and checksum are decided offline, before any storage is touched.
  */

@@ -1,5 +1,5 @@
 /**
- * The scopes a credential can carry (shared/DESIGN.md "Credentials"; auth spec "OAuth scope").
+ * The scopes a credential can carry (docs/contract.md "Credentials").
  * One list serves API keys, OAuth consent and the OpenAPI document.
  */
 import { z } from "@hono/zod-openapi";

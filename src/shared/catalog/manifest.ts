@@ -1,5 +1,5 @@
 /**
- * A release's manifest and the `current` pointer (shared/DESIGN.md, "Parts").
+ * A release's manifest and the `current` pointer (docs/contract.md, "Document and digests").
  * The manifest is written next to the parts in R2 and as `release:<hex>` in KV; `current` is the
  * only mutable record.
  */

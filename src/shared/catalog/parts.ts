@@ -1,5 +1,5 @@
 /**
- * Part layout of a document (shared/DESIGN.md, "Parts"): consecutive byte ranges of `part_bytes`,
+ * Part layout of a document (docs/contract.md, "Document and digests"): consecutive byte ranges of `part_bytes`,
  * the last one shorter. Pure, shared by the build script and the worker.
  */
 export interface PartSpan {

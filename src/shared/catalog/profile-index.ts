@@ -1,5 +1,5 @@
 /**
- * The release index (README "Release index"): where each profile's bytes are in the document, by
+ * The release index (docs/contract.md "Release index"): where each profile's bytes are in the document, by
  * scope and by profile id, so the worker serves one profile without reading a part or the index
  * whole. Shared by the build (writes it) and the worker (reads it); pure.
  *

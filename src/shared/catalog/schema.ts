@@ -3,7 +3,7 @@
  * The build script, the worker, the OpenAPI document and the tests all import these schemas.
  *
  * Values the spec only "observed" are the known set: an unknown value is a validation error,
- * so a new policy value is a deliberate schema change (shared/DESIGN.md, "Profile values").
+ * so a new policy value is a deliberate schema change (docs/contract.md, "Profiles").
  */
 import { z } from "@hono/zod-openapi";
 

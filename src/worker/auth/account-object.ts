@@ -1,6 +1,6 @@
 /**
  * AccountObject: one Durable Object per account (`idFromName(account_id)`), the source of truth for
- * the account and its keys (shared/DESIGN.md "Credentials"). It writes the KV index the edge reads
+ * the account and its keys (docs/storage.md "Accounts and API keys"). It writes the KV index the edge reads
  * (`apikey:<SHA-256>` → record) and tells each key's KeyGuard when it is revoked.
  *
  * Why here: the "at most 3 active keys" rule is a read-then-write. SQLite calls on a Durable Object

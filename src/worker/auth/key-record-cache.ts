@@ -2,7 +2,7 @@
  * What an API key *is* (its KV index record: account, mode, scopes), remembered in the isolate for
  * a short while, so that a busy key costs one KV read a minute instead of one per request.
  *
- * Safe because the record never decides that a key is still valid (README "Admission leases"):
+ * Safe because the record never decides that a key is still valid (docs/rate-limits.md "Admission leases"):
  * the key's KeyGuard holds the revoked state, and once its revocation returns no lease admits the
  * key anywhere, whatever is remembered here. Only active records
  * are kept (a record read as revoked is refused and forgotten), keyed by the key's SHA-256, never

@@ -1,5 +1,5 @@
 /**
- * The catalog's HTTP surface (shared/DESIGN.md, "HTTP surface"): the document, its parts, release
+ * The catalog's HTTP surface (docs/contract.md, "URLs"): the document, its parts, release
  * manifests, single profiles and a product's profiles. src/worker/index.ts registers it with one call and
  * decides the access guard.
  */

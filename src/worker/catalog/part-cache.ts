@@ -1,5 +1,5 @@
 /**
- * Whole parts kept in the worker's own Cache API (shared/DESIGN.md "Serving rules": the worker may
+ * Whole parts kept in the worker's own Cache API (docs/storage.md "Catalog releases": the worker may
  * keep immutable parts in its own Cache API after the auth check). A part's R2 key names its
  * release, and a release id is the digest of its content, so a cached part can never be stale.
  *

@@ -1,6 +1,6 @@
 /**
  * Streams R2 object slices to the client as one body, without buffering or touching the bytes
- * (shared/DESIGN.md, "Serving rules"): each R2 body is piped natively into a FixedLengthStream,
+ * (docs/performance.md, "Serve"): each R2 body is piped natively into a FixedLengthStream,
  * one object at a time, so memory stays flat whatever the document's size.
  */
 import type { ObjectSlice } from "./representation";

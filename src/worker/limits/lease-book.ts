@@ -1,5 +1,5 @@
 /**
- * The isolate's side of admission leases (README "Admission leases"): per subject, the leases its
+ * The isolate's side of admission leases (docs/rate-limits.md "Admission leases"): per subject, the leases its
  * KeyGuard granted, spent in memory with no RPC while they last.
  * - Lease sizes follow this isolate's recent rate for the subject (DemandMeter) over a horizon of
  *   four round trips, 250–500 ms, plus the requests waiting; the KeyGuard caps them at a quarter of

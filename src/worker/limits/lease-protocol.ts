@@ -1,5 +1,5 @@
 /**
- * What an isolate and a KeyGuard say to each other about admission leases (README "Admission
+ * What an isolate and a KeyGuard say to each other about admission leases (docs/rate-limits.md "Admission
  * leases"). One RPC, `KeyGuard.acquire`: the isolate asks for `want` admissions, hands back the
  * leases it has finished since its last call, and gets a lease, a direct admission (strict keys),
  * a refusal or the news that the subject is revoked.

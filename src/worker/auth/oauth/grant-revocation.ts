@@ -1,8 +1,8 @@
 /**
  * Makes the end of an OAuth grant immediate everywhere. The library deletes a revoked grant's
  * records from KV, which other locations may still serve for up to 60 s; every API request with
- * an access token also asks the grant's KeyGuard (its rate limiter, src/worker/limits), which is strongly
- * consistent, so marking the grant revoked there refuses its tokens at once (shared/DESIGN.md
+ * an access token also asks the grant's KeyGuard (its rate limiter, src/worker/limits), which is
+ * strongly consistent, so marking the grant revoked there refuses its tokens at once (docs/contract.md
  * "Credentials": KV decides what a credential is, never that it is still valid).
  */
 import { grantSubject } from "./grant-guard";

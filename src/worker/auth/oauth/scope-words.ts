@@ -1,5 +1,5 @@
 /**
- * Each scope in the plain words a customer reads on the consent page (and the README table).
+ * Each scope in the plain words a customer reads on the consent page (and the table of docs/oauth.md).
  * `admin` says plainly that an operator has to approve it.
  */
 import type { Scope } from "../../../shared/auth/scopes";

@@ -32,7 +32,7 @@ function keyBytes(secret: string | undefined): Uint8Array | null {
 /** What is wrong with the configured key, in words an operator can act on; null when it is usable. */
 export function tokenKeyProblem(env: object): string | null {
   const secrets = env as TokenKeySecrets;
-  const fix = "set the Worker secret to 32 random bytes, base64url (README: OAuth 2.0, Token format and keys)";
+  const fix = "set the Worker secret to 32 random bytes, base64url (docs/oauth.md, Token format and keys)";
   if (!secrets.OAUTH_TOKEN_KEY) return `OAuth is not configured on this deployment: the OAUTH_TOKEN_KEY secret is missing; ${fix}.`;
   if (!keyBytes(secrets.OAUTH_TOKEN_KEY)) return `OAuth is not configured on this deployment: OAUTH_TOKEN_KEY is not 32 bytes of base64url; ${fix}.`;
   if (secrets.OAUTH_TOKEN_KEY_PREVIOUS && !keyBytes(secrets.OAUTH_TOKEN_KEY_PREVIOUS)) {
