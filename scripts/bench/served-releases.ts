@@ -15,7 +15,12 @@ import { DEFAULT_INDEX_PAGE_BYTES } from "../../src/shared/catalog/profile-index
 import { dataset } from "./datasets";
 
 /** The persisted state (`wrangler dev --persist-to`) the serve and client benchmarks share: big releases are uploaded once. */
-export const benchStateDir = (dataDir: string) => path.join(dataDir, "serve-state");
+/**
+ * The persisted wrangler state the serve bench publishes into. Named like the cached releases, so
+ * a state holding a release published by a build without an index (same release id, another
+ * manifest) is not reused: publishing over it is refused, as releases are immutable.
+ */
+export const benchStateDir = (dataDir: string) => path.join(dataDir, `serve-state-index-${DEFAULT_INDEX_PAGE_BYTES}`);
 
 export interface BuiltRelease {
   dir: string;
