@@ -10,12 +10,17 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import path from "node:path";
 import { threadId } from "node:worker_threads";
 
+interface Inputs {
+  entry: string;
+  files: Record<string, { size: number; mtimeMs: number }>;
+}
+
 /** The cached bundle `name` of `entry`, or undefined when there is none or one of its inputs changed. */
-export function freshBundle(cacheDir, name, entry) {
+export function freshBundle(cacheDir: string, name: string, entry: string): string | undefined {
   const bundle = path.join(cacheDir, `${name}.mjs`);
   if (!existsSync(bundle)) return undefined;
   try {
-    const inputs = JSON.parse(readFileSync(path.join(cacheDir, `${name}.inputs.json`), "utf8"));
+    const inputs = JSON.parse(readFileSync(path.join(cacheDir, `${name}.inputs.json`), "utf8")) as Inputs;
     // Two checkouts may share one node_modules: each must get its own code.
     if (inputs.entry !== entry) return undefined;
     const unchanged = Object.entries(inputs.files).every(([file, was]) => {
@@ -34,8 +39,8 @@ export function freshBundle(cacheDir, name, entry) {
  * when the cache cannot be written, or when an input changed while it was being bundled (the
  * bundle may hold the old text): the caller then uses the code without keeping it.
  */
-export function keepBundle(cacheDir, name, entry, code, inputs, startedMs) {
-  const record = { entry, files: {} };
+export function keepBundle(cacheDir: string, name: string, entry: string, code: string | Uint8Array, inputs: string[], startedMs: number): string {
+  const record: Inputs = { entry, files: {} };
   for (const file of inputs) {
     const { size, mtimeMs } = statSync(path.resolve(file));
     if (mtimeMs >= startedMs) throw new Error(`${file} changed during bundling`);
@@ -48,7 +53,7 @@ export function keepBundle(cacheDir, name, entry, code, inputs, startedMs) {
   return bundle;
 }
 
-function writeAtomically(file, contents) {
+function writeAtomically(file: string, contents: string | Uint8Array): void {
   const aside = `${file}.${process.pid}.${threadId}.tmp`;
   writeFileSync(aside, contents);
   renameSync(aside, file);
