@@ -5,8 +5,10 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { packageCommand } from "../../scripts/bench/measure";
 import { buildFailureMessage } from "../../scripts/build-failure";
@@ -19,8 +21,11 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 // Exactly as `npm run catalog:build` runs it (package.json's command, with the pinned Node 22), from another directory.
 const NODE = path.join(repo, "node_modules/.bin/node");
-// Its script paths are relative to the repository; these tests run elsewhere.
-const COMMAND = packageCommand("catalog:build").map((arg) => (/\.(m?js|ts)$/.test(arg) ? path.join(repo, arg) : arg));
+// Its script paths and --import modules resolve from the repository, as under npm run; these tests run elsewhere.
+const fromRepo = createRequire(path.join(repo, "package.json"));
+const COMMAND = packageCommand("catalog:build").map((arg, i, all) =>
+  all[i - 1] === "--import" ? pathToFileURL(fromRepo.resolve(arg)).href : /\.(m?js|ts)$/.test(arg) ? path.join(repo, arg) : arg,
+);
 
 function build(...args: string[]) {
   const result = spawnSync(NODE, [...COMMAND, ...args], {
