@@ -38,11 +38,14 @@ export function lockoutMsAfter(consecutiveFailures: number): number {
   return Math.min(1000 * 2 ** (consecutiveFailures - FREE_ATTEMPTS), 15 * 60 * 1000);
 }
 
-export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
-  return difference === 0;
+/**
+ * Equality of secrets (strings as UTF-8) in constant time, by workerd's crypto.subtle.timingSafeEqual.
+ * Unequal lengths return at once: every caller compares values of a fixed, public length.
+ */
+export function constantTimeEqual(a: Uint8Array | string, b: Uint8Array | string): boolean {
+  const left = typeof a === "string" ? encoder.encode(a) : a;
+  const right = typeof b === "string" ? encoder.encode(b) : b;
+  return left.byteLength === right.byteLength && crypto.subtle.timingSafeEqual(left, right);
 }
 
 async function pbkdf2(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {

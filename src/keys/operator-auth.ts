@@ -13,7 +13,6 @@ import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 
 export const MIN_OPERATOR_SECRET_LENGTH = 32;
-const encoder = new TextEncoder();
 
 export function requireOperator(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -23,7 +22,7 @@ export function requireOperator(): MiddlewareHandler<AppEnv> {
     const realm = `${realmOf(c.env.DEPLOYMENT)}-operator`;
     if (!presented) throw unauthorized("unauthenticated", "The operator API needs Authorization: Bearer <OPERATOR_SECRET>.", { realm, credentialSent: false });
     const [expected, actual] = await Promise.all([sha256Hex(secret), sha256Hex(presented)]);
-    if (!constantTimeEqual(encoder.encode(expected), encoder.encode(actual))) {
+    if (!constantTimeEqual(expected, actual)) {
       throw unauthorized("invalid_token", "The operator secret does not match this deployment's OPERATOR_SECRET.", { realm, credentialSent: true });
     }
     await next();
