@@ -9,7 +9,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { generateApiKey, hashApiKey, type KeyMode } from "./api-key";
-import { accept, refuse, type AccountView, type KeyView, type Outcome, type Role } from "./account-views";
+import { accept, refuse, wrongKeyModeDetail, type AccountView, type KeyView, type Outcome, type Role } from "./account-views";
 import { AccountTables, type AccountRow, type KeyRow } from "./account-tables";
 import { newKeyId } from "./ids";
 import { keyIndexName, type KeyRecord } from "./key-record";
@@ -80,7 +80,7 @@ export class AccountObject extends DurableObject<Env> {
     const account = this.#tables.account();
     if (!account) return refuse("account_not_found", "No such account on this deployment.");
     if (input.mode !== this.env.KEY_MODE) {
-      return refuse("wrong_key_mode", `The ${this.env.DEPLOYMENT} deployment holds ${this.env.KEY_MODE} keys only; create ${input.mode} keys on the ${input.mode === "live" ? "production" : "sandbox"} deployment.`);
+      return refuse("wrong_key_mode", wrongKeyModeDetail(this.env, input.mode));
     }
     const scopes = normalizeScopes(input.scopes ?? DEFAULT_KEY_SCOPES);
     if (scopes.includes(ADMIN_SCOPE) && !account.admin_approved) {
