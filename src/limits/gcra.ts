@@ -38,10 +38,3 @@ export function gcraDecide(tat: number | undefined, now: number, policy: RatePol
   const remaining = Math.max(0, Math.floor((now - allowAt) / interval + EPSILON_MS));
   return { allowed: true, tat: nextTat, remaining, retryAfterMs: 0, resetMs: nextTat - now };
 }
-
-/** A policy is usable when both numbers are positive and finite. */
-export function isValidPolicy(policy: RatePolicy): boolean {
-  return (
-    Number.isFinite(policy.rate) && policy.rate > 0 && Number.isInteger(policy.burst) && policy.burst >= 1
-  );
-}
