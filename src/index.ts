@@ -63,7 +63,8 @@ app.onError((error, c) => {
   const refused = error instanceof HTTPException ? problemOfHttpException(error, c.req.header("Content-Type")) : null;
   if (refused) return renderProblem(refused, id, origin);
   console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
-  return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`), id, origin);
+  const status = error instanceof HTTPException ? error.status : 500;
+  return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`, { status }), id, origin);
 });
 
 export default app;
