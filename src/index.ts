@@ -18,6 +18,7 @@ import { answeringOrigin, publicOrigin } from "./http/public-origin";
 import { requestId } from "./http/request-id";
 import { accessLog } from "./http/access-log";
 import { validationProblem } from "./http/validation-problem";
+import { checkWorkerEnv } from "./http/worker-env";
 import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
 import { registerDocs } from "./docs/routes";
@@ -32,6 +33,8 @@ const app = new OpenAPIHono<AppEnv>({
 app.use(requestId());
 // One JSON log line per request (README "Deploying to Cloudflare": Workers Logs, wrangler tail).
 app.use(accessLog());
+// Bindings, vars and secrets checked once per isolate; a deployment mistake is logged by name.
+app.use(checkWorkerEnv());
 // Only the configured origins (and loopback) are served: issuer and server URLs come from there.
 app.use(publicOrigin());
 app.use(limitBodies());

@@ -11,12 +11,13 @@ import { realmOf, unauthorized } from "../auth/challenge";
 import { constantTimeEqual } from "../auth/password";
 import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
+import { workerEnv } from "../http/worker-env";
 
 export const MIN_OPERATOR_SECRET_LENGTH = 32;
 
 export function requireOperator(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const secret = (c.env as { OPERATOR_SECRET?: string }).OPERATOR_SECRET;
+    const secret = workerEnv(c.env).OPERATOR_SECRET;
     if (!secret || secret.length < MIN_OPERATOR_SECRET_LENGTH) throw new Problem("not_found", `No route for ${c.req.method} ${c.req.path}.`);
     const presented = /^Bearer (\S+)$/i.exec(c.req.header("Authorization") ?? "")?.[1];
     const realm = `${realmOf(c.env.DEPLOYMENT)}-operator`;
