@@ -1,0 +1,45 @@
+/**
+ * KV records are read through zod schemas (src/http/stored-json.ts): a corrupt one (not JSON, or
+ * not of the record's shape) counts as absent, never as trusted data and never as a 500.
+ */
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { hashApiKey } from "../../src/auth/api-key";
+import { keyIndexName } from "../../src/auth/key-record";
+import { adminApprovalKey, approvedTokenScopes } from "../../src/auth/oauth/admin-approval";
+import { pendingAdminRequests } from "../../src/auth/oauth/admin-requests";
+import { sha256Hex } from "../../src/catalog/digest";
+import { accountWithKey, bearer, call, newAccount } from "./auth-fixtures";
+import { signIn } from "./dashboard-support";
+
+const CORRUPT = ["{not json", JSON.stringify({ unexpected: true }), JSON.stringify({ status: "approved" }), "null"];
+
+beforeEach(() => void vi.spyOn(console, "error").mockImplementation(() => {}));
+afterEach(() => vi.restoreAllMocks());
+
+describe("a corrupt record is treated as absent", () => {
+  it.each(CORRUPT)("web session %s: the browser is signed out", async (stored) => {
+    const client = await signIn(await newAccount());
+    expect(await (await client.get("/dashboard/keys")).text()).toContain("Sign out");
+    await env.OAUTH_KV.put(`web-session:${await sha256Hex(client.cookies.get("__Host-session")!)}`, stored);
+    const res = await client.get("/dashboard/keys");
+    expect(res.status).toBeLessThan(500);
+    expect(await res.text()).not.toContain("Sign out");
+  });
+
+  it.each(CORRUPT)("API key index %s: 401 invalid_api_key", async (stored) => {
+    const { secret } = await accountWithKey();
+    await env.AUTH_KV.put(keyIndexName(await hashApiKey(secret)), stored);
+    const res = await call("/v1/keys", { headers: bearer(secret) });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: "invalid_api_key" });
+  });
+
+  it.each(CORRUPT)("admin approval %s: no admin scope, and no pending request listed", async (stored) => {
+    const accountId = `acct_corrupt${crypto.randomUUID().slice(0, 8)}`;
+    await env.OAUTH_KV.put(adminApprovalKey(accountId, "client-1"), stored);
+    const scopes = await approvedTokenScopes(env.OAUTH_KV, { accountId, clientId: "client-1", scopes: ["read:catalog", "admin"] });
+    expect(scopes).toEqual(["read:catalog"]);
+    expect(await pendingAdminRequests(env.OAUTH_KV, { accountId })).toEqual([]);
+  });
+});
