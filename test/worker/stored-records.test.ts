@@ -3,13 +3,15 @@
  * not of the record's shape) counts as absent, never as trusted data and never as a 500.
  */
 import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { accountObject } from "../../src/auth/accounts";
 import { hashApiKey } from "../../src/auth/api-key";
 import { keyIndexName } from "../../src/auth/key-record";
 import { adminApprovalKey, approvedTokenScopes } from "../../src/auth/oauth/admin-approval";
 import { pendingAdminRequests } from "../../src/auth/oauth/admin-requests";
 import { sha256Hex } from "../../src/catalog/digest";
-import { accountWithKey, bearer, call, newAccount } from "./auth-fixtures";
+import { accountWithKey, bearer, call, newAccount, newKey } from "./auth-fixtures";
 import { signIn } from "./dashboard-support";
 
 const CORRUPT = ["{not json", JSON.stringify({ unexpected: true }), JSON.stringify({ status: "approved" }), "null"];
@@ -41,5 +43,20 @@ describe("a corrupt record is treated as absent", () => {
     const scopes = await approvedTokenScopes(env.OAUTH_KV, { accountId, clientId: "client-1", scopes: ["read:catalog", "admin"] });
     expect(scopes).toEqual(["read:catalog"]);
     expect(await pendingAdminRequests(env.OAUTH_KV, { accountId })).toEqual([]);
+  });
+
+  it.each(CORRUPT)("account object's JSON columns %s: read as empty lists (no scope, no role)", async (stored) => {
+    const { accountId, key } = await accountWithKey();
+    const other = await newKey(accountId);
+    await runInDurableObject(accountObject(env, accountId), (_, state) => {
+      state.storage.sql.exec("UPDATE api_keys SET scopes = ? WHERE id = ?", stored, other.key.id);
+      state.storage.sql.exec("UPDATE account SET roles = ?", stored);
+    });
+    const res = await call("/v1/keys", { headers: bearer((await newKey(accountId)).secret) });
+    expect(res.status).toBe(200);
+    const listed = (await res.json<{ data: { id: string; scopes: string[] }[] }>()).data;
+    expect(listed.find((view) => view.id === other.key.id)?.scopes).toEqual([]);
+    expect(listed.find((view) => view.id === key.id)?.scopes).toEqual(key.scopes);
+    expect(await accountObject(env, accountId).account()).toMatchObject({ ok: true, value: { roles: [] } });
   });
 });
