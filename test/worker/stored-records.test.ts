@@ -3,7 +3,7 @@
  * not of the record's shape) counts as absent, never as trusted data and never as a 500.
  */
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { accountObject } from "../../src/auth/accounts";
 import { hashApiKey } from "../../src/auth/api-key";
@@ -58,5 +58,23 @@ describe("a corrupt record is treated as absent", () => {
     expect(listed.find((view) => view.id === other.key.id)?.scopes).toEqual([]);
     expect(listed.find((view) => view.id === key.id)?.scopes).toEqual(key.scopes);
     expect(await accountObject(env, accountId).account()).toMatchObject({ ok: true, value: { roles: [] } });
+  });
+
+  it("KeyGuard values of the wrong type: a policy or owner counts as absent, a revocation mark still revokes", async () => {
+    const name = `key_live_corrupt${crypto.randomUUID().slice(0, 8)}`;
+    await runInDurableObject(env.KEY_GUARDS.getByName(name), (_, state) => {
+      for (const [key, value] of Object.entries({ owner: 42, revoked_at: "yesterday", policy: { rate: "fast" }, strict: "yes", last_used: "now" })) {
+        state.storage.kv.put(key, value);
+      }
+    });
+    await evictDurableObject(env.KEY_GUARDS.getByName(name)); // the next instance reads storage afresh
+    expect(await env.KEY_GUARDS.getByName(name).describe()).toEqual({
+      owner: null,
+      revoked: true,
+      revokedAt: new Date(0).toISOString(),
+      policyOverride: null,
+      strict: false,
+      lastUsedAt: null,
+    });
   });
 });
