@@ -58,5 +58,5 @@ async function pbkdf2(password: string, salt: Uint8Array, iterations: number): P
   return new Uint8Array(bits);
 }
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+const toBase64 = (bytes: Uint8Array) => bytes.toBase64();
+const fromBase64 = (text: string) => Uint8Array.fromBase64(text);
