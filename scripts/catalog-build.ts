@@ -12,11 +12,12 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_PART_BYTES } from "../src/shared/catalog/parts";
-import { BuildFailed, buildCatalog, UsageError, type BuildProgress, type BuildResult } from "./catalog/build";
+import { BuildFailed, buildCatalog, type BuildProgress, type BuildResult } from "./catalog/build";
 import { readNamespace } from "./catalog/config";
 import { buildProgress } from "./catalog/progress";
 import { formatReport } from "./catalog/report";
 import { buildFailureMessage } from "./build-failure";
+import { UsageError } from "./cli-run";
 import { onInterrupt } from "./interrupt";
 
 const HELP = `Usage: npm run catalog:build -- --in <dir|file.json|file.ndjson> --out <dir> [options]

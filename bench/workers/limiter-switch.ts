@@ -12,7 +12,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { every } from "hono/combine";
 import type { MiddlewareHandler } from "hono";
 import { authenticate } from "../../src/worker/auth/authenticate";
-import { protect } from "../../src/worker/auth/protect";
+import { bearerSecurity, protect } from "../../src/worker/auth/protect";
 import { requireScope } from "../../src/worker/auth/require-scope";
 import { registerCatalogRoutes } from "../../src/worker/catalog";
 import type { AppEnv } from "../../src/worker/http/context";
@@ -25,7 +25,7 @@ const LIMITER_SWITCH_HEADER = "Bench-Limiter";
 function catalogApp(guard: MiddlewareHandler<AppEnv>) {
   const app = new OpenAPIHono<AppEnv>();
   app.use(requestId());
-  registerCatalogRoutes(app, { guard });
+  registerCatalogRoutes(app, { guard, security: bearerSecurity("read:catalog") });
   app.onError((error, c) => {
     if (error instanceof Problem) return renderProblem(error, c.get("requestId"), new URL(c.req.url).origin);
     throw error;

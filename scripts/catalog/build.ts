@@ -16,7 +16,8 @@ import { API_CONTRACT_PATTERN } from "../../src/shared/catalog/schema";
 import { CatalogOrderCheck, CatalogTally, type CatalogEntry } from "../../src/node/catalog/validation-catalog";
 import { readNamespace } from "./config";
 import { assembleDocument } from "./document-assembly";
-import { planInput, UsageError } from "./input";
+import { UsageError } from "../cli-run";
+import { planInput } from "./input";
 import { writeManifest } from "./manifest-file";
 import { CheckPool, checkInOrder } from "./check-pool";
 import { ReleaseIndexBuilder } from "./release-index";
@@ -61,8 +62,6 @@ export class BuildFailed extends Error {
     super(`${problems.length} violation${problems.length === 1 ? "" : "s"}; nothing was written`);
   }
 }
-
-export { UsageError };
 
 const noProgress = () => {};
 const EMPTY = Buffer.alloc(0);

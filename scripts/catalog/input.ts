@@ -8,10 +8,9 @@ import { open, readFile } from "node:fs/promises";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { ArrayElementScanner, JsonStructureError, type ScannedElement } from "../../packages/client/src/json-elements.js";
+import { UsageError } from "../cli-run";
 import type { InputUnit } from "./profile-check";
 import { entryOf, type ReportEntry } from "./report";
-
-export class UsageError extends Error {}
 
 export interface InputPlan {
   kind: "directory" | "json" | "ndjson";

@@ -18,6 +18,7 @@ import { answeringOrigin, publicOrigin } from "./http/public-origin";
 import { requestId } from "./http/request-id";
 import { accessLog } from "./http/access-log";
 import { validationProblem } from "./http/validation-problem";
+import { checkWorkerEnv } from "./env";
 import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
 import { registerDocs } from "./docs/routes";
@@ -32,6 +33,8 @@ const app = new OpenAPIHono<AppEnv>({
 app.use(requestId());
 // One JSON log line per request (docs/operations.md "Watch it": Workers Logs, wrangler tail).
 app.use(accessLog());
+// Bindings, vars and secrets checked once per isolate; a deployment mistake is logged by name.
+app.use(checkWorkerEnv());
 // Only the configured origins (and loopback) are served: issuer and server URLs come from there.
 app.use(publicOrigin());
 app.use(limitBodies());
@@ -63,7 +66,8 @@ app.onError((error, c) => {
   const refused = error instanceof HTTPException ? problemOfHttpException(error, c.req.header("Content-Type")) : null;
   if (refused) return renderProblem(refused, id, origin);
   console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
-  return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`), id, origin);
+  const status = error instanceof HTTPException ? error.status : 500;
+  return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`, { status }), id, origin);
 });
 
 export default app;

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createAccount, findAccountByEmail } from "../../src/worker/auth/accounts";
 import { signIn } from "../../src/worker/auth/sign-in";
-import { DECOY_PASSWORD_RECORD, hashPassword, lockoutMsAfter, PBKDF2_ITERATIONS, verifyPassword } from "../../src/worker/auth/password";
+import { constantTimeEqual, DECOY_PASSWORD_RECORD, hashPassword, lockoutMsAfter, PBKDF2_ITERATIONS, verifyPassword } from "../../src/worker/auth/password";
 import { newAccount } from "./auth-fixtures";
 
 describe("password hashing", () => {
@@ -29,6 +29,13 @@ describe("password hashing", () => {
   it("has a decoy record of the full cost that no password matches", async () => {
     expect(DECOY_PASSWORD_RECORD.split("$")[1]).toBe(String(PBKDF2_ITERATIONS));
     expect(await verifyPassword("", DECOY_PASSWORD_RECORD)).toBe(false);
+  });
+
+  it("compares secrets (bytes or UTF-8 strings) for equality, unequal lengths included", () => {
+    expect(constantTimeEqual("csrf-token-é", new TextEncoder().encode("csrf-token-é"))).toBe(true);
+    expect(constantTimeEqual("csrf-token-a", "csrf-token-b")).toBe(false);
+    expect(constantTimeEqual("short", "shorter")).toBe(false);
+    expect(constantTimeEqual(new Uint8Array(0), "")).toBe(true);
   });
 
   it("locks out after 5 consecutive failures, doubling from 1 s up to 15 minutes", () => {

@@ -39,6 +39,18 @@ describe("operator API access", () => {
 });
 
 describe("accounts and keys through the operator API", () => {
+  it("checks a new key's body as POST /v1/keys does: name length and this deployment's mode", async () => {
+    const account = await (await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })).json<{ id: string }>();
+    const tooLong = await op(`/accounts/${account.id}/keys`, { method: "POST", body: { name: "x".repeat(101) } });
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toMatchObject({ code: "bad_request", detail: expect.stringMatching(/name/) });
+    const test = await op(`/accounts/${account.id}/keys`, { method: "POST", body: { mode: "test" } });
+    expect(await test.json()).toMatchObject({
+      code: "wrong_key_mode",
+      detail: "The production deployment creates live keys only; create test keys on the sandbox deployment.",
+    });
+  });
+
   it("creates an account, a key with a secret shown once, lists and revokes it by key id", async () => {
     const created = await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password", name: "Acme" } });
     expect(created.status).toBe(201);

@@ -95,15 +95,9 @@ describe("policies per mode", () => {
     expect(DEFAULT_RATE_LIMITS.live.rate / DEFAULT_RATE_LIMITS.test.rate).toBe(4);
   });
 
-  it("parses the var once, and again when it changes", () => {
+  it("takes each mode's policy from the checked var (a malformed var: worker-env.test.ts)", () => {
     const slow = { live: { rate: 10, burst: 5 }, test: { rate: 2, burst: 1 } };
     expect(policyForMode(slow, "live")).toEqual({ rate: 10, burst: 5 });
     expect(policyForMode(slow, "test")).toEqual({ rate: 2, burst: 1 });
-    expect(policyForMode({ live: { rate: 300, burst: 50 }, test: { rate: 3, burst: 3 } }, "live")).toEqual({ rate: 300, burst: 50 });
-    expect(() => policyForMode({ live: { rate: 1, burst: 0.5 }, test: { rate: 1, burst: 1 } }, "test")).toThrow(/RATE_LIMITS.*live\.burst/);
-  });
-
-  it("refuses a malformed RATE_LIMITS var loudly instead of running unlimited", () => {
-    expect(() => policyForMode({ live: { rate: 0, burst: 1 }, test: { rate: 1, burst: 1 } }, "live")).toThrow(/RATE_LIMITS.*live\.rate/);
   });
 });

@@ -35,6 +35,16 @@ function tampered(token: string, at: number): string {
   return chars.join("");
 }
 
+const BASE64URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** The same sealed bytes spelled another way: the last character with an unused low bit set. */
+function respelled(token: string): string {
+  const unusedBits = { 2: 4, 3: 2 }[(token.length - 4) % 4];
+  if (!unusedBits) throw new Error(`a body of ${token.length - 4} characters has no unused bits`);
+  const last = BASE64URL_ALPHABET.indexOf(token.at(-1)!);
+  return token.slice(0, -1) + BASE64URL_ALPHABET[last | 1];
+}
+
 describe("opaque codes and tokens", () => {
   it("reveal nothing: a prefix and base64url, with no account id, grant id or userId:grantId:secret inside", async () => {
     const { account, code, grantId, tokens } = await flow();
@@ -67,7 +77,7 @@ describe("a tampered code or token", () => {
   it("is 401 invalid_token on the API; the real token still works", async () => {
     const { tokens } = await flow();
     const token = tokens.access_token;
-    for (const forged of [tampered(token, 10), tampered(token, token.length - 1), token.slice(0, -4), `oat_${token.slice(8)}`, `oat_${tokens.refresh_token.slice(4)}`]) {
+    for (const forged of [tampered(token, 10), tampered(token, token.length - 1), respelled(token), token.slice(0, -4), `oat_${token.slice(8)}`, `oat_${tokens.refresh_token.slice(4)}`]) {
       const res = await callApi(forged);
       expect(res.status).toBe(401);
       expect(res.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');

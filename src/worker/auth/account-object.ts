@@ -9,8 +9,8 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { generateApiKey, hashApiKey, type KeyMode } from "../../shared/auth/api-key";
-import { accept, refuse, type AccountView, type KeyView, type Outcome, type Role } from "./account-views";
-import { AccountTables, type AccountRow, type KeyRow } from "./account-tables";
+import { accept, refuse, wrongKeyModeDetail, type AccountView, type KeyView, type Outcome, type Role } from "./account-views";
+import { AccountTables, rolesOf, scopesOf, type AccountRow, type KeyRow } from "./account-tables";
 import { newKeyId } from "../../shared/auth/ids";
 import { keyIndexName, type KeyRecord } from "./key-record";
 import { hashPassword } from "./password";
@@ -67,7 +67,7 @@ export class AccountObject extends DurableObject<Env> {
   async withdrawAdmin(): Promise<Outcome<{ account: AccountView; revoked: KeyView[] }>> {
     if (!this.#tables.account()) return refuse("account_not_found", "No such account on this deployment.");
     this.#tables.setAdminApproved(false);
-    const holders = this.#tables.keys().filter((row) => row.status === "active" && (JSON.parse(row.scopes) as Scope[]).includes(ADMIN_SCOPE));
+    const holders = this.#tables.keys().filter((row) => row.status === "active" && scopesOf(row).includes(ADMIN_SCOPE));
     const revoked: KeyView[] = [];
     for (const row of holders) {
       const outcome = await this.revokeKey(row.id);
@@ -80,7 +80,7 @@ export class AccountObject extends DurableObject<Env> {
     const account = this.#tables.account();
     if (!account) return refuse("account_not_found", "No such account on this deployment.");
     if (input.mode !== this.env.KEY_MODE) {
-      return refuse("wrong_key_mode", `The ${this.env.DEPLOYMENT} deployment holds ${this.env.KEY_MODE} keys only; create ${input.mode} keys on the ${input.mode === "live" ? "production" : "sandbox"} deployment.`);
+      return refuse("wrong_key_mode", wrongKeyModeDetail(this.env, input.mode));
     }
     const scopes = normalizeScopes(input.scopes ?? DEFAULT_KEY_SCOPES);
     if (scopes.includes(ADMIN_SCOPE) && !account.admin_approved) {
@@ -130,7 +130,7 @@ export class AccountObject extends DurableObject<Env> {
   async revokeKey(keyId: string, options: { withinScopes?: readonly Scope[] } = {}): Promise<Outcome<KeyView>> {
     const row = this.#tables.key(keyId);
     if (!row) return refuse("key_not_found", `No key ${keyId} on this account.`);
-    const scopes = JSON.parse(row.scopes) as Scope[];
+    const scopes = scopesOf(row);
     const beyond = options.withinScopes ? scopesMissing(options.withinScopes, scopes) : [];
     if (beyond.length > 0) {
       return refuse("key_not_manageable", `Key ${keyId} holds ${beyond.join(", ")}, which the calling key does not; use a key with at least the same scopes.`);
@@ -155,7 +155,7 @@ export class AccountObject extends DurableObject<Env> {
       key_id: row.id,
       account_id: accountId,
       mode: row.mode,
-      scopes: JSON.parse(row.scopes) as Scope[],
+      scopes: scopesOf(row),
       status: row.status,
       created_at: row.created_at,
       last4: row.last4,
@@ -169,7 +169,7 @@ function viewOfAccount(row: AccountRow): AccountView {
     id: row.id,
     name: row.name,
     email: row.email,
-    roles: JSON.parse(row.roles) as Role[],
+    roles: rolesOf(row),
     admin_approved: row.admin_approved === 1,
     created_at: row.created_at,
   };
@@ -186,7 +186,7 @@ function viewOfKey(row: KeyRow, lastUsedAt: string | null): KeyView {
     id: row.id,
     name: row.name,
     mode: row.mode,
-    scopes: JSON.parse(row.scopes) as Scope[],
+    scopes: scopesOf(row),
     status: row.status,
     last4: row.last4,
     created_at: row.created_at,

@@ -3,8 +3,11 @@
  * (Durable Object SQL storage), so a caller can read and write with no await in between.
  * Keys are stored by id with the SHA-256 of the secret (to update the KV index); never the secret.
  */
+import { z } from "@hono/zod-openapi";
+import { parseStoredJson } from "../http/stored-json";
 import type { KeyMode } from "../../shared/auth/api-key";
-import type { Role } from "./account-views";
+import { ROLES, type Role } from "./account-views";
+import { ScopeSchema, type Scope } from "../../shared/auth/scopes";
 
 export interface AccountRow {
   id: string;
@@ -31,6 +34,13 @@ export interface KeyRow {
   key_hash: string;
   last_used_at: string | null;
 }
+
+const ScopeList = z.array(ScopeSchema);
+const RoleList = z.array(z.enum(ROLES));
+
+/** A row's JSON list, checked; a corrupt one reads as empty: no scope, no role, nothing granted. */
+export const scopesOf = (row: KeyRow): Scope[] => parseStoredJson(row.scopes, ScopeList, "key scopes") ?? [];
+export const rolesOf = (row: AccountRow): Role[] => parseStoredJson(row.roles, RoleList, "account roles") ?? [];
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS account (

@@ -4,7 +4,7 @@
  * None of them can hold a secret: a key is shown by id, name and its last four characters.
  */
 import { z } from "@hono/zod-openapi";
-import { KEY_MODES } from "../../shared/auth/api-key";
+import { KEY_MODES, type KeyMode } from "../../shared/auth/api-key";
 import { KEY_STATUSES } from "./key-record";
 import { ScopeSchema } from "../../shared/auth/scopes";
 import type { ProblemCode } from "../http/problem";
@@ -23,6 +23,16 @@ export const AccountView = z
   })
   .openapi("Account");
 export type AccountView = z.infer<typeof AccountView>;
+
+/** A key's name, as the key API, the operator API and the dashboard form accept it. */
+export const MAX_KEY_NAME_LENGTH = 100;
+export const KeyNameSchema = z.string().trim().min(1).max(MAX_KEY_NAME_LENGTH);
+
+/** Why a deployment refuses a key of the other mode (`wrong_key_mode`), wherever it is refused. */
+export function wrongKeyModeDetail(env: { DEPLOYMENT: string; KEY_MODE: KeyMode }, asked: KeyMode): string {
+  const home = asked === "live" ? "production" : "sandbox";
+  return `The ${env.DEPLOYMENT} deployment creates ${env.KEY_MODE} keys only; create ${asked} keys on the ${home} deployment.`;
+}
 
 export const KeyView = z
   .object({

@@ -5,6 +5,7 @@
  * the read. After the read, the mode is taken from the record (never
  * from the prefix alone) and checked again.
  */
+import { readStoredJson } from "../http/stored-json";
 import { hashApiKey, type KeyMode } from "../../shared/auth/api-key";
 import { KeyRecord, keyIndexName } from "./key-record";
 import { recentKeyRecord, rememberKeyRecord } from "./key-record-cache";
@@ -33,7 +34,8 @@ export async function lookUpApiKey(env: Env, secret: string, prefixMode: KeyMode
   const last4 = secret.slice(-4);
   let record = recentKeyRecord(hash);
   if (!record) {
-    const stored = await env.AUTH_KV.get(keyIndexName(hash), "json");
+    // A corrupt index record is treated as absent: the key is refused as unknown, never trusted.
+    const stored = await readStoredJson(env.AUTH_KV, keyIndexName(hash), KeyRecord, "API key index");
     if (stored === null) {
       return {
         ok: false,
@@ -41,7 +43,7 @@ export async function lookUpApiKey(env: Env, secret: string, prefixMode: KeyMode
         detail: `No API key ending in ${last4} exists on the ${env.DEPLOYMENT} deployment. Check that you copied the whole key.`,
       };
     }
-    record = KeyRecord.parse(stored);
+    record = stored;
     rememberKeyRecord(hash, record);
   }
   if (record.status === "revoked") {

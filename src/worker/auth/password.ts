@@ -38,11 +38,14 @@ export function lockoutMsAfter(consecutiveFailures: number): number {
   return Math.min(1000 * 2 ** (consecutiveFailures - FREE_ATTEMPTS), 15 * 60 * 1000);
 }
 
-export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
-  return difference === 0;
+/**
+ * Equality of secrets (strings as UTF-8) in constant time, by workerd's crypto.subtle.timingSafeEqual.
+ * Unequal lengths return at once: every caller compares values of a fixed, public length.
+ */
+export function constantTimeEqual(a: Uint8Array | string, b: Uint8Array | string): boolean {
+  const left = typeof a === "string" ? encoder.encode(a) : a;
+  const right = typeof b === "string" ? encoder.encode(b) : b;
+  return left.byteLength === right.byteLength && crypto.subtle.timingSafeEqual(left, right);
 }
 
 async function pbkdf2(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
@@ -55,5 +58,5 @@ async function pbkdf2(password: string, salt: Uint8Array, iterations: number): P
   return new Uint8Array(bits);
 }
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+const toBase64 = (bytes: Uint8Array) => bytes.toBase64();
+const fromBase64 = (text: string) => Uint8Array.fromBase64(text);

@@ -12,6 +12,7 @@ import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 import { rateLimitPolicyValue, rateLimitValue, retryAfterSeconds } from "../limits/headers";
 import { LeaseBook, type AdmissionContext } from "../limits/lease-book";
+import { workerEnv } from "../env";
 import { policyForMode } from "../limits/policy";
 
 /** This isolate's leases, for every subject it serves. */
@@ -53,7 +54,7 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
 function admissionContext(c: Context<AppEnv>, principal: Principal): AdmissionContext {
   return {
     source: () => c.env.KEY_GUARDS.getByName(principal.subject),
-    policy: policyForMode(c.env.RATE_LIMITS, principal.mode),
+    policy: policyForMode(workerEnv(c.env).RATE_LIMITS, principal.mode),
     waitUntil: (work) => c.executionCtx.waitUntil(work),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The one point where access control attaches to every catalog route: `registerCatalogRoutes`
  * receives a `CatalogAccess` from src/worker/index.ts, and each route is built by `catalogRoute`, which
- * runs the guard before validation and records the security requirement in /openapi.json.
+ * runs the guard before validation and records the security requirement in /openapi.json. Both
+ * are required: no catalog route can be registered unguarded.
  */
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
@@ -9,17 +10,17 @@ import type { AppEnv } from "../http/context";
 
 export interface CatalogAccess {
   /** Runs before every catalog route (authentication and the `read:catalog` scope). */
-  guard?: MiddlewareHandler<AppEnv>;
+  guard: MiddlewareHandler<AppEnv>;
   /** The OpenAPI security requirement the guard enforces. */
-  security?: RouteConfig["security"];
+  security: NonNullable<RouteConfig["security"]>;
 }
 
 export function catalogRoute<const R extends Omit<RouteConfig, "middleware" | "security">>(access: CatalogAccess, config: R) {
   return createRoute({
     ...config,
     tags: ["Catalog"],
-    middleware: access.guard ? [access.guard] : [],
-    ...(access.security ? { security: access.security } : {}),
+    middleware: [access.guard],
+    security: access.security,
   });
 }
 

@@ -14,7 +14,7 @@ import { registerReleaseRoutes } from "./releases";
 
 export type { CatalogAccess } from "./access";
 
-export function registerCatalogRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAccess = {}) {
+export function registerCatalogRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAccess) {
   registerDocumentRoute(app, access);
   registerPartRoutes(app, access);
   registerReleaseRoutes(app, access);

@@ -5,16 +5,14 @@
  * recognised and creates nothing. Stored in OAUTH_KV with the web sessions, expiring with them.
  */
 import { sha256Hex } from "../../shared/sha256";
+import { randomToken } from "../web/cookies";
 import { SIGNED_IN_SESSION_SECONDS } from "../web/session";
 
 export const FORM_ID_FIELD = "form_id";
 const FORM_ID = /^[A-Za-z0-9_-]{22,64}$/;
 const KEY_PREFIX = "dashboard-form:";
 
-export function newFormId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(18));
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
-}
+export const newFormId = randomToken;
 
 /** One posted form value (a string, or a file for a file input). */
 export type FormValue = ReturnType<FormData["get"]>;

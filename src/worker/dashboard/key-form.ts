@@ -2,11 +2,10 @@
  * The "Generate a key" form: what it posts, read into a key request or into messages that say,
  * field by field, what to fix. Pure; the route does the I/O.
  */
+import { MAX_KEY_NAME_LENGTH } from "../auth/account-views";
 import { KEY_MODES, type KeyMode } from "../../shared/auth/api-key";
 import { isScope, normalizeScopes, type Scope } from "../../shared/auth/scopes";
 import type { FormValue } from "./form-once";
-
-export const MAX_KEY_NAME_LENGTH = 100;
 
 export interface KeyFormValues {
   name: string;

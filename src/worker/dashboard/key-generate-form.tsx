@@ -10,7 +10,8 @@ import { CsrfField } from "../web/csrf";
 import type { WebSession } from "../web/session";
 import { DASHBOARD_PATHS } from "./context";
 import { FORM_ID_FIELD } from "./form-once";
-import { MAX_KEY_NAME_LENGTH, type KeyFormField, type KeyFormValues } from "./key-form";
+import { MAX_KEY_NAME_LENGTH } from "../auth/account-views";
+import type { KeyFormField, KeyFormValues } from "./key-form";
 
 const MODE_WORDS: Record<KeyMode, string> = {
   live: "Live: production access (sk_live_…)",

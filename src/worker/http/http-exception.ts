@@ -1,7 +1,8 @@
 /**
  * The HTTPExceptions Hono and @hono/zod-openapi throw for a request they refuse (malformed JSON
  * 400, a body of a media type the route does not declare 415), as problems with their own status:
- * a client's mistake is never reported as our 500.
+ * a client's mistake is never reported as our 500. A 4xx status no code names keeps its status
+ * under the generic `bad_request`; a 5xx is ours (src/index.ts logs it as an internal error).
  */
 import type { HTTPException } from "hono/http-exception";
 import { Problem, type ProblemCode } from "./problem";
@@ -9,19 +10,23 @@ import { Problem, type ProblemCode } from "./problem";
 /** Every route body this API declares is JSON; the OAuth forms are read by their own endpoints. */
 export const ACCEPTED_BODY_TYPE = "application/json";
 
-/** The statuses Hono's validators and router and zod-openapi's media-type gate throw. */
+/** Client-error statuses with a code of their own that needs no header an HTTPException lacks. */
 const CODE_BY_STATUS: Partial<Record<number, ProblemCode>> = {
   400: "bad_request",
   403: "forbidden",
   404: "not_found",
+  412: "precondition_failed",
+  413: "content_too_large",
   415: "unsupported_media_type",
 };
 
-/** The problem for `error`, or null for a status no client can cause (then it is our fault: 500). */
+/** The problem for `error`, with its status; null for a 5xx (our fault: an internal error of that status). */
 export function problemOfHttpException(error: HTTPException, contentType: string | undefined): Problem | null {
-  const code = CODE_BY_STATUS[error.status];
+  if (error.status >= 500) return null;
+  const code = CODE_BY_STATUS[error.status] ?? "bad_request";
   if (code === "unsupported_media_type") return unsupportedMediaType(contentType);
-  return code ? new Problem(code, `${error.message}.`) : null;
+  // RFC 9457 §3.1.2: `status` is the response's own status code.
+  return new Problem(code, `${error.message}.`, { status: error.status });
 }
 
 function unsupportedMediaType(contentType: string | undefined): Problem {

@@ -83,18 +83,20 @@ export class Problem extends Error {
   constructor(
     readonly code: ProblemCode,
     readonly detail: string,
-    readonly options: { headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+    readonly options: { headers?: Record<string, string>; extra?: Record<string, unknown>; status?: number } = {},
   ) {
     super(detail);
   }
+  /** The code's status; `options.status` only for an HTTPException whose status no code has. */
   get status(): number {
-    return PROBLEM_TYPES[this.code].status;
+    return this.options.status ?? PROBLEM_TYPES[this.code].status;
   }
 }
 
 /** `origin`: the deployment's public origin, so `type` resolves to its /docs/errors page. */
 export function renderProblem(problem: Problem, requestId: string, origin: string): Response {
-  const { status, title } = PROBLEM_TYPES[problem.code];
+  const { title } = PROBLEM_TYPES[problem.code];
+  const status = problem.status;
   const body = {
     type: problemTypeUrl(origin, problem.code),
     title,

@@ -8,6 +8,7 @@
  * The secret is in this response only (`Cache-Control: no-store`).
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { wrongKeyModeDetail } from "../auth/account-views";
 import { accountObject, valueOf } from "../auth/accounts";
 import { insufficientScope, realmOf } from "../auth/challenge";
 import { bearerSecurity, protect } from "../auth/protect";
@@ -41,9 +42,7 @@ export function registerCreateKey(app: OpenAPIHono<AppEnv>) {
     const caller = callingKey(c);
     const body = c.req.valid("json") ?? {};
     const mode = body.mode ?? c.env.KEY_MODE;
-    if (mode !== c.env.KEY_MODE) {
-      throw new Problem("wrong_key_mode", `The ${c.env.DEPLOYMENT} deployment creates ${c.env.KEY_MODE} keys only; create ${mode} keys on the ${mode === "live" ? "production" : "sandbox"} deployment with a ${mode} key.`);
-    }
+    if (mode !== c.env.KEY_MODE) throw new Problem("wrong_key_mode", wrongKeyModeDetail(c.env, mode));
     const scopes = body.scopes ?? DEFAULT_KEY_SCOPES.filter((scope) => caller.scopes.includes(scope));
     const [missing] = scopesMissing(caller.scopes, scopes);
     if (missing) {

@@ -1,13 +1,13 @@
 /** Request and response shapes of the self-service key API (/v1/keys), documented in /openapi.json. */
 import { z } from "@hono/zod-openapi";
 import { KEY_MODES } from "../../shared/auth/api-key";
-import { KeyView } from "../auth/account-views";
+import { KeyNameSchema, KeyView } from "../auth/account-views";
 import { KEY_ID_PATTERN } from "../../shared/auth/ids";
 import { ScopeSchema } from "../../shared/auth/scopes";
 
 export const CreateKeyBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).optional().openapi({ example: "CI (GitHub Actions)" }),
+    name: KeyNameSchema.optional().openapi({ example: "CI (GitHub Actions)" }),
     mode: z
       .enum(KEY_MODES)
       .optional()

@@ -17,9 +17,11 @@
  * one rotated away (reuse detection).
  */
 import { DurableObject } from "cloudflare:workers";
+import { z } from "@hono/zod-openapi";
 import type { RatePolicy } from "./gcra";
 import { answerLease, LeaseLedger } from "./lease-ledger";
 import { LEASE_TTL_MS, type LeaseReply, type LeaseRequest } from "./lease-protocol";
+import { RatePolicySchema } from "./policy";
 
 /** What became of a refresh-token rotation (see {@link KeyGuard.rotateRefreshToken}). */
 export type RefreshRotation = "rotated" | "reused" | "revoked";
@@ -52,6 +54,14 @@ const STORED = {
 } as const;
 const retiredRefreshKey = (tokenId: string) => `refresh_retired:${tokenId}`;
 
+/** A stored value of its schema's type; anything else counts as absent (only `read` asks storage for typed values). */
+const read = <T>(kv: SyncKvStorage, key: string, schema: z.ZodType<T>): T | undefined => schema.safeParse(kv.get(key)).data;
+
+/** A revocation mark that is not a time still revokes (at the epoch): a corrupt mark never reopens a key. */
+function storedRevokedAt(kv: SyncKvStorage): number | undefined {
+  return kv.get(STORED.revokedAt) === undefined ? undefined : (read(kv, STORED.revokedAt, z.number()) ?? 0);
+}
+
 export class KeyGuard extends DurableObject<Env> {
   #ledger: LeaseLedger;
   #revokedAt: number | undefined;
@@ -64,11 +74,11 @@ export class KeyGuard extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const kv = ctx.storage.kv;
-    this.#ledger = new LeaseLedger(kv.get<number>(STORED.tat));
-    this.#revokedAt = kv.get<number>(STORED.revokedAt);
-    this.#policyOverride = kv.get<RatePolicy>(STORED.policy);
-    this.#strict = kv.get<boolean>(STORED.strict) ?? false;
-    this.#lastUsed = kv.get<number>(STORED.lastUsed);
+    this.#ledger = new LeaseLedger(read(kv, STORED.tat, z.number()));
+    this.#revokedAt = storedRevokedAt(kv);
+    this.#policyOverride = read(kv, STORED.policy, RatePolicySchema);
+    this.#strict = read(kv, STORED.strict, z.boolean()) ?? false;
+    this.#lastUsed = read(kv, STORED.lastUsed, z.number());
     const now = Date.now();
     const recentlyUsed = this.#lastUsed !== undefined && now < this.#lastUsed + LAST_USED_RESOLUTION_MS + LEASE_TTL_MS;
     this.#inheritedLeasesEndAt = recentlyUsed ? now + LEASE_TTL_MS : 0;
@@ -163,7 +173,7 @@ export class KeyGuard extends DurableObject<Env> {
   async describe(): Promise<GuardDescription> {
     const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
     return {
-      owner: this.ctx.storage.kv.get<string>(STORED.owner) ?? null,
+      owner: read(this.ctx.storage.kv, STORED.owner, z.string()) ?? null,
       revoked: this.#revokedAt !== undefined,
       revokedAt: iso(this.#revokedAt),
       policyOverride: this.#policyOverride ?? null,
@@ -174,7 +184,7 @@ export class KeyGuard extends DurableObject<Env> {
 
   /** Limiter state whose TAT has passed is worth nothing: drop it. */
   override async alarm(): Promise<void> {
-    const stored = this.ctx.storage.kv.get<number>(STORED.tat);
+    const stored = read(this.ctx.storage.kv, STORED.tat, z.number());
     if (stored === undefined) return;
     if (stored <= Date.now()) this.ctx.storage.kv.delete(STORED.tat);
     else await this.ctx.storage.setAlarm(stored);

@@ -12,25 +12,15 @@ export const RatePolicySchema = z.strictObject({
   burst: z.int().min(1).max(1_000_000),
 });
 
-const RateLimitsVar = z.strictObject({ live: RatePolicySchema, test: RatePolicySchema });
+/** The var's shape; src/worker/env.ts checks it with the rest of the environment. */
+export const RateLimitsVar = z.strictObject({ live: RatePolicySchema, test: RatePolicySchema });
 
 export const DEFAULT_RATE_LIMITS: Record<KeyMode, RatePolicy> = {
   live: { rate: 100, burst: 100 },
   test: { rate: 25, burst: 25 },
 };
 
-/** The var as last parsed: the runtime hands every request of an isolate the same object. */
-let parsedVar: { value: unknown; limits: Record<KeyMode, RatePolicy> } | undefined;
-
-/** A malformed var is a deployment mistake: fail loudly rather than run unlimited. */
-export function policyForMode(rateLimits: unknown, mode: KeyMode): RatePolicy {
-  if (rateLimits === undefined) return DEFAULT_RATE_LIMITS[mode];
-  if (parsedVar?.value !== rateLimits) {
-    const parsed = RateLimitsVar.safeParse(rateLimits);
-    if (!parsed.success) {
-      throw new Error(`RATE_LIMITS var is invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-    }
-    parsedVar = { value: rateLimits, limits: parsed.data };
-  }
-  return parsedVar.limits[mode];
+/** The checked var's policy for this mode, or the default where the var is not set. */
+export function policyForMode(rateLimits: z.infer<typeof RateLimitsVar> | undefined, mode: KeyMode): RatePolicy {
+  return rateLimits?.[mode] ?? DEFAULT_RATE_LIMITS[mode];
 }

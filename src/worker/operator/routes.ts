@@ -7,15 +7,14 @@
  * (src/worker/operator/auth.ts).
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { KEY_MODES } from "../../shared/auth/api-key";
 import { accountDirectory, accountObject, createAccount, valueOf } from "../auth/accounts";
 import { ACCOUNT_ID_PATTERN, KEY_ID_PATTERN } from "../../shared/auth/ids";
-import { ScopeSchema } from "../../shared/auth/scopes";
 import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 import { RatePolicySchema } from "../limits/policy";
 import { registerOperatorAdminRequests } from "./admin-requests";
 import { AccountParams, OPERATOR_BASE, operatorRoute } from "./route";
+import { CreateKeyBody } from "../keys/schemas";
 
 const KeyParams = z.object({ key_id: z.string().regex(KEY_ID_PATTERN, "a key id looks like key_live_… or key_test_… + 20 base62 characters") });
 const json = <S extends z.ZodType>(schema: S) => ({ body: { content: { "application/json": { schema } }, required: true } });
@@ -28,11 +27,6 @@ const NewAccountBody = z.strictObject({
   id: z.string().regex(ACCOUNT_ID_PATTERN).optional(),
 });
 const AdmissionBody = z.strictObject({ strict: z.boolean() });
-const NewKeyBody = z.strictObject({
-  mode: z.enum(KEY_MODES).optional(),
-  scopes: z.array(ScopeSchema).min(1).optional(),
-  name: z.string().trim().min(1).max(100).optional(),
-});
 
 export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(operatorRoute({ method: "get", path: `${OPERATOR_BASE}/deployment` }), (c) =>
@@ -62,7 +56,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
 
   registerOperatorAdminRequests(app);
 
-  app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts/{account_id}/keys`, request: { params: AccountParams, ...json(NewKeyBody) } }), async (c) => {
+  app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts/{account_id}/keys`, request: { params: AccountParams, ...json(CreateKeyBody) } }), async (c) => {
     const body = c.req.valid("json");
     const created = valueOf(await accountObject(c.env, c.req.valid("param").account_id).createKey({ ...body, mode: body.mode ?? c.env.KEY_MODE }));
     c.header("Cache-Control", "no-store");

@@ -12,14 +12,10 @@ import { isLoopbackHost } from "../../shared/auth/redirect-uri";
 /** 256 random bits, base64url (43 characters). */
 export function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return base64url(bytes);
+  return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
 export const RANDOM_TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-export function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
 
 function isSecureContext(requestUrl: string): boolean {
   const url = new URL(requestUrl);

@@ -9,6 +9,7 @@
  * Use after `loadSession()`; forms render `<CsrfField token={await csrfTokenFor(c)} />`.
  */
 import type { Context, MiddlewareHandler } from "hono";
+import { constantTimeEqual } from "../auth/password";
 import { renderErrorPage } from "./error-page";
 import type { WebEnv } from "./session";
 import { expectedSignedOutToken, signedOutCsrfToken } from "./signed-out-csrf";
@@ -22,13 +23,6 @@ export function CsrfField(props: { token: string }) {
 /** The token this page's forms carry: the session's, or the CSRF cookie's for a browser without one. */
 export async function csrfTokenFor<E extends WebEnv>(c: Context<E>): Promise<string> {
   return c.var.session?.csrfToken ?? signedOutCsrfToken(c);
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  const left = new TextEncoder().encode(a);
-  const right = new TextEncoder().encode(b);
-  if (left.byteLength !== right.byteLength) return false;
-  return crypto.subtle.timingSafeEqual(left, right);
 }
 
 /** Why this POST must be refused, or null when it came from our own page in this browser. `expected`: null without a session or CSRF cookie. */

@@ -8,19 +8,22 @@
  *
  * Cookie: `__Host-session`, HttpOnly, Secure, SameSite=Lax, Path=/, 8 hours (cookies.ts).
  */
+import { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { sha256Hex } from "../../shared/sha256";
 import type { AppEnv } from "../http/context";
+import { readStoredJson } from "../http/stored-json";
 import { cookieName, cookieOptions, randomToken, RANDOM_TOKEN } from "./cookies";
 
-export interface WebSession {
-  accountId: string;
-  email: string;
-  csrfToken: string;
+const WebSessionRecord = z.object({
+  accountId: z.string().min(1),
+  email: z.string(),
+  csrfToken: z.string().min(1),
   /** Unix seconds. */
-  expiresAt: number;
-}
+  expiresAt: z.number(),
+});
+export type WebSession = z.infer<typeof WebSessionRecord>;
 
 export interface WebEnv {
   Bindings: Env;
@@ -44,9 +47,9 @@ export function loadSession<E extends WebEnv = WebEnv>(): MiddlewareHandler<E> {
     c.set("sessionId", null);
     const sessionId = getCookie(c, sessionCookieName(c.req.url));
     if (sessionId && RANDOM_TOKEN.test(sessionId)) {
-      const session = await c.env.OAUTH_KV.get<WebSession>(await storageKey(sessionId), "json");
-      // A record without an account is an anonymous session of an earlier version: none.
-      if (session?.accountId && session.expiresAt > Date.now() / 1000) {
+      // A corrupt record, or one without an account (an anonymous session of an earlier version): none.
+      const session = await readStoredJson(c.env.OAUTH_KV, await storageKey(sessionId), WebSessionRecord, "web session");
+      if (session && session.expiresAt > Date.now() / 1000) {
         c.set("session", session);
         c.set("sessionId", sessionId);
       }

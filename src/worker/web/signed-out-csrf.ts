@@ -8,7 +8,7 @@
  */
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { base64url, cookieName, cookieOptions, randomToken, RANDOM_TOKEN } from "./cookies";
+import { cookieName, cookieOptions, randomToken, RANDOM_TOKEN } from "./cookies";
 import { SIGNED_IN_SESSION_SECONDS, type WebEnv } from "./session";
 
 const COOKIE = "csrf";
@@ -36,5 +36,5 @@ function nonceOf<E extends WebEnv>(c: Context<E>): string | null {
 
 async function tokenOf(nonce: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`csrf-token:${nonce}`));
-  return base64url(new Uint8Array(digest));
+  return new Uint8Array(digest).toBase64({ alphabet: "base64url", omitPadding: true });
 }

@@ -7,25 +7,28 @@
  * Storage (the contract the operator CLI and dashboard read and write):
  * OAUTH_KV `admin-approval:<account_id>:<client_id>` → {@link AdminApproval} JSON.
  */
+import { z } from "@hono/zod-openapi";
+import { readStoredJson, type TextStore } from "../../http/stored-json";
 import { ADMIN_SCOPE } from "../../../shared/auth/scopes";
 
 export const ADMIN_APPROVAL_PREFIX = "admin-approval:";
 
 /** The part of a KV namespace this module needs (also satisfied by the CLI's platform proxy). */
-export interface ApprovalStore {
-  get(key: string, type: "json"): Promise<unknown>;
+export interface ApprovalStore extends TextStore {
   put(key: string, value: string): Promise<void>;
 }
 
-export interface AdminApproval {
-  account_id: string;
-  client_id: string;
-  client_name: string;
-  status: "pending" | "approved";
-  requested_at: string;
-  approved_at?: string;
-  approved_by?: string;
-}
+export const AdminApprovalRecord = z.object({
+  account_id: z.string(),
+  client_id: z.string(),
+  client_name: z.string(),
+  status: z.enum(["pending", "approved"]),
+  requested_at: z.string(),
+  approved_at: z.string().optional(),
+  approved_by: z.string().optional(),
+});
+export type AdminApproval = z.infer<typeof AdminApprovalRecord>;
+
 
 /** A request as operators see it (operator API, `npm run keys -- admin-requests`). */
 export interface AdminRequestView extends AdminApproval {
@@ -38,7 +41,8 @@ export function adminApprovalKey(accountId: string, clientId: string): string {
 }
 
 export async function readAdminApproval(kv: ApprovalStore, accountId: string, clientId: string): Promise<AdminApproval | null> {
-  return (await kv.get(adminApprovalKey(accountId, clientId), "json")) as AdminApproval | null;
+  // A corrupt record counts as none: a token then leaves `admin` out until a new approval.
+  return readStoredJson(kv, adminApprovalKey(accountId, clientId), AdminApprovalRecord, "admin approval");
 }
 
 /** Records that the customer consented to `admin` for this client; keeps an existing record. */

@@ -7,7 +7,8 @@
  * pending request, so tokens keep leaving `admin` out and the customer may ask again by
  * authorizing the app again.
  */
-import { ADMIN_APPROVAL_PREFIX, adminApprovalKey, readAdminApproval, type AdminApproval } from "./admin-approval";
+import { readStoredJson } from "../../http/stored-json";
+import { ADMIN_APPROVAL_PREFIX, AdminApprovalRecord, adminApprovalKey, readAdminApproval, type AdminApproval } from "./admin-approval";
 
 /** Every request still waiting for an operator (of one account, when given), oldest first. */
 export async function pendingAdminRequests(kv: KVNamespace, options: { accountId?: string } = {}): Promise<AdminApproval[]> {
@@ -20,7 +21,7 @@ export async function pendingAdminRequests(kv: KVNamespace, options: { accountId
     names.push(...page.keys.map((key) => key.name));
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
-  const records = await Promise.all(names.map((name) => kv.get<AdminApproval>(name, "json")));
+  const records = await Promise.all(names.map((name) => readStoredJson(kv, name, AdminApprovalRecord, "admin approval")));
   return records
     .filter((record): record is AdminApproval => record?.status === "pending")
     .sort((a, b) => a.requested_at.localeCompare(b.requested_at));

@@ -25,14 +25,12 @@ const TAG_BYTES = 16;
 const MAX_BODY_CHARS = 512; // a sealed library token is 139 characters
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-function toBase64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
+const toBase64url = (bytes: Uint8Array) => bytes.toBase64({ alphabet: "base64url", omitPadding: true });
 
 /** The bytes of canonical base64url only: one spelling per token (no variants in unused bits). */
 function fromBase64url(text: string): Uint8Array | null {
   if (!BASE64URL.test(text) || text.length % 4 === 1 || text.length > MAX_BODY_CHARS) return null;
-  const bytes = Uint8Array.from(atob(text.replaceAll("-", "+").replaceAll("_", "/")), (char) => char.charCodeAt(0));
+  const bytes = Uint8Array.fromBase64(text, { alphabet: "base64url" });
   return toBase64url(bytes) === text ? bytes : null;
 }
 

@@ -25,7 +25,7 @@ const imported = new Map<string, Promise<TokenKey>>();
 function keyBytes(secret: string | undefined): Uint8Array | null {
   const text = secret?.trim().replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
   if (!text || !/^[A-Za-z0-9_-]+$/.test(text) || text.length % 4 === 1) return null;
-  const bytes = Uint8Array.from(atob(text.replaceAll("-", "+").replaceAll("_", "/")), (char) => char.charCodeAt(0));
+  const bytes = Uint8Array.fromBase64(text, { alphabet: "base64url" });
   return bytes.length === KEY_BYTES ? bytes : null;
 }
 

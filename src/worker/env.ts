@@ -1,0 +1,71 @@
+/**
+ * The Worker's environment (wrangler.toml bindings and [vars], and the secrets), checked against
+ * one zod schema once per env object, which the runtime keeps for the isolate's life. A deployment
+ * mistake, such as a malformed RATE_LIMITS or a missing binding, is reported naming the binding,
+ * instead of surfacing as an obscure failure wherever a request first touches it. Such a request
+ * gets a 500 `internal_error` (no client input causes it); the log line names what to fix.
+ * Secrets are optional here: without one, the feature it opens stays closed (operator-auth.ts,
+ * token-key.ts say how).
+ */
+import { z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { KEY_MODES } from "../shared/auth/api-key";
+import { EDGE_ADDRESS_SOURCE, LOCAL_ADDRESS } from "./limits/ip-throttle";
+import { RateLimitsVar } from "./limits/policy";
+import type { AppEnv } from "./http/context";
+
+/** A binding is an object with the method this code calls on it. */
+const binding = (kind: string, method: string) =>
+  z.custom<object>((value) => typeof (value as Record<string, unknown> | null)?.[method] === "function", `is not a ${kind} binding (wrangler.toml)`);
+
+const kv = binding("KV namespace", "get");
+const durableObject = binding("Durable Object namespace", "getByName");
+const rateLimiter = binding("rate limiting", "limit");
+
+const WorkerEnvSchema = z.looseObject({
+  DEPLOYMENT: z.enum(["production", "sandbox"]),
+  KEY_MODE: z.enum(KEY_MODES),
+  PUBLIC_ORIGINS: z.union([z.string(), z.array(z.url())]).optional(),
+  RATE_LIMITS: RateLimitsVar.optional(),
+  CLIENT_ADDRESS_SOURCE: z.enum([EDGE_ADDRESS_SOURCE, LOCAL_ADDRESS]).optional(),
+  OPERATOR_SECRET: z.string().optional(),
+  OAUTH_TOKEN_KEY: z.string().optional(),
+  OAUTH_TOKEN_KEY_PREVIOUS: z.string().optional(),
+  CATALOG_KV: kv,
+  OAUTH_KV: kv,
+  AUTH_KV: kv,
+  RELEASES: binding("R2 bucket", "head"),
+  ACCOUNTS: durableObject,
+  ACCOUNT_DIRECTORY: durableObject,
+  KEY_GUARDS: durableObject,
+  AUTH_FAILURE_LIMITER: rateLimiter,
+  SIGN_IN_LIMITER: rateLimiter,
+  ASSETS: binding("static assets", "fetch"),
+});
+export type WorkerEnv = z.infer<typeof WorkerEnvSchema>;
+
+export class InvalidWorkerEnv extends Error {}
+
+const checked = new WeakMap<object, WorkerEnv | InvalidWorkerEnv>();
+
+/** The checked environment; throws InvalidWorkerEnv naming every binding that is wrong. */
+export function workerEnv(env: Env): WorkerEnv {
+  let result = checked.get(env);
+  if (!result) {
+    const parsed = WorkerEnvSchema.safeParse(env);
+    result = parsed.success ? parsed.data : new InvalidWorkerEnv(`The Worker's environment is invalid: ${describe(parsed.error)}`);
+    checked.set(env, result);
+  }
+  if (result instanceof InvalidWorkerEnv) throw result;
+  return result;
+}
+
+/** First on every request: an invalid environment answers nothing but the internal error. */
+export function checkWorkerEnv(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    workerEnv(c.env);
+    await next();
+  };
+}
+
+const describe = (error: z.ZodError) => error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ");
