@@ -29,9 +29,11 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-let args;
+const parseBenchArgs = () => parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" }, "data-dir": { type: "string" }, report: { type: "string" }, help: { type: "boolean", short: "h", default: false } } }).values;
+
+let args: ReturnType<typeof parseBenchArgs>;
 try {
-  args = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" }, "data-dir": { type: "string" }, report: { type: "string" }, help: { type: "boolean", short: "h", default: false } } }).values;
+  args = parseBenchArgs();
 } catch (error) {
   usage((error as Error).message);
 }

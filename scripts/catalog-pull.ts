@@ -46,7 +46,9 @@ runCli("catalog:pull", HELP, async (argv) => {
   try {
     const { manifest, partsReused } = await client.download(values.out, {
       onProgress: (progress) => {
-        if (progress.partsDone) (bar ??= transferProgress("download parts", progress.partsTotal)).update(progress.partsDone);
+        if (!progress.partsDone) return;
+        bar ??= transferProgress("download parts", progress.partsTotal);
+        bar.update(progress.partsDone);
       },
     });
     bar?.stop();

@@ -33,12 +33,15 @@ function wholeNumber(name: string, raw: string | undefined, fallback?: number): 
   return Number(raw);
 }
 
-let values;
-try {
-  values = parseArgs({
+const parseGenerateArgs = () =>
+  parseArgs({
     options: { count: { type: "string" }, out: { type: "string" }, seed: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
     strict: true,
   }).values;
+
+let values: ReturnType<typeof parseGenerateArgs>;
+try {
+  values = parseGenerateArgs();
 } catch (error) {
   usage((error as Error).message);
 }

@@ -85,7 +85,7 @@ export class IdSort {
 
   private spill(): void {
     const sorted = Buffer.allocUnsafe(this.count * SLOT);
-    this.order().forEach((slot, i) => this.batch.copy(sorted, i * SLOT, slot * SLOT, (slot + 1) * SLOT));
+    for (const [i, slot] of this.order().entries()) this.batch.copy(sorted, i * SLOT, slot * SLOT, (slot + 1) * SLOT);
     const file = path.join(this.dir, `id-run-${this.runs.length}`);
     const fd = openSync(file, "w");
     try {
@@ -105,7 +105,7 @@ function* readRun(file: string): Generator<Buffer> {
   const fd = openSync(file, "r");
   const buffer = Buffer.allocUnsafe(SLOTS_PER_READ * SLOT);
   try {
-    for (let got; (got = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
+    for (let got = readSync(fd, buffer, 0, buffer.length, null); got > 0; got = readSync(fd, buffer, 0, buffer.length, null)) {
       if (got % SLOT) throw new Error(`id sort run ${file} ends inside a slot`);
       for (let at = 0; at < got; at += SLOT) yield lineAt(buffer, at);
     }

@@ -5,7 +5,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { open, readFile } from "node:fs/promises";
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { ArrayElementScanner, JsonStructureError, type ScannedElement } from "../../packages/client/src/json-elements.js";
 import { UsageError } from "../cli-run";
@@ -26,7 +26,7 @@ const JSON_FILE = /\.json$/i;
 const BATCH_BYTES = 1 << 20;
 
 export function planInput(input: string): InputPlan {
-  let stats;
+  let stats: Stats;
   try {
     stats = statSync(input);
   } catch {

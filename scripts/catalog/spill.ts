@@ -206,7 +206,10 @@ class ChunkedWriter {
 
   write(bytes: Uint8Array): void {
     if (this.used + bytes.length > CHUNK) this.flush();
-    if (bytes.length > CHUNK) return this.writeOut(bytes);
+    if (bytes.length > CHUNK) {
+      this.writeOut(bytes);
+      return;
+    }
     this.buffer.set(bytes, this.used);
     this.used += bytes.length;
   }

@@ -29,7 +29,7 @@ const operations = () =>
   Object.entries(target.document.paths).flatMap(([path, item]) => Object.entries(item as Record<string, Operation>).map(([method, op]) => ({ path, method, op })));
 
 function resolver(document: OpenApiTarget["document"]) {
-  return (ref: string): Schema => ref.replace(/^#\//, "").split("/").reduce<any>((node, key) => node[key], document);
+  return (ref: string): Schema => ref.replace(/^#\//, "").split("/").reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, document as Record<string, unknown>) as Schema;
 }
 
 async function send(request: FuzzRequest) {

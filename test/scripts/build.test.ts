@@ -63,7 +63,7 @@ describe("a release built from data/profiles", async () => {
   it("input order, file names and format do not matter", async () => {
     const dir = scratch();
     mkdirSync(dir);
-    shuffled(samples, 3).forEach(({ profile }, i) => writeFileSync(path.join(dir, `${String(i).padStart(2, "0")}.json`), JSON.stringify(profile)));
+    for (const [i, { profile }] of shuffled(samples, 3).entries()) writeFileSync(path.join(dir, `${String(i).padStart(2, "0")}.json`), JSON.stringify(profile));
     const ndjson = `${scratch()}.ndjson`;
     writeFileSync(ndjson, shuffled(samples, 11).map(({ profile }) => `${JSON.stringify(profile)}\n`).join(""));
     const array = `${scratch()}.json`;

@@ -15,7 +15,9 @@ const tempDir = () => {
   dirs.push(dir);
   return dir;
 };
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 type Inputs = { entry: string; files: Record<string, { size: number; mtimeMs: number }> };
 const recordOf = (cache: string) => JSON.parse(readFileSync(path.join(cache, "check-worker.inputs.json"), "utf8")) as Inputs;

@@ -76,7 +76,11 @@ describe("cancellation with AbortSignal", () => {
     const controller = new AbortController();
     const clock = fakeClock(Date.UTC(2026, 0, 1), () => controller.abort());
     const requests: Request[] = [];
-    const http = createCatalogHttp({ clock, random: () => 0.5, fetch: async (request) => (requests.push(request), problem(503, "x")) });
+    const http = createCatalogHttp({ clock, random: () => 0.5, fetch: async (request) => {
+        requests.push(request);
+        return problem(503, "x");
+      },
+    });
     const error = await rejection(http.get(URL_, { signal: controller.signal }));
     expect((error as DOMException).name).toBe("AbortError");
     expect(requests).toHaveLength(1);

@@ -28,7 +28,7 @@ describe("generateProfiles", () => {
     for (const stage of STAGES) for (const outcome of ["pass", "constrained"]) for (const code of SIGNAL_CODES[stage]) expect(seen).toContain(`${stage}:${outcome}:${code}`);
     expect(profiles.some((p) => p.coverage.status === "incomplete")).toBe(true);
     expect(profiles.some((p) => p.overall_outcome === "pass")).toBe(true);
-    expect(profiles.some((p) => /[^\x00-\x7f]/.test(p.scope.product.name))).toBe(true);
+    expect(profiles.some((p) => /[^\p{ASCII}]/u.test(p.scope.product.name))).toBe(true);
   });
 
   it("is deterministic per seed", () => {

@@ -11,7 +11,9 @@ const scratchFile = () => {
   dirs.push(dir);
   return path.join(dir, "operator.env");
 };
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 describe("localOperator()", () => {
   it("creates OPERATOR_SECRET and OAUTH_TOKEN_KEY (32 random bytes, base64url), mode 0600, and keeps them", () => {

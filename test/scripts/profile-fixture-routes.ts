@@ -41,7 +41,8 @@ export function profileFixture(manifest: Manifest, parts: Buffer[], fault: strin
   /** Answers a profile lookup; false when `url` is none. */
   function serve(url: string, res: ServerResponse): boolean {
     if (!prefix.test(url)) return false;
-    const { byKey, located } = (index ??= locate(Buffer.concat(parts)));
+    index ??= locate(Buffer.concat(parts));
+    const { byKey, located } = index;
     const found = byKey.get(decodeURIComponent(url.replace(prefix, "")));
     if (!found) {
       res.writeHead(404, { "Content-Type": "application/problem+json", "Catalog-Release": manifest.release_id });

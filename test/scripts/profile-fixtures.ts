@@ -4,7 +4,7 @@ import path from "node:path";
 
 export const PROFILES_DIR = path.resolve(import.meta.dirname, "../../data/profiles");
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: fixtures break profiles in every way a test needs, which no type allows.
 export type Mutable = any;
 
 export function sample(name: string): Mutable {

@@ -49,6 +49,7 @@ describe("off a terminal", () => {
     expect(lines.length).toBeGreaterThanOrEqual(4);
     expect(lines.slice(1, -1).some((line) => /^validate: 1022\.7 KiB\/98\.4 MiB \(1%\), [\d.]+ (KiB|MiB)\/s, ETA [\d.]+ (s|min)/.test(line))).toBe(true);
     expect(lines.at(-1)).toMatch(/^validate: 98\.4 MiB\/98\.4 MiB \(100%\), [\d.]+ MiB\/s, in 0\.\d s, 20,000 profiles$/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ESC, the start of a terminal code.
     expect(out.text()).not.toMatch(/\u001b\[/); // no terminal control sequences in a log
   });
 

@@ -42,7 +42,7 @@ async function currentOf(state: string, environment?: string) {
   }
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // Each CLI run starts workerd through wrangler's platform proxy: seconds each on a busy machine.
 const CLI_TIMEOUT = { timeout: 180_000 };
@@ -180,7 +180,7 @@ describe("catalog:rollback", CLI_TIMEOUT, () => {
     const back = await rollback(a.manifest.release_id.slice(7), state);
     expect(back.code, back.stderr).toBe(0);
     expect(back.stdout.trim()).toMatch(
-      new RegExp(`^rolled back ${escape(where)} to the older release ${a.manifest.release_id} \\(published \\S+; was ${b.manifest.release_id}, published \\S+, which stays kept\\)$`),
+      new RegExp(`^rolled back ${escapeRegExp(where)} to the older release ${a.manifest.release_id} \\(published \\S+; was ${b.manifest.release_id}, published \\S+, which stays kept\\)$`),
     );
     expect(await currentOf(state)).toEqual({ release_id: a.manifest.release_id, previous: [b.manifest.release_id] });
     const list = await runScript("catalog-rollback.ts", ["--list", "--persist-to", state]);
@@ -188,7 +188,7 @@ describe("catalog:rollback", CLI_TIMEOUT, () => {
 
     const forward = await rollback(b.manifest.release_id, state);
     expect(forward.code, forward.stderr).toBe(0);
-    expect(forward.stdout.trim()).toMatch(new RegExp(`^rolled forward ${escape(where)} to the newer release ${b.manifest.release_id} \\(published `));
+    expect(forward.stdout.trim()).toMatch(new RegExp(`^rolled forward ${escapeRegExp(where)} to the newer release ${b.manifest.release_id} \\(published `));
     expect((await currentOf(state))?.release_id).toBe(b.manifest.release_id);
   });
 

@@ -26,7 +26,7 @@ export interface CheckedRelease {
   };
   parts: Buffer[];
   document: Buffer;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: the independent checker reads profiles as untyped JSON, on purpose: it must not share the schema it checks.
   data: any[];
 }
 
@@ -65,10 +65,10 @@ export function checkRelease(releaseDir: string): CheckedRelease {
  * and digest; every directory line pointing at a leaf of whole lines within page_bytes; and, over
  * all leaves, exactly one line per profile, in key order, giving the profile's bytes in the document.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the independent checker reads profiles as untyped JSON, on purpose: it must not share the schema it checks.
 function checkIndex(releaseDir: string, manifest: CheckedRelease["manifest"], document: Buffer, data: any[]): void {
   let offset = document.indexOf('"data":[') + 8;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: the independent checker reads profiles as untyped JSON, on purpose: it must not share the schema it checks.
   const expected = data.map((profile: any) => {
     const bytes = Buffer.from(canonicalize(profile) as string);
     const entry = { product: profile.scope.product.key, funnel: profile.scope.funnel.key, id: profile.agent_readiness_profile_id, offset, length: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
@@ -109,7 +109,7 @@ function checkIndex(releaseDir: string, manifest: CheckedRelease["manifest"], do
 }
 
 /** Profiles are in catalog order: product key, funnel key, profile id. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the independent checker reads profiles as untyped JSON, on purpose: it must not share the schema it checks.
 export function expectCatalogOrder(data: any[]): void {
   const keys = data.map((p) => [p.scope.product.key, p.scope.funnel.key, p.agent_readiness_profile_id] as string[]);
   const sorted = [...keys].sort((a, b) => (a[0] !== b[0] ? (a[0]! < b[0]! ? -1 : 1) : a[1] !== b[1] ? (a[1]! < b[1]! ? -1 : 1) : a[2]! < b[2]! ? -1 : 1));

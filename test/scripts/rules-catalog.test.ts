@@ -9,7 +9,7 @@ function check(entries: CatalogEntry[]) {
   const tally = new CatalogTally();
   for (const e of entries) tally.observe(e);
   const order = new CatalogOrderCheck(tally);
-  const sorted = [...entries].sort((x, y) => (x.productKey + "\0" + x.funnelKey + "\0" + x.id < y.productKey + "\0" + y.funnelKey + "\0" + y.id ? -1 : 1));
+  const sorted = [...entries].sort((x, y) => (`${x.productKey}\0${x.funnelKey}\0${x.id}` < `${y.productKey}\0${y.funnelKey}\0${y.id}` ? -1 : 1));
   const out = sorted.flatMap((e) => order.check(e));
   return [...out, ...order.finish()].map(({ entry: e, ...v }) => ({ at: e.where, ...v }));
 }

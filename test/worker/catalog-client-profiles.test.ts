@@ -117,7 +117,10 @@ describe("the client package in a Worker", () => {
     await publish(base);
     const requests: string[] = [];
     const controller = new AbortController();
-    const catalog = await client((request) => (requests.push(new URL(request.url).pathname), workerFetch(request)));
+    const catalog = await client((request) => {
+      requests.push(new URL(request.url).pathname);
+      return workerFetch(request);
+    });
     const { seen, error } = await collect(catalog.profiles({ signal: controller.signal }), () => controller.abort());
     expect((error as DOMException).name).toBe("AbortError");
     expect(seen).toHaveLength(1);

@@ -147,7 +147,7 @@ describe("a key's secret is shown once", () => {
     const secret = secretIn(await created.text());
     const listed = await accountObject(env, account.accountId).listKeys();
     const keyId = listed.ok ? listed.value[0]!.id : "";
-    for (const path of ["/dashboard/keys", "/dashboard", "/dashboard/apps", `/dashboard/keys/${keyId}/revoke`, "/dashboard/keys?revoked=" + keyId]) {
+    for (const path of ["/dashboard/keys", "/dashboard", "/dashboard/apps", `/dashboard/keys/${keyId}/revoke`, `/dashboard/keys?revoked=${keyId}`]) {
       const response = await client.get(path);
       const body = await response.text();
       expect(body, path).not.toContain(secret);
@@ -191,9 +191,9 @@ describe("cookies, headers and escaping", () => {
 
   it("does not echo query text into the confirmation messages", async () => {
     const client = await signIn(await newAccount());
-    const apps = await client.get("/dashboard/apps?revoked_client=" + encodeURIComponent("Call +1 555 0100 now"));
+    const apps = await client.get(`/dashboard/apps?revoked_client=${encodeURIComponent("Call +1 555 0100 now")}`);
     expect(await apps.text()).not.toContain("Call +1 555 0100 now");
-    const keys = await client.get("/dashboard/keys?revoked=" + encodeURIComponent("Your account is locked"));
+    const keys = await client.get(`/dashboard/keys?revoked=${encodeURIComponent("Your account is locked")}`);
     expect(await keys.text()).not.toContain("Your account is locked");
   });
 });

@@ -96,7 +96,7 @@ describe("secrets are shown once and stored nowhere", () => {
     await record(await call(`/v1/keys/${first.secret}`, { method: "DELETE", headers: bearer(first.secret) }));
     await record(await call(`/v1/keys/${second.id}`, { method: "DELETE", headers: bearer(first.secret) }));
     await record(await call("/v2/cheeses", { headers: bearer(second.secret) }));
-    await record(await call("/v2/cheeses", { headers: bearer(first.secret.slice(0, -1) + "x") }));
+    await record(await call("/v2/cheeses", { headers: bearer(`${first.secret.slice(0, -1)}x`) }));
 
     const kvText: string[] = [];
     for (const kv of [env.AUTH_KV, env.CATALOG_KV, env.OAUTH_KV]) {

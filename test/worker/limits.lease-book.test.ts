@@ -160,7 +160,10 @@ describe("refusals", () => {
   it("remembers a 429 until its Retry-After: no RPC meanwhile", async () => {
     const guard = new SimulatedGuard({ rate: 1, burst: 1 });
     const admit = isolate(guard);
-    const answered = async (admission: Promise<Admission>) => (await vi.advanceTimersByTimeAsync(0), admission);
+    const answered = async (admission: Promise<Admission>) => {
+      await vi.advanceTimersByTimeAsync(0);
+      return admission;
+    };
     expect((await answered(admit())).verdict).toBe("allowed");
     const refused = await answered(admit());
     expect(refused.verdict).toBe("limited");

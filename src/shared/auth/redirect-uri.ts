@@ -12,7 +12,7 @@ export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
   if (host === "localhost" || host === "[::1]" || host === "::1") return true;
   const ipv4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  return ipv4 !== null && ipv4.slice(1).every((octet) => Number(octet) <= 255);
+  return ipv4?.slice(1).every((octet) => Number(octet) <= 255) ?? false;
 }
 
 /**
@@ -22,6 +22,7 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function redirectUriProblem(uri: string): string | null {
   if (uri.length === 0) return "the redirect URI is empty";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point (RFC 3986 §2 allows none).
   if (/[\u0000-\u0020\u007f-\u009f]/.test(uri)) return "the redirect URI contains spaces or control characters";
   let url: URL;
   try {

@@ -78,7 +78,10 @@ export class IndexReader {
 
   private firsts(): string[] {
     let firsts = segmentFirsts.get(this.index);
-    if (!firsts) segmentFirsts.set(this.index, (firsts = this.index.segments.map((segment) => segment.first)));
+    if (!firsts) {
+      firsts = this.index.segments.map((segment) => segment.first);
+      segmentFirsts.set(this.index, firsts);
+    }
     return firsts;
   }
 

@@ -56,8 +56,12 @@ export function documentRepresentation(manifest: Manifest): ByteRepresentation {
 const partDigests = new WeakMap<Manifest, string[]>();
 function partDigestOf(manifest: Manifest, index: number): string {
   let digests = partDigests.get(manifest);
-  if (!digests) partDigests.set(manifest, (digests = []));
-  return (digests[index] ??= contentDigestOf(manifest.parts[index]!.sha256));
+  if (!digests) {
+    digests = [];
+    partDigests.set(manifest, digests);
+  }
+  digests[index] ??= contentDigestOf(manifest.parts[index]!.sha256);
+  return digests[index];
 }
 
 export function partRepresentation(manifest: Manifest, index: number, pinned: boolean): ByteRepresentation {

@@ -28,6 +28,7 @@ export function NewKeyPanel(props: { keyView: KeyView; secret: string; origin: s
       <p id="copy-status" class="hint" role="status"></p>
       <p>Send it as a bearer token on every request, for example:</p>
       {/* One argument a line, as a shell continues it: narrow screens scroll the block rather than break a word. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: a scrolling <pre> must be a focusable, named region (axe scrollable-region-focusable); a <section> around it would not scroll. */}
       <pre class="command" tabindex={0} role="region" aria-label="Example request">
         <code>{`curl -H "Authorization: Bearer $CATALOG_API_KEY" \\
   ${props.origin}/v1/catalog`}</code>

@@ -48,7 +48,8 @@ function ReferencePage() {
       <body>
         <main id="reference">
           <noscript>
-            The interactive reference needs JavaScript. The description itself is <a href={DOCS_PATHS.document}>{DOCS_PATHS.document}</a>;
+            The interactive reference needs JavaScript. The description itself is <a href={DOCS_PATHS.document}>{DOCS_PATHS.document}</a>
+            {"; "}
             every error code is explained at <a href={DOCS_PATHS.errors}>{DOCS_PATHS.errors}</a>.
           </noscript>
         </main>

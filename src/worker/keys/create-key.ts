@@ -9,7 +9,7 @@
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { wrongKeyModeDetail } from "../auth/account-views";
-import { accountObject, valueOf } from "../auth/accounts";
+import { accountObject, outcomeValue } from "../auth/accounts";
 import { insufficientScope, realmOf } from "../auth/challenge";
 import { bearerSecurity, protect } from "../auth/protect";
 import { DEFAULT_KEY_SCOPES, scopesMissing } from "../../shared/auth/scopes";
@@ -48,7 +48,7 @@ export function registerCreateKey(app: OpenAPIHono<AppEnv>) {
     if (missing) {
       throw insufficientScope(missing, realmOf(c.env.DEPLOYMENT), `A key can only create keys with scopes it has itself; the calling key (ending in ${caller.last4}) lacks ${missing}.`);
     }
-    const created = valueOf(await accountObject(c.env, caller.accountId).createKey({ mode, name: body.name ?? null, scopes }));
+    const created = outcomeValue(await accountObject(c.env, caller.accountId).createKey({ mode, name: body.name ?? null, scopes }));
     c.header("Cache-Control", "no-store");
     return c.json({ ...created.key, secret: created.secret }, 201);
   });

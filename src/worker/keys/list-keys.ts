@@ -3,7 +3,7 @@
  * like Stripe's lists (src/worker/keys/key-page.ts). An unknown query parameter is a 400, not ignored.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { accountObject, valueOf } from "../auth/accounts";
+import { accountObject, outcomeValue } from "../auth/accounts";
 import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
 import { problemResponses } from "../http/openapi-responses";
@@ -33,7 +33,7 @@ const route = createRoute({
 export function registerListKeys(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const caller = callingKey(c);
-    const keys = valueOf(await accountObject(c.env, caller.accountId).listKeys());
+    const keys = outcomeValue(await accountObject(c.env, caller.accountId).listKeys());
     const page = pageOfKeys(keys, c.req.valid("query"));
     c.header("Cache-Control", "private, no-store");
     return c.json({ object: "list" as const, ...page, url: KEY_LIST_URL }, 200);

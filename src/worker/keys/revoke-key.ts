@@ -4,7 +4,7 @@
  * and keys with no more scopes than it has (403 `key_not_manageable` otherwise). Idempotent.
  */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { accountObject, valueOf } from "../auth/accounts";
+import { accountObject, outcomeValue } from "../auth/accounts";
 import { KeyView } from "../auth/account-views";
 import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
@@ -33,7 +33,7 @@ export function registerRevokeKey(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const caller = callingKey(c);
     const { id } = c.req.valid("param");
-    const key = valueOf(await accountObject(c.env, caller.accountId).revokeKey(id, { withinScopes: caller.scopes }));
+    const key = outcomeValue(await accountObject(c.env, caller.accountId).revokeKey(id, { withinScopes: caller.scopes }));
     return c.json(key, 200);
   });
 }

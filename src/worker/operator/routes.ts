@@ -7,7 +7,7 @@
  * (src/worker/operator/auth.ts).
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { accountDirectory, accountObject, createAccount, valueOf } from "../auth/accounts";
+import { accountDirectory, accountObject, createAccount, outcomeValue } from "../auth/accounts";
 import { ACCOUNT_ID_PATTERN, KEY_ID_PATTERN } from "../../shared/auth/ids";
 import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
@@ -36,41 +36,41 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts`, request: json(NewAccountBody) }), async (c) => {
     const body = c.req.valid("json");
     const roles = body.operator ? (["operator"] as const) : (["customer"] as const);
-    const account = valueOf(await createAccount(c.env, { ...body, name: body.name ?? body.email, roles: [...roles] }));
+    const account = outcomeValue(await createAccount(c.env, { ...body, name: body.name ?? body.email, roles: [...roles] }));
     return c.json(account, 201);
   });
 
   app.openapi(operatorRoute({ method: "get", path: `${OPERATOR_BASE}/accounts` }), async (c) => {
     const entries = await accountDirectory(c.env).list();
-    const accounts = await Promise.all(entries.map(async (entry) => valueOf(await accountObject(c.env, entry.id).account())));
+    const accounts = await Promise.all(entries.map(async (entry) => outcomeValue(await accountObject(c.env, entry.id).account())));
     return c.json({ data: accounts });
   });
 
   app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts/{account_id}/admin-approval`, request: { params: AccountParams } }), async (c) =>
-    c.json(valueOf(await accountObject(c.env, c.req.valid("param").account_id).approveAdmin())),
+    c.json(outcomeValue(await accountObject(c.env, c.req.valid("param").account_id).approveAdmin())),
   );
 
   app.openapi(operatorRoute({ method: "delete", path: `${OPERATOR_BASE}/accounts/{account_id}/admin-approval`, request: { params: AccountParams } }), async (c) =>
-    c.json(valueOf(await accountObject(c.env, c.req.valid("param").account_id).withdrawAdmin())),
+    c.json(outcomeValue(await accountObject(c.env, c.req.valid("param").account_id).withdrawAdmin())),
   );
 
   registerOperatorAdminRequests(app);
 
   app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts/{account_id}/keys`, request: { params: AccountParams, ...json(CreateKeyBody) } }), async (c) => {
     const body = c.req.valid("json");
-    const created = valueOf(await accountObject(c.env, c.req.valid("param").account_id).createKey({ ...body, mode: body.mode ?? c.env.KEY_MODE }));
+    const created = outcomeValue(await accountObject(c.env, c.req.valid("param").account_id).createKey({ ...body, mode: body.mode ?? c.env.KEY_MODE }));
     c.header("Cache-Control", "no-store");
     return c.json({ ...created.key, secret: created.secret }, 201);
   });
 
   app.openapi(operatorRoute({ method: "get", path: `${OPERATOR_BASE}/accounts/{account_id}/keys`, request: { params: AccountParams } }), async (c) =>
-    c.json({ data: valueOf(await accountObject(c.env, c.req.valid("param").account_id).listKeys()) }),
+    c.json({ data: outcomeValue(await accountObject(c.env, c.req.valid("param").account_id).listKeys()) }),
   );
 
   app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/keys/{key_id}/revocation`, request: { params: KeyParams } }), async (c) => {
     const { key_id } = c.req.valid("param");
     const owner = await ownerOf(c.env, key_id);
-    return c.json(valueOf(await accountObject(c.env, owner).revokeKey(key_id)));
+    return c.json(outcomeValue(await accountObject(c.env, owner).revokeKey(key_id)));
   });
 
   app.openapi(operatorRoute({ method: "put", path: `${OPERATOR_BASE}/keys/{key_id}/limits`, request: { params: KeyParams, ...json(RatePolicySchema) } }), async (c) => {

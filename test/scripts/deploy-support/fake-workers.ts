@@ -42,7 +42,7 @@ export class FakeWorkers {
       { method: "GET", pattern: script("/deployments"), permission: read, handle: withScript((found) => ok({ deployments: [...found.deployments].reverse() })) },
       { method: "GET", pattern: script("/versions/([\\w-]+)"), permission: read, handle: withScript((found, match) => this.version(found, match[2]!)) },
       { method: "GET", pattern: script("/settings"), permission: read, handle: withScript((found) => ok(settingsOf(current(found)))) },
-      { method: "PATCH", pattern: script("/script-settings"), permission: edit, handle: withScript(async (found, _m, request) => ok({ ...(await request.json()) })) },
+      { method: "PATCH", pattern: script("/script-settings"), permission: edit, handle: withScript(async (_found, _m, request) => ok({ ...(await request.json()) })) },
       { method: "GET", pattern: script("/secrets"), permission: read, handle: withScript((found) => ok(Object.keys(current(found)?.secrets ?? {}).map((name) => ({ name, type: "secret_text" })))) },
       { method: "GET", pattern: script("/subdomain"), permission: read, handle: withScript((found) => ok({ enabled: found.workersDev, previews_enabled: false })) },
       { method: "POST", pattern: script("/subdomain"), permission: edit, handle: withScript(async (found, _m, request) => this.setSubdomain(found, request)) },

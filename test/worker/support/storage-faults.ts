@@ -20,11 +20,17 @@ export function countingStorage(storage: ReleaseStorage, failAfterWrites = Infin
   return {
     writes,
     bucket: {
-      put: async (key, value, options) => (attempt(`r2 ${key}`), storage.bucket.put(key, value, options)),
+      put: async (key, value, options) => {
+        attempt(`r2 ${key}`);
+        return storage.bucket.put(key, value, options);
+      },
       head: (key) => storage.bucket.head(key),
     },
     kv: {
-      put: async (key, value) => (attempt(`kv ${key}`), storage.kv.put(key, value)),
+      put: async (key, value) => {
+        attempt(`kv ${key}`);
+        return storage.kv.put(key, value);
+      },
       get: (key) => storage.kv.get(key),
     },
   };

@@ -71,7 +71,10 @@ async function writeEachPart(source: ReleaseSource, local: LocalCopies, file: Fi
   for (const part of manifest.parts) {
     source.signal?.throwIfAborted();
     if (await reuse(local, part, take)) progress.partsReused++;
-    else await fetchPart(source, part, async (chunk, offset) => (await take(chunk, offset), onProgress?.({ ...progress })));
+    else await fetchPart(source, part, async (chunk, offset) => {
+          await take(chunk, offset);
+          onProgress?.({ ...progress });
+        });
     progress.partsDone++;
     onProgress?.({ ...progress });
   }

@@ -34,7 +34,7 @@ function serialize(value: unknown, path: string): string {
       if (Array.isArray(value)) {
         let out = "[";
         for (let i = 0; i < value.length; i++) out += (i ? "," : "") + serialize(value[i], `${path}[${i}]`);
-        return out + "]";
+        return `${out}]`;
       }
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record).sort();
@@ -42,10 +42,10 @@ function serialize(value: unknown, path: string): string {
       let first = true;
       for (const key of keys) {
         if (record[key] === undefined) continue;
-        out += (first ? "" : ",") + JSON.stringify(key) + ":" + serialize(record[key], `${path}.${key}`);
+        out += `${first ? "" : ","}${JSON.stringify(key)}:${serialize(record[key], `${path}.${key}`)}`;
         first = false;
       }
-      return out + "}";
+      return `${out}}`;
     }
     default:
       throw new CanonicalizationError(path, `${typeof value} has no JSON form`);

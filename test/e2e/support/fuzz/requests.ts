@@ -5,7 +5,7 @@
  * three credentials: none, the test server's key, or a made-up one.
  */
 import fc from "fast-check";
-import { valueOf, type Resolve, type Schema } from "./schema-arbitrary";
+import { arbitraryOf, type Resolve, type Schema } from "./schema-arbitrary";
 
 export interface Parameter { name: string; in: string; schema?: Schema }
 export interface Operation {
@@ -37,7 +37,7 @@ export function requestsFor(method: string, path: string, op: Operation, resolve
   const headerParams = (op.parameters ?? []).filter((p) => p.in === "header");
   const credential = fc.constantFrom<string | null>(null, apiKey, "sk_live_made0up0key0that0fails0its0checksum0", "Basic Zm9vOmJhcg==");
   return fc.record({
-    params: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, fc.oneof(valueOf(p.schema ?? {}, resolve).map(String), ascii(20, 1).filter((text) => text !== "." && text !== ".."))]))),
+    params: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, fc.oneof(arbitraryOf(p.schema ?? {}, resolve).map(String), ascii(20, 1).filter((text) => text !== "." && text !== ".."))]))),
     headers: fc.record(Object.fromEntries(headerParams.map((p) => [p.name, HEADER_VALUES[p.name] ?? ascii(30)])), { requiredKeys: [] }),
     body: op.requestBody ? bodyFor(op.requestBody.content, resolve) : fc.constant(undefined),
     credential: op.security.length > 0 ? credential : fc.constant(null),
@@ -50,7 +50,7 @@ export function requestsFor(method: string, path: string, op: Operation, resolve
 }
 
 function bodyFor(content: Record<string, { schema?: Schema }>, resolve: Resolve): fc.Arbitrary<{ type: string; text: string } | undefined> {
-  const valid = Object.entries(content).map(([type, { schema }]) => valueOf(schema ?? {}, resolve).map((value) => ({ type, text: encode(type, value) })));
+  const valid = Object.entries(content).map(([type, { schema }]) => arbitraryOf(schema ?? {}, resolve).map((value) => ({ type, text: encode(type, value) })));
   const invalid = fc.oneof(
     fc.jsonValue().map((value) => ({ type: "application/json", text: JSON.stringify(value) })),
     fc.tuple(fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded"), ascii(40)).map(([type, text]) => ({ type, text })),

@@ -27,13 +27,13 @@ export type Schema = {
 
 export type Resolve = (ref: string) => Schema;
 
-export function valueOf(schema: Schema, resolve: Resolve): fc.Arbitrary<unknown> {
-  if (schema.$ref) return valueOf(resolve(schema.$ref), resolve);
+export function arbitraryOf(schema: Schema, resolve: Resolve): fc.Arbitrary<unknown> {
+  if (schema.$ref) return arbitraryOf(resolve(schema.$ref), resolve);
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const choices = schema.anyOf ?? schema.oneOf;
-  if (choices) return fc.oneof(...choices.map((choice) => valueOf(choice, resolve)));
-  if (schema.allOf) return valueOf(Object.assign({}, ...schema.allOf.map((part) => (part.$ref ? resolve(part.$ref) : part))), resolve);
+  if (choices) return fc.oneof(...choices.map((choice) => arbitraryOf(choice, resolve)));
+  if (schema.allOf) return arbitraryOf(Object.assign({}, ...schema.allOf.map((part) => (part.$ref ? resolve(part.$ref) : part))), resolve);
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? (schema.properties ? "object" : "string")];
   return fc.oneof(...types.map((type) => ofType(type, schema, resolve)));
 }
@@ -49,10 +49,10 @@ function ofType(type: string, schema: Schema, resolve: Resolve): fc.Arbitrary<un
     case "number":
       return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true });
     case "array":
-      return fc.array(valueOf(schema.items ?? {}, resolve), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
+      return fc.array(arbitraryOf(schema.items ?? {}, resolve), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
     case "object":
       return fc.record(
-        Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, property]) => [name, valueOf(property, resolve)])),
+        Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, property]) => [name, arbitraryOf(property, resolve)])),
         { requiredKeys: schema.required ?? [] },
       );
     default:
