@@ -22,7 +22,13 @@ module.exports = {
       comment: "A file nothing imports is dead or misplaced (entry points and declarations excepted).",
       from: {
         orphan: true,
-        pathNot: ["\\.d\\.m?ts$", "^scripts/[^/]+\\.(ts|mjs)$", "^bench/workers/", "^src/worker/index\\.ts$", "^packages/client/src/(index|node)\\.ts$"],
+        pathNot: [
+          "\\.d\\.m?ts$",
+          "^scripts/[^/]+\\.(ts|mjs)$",
+          "^bench/workers/",
+          "^src/worker/index\\.ts$",
+          "^packages/client/src/(index|node)\\.ts$",
+        ],
       },
       to: {},
     },
@@ -107,6 +113,9 @@ module.exports = {
     tsPreCompilationDeps: true,
     parser: "swc",
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+    },
   },
 };

@@ -25,7 +25,9 @@ export default defineConfig({
     onConsoleLog: (log) => !log.includes('"message":"request"'),
     projects: [
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: testBindings } })],
+        plugins: [
+          cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: testBindings } }),
+        ],
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
@@ -36,7 +38,12 @@ export default defineConfig({
       },
       {
         // The same worker with [env.sandbox]'s bindings and vars (test keys only): *.sandbox.test.ts.
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml", environment: "sandbox" }, miniflare: { bindings: testBindings } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml", environment: "sandbox" },
+            miniflare: { bindings: testBindings },
+          }),
+        ],
         test: { name: "worker-sandbox", include: ["test/worker/**/*.sandbox.test.ts"] },
       },
       {

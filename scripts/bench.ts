@@ -29,7 +29,16 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-const parseBenchArgs = () => parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" }, "data-dir": { type: "string" }, report: { type: "string" }, help: { type: "boolean", short: "h", default: false } } }).values;
+const parseBenchArgs = () =>
+  parseArgs({
+    options: {
+      quick: { type: "boolean", default: false },
+      only: { type: "string" },
+      "data-dir": { type: "string" },
+      report: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  }).values;
 
 let args: ReturnType<typeof parseBenchArgs>;
 try {
@@ -43,7 +52,8 @@ if (args.help) {
 }
 const only = args.only?.split(",").map((s) => s.trim());
 const unknown = only?.filter((name) => !BENCH_MODULES.some((m) => m.name === name)) ?? [];
-if (unknown.length) usage(`unknown module ${unknown.join(", ")}; known: ${BENCH_MODULES.map((m) => m.name).join(", ")}`);
+if (unknown.length)
+  usage(`unknown module ${unknown.join(", ")}; known: ${BENCH_MODULES.map((m) => m.name).join(", ")}`);
 const modules = BENCH_MODULES.filter((m) => !only || only.includes(m.name));
 const dataDir = path.resolve(args["data-dir"] ?? path.join(tmpdir(), "readiness-catalog-bench"));
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -60,15 +70,30 @@ for (const module of modules) {
 const load = `load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}, ${load}`;
 const table = (s: BenchSection) =>
-  [`| ${s.columns.join(" | ")} |`, `|${s.columns.map(() => "---").join("|")}|`, ...s.rows.map((r) => `| ${s.columns.map((c) => String(r[c] ?? "")).join(" | ")} |`)].join("\n");
+  [
+    `| ${s.columns.join(" | ")} |`,
+    `|${s.columns.map(() => "---").join("|")}|`,
+    ...s.rows.map((r) => `| ${s.columns.map((c) => String(r[c] ?? "")).join(" | ")} |`),
+  ].join("\n");
 const report = [
   `# Benchmark report${args.quick ? " (quick)" : ""}`,
   "",
   `${started.toISOString()} · ${machine} · \`npm run bench${args.quick ? " -- --quick" : ""}\``,
   "",
-  ...sections.flatMap((s) => [`## ${s.title}`, "", s.method, "", table(s), "", ...s.summary.map((line) => `- ${line}`), ""]),
+  ...sections.flatMap((s) => [
+    `## ${s.title}`,
+    "",
+    s.method,
+    "",
+    table(s),
+    "",
+    ...s.summary.map((line) => `- ${line}`),
+    "",
+  ]),
 ].join("\n");
 const reportFile = path.resolve(args.report ?? path.join(REPO, "bench", "out", "report.md"));
 mkdirSync(path.dirname(reportFile), { recursive: true });
 writeFileSync(reportFile, report);
-process.stdout.write(`${sections.flatMap((s) => s.summary).join("\n")}\nReport: ${path.relative(process.cwd(), reportFile) || reportFile} (${machine})\n`);
+process.stdout.write(
+  `${sections.flatMap((s) => s.summary).join("\n")}\nReport: ${path.relative(process.cwd(), reportFile) || reportFile} (${machine})\n`,
+);

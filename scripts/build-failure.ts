@@ -32,7 +32,10 @@ export function buildFailureMessage(error: unknown, place: BuildPlace): string {
   // The build writes its runs and parts in a temporary directory beside --out, then renames it.
   const where = path.dirname(place.outDir);
   const size = filesystemBytes(where);
-  const needed = place.inputBytes === undefined ? "about as much as the input's size" : `about ${formatBytes(place.inputBytes)} (the input's size)`;
+  const needed =
+    place.inputBytes === undefined
+      ? "about as much as the input's size"
+      : `about ${formatBytes(place.inputBytes)} (the input's size)`;
   return (
     `the disk holding ${where} is full (${message}). The build writes its temporary files there, beside --out ${place.outDir}, ` +
     `and needs ${needed} free on that filesystem${size === undefined ? "" : ` (${formatBytes(size)} in all)`}. ` +

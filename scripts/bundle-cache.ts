@@ -39,7 +39,14 @@ export function freshBundle(cacheDir: string, name: string, entry: string): stri
  * when the cache cannot be written, or when an input changed while it was being bundled (the
  * bundle may hold the old text): the caller then uses the code without keeping it.
  */
-export function keepBundle(cacheDir: string, name: string, entry: string, code: string | Uint8Array, inputs: string[], startedMs: number): string {
+export function keepBundle(
+  cacheDir: string,
+  name: string,
+  entry: string,
+  code: string | Uint8Array,
+  inputs: string[],
+  startedMs: number,
+): string {
   const record: Inputs = { entry, files: {} };
   for (const file of inputs) {
     const { size, mtimeMs } = statSync(path.resolve(file));

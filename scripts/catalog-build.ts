@@ -77,7 +77,8 @@ function parse() {
 
 function partBytesOf(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) usage(`--part-bytes must be a whole number ≥ 1, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw)))
+    usage(`--part-bytes must be a whole number ≥ 1, got "${raw}"`);
   return Number(raw);
 }
 
@@ -103,7 +104,12 @@ type PhaseSeconds = Record<BuildProgress["phase"], number>;
 
 function stats(seconds: number, phases: PhaseSeconds) {
   const cpu = process.cpuUsage(); // the whole process: main thread and workers
-  return { seconds, cpu_seconds: (cpu.user + cpu.system) / 1e6, max_rss_bytes: process.resourceUsage().maxRSS * 1024, phase_seconds: phases };
+  return {
+    seconds,
+    cpu_seconds: (cpu.user + cpu.system) / 1e6,
+    max_rss_bytes: process.resourceUsage().maxRSS * 1024,
+    phase_seconds: phases,
+  };
 }
 
 function summary(result: BuildResult, measured: ReturnType<typeof stats> | undefined): string {
@@ -135,12 +141,19 @@ async function main(): Promise<void> {
     clock.observe(event);
     progress.onProgress(event);
   };
-  const building = buildCatalog({ input: args.in, outDir: args.out, partBytes: partBytesOf(args["part-bytes"]), namespace: args.namespace, onProgress });
+  const building = buildCatalog({
+    input: args.in,
+    outDir: args.out,
+    partBytes: partBytesOf(args["part-bytes"]),
+    namespace: args.namespace,
+    onProgress,
+  });
   // Registered after buildCatalog's own signal listeners (added before its first await), so by the
   // time this speaks, the temporary build directory is gone.
   const stopListening = onInterrupt(
     "catalog:build",
-    () => `nothing was written under ${args.out} and the temporary build directory was removed. Run the same command again to build from the start.`,
+    () =>
+      `nothing was written under ${args.out} and the temporary build directory was removed. Run the same command again to build from the start.`,
     progress.stop,
   );
   try {
@@ -150,7 +163,9 @@ async function main(): Promise<void> {
     const ended = performance.now();
     const measured = args.stats ? stats((ended - started) / 1000, clock.seconds(ended)) : undefined;
     if (args.json) {
-      process.stdout.write(`${JSON.stringify({ ok: true, release_dir: result.releaseDir, unchanged: result.unchanged, manifest: result.manifest, stats: measured })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ ok: true, release_dir: result.releaseDir, unchanged: result.unchanged, manifest: result.manifest, stats: measured })}\n`,
+      );
     } else process.stdout.write(`${summary(result, measured)}\n`);
   } catch (error) {
     stopListening();
@@ -158,10 +173,15 @@ async function main(): Promise<void> {
     if (error instanceof UsageError) usage(error.message);
     if (error instanceof BuildFailed) {
       process.stderr.write(`${formatReport(error.problems)}\n`);
-      if (args.json) process.stdout.write(`${JSON.stringify({ ok: false, count: error.problems.length, violations: error.problems })}\n`);
+      if (args.json)
+        process.stdout.write(
+          `${JSON.stringify({ ok: false, count: error.problems.length, violations: error.problems })}\n`,
+        );
       process.exit(1);
     }
-    process.stderr.write(`catalog:build: ${buildFailureMessage(error, { outDir: path.resolve(args.out), inputBytes })}\n`);
+    process.stderr.write(
+      `catalog:build: ${buildFailureMessage(error, { outDir: path.resolve(args.out), inputBytes })}\n`,
+    );
     if (process.env.CATALOG_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
     process.exit(3);
   }

@@ -26,7 +26,8 @@ Exit codes: 0 published (or already current), 1 publish failed (current unchange
 
 runCli("catalog:publish", HELP, async (argv) => {
   const { values } = parseArgs({ args: argv, options: { ...DEPLOYMENT_OPTIONS, release: { type: "string" } } });
-  if (!values.release) throw new UsageError("--release <dir> is required (a directory written by npm run catalog:build)");
+  if (!values.release)
+    throw new UsageError("--release <dir> is required (a directory written by npm run catalog:build)");
   const deployment = deploymentOptionsOf(values);
   const source = openReleaseDir(values.release);
 

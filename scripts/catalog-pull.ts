@@ -28,7 +28,10 @@ Exit codes: 0 written and verified; 1 verification failed (nothing written); 2 u
 const EXIT_REQUEST_FAILED = 3;
 
 runCli("catalog:pull", HELP, async (argv) => {
-  const { values } = parseArgs({ args: argv, options: { "base-url": { type: "string" }, out: { type: "string" }, key: { type: "string" } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { "base-url": { type: "string" }, out: { type: "string" }, key: { type: "string" } },
+  });
   if (!values["base-url"] || !values.out) throw new UsageError("--base-url <url> and --out <file> are required");
   let baseUrl: URL;
   try {
@@ -39,7 +42,8 @@ runCli("catalog:pull", HELP, async (argv) => {
   const client = createCatalogClient({
     baseUrl,
     apiKey: values.key ?? process.env.CATALOG_API_KEY,
-    onRetry: (event) => process.stderr.write(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})\n`),
+    onRetry: (event) =>
+      process.stderr.write(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})\n`),
   });
 
   let bar: TransferProgress | undefined;

@@ -29,7 +29,11 @@ Exit codes: 0 rolled back (or already current), 1 refused or failed (current unc
 const RELEASE_ID = /^(sha256:)?([0-9a-f]{64})$/;
 
 /** Which way `current` moved: back to an older release, or forward to a newer kept one. */
-function movedMessage(where: string, kept: readonly KeptRelease[], result: { release_id: string; previous_release_id: string }): string {
+function movedMessage(
+  where: string,
+  kept: readonly KeptRelease[],
+  result: { release_id: string; previous_release_id: string },
+): string {
   const target = kept.find((release) => release.release_id === result.release_id);
   const from = kept.find((release) => release.release_id === result.previous_release_id);
   if (!target || !from) return `rolled back ${where} to ${result.release_id} (was ${result.previous_release_id})`;
@@ -47,9 +51,13 @@ runCli("catalog:rollback", HELP, async (argv) => {
   });
   const deployment = deploymentOptionsOf(values);
   const given = values["release-id"];
-  if (!values.list && !given) throw new UsageError("--release-id <id> is required (or --list to see the kept releases)");
+  if (!values.list && !given)
+    throw new UsageError("--release-id <id> is required (or --list to see the kept releases)");
   const match = given === undefined ? null : RELEASE_ID.exec(given);
-  if (given !== undefined && !match) throw new UsageError(`--release-id "${given}" is not a release id: expected sha256: followed by 64 lowercase hex digits`);
+  if (given !== undefined && !match)
+    throw new UsageError(
+      `--release-id "${given}" is not a release id: expected sha256: followed by 64 lowercase hex digits`,
+    );
 
   const opened = await openDeploymentStorage(deployment);
   const progress = phaseProgress();
@@ -63,7 +71,11 @@ runCli("catalog:rollback", HELP, async (argv) => {
     const releaseId = `sha256:${match![2]}`;
     const result = await rollbackRelease(opened.storage, releaseId, { onProgress: progress.report });
     progress.stop();
-    console.log(result.pointer_flipped ? movedMessage(opened.where, kept, result) : `${result.release_id} is already current on ${opened.where}: nothing changed`);
+    console.log(
+      result.pointer_flipped
+        ? movedMessage(opened.where, kept, result)
+        : `${result.release_id} is already current on ${opened.where}: nothing changed`,
+    );
     return EXIT.ok;
   } catch (error) {
     if (error instanceof RollbackRefused || error instanceof PublishError) {

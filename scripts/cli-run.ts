@@ -20,7 +20,8 @@ export function runCli(name: string, help: string, main: (argv: string[]) => Pro
       process.exitCode = code;
     },
     (error: unknown) => {
-      const usage = error instanceof UsageError || String((error as { code?: unknown })?.code).startsWith("ERR_PARSE_ARGS");
+      const usage =
+        error instanceof UsageError || String((error as { code?: unknown })?.code).startsWith("ERR_PARSE_ARGS");
       console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
       if (usage) console.error(`\n${help}`);
       process.exitCode = usage ? EXIT.usage : EXIT.failed;

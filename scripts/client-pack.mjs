@@ -17,7 +17,9 @@ function run(command, args, cwd = REPO) {
   const result = spawnSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   if (result.status !== 0) {
     process.stderr.write(result.stdout ?? "");
-    console.error(`client:pack: ${path.basename(command)} ${args.join(" ")} failed (${result.error?.message ?? `exit ${result.status}`})`);
+    console.error(
+      `client:pack: ${path.basename(command)} ${args.join(" ")} failed (${result.error?.message ?? `exit ${result.status}`})`,
+    );
     process.exit(1);
   }
   return result.stdout;

@@ -55,8 +55,10 @@ runCli("clients", HELP, async (argv) => {
   const redirectUris = values["redirect-uri"] ?? [];
   if (command === "create") {
     const name = values.name?.trim();
-    if (!name) throw new UsageError("--name is required: the application's name, shown to customers on the consent page");
-    if (name.length > MAX_NAME_LENGTH) throw new UsageError(`--name is ${name.length} characters long; at most ${MAX_NAME_LENGTH}`);
+    if (!name)
+      throw new UsageError("--name is required: the application's name, shown to customers on the consent page");
+    if (name.length > MAX_NAME_LENGTH)
+      throw new UsageError(`--name is ${name.length} characters long; at most ${MAX_NAME_LENGTH}`);
     if (redirectUris.length === 0) throw new UsageError("at least one --redirect-uri is required");
     for (const uri of redirectUris) {
       const problem = redirectUriProblem(uri);
@@ -79,7 +81,9 @@ runCli("clients", HELP, async (argv) => {
       else {
         console.log(`client_id:     ${client.clientId}`);
         if (client.clientSecret) console.log(`client_secret: ${client.clientSecret}   (shown once: store it now)`);
-        console.log(`kind:          ${values.public ? "public (PKCE, no secret)" : "confidential (client_secret_basic or client_secret_post)"}`);
+        console.log(
+          `kind:          ${values.public ? "public (PKCE, no secret)" : "confidential (client_secret_basic or client_secret_post)"}`,
+        );
         for (const uri of client.redirectUris) console.log(`redirect_uri:  ${uri}`);
       }
       console.error(`created client ${client.clientId} "${client.clientName}" on ${opened.where}`);
@@ -97,7 +101,9 @@ runCli("clients", HELP, async (argv) => {
         for (const client of clients) {
           const kind = client.tokenEndpointAuthMethod === "none" ? "public" : "confidential";
           const created = client.registrationDate ? new Date(client.registrationDate * 1000).toISOString() : "?";
-          console.log(`${client.clientId}  ${kind.padEnd(12)}  ${created}  ${client.clientName ?? ""}\n    ${client.redirectUris.join("\n    ")}`);
+          console.log(
+            `${client.clientId}  ${kind.padEnd(12)}  ${created}  ${client.clientName ?? ""}\n    ${client.redirectUris.join("\n    ")}`,
+          );
         }
       }
       console.error(`${clients.length} client(s) on ${opened.where}`);

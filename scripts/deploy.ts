@@ -56,12 +56,22 @@ runCli("deploy", HELP, async (argv) => {
 
   const rotate = values["rotate-secret"] ?? [];
   const unknown = rotate.filter((name) => !deployment.secrets.includes(name));
-  if (unknown.length > 0) throw new UsageError(`--rotate-secret ${unknown.join(", ")}: ${deployment.name}'s secrets are ${deployment.secrets.join(", ") || "none"}`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--rotate-secret ${unknown.join(", ")}: ${deployment.name}'s secrets are ${deployment.secrets.join(", ") || "none"}`,
+    );
   try {
     const log = (line: string) => console.log(line);
-    const result = await runDeploy(deployments, deployment, { configPath, deployDir: values["deploy-dir"] ?? deployDirOf(configPath), url: values.url, rotate, log });
+    const result = await runDeploy(deployments, deployment, {
+      configPath,
+      deployDir: values["deploy-dir"] ?? deployDirOf(configPath),
+      url: values.url,
+      rotate,
+      log,
+    });
     if (result.outcome === "refused") return failed(`${deployment.name} was not deployed`, result.problems);
-    if (result.problems.length > 0) return failed(`${deployment.name} is deployed, but its smoke test failed`, result.problems);
+    if (result.problems.length > 0)
+      return failed(`${deployment.name} is deployed, but its smoke test failed`, result.problems);
     console.log(
       result.changes.length === 0
         ? `${deployment.name} is up to date at ${result.url}: nothing changed`
@@ -75,7 +85,11 @@ runCli("deploy", HELP, async (argv) => {
   }
 });
 
-async function checkOffline(deployments: Deployment[], configPath: string, outDir: string | undefined): Promise<number> {
+async function checkOffline(
+  deployments: Deployment[],
+  configPath: string,
+  outDir: string | undefined,
+): Promise<number> {
   const problems = await dryRun(deployments, { configPath, outDir, log: (line) => console.log(line) });
   if (problems.length > 0) return failed("dry run failed", problems);
   console.log(`dry run passed for ${deployments.map((d) => d.name).join(" and ")}: nothing was deployed`);
@@ -83,6 +97,8 @@ async function checkOffline(deployments: Deployment[], configPath: string, outDi
 }
 
 function failed(what: string, problems: string[]): number {
-  console.error(`deploy: ${what}, ${count(problems.length, "problem")}:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+  console.error(
+    `deploy: ${what}, ${count(problems.length, "problem")}:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`,
+  );
   return EXIT.failed;
 }

@@ -25,6 +25,7 @@ export function deploymentOptionsOf(values: {
   "persist-to"?: string;
   config?: string;
 }): DeploymentOptions {
-  if (values.remote && values["persist-to"]) throw new UsageError("--persist-to is for local state; it cannot be combined with --remote");
+  if (values.remote && values["persist-to"])
+    throw new UsageError("--persist-to is for local state; it cannot be combined with --remote");
   return { environment: values.env, remote: values.remote, persistTo: values["persist-to"], configPath: values.config };
 }

@@ -48,7 +48,9 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
     throw new Error(`${configPath} (${deployment}) declares no CATALOG_KV namespace or RELEASES bucket`);
   }
   const remote = options.remote === true;
-  const ids = remote ? remoteKvIds(kvNamespaces, options.environment, deployDirOf(configPath)) : localKvIds(kvNamespaces);
+  const ids = remote
+    ? remoteKvIds(kvNamespaces, options.environment, deployDirOf(configPath))
+    : localKvIds(kvNamespaces);
 
   // Only the KV and R2 bindings, under the same namespace ids and bucket names (the keys of the
   // persisted state): the worker's Durable Objects are not needed here and would only warn.
@@ -74,7 +76,9 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
     return {
       storage: { bucket: proxy.env.RELEASES as ReleaseBucket, kv: proxy.env.CATALOG_KV as ReleaseKv },
       env: proxy.env,
-      where: remote ? `remote ${deployment} (KV ${ids.CATALOG_KV}, R2 ${bucket.bucket_name})` : `local ${deployment} (${displayPath(persistPath)})`,
+      where: remote
+        ? `remote ${deployment} (KV ${ids.CATALOG_KV}, R2 ${bucket.bucket_name})`
+        : `local ${deployment} (${displayPath(persistPath)})`,
       dispose: async () => {
         await proxy.dispose();
         rmSync(dir, { recursive: true, force: true });
@@ -92,7 +96,11 @@ function localKvIds(kvNamespaces: { binding: string; id?: string; preview_id?: s
 }
 
 /** On Cloudflare: an id in the given config, else the one `npm run deploy` recorded. */
-function remoteKvIds(kvNamespaces: { binding: string; id?: string }[], environment: string | undefined, deployDir: string): Record<string, string> {
+function remoteKvIds(
+  kvNamespaces: { binding: string; id?: string }[],
+  environment: string | undefined,
+  deployDir: string,
+): Record<string, string> {
   const deployment = environment || "production";
   const deployed = deployedKvIds(deployDir, deployment) ?? {};
   const ids = Object.fromEntries(kvNamespaces.map((kv) => [kv.binding, kv.id ?? deployed[kv.binding]]));

@@ -24,7 +24,8 @@ export function copyDocsAssets() {
   for (const file of FILES) {
     const from = path.join(source, file);
     const to = path.join(TARGET, file);
-    if (!existsSync(to) || statSync(to).size !== statSync(from).size || !readFileSync(to).equals(readFileSync(from))) copyFileSync(from, to);
+    if (!existsSync(to) || statSync(to).size !== statSync(from).size || !readFileSync(to).equals(readFileSync(from)))
+      copyFileSync(from, to);
   }
   const headers = path.join(ASSETS_DIR, "_headers");
   if (!existsSync(headers) || readFileSync(headers, "utf8") !== HEADERS) writeFileSync(headers, HEADERS);

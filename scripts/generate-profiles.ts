@@ -29,13 +29,19 @@ function usage(message: string): never {
 
 function wholeNumber(name: string, raw: string | undefined, fallback?: number): number {
   if (raw === undefined && fallback !== undefined) return fallback;
-  if (raw === undefined || !/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) usage(`--${name} must be a whole number, got ${raw === undefined ? "nothing" : `"${raw}"`}`);
+  if (raw === undefined || !/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+    usage(`--${name} must be a whole number, got ${raw === undefined ? "nothing" : `"${raw}"`}`);
   return Number(raw);
 }
 
 const parseGenerateArgs = () =>
   parseArgs({
-    options: { count: { type: "string" }, out: { type: "string" }, seed: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
+    options: {
+      count: { type: "string" },
+      out: { type: "string" },
+      seed: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
     strict: true,
   }).values;
 

@@ -87,7 +87,12 @@ const OPTIONS = {
 } as const;
 
 runCli("keys", HELP, async (argv) => {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, allowNegative: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: OPTIONS,
+    allowPositionals: true,
+    allowNegative: true,
+  });
   const only = parseEnv(values.env);
   if (values.remote && !values.url) throw new UsageError("--remote needs --url <the deployed worker's URL>");
   if (values.url && values["persist-to"]) throw new UsageError("--url and --persist-to exclude each other");
@@ -114,8 +119,13 @@ runCli("keys", HELP, async (argv) => {
       });
     } else if (command === "accounts" && sub === "list") await commands.listAccounts(ctx);
     else if (command === "admin-requests") await adminCommands.listAdminRequests(ctx, values.account);
-    else if (command === "approve-admin") await adminCommands.approveAdmin(ctx, { accountId: required("account", values.account), clientId: values.client });
-    else if (command === "reject-admin") await adminCommands.rejectAdmin(ctx, { accountId: required("account", values.account), clientId: values.client });
+    else if (command === "approve-admin")
+      await adminCommands.approveAdmin(ctx, {
+        accountId: required("account", values.account),
+        clientId: values.client,
+      });
+    else if (command === "reject-admin")
+      await adminCommands.rejectAdmin(ctx, { accountId: required("account", values.account), clientId: values.client });
     else if (command === "withdraw-admin") await adminCommands.withdrawAdmin(ctx, required("account", values.account));
     else if (command === "create") {
       await commands.createKey(ctx, {
@@ -126,8 +136,12 @@ runCli("keys", HELP, async (argv) => {
       });
     } else if (command === "list") await commands.listKeys(ctx, required("account", values.account));
     else if (command === "revoke" && sub) await commands.revokeKey(ctx, sub);
-    else if (command === "limits") await commands.setLimits(ctx, required("key", values.key), policyFrom(values), values.strict);
-    else throw new UsageError(command ? `unknown command: ${[command, sub].filter(Boolean).join(" ")}` : "no command given");
+    else if (command === "limits")
+      await commands.setLimits(ctx, required("key", values.key), policyFrom(values), values.strict);
+    else
+      throw new UsageError(
+        command ? `unknown command: ${[command, sub].filter(Boolean).join(" ")}` : "no command given",
+      );
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
     return EXIT.ok;
   } catch (error) {
@@ -156,7 +170,12 @@ function passwordFrom(value: string): string {
 }
 
 /** The override to set, null to remove it, undefined to leave it (only --strict/--no-strict given). */
-function policyFrom(values: { rate?: string; burst?: string; reset: boolean; strict?: boolean }): { rate: number; burst: number } | null | undefined {
+function policyFrom(values: {
+  rate?: string;
+  burst?: string;
+  reset: boolean;
+  strict?: boolean;
+}): { rate: number; burst: number } | null | undefined {
   if (values.reset) {
     if (values.rate || values.burst) throw new UsageError("--reset takes no --rate or --burst");
     return null;
@@ -165,7 +184,9 @@ function policyFrom(values: { rate?: string; burst?: string; reset: boolean; str
   const rate = Number(values.rate);
   const burst = Number(values.burst);
   if (!(rate > 0) || !Number.isInteger(burst) || burst < 1) {
-    throw new UsageError("limits needs --rate <requests per second, > 0> --burst <whole number ≥ 1>, --reset, or --strict/--no-strict");
+    throw new UsageError(
+      "limits needs --rate <requests per second, > 0> --burst <whole number ≥ 1>, --reset, or --strict/--no-strict",
+    );
   }
   return { rate, burst };
 }

@@ -49,22 +49,34 @@ export function formatSeconds(seconds: number): string {
 
 const amountOf = (unit: ProgressUnit, done: number, total: number) =>
   unit === "bytes" ? `${formatBytes(done)}/${formatBytes(total)}` : `${count(done)}/${count(total)} ${unit}`;
-const rateOf = (unit: ProgressUnit, perSecond: number) => (unit === "bytes" ? `${formatBytes(perSecond)}/s` : `${perSecond < 10 ? perSecond.toFixed(1) : count(perSecond)} ${unit}/s`);
+const rateOf = (unit: ProgressUnit, perSecond: number) =>
+  unit === "bytes"
+    ? `${formatBytes(perSecond)}/s`
+    : `${perSecond < 10 ? perSecond.toFixed(1) : count(perSecond)} ${unit}/s`;
 
 /** The numbers after the label, shared by the bar and the plain line. */
-function figures(unit: ProgressUnit, params: Params): { amount: string; percent: number; rate?: string; time?: string } {
+function figures(
+  unit: ProgressUnit,
+  params: Params,
+): { amount: string; percent: number; rate?: string; time?: string } {
   const done = Math.min(params.value, params.total);
   const elapsed = ((params.stopTime ?? Date.now()) - params.startTime) / 1000;
   const percent = params.total > 0 ? Math.floor((100 * done) / params.total) : 100;
   const amount = amountOf(unit, done, params.total);
   if (elapsed < 0.05 || done === 0) return { amount, percent };
   const perSecond = done / elapsed;
-  const time = done >= params.total ? `in ${formatSeconds(elapsed)}` : `ETA ${formatSeconds((params.total - done) / perSecond)}`;
+  const time =
+    done >= params.total ? `in ${formatSeconds(elapsed)}` : `ETA ${formatSeconds((params.total - done) / perSecond)}`;
   return { amount, percent, rate: rateOf(unit, perSecond), time };
 }
 
 /** Starts reporting a step of `total` units; call `stop()` when it ends (or fails). */
-export function startProgress(label: string, unit: ProgressUnit, total: number, options: ProgressOptions = {}): Progress {
+export function startProgress(
+  label: string,
+  unit: ProgressUnit,
+  total: number,
+  options: ProgressOptions = {},
+): Progress {
   const stream = options.stream ?? process.stderr;
   const terminal = stream.isTTY === true;
   const bar = new SingleBar({

@@ -20,8 +20,10 @@ export function publishTracker(releaseId: string) {
     /** What was left, for the interruption message. */
     describe(): string {
       if (count === 0) return `nothing of ${releaseId} was uploaded yet; ${UNCHANGED} ${RERUN}`;
-      if (uploaded < count) return `${uploaded} of ${count} parts of ${releaseId} were uploaded (kept in R2; objects are immutable); ${UNCHANGED} ${RERUN}`;
-      if (verified < count) return `all ${count} parts of ${releaseId} were uploaded and ${verified} verified; ${UNCHANGED} ${RERUN}`;
+      if (uploaded < count)
+        return `${uploaded} of ${count} parts of ${releaseId} were uploaded (kept in R2; objects are immutable); ${UNCHANGED} ${RERUN}`;
+      if (verified < count)
+        return `all ${count} parts of ${releaseId} were uploaded and ${verified} verified; ${UNCHANGED} ${RERUN}`;
       return `all ${count} parts of ${releaseId} were uploaded and verified, and it was stopped while pointing current at it, so current may not name it yet. ${RERUN}`;
     },
   };

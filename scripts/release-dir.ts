@@ -26,7 +26,8 @@ export function openReleaseDir(dir: string): ReleaseSource & { dir: string } {
     dir: releaseDir,
     manifest,
     readPart: (index) => readObject(path.join(releaseDir, "parts", String(index)), `part ${index}`),
-    readIndexSegment: (name, index) => readObject(path.join(releaseDir, "index", name, String(index)), `${name} index segment ${index}`),
+    readIndexSegment: (name, index) =>
+      readObject(path.join(releaseDir, "index", name, String(index)), `${name} index segment ${index}`),
   };
 }
 
@@ -43,6 +44,11 @@ function resolveReleaseDir(dir: string): string {
   if (existsSync(path.join(dir, "manifest.json"))) return dir;
   const releases = readdirSync(dir).filter((name) => existsSync(path.join(dir, name, "manifest.json")));
   if (releases.length === 1) return path.join(dir, releases[0]!);
-  if (releases.length === 0) throw new UsageError(`${dir} holds no manifest.json: pass a release directory written by npm run catalog:build (<out>/<hex>)`);
-  throw new UsageError(`${dir} holds ${releases.length} releases (${releases.join(", ")}): pass one of them, e.g. --release ${path.join(dir, releases[0]!)}`);
+  if (releases.length === 0)
+    throw new UsageError(
+      `${dir} holds no manifest.json: pass a release directory written by npm run catalog:build (<out>/<hex>)`,
+    );
+  throw new UsageError(
+    `${dir} holds ${releases.length} releases (${releases.join(", ")}): pass one of them, e.g. --release ${path.join(dir, releases[0]!)}`,
+  );
 }

@@ -21,14 +21,22 @@ export async function keptReleases(kv: ManifestKv, pointer: CurrentPointer): Pro
   return Promise.all(
     ids.map(async (id, i) => {
       const manifest = await readManifest(kv, hexOf(id));
-      return { release_id: id, current: i === 0, published_at: manifest?.published_at ?? null, profile_count: manifest?.profile_count ?? null, bytes: manifest?.bytes ?? null };
+      return {
+        release_id: id,
+        current: i === 0,
+        published_at: manifest?.published_at ?? null,
+        profile_count: manifest?.profile_count ?? null,
+        bytes: manifest?.bytes ?? null,
+      };
     }),
   );
 }
 
 /** "back" when `target` was published before `from`, "forward" when after (ISO times compare as text). */
 export function direction(target: KeptRelease, from: KeptRelease): "back" | "forward" {
-  return target.published_at !== null && from.published_at !== null && target.published_at > from.published_at ? "forward" : "back";
+  return target.published_at !== null && from.published_at !== null && target.published_at > from.published_at
+    ? "forward"
+    : "back";
 }
 
 export function releaseTable(releases: readonly KeptRelease[]): string {
@@ -42,5 +50,14 @@ export function releaseTable(releases: readonly KeptRelease[]): string {
   ]);
   const table = [["STATUS", "RELEASE", "PUBLISHED", "PROFILES", "SIZE"], ...rows];
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
-  return table.map((row) => row.map((cell, column) => (column === 3 || column === 4 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join("  ").trimEnd()).join("\n");
+  return table
+    .map((row) =>
+      row
+        .map((cell, column) =>
+          column === 3 || column === 4 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
+        )
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }

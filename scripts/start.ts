@@ -15,7 +15,14 @@ import { count, EXIT, runCli, UsageError } from "./cli-run";
 import { DEFAULT_PERSIST_TO, openDeploymentStorage } from "./deployment-storage";
 import { seedDemoAccounts } from "./keys/demo";
 import { localOperator } from "./keys/local-operator";
-import { DEMO_CALLBACK_PORT, DEMO_CLIENT_NAME, demoRedirectUri, seedDemoClient, startOAuthDemo, type OAuthDemo } from "./oauth/demo";
+import {
+  DEMO_CALLBACK_PORT,
+  DEMO_CLIENT_NAME,
+  demoRedirectUri,
+  seedDemoClient,
+  startOAuthDemo,
+  type OAuthDemo,
+} from "./oauth/demo";
 import { releaseToServe } from "./start/release";
 import { keysCliFlags, welcomeText, type Welcome } from "./start/welcome";
 import { startWranglerDev, type DevServer } from "./wrangler-dev";
@@ -52,17 +59,27 @@ runCli("start", HELP, async (argv) => {
     },
   });
   const deployments = values["no-sandbox"] ? DEPLOYMENTS.slice(0, 1) : DEPLOYMENTS;
-  const ports = { production: portFrom("port", values.port), sandbox: portFrom("sandbox-port", values["sandbox-port"]) };
+  const ports = {
+    production: portFrom("port", values.port),
+    sandbox: portFrom("sandbox-port", values["sandbox-port"]),
+  };
   const oauthPort = portFrom("oauth-port", values["oauth-port"]);
   const persistTo = values["persist-to"];
   // The OAuth demo's port is not checked: without it the API still starts (and says why).
-  await ensurePortsFree(deployments.map((deployment) => [deployment.name === "production" ? "--port" : "--sandbox-port", ports[deployment.name]]));
+  await ensurePortsFree(
+    deployments.map((deployment) => [
+      deployment.name === "production" ? "--port" : "--sandbox-port",
+      ports[deployment.name],
+    ]),
+  );
 
   // 1. Build the sample catalog. The default part size, like catalog:build: a release's layout is
   // immutable once published, so a demo-only size would collide with a later catalog:publish.
   const built = await buildCatalog({ input: "data/profiles", outDir: "dist" });
   const { manifest } = built;
-  console.log(`built ${manifest.release_id}: ${count(manifest.profile_count, "profile")}, ${count(manifest.parts.length, "part")} (${path.relative(".", built.releaseDir)})`);
+  console.log(
+    `built ${manifest.release_id}: ${count(manifest.profile_count, "profile")}, ${count(manifest.parts.length, "part")} (${path.relative(".", built.releaseDir)})`,
+  );
 
   // 2. Publish it where `wrangler dev` reads, unless another release is current; register the OAuth demo app.
   let demoClientId = "";
@@ -72,7 +89,9 @@ runCli("start", HELP, async (argv) => {
     try {
       const served = await releaseToServe(opened.storage, built, { publishSample: values["publish-sample"] });
       releases.push({ ...served, deployment: deployment.name });
-      console.log(`${deployment.name}: ${served.publishedNow ? "published" : "keeps"} ${served.release_id}${served.sample ? " (the sample)" : ""}`);
+      console.log(
+        `${deployment.name}: ${served.publishedNow ? "published" : "keeps"} ${served.release_id}${served.sample ? " (the sample)" : ""}`,
+      );
       if (deployment.name === "production") demoClientId = await seedDemoClient(opened.env, demoRedirectUri(oauthPort));
     } finally {
       await opened.dispose();
@@ -112,7 +131,10 @@ runCli("start", HELP, async (argv) => {
   }
 
   // 4. The demo accounts, the OAuth demo app's callback, then the one screen to try it all.
-  const reached = deployments.map((deployment, i) => ({ deployment: deployment.name, baseUrl: servers[i]!.url.replace("127.0.0.1", "localhost") }));
+  const reached = deployments.map((deployment, i) => ({
+    deployment: deployment.name,
+    baseUrl: servers[i]!.url.replace("127.0.0.1", "localhost"),
+  }));
   const demo = await seedDemoAccounts(reached, operator.operatorSecret).catch(async (error: unknown) => {
     await stopAll();
     throw error;
@@ -127,7 +149,11 @@ runCli("start", HELP, async (argv) => {
       keysCliFlags: keysCliFlags(reached),
       log: (text) => console.log(text),
     });
-    welcome.oauth = { authorizeUrl: oauthDemo.authorizeUrl, clientName: DEMO_CLIENT_NAME, redirectUri: oauthDemo.redirectUri };
+    welcome.oauth = {
+      authorizeUrl: oauthDemo.authorizeUrl,
+      clientName: DEMO_CLIENT_NAME,
+      redirectUri: oauthDemo.redirectUri,
+    };
   } catch (error) {
     welcome.oauthProblem = `${error instanceof Error ? error.message : String(error)} (the API is up; try --oauth-port <another port>)`;
   }
@@ -135,9 +161,13 @@ runCli("start", HELP, async (argv) => {
   console.log("\nRequest log:");
   showRequestLog = true;
 
-  const ended = await Promise.race(servers.map((server, i) => server.exited.then((exit) => ({ exit, server, name: deployments[i]!.name }))));
+  const ended = await Promise.race(
+    servers.map((server, i) => server.exited.then((exit) => ({ exit, server, name: deployments[i]!.name }))),
+  );
   if (stopping) return EXIT.ok;
-  console.error(`\n${ended.name} stopped on its own (exit ${ended.exit}); its last output:\n${ended.server.log().slice(-2000)}`);
+  console.error(
+    `\n${ended.name} stopped on its own (exit ${ended.exit}); its last output:\n${ended.server.log().slice(-2000)}`,
+  );
   await stopAll();
   return EXIT.failed;
 });
@@ -159,7 +189,10 @@ async function ensurePortsFree(ports: [flag: string, port: number][]): Promise<v
       probe.once("error", () => resolve(false));
       probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
     });
-    if (!free) throw new Error(`port ${port} is in use (another npm start?): stop that server, or choose another port with ${flag} <n>`);
+    if (!free)
+      throw new Error(
+        `port ${port} is in use (another npm start?): stop that server, or choose another port with ${flag} <n>`,
+      );
   }
 }
 

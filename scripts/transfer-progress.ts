@@ -8,7 +8,11 @@ import { startProgress, type Progress } from "./progress";
 
 export type TransferProgress = Progress;
 
-export function transferProgress(label: string, total: number, stream: NodeJS.WriteStream = process.stderr): TransferProgress {
+export function transferProgress(
+  label: string,
+  total: number,
+  stream: NodeJS.WriteStream = process.stderr,
+): TransferProgress {
   return startProgress(label, "parts", total, { stream });
 }
 

@@ -70,12 +70,19 @@ async function launch(options: WranglerDevOptions): Promise<DevServer> {
   child.stdout!.on("data", collect);
   child.stderr!.on("data", collect);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const server: DevServer = { url: `http://127.0.0.1:${options.port}`, exited, log: () => output, stop: () => stopGroup(child, exited) };
+  const server: DevServer = {
+    url: `http://127.0.0.1:${options.port}`,
+    exited,
+    log: () => output,
+    stop: () => stopGroup(child, exited),
+  };
   try {
     await waitUntilAnswering(server.url, child);
   } catch (error) {
     await server.stop();
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- wrangler dev output ---\n${output}`);
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}\n--- wrangler dev output ---\n${output}`,
+    );
   }
   return server;
 }
@@ -83,7 +90,8 @@ async function launch(options: WranglerDevOptions): Promise<DevServer> {
 async function waitUntilAnswering(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with code ${child.exitCode} before answering on ${url}`);
+    if (child.exitCode !== null)
+      throw new Error(`wrangler dev exited with code ${child.exitCode} before answering on ${url}`);
     try {
       await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2_000) });
       return;

@@ -27,13 +27,20 @@ export async function admissionKeys(server: BenchServer): Promise<Record<FarCase
   ];
   const headers = {} as Record<FarCase, Record<string, string>>;
   for (const [name, mode, delay] of cases) {
-    headers[name] = { Authorization: `Bearer ${await provisionBenchKey(server, { strict: mode === "rpc" })}`, [GUARD_DELAY_HEADER]: String(delay) };
+    headers[name] = {
+      Authorization: `Bearer ${await provisionBenchKey(server, { strict: mode === "rpc" })}`,
+      [GUARD_DELAY_HEADER]: String(delay),
+    };
   }
   return headers;
 }
 
 /** One load per case, each checked to answer 200 first. */
-export async function admissionLoads(url: string, keys: Record<FarCase, Record<string, string>>, load: (headers: Record<string, string>) => LoadOptions): Promise<Record<FarCase, LoadOptions>> {
+export async function admissionLoads(
+  url: string,
+  keys: Record<FarCase, Record<string, string>>,
+  load: (headers: Record<string, string>) => LoadOptions,
+): Promise<Record<FarCase, LoadOptions>> {
   const loads = {} as Record<FarCase, LoadOptions>;
   for (const [name, headers] of Object.entries(keys) as [FarCase, Record<string, string>][]) {
     const response = await fetch(url, { headers });
@@ -44,14 +51,15 @@ export async function admissionLoads(url: string, keys: Record<FarCase, Record<s
   return loads;
 }
 
-
 export function admissionRows(partLabel: string, local: RoundedLoad, far: Record<FarCase, RoundedLoad>): BenchRow[] {
   const row = loadRow;
   const where = (delay: number) => (delay === 0 ? "KeyGuard local" : `KeyGuard ${delay} ms away`);
   return [
     row(`${partLabel}, leases, ${where(0)}`, local),
     ...FAR_DELAYS_MS.map((delay) => row(`${partLabel}, leases, ${where(delay)}`, far[`leases-${delay}`])),
-    ...[0, ...FAR_DELAYS_MS].map((delay) => row(`${partLabel}, one KeyGuard RPC per request (strict key), ${where(delay)}`, far[`rpc-${delay}` as FarCase])),
+    ...[0, ...FAR_DELAYS_MS].map((delay) =>
+      row(`${partLabel}, one KeyGuard RPC per request (strict key), ${where(delay)}`, far[`rpc-${delay}` as FarCase]),
+    ),
   ];
 }
 
@@ -61,7 +69,10 @@ function pairedP50Difference([local, , far]: RoundedLoad[]): number {
 }
 
 export function admissionSummary(local: RoundedLoad, far: Record<FarCase, RoundedLoad>): string[] {
-  const loads = (mode: Mode) => [0, ...FAR_DELAYS_MS].map((delay) => (mode === "leases" && delay === 0 ? local : far[`${mode}-${delay}` as FarCase]));
+  const loads = (mode: Mode) =>
+    [0, ...FAR_DELAYS_MS].map((delay) =>
+      mode === "leases" && delay === 0 ? local : far[`${mode}-${delay}` as FarCase],
+    );
   const series = (mode: Mode, pick: (load: RoundedLoad) => number) => loads(mode).map(pick);
   const line = (mode: Mode) => {
     const p50 = series(mode, (l) => l.p50Ms);

@@ -27,7 +27,12 @@ export async function startBenchServer(kind: ServerKind, persistTo: string, scra
   // The floor has no bindings: its own state, so it never contends with the catalog servers for theirs.
   const state = kind === "ok" ? path.join(scratch, "ok-state") : persistTo;
   const { envFile, operatorSecret } = localOperator(path.join(state, "operator.env"));
-  const server = await startWranglerDev({ port: await freePort(), persistTo: state, envFile, config: configFor(kind, scratch) });
+  const server = await startWranglerDev({
+    port: await freePort(),
+    persistTo: state,
+    envFile,
+    config: configFor(kind, scratch),
+  });
   return { ...server, operatorSecret };
 }
 
@@ -46,7 +51,16 @@ function configFor(kind: ServerKind, scratch: string): string | undefined {
   } else {
     const line = (key: string) => new RegExp(`^${key} = .*$`, "m").exec(real)?.[0] ?? "";
     const entry = path.join(REPO, "bench/workers/ok.ts");
-    writeFileSync(file, [`name = "bench-ok"`, `main = ${JSON.stringify(entry)}`, line("compatibility_date"), line("compatibility_flags"), ""].join("\n"));
+    writeFileSync(
+      file,
+      [
+        `name = "bench-ok"`,
+        `main = ${JSON.stringify(entry)}`,
+        line("compatibility_date"),
+        line("compatibility_flags"),
+        "",
+      ].join("\n"),
+    );
   }
   return file;
 }
@@ -58,7 +72,11 @@ function configFor(kind: ServerKind, scratch: string): string | undefined {
  */
 export async function provisionBenchKey(server: BenchServer, options: { strict?: boolean } = {}): Promise<string> {
   const operator = new OperatorClient(server.url, server.operatorSecret);
-  const account = await operator.createAccount({ email: `bench-${randomBytes(6).toString("hex")}@example.test`, password: randomBytes(16).toString("hex"), name: "Bench" });
+  const account = await operator.createAccount({
+    email: `bench-${randomBytes(6).toString("hex")}@example.test`,
+    password: randomBytes(16).toString("hex"),
+    name: "Bench",
+  });
   const key = await operator.createKey(account.id, { name: "bench" });
   await operator.setLimits(key.id, { rate: 1_000_000, burst: 1_000_000 });
   if (options.strict) await operator.setAdmission(key.id, true);
@@ -70,7 +88,11 @@ export function workerPid(server: DevServer): number {
   const port = new URL(server.url).port;
   const processes = readdirSync("/proc")
     .filter((name) => /^\d+$/.test(name))
-    .map((pid) => ({ pid: Number(pid), cmdline: readProc(pid, "cmdline").replaceAll("\0", " "), ppid: Number(/^PPid:\s+(\d+)/m.exec(readProc(pid, "status"))?.[1]) }))
+    .map((pid) => ({
+      pid: Number(pid),
+      cmdline: readProc(pid, "cmdline").replaceAll("\0", " "),
+      ppid: Number(/^PPid:\s+(\d+)/m.exec(readProc(pid, "status"))?.[1]),
+    }))
     .filter((p) => p.cmdline.includes("/workerd serve"));
   const proxy = processes.find((p) => p.cmdline.includes(`entry=127.0.0.1:${port} `));
   const worker = processes.find((p) => proxy && p.ppid === proxy.ppid && p.pid !== proxy.pid);
@@ -92,4 +114,3 @@ function readProc(pid: string, file: string): string {
     return "";
   }
 }
-

@@ -27,15 +27,33 @@ const PHASES: readonly Phase[] = ["validate", "write", "hash"];
 type MeasuredBuild = Measured & { phases: Record<Phase, number> };
 
 const fromStats = (json: Record<string, unknown>): MeasuredBuild => {
-  const stats = json.stats as { seconds: number; cpu_seconds: number; max_rss_bytes: number; phase_seconds: Record<Phase, number> };
-  return { seconds: stats.seconds, cpuSeconds: stats.cpu_seconds, maxRssBytes: stats.max_rss_bytes, phases: stats.phase_seconds };
+  const stats = json.stats as {
+    seconds: number;
+    cpu_seconds: number;
+    max_rss_bytes: number;
+    phase_seconds: Record<Phase, number>;
+  };
+  return {
+    seconds: stats.seconds,
+    cpuSeconds: stats.cpu_seconds,
+    maxRssBytes: stats.max_rss_bytes,
+    phases: stats.phase_seconds,
+  };
 };
-const fromFloor = (json: Record<string, unknown>): Measured => ({ seconds: json.seconds as number, cpuSeconds: json.cpu_seconds as number, maxRssBytes: json.max_rss_bytes as number });
+const fromFloor = (json: Record<string, unknown>): Measured => ({
+  seconds: json.seconds as number,
+  cpuSeconds: json.cpu_seconds as number,
+  maxRssBytes: json.max_rss_bytes as number,
+});
 
 function buildOnce(file: string, dataDir: string): MeasuredBuild {
   const out = mkdtempSync(path.join(dataDir, "build-"));
   try {
-    return runMeasured(node, [...packageCommand("catalog:build"), "--in", file, "--out", out, "--json", "--stats"], fromStats);
+    return runMeasured(
+      node,
+      [...packageCommand("catalog:build"), "--in", file, "--out", out, "--json", "--stats"],
+      fromStats,
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -70,7 +88,9 @@ export const buildBench: BenchModule = {
         "floor (s)": floor.toFixed(2),
         "build ÷ floor": `${ratio.toFixed(2)}×`,
         "CPU ÷ floor CPU": `${cpuRatio.toFixed(2)}×`,
-        "validate · write · hash (s)": PHASES.map((phase) => median(builds.map((m) => m.phases[phase])).toFixed(2)).join(" · "),
+        "validate · write · hash (s)": PHASES.map((phase) =>
+          median(builds.map((m) => m.phases[phase])).toFixed(2),
+        ).join(" · "),
         "build MB/s": (data.bytes / 1e6 / build).toFixed(0),
         "build peak RSS (MiB)": mib(peak),
         "floor peak RSS (MiB)": mib(Math.max(...floors.map((m) => m.maxRssBytes))),
@@ -87,9 +107,23 @@ export const buildBench: BenchModule = {
         "CPU ÷ floor CPU compares the CPU time of all threads, which a busy machine disturbs less than wall time. " +
         "The build's passes (medians, from its own progress): validate (from the start, workers' start-up included), write (the merge into the part files), hash (the whole document's digest). " +
         "Targets: build ≤ 2× floor; peak RSS < 300 MiB at any size and flat across sizes.",
-      columns: ["case", "build (s)", "floor (s)", "build ÷ floor", "CPU ÷ floor CPU", "validate · write · hash (s)", "build MB/s", "build peak RSS (MiB)", "floor peak RSS (MiB)", "runs"],
+      columns: [
+        "case",
+        "build (s)",
+        "floor (s)",
+        "build ÷ floor",
+        "CPU ÷ floor CPU",
+        "validate · write · hash (s)",
+        "build MB/s",
+        "build peak RSS (MiB)",
+        "floor peak RSS (MiB)",
+        "runs",
+      ],
       rows,
-      summary: [headline, `build peak RSS across sizes: ${peaks.map(mib).join(" / ")} MiB (largest ÷ smallest ${flat.toFixed(2)}×)`],
+      summary: [
+        headline,
+        `build peak RSS across sizes: ${peaks.map(mib).join(" / ")} MiB (largest ÷ smallest ${flat.toFixed(2)}×)`,
+      ],
     };
   },
 };

@@ -17,7 +17,10 @@ import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types"
 const FULL = { sizes: [10_000, 100_000], reps: 3 };
 const QUICK = { sizes: [1_000, 5_000], reps: 1 };
 
-const fromJson = (json: Record<string, unknown>): Measured => ({ seconds: json.seconds as number, maxRssBytes: json.max_rss_bytes as number });
+const fromJson = (json: Record<string, unknown>): Measured => ({
+  seconds: json.seconds as number,
+  maxRssBytes: json.max_rss_bytes as number,
+});
 
 export const clientBench: BenchModule = {
   name: "client",
@@ -38,7 +41,8 @@ export const clientBench: BenchModule = {
       const { url } = server;
       const key = await provisionBenchKey(server);
       const checkedOut = (bytes: number) => {
-        if (statSync(out).size !== bytes) throw new Error(`client: ${out} is ${statSync(out).size} bytes, expected ${bytes}`);
+        if (statSync(out).size !== bytes)
+          throw new Error(`client: ${out} is ${statSync(out).size} bytes, expected ${bytes}`);
         rmSync(out);
       };
       for (const release of releases) {
@@ -48,12 +52,24 @@ export const clientBench: BenchModule = {
         const floors: Measured[] = [];
         for (let rep = 0; rep < plan.reps; rep++) {
           log(`client: ${profiles} profiles, floor ${rep + 1}/${plan.reps}`);
-          floors.push(await retried(log, () => runMeasured(node, [path.join(REPO, "scripts/bench/pull-floor.mjs"), url, out, key], fromJson)));
+          floors.push(
+            await retried(log, () =>
+              runMeasured(node, [path.join(REPO, "scripts/bench/pull-floor.mjs"), url, out, key], fromJson),
+            ),
+          );
           checkedOut(bytes);
           log(`client: ${profiles} profiles, catalog:pull ${rep + 1}/${plan.reps}`);
           // Exactly `npm run catalog:pull`, with a hook that reports the process's own peak RSS.
-          const pullArgs = ["--import", path.join(REPO, "scripts/bench/peak-rss.mjs"), ...packageCommand("catalog:pull")];
-          pulls.push(await retried(log, () => runMeasured(node, [...pullArgs, "--base-url", url, "--out", out, "--key", key], fromJson)));
+          const pullArgs = [
+            "--import",
+            path.join(REPO, "scripts/bench/peak-rss.mjs"),
+            ...packageCommand("catalog:pull"),
+          ];
+          pulls.push(
+            await retried(log, () =>
+              runMeasured(node, [...pullArgs, "--base-url", url, "--out", out, "--key", key], fromJson),
+            ),
+          );
           checkedOut(bytes);
         }
         const [pull, floor] = [median(pulls.map((m) => m.seconds)), median(floors.map((m) => m.seconds))];
@@ -76,7 +92,9 @@ export const clientBench: BenchModule = {
       await server?.stop();
       rmSync(scratch, { recursive: true, force: true });
     }
-    summary.push(`client peak RSS across sizes: ${peaks.map(mib).join(" / ")} MiB (largest ÷ smallest ${(Math.max(...peaks) / Math.min(...peaks)).toFixed(2)}×)`);
+    summary.push(
+      `client peak RSS across sizes: ${peaks.map(mib).join(" / ")} MiB (largest ÷ smallest ${(Math.max(...peaks) / Math.min(...peaks)).toFixed(2)}×)`,
+    );
     return {
       title: "Client",
       method:
@@ -84,7 +102,16 @@ export const clientBench: BenchModule = {
         "against the real worker under `wrangler dev`, with a live API key; a fresh process per run, timed over its whole life (startup included), median of the runs. " +
         "Floor, alternated with the pulls: a plain Node process that GETs the same parts one after the other, writes them and hashes them once. " +
         "Targets: ≥ 100 MB/s; peak RSS flat across sizes.",
-      columns: ["case", "pull (s)", "pull MB/s", "floor (s)", "pull ÷ floor", "pull peak RSS (MiB)", "floor peak RSS (MiB)", "runs"],
+      columns: [
+        "case",
+        "pull (s)",
+        "pull MB/s",
+        "floor (s)",
+        "pull ÷ floor",
+        "pull peak RSS (MiB)",
+        "floor peak RSS (MiB)",
+        "runs",
+      ],
       rows,
       summary,
     };

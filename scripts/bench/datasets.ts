@@ -8,7 +8,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateProfiles } from "../catalog/generator";
 
-const GENERATOR_SOURCES = ["generator.ts", "profile-factory.ts", "signal-texts.ts"].map((f) => fileURLToPath(new URL(`../catalog/${f}`, import.meta.url)));
+const GENERATOR_SOURCES = ["generator.ts", "profile-factory.ts", "signal-texts.ts"].map((f) =>
+  fileURLToPath(new URL(`../catalog/${f}`, import.meta.url)),
+);
 
 function generatorDigest(): string {
   const hash = createHash("sha256");

@@ -37,4 +37,6 @@ hash.digest("hex");
 const seconds = (performance.now() - started) / 1000;
 const cpu = process.cpuUsage();
 const cpu_seconds = (cpu.user + cpu.system) / 1e6;
-process.stdout.write(`${JSON.stringify({ seconds, cpu_seconds, max_rss_bytes: process.resourceUsage().maxRSS * 1024, bytes, profiles, serialized })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ seconds, cpu_seconds, max_rss_bytes: process.resourceUsage().maxRSS * 1024, bytes, profiles, serialized })}\n`,
+);

@@ -64,22 +64,39 @@ async function run(options: LoadOptions, seconds: number, onTime: (ms: number) =
   const done = new Promise<autocannon.Result>((resolve, reject) => {
     let next = 0;
     const paths = options.paths;
-    const requests = paths && [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length] }) }];
-    instance = autocannon({ url: options.url, headers: options.headers, connections: options.connections, duration: seconds, ...(requests && { requests }) }, (error, result) =>
-      error ? reject(error) : resolve(result),
+    const requests = paths && [
+      { setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length] }) },
+    ];
+    instance = autocannon(
+      {
+        url: options.url,
+        headers: options.headers,
+        connections: options.connections,
+        duration: seconds,
+        ...(requests && { requests }),
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
   // autocannon 9 emits (client, statusCode, resBytes, responseTime in fractional ms); its types lag behind.
-  (instance as unknown as EventEmitter).on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    if (status >= 200 && status < 300) onTime(ms);
-  });
+  (instance as unknown as EventEmitter).on(
+    "response",
+    (_client: unknown, status: number, _bytes: number, ms: number) => {
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (status >= 200 && status < 300) onTime(ms);
+    },
+  );
   const result = await done;
   const refused = [...statuses].filter(([status]) => status < 200 || status >= 300);
   if (refused.length) {
-    throw new Error(`load on ${options.url} was not all 2xx: ${refused.map(([status, n]) => `${n}× ${status}`).join(", ")}`);
+    throw new Error(
+      `load on ${options.url} was not all 2xx: ${refused.map(([status, n]) => `${n}× ${status}`).join(", ")}`,
+    );
   }
-  if (result.errors > 0) throw new ConnectionErrors(`load on ${options.url}: ${result.errors} connection errors (${result.timeouts} timeouts)`);
+  if (result.errors > 0)
+    throw new ConnectionErrors(
+      `load on ${options.url}: ${result.errors} connection errors (${result.timeouts} timeouts)`,
+    );
   return result;
 }
 
@@ -108,7 +125,10 @@ export async function loadRounds<K extends string>(
   log: (line: string) => void,
 ): Promise<Record<K | "floor", RoundedLoad>> {
   const names = Object.keys(subjects) as K[];
-  const runs = new Map<K | "floor", LoadResult[]>([["floor", []], ...names.map((name) => [name, []] as [K, LoadResult[]])]);
+  const runs = new Map<K | "floor", LoadResult[]>([
+    ["floor", []],
+    ...names.map((name) => [name, []] as [K, LoadResult[]]),
+  ]);
   for (let round = 0; round < rounds; round++) {
     for (const name of ["floor" as const, ...names]) {
       log(`serve: load on ${name} (round ${round + 1}/${rounds})`);

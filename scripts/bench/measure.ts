@@ -15,14 +15,21 @@ export interface Measured {
 }
 
 /** Runs `command args…` with the repo's Node 22 first on PATH; its last stdout line is JSON. */
-export function runMeasured<M extends Measured>(command: string, args: string[], pick: (json: Record<string, unknown>) => M): M {
+export function runMeasured<M extends Measured>(
+  command: string,
+  args: string[],
+  pick: (json: Record<string, unknown>) => M,
+): M {
   const result = spawnSync(command, args, {
     cwd: REPO,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH}` },
   });
-  if (result.status !== 0) throw new Error(`${path.basename(command)} ${args.join(" ")} exited with ${result.status}: ${result.stderr.trim().slice(-2000)}`);
+  if (result.status !== 0)
+    throw new Error(
+      `${path.basename(command)} ${args.join(" ")} exited with ${result.status}: ${result.stderr.trim().slice(-2000)}`,
+    );
   const last = result.stdout.trim().split("\n").at(-1) ?? "";
   return pick(JSON.parse(last) as Record<string, unknown>);
 }
@@ -34,7 +41,9 @@ export const node = path.join(BIN, "node");
  * where runMeasured runs), so that the bench times exactly what a user runs and never anything else.
  */
 export function packageCommand(script: string): string[] {
-  const scripts = (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { scripts: Record<string, string> }
+  ).scripts;
   const [program, ...args] = (scripts[script] ?? "").split(/\s+/);
   if (program !== "node") throw new Error(`package.json's ${script} runs ${program || "nothing"}, not node`);
   return args;

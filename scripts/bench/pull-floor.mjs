@@ -26,5 +26,8 @@ for (const part of manifest.parts) {
   }
 }
 await file.close();
-if (`sha256:${hash.digest("hex")}` !== manifest.sha256 || bytes !== manifest.bytes) throw new Error("the floor's download does not match the manifest");
-process.stdout.write(`${JSON.stringify({ seconds: performance.now() / 1000, max_rss_bytes: peakRssBytes(), bytes })}\n`);
+if (`sha256:${hash.digest("hex")}` !== manifest.sha256 || bytes !== manifest.bytes)
+  throw new Error("the floor's download does not match the manifest");
+process.stdout.write(
+  `${JSON.stringify({ seconds: performance.now() / 1000, max_rss_bytes: peakRssBytes(), bytes })}\n`,
+);

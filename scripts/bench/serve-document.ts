@@ -21,12 +21,19 @@ export interface DocumentFigures {
 
 const RSS_SAMPLE_MS = 10;
 
-export async function measureDocument(server: DevServer, manifest: Manifest, headers: Record<string, string>, downloads: number): Promise<DocumentFigures> {
+export async function measureDocument(
+  server: DevServer,
+  manifest: Manifest,
+  headers: Record<string, string>,
+  downloads: number,
+): Promise<DocumentFigures> {
   const url = `${server.url}/v1/catalog`;
   // Warm the isolate and its manifest cache without a body, so "before" is the steady state.
   const head = await fetch(url, { method: "HEAD", headers });
   if (head.headers.get("Catalog-Release") !== manifest.release_id) {
-    throw new Error(`/v1/catalog serves ${head.headers.get("Catalog-Release")} (${head.status}), expected ${manifest.release_id}`);
+    throw new Error(
+      `/v1/catalog serves ${head.headers.get("Catalog-Release")} (${head.status}), expected ${manifest.release_id}`,
+    );
   }
   // RSS around the first download: before, peak while streaming (sampled), after.
   const pid = workerPid(server);

@@ -23,7 +23,9 @@ export interface LookupFigures {
   loads: Record<"manifest" | "scope" | "id" | "floor", RoundedLoad>;
 }
 
-type Rounds = (subjects: Record<"manifest" | "scope" | "id", LoadOptions>) => Promise<Record<"manifest" | "scope" | "id" | "floor", RoundedLoad>>;
+type Rounds = (
+  subjects: Record<"manifest" | "scope" | "id", LoadOptions>,
+) => Promise<Record<"manifest" | "scope" | "id" | "floor", RoundedLoad>>;
 
 export async function measureLookups(
   server: DevServer,
@@ -39,7 +41,9 @@ export async function measureLookups(
     const response = await fetch(`${server.url}${url}`, { headers });
     await response.body?.cancel();
     if (response.status !== 200 || response.headers.get("Catalog-Release") !== release.manifest.release_id) {
-      throw new Error(`GET ${url} answered ${response.status} from ${response.headers.get("Catalog-Release")}, expected 200 from ${release.manifest.release_id}`);
+      throw new Error(
+        `GET ${url} answered ${response.status} from ${response.headers.get("Catalog-Release")}, expected 200 from ${release.manifest.release_id}`,
+      );
     }
   }
   const loads = await rounds({
@@ -51,14 +55,24 @@ export async function measureLookups(
 }
 
 /** A lookup's cost relative to the manifest request's (server time per request at saturation, 1/rate), round by round. */
-const costRatio = ({ loads }: LookupFigures, kind: "scope" | "id") => median(loads.manifest.roundRates.map((rate, round) => rate / loads[kind].roundRates[round]!));
+const costRatio = ({ loads }: LookupFigures, kind: "scope" | "id") =>
+  median(loads.manifest.roundRates.map((rate, round) => rate / loads[kind].roundRates[round]!));
 
 export function lookupRows(figures: LookupFigures): BenchRow[] {
   const size = `${count(figures.profiles)} profiles`;
   return [
     loadRow(`GET /v1/releases/current, ${size}`, figures.loads.manifest),
-    { ...loadRow(`GET /v1/profiles/{product}/{funnel}, ${size} (${count(figures.sampled)} different)`, figures.loads.scope), "cost ÷ manifest request": times(costRatio(figures, "scope")) },
-    { ...loadRow(`GET /v1/profiles/{id}, ${size} (${count(figures.sampled)} different)`, figures.loads.id), "cost ÷ manifest request": times(costRatio(figures, "id")) },
+    {
+      ...loadRow(
+        `GET /v1/profiles/{product}/{funnel}, ${size} (${count(figures.sampled)} different)`,
+        figures.loads.scope,
+      ),
+      "cost ÷ manifest request": times(costRatio(figures, "scope")),
+    },
+    {
+      ...loadRow(`GET /v1/profiles/{id}, ${size} (${count(figures.sampled)} different)`, figures.loads.id),
+      "cost ÷ manifest request": times(costRatio(figures, "id")),
+    },
   ];
 }
 
@@ -79,7 +93,8 @@ function sampledProfiles(releaseDir: string): [string, string, string][] {
   const manifest = JSON.parse(readFileSync(path.join(releaseDir, "manifest.json"), "utf8")) as Manifest;
   const scope = manifest.index!.find((index) => index.name === "scope")!;
   const dir = path.join(releaseDir, "index", "scope");
-  if (readdirSync(dir).length !== scope.segments.length) throw new Error(`${dir} does not hold the ${scope.segments.length} segments of the manifest`);
+  if (readdirSync(dir).length !== scope.segments.length)
+    throw new Error(`${dir} does not hold the ${scope.segments.length} segments of the manifest`);
   const all = scope.segments.flatMap((segment) =>
     readFileSync(path.join(dir, String(segment.index)))
       .toString("latin1", 0, segment.directory_offset)

@@ -15,7 +15,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEFAULT_PART_BYTES } from "../../src/shared/catalog/parts";
 import { admissionKeys, admissionLoads, admissionRows, admissionSummary, type FarCase } from "./admission-cases";
-import { provisionBenchKey, rssBytes, startBenchServer, workerPid, type BenchServer, type ServerKind } from "./bench-servers";
+import {
+  provisionBenchKey,
+  rssBytes,
+  startBenchServer,
+  workerPid,
+  type BenchServer,
+  type ServerKind,
+} from "./bench-servers";
 import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
 import { measureDocument, type DocumentFigures } from "./serve-document";
 import { count, loadRow, mib, ms, signed, times } from "./serve-rows";
@@ -54,15 +61,23 @@ export const serveBench: BenchModule = {
     try {
       const rateRelease = await builtRelease(dataDir, RATE_RELEASE.profiles, RATE_RELEASE.partBytes, log);
       const documentReleases: BuiltRelease[] = [];
-      for (const count of plan.documents) documentReleases.push(await builtRelease(dataDir, count, DEFAULT_PART_BYTES, log));
+      for (const count of plan.documents)
+        documentReleases.push(await builtRelease(dataDir, count, DEFAULT_PART_BYTES, log));
 
       // The floor runs beside every measured server and is loaded in turn with it, round by round,
       // so that whatever else the machine does hits floor and figure alike.
       const ok = await start("ok");
       const okPid = workerPid(ok);
       const okRssBefore = rssBytes(okPid);
-      const load = (url: string, headers: Record<string, string> = {}): LoadOptions => ({ url, headers, connections: CONNECTIONS, seconds: plan.seconds, warmupSeconds: plan.warmupSeconds });
-      const rounds = <K extends string>(subjects: Record<K, LoadOptions>) => loadRounds(load(`${ok.url}/`), subjects, plan.rounds, log);
+      const load = (url: string, headers: Record<string, string> = {}): LoadOptions => ({
+        url,
+        headers,
+        connections: CONNECTIONS,
+        seconds: plan.seconds,
+        warmupSeconds: plan.warmupSeconds,
+      });
+      const rounds = <K extends string>(subjects: Record<K, LoadOptions>) =>
+        loadRounds(load(`${ok.url}/`), subjects, plan.rounds, log);
 
       const real = await start("catalog");
       const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
@@ -88,14 +103,20 @@ export const serveBench: BenchModule = {
       await expectLimiter(url, auth, true);
       await expectLimiter(url, { ...auth, ...LIMITER_OFF }, false);
       const far = await admissionLoads(url, farKeys, (headers) => load(url, headers));
-      const { on, off, floor, ...farLoads } = await rounds({ on: load(url, auth), off: load(url, { ...auth, ...LIMITER_OFF }), ...far });
+      const { on, off, floor, ...farLoads } = await rounds({
+        on: load(url, auth),
+        off: load(url, { ...auth, ...LIMITER_OFF }),
+        ...far,
+      });
       const limiter = { on, off, floor };
       // The harness's own memory growth, for scale: workerd under wrangler dev grows with every request, even for "ok".
       const harnessGrowthPerRequest = (rssBytes(okPid) - okRssBefore) / (edge.floor.requests + limiter.floor.requests);
       return section({ documents, lookups, edge, limiter, far: farLoads, harnessGrowthPerRequest });
     } catch (error) {
       // What the servers printed is usually the reason (e.g. a worker that failed to load).
-      const logs = servers.map((server) => `--- wrangler dev ${server.url} ---\n${server.log().slice(-4000)}`).join("\n");
+      const logs = servers
+        .map((server) => `--- wrangler dev ${server.url} ---\n${server.log().slice(-4000)}`)
+        .join("\n");
       throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs}`, { cause: error });
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
@@ -109,7 +130,9 @@ async function expectLimiter(url: string, headers: Record<string, string>, limit
   const response = await fetch(url, { headers });
   await response.body?.cancel();
   if (response.status !== 200 || response.headers.has("RateLimit") !== limited) {
-    throw new Error(`limiter switch: GET ${url} answered ${response.status} ${limited ? "without" : "with"} a RateLimit header`);
+    throw new Error(
+      `limiter switch: GET ${url} answered ${response.status} ${limited ? "without" : "with"} a RateLimit header`,
+    );
   }
 }
 
@@ -122,12 +145,11 @@ interface Measured {
   harnessGrowthPerRequest: number;
 }
 
-
 function section({ documents, lookups, edge, limiter, far, harnessGrowthPerRequest }: Measured): BenchSection {
   const partLabel = `GET /v1/catalog/parts/${RATE_PART} (${RATE_RELEASE.partBytes / 1024} KiB part)`;
   const rows: BenchRow[] = [
     {
-      ...loadRow("bare Hono worker: GET / → \"ok\" (floor)", edge.floor),
+      ...loadRow('bare Hono worker: GET / → "ok" (floor)', edge.floor),
       "workerd RSS before → peak → after (MiB)": `+${(harnessGrowthPerRequest / 1024).toFixed(1)} KiB per request (the harness's own growth)`,
     },
     loadRow(`${partLabel}, authenticated + rate-limited`, edge.part),
@@ -164,7 +186,17 @@ function section({ documents, lookups, edge, limiter, far, harnessGrowthPerReque
       "GET /v1/releases/current on the same release; a lookup's cost is the manifest request's req/s ÷ its own in the same round (median over the rounds). " +
       "Targets: authenticated part ≥ 0.6× the bare worker's req/s; with leases, p50 with the KeyGuard 150 ms away within 5 ms of local; a lookup ≤ 1.5× a manifest request's cost, the same at both sizes; " +
       "TTFB independent of size; workerd RSS growth while streaming < 10 MB.",
-    columns: ["case", "req/s", "p50 (ms)", "p99 (ms)", "req/s ÷ bare worker", "cost ÷ manifest request", "TTFB (ms)", "MB/s", "workerd RSS before → peak → after (MiB)"],
+    columns: [
+      "case",
+      "req/s",
+      "p50 (ms)",
+      "p99 (ms)",
+      "req/s ÷ bare worker",
+      "cost ÷ manifest request",
+      "TTFB (ms)",
+      "MB/s",
+      "workerd RSS before → peak → after (MiB)",
+    ],
     rows,
     summary: [
       `serve authenticated part: ${Math.round(edge.part.requestsPerSecond)} req/s = ${times(edge.part.ratioToFloor)} bare worker (target ≥ 0.6×), ` +

@@ -28,10 +28,19 @@ export interface BuiltRelease {
 }
 
 /** The release of `count` generated profiles cut into `partBytes` parts (built on first use). */
-export async function builtRelease(dataDir: string, count: number, partBytes: number, log: (line: string) => void): Promise<BuiltRelease> {
+export async function builtRelease(
+  dataDir: string,
+  count: number,
+  partBytes: number,
+  log: (line: string) => void,
+): Promise<BuiltRelease> {
   const data = dataset(dataDir, count, log);
   // The index's page size in the name too: a release cached by a build without an index is not used.
-  const cached = path.join(dataDir, "releases", `${path.basename(data.file, ".ndjson")}-parts-${partBytes}-index-${DEFAULT_INDEX_PAGE_BYTES}`);
+  const cached = path.join(
+    dataDir,
+    "releases",
+    `${path.basename(data.file, ".ndjson")}-parts-${partBytes}-index-${DEFAULT_INDEX_PAGE_BYTES}`,
+  );
   if (!existsSync(cached)) {
     log(`building ${count.toLocaleString("en")} profiles in ${partBytes}-byte parts`);
     const partial = `${cached}.partial`;
@@ -44,7 +53,11 @@ export async function builtRelease(dataDir: string, count: number, partBytes: nu
 }
 
 /** Makes `release` current in the persisted state `persistTo` (a running wrangler dev sees it at once). */
-export async function makeCurrent(persistTo: string, release: BuiltRelease, log: (line: string) => void): Promise<void> {
+export async function makeCurrent(
+  persistTo: string,
+  release: BuiltRelease,
+  log: (line: string) => void,
+): Promise<void> {
   const opened = await openDeploymentStorage({ persistTo });
   try {
     const result = await publishRelease(opened.storage, openReleaseDir(release.dir));

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 
 export function peakRssBytes() {
   const kib = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
-  if (kib === undefined) throw new Error("no VmHWM in /proc/self/status (the benchmark reads peak memory the Linux way)");
+  if (kib === undefined)
+    throw new Error("no VmHWM in /proc/self/status (the benchmark reads peak memory the Linux way)");
   return Number(kib) * 1024;
 }

@@ -74,15 +74,21 @@ const defaultThreads = (inputBytes: number) => (inputBytes < 8 * 1024 * 1024 ? 0
 
 export async function buildCatalog(options: BuildOptions): Promise<BuildResult> {
   const partBytes = options.partBytes ?? DEFAULT_PART_BYTES;
-  if (!Number.isSafeInteger(partBytes) || partBytes < 1) throw new UsageError(`--part-bytes must be a whole number ≥ 1, got ${partBytes}`);
+  if (!Number.isSafeInteger(partBytes) || partBytes < 1)
+    throw new UsageError(`--part-bytes must be a whole number ≥ 1, got ${partBytes}`);
   const indexPageBytes = options.indexPageBytes ?? DEFAULT_INDEX_PAGE_BYTES;
   // The worker reads an index page whole: keep pages small.
-  if (!Number.isSafeInteger(indexPageBytes) || indexPageBytes < 1 || indexPageBytes > 1 << 20) throw new UsageError(`indexPageBytes must be from 1 to 1048576, got ${indexPageBytes}`);
+  if (!Number.isSafeInteger(indexPageBytes) || indexPageBytes < 1 || indexPageBytes > 1 << 20)
+    throw new UsageError(`indexPageBytes must be from 1 to 1048576, got ${indexPageBytes}`);
   const apiContract = apiContractOf(options.namespace ?? readNamespace());
-  if (!API_CONTRACT_PATTERN.test(apiContract)) throw new UsageError(`namespace must be lowercase letters, digits, dots or hyphens; "${apiContract}" is not a valid api_contract`);
+  if (!API_CONTRACT_PATTERN.test(apiContract))
+    throw new UsageError(
+      `namespace must be lowercase letters, digits, dots or hyphens; "${apiContract}" is not a valid api_contract`,
+    );
   const plan = planInput(options.input);
   const outDir = path.resolve(options.outDir);
-  if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new UsageError(`--out ${options.outDir}: exists and is not a directory`);
+  if (existsSync(outDir) && !statSync(outDir).isDirectory())
+    throw new UsageError(`--out ${options.outDir}: exists and is not a directory`);
   mkdirSync(path.dirname(outDir), { recursive: true });
   removeAbandonedBuilds(path.dirname(outDir));
   const temp = mkdtempSync(path.join(path.dirname(outDir), `${TEMP_PREFIX}${process.pid}-`));
@@ -152,7 +158,8 @@ async function buildInto(temp: string, options: Resolved): Promise<BuildResult> 
         if (!checked.entry) continue;
         tally.observe(checked.entry);
         // Once the build has failed, only the catalog-wide checks still need the records.
-        const body = checked.body && problems.length === 0 ? bodies.subarray(checked.body.start, checked.body.end) : EMPTY;
+        const body =
+          checked.body && problems.length === 0 ? bodies.subarray(checked.body.start, checked.body.end) : EMPTY;
         spill.add({ entry: checked.entry, location: checked.location, body, sha256: checked.sha256 ?? "" });
       }
       read += batch.inputBytes;
@@ -162,7 +169,18 @@ async function buildInto(temp: string, options: Resolved): Promise<BuildResult> 
     await pool.close();
   }
   if (profiles === 0 && problems.length === 0) {
-    problems.push(entryOf({ rule: "input", path: "", message: "the input holds no profiles", expected: "at least one profile", found: "none" }, { file: options.input }));
+    problems.push(
+      entryOf(
+        {
+          rule: "input",
+          path: "",
+          message: "the input holds no profiles",
+          expected: "at least one profile",
+          found: "none",
+        },
+        { file: options.input },
+      ),
+    );
   }
 
   // Passes 2 and 3: catalog order (catalog-wide checks), straight into the part files.
@@ -174,10 +192,19 @@ async function buildInto(temp: string, options: Resolved): Promise<BuildResult> 
     apiContract,
     profileCount: profiles,
     onRecord: (record) => {
-      for (const { entry, ...violation } of order.check({ ...record.entry, location: record.location })) problems.push(entryOf(violation, entry.location, entry.id));
+      for (const { entry, ...violation } of order.check({ ...record.entry, location: record.location }))
+        problems.push(entryOf(violation, entry.location, entry.id));
       return problems.length === 0;
     },
-    onWritten: ({ entry, body, sha256 }, offset) => index.add({ productKey: entry.productKey, funnelKey: entry.funnelKey, id: entry.id, offset, length: body.length, sha256 }),
+    onWritten: ({ entry, body, sha256 }, offset) =>
+      index.add({
+        productKey: entry.productKey,
+        funnelKey: entry.funnelKey,
+        id: entry.id,
+        offset,
+        length: body.length,
+        sha256,
+      }),
     onProgress: (phase, done, total) => onProgress({ phase, done, total }),
   });
   for (const { entry, ...violation } of order.finish()) problems.push(entryOf(violation, entry.location, entry.id));

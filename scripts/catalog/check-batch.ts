@@ -59,7 +59,8 @@ export function checkBatch(units: InputUnit[]): BatchResult {
       }
       const length = bodies.write(canonical, at);
       // crypto.hash: one call per profile, ~35% less CPU than createHash().update().digest() here.
-      const sha256 = profile.problems.length === 0 ? hash("sha256", bodies.subarray(at, at + length), "hex") : undefined;
+      const sha256 =
+        profile.problems.length === 0 ? hash("sha256", bodies.subarray(at, at + length), "hex") : undefined;
       profiles.push({ ...profile, body: { start: at, end: at + length }, sha256 });
       at += length;
     }
@@ -74,5 +75,9 @@ function grown(buffer: Buffer, used: number, needed: number): Buffer {
 }
 
 export function unitBytes(unit: InputUnit): number {
-  return unit.kind === "lines" || unit.kind === "elements" ? unit.bytes.byteLength : unit.kind === "document" ? unit.text.length : 0;
+  return unit.kind === "lines" || unit.kind === "elements"
+    ? unit.bytes.byteLength
+    : unit.kind === "document"
+      ? unit.text.length
+      : 0;
 }

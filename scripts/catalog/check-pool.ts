@@ -91,11 +91,16 @@ export class CheckPool {
   check(units: InputUnit[]): Promise<BatchResult> {
     const id = this.nextId++;
     const worker = this.workers[id % Math.max(1, this.workers.length)];
-    if (!worker || units.some((unit) => unitBytes(unit) > INLINE_UNIT_BYTES)) return Promise.resolve().then(() => checkBatch(units));
+    if (!worker || units.some((unit) => unitBytes(unit) > INLINE_UNIT_BYTES))
+      return Promise.resolve().then(() => checkBatch(units));
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       const request: CheckRequest = { id, units };
-      const transfer = [...new Set(units.flatMap((u) => (u.kind === "lines" || u.kind === "elements" ? [u.bytes.buffer as ArrayBuffer] : [])))];
+      const transfer = [
+        ...new Set(
+          units.flatMap((u) => (u.kind === "lines" || u.kind === "elements" ? [u.bytes.buffer as ArrayBuffer] : [])),
+        ),
+      ];
       worker.postMessage(request, transfer);
     });
   }

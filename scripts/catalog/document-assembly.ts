@@ -28,12 +28,18 @@ const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]");
 
 /** Writes the document; returns its manifest (published_at null), or undefined if `onRecord` refused a record. */
-export async function assembleDocument(records: Iterable<SpillRecord>, options: AssemblyOptions): Promise<Manifest | undefined> {
+export async function assembleDocument(
+  records: Iterable<SpillRecord>,
+  options: AssemblyOptions,
+): Promise<Manifest | undefined> {
   const { partsDir, partBytes, apiContract, profileCount } = options;
   const prefixLength = Buffer.byteLength(documentPrefix(apiContract, PLACEHOLDER, PLACEHOLDER));
   const hasher = new StreamHasher(prefixLength, partBytes, CHUNK_BYTES);
   let inData = true;
-  const writer = new PartFilesWriter(partsDir, partBytes, prefixLength, { next: () => hasher.nextChunk(), written: (offset, length) => hasher.send(offset, length, inData) });
+  const writer = new PartFilesWriter(partsDir, partBytes, prefixLength, {
+    next: () => hasher.nextChunk(),
+    written: (offset, length) => hasher.send(offset, length, inData),
+  });
   let written = 0;
   let writing = true;
   let complete = false;
@@ -62,7 +68,8 @@ export async function assembleDocument(records: Iterable<SpillRecord>, options: 
   const artifactSha256 = asDigest(data);
   const releaseId = await releaseIdOf(apiContract, artifactSha256);
   const prefix = Buffer.from(documentPrefix(apiContract, releaseId, artifactSha256));
-  if (prefix.length !== prefixLength) throw new Error(`document prefix is ${prefix.length} bytes, expected ${prefixLength}`);
+  if (prefix.length !== prefixLength)
+    throw new Error(`document prefix is ${prefix.length} bytes, expected ${prefixLength}`);
   writer.writeAt(0, prefix);
   const bytes = writer.size;
   writer.close();

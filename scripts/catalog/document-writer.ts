@@ -104,7 +104,12 @@ function writeFully(fd: number, bytes: Uint8Array, position: number): void {
  * SHA-256 of the whole document and of every part not in `known` (parts already hashed while they
  * were written), in one sequential read of the part files.
  */
-export function hashDocument(partsDir: string, totalBytes: number, partBytes: number, known: Record<number, string>): { sha256: string; parts: PartEntry[] } {
+export function hashDocument(
+  partsDir: string,
+  totalBytes: number,
+  partBytes: number,
+  known: Record<number, string>,
+): { sha256: string; parts: PartEntry[] } {
   const whole = createHash("sha256");
   const parts: PartEntry[] = [];
   const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, partBytes));

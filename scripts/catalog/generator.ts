@@ -6,10 +6,67 @@
 import { SIGNAL_CODES, STAGES, type Profile } from "../../src/shared/catalog/schema";
 import { keyOf, makeProfile, type StageChoice } from "./profile-factory";
 
-const PREFIXES = ["Northwind", "Contoso", "Fabrikam", "Tailspin", "Lumen", "Brightwave", "Quill", "Harbor", "Juniper", "Kestrel", "Meridian", "Orbit", "Pinecrest", "Quasar", "Riverbend", "Solstice", "Tundra", "Vantage", "Willow", "Zephyr", "Zürich", "Ægir", "Café", "Søndre"];
-const DOMAINS = ["Payments", "Ledger", "Mail", "Maps", "Search", "Storage", "Analytics", "Identity", "Messaging", "Billing", "Invoicing", "Translate", "Vision", "Scheduler", "Forms", "Shipping", "Tax", "Payroll", "CRM", "Docs"];
+const PREFIXES = [
+  "Northwind",
+  "Contoso",
+  "Fabrikam",
+  "Tailspin",
+  "Lumen",
+  "Brightwave",
+  "Quill",
+  "Harbor",
+  "Juniper",
+  "Kestrel",
+  "Meridian",
+  "Orbit",
+  "Pinecrest",
+  "Quasar",
+  "Riverbend",
+  "Solstice",
+  "Tundra",
+  "Vantage",
+  "Willow",
+  "Zephyr",
+  "Zürich",
+  "Ægir",
+  "Café",
+  "Søndre",
+];
+const DOMAINS = [
+  "Payments",
+  "Ledger",
+  "Mail",
+  "Maps",
+  "Search",
+  "Storage",
+  "Analytics",
+  "Identity",
+  "Messaging",
+  "Billing",
+  "Invoicing",
+  "Translate",
+  "Vision",
+  "Scheduler",
+  "Forms",
+  "Shipping",
+  "Tax",
+  "Payroll",
+  "CRM",
+  "Docs",
+];
 const SUFFIXES = ["API", "Cloud", "Platform", "Connect", "Hub", "Works"];
-const FUNNELS = ["Checkout", "Onboarding", "Usage billing", "Data export", "Webhooks", "Sandbox", "Team admin", "API keys", "Reporting", "Bulk import"];
+const FUNNELS = [
+  "Checkout",
+  "Onboarding",
+  "Usage billing",
+  "Data export",
+  "Webhooks",
+  "Sandbox",
+  "Team admin",
+  "API keys",
+  "Reporting",
+  "Bulk import",
+];
 const GRADES_BY_LIMITED: Profile["grade"][][] = [["A"], ["B+", "A"], ["B", "B+"], ["C+", "B"], ["C", "D"], ["D", "F"]];
 
 const GENERATED_POLICY = {
@@ -25,7 +82,10 @@ function prng(seed: number): () => number {
   let c = 0xb7e15162;
   let d = seed | 0;
   const next = () => {
-    a |= 0; b |= 0; c |= 0; d |= 0;
+    a |= 0;
+    b |= 0;
+    c |= 0;
+    d |= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
@@ -44,8 +104,10 @@ const ALPHANUMERIC = "0123456789abcdefghijklmnopqrstuvwxyz";
 export function* generateProfiles(count: number, seed = 1): Generator<Profile> {
   const random = prng(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-  const chars = (n: number, alphabet: string) => Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
-  const uniqueId = (prefix: string, serial: number) => prefix + chars(20, ALPHANUMERIC) + serial.toString(36).padStart(6, "0");
+  const chars = (n: number, alphabet: string) =>
+    Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+  const uniqueId = (prefix: string, serial: number) =>
+    prefix + chars(20, ALPHANUMERIC) + serial.toString(36).padStart(6, "0");
   const digest = () => `sha256:${chars(64, "0123456789abcdef")}`;
   const combos = PREFIXES.length * DOMAINS.length * SUFFIXES.length;
   let made = 0;

@@ -72,7 +72,11 @@ export class IdSort {
     const { batch, keys } = this;
     const width = Math.min(10, ID - char);
     if (char > "arp_".length) {
-      for (let i = from; i < to; i++) keys[order[i]!] = parseInt(batch.toString("latin1", order[i]! * SLOT + 1 + char, order[i]! * SLOT + 1 + char + width), 36);
+      for (let i = from; i < to; i++)
+        keys[order[i]!] = parseInt(
+          batch.toString("latin1", order[i]! * SLOT + 1 + char, order[i]! * SLOT + 1 + char + width),
+          36,
+        );
     }
     order.subarray(from, to).sort((a, b) => keys[a]! - keys[b]!);
     for (let i = from; i < to; ) {
@@ -105,7 +109,11 @@ function* readRun(file: string): Generator<Buffer> {
   const fd = openSync(file, "r");
   const buffer = Buffer.allocUnsafe(SLOTS_PER_READ * SLOT);
   try {
-    for (let got = readSync(fd, buffer, 0, buffer.length, null); got > 0; got = readSync(fd, buffer, 0, buffer.length, null)) {
+    for (
+      let got = readSync(fd, buffer, 0, buffer.length, null);
+      got > 0;
+      got = readSync(fd, buffer, 0, buffer.length, null)
+    ) {
       if (got % SLOT) throw new Error(`id sort run ${file} ends inside a slot`);
       for (let at = 0; at < got; at += SLOT) yield lineAt(buffer, at);
     }

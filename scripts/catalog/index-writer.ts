@@ -13,7 +13,8 @@ import { directoryLine, INDEX_SEGMENT_BYTES, type IndexName } from "../../src/sh
 
 type Segment = ReleaseIndex["segments"][number];
 const SPACE = 0x20;
-const outOfOrder = (name: string, key: string, last: string) => new Error(`${name} index: key ${JSON.stringify(key)} does not sort after ${JSON.stringify(last)}`);
+const outOfOrder = (name: string, key: string, last: string) =>
+  new Error(`${name} index: key ${JSON.stringify(key)} does not sort after ${JSON.stringify(last)}`);
 
 interface OpenSegment {
   fd: number;
@@ -60,8 +61,12 @@ export class IndexWriter {
   addBytes(line: Uint8Array): void {
     const keyLength = line.indexOf(SPACE);
     const key = Buffer.from(line.buffer, line.byteOffset, keyLength);
-    if (this.lastKeyBytes.length > 0 && Buffer.compare(this.lastKeyBytes, key) >= 0) throw outOfOrder(this.name, key.toString("latin1"), this.lastKeyBytes.toString("latin1"));
-    this.lastKeyBytes = key.length <= this.lastKeyStore.length ? this.lastKeyStore.subarray(0, key.copy(this.lastKeyStore)) : Buffer.from(key);
+    if (this.lastKeyBytes.length > 0 && Buffer.compare(this.lastKeyBytes, key) >= 0)
+      throw outOfOrder(this.name, key.toString("latin1"), this.lastKeyBytes.toString("latin1"));
+    this.lastKeyBytes =
+      key.length <= this.lastKeyStore.length
+        ? this.lastKeyStore.subarray(0, key.copy(this.lastKeyStore))
+        : Buffer.from(key);
     const at = this.room(line.length, () => key.toString("latin1"));
     this.leaf.set(line, at);
     this.leafUsed += line.length;
@@ -98,12 +103,21 @@ export class IndexWriter {
   /** Whether the leaf in hand still belongs in `segment`: its leaves and its directory page stay within bounds. */
   private fits(segment: OpenSegment): boolean {
     const entry = directoryLine(this.leafFirst, segment.leafBytes, this.leafUsed);
-    return segment.leafBytes + this.leafUsed <= this.segmentBytes && segment.directoryBytes + entry.length <= this.pageBytes;
+    return (
+      segment.leafBytes + this.leafUsed <= this.segmentBytes && segment.directoryBytes + entry.length <= this.pageBytes
+    );
   }
 
   private openSegment(first: string): OpenSegment {
     const file = path.join(this.dir, String(this.segments.length));
-    this.segment = { fd: openSync(file, "w"), hash: createHash("sha256"), first, leafBytes: 0, directory: [], directoryBytes: 0 };
+    this.segment = {
+      fd: openSync(file, "w"),
+      hash: createHash("sha256"),
+      first,
+      leafBytes: 0,
+      directory: [],
+      directoryBytes: 0,
+    };
     return this.segment;
   }
 

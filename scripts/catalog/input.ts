@@ -7,7 +7,11 @@ import { isUtf8 } from "node:buffer";
 import { open, readFile } from "node:fs/promises";
 import { readdirSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import { ArrayElementScanner, JsonStructureError, type ScannedElement } from "../../packages/client/src/json-elements.js";
+import {
+  ArrayElementScanner,
+  JsonStructureError,
+  type ScannedElement,
+} from "../../packages/client/src/json-elements.js";
 import { UsageError } from "../cli-run";
 import type { InputUnit } from "./profile-check";
 import { entryOf, type ReportEntry } from "./report";
@@ -36,7 +40,8 @@ export function planInput(input: string): InputPlan {
   const problems = stats.size === 0 ? [inputProblem(input, "the file is empty (0 bytes)", "0 bytes")] : [];
   const files = problems.length ? [] : [input];
   if (NDJSON.test(input)) return { kind: "ndjson", bytes: stats.size, problems, batches: () => ndjsonBatches(files) };
-  if (JSON_FILE.test(input)) return { kind: "json", bytes: stats.size, problems, batches: () => jsonFileBatches(files) };
+  if (JSON_FILE.test(input))
+    return { kind: "json", bytes: stats.size, problems, batches: () => jsonFileBatches(files) };
   throw new UsageError(`--in ${input}: expected a directory, a .json file or an .ndjson/.jsonl file`);
 }
 
@@ -50,7 +55,13 @@ function planDirectory(dir: string): InputPlan {
     const stats = statSync(file);
     if (!stats.isFile() || !JSON_FILE.test(name)) {
       const what = stats.isDirectory() ? "a subdirectory" : "not a .json file";
-      problems.push(inputProblem(file, `${what}: an input directory holds only .json files of profiles (move it out or rename it)`, what));
+      problems.push(
+        inputProblem(
+          file,
+          `${what}: an input directory holds only .json files of profiles (move it out or rename it)`,
+          what,
+        ),
+      );
     } else if (stats.size === 0) {
       problems.push(inputProblem(file, "the file is empty (0 bytes)", "0 bytes"));
     } else {
@@ -58,7 +69,8 @@ function planDirectory(dir: string): InputPlan {
       bytes += stats.size;
     }
   }
-  if (files.length === 0 && problems.length === 0) problems.push(inputProblem(dir, "the directory holds no .json files", "an empty directory"));
+  if (files.length === 0 && problems.length === 0)
+    problems.push(inputProblem(dir, "the directory holds no .json files", "an empty directory"));
   return { kind: "directory", bytes, problems, batches: () => documentBatches(files) };
 }
 
@@ -82,9 +94,21 @@ async function* documentBatches(files: string[]): AsyncGenerator<InputUnit[]> {
 const MAX_STRING = 0x1fffffe8; // V8's longest string, in UTF-16 code units
 
 function documentUnit(file: string, bytes: Buffer): InputUnit {
-  if (!isUtf8(bytes)) return { kind: "unreadable", problem: inputProblem(file, "not valid UTF-8 (RFC 8259 §8.1)", "an invalid byte sequence", "UTF-8 text") };
+  if (!isUtf8(bytes))
+    return {
+      kind: "unreadable",
+      problem: inputProblem(file, "not valid UTF-8 (RFC 8259 §8.1)", "an invalid byte sequence", "UTF-8 text"),
+    };
   if (bytes.length > MAX_STRING) {
-    return { kind: "unreadable", problem: inputProblem(file, "too large for a .json input (a JavaScript string holds at most 512 MiB); write one profile per line to an .ndjson file instead", `${bytes.length} bytes`, "at most 512 MiB") };
+    return {
+      kind: "unreadable",
+      problem: inputProblem(
+        file,
+        "too large for a .json input (a JavaScript string holds at most 512 MiB); write one profile per line to an .ndjson file instead",
+        `${bytes.length} bytes`,
+        "at most 512 MiB",
+      ),
+    };
   }
   return { kind: "document", file, text: bytes.toString("utf8") };
 }
@@ -127,7 +151,16 @@ async function* jsonFileBatches(files: string[]): AsyncGenerator<InputUnit[]> {
         if (!(error instanceof JsonStructureError)) throw error;
         if (batch.length) yield [elementsUnit(file, batch)];
         const { line, column } = error;
-        const problem = entryOf({ rule: "json-syntax", path: "", message: error.message, expected: "well-formed JSON (RFC 8259)", found: `a syntax error at line ${line}, column ${column}` }, { file, line, column });
+        const problem = entryOf(
+          {
+            rule: "json-syntax",
+            path: "",
+            message: error.message,
+            expected: "well-formed JSON (RFC 8259)",
+            found: `a syntax error at line ${line}, column ${column}`,
+          },
+          { file, line, column },
+        );
         yield [{ kind: "unreadable", problem }];
       }
     } finally {
@@ -191,6 +224,11 @@ function countNewlines(bytes: Uint8Array): number {
   return n;
 }
 
-function inputProblem(file: string, message: string, found: string, expected = "a .json or .ndjson file of profiles"): ReportEntry {
+function inputProblem(
+  file: string,
+  message: string,
+  found: string,
+  expected = "a .json or .ndjson file of profiles",
+): ReportEntry {
   return entryOf({ rule: "input", path: "", message, expected, found }, { file });
 }

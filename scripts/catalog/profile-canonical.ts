@@ -18,7 +18,14 @@ import type { z } from "@hono/zod-openapi";
 import { canonicalJson } from "../../src/node/catalog/canonical";
 import { Profile } from "../../src/shared/catalog/schema";
 
-type Check = { check?: string; format?: string; pattern?: RegExp; minimum?: number; value?: number; inclusive?: boolean };
+type Check = {
+  check?: string;
+  format?: string;
+  pattern?: RegExp;
+  minimum?: number;
+  value?: number;
+  inclusive?: boolean;
+};
 type Def = {
   type: string;
   format?: string;
@@ -71,7 +78,10 @@ export function compileSortedCopy(schema: z.ZodType): SortedCopy {
 function compileNode(schema: z.ZodType, program: Program): string {
   const def = defOf(schema);
   const checks = checksOf(def);
-  const byZod = () => program.define(`return ${program.bind(schema)}.safeParse(v).success ? ${program.bind(copyAccepted)}(v) : undefined;`);
+  const byZod = () =>
+    program.define(
+      `return ${program.bind(schema)}.safeParse(v).success ? ${program.bind(copyAccepted)}(v) : undefined;`,
+    );
   if (checks.length === 0 && def.type === "object" && def.shape) return objectNode(def.shape, program);
   if (checks.length === 0 && def.type === "array" && def.element) {
     const element = compileNode(def.element, program);
@@ -84,7 +94,9 @@ return copy;`,
   }
   if (checks.length === 0 && def.type === "enum" && def.entries) {
     const values = program.bind(new Set(Object.values(def.entries)));
-    return program.define(`return (typeof v === "string" || typeof v === "number") && ${values}.has(v) ? v : undefined;`);
+    return program.define(
+      `return (typeof v === "string" || typeof v === "number") && ${values}.has(v) ? v : undefined;`,
+    );
   }
   if (def.type === "string" && def.format === undefined) {
     const tests = stringTests(checks, program);
@@ -100,7 +112,9 @@ return copy;`,
 /** Exactly the shape's keys (a strict object; for a stripping one this is stricter than zod). */
 function objectNode(shape: Record<string, z.ZodType>, program: Program): string {
   const keys = Object.keys(shape).sort();
-  for (const key of keys) if (ARRAY_INDEX.test(key) || key === "__proto__") throw new Error(`schema key ${JSON.stringify(key)} cannot be held in a sorted object literal`);
+  for (const key of keys)
+    if (ARRAY_INDEX.test(key) || key === "__proto__")
+      throw new Error(`schema key ${JSON.stringify(key)} cannot be held in a sorted object literal`);
   const fields = keys.map((key) => ({ key: JSON.stringify(key), node: compileNode(shape[key]!, program) }));
   return program.define(
     `if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
@@ -117,7 +131,14 @@ function stringTests(checks: Check[], program: Program): string | undefined {
   let tests = "";
   for (const check of checks) {
     if (check.check === "min_length" && typeof check.minimum === "number") tests += ` && v.length >= ${check.minimum}`;
-    else if (check.check === "string_format" && check.format === "regex" && check.pattern && !check.pattern.global && !check.pattern.sticky) tests += ` && ${program.bind(check.pattern)}.test(v)`;
+    else if (
+      check.check === "string_format" &&
+      check.format === "regex" &&
+      check.pattern &&
+      !check.pattern.global &&
+      !check.pattern.sticky
+    )
+      tests += ` && ${program.bind(check.pattern)}.test(v)`;
     else return undefined;
   }
   return tests;

@@ -17,7 +17,12 @@ export type InputUnit =
   /** Whole lines of an ndjson file (UTF-8 bytes), the first being line `firstLine`. */
   | { kind: "lines"; file: string; firstLine: number; bytes: Uint8Array }
   /** Elements of a streamed root array: their bytes end to end, and where each one was. */
-  | { kind: "elements"; file: string; bytes: Uint8Array; elements: { index: number; line: number; column: number; end: number }[] }
+  | {
+      kind: "elements";
+      file: string;
+      bytes: Uint8Array;
+      elements: { index: number; line: number; column: number; end: number }[];
+    }
   /** Input that could not be read as text. */
   | { kind: "unreadable"; problem: ReportEntry };
 
@@ -49,13 +54,19 @@ export function checkUnit(unit: InputUnit): Iterable<CheckedProfile> {
 function checkDocument(file: string, raw: string): CheckedProfile[] {
   const location = { file };
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw; // tolerate a UTF-8 BOM
-  if (text.trim() === "") return [problem(location, "input", "the file is empty", "a JSON profile", raw === "" ? "0 bytes" : "only whitespace")];
+  if (text.trim() === "")
+    return [
+      problem(location, "input", "the file is empty", "a JSON profile", raw === "" ? "0 bytes" : "only whitespace"),
+    ];
   const value = parseJson(text, location);
   if ("problem" in value) return [value.problem];
   const json = value.json;
   if (Array.isArray(json)) return json.map((item, i) => checkProfile(item, { file, pointer: `[${i}]` }));
   if (isObject(json) && "data" in json && Object.keys(json).every((key) => ENVELOPE_FIELDS.has(key))) {
-    if (!Array.isArray(json.data)) return [problem(location, "input", "an envelope's data must be an array of profiles", "an array", typeof json.data)];
+    if (!Array.isArray(json.data))
+      return [
+        problem(location, "input", "an envelope's data must be an array of profiles", "an array", typeof json.data),
+      ];
     return json.data.map((item, i) => checkProfile(item, { file, pointer: `data[${i}]` }));
   }
   return [checkProfile(json, location)];
@@ -72,7 +83,13 @@ function* checkLines(file: string, firstLine: number, bytes: Uint8Array): Genera
     start = end + 1;
     if (!isUtf8(slice)) {
       // RFC 8259 §8.1: JSON exchanged between systems is UTF-8; refuse anything else, do not guess.
-      yield problem(location, "input", "the line is not valid UTF-8 (RFC 8259 §8.1)", "UTF-8 text", "an invalid byte sequence");
+      yield problem(
+        location,
+        "input",
+        "the line is not valid UTF-8 (RFC 8259 §8.1)",
+        "UTF-8 text",
+        "an invalid byte sequence",
+      );
       continue;
     }
     const text = slice.toString("utf8");
@@ -82,7 +99,11 @@ function* checkLines(file: string, firstLine: number, bytes: Uint8Array): Genera
   }
 }
 
-function* checkElements(file: string, bytes: Uint8Array, elements: { index: number; line: number; column: number; end: number }[]): Generator<CheckedProfile> {
+function* checkElements(
+  file: string,
+  bytes: Uint8Array,
+  elements: { index: number; line: number; column: number; end: number }[],
+): Generator<CheckedProfile> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let start = 0;
   for (const { index, line, column, end } of elements) {
@@ -99,7 +120,11 @@ function* checkElements(file: string, bytes: Uint8Array, elements: { index: numb
 }
 
 /** Parses one JSON text that starts at `location.line` (and `startColumn` of that line). */
-function parseJson(text: string, location: SourceLocation, startColumn = 1): { json: unknown } | { problem: CheckedProfile } {
+function parseJson(
+  text: string,
+  location: SourceLocation,
+  startColumn = 1,
+): { json: unknown } | { problem: CheckedProfile } {
   try {
     return { json: JSON.parse(text) };
   } catch (error) {
@@ -107,13 +132,27 @@ function parseJson(text: string, location: SourceLocation, startColumn = 1): { j
     const line = (location.line ?? 1) + at.line - 1;
     const column = at.line === 1 ? startColumn + at.column - 1 : at.column;
     const where = { ...location, line, column };
-    return { problem: problem(where, "json-syntax", at.message, "well-formed JSON (RFC 8259)", `a syntax error at line ${line}, column ${column}`) };
+    return {
+      problem: problem(
+        where,
+        "json-syntax",
+        at.message,
+        "well-formed JSON (RFC 8259)",
+        `a syntax error at line ${line}, column ${column}`,
+      ),
+    };
   }
 }
 
 function checkProfile(value: unknown, location: SourceLocation): CheckedProfile {
   if (!isObject(value)) {
-    return problem(location, "input", "a profile must be a JSON object", "an object", Array.isArray(value) ? "an array" : JSON.stringify(value));
+    return problem(
+      location,
+      "input",
+      "a profile must be a JSON object",
+      "an object",
+      Array.isArray(value) ? "an array" : JSON.stringify(value),
+    );
   }
   const id = typeof value.agent_readiness_profile_id === "string" ? value.agent_readiness_profile_id : undefined;
   // The usual case, a profile the schema accepts, skips zod (which copies every object it checks)
@@ -125,9 +164,20 @@ function checkProfile(value: unknown, location: SourceLocation): CheckedProfile 
     canonical = sorted && violations.length === 0 ? canonicalOfSortedCopy(sorted, value) : canonicalJson(value);
   } catch (error) {
     if (!(error instanceof CanonicalizationError)) throw error;
-    violations.push({ rule: "canonical-json", path: error.path.replace(/^\$\.?/, ""), message: "string contains a lone UTF-16 surrogate", expected: "a string of Unicode scalar values (RFC 8785 §3.2.2.2)", found: "a lone surrogate escape (\\ud800–\\udfff)" });
+    violations.push({
+      rule: "canonical-json",
+      path: error.path.replace(/^\$\.?/, ""),
+      message: "string contains a lone UTF-16 surrogate",
+      expected: "a string of Unicode scalar values (RFC 8785 §3.2.2.2)",
+      found: "a lone surrogate escape (\\ud800–\\udfff)",
+    });
   }
-  return { location, entry: catalogEntryOf(value, location), canonical, problems: violations.map((v) => entryOf(v, location, id)) };
+  return {
+    location,
+    entry: catalogEntryOf(value, location),
+    canonical,
+    problems: violations.map((v) => entryOf(v, location, id)),
+  };
 }
 
 function catalogEntryOf(profile: Record<string, unknown>, location: SourceLocation): CatalogEntry | undefined {
@@ -137,9 +187,22 @@ function catalogEntryOf(profile: Record<string, unknown>, location: SourceLocati
   const fields = [profile.agent_readiness_profile_id, product, funnel, profile.policy_digest, profile.policy_version];
   if (!fields.every((f) => typeof f === "string")) return undefined;
   const [id, productKey, funnelKey, policyDigest, policyVersion] = fields as string[];
-  return { id: id!, productKey: productKey!, funnelKey: funnelKey!, policyDigest: policyDigest!, policyVersion: policyVersion!, where: whereOf(location) };
+  return {
+    id: id!,
+    productKey: productKey!,
+    funnelKey: funnelKey!,
+    policyDigest: policyDigest!,
+    policyVersion: policyVersion!,
+    where: whereOf(location),
+  };
 }
 
-function problem(location: SourceLocation, rule: "input" | "json-syntax", message: string, expected: string, found: string): CheckedProfile {
+function problem(
+  location: SourceLocation,
+  rule: "input" | "json-syntax",
+  message: string,
+  expected: string,
+  found: string,
+): CheckedProfile {
   return { location, problems: [entryOf({ rule, path: "", message, expected, found }, location)] };
 }

@@ -48,7 +48,9 @@ export function makeProfile(spec: ProfileSpec): Profile {
         signal_code: choice.signal,
         condition: texts.condition,
         finding: choice.finding ?? findings[variant % findings.length]!,
-        context: (choice.context ?? texts.context[(choice.outcome === "pass" ? 0 : 1) % texts.context.length]!).replaceAll("{product}", spec.product.name),
+        context: (
+          choice.context ?? texts.context[(choice.outcome === "pass" ? 0 : 1) % texts.context.length]!
+        ).replaceAll("{product}", spec.product.name),
       },
     };
   });

@@ -11,7 +11,8 @@ export interface SignalTexts {
 
 export const SIGNAL_TEXTS: Record<string, SignalTexts> = {
   service_discovery: {
-    condition: "Can an agent discover the service, its capabilities and a machine-readable API description without human help?",
+    condition:
+      "Can an agent discover the service, its capabilities and a machine-readable API description without human help?",
     pass: [
       "An OpenAPI 3.1 description is published at a stable, documented URL and linked from the developer portal.",
       "The API description, changelog and status page are reachable without signing in.",
@@ -62,7 +63,7 @@ export const SIGNAL_TEXTS: Record<string, SignalTexts> = {
       "The pricing page lists every plan's price, overage rate and notice period in plain terms.",
     ],
     constrained: [
-      "Prices above the free tier are \"contact sales\"; commitments are only disclosed in an order form.",
+      'Prices above the free tier are "contact sales"; commitments are only disclosed in an order form.',
       "The annual commitment and auto-renewal terms appear only after payment details are entered.",
     ],
     context: [
@@ -108,10 +109,10 @@ export const SIGNAL_TEXTS: Record<string, SignalTexts> = {
     ],
     constrained: [
       "Provisioning completion is only announced by e-mail; no status endpoint or webhook is documented.",
-      "The operation status endpoint reports \"done\" before the resource is usable; completion cannot be observed reliably.",
+      'The operation status endpoint reports "done" before the resource is usable; completion cannot be observed reliably.',
     ],
     context: [
-      "Across five runs, {product}'s operation resource reached \"succeeded\" in under a minute and the webhook arrived within seconds.",
+      'Across five runs, {product}\'s operation resource reached "succeeded" in under a minute and the webhook arrived within seconds.',
       "The probe polled {product} for forty minutes after provisioning; the resource became usable without any observable signal.",
     ],
   },

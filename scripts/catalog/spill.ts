@@ -136,7 +136,11 @@ function* readRun(file: string, segmentBytes: number): Generator<SpillRecord> {
         const headLength = segment.readUInt32LE(at);
         const bodyLength = segment.readUInt32LE(at + 4);
         const headStart = at + 8;
-        const [entry, location, sha256] = JSON.parse(segment.toString("utf8", headStart, headStart + headLength)) as [CatalogEntry, SourceLocation, string];
+        const [entry, location, sha256] = JSON.parse(segment.toString("utf8", headStart, headStart + headLength)) as [
+          CatalogEntry,
+          SourceLocation,
+          string,
+        ];
         // A view into the buffer: valid until this run is read again, which the merge does only
         // after the record was consumed.
         const body = segment.subarray(headStart + headLength, headStart + headLength + bodyLength);

@@ -67,7 +67,12 @@ export class StreamHasher {
     const shared = Array.from({ length: MAX_QUEUED + 1 }, () => new SharedArrayBuffer(chunkBytes));
     this.slots = shared.map((buffer) => Buffer.from(buffer));
     const workerData = { prefixLength, partBytes, counter: this.processed.buffer, slots: shared };
-    this.worker = new Worker(WORKER, { eval: true, workerData, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
+    this.worker = new Worker(WORKER, {
+      eval: true,
+      workerData,
+      execArgv: [],
+      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
+    });
     this.worker.on("error", (error) => (this.failure = error));
   }
 
@@ -77,8 +82,13 @@ export class StreamHasher {
     // Backpressure: the merge is synchronous, so wait on the worker's counter (Atomics.wait is
     // allowed on Node's main thread). A worker that died cannot say so while this thread waits:
     // give up after a long silence.
-    for (let done = Atomics.load(this.processed, 0), silent = 0; this.sent - done > MAX_QUEUED; done = Atomics.load(this.processed, 0)) {
-      if (Atomics.wait(this.processed, 0, done, 1000) === "timed-out" && ++silent >= 60) throw new Error("the hashing worker stopped responding");
+    for (
+      let done = Atomics.load(this.processed, 0), silent = 0;
+      this.sent - done > MAX_QUEUED;
+      done = Atomics.load(this.processed, 0)
+    ) {
+      if (Atomics.wait(this.processed, 0, done, 1000) === "timed-out" && ++silent >= 60)
+        throw new Error("the hashing worker stopped responding");
     }
     return this.slots[this.sent % this.slots.length]!;
   }

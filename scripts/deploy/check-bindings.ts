@@ -9,7 +9,14 @@
  */
 import type { Deployment, WorkerConfig } from "./deployments";
 
-export type BindingKind = "KV namespace" | "R2 bucket" | "Durable Object" | "rate limit" | "service" | "variable" | "secret";
+export type BindingKind =
+  | "KV namespace"
+  | "R2 bucket"
+  | "Durable Object"
+  | "rate limit"
+  | "service"
+  | "variable"
+  | "secret";
 
 /** `NAME: Type;` lines of the generated Env interface, by name. */
 export function envTypeBindings(declarations: string): Map<string, BindingKind> {
@@ -52,16 +59,22 @@ export function checkBindings(envType: Map<string, BindingKind>, deployments: De
     for (const [name, kind] of envType) {
       const actual = declared.get(name);
       if (actual === undefined) {
-        problems.push(`${name} (${kind}) is in the Env type but ${where(deployment)} does not declare it (bindings are not inherited: declare it there too)`);
+        problems.push(
+          `${name} (${kind}) is in the Env type but ${where(deployment)} does not declare it (bindings are not inherited: declare it there too)`,
+        );
       } else if (actual !== kind) {
         problems.push(`${name} is a ${kind} in the Env type but a ${actual} in ${where(deployment)}`);
       }
     }
     for (const [name, kind] of declared) {
-      if (!envType.has(name)) problems.push(`${name} (${kind}) is declared in ${where(deployment)} but missing from the Env type: run \`npm run types\``);
+      if (!envType.has(name))
+        problems.push(
+          `${name} (${kind}) is declared in ${where(deployment)} but missing from the Env type: run \`npm run types\``,
+        );
     }
   }
   return problems;
 }
 
-const where = (deployment: Deployment) => (deployment.wranglerEnv ? `[env.${deployment.wranglerEnv}]` : "the top level (production)");
+const where = (deployment: Deployment) =>
+  deployment.wranglerEnv ? `[env.${deployment.wranglerEnv}]` : "the top level (production)";

@@ -32,12 +32,19 @@ export async function buildBundle(deployment: Deployment, configPath: string, ou
     });
   const main = files.find((file) => /\.m?js$/.test(file.name));
   if (!main) throw new Error(`wrangler built no JavaScript module into ${outDir}`);
-  return { dir: outDir, main: path.join(outDir, main.name), files, gzipBytes: files.reduce((sum, file) => sum + file.gzipBytes, 0) };
+  return {
+    dir: outDir,
+    main: path.join(outDir, main.name),
+    files,
+    gzipBytes: files.reduce((sum, file) => sum + file.gzipBytes, 0),
+  };
 }
 
 export function checkBudget(deployment: Deployment, bundle: Bundle, budget = BUNDLE_BUDGET_BYTES): string[] {
   if (bundle.gzipBytes <= budget) return [];
-  return [`${deployment.name}: the bundle is ${kib(bundle.gzipBytes)} compressed, over the ${kib(budget)} budget (Cloudflare's own limit is 3 MiB on the Free plan)`];
+  return [
+    `${deployment.name}: the bundle is ${kib(bundle.gzipBytes)} compressed, over the ${kib(budget)} budget (Cloudflare's own limit is 3 MiB on the Free plan)`,
+  ];
 }
 
 /**
@@ -49,7 +56,9 @@ export async function checkGlobalScope(deployment: Deployment, bundle: Bundle): 
   const { Miniflare, NoOpLog, convertV4MiniflareOptions } = await import("miniflare");
   const worker = { ...localBindings(deployment), rootPath: bundle.dir, scriptPath: bundle.main, modules: true };
   // Quiet: workerd's own message is part of the error, and is reported once, below.
-  const mf = new Miniflare(convertV4MiniflareOptions({ ...worker, log: new NoOpLog(), handleStructuredLogs: () => {} }));
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({ ...worker, log: new NoOpLog(), handleStructuredLogs: () => {} }),
+  );
   try {
     await mf.ready;
     return [];
@@ -69,9 +78,19 @@ function localBindings({ config, secrets }: Deployment) {
     compatibilityFlags: config.compatibility_flags,
     kvNamespaces: Object.fromEntries(config.kv_namespaces.map((kv) => [kv.binding, kv.preview_id ?? kv.binding])),
     r2Buckets: Object.fromEntries(config.r2_buckets.map((r2) => [r2.binding, r2.bucket_name ?? r2.binding])),
-    durableObjects: Object.fromEntries(config.durable_objects.bindings.map((d) => [d.name, { className: d.class_name, useSQLite: sqlite.has(d.class_name) }])),
-    ratelimits: Object.fromEntries(config.ratelimits.map((r) => [r.name, { namespace_id: r.namespace_id, simple: r.simple }])),
-    bindings: { ...(config.vars as Record<string, string>), ...Object.fromEntries(secrets.map((name) => [name, "stand-in"])) },
+    durableObjects: Object.fromEntries(
+      config.durable_objects.bindings.map((d) => [
+        d.name,
+        { className: d.class_name, useSQLite: sqlite.has(d.class_name) },
+      ]),
+    ),
+    ratelimits: Object.fromEntries(
+      config.ratelimits.map((r) => [r.name, { namespace_id: r.namespace_id, simple: r.simple }]),
+    ),
+    bindings: {
+      ...(config.vars as Record<string, string>),
+      ...Object.fromEntries(secrets.map((name) => [name, "stand-in"])),
+    },
   };
 }
 

@@ -19,7 +19,10 @@ export function checkIsolation(deployments: Deployment[]): string[] {
     for (const { title } of deployment.kvNamespaces) claim(`the KV namespace ${title}`, deployment);
     for (const { bucketName } of deployment.buckets) claim(`the R2 bucket ${bucketName}`, deployment);
     for (const { name, namespace_id } of deployment.config.ratelimits) {
-      if (!/^\d+$/.test(namespace_id)) problems.push(`${deployment.name}: rate limit ${name} has namespace_id "${namespace_id}"; it must be a positive integer`);
+      if (!/^\d+$/.test(namespace_id))
+        problems.push(
+          `${deployment.name}: rate limit ${name} has namespace_id "${namespace_id}"; it must be a positive integer`,
+        );
       claim(`the rate-limit namespace ${namespace_id}`, deployment);
     }
   }

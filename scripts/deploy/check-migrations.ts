@@ -12,7 +12,9 @@ export function checkMigrations(deployments: Deployment[]): string[] {
   const [first, ...others] = deployments;
   for (const other of others) {
     if (JSON.stringify(first!.config.migrations) !== JSON.stringify(other.config.migrations)) {
-      problems.push(`${other.name} declares other Durable Object migrations than ${first!.name} (${summary(other.config.migrations)}; ${first!.name}: ${summary(first!.config.migrations)}), but both run the same code`);
+      problems.push(
+        `${other.name} declares other Durable Object migrations than ${first!.name} (${summary(other.config.migrations)}; ${first!.name}: ${summary(first!.config.migrations)}), but both run the same code`,
+      );
     }
   }
   return problems;
@@ -26,20 +28,30 @@ function checkOne(deployment: Deployment): string[] {
     if (seenTags.has(migration.tag)) problems.push(`${deployment.name}: migration tag ${migration.tag} appears twice`);
     seenTags.add(migration.tag);
     for (const name of [...(migration.new_classes ?? []), ...(migration.new_sqlite_classes ?? [])]) {
-      if (live.has(name)) problems.push(`${deployment.name}: migration ${migration.tag} creates ${name}, which already exists`);
+      if (live.has(name))
+        problems.push(`${deployment.name}: migration ${migration.tag} creates ${name}, which already exists`);
       live.add(name);
     }
     for (const { from, to } of migration.renamed_classes ?? []) {
-      if (!live.delete(from)) problems.push(`${deployment.name}: migration ${migration.tag} renames ${from}, which no earlier migration created`);
+      if (!live.delete(from))
+        problems.push(
+          `${deployment.name}: migration ${migration.tag} renames ${from}, which no earlier migration created`,
+        );
       live.add(to);
     }
     for (const name of migration.deleted_classes ?? []) {
-      if (!live.delete(name)) problems.push(`${deployment.name}: migration ${migration.tag} deletes ${name}, which no earlier migration created`);
+      if (!live.delete(name))
+        problems.push(
+          `${deployment.name}: migration ${migration.tag} deletes ${name}, which no earlier migration created`,
+        );
     }
   }
   for (const { name, class_name, script_name } of deployment.config.durable_objects.bindings) {
     if (script_name) continue; // a class of another worker: its own migrations create it
-    if (!live.has(class_name)) problems.push(`${deployment.name}: ${name} binds ${class_name}, which no migration creates (add it to a new migration's new_sqlite_classes)`);
+    if (!live.has(class_name))
+      problems.push(
+        `${deployment.name}: ${name} binds ${class_name}, which no migration creates (add it to a new migration's new_sqlite_classes)`,
+      );
   }
   return problems;
 }
@@ -47,5 +59,10 @@ function checkOne(deployment: Deployment): string[] {
 /** "v1: AccountObject, KeyGuard" — each tag with the classes it creates. */
 function summary(migrations: Migration[]): string {
   if (migrations.length === 0) return "none";
-  return migrations.map(({ tag, new_classes = [], new_sqlite_classes = [] }) => `${tag}: ${[...new_classes, ...new_sqlite_classes].join(", ") || "no new class"}`).join("; ");
+  return migrations
+    .map(
+      ({ tag, new_classes = [], new_sqlite_classes = [] }) =>
+        `${tag}: ${[...new_classes, ...new_sqlite_classes].join(", ") || "no new class"}`,
+    )
+    .join("; ");
 }

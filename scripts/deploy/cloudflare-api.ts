@@ -58,7 +58,10 @@ export class CloudflareApi {
   async pages<T>(path: string, call: Call): Promise<T[]> {
     const all: T[] = [];
     for (let page = 1; ; page++) {
-      const { result, result_info } = await this.envelope<T[]>(path, { ...call, query: { ...call.query, page: String(page), per_page: "100" } });
+      const { result, result_info } = await this.envelope<T[]>(path, {
+        ...call,
+        query: { ...call.query, page: String(page), per_page: "100" },
+      });
       all.push(...result);
       if (!result_info || page >= result_info.total_pages || result.length === 0) return all;
     }
@@ -74,16 +77,31 @@ export class CloudflareApi {
     for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);
     const response = await fetch(url, {
       method: call.method ?? "GET",
-      headers: { Authorization: `Bearer ${this.token}`, ...(call.body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: {
+        Authorization: `Bearer ${this.token}`,
+        ...(call.body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
     });
     const text = await response.text();
-    const body = parse(text) as { success?: boolean; errors?: { code: number; message: string }[]; result: T; result_info?: { total_pages: number } } | undefined;
+    const body = parse(text) as
+      | {
+          success?: boolean;
+          errors?: { code: number; message: string }[];
+          result: T;
+          result_info?: { total_pages: number };
+        }
+      | undefined;
     if (response.ok && body?.success) return body;
     const error = body?.errors?.[0];
     // Other 403 codes say something else (e.g. 10042: R2 is not enabled on the account): pass them on.
-    if (error?.code === AUTHENTICATION_ERROR || (response.status === 403 && !error)) throw new MissingPermission(call.permission, call.action);
-    throw new ApiError(response.status, error?.code, `Cloudflare API ${call.method ?? "GET"} ${path} → ${response.status}${error ? ` ${error.message} [code ${error.code}]` : `: ${text.slice(0, 200)}`} (while trying to ${call.action})`);
+    if (error?.code === AUTHENTICATION_ERROR || (response.status === 403 && !error))
+      throw new MissingPermission(call.permission, call.action);
+    throw new ApiError(
+      response.status,
+      error?.code,
+      `Cloudflare API ${call.method ?? "GET"} ${path} → ${response.status}${error ? ` ${error.message} [code ${error.code}]` : `: ${text.slice(0, 200)}`} (while trying to ${call.action})`,
+    );
   }
 }
 

@@ -31,7 +31,10 @@ export async function credentials(): Promise<Credentials> {
     throw error;
   }
   const parsed = JSON.parse(output.slice(output.indexOf("{"))) as { type: string; token?: string };
-  if (!parsed.token) throw new NotLoggedIn("wrangler is logged in with CLOUDFLARE_API_KEY + CLOUDFLARE_EMAIL (a global API key), which this script does not use: set CLOUDFLARE_API_TOKEN instead");
+  if (!parsed.token)
+    throw new NotLoggedIn(
+      "wrangler is logged in with CLOUDFLARE_API_KEY + CLOUDFLARE_EMAIL (a global API key), which this script does not use: set CLOUDFLARE_API_TOKEN instead",
+    );
   return { token: parsed.token, source: "wrangler login" };
 }
 
@@ -45,7 +48,10 @@ export async function connect(credential: Credentials, configuredAccountId?: str
   }
   const probe = new CloudflareApi(credential.token, "");
   const accounts = await explainRefusal(credential.source, () =>
-    probe.pages<{ id: string; name: string }>("/accounts", { permission: "Account Settings: Read", action: "find the account to deploy to" }),
+    probe.pages<{ id: string; name: string }>("/accounts", {
+      permission: "Account Settings: Read",
+      action: "find the account to deploy to",
+    }),
   );
   if (accounts.length === 1) return new CloudflareApi(credential.token, accounts[0]!.id);
   const listed = accounts.map((account) => `${account.id} (${account.name})`).join(", ") || "none";
@@ -57,7 +63,10 @@ async function verifyToken(api: CloudflareApi): Promise<void> {
   const { status } = await explainRefusal("CLOUDFLARE_API_TOKEN", () =>
     api.call<{ status: string }>("/user/tokens/verify", { permission: "(any)", action: "verify the API token" }),
   );
-  if (status !== "active") throw new NotLoggedIn(`CLOUDFLARE_API_TOKEN is ${status}, not active: make a new token (dashboard: My Profile → API Tokens)`);
+  if (status !== "active")
+    throw new NotLoggedIn(
+      `CLOUDFLARE_API_TOKEN is ${status}, not active: make a new token (dashboard: My Profile → API Tokens)`,
+    );
 }
 
 /** A credential the API refuses outright (401, or 400 for a malformed one) becomes what to do about it. */
@@ -66,8 +75,13 @@ async function explainRefusal<T>(source: Credentials["source"], call: () => Prom
     return await call();
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 400)) {
-      const fix = source === "CLOUDFLARE_API_TOKEN" ? "check CLOUDFLARE_API_TOKEN (dashboard: My Profile → API Tokens)" : "run `npx wrangler login` again";
-      throw new NotLoggedIn(`Cloudflare refused the ${source === "CLOUDFLARE_API_TOKEN" ? "API token" : "login"} (${error.message}): ${fix}`);
+      const fix =
+        source === "CLOUDFLARE_API_TOKEN"
+          ? "check CLOUDFLARE_API_TOKEN (dashboard: My Profile → API Tokens)"
+          : "run `npx wrangler login` again";
+      throw new NotLoggedIn(
+        `Cloudflare refused the ${source === "CLOUDFLARE_API_TOKEN" ? "API token" : "login"} (${error.message}): ${fix}`,
+      );
     }
     throw error;
   }

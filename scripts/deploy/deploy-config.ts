@@ -21,14 +21,21 @@ type RawConfig = Record<string, unknown> & {
   env?: Record<string, RawConfig>;
 };
 
-export const deployConfigPath = (deployDir: string, deployment: string) => path.join(deployDir, `${deployment}.wrangler.json`);
+export const deployConfigPath = (deployDir: string, deployment: string) =>
+  path.join(deployDir, `${deployment}.wrangler.json`);
 
 /**
  * Writes the deployment's generated config and returns its path. The URL the deployment answers at
  * (its custom domain or workers.dev) joins its PUBLIC_ORIGINS, so the worker serves it and issues
  * OAuth tokens for it (src/worker/http/public-origin.ts).
  */
-export async function writeDeployConfig(configPath: string, deployDir: string, deployment: Deployment, kv: Resource[], url: string): Promise<string> {
+export async function writeDeployConfig(
+  configPath: string,
+  deployDir: string,
+  deployment: Deployment,
+  kv: Resource[],
+  url: string,
+): Promise<string> {
   const { experimental_readRawConfig } = await import("wrangler");
   const raw = structuredClone(experimental_readRawConfig({ config: configPath }).rawConfig) as RawConfig;
   const target = deployment.wranglerEnv ? raw.env![deployment.wranglerEnv]! : raw;
@@ -43,7 +50,8 @@ export async function writeDeployConfig(configPath: string, deployDir: string, d
   // Paths in a wrangler config are relative to the config file: keep them pointing at the same files.
   for (const section of [raw, ...Object.values(raw.env ?? {})]) {
     if (section.main) section.main = path.relative(path.resolve(deployDir), path.resolve(from, section.main));
-    if (section.assets?.directory) section.assets.directory = path.relative(path.resolve(deployDir), path.resolve(from, section.assets.directory));
+    if (section.assets?.directory)
+      section.assets.directory = path.relative(path.resolve(deployDir), path.resolve(from, section.assets.directory));
   }
   mkdirSync(deployDir, { recursive: true });
   writeFileSync(file, `${JSON.stringify(raw, null, 2)}\n`);
@@ -60,22 +68,31 @@ export function deployedKvIds(deployDir: string, deployment: string): Record<str
 }
 
 /** Kept secrets (e.g. OPERATOR_SECRET) of a deployment: a dotenv file only its owner can read. */
-export const keptSecretsPath = (deployDir: string, deployment: string) => path.join(deployDir, `${deployment}.secrets.env`);
+export const keptSecretsPath = (deployDir: string, deployment: string) =>
+  path.join(deployDir, `${deployment}.secrets.env`);
 
 export function readKeptSecrets(deployDir: string, deployment: string): Record<string, string> {
   const file = keptSecretsPath(deployDir, deployment);
   if (!existsSync(file)) return {};
   const lines = readFileSync(file, "utf8").split("\n");
-  return Object.fromEntries(lines.flatMap((line) => {
-    const match = /^([A-Z0-9_]+)=(.*)$/.exec(line);
-    return match ? [[match[1]!, match[2]!]] : [];
-  }));
+  return Object.fromEntries(
+    lines.flatMap((line) => {
+      const match = /^([A-Z0-9_]+)=(.*)$/.exec(line);
+      return match ? [[match[1]!, match[2]!]] : [];
+    }),
+  );
 }
 
 export function writeKeptSecrets(deployDir: string, deployment: string, secrets: Record<string, string>): string {
   const file = keptSecretsPath(deployDir, deployment);
   mkdirSync(deployDir, { recursive: true, mode: 0o700 });
-  writeFileSync(file, Object.entries(secrets).map(([name, value]) => `${name}=${value}\n`).join(""), { mode: 0o600 });
+  writeFileSync(
+    file,
+    Object.entries(secrets)
+      .map(([name, value]) => `${name}=${value}\n`)
+      .join(""),
+    { mode: 0o600 },
+  );
   chmodSync(file, 0o600);
   return file;
 }

@@ -61,14 +61,18 @@ export async function readDeployments(configPath = DEFAULT_CONFIG_PATH): Promise
 export async function readDeployment(name: string, configPath = DEFAULT_CONFIG_PATH): Promise<Deployment> {
   const { unstable_readConfig } = await import("wrangler");
   const wranglerEnv = name === PRODUCTION ? "" : name;
-  const config = unstable_readConfig({ config: configPath, env: wranglerEnv }, { hideWarnings: true }) as unknown as WorkerConfig;
+  const config = unstable_readConfig(
+    { config: configPath, env: wranglerEnv },
+    { hideWarnings: true },
+  ) as unknown as WorkerConfig;
   return {
     name,
     wranglerEnv,
     config,
     kvNamespaces: config.kv_namespaces.map(({ binding }) => ({ binding, title: kvTitle(config.name, binding) })),
     buckets: config.r2_buckets.map(({ binding, bucket_name }) => {
-      if (!bucket_name) throw new Error(`${path.basename(configPath)} (${name}): R2 binding ${binding} has no bucket_name`);
+      if (!bucket_name)
+        throw new Error(`${path.basename(configPath)} (${name}): R2 binding ${binding} has no bucket_name`);
       return { binding, bucketName: bucket_name };
     }),
     secrets: config.secrets?.required ?? [],
@@ -88,6 +92,9 @@ export function kvTitle(workerName: string, binding: string): string {
 export function deploymentNamed(deployments: Deployment[], env: string | undefined): Deployment {
   const wanted = env === undefined || env === "" ? PRODUCTION : env;
   const found = deployments.find((deployment) => deployment.name === wanted);
-  if (!found) throw new UsageError(`--env ${wanted}: no such deployment in the wrangler config (known: ${deployments.map((d) => d.name).join(", ")})`);
+  if (!found)
+    throw new UsageError(
+      `--env ${wanted}: no such deployment in the wrangler config (known: ${deployments.map((d) => d.name).join(", ")})`,
+    );
   return found;
 }

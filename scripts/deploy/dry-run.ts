@@ -25,10 +25,16 @@ export interface DryRunOptions {
 export async function dryRun(deployments: Deployment[], options: DryRunOptions): Promise<string[]> {
   const problems = configProblems(deployments, options.configPath);
   const names = deployments.map((deployment) => deployment.name).join(" and ");
-  options.log(`config: ${problems.length === 0 ? `bindings, migrations and isolation of ${names} check out` : `${problems.length} problem(s)`}`);
+  options.log(
+    `config: ${problems.length === 0 ? `bindings, migrations and isolation of ${names} check out` : `${problems.length} problem(s)`}`,
+  );
   const outDir = options.outDir ?? mkdtempSync(path.join(tmpdir(), "deploy-dry-run-"));
   try {
-    for (const deployment of deployments) problems.push(...(await checkedBundle(deployment, options.configPath, path.join(outDir, deployment.name), options.log)).problems);
+    for (const deployment of deployments)
+      problems.push(
+        ...(await checkedBundle(deployment, options.configPath, path.join(outDir, deployment.name), options.log))
+          .problems,
+      );
   } finally {
     if (!options.outDir) rmSync(outDir, { recursive: true, force: true });
   }
@@ -37,12 +43,19 @@ export async function dryRun(deployments: Deployment[], options: DryRunOptions):
 
 /** The config checks, against the Env type (`worker-configuration.d.ts` next to the config). */
 export function configProblems(deployments: Deployment[], configPath: string): string[] {
-  const envType = envTypeBindings(readFileSync(path.join(path.dirname(configPath), "worker-configuration.d.ts"), "utf8"));
+  const envType = envTypeBindings(
+    readFileSync(path.join(path.dirname(configPath), "worker-configuration.d.ts"), "utf8"),
+  );
   return [...checkBindings(envType, deployments), ...checkMigrations(deployments), ...checkIsolation(deployments)];
 }
 
 /** The deployment's bundle and what is wrong with it (wrangler's refusal to build it included). */
-export async function checkedBundle(deployment: Deployment, configPath: string, outDir: string, log: (line: string) => void): Promise<{ bundle?: Bundle; problems: string[] }> {
+export async function checkedBundle(
+  deployment: Deployment,
+  configPath: string,
+  outDir: string,
+  log: (line: string) => void,
+): Promise<{ bundle?: Bundle; problems: string[] }> {
   let bundle: Bundle;
   try {
     bundle = await buildBundle(deployment, configPath, outDir);
@@ -52,7 +65,10 @@ export async function checkedBundle(deployment: Deployment, configPath: string, 
     return { problems: [`${deployment.name}: ${error.message}`] };
   }
   const problems = [...checkBudget(deployment, bundle), ...(await checkGlobalScope(deployment, bundle))];
-  const verdict = problems.length === 0 ? "starts in workerd with no I/O in global scope" : `${problems.length} problem(s)`;
-  log(`${deployment.name}: bundle ${kib(bundle.gzipBytes)} compressed (budget ${kib(BUNDLE_BUDGET_BYTES)}), ${verdict}`);
+  const verdict =
+    problems.length === 0 ? "starts in workerd with no I/O in global scope" : `${problems.length} problem(s)`;
+  log(
+    `${deployment.name}: bundle ${kib(bundle.gzipBytes)} compressed (budget ${kib(BUNDLE_BUDGET_BYTES)}), ${verdict}`,
+  );
   return { bundle, problems };
 }

@@ -52,7 +52,12 @@ export async function ensureBuckets(api: CloudflareApi, deployment: Deployment):
   for (const { binding, bucketName } of deployment.buckets) {
     const exists = await bucketExists(api, bucketName);
     if (!exists) {
-      await api.call(api.account("/r2/buckets"), { method: "POST", body: { name: bucketName }, permission: R2_EDIT, action: `create the R2 bucket ${bucketName}` });
+      await api.call(api.account("/r2/buckets"), {
+        method: "POST",
+        body: { name: bucketName },
+        permission: R2_EDIT,
+        action: `create the R2 bucket ${bucketName}`,
+      });
     }
     resources.push({ binding, name: bucketName, id: bucketName, created: !exists });
   }
@@ -61,7 +66,10 @@ export async function ensureBuckets(api: CloudflareApi, deployment: Deployment):
 
 async function bucketExists(api: CloudflareApi, name: string): Promise<boolean> {
   try {
-    await api.call(api.account(`/r2/buckets/${encodeURIComponent(name)}`), { permission: R2_READ, action: `look for the R2 bucket ${name}` });
+    await api.call(api.account(`/r2/buckets/${encodeURIComponent(name)}`), {
+      permission: R2_READ,
+      action: `look for the R2 bucket ${name}`,
+    });
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.code === NO_SUCH_BUCKET) return false;

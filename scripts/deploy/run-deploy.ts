@@ -37,62 +37,116 @@ export type DeployResult =
   /** Deployed (or already up to date); `problems` are the smoke test's, none when it passed. */
   | { outcome: "deployed"; changes: string[]; url: string; problems: string[] };
 
-export async function runDeploy(deployments: Deployment[], deployment: Deployment, options: DeployOptions): Promise<DeployResult> {
+export async function runDeploy(
+  deployments: Deployment[],
+  deployment: Deployment,
+  options: DeployOptions,
+): Promise<DeployResult> {
   const work = mkdtempSync(path.join(tmpdir(), "deploy-"));
   try {
     const problems = configProblems(deployments, options.configPath);
     const checked = await checkedBundle(deployment, options.configPath, path.join(work, "bundle"), options.log);
-    if (!checked.bundle || problems.length + checked.problems.length > 0) return { outcome: "refused", problems: [...problems, ...checked.problems] };
+    if (!checked.bundle || problems.length + checked.problems.length > 0)
+      return { outcome: "refused", problems: [...problems, ...checked.problems] };
     return await deployChecked(deployment, checked.bundle, work, options);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-async function deployChecked(deployment: Deployment, bundle: Bundle, work: string, options: DeployOptions): Promise<DeployResult> {
+async function deployChecked(
+  deployment: Deployment,
+  bundle: Bundle,
+  work: string,
+  options: DeployOptions,
+): Promise<DeployResult> {
   const { log } = options;
   const credential = await credentials();
   const api = await connect(credential);
-  log(`${deployment.name}: worker ${deployment.config.name}, account ${api.accountId} (credential: ${credential.source})`);
+  log(
+    `${deployment.name}: worker ${deployment.config.name}, account ${api.accountId} (credential: ${credential.source})`,
+  );
 
   const kv = await ensureKvNamespaces(api, deployment);
   const buckets = await ensureBuckets(api, deployment);
-  for (const resource of kv) log(`${resource.binding}: KV namespace ${resource.name} (${resource.id}) ${resource.created ? "created" : "found"}`);
-  for (const resource of buckets) log(`${resource.binding}: R2 bucket ${resource.name} ${resource.created ? "created" : "found"}`);
-  for (const limit of deployment.config.ratelimits) log(`${limit.name}: rate-limit namespace ${limit.namespace_id} (a number chosen in wrangler.toml; nothing to create)`);
+  for (const resource of kv)
+    log(
+      `${resource.binding}: KV namespace ${resource.name} (${resource.id}) ${resource.created ? "created" : "found"}`,
+    );
+  for (const resource of buckets)
+    log(`${resource.binding}: R2 bucket ${resource.name} ${resource.created ? "created" : "found"}`);
+  for (const limit of deployment.config.ratelimits)
+    log(
+      `${limit.name}: rate-limit namespace ${limit.namespace_id} (a number chosen in wrangler.toml; nothing to create)`,
+    );
   const url = options.url ?? (await workersDevUrl(api, deployment));
 
   const configFile = await writeDeployConfig(options.configPath, options.deployDir, deployment, kv, url);
   log(`config with the ids: ${configFile}`);
   const missing = await secretsToSet(api, deployment, options, log);
 
-  const tag = await uploadIfChanged(api, bundle, await readDeployment(deployment.name, configFile), configFile, missing, work, log);
-  const changes = [...created(kv, buckets), ...missing.map((secret) => `${secret.rotated ? "rotated" : "set"} ${secret.name}`), ...(tag ? [`deployed ${tag}`] : [])];
+  const tag = await uploadIfChanged(
+    api,
+    bundle,
+    await readDeployment(deployment.name, configFile),
+    configFile,
+    missing,
+    work,
+    log,
+  );
+  const changes = [
+    ...created(kv, buckets),
+    ...missing.map((secret) => `${secret.rotated ? "rotated" : "set"} ${secret.name}`),
+    ...(tag ? [`deployed ${tag}`] : []),
+  ];
   // The keyed check makes and revokes a key: a rerun that changed nothing leaves it out.
   const operatorSecret = changes.length > 0 ? operatorSecretOf(options.deployDir, deployment, log) : undefined;
-  if (changes.length === 0) log("smoke: nothing was deployed, so the keyed check (it makes and revokes a key) is left out");
+  if (changes.length === 0)
+    log("smoke: nothing was deployed, so the keyed check (it makes and revokes a key) is left out");
   return { outcome: "deployed", changes, url, problems: await smokeTest({ url, operatorSecret, log }) };
 }
 
-const created = (...groups: Resource[][]) => groups.flat().filter((resource) => resource.created).map((resource) => `created ${resource.name}`);
+const created = (...groups: Resource[][]) =>
+  groups
+    .flat()
+    .filter((resource) => resource.created)
+    .map((resource) => `created ${resource.name}`);
 
 /**
  * Values for the secrets the worker lacks (and those to rotate). The ones to keep are written before
  * the upload, so a failed deploy never loses one.
  */
-async function secretsToSet(api: CloudflareApi, deployment: Deployment, options: DeployOptions, log: (line: string) => void): Promise<SecretValue[]> {
+async function secretsToSet(
+  api: CloudflareApi,
+  deployment: Deployment,
+  options: DeployOptions,
+  log: (line: string) => void,
+): Promise<SecretValue[]> {
   const rotate = options.rotate ?? [];
   const present = (await workerSecretNames(api, deployment.config.name)).filter((name) => !rotate.includes(name));
   const kept = readKeptSecrets(options.deployDir, deployment.name);
-  const missing = valuesFor(deployment.secrets.filter((name) => !present.includes(name)), kept, rotate);
+  const missing = valuesFor(
+    deployment.secrets.filter((name) => !present.includes(name)),
+    kept,
+    rotate,
+  );
   const toKeep = missing.filter((secret) => secret.origin === "generated" && recipeOf(secret.name).keep);
-  const file = toKeep.length > 0 ? writeKeptSecrets(options.deployDir, deployment.name, { ...kept, ...Object.fromEntries(toKeep.map((s) => [s.name, s.value])) }) : undefined;
+  const file =
+    toKeep.length > 0
+      ? writeKeptSecrets(options.deployDir, deployment.name, {
+          ...kept,
+          ...Object.fromEntries(toKeep.map((s) => [s.name, s.value])),
+        })
+      : undefined;
   for (const name of deployment.secrets) {
     const secret = missing.find((candidate) => candidate.name === name);
     const recipe = recipeOf(name);
     const state = secret?.rotated ? "rotated" : "missing";
     if (!secret) log(`secret ${name}: already set`);
-    else log(`secret ${name}: ${state}, set from a ${secret.origin === "kept" ? "kept" : "new"} value${recipe.keep ? `; kept in ${file ?? "the kept-secrets file"} (mode 0600) for ${recipe.use}` : ""}`);
+    else
+      log(
+        `secret ${name}: ${state}, set from a ${secret.origin === "kept" ? "kept" : "new"} value${recipe.keep ? `; kept in ${file ?? "the kept-secrets file"} (mode 0600) for ${recipe.use}` : ""}`,
+      );
   }
   return missing;
 }
@@ -101,7 +155,15 @@ async function secretsToSet(api: CloudflareApi, deployment: Deployment, options:
  * Uploads the worker unless the version serving all traffic is this very build (the checked bundle:
  * the ids only change the settings, not the code) and no secret is missing. Returns the new tag.
  */
-async function uploadIfChanged(api: CloudflareApi, bundle: Bundle, resolved: Deployment, configFile: string, missing: SecretValue[], work: string, log: (line: string) => void) {
+async function uploadIfChanged(
+  api: CloudflareApi,
+  bundle: Bundle,
+  resolved: Deployment,
+  configFile: string,
+  missing: SecretValue[],
+  work: string,
+  log: (line: string) => void,
+) {
   const tag = fingerprint(bundle, resolved, WRANGLER_VERSION);
   const deployed = await deployedVersion(api, resolved.config.name);
   log(`Durable Object migrations: ${migrationStatus(resolved, deployed)}`);
@@ -110,14 +172,18 @@ async function uploadIfChanged(api: CloudflareApi, bundle: Bundle, resolved: Dep
     return undefined;
   }
   const secretsFile = missing.length > 0 ? path.join(work, "secrets.env") : undefined;
-  if (secretsFile) writeFileSync(secretsFile, missing.map((secret) => `${secret.name}=${secret.value}\n`).join(""), { mode: 0o600 });
+  if (secretsFile)
+    writeFileSync(secretsFile, missing.map((secret) => `${secret.name}=${secret.value}\n`).join(""), { mode: 0o600 });
   await uploadWorker({ configFile, deployment: resolved, tag, secretsFile, accountId: api.accountId });
-  log(`worker: uploaded and deployed ${tag}${missing.length > 0 ? `, with ${missing.map((secret) => secret.name).join(", ")}` : ""}`);
+  log(
+    `worker: uploaded and deployed ${tag}${missing.length > 0 ? `, with ${missing.map((secret) => secret.name).join(", ")}` : ""}`,
+  );
   return tag;
 }
 
 function operatorSecretOf(deployDir: string, deployment: Deployment, log: (line: string) => void): string | undefined {
   const secret = readKeptSecrets(deployDir, deployment.name).OPERATOR_SECRET ?? process.env.OPERATOR_SECRET;
-  if (!secret) log("smoke: OPERATOR_SECRET is neither kept here nor in $OPERATOR_SECRET, so the keyed check is left out");
+  if (!secret)
+    log("smoke: OPERATOR_SECRET is neither kept here nor in $OPERATOR_SECRET, so the keyed check is left out");
   return secret;
 }

@@ -56,6 +56,8 @@ export function valuesFor(names: string[], kept: Record<string, string>, rotate:
   return names.map((name) => {
     const rotated = rotate.includes(name);
     const keptValue = rotated ? undefined : kept[name];
-    return keptValue ? { name, value: keptValue, origin: "kept", rotated } : { name, value: recipeOf(name).generate(), origin: "generated", rotated };
+    return keptValue
+      ? { name, value: keptValue, origin: "kept", rotated }
+      : { name, value: recipeOf(name).generate(), origin: "generated", rotated };
   });
 }

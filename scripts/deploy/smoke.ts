@@ -27,7 +27,9 @@ export async function smokeTest(options: SmokeOptions): Promise<string[]> {
   const problem = (await anonymous.json().catch(() => ({}))) as { code?: string };
   const type = anonymous.headers.get("Content-Type");
   if (anonymous.status !== 401 || type !== "application/problem+json" || problem.code !== "unauthenticated") {
-    return [`GET /v1/catalog without credentials answered ${anonymous.status} ${type} ${problem.code ?? ""}; expected 401 application/problem+json unauthenticated`];
+    return [
+      `GET /v1/catalog without credentials answered ${anonymous.status} ${type} ${problem.code ?? ""}; expected 401 application/problem+json unauthenticated`,
+    ];
   }
   options.log("smoke: GET /v1/catalog without credentials → 401 problem+json (unauthenticated)");
   if (!options.operatorSecret) return [];
@@ -35,7 +37,10 @@ export async function smokeTest(options: SmokeOptions): Promise<string[]> {
     return await keyedCheck(options.url, options.operatorSecret, options.log);
   } catch (error) {
     if (!(error instanceof OperatorRefusal)) throw error;
-    const fix = error.status === 401 ? ": the worker's OPERATOR_SECRET is not the one kept here (replace both with `npm run deploy -- --rotate-secret OPERATOR_SECRET`)" : "";
+    const fix =
+      error.status === 401
+        ? ": the worker's OPERATOR_SECRET is not the one kept here (replace both with `npm run deploy -- --rotate-secret OPERATOR_SECRET`)"
+        : "";
     return [`the operator API refused the keyed check (${error.status} ${error.code}: ${error.detail})${fix}`];
   }
 }
@@ -50,9 +55,11 @@ async function waitUntilLive(url: string, withinMs: number): Promise<{ openapi: 
       if (response.status === 200 && body?.openapi?.startsWith("3.1")) return { openapi: body.openapi };
       last = `${response.status}${body?.openapi ? ` OpenAPI ${body.openapi}` : ", not an OpenAPI 3.1 document"}`;
     } catch (error) {
-      last = error instanceof Error ? `${error.message}${error.cause ? ` (${String(error.cause)})` : ""}` : String(error);
+      last =
+        error instanceof Error ? `${error.message}${error.cause ? ` (${String(error.cause)})` : ""}` : String(error);
     }
-    if (Date.now() >= deadline) return `GET ${new URL("/openapi.json", url)} did not answer 200 with OpenAPI 3.1 within ${withinMs / 1000} s (last: ${last})`;
+    if (Date.now() >= deadline)
+      return `GET ${new URL("/openapi.json", url)} did not answer 200 with OpenAPI 3.1 within ${withinMs / 1000} s (last: ${last})`;
     await new Promise((resolve) => setTimeout(resolve, 2_000));
   }
 }
@@ -72,7 +79,9 @@ async function keyedCheck(url: string, operatorSecret: string, log: (line: strin
     }
     const head = await fetch(new URL("/v1/catalog", url), { method: "HEAD", headers: auth });
     if (current.status !== 200 || head.status !== 200 || head.headers.get("Catalog-Release") !== manifest.release_id) {
-      return [`with an operator-made key, GET /v1/releases/current answered ${current.status} and HEAD /v1/catalog ${head.status} (Catalog-Release ${head.headers.get("Catalog-Release")}); expected 200 and 200 for ${manifest.release_id}`];
+      return [
+        `with an operator-made key, GET /v1/releases/current answered ${current.status} and HEAD /v1/catalog ${head.status} (Catalog-Release ${head.headers.get("Catalog-Release")}); expected 200 and 200 for ${manifest.release_id}`,
+      ];
     }
     log(`smoke: HEAD /v1/catalog with an operator-made key → 200 (${manifest.release_id})`);
     return [];

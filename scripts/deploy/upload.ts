@@ -19,7 +19,17 @@ export interface Upload {
 }
 
 export async function uploadWorker(upload: Upload): Promise<string> {
-  const args = ["deploy", "--config", upload.configFile, "--env", upload.deployment.wranglerEnv, "--tag", upload.tag, "--message", "npm run deploy"];
+  const args = [
+    "deploy",
+    "--config",
+    upload.configFile,
+    "--env",
+    upload.deployment.wranglerEnv,
+    "--tag",
+    upload.tag,
+    "--message",
+    "npm run deploy",
+  ];
   if (upload.secretsFile) args.push("--secrets-file", upload.secretsFile);
   try {
     return await wrangler(args, { env: { CLOUDFLARE_ACCOUNT_ID: upload.accountId } });

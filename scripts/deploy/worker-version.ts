@@ -54,12 +54,25 @@ export async function deployedVersion(api: CloudflareApi, workerName: string): P
   const script = api.account(`/workers/scripts/${workerName}`);
   const action = `read the deployed version of the worker ${workerName}`;
   try {
-    const { deployments } = await api.call<{ deployments: { versions: { version_id: string; percentage: number }[] }[] }>(`${script}/deployments`, { permission: READ, action });
+    const { deployments } = await api.call<{
+      deployments: { versions: { version_id: string; percentage: number }[] }[];
+    }>(`${script}/deployments`, { permission: READ, action });
     const whole = deployments[0]?.versions.find((version) => version.percentage === 100);
     if (!whole) return undefined;
-    const version = await api.call<{ number?: number; annotations?: Record<string, string> }>(`${script}/versions/${whole.version_id}`, { permission: READ, action });
-    const service = await api.call<{ default_environment: { script: { migration_tag?: string } } }>(api.account(`/workers/services/${workerName}`), { permission: READ, action });
-    return { versionId: whole.version_id, number: version.number, tag: version.annotations?.["workers/tag"], migrationTag: service.default_environment.script.migration_tag };
+    const version = await api.call<{ number?: number; annotations?: Record<string, string> }>(
+      `${script}/versions/${whole.version_id}`,
+      { permission: READ, action },
+    );
+    const service = await api.call<{ default_environment: { script: { migration_tag?: string } } }>(
+      api.account(`/workers/services/${workerName}`),
+      { permission: READ, action },
+    );
+    return {
+      versionId: whole.version_id,
+      number: version.number,
+      tag: version.annotations?.["workers/tag"],
+      migrationTag: service.default_environment.script.migration_tag,
+    };
   } catch (error) {
     if (error instanceof ApiError && error.code !== undefined && NOT_FOUND.has(error.code)) return undefined;
     throw error;
@@ -72,7 +85,9 @@ export function migrationStatus(deployment: Deployment, deployed: Deployed | und
   if (tags.length === 0) return "none declared";
   const applied = deployed?.migrationTag;
   const pending = applied === undefined ? tags : tags.slice(tags.indexOf(applied) + 1);
-  return pending.length === 0 ? `${applied} applied, none to apply` : `${pending.join(", ")} to apply${applied ? ` after ${applied}` : ""}`;
+  return pending.length === 0
+    ? `${applied} applied, none to apply`
+    : `${pending.join(", ")} to apply${applied ? ` after ${applied}` : ""}`;
 }
 
 /**
@@ -86,5 +101,10 @@ function assetDigests(config: Deployment["config"]): [string, string][] {
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
     .sort()
-    .map((file) => [file, createHash("sha256").update(readFileSync(path.join(root, file))).digest("hex")]);
+    .map((file) => [
+      file,
+      createHash("sha256")
+        .update(readFileSync(path.join(root, file)))
+        .digest("hex"),
+    ]);
 }

@@ -21,7 +21,7 @@ export async function workersDevUrl(api: CloudflareApi, deployment: Deployment):
     if (error instanceof ApiError && error.code === NO_SUBDOMAIN) {
       throw new Error(
         `the account has no workers.dev subdomain yet: choose one at https://dash.cloudflare.com/${api.accountId}/workers/onboarding ` +
-          "(once per account), or give the deployment a custom domain route (docs/operations.md, \"Deploying to Cloudflare\")",
+          '(once per account), or give the deployment a custom domain route (docs/operations.md, "Deploying to Cloudflare")',
       );
     }
     throw error;

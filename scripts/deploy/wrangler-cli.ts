@@ -8,7 +8,9 @@ import path from "node:path";
 
 const WRANGLER_DIR = path.resolve(import.meta.dirname, "../../node_modules/wrangler");
 const WRANGLER_BIN = path.join(WRANGLER_DIR, "bin/wrangler.js");
-export const WRANGLER_VERSION = (JSON.parse(readFileSync(path.join(WRANGLER_DIR, "package.json"), "utf8")) as { version: string }).version;
+export const WRANGLER_VERSION = (
+  JSON.parse(readFileSync(path.join(WRANGLER_DIR, "package.json"), "utf8")) as { version: string }
+).version;
 
 export class WranglerFailed extends Error {
   constructor(

@@ -21,7 +21,8 @@ interface Decided {
   request: AdminApproval;
 }
 
-const appOf = ({ request, deployment }: Decided) => `${request.client_name} (client ${request.client_id}, ${deployment})`;
+const appOf = ({ request, deployment }: Decided) =>
+  `${request.client_name} (client ${request.client_id}, ${deployment})`;
 
 async function reach(ctx: CommandContext): Promise<{ deployment: Deployment; client: OperatorClient }[]> {
   const deployments = await deploymentsOf(ctx);
@@ -34,11 +35,20 @@ export async function listAdminRequests(ctx: CommandContext, accountId?: string)
   for (const { deployment, client } of await reach(ctx)) {
     for (const request of await client.listAdminRequests(accountId)) rows.push({ deployment, request });
   }
-  ctx.print(ctx.json ? JSON.stringify(rows.map(({ deployment, request }) => ({ ...request, deployment }))) : adminRequestsTable(rows));
+  ctx.print(
+    ctx.json
+      ? JSON.stringify(rows.map(({ deployment, request }) => ({ ...request, deployment })))
+      : adminRequestsTable(rows),
+  );
 }
 
 /** One app's request, wherever it is; refused (404, or 409 when decided) only when no deployment had it waiting. */
-async function decideOne(ctx: CommandContext, accountId: string, clientId: string, decision: Decision): Promise<Decided[]> {
+async function decideOne(
+  ctx: CommandContext,
+  accountId: string,
+  clientId: string,
+  decision: Decision,
+): Promise<Decided[]> {
   const decided: Decided[] = [];
   const refusals: OperatorRefusal[] = [];
   for (const { deployment, client } of await reach(ctx)) {
@@ -54,7 +64,12 @@ async function decideOne(ctx: CommandContext, accountId: string, clientId: strin
 }
 
 /** Every request of the account waiting now; one decided meanwhile elsewhere is skipped. */
-async function decideAll(ctx: CommandContext, accountId: string, decision: Decision, before?: (client: OperatorClient) => Promise<unknown>): Promise<Decided[]> {
+async function decideAll(
+  ctx: CommandContext,
+  accountId: string,
+  decision: Decision,
+  before?: (client: OperatorClient) => Promise<unknown>,
+): Promise<Decided[]> {
   const decided: Decided[] = [];
   for (const { deployment, client } of await reach(ctx)) {
     await before?.(client);
@@ -69,16 +84,34 @@ async function decideAll(ctx: CommandContext, accountId: string, decision: Decis
   return decided;
 }
 
-export async function approveAdmin(ctx: CommandContext, target: { accountId: string; clientId?: string }): Promise<void> {
+export async function approveAdmin(
+  ctx: CommandContext,
+  target: { accountId: string; clientId?: string },
+): Promise<void> {
   const deployments = await deploymentsOf(ctx);
   if (target.clientId) {
     const decided = await decideOne(ctx, target.accountId, target.clientId, "approval");
-    if (ctx.json) return ctx.print(JSON.stringify({ account_id: target.accountId, approved: decided.map(({ deployment, request }) => ({ ...request, deployment })) }));
-    return ctx.print(`admin approved for ${decided.map(appOf).join(", ")} acting for ${target.accountId}: its next token (a refresh or a new sign-in) carries admin`);
+    if (ctx.json)
+      return ctx.print(
+        JSON.stringify({
+          account_id: target.accountId,
+          approved: decided.map(({ deployment, request }) => ({ ...request, deployment })),
+        }),
+      );
+    return ctx.print(
+      `admin approved for ${decided.map(appOf).join(", ")} acting for ${target.accountId}: its next token (a refresh or a new sign-in) carries admin`,
+    );
   }
   const decided = await decideAll(ctx, target.accountId, "approval", (client) => client.approveAdmin(target.accountId));
   if (ctx.json) {
-    return ctx.print(JSON.stringify({ account_id: target.accountId, admin_approved: true, deployments, approved: decided.map(({ deployment, request }) => ({ ...request, deployment })) }));
+    return ctx.print(
+      JSON.stringify({
+        account_id: target.accountId,
+        admin_approved: true,
+        deployments,
+        approved: decided.map(({ deployment, request }) => ({ ...request, deployment })),
+      }),
+    );
   }
   ctx.print(
     [
@@ -91,11 +124,24 @@ export async function approveAdmin(ctx: CommandContext, target: { accountId: str
   );
 }
 
-export async function rejectAdmin(ctx: CommandContext, target: { accountId: string; clientId?: string }): Promise<void> {
-  const decided = target.clientId ? await decideOne(ctx, target.accountId, target.clientId, "rejection") : await decideAll(ctx, target.accountId, "rejection");
-  if (ctx.json) return ctx.print(JSON.stringify({ account_id: target.accountId, rejected: decided.map(({ deployment, request }) => ({ ...request, deployment })) }));
+export async function rejectAdmin(
+  ctx: CommandContext,
+  target: { accountId: string; clientId?: string },
+): Promise<void> {
+  const decided = target.clientId
+    ? await decideOne(ctx, target.accountId, target.clientId, "rejection")
+    : await decideAll(ctx, target.accountId, "rejection");
+  if (ctx.json)
+    return ctx.print(
+      JSON.stringify({
+        account_id: target.accountId,
+        rejected: decided.map(({ deployment, request }) => ({ ...request, deployment })),
+      }),
+    );
   if (decided.length === 0) return ctx.print(`no admin requests of ${target.accountId} are waiting; nothing changed`);
-  ctx.print(`admin rejected for ${decided.map(appOf).join(", ")} acting for ${target.accountId}: tokens keep leaving admin out (the customer may ask again)`);
+  ctx.print(
+    `admin rejected for ${decided.map(appOf).join(", ")} acting for ${target.accountId}: tokens keep leaving admin out (the customer may ask again)`,
+  );
 }
 
 export async function withdrawAdmin(ctx: CommandContext, accountId: string): Promise<void> {
@@ -108,6 +154,8 @@ export async function withdrawAdmin(ctx: CommandContext, accountId: string): Pro
   const revoked = done.flatMap((entry) => entry.revoked);
   ctx.print(
     `admin withdrawn for ${accountId} on ${done.map((entry) => entry.deployment).join(" and ")}: the account may no longer create keys with the admin scope; ` +
-      (revoked.length ? `revoked its admin key${revoked.length === 1 ? "" : "s"} ${revoked.join(", ")}` : "it had no active admin key"),
+      (revoked.length
+        ? `revoked its admin key${revoked.length === 1 ? "" : "s"} ${revoked.join(", ")}`
+        : "it had no active admin key"),
   );
 }

@@ -25,11 +25,15 @@ export interface CommandContext {
 export async function deploymentsOf(ctx: CommandContext): Promise<Deployment[]> {
   const all = await ctx.connections.allDeployments();
   if (!ctx.only) return all;
-  if (!all.includes(ctx.only)) throw new UsageError(`--env ${ctx.only} is not reachable here (this command reaches ${all.join(", ")})`);
+  if (!all.includes(ctx.only))
+    throw new UsageError(`--env ${ctx.only} is not reachable here (this command reaches ${all.join(", ")})`);
   return [ctx.only];
 }
 
-export async function createAccount(ctx: CommandContext, input: { email: string; password: string; name?: string; operator: boolean }): Promise<void> {
+export async function createAccount(
+  ctx: CommandContext,
+  input: { email: string; password: string; name?: string; operator: boolean },
+): Promise<void> {
   const deployments = await deploymentsOf(ctx);
   const clients = await ctx.connections.clients(deployments);
   const created: { deployment: Deployment; account: AccountView }[] = [];
@@ -40,7 +44,9 @@ export async function createAccount(ctx: CommandContext, input: { email: string;
     created.push({ deployment: deployments[i]!, account });
   }
   if (ctx.json) return ctx.print(JSON.stringify(created[0]!.account));
-  ctx.print(`created account ${id} (${input.email}, ${input.operator ? "operator" : "customer"}) on ${deployments.join(" and ")}`);
+  ctx.print(
+    `created account ${id} (${input.email}, ${input.operator ? "operator" : "customer"}) on ${deployments.join(" and ")}`,
+  );
 }
 
 export async function listAccounts(ctx: CommandContext): Promise<void> {
@@ -55,12 +61,20 @@ export async function listAccounts(ctx: CommandContext): Promise<void> {
     }
   }
   const accounts = [...byId.values()];
-  ctx.print(ctx.json ? JSON.stringify(accounts.map(({ account, deployments }) => ({ ...account, deployments }))) : accountsTable(accounts));
+  ctx.print(
+    ctx.json
+      ? JSON.stringify(accounts.map(({ account, deployments }) => ({ ...account, deployments })))
+      : accountsTable(accounts),
+  );
 }
 
-export async function createKey(ctx: CommandContext, input: { accountId: string; mode: KeyMode; scopes?: Scope[]; name?: string }): Promise<void> {
+export async function createKey(
+  ctx: CommandContext,
+  input: { accountId: string; mode: KeyMode; scopes?: Scope[]; name?: string },
+): Promise<void> {
   const deployment = DEPLOYMENT_OF[input.mode];
-  if (ctx.only && ctx.only !== deployment) throw new UsageError(`${input.mode} keys live on ${deployment}, not on ${ctx.only}`);
+  if (ctx.only && ctx.only !== deployment)
+    throw new UsageError(`${input.mode} keys live on ${deployment}, not on ${ctx.only}`);
   const [client] = await ctx.connections.clients([deployment]);
   const key = await client!.createKey(input.accountId, { mode: input.mode, scopes: input.scopes, name: input.name });
   if (ctx.json) return ctx.print(JSON.stringify(key));
@@ -88,13 +102,22 @@ export async function revokeKey(ctx: CommandContext, keyId: string): Promise<voi
 }
 
 /** `policy` undefined leaves the override as it is; `strict` undefined leaves the admission mode. */
-export async function setLimits(ctx: CommandContext, keyId: string, policy: { rate: number; burst: number } | null | undefined, strict?: boolean): Promise<void> {
+export async function setLimits(
+  ctx: CommandContext,
+  keyId: string,
+  policy: { rate: number; burst: number } | null | undefined,
+  strict?: boolean,
+): Promise<void> {
   const [client] = await ctx.connections.clients([deploymentOfKey(keyId)]);
   const lines: string[] = [];
   let result: Record<string, unknown> = { key_id: keyId };
   if (policy !== undefined) {
     result = { ...result, ...(await client!.setLimits(keyId, policy)) };
-    lines.push(policy ? `${keyId}: ${policy.rate} requests/s, burst ${policy.burst} (override)` : `${keyId}: back to its mode's default limits`);
+    lines.push(
+      policy
+        ? `${keyId}: ${policy.rate} requests/s, burst ${policy.burst} (override)`
+        : `${keyId}: back to its mode's default limits`,
+    );
   }
   if (strict !== undefined) {
     result = { ...result, ...(await client!.setAdmission(keyId, strict)) };
@@ -114,14 +137,19 @@ function deploymentOfKey(keyId: string): Deployment {
 }
 
 export function parseMode(value: string | undefined): KeyMode {
-  if (!value || !(KEY_MODES as readonly string[]).includes(value)) throw new UsageError(`--mode must be ${KEY_MODES.join(" or ")}`);
+  if (!value || !(KEY_MODES as readonly string[]).includes(value))
+    throw new UsageError(`--mode must be ${KEY_MODES.join(" or ")}`);
   return value as KeyMode;
 }
 
 export function parseScopes(value: string | undefined): Scope[] | undefined {
   if (value === undefined) return undefined;
-  const scopes = value.split(",").map((scope) => scope.trim()).filter(Boolean);
+  const scopes = value
+    .split(",")
+    .map((scope) => scope.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((scope) => !isScope(scope));
-  if (unknown.length || scopes.length === 0) throw new UsageError(`--scopes: unknown scope ${unknown.join(", ") || "(none given)"}`);
+  if (unknown.length || scopes.length === 0)
+    throw new UsageError(`--scopes: unknown scope ${unknown.join(", ") || "(none given)"}`);
   return scopes as Scope[];
 }

@@ -55,7 +55,10 @@ export function connect(options: ConnectOptions): Connections {
 
 async function singleServer(options: ConnectOptions) {
   const secret = options.remote ? process.env.OPERATOR_SECRET : localOperator().operatorSecret;
-  if (!secret) throw new UsageError("--remote needs the deployment's operator secret in $OPERATOR_SECRET (set with `npx wrangler secret put OPERATOR_SECRET`)");
+  if (!secret)
+    throw new UsageError(
+      "--remote needs the deployment's operator secret in $OPERATOR_SECRET (set with `npx wrangler secret put OPERATOR_SECRET`)",
+    );
   const client = new OperatorClient(options.url!, secret);
   const { deployment } = await client.deployment().catch((error: unknown) => {
     throw explainProbeFailure(options.url!, error);
@@ -63,20 +66,28 @@ async function singleServer(options: ConnectOptions) {
   return {
     deployment,
     for(wanted: Deployment): OperatorClient {
-      if (wanted !== deployment) throw new UsageError(`this needs the ${wanted} deployment, but ${options.url} is ${deployment}: pass its URL with --url`);
+      if (wanted !== deployment)
+        throw new UsageError(
+          `this needs the ${wanted} deployment, but ${options.url} is ${deployment}: pass its URL with --url`,
+        );
       return client;
     },
   };
 }
 
-async function localClient(deployment: Deployment, options: ConnectOptions, started: DevServer[]): Promise<OperatorClient> {
+async function localClient(
+  deployment: Deployment,
+  options: ConnectOptions,
+  started: DevServer[],
+): Promise<OperatorClient> {
   const { envFile, operatorSecret } = localOperator();
   if (!options.persistTo) {
     const url = `http://127.0.0.1:${options.ports[deployment]}`;
     const running = new OperatorClient(url, operatorSecret);
     try {
       const answer = await running.deployment();
-      if (answer.deployment !== deployment) throw new Error(`${url} is the ${answer.deployment} deployment, not ${deployment}`);
+      if (answer.deployment !== deployment)
+        throw new Error(`${url} is the ${answer.deployment} deployment, not ${deployment}`);
       return running;
     } catch (error) {
       if (!isConnectionRefused(error)) throw explainProbeFailure(url, error);
@@ -108,4 +119,3 @@ function isConnectionRefused(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } })?.cause;
   return cause?.code === "ECONNREFUSED";
 }
-

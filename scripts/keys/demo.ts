@@ -19,8 +19,18 @@ interface DemoAccountInput {
   operator: boolean;
 }
 
-const DEMO_CUSTOMER: DemoAccountInput = { email: "demo@example.com", password: "demo-cheese-password", name: "Demo Customer", operator: false };
-const DEMO_OPERATOR: DemoAccountInput = { email: "operator@example.com", password: "demo-operator-password", name: "Demo Operator", operator: true };
+const DEMO_CUSTOMER: DemoAccountInput = {
+  email: "demo@example.com",
+  password: "demo-cheese-password",
+  name: "Demo Customer",
+  operator: false,
+};
+const DEMO_OPERATOR: DemoAccountInput = {
+  email: "operator@example.com",
+  password: "demo-operator-password",
+  name: "Demo Operator",
+  operator: true,
+};
 
 interface DemoAccount {
   id: string;
@@ -37,7 +47,10 @@ export interface DemoAccounts {
   revoked: { deployment: Deployment; id: string; last4: string }[];
 }
 
-export async function seedDemoAccounts(servers: { deployment: Deployment; baseUrl: string }[], operatorSecret: string): Promise<DemoAccounts> {
+export async function seedDemoAccounts(
+  servers: { deployment: Deployment; baseUrl: string }[],
+  operatorSecret: string,
+): Promise<DemoAccounts> {
   const ids: { customer?: string; operator?: string } = {};
   const keys: DemoAccounts["keys"] = [];
   const revoked: DemoAccounts["revoked"] = [];
@@ -50,8 +63,17 @@ export async function seedDemoAccounts(servers: { deployment: Deployment; baseUr
     keys.push({ deployment, baseUrl, secret: renewed.secret });
     revoked.push(...renewed.revoked.map((key) => ({ deployment, id: key.id, last4: key.last4 })));
   }
-  const login = (input: DemoAccountInput, id: string): DemoAccount => ({ id, email: input.email, password: input.password });
-  return { customer: login(DEMO_CUSTOMER, ids.customer!), operator: login(DEMO_OPERATOR, ids.operator!), keys, revoked };
+  const login = (input: DemoAccountInput, id: string): DemoAccount => ({
+    id,
+    email: input.email,
+    password: input.password,
+  });
+  return {
+    customer: login(DEMO_CUSTOMER, ids.customer!),
+    operator: login(DEMO_OPERATOR, ids.operator!),
+    keys,
+    revoked,
+  };
 }
 
 /**
@@ -59,8 +81,14 @@ export async function seedDemoAccounts(servers: { deployment: Deployment; baseUr
  * the limit of 3 active keys: only the developer's own keys can fill it, and then (no demo key
  * being active, so none revoked) npm start stops and says which keys to revoke.
  */
-async function renewDemoKey(client: OperatorClient, accountId: string, deployment: Deployment): Promise<{ secret: string; revoked: KeyView[] }> {
-  const previous = (await client.listKeys(accountId)).filter((key) => key.status === "active" && key.name === DEMO_KEY_NAME);
+async function renewDemoKey(
+  client: OperatorClient,
+  accountId: string,
+  deployment: Deployment,
+): Promise<{ secret: string; revoked: KeyView[] }> {
+  const previous = (await client.listKeys(accountId)).filter(
+    (key) => key.status === "active" && key.name === DEMO_KEY_NAME,
+  );
   for (const key of previous) await client.revokeKey(key.id);
   try {
     const created = await client.createKey(accountId, { mode: MODE_OF[deployment], name: DEMO_KEY_NAME });

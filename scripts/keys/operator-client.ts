@@ -33,7 +33,13 @@ export class OperatorClient {
   async deployment(): Promise<{ deployment: Deployment; key_mode: KeyMode }> {
     return this.#call("GET", "/deployment");
   }
-  createAccount(input: { email: string; password: string; name?: string; operator?: boolean; id?: string }): Promise<AccountView> {
+  createAccount(input: {
+    email: string;
+    password: string;
+    name?: string;
+    operator?: boolean;
+    id?: string;
+  }): Promise<AccountView> {
     return this.#call("POST", "/accounts", input);
   }
   async listAccounts(): Promise<AccountView[]> {
@@ -50,7 +56,10 @@ export class OperatorClient {
     return (await this.#call<{ data: AdminRequestView[] }>("GET", `/admin-requests${query}`)).data;
   }
   decideAdminRequest(accountId: string, clientId: string, decision: "approval" | "rejection"): Promise<AdminApproval> {
-    return this.#call("POST", `/accounts/${encodeURIComponent(accountId)}/admin-requests/${encodeURIComponent(clientId)}/${decision}`);
+    return this.#call(
+      "POST",
+      `/accounts/${encodeURIComponent(accountId)}/admin-requests/${encodeURIComponent(clientId)}/${decision}`,
+    );
   }
   createKey(accountId: string, input: { mode?: KeyMode; scopes?: Scope[]; name?: string }): Promise<CreatedKey> {
     return this.#call("POST", `/accounts/${encodeURIComponent(accountId)}/keys`, input);
@@ -61,8 +70,13 @@ export class OperatorClient {
   revokeKey(keyId: string): Promise<KeyView> {
     return this.#call("POST", `/keys/${encodeURIComponent(keyId)}/revocation`);
   }
-  setLimits(keyId: string, policy: { rate: number; burst: number } | null): Promise<{ key_id: string; policy_override: unknown }> {
-    return policy ? this.#call("PUT", `/keys/${encodeURIComponent(keyId)}/limits`, policy) : this.#call("DELETE", `/keys/${encodeURIComponent(keyId)}/limits`);
+  setLimits(
+    keyId: string,
+    policy: { rate: number; burst: number } | null,
+  ): Promise<{ key_id: string; policy_override: unknown }> {
+    return policy
+      ? this.#call("PUT", `/keys/${encodeURIComponent(keyId)}/limits`, policy)
+      : this.#call("DELETE", `/keys/${encodeURIComponent(keyId)}/limits`);
   }
 
   /** Strict: every request of the key asks its KeyGuard. Answers once the key's earlier leases have ended. */
@@ -73,13 +87,20 @@ export class OperatorClient {
   async #call<T>(method: string, route: string, body?: unknown): Promise<T> {
     const response = await fetch(new URL(`/operator/v1${route}`, this.baseUrl), {
       method,
-      headers: { Authorization: `Bearer ${this.operatorSecret}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: {
+        Authorization: `Bearer ${this.operatorSecret}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
     if (!response.ok) {
       const problem = safeJson(text) as { code?: string; detail?: string } | undefined;
-      throw new OperatorRefusal(response.status, problem?.code ?? `http_${response.status}`, problem?.detail ?? text.slice(0, 200));
+      throw new OperatorRefusal(
+        response.status,
+        problem?.code ?? `http_${response.status}`,
+        problem?.detail ?? text.slice(0, 200),
+      );
     }
     return JSON.parse(text) as T;
   }

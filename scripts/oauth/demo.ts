@@ -25,7 +25,9 @@ export async function seedDemoClient(env: Record<string, unknown>, redirectUri: 
   let cursor: string | undefined;
   do {
     const page = await api.listClients({ cursor });
-    const existing = page.items.find((client) => client.clientName === DEMO_CLIENT_NAME && client.redirectUris.includes(redirectUri));
+    const existing = page.items.find(
+      (client) => client.clientName === DEMO_CLIENT_NAME && client.redirectUris.includes(redirectUri),
+    );
     if (existing) return existing.clientId;
     cursor = page.cursor;
   } while (cursor);
@@ -73,7 +75,11 @@ export async function startOAuthDemo(options: OAuthDemoOptions): Promise<OAuthDe
       return;
     }
     void finish(url, { ...options, redirectUri, verifier, state }).then((outcome) => {
-      response.writeHead(outcome.ok ? 200 : 400, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": CALLBACK_PAGE_CSP, "Cache-Control": "no-store" });
+      response.writeHead(outcome.ok ? 200 : 400, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Security-Policy": CALLBACK_PAGE_CSP,
+        "Cache-Control": "no-store",
+      });
       response.end(callbackPage(DEMO_CLIENT_NAME, outcome));
     });
   });
@@ -81,7 +87,11 @@ export async function startOAuthDemo(options: OAuthDemoOptions): Promise<OAuthDe
     server.once("error", reject);
     server.listen(options.port, "127.0.0.1", resolve);
   });
-  return { authorizeUrl: authorizeUrl.toString(), redirectUri, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    authorizeUrl: authorizeUrl.toString(),
+    redirectUri,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 type Flow = OAuthDemoOptions & { redirectUri: string; verifier: string; state: string };
@@ -89,12 +99,24 @@ type Flow = OAuthDemoOptions & { redirectUri: string; verifier: string; state: s
 /** What the demo app does when the browser comes back (RFC 6749 §4.1.2, RFC 9207). */
 async function finish(url: URL, flow: Flow): Promise<CallbackOutcome> {
   const params = url.searchParams;
-  if (params.get("state") !== flow.state) return report(flow, "The state parameter does not match: not our request, ignored.");
-  if (params.get("iss") !== new URL(flow.baseUrl).origin) return report(flow, `Unexpected issuer ${params.get("iss")}: ignored.`);
-  if (params.get("error")) return report(flow, `The authorization ended with ${params.get("error")}: ${params.get("error_description") ?? ""}`);
+  if (params.get("state") !== flow.state)
+    return report(flow, "The state parameter does not match: not our request, ignored.");
+  if (params.get("iss") !== new URL(flow.baseUrl).origin)
+    return report(flow, `Unexpected issuer ${params.get("iss")}: ignored.`);
+  if (params.get("error"))
+    return report(
+      flow,
+      `The authorization ended with ${params.get("error")}: ${params.get("error_description") ?? ""}`,
+    );
   const response = await fetch(new URL("/oauth/token", flow.baseUrl), {
     method: "POST",
-    body: new URLSearchParams({ grant_type: "authorization_code", code: params.get("code") ?? "", redirect_uri: flow.redirectUri, client_id: flow.clientId, code_verifier: flow.verifier }),
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code: params.get("code") ?? "",
+      redirect_uri: flow.redirectUri,
+      client_id: flow.clientId,
+      code_verifier: flow.verifier,
+    }),
   });
   const tokens = (await response.json()) as Record<string, string>;
   if (!response.ok) return report(flow, `The code exchange failed: ${tokens.error}: ${tokens.error_description}`);
@@ -106,13 +128,21 @@ async function finish(url: URL, flow: Flow): Promise<CallbackOutcome> {
       `[oauth demo] ${DEMO_CLIENT_NAME} exchanged the code; its token has: ${tokens.scope}${adminWaits ? " (admin waits for an operator)" : ""}. Try:`,
       `  curl -s ${base}/v2/cheeses -H 'Authorization: Bearer ${tokens.access_token}'`,
       `  curl -s ${base}/v1/catalog -H 'Authorization: Bearer ${tokens.access_token}' | head -c 300; echo`,
-      ...(adminWaits ? [`  npm run keys -- approve-admin --account=${flow.accountId} --client=${flow.clientId}${flow.keysCliFlags}   # or Approve at ${base}/dashboard/operator`] : []),
+      ...(adminWaits
+        ? [
+            `  npm run keys -- approve-admin --account=${flow.accountId} --client=${flow.clientId}${flow.keysCliFlags}   # or Approve at ${base}/dashboard/operator`,
+          ]
+        : []),
       `  curl -s ${base}/oauth/token -d grant_type=refresh_token -d client_id=${flow.clientId} -d refresh_token=${tokens.refresh_token}`,
       `  curl -s -o /dev/null -w '%{http_code}\\n' ${base}/oauth/revoke -d client_id=${flow.clientId} -d token=${tokens.access_token}`,
       "",
     ].join("\n"),
   );
-  return { ok: true, heading: "Signed in", message: `Signed in: ${DEMO_CLIENT_NAME} now holds an access token for ${tokens.scope}.` };
+  return {
+    ok: true,
+    heading: "Signed in",
+    message: `Signed in: ${DEMO_CLIENT_NAME} now holds an access token for ${tokens.scope}.`,
+  };
 }
 
 function report(flow: { log: (text: string) => void }, message: string): CallbackOutcome {

@@ -15,10 +15,14 @@ let registered = false;
 export async function loadOAuthProvider(): Promise<typeof import("../../src/worker/auth/oauth/provider")> {
   if (!registered) {
     // The worker runs with this flag (wrangler.toml); without it the library warns about CIMD on load.
-    (globalThis as { Cloudflare?: unknown }).Cloudflare ??= { compatibilityFlags: { global_fetch_strictly_public: true } };
+    (globalThis as { Cloudflare?: unknown }).Cloudflare ??= {
+      compatibilityFlags: { global_fetch_strictly_public: true },
+    };
     registerHooks({
       resolve: (specifier, context, nextResolve) =>
-        specifier === "cloudflare:workers" ? { url: STAND_IN, format: "module", shortCircuit: true } : nextResolve(specifier, context),
+        specifier === "cloudflare:workers"
+          ? { url: STAND_IN, format: "module", shortCircuit: true }
+          : nextResolve(specifier, context),
     });
     registered = true;
   }

@@ -24,7 +24,11 @@ export interface SampleBuild {
   manifest: Manifest;
 }
 
-export async function releaseToServe(storage: ReleaseStorage, sample: SampleBuild, options: { publishSample: boolean }): Promise<ServedRelease> {
+export async function releaseToServe(
+  storage: ReleaseStorage,
+  sample: SampleBuild,
+  options: { publishSample: boolean },
+): Promise<ServedRelease> {
   const current = await readCurrent(storage.kv);
   if (!current || options.publishSample) {
     const published = await publishRelease(storage, openReleaseDir(sample.releaseDir));
@@ -38,7 +42,9 @@ export async function releaseToServe(storage: ReleaseStorage, sample: SampleBuil
   }
   const manifest = await readManifest(storage.kv, hexOf(current.release_id));
   if (!manifest?.published_at) {
-    throw new Error(`the current release ${current.release_id} has no published manifest in KV: publish a build again (npm run catalog:publish, or npm start -- --publish-sample)`);
+    throw new Error(
+      `the current release ${current.release_id} has no published manifest in KV: publish a build again (npm run catalog:publish, or npm start -- --publish-sample)`,
+    );
   }
   return {
     release_id: manifest.release_id,

@@ -75,7 +75,10 @@ export function welcomeText(welcome: Welcome): string {
 /** One line per deployment: each has its own state, so its own release and publication time. */
 function releaseLines(releases: Welcome["releases"]): string[] {
   const label = "  release     ";
-  return releases.map((release, i) => `${i === 0 ? label : " ".repeat(label.length)}${`${release.deployment}:`.padEnd(11)} ${release.release_id}, ${releaseText(release)}`);
+  return releases.map(
+    (release, i) =>
+      `${i === 0 ? label : " ".repeat(label.length)}${`${release.deployment}:`.padEnd(11)} ${release.release_id}, ${releaseText(release)}`,
+  );
 }
 
 function releaseText(release: ServedRelease): string {

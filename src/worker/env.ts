@@ -16,7 +16,10 @@ import type { AppEnv } from "./http/context";
 
 /** A binding is an object with the method this code calls on it. */
 const binding = (kind: string, method: string) =>
-  z.custom<object>((value) => typeof (value as Record<string, unknown> | null)?.[method] === "function", `is not a ${kind} binding (wrangler.toml)`);
+  z.custom<object>(
+    (value) => typeof (value as Record<string, unknown> | null)?.[method] === "function",
+    `is not a ${kind} binding (wrangler.toml)`,
+  );
 
 const kv = binding("KV namespace", "get");
 const durableObject = binding("Durable Object namespace", "getByName");
@@ -53,7 +56,9 @@ export function workerEnv(env: Env): WorkerEnv {
   let result = checked.get(env);
   if (!result) {
     const parsed = WorkerEnvSchema.safeParse(env);
-    result = parsed.success ? parsed.data : new InvalidWorkerEnv(`The Worker's environment is invalid: ${describe(parsed.error)}`);
+    result = parsed.success
+      ? parsed.data
+      : new InvalidWorkerEnv(`The Worker's environment is invalid: ${describe(parsed.error)}`);
     checked.set(env, result);
   }
   if (result instanceof InvalidWorkerEnv) throw result;
@@ -68,4 +73,5 @@ export function checkWorkerEnv(): MiddlewareHandler<AppEnv> {
   };
 }
 
-const describe = (error: z.ZodError) => error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ");
+const describe = (error: z.ZodError) =>
+  error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`).join("; ");

@@ -67,7 +67,13 @@ app.onError((error, c) => {
   if (refused) return renderProblem(refused, id, origin);
   console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
   const status = error instanceof HTTPException ? error.status : 500;
-  return renderProblem(new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`, { status }), id, origin);
+  return renderProblem(
+    new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`, {
+      status,
+    }),
+    id,
+    origin,
+  );
 });
 
 export default app;

@@ -47,10 +47,16 @@ describe("catalog over real HTTP", () => {
     expect(head.status).toBe(200);
     expect(head.headers.get("content-length")).toBe(String(first.manifest.bytes));
     const boundary = first.manifest.parts[1]!.offset;
-    const range = await e2eFetch(server.url, "/v1/catalog", { headers: { Range: `bytes=${boundary - 3}-${boundary + 2}` } });
+    const range = await e2eFetch(server.url, "/v1/catalog", {
+      headers: { Range: `bytes=${boundary - 3}-${boundary + 2}` },
+    });
     expect(range.status).toBe(206);
-    expect(Buffer.from(await range.arrayBuffer()).equals(first.document.subarray(boundary - 3, boundary + 3))).toBe(true);
-    const cached = await e2eFetch(server.url, "/v1/catalog", { headers: { "If-None-Match": head.headers.get("etag")! } });
+    expect(Buffer.from(await range.arrayBuffer()).equals(first.document.subarray(boundary - 3, boundary + 3))).toBe(
+      true,
+    );
+    const cached = await e2eFetch(server.url, "/v1/catalog", {
+      headers: { "If-None-Match": head.headers.get("etag")! },
+    });
     expect(cached.status).toBe(304);
   });
 
@@ -118,13 +124,19 @@ describe("catalog over real HTTP", () => {
   it("a publish and a rollback made while wrangler dev runs are served within a second", async () => {
     const subset = path.join(state.dir, "subset");
     mkdirSync(subset);
-    for (const file of readdirSync(SAMPLE_PROFILES).slice(1)) cpSync(path.join(SAMPLE_PROFILES, file), path.join(subset, file));
+    for (const file of readdirSync(SAMPLE_PROFILES).slice(1))
+      cpSync(path.join(SAMPLE_PROFILES, file), path.join(subset, file));
     const second = await state.build(subset);
     const published = await state.publish(second.releaseDir);
     expect(published.code, published.stderr).toBe(0);
     expect(await servedRelease(second.manifest.release_id)).toBe(second.manifest.release_id);
 
-    const rolledBack = await runScript("catalog-rollback.ts", ["--release-id", first.manifest.release_id, "--persist-to", state.persistTo]);
+    const rolledBack = await runScript("catalog-rollback.ts", [
+      "--release-id",
+      first.manifest.release_id,
+      "--persist-to",
+      state.persistTo,
+    ]);
     expect(rolledBack.code, rolledBack.stderr).toBe(0);
     expect(rolledBack.stdout).toContain(`rolled back local production`);
     expect(await servedRelease(first.manifest.release_id)).toBe(first.manifest.release_id);
@@ -138,6 +150,8 @@ describe("catalog over real HTTP", () => {
       status = (await e2eFetch(server.url, "/v2/cheeses", { headers: spoofed })).status;
     }
     expect(status).toBe(429);
-    expect((await e2eFetch(server.url, "/v2/cheeses", { headers: { "CF-Connecting-IP": "203.0.113.7" } })).status).toBe(200);
+    expect((await e2eFetch(server.url, "/v2/cheeses", { headers: { "CF-Connecting-IP": "203.0.113.7" } })).status).toBe(
+      200,
+    );
   });
 });

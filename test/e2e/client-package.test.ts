@@ -18,9 +18,17 @@ let first: Awaited<ReturnType<CatalogState["build"]>>;
 let consumer: string;
 let tarball: string;
 
-function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -32,7 +40,9 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
 
 /** npm as the test runner was started with (`npm test` sets npm_execpath), else the one on PATH. */
 const npm = (args: string[], cwd: string) =>
-  process.env.npm_execpath?.endsWith(".js") ? run(process.execPath, [process.env.npm_execpath, ...args], cwd) : run("npm", args, cwd);
+  process.env.npm_execpath?.endsWith(".js")
+    ? run(process.execPath, [process.env.npm_execpath, ...args], cwd)
+    : run("npm", args, cwd);
 
 beforeAll(async () => {
   state = catalogState();
@@ -80,7 +90,9 @@ console.log(JSON.stringify({
 
 describe("@readiness-catalog/client, installed from its tarball", () => {
   it("declares no dependencies and ships compiled JavaScript with declarations", () => {
-    const manifest = JSON.parse(readFileSync(path.join(consumer, "node_modules/@readiness-catalog/client/package.json"), "utf8"));
+    const manifest = JSON.parse(
+      readFileSync(path.join(consumer, "node_modules/@readiness-catalog/client/package.json"), "utf8"),
+    );
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(manifest.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js" });
     expect(manifest.exports["./node"]).toEqual({ types: "./dist/node.d.ts", import: "./dist/node.js" });
@@ -98,7 +110,12 @@ describe("@readiness-catalog/client, installed from its tarball", () => {
     expect(result.lastPhase).toBe("verified");
     expect(readFileSync(out).equals(first.document)).toBe(true);
     expect(result.fetched).toEqual([first.manifest.parts.length, 0]);
-    expect(result.denied).toEqual({ apiError: true, status: 401, code: "invalid_api_key", requestId: expect.stringMatching(/\S/) });
+    expect(result.denied).toEqual({
+      apiError: true,
+      status: 401,
+      code: "invalid_api_key",
+      requestId: expect.stringMatching(/\S/),
+    });
   });
 
   it("its declarations type-check a strict TypeScript consumer (module nodenext, no Node types)", async () => {
@@ -116,15 +133,37 @@ export async function use(signal: AbortSignal): Promise<[string, ProfileResult, 
 }
 `,
     );
-    const tsconfig = { compilerOptions: { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2024", "dom"], types: [], noEmit: true }, files: ["consumer.ts"] };
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        lib: ["es2024", "dom"],
+        types: [],
+        noEmit: true,
+      },
+      files: ["consumer.ts"],
+    };
     writeFileSync(path.join(consumer, "tsconfig.json"), JSON.stringify(tsconfig));
-    const checked = await run(process.execPath, [path.join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-p", consumer], consumer);
+    const checked = await run(
+      process.execPath,
+      [path.join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-p", consumer],
+      consumer,
+    );
     expect(checked.stdout + checked.stderr).toBe("");
     expect(checked.code).toBe(0);
   });
 
   it("the main entry imports nothing from Node (it bundles for a browser-like runtime); the node entry does", async () => {
-    const bundle = (entry: string) => build({ stdin: { contents: `export * from "${entry}";`, resolveDir: consumer }, bundle: true, platform: "browser", write: false, logLevel: "silent" });
+    const bundle = (entry: string) =>
+      build({
+        stdin: { contents: `export * from "${entry}";`, resolveDir: consumer },
+        bundle: true,
+        platform: "browser",
+        write: false,
+        logLevel: "silent",
+      });
     await expect(bundle("@readiness-catalog/client")).resolves.toBeDefined();
     await expect(bundle("@readiness-catalog/client/node")).rejects.toThrow(/node:/);
   });

@@ -28,8 +28,11 @@ export interface DashboardDeployment {
 
 export const APP_NAME = "E2E Cheese App";
 
-
-async function createAccount(server: DevServer, operatorSecret: string, account: Credentials & { name: string; operator: boolean }) {
+async function createAccount(
+  server: DevServer,
+  operatorSecret: string,
+  account: Credentials & { name: string; operator: boolean },
+) {
   const created = await fetch(new URL("/operator/v1/accounts", server.url), {
     method: "POST",
     headers: { Authorization: `Bearer ${operatorSecret}`, "Content-Type": "application/json" },
@@ -45,13 +48,24 @@ export async function startDashboardDeployment(): Promise<DashboardDeployment> {
   expect(published.code, published.stderr).toBe(0);
 
   const callback = await startCallbackServer();
-  const registered = await runScript("clients.ts", ["create", "--name", APP_NAME, "--redirect-uri", callback.redirectUri, "--public", "--json", "--persist-to", state.persistTo]);
+  const registered = await runScript("clients.ts", [
+    "create",
+    "--name",
+    APP_NAME,
+    "--redirect-uri",
+    callback.redirectUri,
+    "--public",
+    "--json",
+    "--persist-to",
+    state.persistTo,
+  ]);
   expect(registered.code, registered.stderr).toBe(0);
   const { clientId } = JSON.parse(registered.stdout) as { clientId: string };
 
   const operatorSecret = crypto.randomUUID() + crypto.randomUUID();
-  const server = await withEnvironment({ CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", OPERATOR_SECRET: operatorSecret }, () =>
-    startWranglerDev({ persistTo: state.persistTo }),
+  const server = await withEnvironment(
+    { CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", OPERATOR_SECRET: operatorSecret },
+    () => startWranglerDev({ persistTo: state.persistTo }),
   );
   const stop = async () => {
     await server.stop();

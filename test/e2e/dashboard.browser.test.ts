@@ -26,7 +26,8 @@ afterAll(async () => {
 });
 
 const url = (path: string) => new URL(path, deployment.server.url).toString();
-const callApi = (path: string, credential: string) => fetch(url(path), { headers: { Authorization: `Bearer ${credential}` } });
+const callApi = (path: string, credential: string) =>
+  fetch(url(path), { headers: { Authorization: `Bearer ${credential}` } });
 
 async function withPage(run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
   const context = await browser.newContext({ viewport: DESKTOP });
@@ -48,7 +49,9 @@ describe("an account owner manages API keys", () => {
   it("signs in, generates and copies a key, hits the limit, revokes, signs out", async () => {
     await withPage(async (page) => {
       await page.goto(url("/dashboard"));
-      await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Sign in to continue to your dashboard");
+      await expect
+        .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+        .toBe("Sign in to continue to your dashboard");
       await inspect(page, "sign-in");
       // The site icon: linked from the page and answered at /favicon.ico too, as an image the browser draws.
       expect(await page.locator('link[rel="icon"]').getAttribute("href")).toBe("/favicon.svg");
@@ -82,8 +85,12 @@ describe("an account owner manages API keys", () => {
       // At phone width the example request keeps its two lines whole (the block scrolls instead).
       await page.setViewportSize(PHONE);
       const example = page.getByRole("region", { name: "Example request" }).locator("code");
-      expect(await example.evaluate((code) => new Set([...code.getClientRects()].map((line) => Math.round(line.top))).size)).toBe(2);
-      expect(await example.textContent()).toMatch(/^curl -H "Authorization: Bearer \$CATALOG_API_KEY" \\\n {2}http:\/\/[^\s]+\/v1\/catalog$/);
+      expect(
+        await example.evaluate((code) => new Set([...code.getClientRects()].map((line) => Math.round(line.top))).size),
+      ).toBe(2);
+      expect(await example.textContent()).toMatch(
+        /^curl -H "Authorization: Bearer \$CATALOG_API_KEY" \\\n {2}http:\/\/[^\s]+\/v1\/catalog$/,
+      );
       await page.setViewportSize(DESKTOP);
 
       const catalog = await callApi("/v1/catalog", copied);
@@ -92,7 +99,10 @@ describe("an account owner manages API keys", () => {
       await catalog.body?.cancel();
 
       // Leaving the page: the secret is gone for good.
-      await Promise.all([page.waitForURL("**/dashboard/keys"), page.getByRole("link", { name: "Hide the key" }).click()]);
+      await Promise.all([
+        page.waitForURL("**/dashboard/keys"),
+        page.getByRole("link", { name: "Hide the key" }).click(),
+      ]);
       expect(await page.content()).not.toContain(secret);
       expect(await page.locator("main").textContent()).toContain(`sk_live_…${secret.slice(-4)}`);
 
@@ -111,10 +121,17 @@ describe("an account owner manages API keys", () => {
       // Revoke with confirmation: the key stops working at once.
       await page.goto(url("/dashboard/keys"));
       await page.getByRole("link", { name: `Revoke key “Production server” (sk_live_…${secret.slice(-4)})` }).click();
-      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Revoke key “Production server” (sk_live_…${secret.slice(-4)})?`);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(
+        `Revoke key “Production server” (sk_live_…${secret.slice(-4)})?`,
+      );
       await inspect(page, "key-revoke-confirm");
-      await Promise.all([page.waitForURL("**/dashboard/keys?revoked=*"), page.getByRole("button", { name: "Revoke key" }).click()]);
-      expect(await page.getByRole("status").first().textContent()).toContain("is revoked. Requests with it now fail with 401.");
+      await Promise.all([
+        page.waitForURL("**/dashboard/keys?revoked=*"),
+        page.getByRole("button", { name: "Revoke key" }).click(),
+      ]);
+      expect(await page.getByRole("status").first().textContent()).toContain(
+        "is revoked. Requests with it now fail with 401.",
+      );
       expect(await page.locator(".count").textContent()).toBe("2 of 3 active");
       await inspect(page, "keys-list");
       const refused = await callApi("/v1/catalog", secret);
@@ -133,7 +150,10 @@ describe("an operator approves an admin request", () => {
   it("the app's next token carries admin; the customer sees and can revoke the app", async () => {
     const issuer = new URL(deployment.server.url);
     const insecure = { [oauth.allowInsecureRequests]: true }; // wrangler dev is http://127.0.0.1
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }),
+    );
     const client: oauth.Client = { client_id: deployment.clientId };
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
@@ -155,12 +175,23 @@ describe("an operator approves an admin request", () => {
       await page.getByLabel("Password").fill(deployment.customer.password);
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.waitForSelector("text=needs an operator's approval");
-      await Promise.all([page.waitForURL(`${deployment.callback.redirectUri}?**`), page.getByRole("button", { name: "Allow" }).click()]);
+      await Promise.all([
+        page.waitForURL(`${deployment.callback.redirectUri}?**`),
+        page.getByRole("button", { name: "Allow" }).click(),
+      ]);
       const params = oauth.validateAuthResponse(as, client, new URL(page.url()), state);
       tokens = await oauth.processAuthorizationCodeResponse(
         as,
         client,
-        await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, deployment.callback.redirectUri, verifier, insecure),
+        await oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          oauth.None(),
+          params,
+          deployment.callback.redirectUri,
+          verifier,
+          insecure,
+        ),
       );
       expect(tokens.scope?.split(" ")).not.toContain("admin");
 
@@ -174,29 +205,54 @@ describe("an operator approves an admin request", () => {
     await withPage(async (page) => {
       // An operator lands on the operator page.
       await signIn(page, deployment.server.url, deployment.operator, "/dashboard/operator");
-      const row = page.getByRole("region", { name: "Admin requests" }).getByRole("row").filter({ hasText: deployment.customer.email });
+      const row = page
+        .getByRole("region", { name: "Admin requests" })
+        .getByRole("row")
+        .filter({ hasText: deployment.customer.email });
       expect(await row.textContent()).toContain(deployment.appName);
       await inspect(page, "operator");
       // Approving asks first, on a page of its own.
       await row.getByRole("link", { name: /^Approve/ }).click();
-      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Approve admin for ${deployment.appName} acting for ${deployment.customer.email}?`);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(
+        `Approve admin for ${deployment.appName} acting for ${deployment.customer.email}?`,
+      );
       await inspect(page, "operator-approve-confirm");
-      await Promise.all([page.waitForURL("**/dashboard/operator?**"), page.getByRole("button", { name: "Approve admin" }).click()]);
-      expect(await page.getByRole("status").first().textContent()).toContain(`Approved: ${deployment.appName} gets admin for ${deployment.customer.email}`);
+      await Promise.all([
+        page.waitForURL("**/dashboard/operator?**"),
+        page.getByRole("button", { name: "Approve admin" }).click(),
+      ]);
+      expect(await page.getByRole("status").first().textContent()).toContain(
+        `Approved: ${deployment.appName} gets admin for ${deployment.customer.email}`,
+      );
       expect(await page.locator("main").textContent()).toContain("No admin requests are waiting.");
       await inspect(page, "operator-approved");
 
       // Admin keys for the customer: approved after a confirmation, then withdrawn after another.
-      const account = page.getByRole("region", { name: "Accounts" }).getByRole("row").filter({ hasText: deployment.customer.email });
+      const account = page
+        .getByRole("region", { name: "Accounts" })
+        .getByRole("row")
+        .filter({ hasText: deployment.customer.email });
       await account.getByRole("link", { name: `Approve admin keys for ${deployment.customer.email}` }).click();
-      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Let ${deployment.customer.email} create admin keys?`);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(
+        `Let ${deployment.customer.email} create admin keys?`,
+      );
       await inspect(page, "operator-admin-keys-confirm");
-      await Promise.all([page.waitForURL("**/dashboard/operator?**"), page.getByRole("button", { name: "Approve admin keys" }).click()]);
+      await Promise.all([
+        page.waitForURL("**/dashboard/operator?**"),
+        page.getByRole("button", { name: "Approve admin keys" }).click(),
+      ]);
       await account.getByRole("link", { name: `Withdraw admin keys from ${deployment.customer.email}` }).click();
-      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(`Withdraw admin keys from ${deployment.customer.email}?`);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(
+        `Withdraw admin keys from ${deployment.customer.email}?`,
+      );
       await inspect(page, "operator-withdraw-confirm");
-      await Promise.all([page.waitForURL("**/dashboard/operator?**"), page.getByRole("button", { name: "Withdraw approval" }).click()]);
-      expect(await page.getByRole("status").first().textContent()).toContain(`Withdrawn: ${deployment.customer.email} may no longer create API keys with the admin scope`);
+      await Promise.all([
+        page.waitForURL("**/dashboard/operator?**"),
+        page.getByRole("button", { name: "Withdraw approval" }).click(),
+      ]);
+      expect(await page.getByRole("status").first().textContent()).toContain(
+        `Withdrawn: ${deployment.customer.email} may no longer create API keys with the admin scope`,
+      );
     });
 
     const refreshed = await oauth.processRefreshTokenResponse(
@@ -213,8 +269,13 @@ describe("an operator approves an admin request", () => {
       await page.getByRole("link", { name: "Authorized apps" }).click();
       await page.getByRole("link", { name: `Revoke access of ${deployment.appName}` }).click();
       await inspect(page, "app-revoke-confirm");
-      await Promise.all([page.waitForURL("**/dashboard/apps?**"), page.getByRole("button", { name: "Revoke access" }).click()]);
-      expect(await page.getByRole("status").first().textContent()).toContain(`${deployment.appName} no longer has access to your account.`);
+      await Promise.all([
+        page.waitForURL("**/dashboard/apps?**"),
+        page.getByRole("button", { name: "Revoke access" }).click(),
+      ]);
+      expect(await page.getByRole("status").first().textContent()).toContain(
+        `${deployment.appName} no longer has access to your account.`,
+      );
     });
     expect((await callApi("/v2/cheeses", refreshed.access_token)).status).toBe(401);
   });

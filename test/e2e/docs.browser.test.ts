@@ -31,14 +31,18 @@ afterAll(async () => {
 });
 
 /** Opens `path`, recording every request URL and every console error (CSP refusals are reported there). */
-async function open(path: string, run: (page: Page, seen: { requests: string[]; errors: string[] }) => Promise<void>): Promise<void> {
+async function open(
+  path: string,
+  run: (page: Page, seen: { requests: string[]; errors: string[] }) => Promise<void>,
+): Promise<void> {
   const context = await browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
   const seen = { requests: [] as string[], errors: [] as string[] };
   page.on("request", (request) => seen.requests.push(request.url()));
   page.on("console", (message) => {
     // Chromium asks for /favicon.ico by itself (not a request of the page); the API has none: 404.
-    if (message.type() === "error" && !message.location().url.endsWith("/favicon.ico")) seen.errors.push(`${message.text()} (${message.location().url})`);
+    if (message.type() === "error" && !message.location().url.endsWith("/favicon.ico"))
+      seen.errors.push(`${message.text()} (${message.location().url})`);
   });
   page.on("pageerror", (error) => seen.errors.push(error.message));
   page.on("response", (response) => {
@@ -54,7 +58,9 @@ async function open(path: string, run: (page: Page, seen: { requests: string[]; 
 
 describe("GET /docs in Chromium", () => {
   it("renders every operation, with requests to its own origin only and no CSP refusal", async () => {
-    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
     await open("/docs", async (page, seen) => {
       await expect.poll(() => page.locator(".opblock").count(), { timeout: 30_000 }).toBe(operations.length);
@@ -63,14 +69,24 @@ describe("GET /docs in Chromium", () => {
       }
       // Expanding an operation shows its responses, including the shared ones (401, 405, 429).
       await page.locator("#operations-Catalog-getCatalog .opblock-summary").click();
-      await expect.poll(() => page.locator("#operations-Catalog-getCatalog .response[data-code]").count()).toBeGreaterThan(8);
+      await expect
+        .poll(() => page.locator("#operations-Catalog-getCatalog .response[data-code]").count())
+        .toBeGreaterThan(8);
       mkdirSync(SCREENSHOTS_DIR, { recursive: true });
       await page.screenshot({ path: path.join(SCREENSHOTS_DIR, "docs-reference.png"), fullPage: false });
 
-      const origins = new Set(seen.requests.filter((url) => !url.startsWith("data:")).map((url) => new URL(url).origin));
+      const origins = new Set(
+        seen.requests.filter((url) => !url.startsWith("data:")).map((url) => new URL(url).origin),
+      );
       expect([...origins]).toEqual([new URL(server.url).origin]);
       expect(seen.requests.map((url) => new URL(url).pathname)).toEqual(
-        expect.arrayContaining(["/docs", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css", "/docs/reference.js", "/openapi.json"]),
+        expect.arrayContaining([
+          "/docs",
+          "/docs/assets/swagger-ui-bundle.js",
+          "/docs/assets/swagger-ui.css",
+          "/docs/reference.js",
+          "/openapi.json",
+        ]),
       );
       expect(seen.errors).toEqual([]);
     });

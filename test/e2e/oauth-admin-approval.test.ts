@@ -32,7 +32,10 @@ interface Tokens {
 }
 
 async function tokenRequest(fields: Record<string, string>): Promise<Tokens> {
-  const response = await fetch(new URL("/oauth/token", deployment.server.url), { method: "POST", body: new URLSearchParams(fields) });
+  const response = await fetch(new URL("/oauth/token", deployment.server.url), {
+    method: "POST",
+    body: new URLSearchParams(fields),
+  });
   return (await response.json()) as Tokens;
 }
 
@@ -52,16 +55,25 @@ async function authorizeApp(scope: string, account = deployment.account): Promis
   const landed = await signInAndAllow(url.toString(), account);
   const code = landed.searchParams.get("code");
   expect(code, landed.toString()).toBeTruthy();
-  return tokenRequest({ grant_type: "authorization_code", code: code!, redirect_uri: deployment.callback.redirectUri, client_id: deployment.clientId, code_verifier: verifier });
+  return tokenRequest({
+    grant_type: "authorization_code",
+    code: code!,
+    redirect_uri: deployment.callback.redirectUri,
+    client_id: deployment.clientId,
+    code_verifier: verifier,
+  });
 }
 
-const refresh = (tokens: Tokens) => tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: deployment.clientId });
+const refresh = (tokens: Tokens) =>
+  tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: deployment.clientId });
 const scopesOf = (tokens: Tokens) => tokens.scope.split(" ").sort();
 
 async function accountIdOf(email: string): Promise<string> {
   const listed = await keys("accounts", "list", "--json");
   expect(listed.code, listed.stderr).toBe(0);
-  const account = (JSON.parse(listed.stdout) as { id: string; email: string }[]).find((entry) => entry.email === email.toLowerCase());
+  const account = (JSON.parse(listed.stdout) as { id: string; email: string }[]).find(
+    (entry) => entry.email === email.toLowerCase(),
+  );
   expect(account, listed.stdout).toBeDefined();
   return account!.id;
 }
@@ -74,7 +86,11 @@ describe("OAuth admin approval through npm run keys", () => {
 
     const waiting = await keys("admin-requests");
     expect(waiting.code, waiting.stderr).toBe(0);
-    expect(waiting.stdout).toMatch(new RegExp(`${accountId}\\s+${deployment.account.email}\\s+E2E Cheese App\\s+${deployment.clientId}\\s+production`));
+    expect(waiting.stdout).toMatch(
+      new RegExp(
+        `${accountId}\\s+${deployment.account.email}\\s+E2E Cheese App\\s+${deployment.clientId}\\s+production`,
+      ),
+    );
 
     const approved = await keys("approve-admin", "--account", accountId);
     expect(approved.code, approved.stderr).toBe(0);
@@ -88,7 +104,15 @@ describe("OAuth admin approval through npm run keys", () => {
 
   it("reject-admin --client refuses one request; approving it afterwards finds nothing (exit 1)", async () => {
     const customer = { email: `e2e-reject-${Date.now()}@example.com`, password: "another correct horse battery" };
-    const created = await keys("accounts", "create", "--email", customer.email, "--password", customer.password, "--json");
+    const created = await keys(
+      "accounts",
+      "create",
+      "--email",
+      customer.email,
+      "--password",
+      customer.password,
+      "--json",
+    );
     expect(created.code, created.stderr).toBe(0);
     const { id: accountId } = JSON.parse(created.stdout) as { id: string };
 

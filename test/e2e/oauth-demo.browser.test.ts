@@ -51,7 +51,9 @@ describe("the OAuth demo's callback page", () => {
       expect(response?.headers()["content-type"]).toBe("text/html; charset=utf-8");
       expect(await page.title()).toBe(`Not signed in · ${DEMO_CLIENT_NAME}`);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Not signed in");
-      expect(await page.locator("main").textContent()).toContain("The state parameter does not match: not our request, ignored.");
+      expect(await page.locator("main").textContent()).toContain(
+        "The state parameter does not match: not our request, ignored.",
+      );
       // The stylesheet is applied (its hash is in the CSP): the page is not the browser's monospace text.
       expect(await fontOf(page)).toContain("system-ui");
       await inspect(page, "oauth-demo-callback-refused");
@@ -71,7 +73,11 @@ describe("the OAuth demo's callback page", () => {
   });
 
   it("escapes what it repeats from the query string", () => {
-    const html = callbackPage(DEMO_CLIENT_NAME, { ok: false, heading: "Not signed in", message: 'access_denied: <script>alert("x")</script>' });
+    const html = callbackPage(DEMO_CLIENT_NAME, {
+      ok: false,
+      heading: "Not signed in",
+      message: 'access_denied: <script>alert("x")</script>',
+    });
     expect(html).not.toContain("<script>");
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
   });

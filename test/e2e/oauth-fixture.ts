@@ -57,21 +57,44 @@ export async function startOAuthDeployment(): Promise<OAuthDeployment> {
   expect(published.code, published.stderr).toBe(0);
 
   const callback = await startCallbackServer();
-  const registered = await runScript("clients.ts", ["create", "--name", "E2E Cheese App", "--redirect-uri", callback.redirectUri, "--public", "--json", "--persist-to", state.persistTo]);
+  const registered = await runScript("clients.ts", [
+    "create",
+    "--name",
+    "E2E Cheese App",
+    "--redirect-uri",
+    callback.redirectUri,
+    "--public",
+    "--json",
+    "--persist-to",
+    state.persistTo,
+  ]);
   expect(registered.code, registered.stderr).toBe(0);
   const { clientId } = JSON.parse(registered.stdout) as { clientId: string };
   const confidentialName = "E2E Confidential App";
-  const registeredConfidential = await runScript("clients.ts", ["create", "--name", confidentialName, "--redirect-uri", callback.redirectUri, "--json", "--persist-to", state.persistTo]);
+  const registeredConfidential = await runScript("clients.ts", [
+    "create",
+    "--name",
+    confidentialName,
+    "--redirect-uri",
+    callback.redirectUri,
+    "--json",
+    "--persist-to",
+    state.persistTo,
+  ]);
   expect(registeredConfidential.code, registeredConfidential.stderr).toBe(0);
-  const confidential = { ...(JSON.parse(registeredConfidential.stdout) as { clientId: string; clientSecret: string }), name: confidentialName };
+  const confidential = {
+    ...(JSON.parse(registeredConfidential.stdout) as { clientId: string; clientSecret: string }),
+    name: confidentialName,
+  };
 
   const account = { email: `e2e-${Date.now()}@example.com`, password: "e2e correct horse battery" };
   // The operator API (what `npm run keys` drives) creates the customer; wrangler dev gets the
   // local operator secret (.wrangler/operator.env) from this process's environment, so that
   // `npm run keys -- … --url <server>` works against it as it does against npm start's servers.
   const { operatorSecret } = localOperator();
-  const server = await withEnvironment({ CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", OPERATOR_SECRET: operatorSecret }, () =>
-    startWranglerDev({ persistTo: state.persistTo }),
+  const server = await withEnvironment(
+    { CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", OPERATOR_SECRET: operatorSecret },
+    () => startWranglerDev({ persistTo: state.persistTo }),
   );
   const created = await fetch(new URL("/operator/v1/accounts", server.url), {
     method: "POST",
@@ -90,7 +113,6 @@ export async function startOAuthDeployment(): Promise<OAuthDeployment> {
   }
   return { server, state, callback, clientId, confidential, account, stop };
 }
-
 
 /** fetch with a cookie jar and no redirect following, sending Origin on POST as browsers do. */
 export class FormBrowser {
@@ -111,7 +133,8 @@ export class FormBrowser {
 
   async #send(url: string, init: RequestInit): Promise<Response> {
     const headers = new Headers(init.headers);
-    if (this.#cookies.size) headers.set("Cookie", [...this.#cookies].map(([name, value]) => `${name}=${value}`).join("; "));
+    if (this.#cookies.size)
+      headers.set("Cookie", [...this.#cookies].map(([name, value]) => `${name}=${value}`).join("; "));
     const response = await fetch(new URL(url, this.origin), { ...init, headers, redirect: "manual" });
     for (const line of response.headers.getSetCookie()) {
       const pair = line.split(";")[0] ?? "";

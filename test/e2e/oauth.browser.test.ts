@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOAuthDeployment, type OAuthDeployment } from "./oauth-fixture";
 import { launchChromium } from "./support/chromium";
 
-
 let deployment: OAuthDeployment;
 let browser: Browser;
 
@@ -53,7 +52,10 @@ describe("sign-in and consent in a real browser", () => {
       await page.waitForSelector("text=Allow E2E Cheese App to use your account?");
       expect(await page.textContent("main")).toContain("Browse the cheese catalog");
       expect(await page.textContent("main")).toContain("127.0.0.1");
-      await Promise.all([page.waitForURL(`${deployment.callback.redirectUri}?**`), page.click("button[value=approve]")]);
+      await Promise.all([
+        page.waitForURL(`${deployment.callback.redirectUri}?**`),
+        page.click("button[value=approve]"),
+      ]);
 
       const landed = new URL(page.url());
       expect(landed.origin + landed.pathname).toBe(deployment.callback.redirectUri);

@@ -19,7 +19,10 @@ beforeAll(async () => {
   deployment = await startOAuthDeployment();
   client = { client_id: deployment.clientId };
   const issuer = new URL(deployment.server.url);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
+  as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }),
+  );
 });
 
 afterAll(async () => {
@@ -27,7 +30,12 @@ afterAll(async () => {
 });
 
 /** Authorize → sign in → allow; returns the callback URL the browser lands on. */
-async function authorize(scope: string, codeChallenge: string, state: string, app = { clientId: deployment.clientId, name: "E2E Cheese App" }): Promise<URL> {
+async function authorize(
+  scope: string,
+  codeChallenge: string,
+  state: string,
+  app = { clientId: deployment.clientId, name: "E2E Cheese App" },
+): Promise<URL> {
   const url = new URL(as.authorization_endpoint!);
   url.search = new URLSearchParams({
     response_type: "code",
@@ -49,7 +57,11 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
 
     const codeVerifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
-    const landed = await authorize("read:cheeses read:catalog", await oauth.calculatePKCECodeChallenge(codeVerifier), state);
+    const landed = await authorize(
+      "read:cheeses read:catalog",
+      await oauth.calculatePKCECodeChallenge(codeVerifier),
+      state,
+    );
     expect(landed.origin + landed.pathname).toBe(deployment.callback.redirectUri);
     const params = oauth.validateAuthResponse(as, client, landed, state); // checks state and iss
     expect(params.get("code")).toMatch(/^oac_[A-Za-z0-9_-]+$/); // sealed: names no account or grant
@@ -57,13 +69,29 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,
       client,
-      await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, deployment.callback.redirectUri, codeVerifier, insecure),
+      await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        clientAuth,
+        params,
+        deployment.callback.redirectUri,
+        codeVerifier,
+        insecure,
+      ),
     );
     expect(tokens.access_token).toMatch(/^oat_/);
     expect(tokens.refresh_token).toMatch(/^ort_/);
     expect(tokens.scope?.split(" ").sort()).toEqual(["read:catalog", "read:cheeses"]);
 
-    const api = (path: string, token: string) => oauth.protectedResourceRequest(token, "GET", new URL(path, deployment.server.url), undefined, undefined, insecure);
+    const api = (path: string, token: string) =>
+      oauth.protectedResourceRequest(
+        token,
+        "GET",
+        new URL(path, deployment.server.url),
+        undefined,
+        undefined,
+        insecure,
+      );
     const cheeses = await api("/v2/cheeses", tokens.access_token);
     expect(cheeses.status).toBe(200);
     const catalog = await api("/v1/catalog", tokens.access_token);
@@ -78,7 +106,9 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await api("/v2/cheeses", refreshed.access_token)).status).toBe(200);
 
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, refreshed.access_token, insecure));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, clientAuth, refreshed.access_token, insecure),
+    );
     // A strict client surfaces the 401's Bearer challenge (RFC 6750 §3) as an error.
     for (const token of [refreshed.access_token, tokens.access_token]) {
       const refused = await api("/v2/cheeses", token).then(
@@ -98,7 +128,10 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
       expect(as.token_endpoint_auth_methods_supported).toContain(method);
       const app = deployment.confidential;
       const confidential: oauth.Client = { client_id: app.clientId };
-      const auth = method === "client_secret_post" ? oauth.ClientSecretPost(app.clientSecret) : oauth.ClientSecretBasic(app.clientSecret);
+      const auth =
+        method === "client_secret_post"
+          ? oauth.ClientSecretPost(app.clientSecret)
+          : oauth.ClientSecretBasic(app.clientSecret);
       const codeVerifier = oauth.generateRandomCodeVerifier();
       const state = oauth.generateRandomState();
       const landed = await authorize("read:cheeses", await oauth.calculatePKCECodeChallenge(codeVerifier), state, app);
@@ -106,26 +139,54 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
       const tokens = await oauth.processAuthorizationCodeResponse(
         as,
         confidential,
-        await oauth.authorizationCodeGrantRequest(as, confidential, auth, params, deployment.callback.redirectUri, codeVerifier, insecure),
+        await oauth.authorizationCodeGrantRequest(
+          as,
+          confidential,
+          auth,
+          params,
+          deployment.callback.redirectUri,
+          codeVerifier,
+          insecure,
+        ),
       );
       const refreshed = await oauth.processRefreshTokenResponse(
         as,
         confidential,
         await oauth.refreshTokenGrantRequest(as, confidential, auth, tokens.refresh_token!, insecure),
       );
-      await oauth.processRevocationResponse(await oauth.revocationRequest(as, confidential, auth, refreshed.refresh_token!, insecure));
+      await oauth.processRevocationResponse(
+        await oauth.revocationRequest(as, confidential, auth, refreshed.refresh_token!, insecure),
+      );
       const afterRevoke = oauth.refreshTokenGrantRequest(as, confidential, auth, refreshed.refresh_token!, insecure);
-      await expect(oauth.processRefreshTokenResponse(as, confidential, await afterRevoke)).rejects.toMatchObject({ error: "invalid_grant" });
+      await expect(oauth.processRefreshTokenResponse(as, confidential, await afterRevoke)).rejects.toMatchObject({
+        error: "invalid_grant",
+      });
     });
   }
 
   it("a replayed code is refused and the strict client sees invalid_grant", async () => {
     const codeVerifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
-    const params = oauth.validateAuthResponse(as, client, await authorize("read:cheeses", await oauth.calculatePKCECodeChallenge(codeVerifier), state), state);
-    const exchange = () => oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, deployment.callback.redirectUri, codeVerifier, insecure);
+    const params = oauth.validateAuthResponse(
+      as,
+      client,
+      await authorize("read:cheeses", await oauth.calculatePKCECodeChallenge(codeVerifier), state),
+      state,
+    );
+    const exchange = () =>
+      oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        clientAuth,
+        params,
+        deployment.callback.redirectUri,
+        codeVerifier,
+        insecure,
+      );
     await oauth.processAuthorizationCodeResponse(as, client, await exchange());
-    await expect(oauth.processAuthorizationCodeResponse(as, client, await exchange())).rejects.toMatchObject({ error: "invalid_grant" });
+    await expect(oauth.processAuthorizationCodeResponse(as, client, await exchange())).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
   });
 
   it("an unknown scope comes back as an invalid_scope redirect the client can validate", async () => {
@@ -149,7 +210,11 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
 });
 
 /** A GET with the Host header a client chose (fetch does not let one set it). */
-function getWithHost(baseUrl: string, path: string, host: string): Promise<{ status: number; type?: string; body: string }> {
+function getWithHost(
+  baseUrl: string,
+  path: string,
+  host: string,
+): Promise<{ status: number; type?: string; body: string }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ hostname, port, path, headers: { Host: host } }, (res) => {
@@ -164,7 +229,11 @@ function getWithHost(baseUrl: string, path: string, host: string): Promise<{ sta
 
 describe("the issuer comes from configuration, not from the Host header", () => {
   it("Host: evil.example gets 400 unknown_host (problem+json) on the metadata, the authorize page and /openapi.json", async () => {
-    for (const path of ["/.well-known/oauth-authorization-server", `/oauth/authorize?client_id=${deployment.clientId}`, "/openapi.json"]) {
+    for (const path of [
+      "/.well-known/oauth-authorization-server",
+      `/oauth/authorize?client_id=${deployment.clientId}`,
+      "/openapi.json",
+    ]) {
       const res = await getWithHost(deployment.server.url, path, "evil.example");
       expect(res.status, `${path}: ${res.body}`).toBe(400);
       expect(res.type).toBe("application/problem+json");

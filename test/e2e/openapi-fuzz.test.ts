@@ -26,33 +26,56 @@ afterAll(async () => {
 });
 
 const operations = () =>
-  Object.entries(target.document.paths).flatMap(([path, item]) => Object.entries(item as Record<string, Operation>).map(([method, op]) => ({ path, method, op })));
+  Object.entries(target.document.paths).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, Operation>).map(([method, op]) => ({ path, method, op })),
+  );
 
 function resolver(document: OpenApiTarget["document"]) {
-  return (ref: string): Schema => ref.replace(/^#\//, "").split("/").reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, document as Record<string, unknown>) as Schema;
+  return (ref: string): Schema =>
+    ref
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce<Record<string, unknown>>(
+        (node, key) => node[key] as Record<string, unknown>,
+        document as Record<string, unknown>,
+      ) as Schema;
 }
 
 async function send(request: FuzzRequest) {
-  const res = await fetch(new URL(request.path, target.server.url), { method: request.method, headers: request.headers, body: request.body, redirect: "manual" });
+  const res = await fetch(new URL(request.path, target.server.url), {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    redirect: "manual",
+  });
   return { status: res.status, headers: res.headers, body: request.method === "HEAD" ? "" : await res.text() };
 }
 
 describe("every operation answers as documented", () => {
-  it("for generated requests, with and without a key", async () => {
-    const checker = new ResponseChecker(target.document);
-    const resolve = resolver(target.document);
-    const failures: string[] = [];
-    for (const { path, method, op } of operations()) {
-      await fc.assert(
-        fc.asyncProperty(requestsFor(method, path, op, resolve, target.apiKey), async (request) => {
-          const problems = checker.failures(request.method, op, await send(request));
-          if (problems.length > 0) throw new Error(`${request.method} ${request.path} ${JSON.stringify(request.headers)} ${request.body ?? ""}: ${problems.join("; ")}`);
-        }),
-        { numRuns: RUNS, endOnFailure: true },
-      ).catch((error: Error) => failures.push(error.cause instanceof Error ? error.cause.message : error.message));
-    }
-    expect(failures).toEqual([]);
-  }, Math.max(120_000, RUNS * 2_000));
+  it(
+    "for generated requests, with and without a key",
+    async () => {
+      const checker = new ResponseChecker(target.document);
+      const resolve = resolver(target.document);
+      const failures: string[] = [];
+      for (const { path, method, op } of operations()) {
+        await fc
+          .assert(
+            fc.asyncProperty(requestsFor(method, path, op, resolve, target.apiKey), async (request) => {
+              const problems = checker.failures(request.method, op, await send(request));
+              if (problems.length > 0)
+                throw new Error(
+                  `${request.method} ${request.path} ${JSON.stringify(request.headers)} ${request.body ?? ""}: ${problems.join("; ")}`,
+                );
+            }),
+            { numRuns: RUNS, endOnFailure: true },
+          )
+          .catch((error: Error) => failures.push(error.cause instanceof Error ? error.cause.message : error.message));
+      }
+      expect(failures).toEqual([]);
+    },
+    Math.max(120_000, RUNS * 2_000),
+  );
 });
 
 describe("a method a path does not document", () => {

@@ -21,7 +21,10 @@ afterAll(async () => {
   await target?.stop();
 });
 
-interface LintReport { totals: { errors: number; warnings: number }; problems: { severity: string; ruleId: string; message: string }[] }
+interface LintReport {
+  totals: { errors: number; warnings: number };
+  problems: { severity: string; ruleId: string; message: string }[];
+}
 
 describe("redocly lint --extends=recommended", () => {
   it("finds no error in /openapi.json", () => {
@@ -29,9 +32,13 @@ describe("redocly lint --extends=recommended", () => {
     try {
       const file = path.join(dir, "openapi.json");
       writeFileSync(file, JSON.stringify(target.document));
-      const run = spawnSync(process.execPath, [REDOCLY, "lint", "--extends=recommended", "--format=json", file], { encoding: "utf8", env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } });
+      const run = spawnSync(process.execPath, [REDOCLY, "lint", "--extends=recommended", "--format=json", file], {
+        encoding: "utf8",
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+      });
       const report = JSON.parse(run.stdout) as LintReport;
-      for (const problem of report.problems) console.log(`redocly ${problem.severity} ${problem.ruleId}: ${problem.message}`);
+      for (const problem of report.problems)
+        console.log(`redocly ${problem.severity} ${problem.ruleId}: ${problem.message}`);
       expect(report.problems.filter((problem) => problem.severity === "error")).toEqual([]);
       expect(report.totals.errors).toBe(0);
     } finally {

@@ -32,7 +32,11 @@ const baseUrls = (screen: string) => ({
   sandbox: /^ {2}sandbox +(http:\/\/localhost:\d+)/m.exec(screen)![1]!,
 });
 
-async function call(baseUrl: string, path: string, secret: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function call(
+  baseUrl: string,
+  path: string,
+  secret: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(new URL(path, baseUrl), { headers: { Authorization: `Bearer ${secret}` } });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -40,13 +44,25 @@ async function call(baseUrl: string, path: string, secret: string): Promise<{ st
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "npm-start-restart-"));
   const persistTo = path.join(dir, "state");
-  const args = ["--port", String(await freePort()), "--sandbox-port", String(await freePort()), "--oauth-port", String(await freePort()), "--persist-to", persistTo];
+  const args = [
+    "--port",
+    String(await freePort()),
+    "--sandbox-port",
+    String(await freePort()),
+    "--oauth-port",
+    String(await freePort()),
+    "--persist-to",
+    persistTo,
+  ];
   first = await npmStart(args);
   firstScreen = first.welcome();
   expect(await first.interrupt()).toBe(0);
 
   // Between the two starts, the developer publishes their own catalog (one profile) to production.
-  const own = await buildCatalog({ input: path.join(SAMPLE_PROFILES, "contoso-ledger-cloud--invoicing.json"), outDir: path.join(dir, "dist") });
+  const own = await buildCatalog({
+    input: path.join(SAMPLE_PROFILES, "contoso-ledger-cloud--invoicing.json"),
+    outDir: path.join(dir, "dist"),
+  });
   const published = await runScript("catalog-publish.ts", ["--release", own.releaseDir, "--persist-to", persistTo]);
   expect(published.code, published.stderr).toBe(0);
   ownReleaseId = own.manifest.release_id;
@@ -63,7 +79,12 @@ afterAll(async () => {
 describe("npm start, started again over the same state", () => {
   it("the first start publishes the sample on both deployments and says so", () => {
     for (const deployment of ["production", "sandbox"]) {
-      expect(firstScreen).toMatch(new RegExp(`^ {2}(release)? +${deployment}: +sha256:[0-9a-f]{64}, 26 profiles, published \\S+Z, the sample catalog \\(published by this start\\)$`, "m"));
+      expect(firstScreen).toMatch(
+        new RegExp(
+          `^ {2}(release)? +${deployment}: +sha256:[0-9a-f]{64}, 26 profiles, published \\S+Z, the sample catalog \\(published by this start\\)$`,
+          "m",
+        ),
+      );
     }
   });
 
@@ -78,8 +99,12 @@ describe("npm start, started again over the same state", () => {
     expect([sandbox.status, sandbox.body.release_id]).toEqual([200, sampleId]);
 
     const lines = screen.split("\n");
-    expect(lines).toContain(`  release     production: ${ownReleaseId}, 1 profile, published ${String(production.body.published_at)}, not the sample (kept; npm start -- --publish-sample serves the sample instead)`);
-    expect(lines).toContain(`              sandbox:    ${sampleId}, 26 profiles, published ${String(sandbox.body.published_at)}, the sample catalog`);
+    expect(lines).toContain(
+      `  release     production: ${ownReleaseId}, 1 profile, published ${String(production.body.published_at)}, not the sample (kept; npm start -- --publish-sample serves the sample instead)`,
+    );
+    expect(lines).toContain(
+      `              sandbox:    ${sampleId}, 26 profiles, published ${String(sandbox.body.published_at)}, the sample catalog`,
+    );
   });
 
   it("revokes the previous start's demo keys and says so; the new ones work", async () => {
@@ -106,7 +131,11 @@ describe("npm start, started again over the same state", () => {
     const accountId = /demo customer \S+ \((acct_\w+)\)/.exec(second.welcome())![1]!;
     const { operatorSecret } = localOperator();
     const operator = new OperatorClient(production, operatorSecret);
-    const active = async () => (await operator.listKeys(accountId)).filter((key) => key.status === "active").map((key) => key.name).sort();
+    const active = async () =>
+      (await operator.listKeys(accountId))
+        .filter((key) => key.status === "active")
+        .map((key) => key.name)
+        .sort();
     for (const name of ["mine 1", "mine 2"]) await operator.createKey(accountId, { mode: "live", name });
     expect(await active()).toEqual(["mine 1", "mine 2", "npm start demo"]);
 
@@ -115,10 +144,14 @@ describe("npm start, started again over the same state", () => {
     expect((await call(production, "/v2/cheeses", renewed.keys[0]!.secret)).status).toBe(200);
     expect(await active()).toEqual(["mine 1", "mine 2", "npm start demo"]);
 
-    const demoKey = (await operator.listKeys(accountId)).find((key) => key.status === "active" && key.name === "npm start demo")!;
+    const demoKey = (await operator.listKeys(accountId)).find(
+      (key) => key.status === "active" && key.name === "npm start demo",
+    )!;
     await operator.revokeKey(demoKey.id);
     await operator.createKey(accountId, { mode: "live", name: "mine 3" });
-    await expect(seedDemoAccounts(servers, operatorSecret)).rejects.toThrow(/no demo key could be made: demo@example\.com has live keys of its own on production up to the limit/);
+    await expect(seedDemoAccounts(servers, operatorSecret)).rejects.toThrow(
+      /no demo key could be made: demo@example\.com has live keys of its own on production up to the limit/,
+    );
     expect(await active()).toEqual(["mine 1", "mine 2", "mine 3"]);
   });
 });

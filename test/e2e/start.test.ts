@@ -30,7 +30,10 @@ function expectCurlSucceeded(line: string, run: Shell) {
 
 /** Every option of a printed npm command is `--name=value`, which parses whatever the value starts with. */
 function expectOptionsWithEquals(line: string) {
-  const options = line.split(" -- ")[1]!.split(" ").filter((word) => word.startsWith("--"));
+  const options = line
+    .split(" -- ")[1]!
+    .split(" ")
+    .filter((word) => word.startsWith("--"));
   expect(options.length, line).toBeGreaterThan(0);
   for (const option of options) expect(option, line).toMatch(/^--[a-z-]+=\S+$/);
 }
@@ -54,8 +57,20 @@ beforeAll(async () => {
   const persistTo = path.join(dir, "state");
   // The demo app as registered by an earlier start, under an id that starts with "-": every
   // printed command must still take it (npm start reuses the demo app it finds).
-  demoClientId = await registerClientStartingWithDash(persistTo, { clientName: DEMO_CLIENT_NAME, redirectUris: [demoRedirectUri(oauthPort)] });
-  start = await npmStart(["--port", String(port), "--sandbox-port", String(sandboxPort), "--oauth-port", String(oauthPort), "--persist-to", persistTo]);
+  demoClientId = await registerClientStartingWithDash(persistTo, {
+    clientName: DEMO_CLIENT_NAME,
+    redirectUris: [demoRedirectUri(oauthPort)],
+  });
+  start = await npmStart([
+    "--port",
+    String(port),
+    "--sandbox-port",
+    String(sandboxPort),
+    "--oauth-port",
+    String(oauthPort),
+    "--persist-to",
+    persistTo,
+  ]);
 });
 
 afterAll(async () => {
@@ -85,7 +100,10 @@ describe("npm start", () => {
   });
 
   it("every printed npm command works (catalog:pull writing to a temporary file instead of dist/catalog.json)", async () => {
-    const lines = [...printedCommands(welcome(), "npm"), /npm run keys -- list --account=\S+(?: --\S+=\d+)*/.exec(welcome())![0]];
+    const lines = [
+      ...printedCommands(welcome(), "npm"),
+      /npm run keys -- list --account=\S+(?: --\S+=\d+)*/.exec(welcome())![0],
+    ];
     expect(lines).toHaveLength(2);
     for (const line of lines) {
       expectOptionsWithEquals(line);
@@ -98,7 +116,11 @@ describe("npm start", () => {
     const dashboard = /^Dashboard: (\S+)/m.exec(welcome())![1]!;
     const accounts = [
       { credentials: /customer {2}(\S+) \/ (\S+)/.exec(welcome())!, page: "/dashboard/keys", heading: "<h1>API keys" },
-      { credentials: /operator {2}(\S+) \/ (\S+)/.exec(welcome())!, page: "/dashboard/operator", heading: "<h1>Operator" },
+      {
+        credentials: /operator {2}(\S+) \/ (\S+)/.exec(welcome())!,
+        page: "/dashboard/operator",
+        heading: "<h1>Operator",
+      },
     ];
     for (const { credentials, page, heading } of accounts) {
       const browser = new FormBrowser(new URL(dashboard).origin);
@@ -120,13 +142,22 @@ describe("npm start", () => {
     const authorizeUrl = /^ {2}(http:\/\/localhost:\d+\/oauth\/authorize\?\S+)$/m.exec(welcome())![1]!;
     expect(new URL(authorizeUrl).searchParams.get("client_id")).toBe(demoClientId);
     const customer = /customer {2}(\S+) \/ (\S+)/.exec(welcome())!;
-    const callback = await signInAndAllow(authorizeUrl, { email: customer[1]!, password: customer[2]! }, "Demo Cheese App");
+    const callback = await signInAndAllow(
+      authorizeUrl,
+      { email: customer[1]!, password: customer[2]! },
+      "Demo Cheese App",
+    );
     const landed = await fetch(callback);
-    expect(await landed.text()).toContain("Signed in: Demo Cheese App now holds an access token for read:cheeses read:catalog.");
+    expect(await landed.text()).toContain(
+      "Signed in: Demo Cheese App now holds an access token for read:cheeses read:catalog.",
+    );
 
     const demo = (await start.waitForOutput(/\[oauth demo\][^\n]*\n(?: {2}\S[^\n]*\n)+/))[0];
     expect(demo).toContain("(admin waits for an operator)");
-    const lines = demo.split("\n").filter((line) => /^ {2}(curl|npm) /.test(line)).map((line) => line.trim());
+    const lines = demo
+      .split("\n")
+      .filter((line) => /^ {2}(curl|npm) /.test(line))
+      .map((line) => line.trim());
     expect(lines.map((line) => line.split(" ")[0])).toEqual(["curl", "curl", "npm", "curl", "curl"]);
     for (const line of lines) {
       const run = await bash(line);
@@ -136,13 +167,20 @@ describe("npm start", () => {
         continue;
       }
       expectCurlSucceeded(line, run);
-      if (line.includes("grant_type=refresh_token")) expect((JSON.parse(run.stdout) as { scope: string }).scope.split(" ").sort()).toEqual(["admin", "read:catalog", "read:cheeses"]);
+      if (line.includes("grant_type=refresh_token"))
+        expect((JSON.parse(run.stdout) as { scope: string }).scope.split(" ").sort()).toEqual([
+          "admin",
+          "read:catalog",
+          "read:cheeses",
+        ]);
       if (line.includes("/oauth/revoke")) expect(run.stdout.trim()).toBe("200");
     }
   });
 
   it("Ctrl-C stops both servers and the demo app's callback", async () => {
-    const servers = [...welcome().matchAll(/^ {2}(?:production|sandbox) +(http:\/\/localhost:\d+)/gm)].map((m) => m[1]!);
+    const servers = [...welcome().matchAll(/^ {2}(?:production|sandbox) +(http:\/\/localhost:\d+)/gm)].map(
+      (m) => m[1]!,
+    );
     const callback = /\(callback (http:\/\/127\.0\.0\.1:\d+)\/callback\)/.exec(welcome())![1]!;
     expect(servers).toHaveLength(2);
     expect(await start.interrupt()).toBe(0);

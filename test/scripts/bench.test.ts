@@ -11,30 +11,52 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 it("npm run bench -- --quick writes a report with the build, serve and client figures as ratios to floors", () => {
   const report = path.join(root, "report.md");
-  const result = spawnSync("npm", ["run", "--silent", "bench", "--", "--quick", "--report", report, "--data-dir", path.join(root, "data")], {
-    cwd: repo,
-    encoding: "utf8",
-    env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}:${process.env.PATH}` },
-  });
+  const result = spawnSync(
+    "npm",
+    ["run", "--silent", "bench", "--", "--quick", "--report", report, "--data-dir", path.join(root, "data")],
+    {
+      cwd: repo,
+      encoding: "utf8",
+      env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}:${process.env.PATH}` },
+    },
+  );
   expect(result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
   expect(result.status).toBe(0);
-  expect(result.stdout).toMatch(/^build 5,000 profiles: [\d.]+ s = [\d.]+× floor \(target ≤ 2×; CPU [\d.]+× floor CPU\), peak RSS \d+ MiB$/m);
+  expect(result.stdout).toMatch(
+    /^build 5,000 profiles: [\d.]+ s = [\d.]+× floor \(target ≤ 2×; CPU [\d.]+× floor CPU\), peak RSS \d+ MiB$/m,
+  );
   expect(result.stdout).toMatch(/^build peak RSS across sizes: \d+ \/ \d+ MiB/m);
-  expect(result.stdout).toMatch(/^serve authenticated part: \d+ req\/s = [\d.]+× bare worker \(target ≥ 0\.6×\), p50 [\d.]+ ms/m);
-  expect(result.stdout).toMatch(/^serve rate limiter: -?[\d.]+ ms server time per request with leases, -?[\d.]+ ms with one RPC per request/m);
+  expect(result.stdout).toMatch(
+    /^serve authenticated part: \d+ req\/s = [\d.]+× bare worker \(target ≥ 0\.6×\), p50 [\d.]+ ms/m,
+  );
+  expect(result.stdout).toMatch(
+    /^serve rate limiter: -?[\d.]+ ms server time per request with leases, -?[\d.]+ ms with one RPC per request/m,
+  );
   // The KeyGuard 50 and 150 ms away (bench/workers/far-guard.ts), with leases and with one RPC per request.
-  expect(result.stdout).toMatch(/^serve far KeyGuard \(local \/ 50 \/ 150 ms away\), leases: p50 [\d.]+ \/ [\d.]+ \/ [\d.]+ ms \([−+][\d.]+ ms at 150 ms, paired by round\), p99 [\d.]+ \/ [\d.]+ \/ [\d.]+ ms/m);
+  expect(result.stdout).toMatch(
+    /^serve far KeyGuard \(local \/ 50 \/ 150 ms away\), leases: p50 [\d.]+ \/ [\d.]+ \/ [\d.]+ ms \([−+][\d.]+ ms at 150 ms, paired by round\), p99 [\d.]+ \/ [\d.]+ \/ [\d.]+ ms/m,
+  );
   expect(result.stdout).toMatch(/^serve far KeyGuard \(local \/ 50 \/ 150 ms away\), one RPC per request: p50 /m);
-  expect(result.stdout).toMatch(/^serve profile lookup \(target ≤ 1\.5× a manifest request\): 1,000 profiles \d+ req\/s, p50 [\d.]+ ms = [\d.]+× \(by id [\d.]+×.*; 5,000 profiles \d+ req\/s/m);
+  expect(result.stdout).toMatch(
+    /^serve profile lookup \(target ≤ 1\.5× a manifest request\): 1,000 profiles \d+ req\/s, p50 [\d.]+ ms = [\d.]+× \(by id [\d.]+×.*; 5,000 profiles \d+ req\/s/m,
+  );
   expect(result.stdout).toMatch(/^serve \/v1\/catalog TTFB: 1,000 profiles [\d.]+ ms, 5,000 profiles [\d.]+ ms/m);
   expect(result.stdout).toMatch(/^serve workerd RSS streaming 5,000 profiles once: [\d.]+ → peak [\d.]+ → [\d.]+ MiB/m);
-  expect(result.stdout).toMatch(/^client catalog:pull 5,000 profiles: \d+ MB\/s \(target ≥ 100\) = [\d.]+× floor time, peak RSS \d+ MiB$/m);
+  expect(result.stdout).toMatch(
+    /^client catalog:pull 5,000 profiles: \d+ MB\/s \(target ≥ 100\) = [\d.]+× floor time, peak RSS \d+ MiB$/m,
+  );
   const markdown = readFileSync(report, "utf8");
   expect(markdown).toContain("# Benchmark report (quick)");
   expect(markdown).toContain("| case | build (s) | floor (s) | build ÷ floor |");
-  expect(markdown).toMatch(/\| 1,000 profiles \(\d+ MiB\) \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \| \d+\.\d\d · \d+\.\d\d · \d+\.\d\d \|/);
+  expect(markdown).toMatch(
+    /\| 1,000 profiles \(\d+ MiB\) \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \| \d+\.\d\d · \d+\.\d\d · \d+\.\d\d \|/,
+  );
   expect(markdown).toMatch(/\| bare Hono worker: GET \/ → "ok" \(floor\) \| \d+ \| [\d.]+ \| [\d.]+ \| 1\.00× \|/);
-  expect(markdown).toMatch(/\| GET \/v1\/profiles\/\{id\}, 5,000 profiles \(\d[\d,]* different\) \| \d+ \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \|/);
+  expect(markdown).toMatch(
+    /\| GET \/v1\/profiles\/\{id\}, 5,000 profiles \(\d[\d,]* different\) \| \d+ \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \|/,
+  );
   expect(markdown).toContain("| case | pull (s) | pull MB/s | floor (s) | pull ÷ floor |");
-  expect(markdown).toMatch(/\| GET \/v1\/catalog\/parts\/1 \(16 KiB part\), bench worker, leases, KeyGuard 150 ms away \| \d+ \|/);
+  expect(markdown).toMatch(
+    /\| GET \/v1\/catalog\/parts\/1 \(16 KiB part\), bench worker, leases, KeyGuard 150 ms away \| \d+ \|/,
+  );
 }, 240_000);

@@ -11,7 +11,11 @@ const REPO = path.resolve(import.meta.dirname, "../..");
 const CRUISED = ["src", "scripts", "bench", "packages/client/src"];
 
 function run(bin: string, args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(REPO, "node_modules", bin), ...args], { cwd: REPO, encoding: "utf8", timeout: 120_000 });
+  const result = spawnSync(process.execPath, [path.join(REPO, "node_modules", bin), ...args], {
+    cwd: REPO,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return { status: result.status, report: `${result.stdout}\n${result.stderr}` };
 }
 

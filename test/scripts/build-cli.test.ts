@@ -24,7 +24,11 @@ const NODE = path.join(repo, "node_modules/.bin/node");
 // Its script paths and --import modules resolve from the repository, as under npm run; these tests run elsewhere.
 const fromRepo = createRequire(path.join(repo, "package.json"));
 const COMMAND = packageCommand("catalog:build").map((arg, i, all) =>
-  all[i - 1] === "--import" ? pathToFileURL(fromRepo.resolve(arg)).href : /\.(m?js|ts)$/.test(arg) ? path.join(repo, arg) : arg,
+  all[i - 1] === "--import"
+    ? pathToFileURL(fromRepo.resolve(arg)).href
+    : /\.(m?js|ts)$/.test(arg)
+      ? path.join(repo, arg)
+      : arg,
 );
 
 function build(...args: string[]) {
@@ -41,7 +45,10 @@ function inputDir(files: Record<string, unknown>): string {
   const dir = path.join(root, `in-${n++}`);
   mkdirSync(dir);
   for (const [name, content] of Object.entries(files)) {
-    writeFileSync(path.join(dir, name), typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`);
+    writeFileSync(
+      path.join(dir, name),
+      typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`,
+    );
   }
   return dir;
 }
@@ -61,7 +68,9 @@ describe("success", () => {
   it("--stats reports wall time, each pass's share of it, CPU time and peak RSS", () => {
     const json = build("--in", PROFILES_DIR, "--out", path.join(root, `out-${n++}`), "--json", "--stats");
     expect(json.code).toBe(0);
-    const { stats } = JSON.parse(json.stdout) as { stats: { seconds: number; cpu_seconds: number; max_rss_bytes: number; phase_seconds: Record<string, number> } };
+    const { stats } = JSON.parse(json.stdout) as {
+      stats: { seconds: number; cpu_seconds: number; max_rss_bytes: number; phase_seconds: Record<string, number> };
+    };
     expect(Object.keys(stats.phase_seconds)).toEqual(["validate", "write", "hash"]);
     for (const seconds of Object.values(stats.phase_seconds)) expect(seconds).toBeGreaterThan(0);
     const { validate, write, hash } = stats.phase_seconds;
@@ -69,14 +78,18 @@ describe("success", () => {
     expect(stats.cpu_seconds).toBeGreaterThan(0);
     expect(stats.max_rss_bytes).toBeGreaterThan(10 * 1048576);
     const line = build("--in", PROFILES_DIR, "--out", path.join(root, `out-${n++}`), "--stats");
-    expect(line.stdout).toMatch(/ \(\d+\.\d\d s: validate \d+\.\d\d, write \d+\.\d\d, hash \d+\.\d\d; CPU \d+\.\d\d s, peak RSS \d+ MiB\)\n$/);
+    expect(line.stdout).toMatch(
+      / \(\d+\.\d\d s: validate \d+\.\d\d, write \d+\.\d\d, hash \d+\.\d\d; CPU \d+\.\d\d s, peak RSS \d+ MiB\)\n$/,
+    );
   });
 
   it("builds the sample profiles and says what it did in one line", () => {
     const out = path.join(root, "dist");
     const result = build("--in", PROFILES_DIR, "--out", out);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Built 26 profiles, \d+ bytes in 1 part: release sha256:([0-9a-f]{64}) at .+\/dist\/\1\n$/);
+    expect(result.stdout).toMatch(
+      /^Built 26 profiles, \d+ bytes in 1 part: release sha256:([0-9a-f]{64}) at .+\/dist\/\1\n$/,
+    );
   });
 
   it("off a terminal, reports each pass on stderr in plain lines with human units", () => {
@@ -92,7 +105,15 @@ describe("success", () => {
   });
 
   it("--json prints the manifest and the release directory", () => {
-    const result = build("--in", PROFILES_DIR, "--out", path.join(root, "dist-json"), "--json", "--part-bytes", "50000");
+    const result = build(
+      "--in",
+      PROFILES_DIR,
+      "--out",
+      path.join(root, "dist-json"),
+      "--json",
+      "--part-bytes",
+      "50000",
+    );
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout);
     expect(json).toMatchObject({ ok: true, unchanged: false, manifest: { profile_count: 26, part_bytes: 50000 } });
@@ -102,7 +123,8 @@ describe("success", () => {
   it("--help explains every flag and exits 0", () => {
     const result = build("--help");
     expect(result.code).toBe(0);
-    for (const flag of ["--in", "--out", "--part-bytes", "--namespace", "--json", "--stats"]) expect(result.stdout).toContain(flag);
+    for (const flag of ["--in", "--out", "--part-bytes", "--namespace", "--json", "--stats"])
+      expect(result.stdout).toContain(flag);
   });
 });
 
@@ -114,7 +136,10 @@ describe("usage errors exit 2", () => {
     [["--in", PROFILES_DIR, "--out", "x", "--colour", "red"], "Unknown option '--colour'"],
     [["--in", "missing-dir", "--out", "x"], "--in missing-dir: no such file or directory"],
     [["--in", PROFILES_DIR, "--out", "x", "--namespace", "Bad NS"], "namespace must be lowercase letters"],
-    [["--in", PROFILES_DIR, "--out", `${PROFILES_DIR}/northwind-payments-api--checkout.json`], "exists and is not a directory"],
+    [
+      ["--in", PROFILES_DIR, "--out", `${PROFILES_DIR}/northwind-payments-api--checkout.json`],
+      "exists and is not a directory",
+    ],
   ])("%j", (args, message) => {
     const result = build(...args);
     expect(result.code).toBe(2);
@@ -135,7 +160,9 @@ describe("bad input exits 1 with a precise report and writes nothing", () => {
   it("malformed ndjson line: the file's line number", () => {
     const file = path.join(root, `in-${n++}.ndjson`);
     writeFileSync(file, `${JSON.stringify(allPassProfile())}\n\n{"agent_readiness_profile_id": "arp_x",}\n`);
-    expect(rejected(file)).toContain(`${file}:3:40\n  expected a property name in double quotes (no trailing comma before '}') [json-syntax]`);
+    expect(rejected(file)).toContain(
+      `${file}:3:40\n  expected a property name in double quotes (no trailing comma before '}') [json-syntax]`,
+    );
   });
 
   it("a streamed .json array: each broken element at its own line and column, and a broken structure", () => {
@@ -143,7 +170,9 @@ describe("bad input exits 1 with a precise report and writes nothing", () => {
     const good = JSON.stringify(allPassProfile());
     writeFileSync(file, `[\n  ${good},\n  {"agent_readiness_profile_id": tru},\n  42,\n]\n`);
     const report = rejected(file);
-    expect(report).toContain(`${file} [1]:3:34\n  unexpected character (not a JSON value; strings need double quotes) [json-syntax]`);
+    expect(report).toContain(
+      `${file} [1]:3:34\n  unexpected character (not a JSON value; strings need double quotes) [json-syntax]`,
+    );
     expect(report).toContain(`${file} [2]:4\n  a profile must be a JSON object [input]`);
     expect(report).toContain(`${file}:5:1\n  expected a value (no trailing comma before ']') [json-syntax]`);
     expect(report).toContain("3 violations in 1 file");
@@ -155,7 +184,9 @@ describe("bad input exits 1 with a precise report and writes nothing", () => {
     profile.scope.funnel.owner = "ops";
     const report = rejected(inputDir({ "p.json": profile }));
     expect(report).toContain(`(${profile.agent_readiness_profile_id})`);
-    expect(report).toContain("  coverage.covered_signals: must be a number [schema]\n      expected: number\n      found:    string \"14\"");
+    expect(report).toContain(
+      '  coverage.covered_signals: must be a number [schema]\n      expected: number\n      found:    string "14"',
+    );
     expect(report).toContain('  scope.funnel.owner: unknown field "owner" [schema]');
     expect(report).toContain("2 violations in 1 file; nothing was written.");
   });
@@ -168,16 +199,22 @@ describe("bad input exits 1 with a precise report and writes nothing", () => {
     c.agent_readiness_profile_id = "arp_0000000000000000000000000z";
     const report = rejected(inputDir({ "a.json": a, "b.json": b, "c.json": c }));
     expect(report.match(/\[unique-profile-id\]/g)).toHaveLength(2);
-    expect(report).toContain('agent_readiness_profile_id: 2 profiles share this id; also in');
-    expect(report).toMatch(/scope: product "zurich-ledger-api" with funnel "reconciliation" is already profiled by arp_\w+ \(.+\.json\) \[unique-scope\]/);
+    expect(report).toContain("agent_readiness_profile_id: 2 profiles share this id; also in");
+    expect(report).toMatch(
+      /scope: product "zurich-ledger-api" with funnel "reconciliation" is already profiled by arp_\w+ \(.+\.json\) \[unique-scope\]/,
+    );
     expect(report).toContain("3 violations in 2 files");
   });
 
   it("a different policy in one profile", () => {
     const odd = allPassProfile();
     odd.policy_version = "readiness-policy/2027.01";
-    const report = rejected(inputDir({ "a.json": constrainedProfile(), "b.json": odd, "c.json": structuredClone(constrainedProfile()) }));
-    expect(report).toContain("policy_version: every profile of a catalog is graded under one policy [policy-consistency]");
+    const report = rejected(
+      inputDir({ "a.json": constrainedProfile(), "b.json": odd, "c.json": structuredClone(constrainedProfile()) }),
+    );
+    expect(report).toContain(
+      "policy_version: every profile of a catalog is graded under one policy [policy-consistency]",
+    );
     expect(report).toContain('found:    "readiness-policy/2027.01"');
   });
 
@@ -209,13 +246,17 @@ describe("bad input exits 1 with a precise report and writes nothing", () => {
   it("a directory with non-JSON files and a 0-byte .json file", () => {
     const dir = inputDir({ "ok.json": allPassProfile(), "README.md": "# notes\n", "empty.json": "" });
     const report = rejected(dir);
-    expect(report).toContain(`${path.join(dir, "README.md")}\n  not a .json file: an input directory holds only .json files of profiles (move it out or rename it) [input]`);
+    expect(report).toContain(
+      `${path.join(dir, "README.md")}\n  not a .json file: an input directory holds only .json files of profiles (move it out or rename it) [input]`,
+    );
     expect(report).toContain(`${path.join(dir, "empty.json")}\n  the file is empty (0 bytes) [input]`);
   });
 
   it("not a profile: a number, an array element that is a string, invalid UTF-8", () => {
     expect(rejected(inputDir({ "n.json": "42" }))).toContain("a profile must be a JSON object [input]");
-    expect(rejected(inputDir({ "a.json": '["x"]' }))).toMatch(/a\.json \[0\]\n {2}a profile must be a JSON object \[input\]/);
+    expect(rejected(inputDir({ "a.json": '["x"]' }))).toMatch(
+      /a\.json \[0\]\n {2}a profile must be a JSON object \[input\]/,
+    );
     const latin1 = inputDir({});
     writeFileSync(path.join(latin1, "l.json"), Buffer.from([0x7b, 0x22, 0xfc, 0x22, 0x7d]));
     expect(rejected(latin1)).toContain("not valid UTF-8 (RFC 8259 §8.1) [input]");
@@ -231,7 +272,14 @@ describe("bad input exits 1 with a precise report and writes nothing", () => {
     expect(json.ok).toBe(false);
     expect(json.count).toBe(json.violations.length);
     expect(json.violations).toContainEqual(
-      expect.objectContaining({ file: expect.stringMatching(/p\.json$/), profile_id: profile.agent_readiness_profile_id, rule: "spec-rule-2", path: "stages[4].public_state", expected: '"ready"', found: '"limited"' }),
+      expect.objectContaining({
+        file: expect.stringMatching(/p\.json$/),
+        profile_id: profile.agent_readiness_profile_id,
+        rule: "spec-rule-2",
+        path: "stages[4].public_state",
+        expected: '"ready"',
+        found: '"limited"',
+      }),
     );
   });
 
@@ -255,8 +303,12 @@ describe("a full disk", () => {
     }
     expect((enospc as NodeJS.ErrnoException).code).toBe("ENOSPC");
     const message = buildFailureMessage(enospc, { outDir: path.join(root, "dist"), inputBytes: 103163384 });
-    expect(message).toMatch(new RegExp(`^the disk holding ${root} is full \\(ENOSPC: no space left on device, write\\)`));
-    expect(message).toContain(`beside --out ${path.join(root, "dist")}, and needs about 98.4 MiB (the input's size) free on that filesystem (`);
+    expect(message).toMatch(
+      new RegExp(`^the disk holding ${root} is full \\(ENOSPC: no space left on device, write\\)`),
+    );
+    expect(message).toContain(
+      `beside --out ${path.join(root, "dist")}, and needs about 98.4 MiB (the input's size) free on that filesystem (`,
+    );
     expect(message).toContain("run the same command again");
   });
 
@@ -276,8 +328,12 @@ describe("a full disk", () => {
     writeFileSync(input, [...generateProfiles(500, 3)].map((p) => `${JSON.stringify(p)}\n`).join(""));
     const result = build("--in", input, "--out", path.join(mountPoint, "dist"));
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain(`catalog:build: the disk holding ${mountPoint} is full (ENOSPC: no space left on device, write).`);
-    expect(result.stderr).toMatch(/needs about [\d.]+ MiB \(the input's size\) free on that filesystem \(256\.0 KiB in all\)/);
+    expect(result.stderr).toContain(
+      `catalog:build: the disk holding ${mountPoint} is full (ENOSPC: no space left on device, write).`,
+    );
+    expect(result.stderr).toMatch(
+      /needs about [\d.]+ MiB \(the input's size\) free on that filesystem \(256\.0 KiB in all\)/,
+    );
     expect(readdirSync(mountPoint)).toEqual([]);
   });
 });

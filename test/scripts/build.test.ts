@@ -40,7 +40,11 @@ describe("a release built from data/profiles", async () => {
     expect(readdirSync(out)).toEqual([result.manifest.release_id.slice(7)]);
     expect(readdirSync(result.releaseDir).sort()).toEqual(["index", "manifest.json", "parts"]);
     expect(release.manifest).toEqual(result.manifest);
-    expect(result.manifest).toMatchObject({ api_contract: "agentready.catalog-api/v1", profile_count: samples.length, part_bytes: 4 * 1024 * 1024 });
+    expect(result.manifest).toMatchObject({
+      api_contract: "agentready.catalog-api/v1",
+      profile_count: samples.length,
+      part_bytes: 4 * 1024 * 1024,
+    });
   });
 
   it("holds every profile, unchanged, in catalog order", () => {
@@ -63,13 +67,29 @@ describe("a release built from data/profiles", async () => {
   it("input order, file names and format do not matter", async () => {
     const dir = scratch();
     mkdirSync(dir);
-    for (const [i, { profile }] of shuffled(samples, 3).entries()) writeFileSync(path.join(dir, `${String(i).padStart(2, "0")}.json`), JSON.stringify(profile));
+    for (const [i, { profile }] of shuffled(samples, 3).entries())
+      writeFileSync(path.join(dir, `${String(i).padStart(2, "0")}.json`), JSON.stringify(profile));
     const ndjson = `${scratch()}.ndjson`;
-    writeFileSync(ndjson, shuffled(samples, 11).map(({ profile }) => `${JSON.stringify(profile)}\n`).join(""));
+    writeFileSync(
+      ndjson,
+      shuffled(samples, 11)
+        .map(({ profile }) => `${JSON.stringify(profile)}\n`)
+        .join(""),
+    );
     const array = `${scratch()}.json`;
-    writeFileSync(array, JSON.stringify(shuffled(samples, 5).map((s) => s.profile), null, 2));
+    writeFileSync(
+      array,
+      JSON.stringify(
+        shuffled(samples, 5).map((s) => s.profile),
+        null,
+        2,
+      ),
+    );
     const envelope = `${scratch()}.json`;
-    writeFileSync(envelope, JSON.stringify({ api_contract: "x.catalog-api/v1", data: shuffled(samples, 9).map((s) => s.profile) }));
+    writeFileSync(
+      envelope,
+      JSON.stringify({ api_contract: "x.catalog-api/v1", data: shuffled(samples, 9).map((s) => s.profile) }),
+    );
     for (const input of [dir, ndjson, array, envelope]) {
       const built = await buildCatalog({ input, outDir: scratch() });
       expect(built.manifest).toEqual(result.manifest);
@@ -114,8 +134,19 @@ describe("the release index", () => {
     writeFileSync(ndjson, [...generateProfiles(600, 7)].map((p) => `${JSON.stringify(p)}\n`).join(""));
     const built = await buildCatalog({ input: ndjson, outDir: scratch(), indexPageBytes: 1000, partBytes: 1 << 16 });
     const { manifest } = checkRelease(built.releaseDir);
-    for (const index of manifest.index) expect(index).toMatchObject({ page_bytes: 1000, segments: expect.arrayContaining([expect.objectContaining({ index: 2 })]) });
-    const again = await buildCatalog({ input: ndjson, outDir: scratch(), indexPageBytes: 1000, partBytes: 1 << 16, threads: 2, runBytes: 100_000 });
+    for (const index of manifest.index)
+      expect(index).toMatchObject({
+        page_bytes: 1000,
+        segments: expect.arrayContaining([expect.objectContaining({ index: 2 })]),
+      });
+    const again = await buildCatalog({
+      input: ndjson,
+      outDir: scratch(),
+      indexPageBytes: 1000,
+      partBytes: 1 << 16,
+      threads: 2,
+      runBytes: 100_000,
+    });
     expect(again.manifest).toEqual(built.manifest);
   });
 
@@ -126,7 +157,9 @@ describe("the release index", () => {
   });
 
   it.each([0, 1.5, 2 ** 20 + 1])("refuses indexPageBytes %s", async (indexPageBytes) => {
-    await expect(buildCatalog({ input: PROFILES_DIR, outDir: scratch(), indexPageBytes })).rejects.toThrow(/indexPageBytes must be from 1 to 1048576/);
+    await expect(buildCatalog({ input: PROFILES_DIR, outDir: scratch(), indexPageBytes })).rejects.toThrow(
+      /indexPageBytes must be from 1 to 1048576/,
+    );
   });
 });
 
@@ -135,12 +168,20 @@ describe("scale paths give the same bytes", () => {
     const ndjson = `${scratch()}.ndjson`;
     writeFileSync(ndjson, [...generateProfiles(1500, 4)].map((p) => `${JSON.stringify(p)}\n`).join(""));
     const inline = await buildCatalog({ input: ndjson, outDir: scratch(), threads: 0, partBytes: 1 << 16 });
-    const threaded = await buildCatalog({ input: ndjson, outDir: scratch(), threads: 2, runBytes: 200_000, partBytes: 1 << 16 });
+    const threaded = await buildCatalog({
+      input: ndjson,
+      outDir: scratch(),
+      threads: 2,
+      runBytes: 200_000,
+      partBytes: 1 << 16,
+    });
     expect(threaded.manifest).toEqual(inline.manifest);
     const { data } = checkRelease(threaded.releaseDir);
     expect(data).toHaveLength(1500);
     expectCatalogOrder(data);
-    expect(readFileSync(path.join(threaded.releaseDir, "manifest.json"))).toEqual(readFileSync(path.join(inline.releaseDir, "manifest.json")));
+    expect(readFileSync(path.join(threaded.releaseDir, "manifest.json"))).toEqual(
+      readFileSync(path.join(inline.releaseDir, "manifest.json")),
+    );
     // The same profiles as one pretty-printed .json array (~9 MB: streamed across many read chunks).
     const array = `${scratch()}.json`;
     writeFileSync(array, JSON.stringify(shuffled([...generateProfiles(1500, 4)], 2), null, 2));
@@ -157,12 +198,17 @@ describe("scale paths give the same bytes", () => {
     const ndjson = `${scratch()}.ndjson`;
     writeFileSync(ndjson, `${lines.join("\n")}\n`);
     const report = async (threads: number) => {
-      const failed = await buildCatalog({ input: ndjson, outDir: scratch(), threads, runBytes: 100_000 }).then(() => undefined, (error: unknown) => error);
+      const failed = await buildCatalog({ input: ndjson, outDir: scratch(), threads, runBytes: 100_000 }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       expect(failed).toBeInstanceOf(BuildFailed);
       return (failed as BuildFailed).problems;
     };
     const inline = await report(0);
-    expect(new Set(inline.map((p) => p.rule))).toEqual(new Set(["schema", "unique-profile-id", "unique-scope", "json-syntax", "canonical-json"]));
+    expect(new Set(inline.map((p) => p.rule))).toEqual(
+      new Set(["schema", "unique-profile-id", "unique-scope", "json-syntax", "canonical-json"]),
+    );
     expect(await report(2)).toEqual(inline);
     // ~3 MB of lines: read in 1 MiB chunks, so these lines are counted across chunk boundaries.
     const lineOf = (rule: string) => inline.filter((p) => p.rule === rule).map((p) => p.line);

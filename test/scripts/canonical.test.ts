@@ -12,10 +12,16 @@ import { allSamples, constrainedProfile } from "./profile-fixtures";
 const jcs = (value: unknown) => canonicalize(value) as string;
 
 const TRICKY: [string, unknown][] = [
-  ["numbers at the edges of ECMAScript formatting", [1e21, 1e-7, 0.1, 0.2 + 0.1, -0, 5e-324, 1.7976931348623157e308, 123456789012345680000, 100, -1.5e-9]],
+  [
+    "numbers at the edges of ECMAScript formatting",
+    [1e21, 1e-7, 0.1, 0.2 + 0.1, -0, 5e-324, 1.7976931348623157e308, 123456789012345680000, 100, -1.5e-9],
+  ],
   ["escapes", ["\u0000\u0001\u001f", '"quoted"', "back\\slash", "\b\f\n\r\t", "\u007f", "\u2028\u2029", "</script>"]],
   ["non-ASCII text", ["Zürich", "Ægir", "日本語", "😀", "e\u0301", "\u20ac"]],
-  ["keys sorted by UTF-16 code units, not code points", { "\ufb33": 1, "😀": 2, é: 3, e: 4, E: 5, "": 6, a: { z: 1, "10": 2, "9": 3, ä: 4 } }],
+  [
+    "keys sorted by UTF-16 code units, not code points",
+    { "\ufb33": 1, "😀": 2, é: 3, e: 4, E: 5, "": 6, a: { z: 1, "10": 2, "9": 3, ä: 4 } },
+  ],
   ["nesting and literals", { b: [true, false, null, [], {}], a: { c: [{ y: 1, x: 2 }] } }],
 ];
 
@@ -54,7 +60,8 @@ describe("the sorted copy's JSON.stringify (the build's fast path for valid prof
 
   it("escapes exactly as JCS, serializes a literal backslash-u text, and refuses a lone surrogate with its path", () => {
     const withEscapes = constrainedProfile();
-    withEscapes.stages[0].primary_finding.context = 'a literal \\u0041 and \\ud800, a tab\t, a "quote", \u0001, \u2028 and Zürich';
+    withEscapes.stages[0].primary_finding.context =
+      'a literal \\u0041 and \\ud800, a tab\t, a "quote", \u0001, \u2028 and Zürich';
     expect(canonicalProfileJson(withEscapes)).toBe(jcs(withEscapes));
     const lone = constrainedProfile();
     lone.scope.product.name = "bad \udc00 name";

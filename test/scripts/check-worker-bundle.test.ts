@@ -20,7 +20,8 @@ afterEach(() => {
 });
 
 type Inputs = { entry: string; files: Record<string, { size: number; mtimeMs: number }> };
-const recordOf = (cache: string) => JSON.parse(readFileSync(path.join(cache, "check-worker.inputs.json"), "utf8")) as Inputs;
+const recordOf = (cache: string) =>
+  JSON.parse(readFileSync(path.join(cache, "check-worker.inputs.json"), "utf8")) as Inputs;
 const inputsOf = (cache: string) => recordOf(cache).files;
 const withFiles = (cache: string, files: Inputs["files"]) => JSON.stringify({ ...recordOf(cache), files });
 
@@ -44,7 +45,10 @@ describe("the check-worker bundle cache", () => {
     const inputs = inputsOf(cache);
     const [file] = Object.keys(inputs).filter((name) => name.endsWith("check-worker.ts"));
     // What editing the file would do, without touching the repository.
-    writeFileSync(path.join(cache, "check-worker.inputs.json"), withFiles(cache, { ...inputs, [file!]: { ...inputs[file!]!, size: inputs[file!]!.size + 1 } }));
+    writeFileSync(
+      path.join(cache, "check-worker.inputs.json"),
+      withFiles(cache, { ...inputs, [file!]: { ...inputs[file!]!, size: inputs[file!]!.size + 1 } }),
+    );
     writeFileSync(bundle, "stale");
     expect(workerScript(tempDir(), cache)).toBe(bundle);
     expect(readFileSync(bundle, "utf8")).not.toBe("stale");
@@ -57,7 +61,10 @@ describe("the check-worker bundle cache", () => {
     const record = recordOf(cache);
     expect(record.entry.endsWith(path.join("scripts", "catalog", "check-worker.ts"))).toBe(true);
     // As a second checkout whose node_modules is this one would have left it: same files, its own entry.
-    writeFileSync(path.join(cache, "check-worker.inputs.json"), JSON.stringify({ ...record, entry: "/elsewhere/scripts/catalog/check-worker.ts" }));
+    writeFileSync(
+      path.join(cache, "check-worker.inputs.json"),
+      JSON.stringify({ ...record, entry: "/elsewhere/scripts/catalog/check-worker.ts" }),
+    );
     writeFileSync(bundle, "another checkout's code");
     expect(workerScript(tempDir(), cache)).toBe(bundle);
     expect(readFileSync(bundle, "utf8")).not.toBe("another checkout's code");

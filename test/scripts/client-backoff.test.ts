@@ -11,7 +11,10 @@ const URL_ = "https://api.test/v1/releases/current";
 
 describe("retried: 429 and 503 after Retry-After", () => {
   it("503 with Retry-After: 3 waits exactly 3 s, then succeeds", async () => {
-    const { http, server, clock } = client([problem(503, "catalog_unavailable", { "Retry-After": "3" }), new Response("ok")]);
+    const { http, server, clock } = client([
+      problem(503, "catalog_unavailable", { "Retry-After": "3" }),
+      new Response("ok"),
+    ]);
     expect((await http.get(URL_)).status).toBe(200);
     expect(clock.sleeps).toEqual([3000]);
     expect(server.requests).toHaveLength(2);
@@ -36,14 +39,23 @@ describe("retried: 429 and 503 after Retry-After", () => {
 
 describe("retried: other 5xx and network failures, with capped exponential backoff and full jitter", () => {
   it("doubles the ceiling each retry and draws uniformly below it (random 0.5 → half)", async () => {
-    const { http, clock } = client([problem(500, "internal_error"), problem(502, "x"), problem(504, "x"), problem(503, "x"), new Response("ok")]);
+    const { http, clock } = client([
+      problem(500, "internal_error"),
+      problem(502, "x"),
+      problem(504, "x"),
+      problem(503, "x"),
+      new Response("ok"),
+    ]);
     await http.get(URL_);
     expect(clock.sleeps).toEqual([250, 500, 1000, 2000]);
   });
 
   it("caps the ceiling at maxDelayMs", async () => {
     const policy = { ...DEFAULT_RETRY_POLICY, maxDelayMs: 1_000, maxAttempts: 6 };
-    const { http, clock } = client([...Array.from({ length: 5 }, () => problem(500, "x")), new Response("ok")], { policy, random: () => 0.999 });
+    const { http, clock } = client([...Array.from({ length: 5 }, () => problem(500, "x")), new Response("ok")], {
+      policy,
+      random: () => 0.999,
+    });
     await http.get(URL_);
     expect(clock.sleeps).toEqual([499, 999, 999, 999, 999]);
   });
@@ -75,7 +87,10 @@ describe("retried: other 5xx and network failures, with capped exponential backo
   });
 
   it("shares a retry budget across requests: a failing server gets no retry storm", async () => {
-    const { http, server } = client(Array.from({ length: 20 }, () => problem(503, "x")), { budget: { maxTokens: 3, tokensPerSuccess: 0.5 } });
+    const { http, server } = client(
+      Array.from({ length: 20 }, () => problem(503, "x")),
+      { budget: { maxTokens: 3, tokensPerSuccess: 0.5 } },
+    );
     await expect(http.get(URL_)).rejects.toThrow("retry budget exhausted");
     expect(server.requests).toHaveLength(4); // the first try and 3 retries
     await expect(http.get(URL_)).rejects.toThrow("retry budget exhausted");
@@ -106,7 +121,10 @@ describe("credentials", () => {
   it("sends the key as a Bearer token on every try, and nothing without a key", async () => {
     const withKey = client([problem(503, "x", { "Retry-After": "0" }), new Response("ok")], { key: "sk_test_example" });
     await withKey.http.get(URL_);
-    expect(withKey.server.requests.map((request) => request.headers.get("authorization"))).toEqual(["Bearer sk_test_example", "Bearer sk_test_example"]);
+    expect(withKey.server.requests.map((request) => request.headers.get("authorization"))).toEqual([
+      "Bearer sk_test_example",
+      "Bearer sk_test_example",
+    ]);
     const anonymous = client([new Response("ok")]);
     await anonymous.http.get(URL_);
     expect(anonymous.server.requests[0]!.headers.has("authorization")).toBe(false);

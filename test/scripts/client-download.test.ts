@@ -8,7 +8,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CatalogApiError, CatalogVerificationError, createCatalogClient, type DownloadOptions, type Progress } from "../../packages/client/src/node.js";
+import {
+  CatalogApiError,
+  CatalogVerificationError,
+  createCatalogClient,
+  type DownloadOptions,
+  type Progress,
+} from "../../packages/client/src/node.js";
 import { buildCatalog, type BuildResult } from "../../scripts/catalog/build";
 import { fixtureServer, type Fault } from "./pull-fixture-server";
 
@@ -19,7 +25,9 @@ let document: Buffer;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "catalog-download-"));
   built = await buildCatalog({ input: path.resolve("data/profiles"), outDir: path.join(dir, "dist"), partBytes: 7919 });
-  document = Buffer.concat(built.manifest.parts.map((part) => readFileSync(path.join(built.releaseDir, "parts", String(part.index)))));
+  document = Buffer.concat(
+    built.manifest.parts.map((part) => readFileSync(path.join(built.releaseDir, "parts", String(part.index)))),
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -31,13 +39,19 @@ async function download(fault: Fault, out: string, options: DownloadOptions = {}
       (result) => ({ result, error: undefined }),
       (error: unknown) => ({ result: undefined, error }),
     );
-    return { ...outcome, partsFetched: server.requests.filter((url) => url.includes("/parts/")).map((url) => Number(url.split("/").at(-1))) };
+    return {
+      ...outcome,
+      partsFetched: server.requests
+        .filter((url) => url.includes("/parts/"))
+        .map((url) => Number(url.split("/").at(-1))),
+    };
   } finally {
     await server.close();
   }
 }
 
-const partials = (out: string) => readdirSync(path.dirname(out)).filter((name) => name.startsWith(`${path.basename(out)}.partial-`));
+const partials = (out: string) =>
+  readdirSync(path.dirname(out)).filter((name) => name.startsWith(`${path.basename(out)}.partial-`));
 const count = () => built.manifest.parts.length;
 
 describe("download()", () => {
@@ -45,12 +59,26 @@ describe("download()", () => {
     const out = path.join(dir, "fresh", "catalog.json");
     mkdirSync(path.dirname(out));
     const progress: Progress[] = [];
-    const { result, error, partsFetched } = await download("none", out, { onProgress: (event) => progress.push(event) });
+    const { result, error, partsFetched } = await download("none", out, {
+      onProgress: (event) => progress.push(event),
+    });
     expect(error).toBeUndefined();
     expect(readFileSync(out).equals(document)).toBe(true);
-    expect(result).toMatchObject({ path: out, partsFetched: count(), partsReused: 0, manifest: { release_id: built.manifest.release_id } });
+    expect(result).toMatchObject({
+      path: out,
+      partsFetched: count(),
+      partsReused: 0,
+      manifest: { release_id: built.manifest.release_id },
+    });
     expect(partsFetched).toEqual([...Array(count()).keys()]);
-    expect(progress.at(-1)).toEqual({ phase: "verified", bytesDone: document.length, bytesTotal: document.length, partsDone: count(), partsTotal: count(), partsReused: 0 });
+    expect(progress.at(-1)).toEqual({
+      phase: "verified",
+      bytesDone: document.length,
+      bytesTotal: document.length,
+      partsDone: count(),
+      partsTotal: count(),
+      partsReused: 0,
+    });
     expect(partials(out)).toEqual([]);
   });
 
@@ -111,7 +139,10 @@ describe("download()", () => {
   it("an abort stops it with an AbortError and keeps the partial file to resume from", async () => {
     const out = path.join(dir, "aborted.json");
     const controller = new AbortController();
-    const { error } = await download("none", out, { signal: controller.signal, onProgress: (event) => event.partsDone === 2 && controller.abort() });
+    const { error } = await download("none", out, {
+      signal: controller.signal,
+      onProgress: (event) => event.partsDone === 2 && controller.abort(),
+    });
     expect((error as DOMException).name).toBe("AbortError");
     expect(existsSync(out)).toBe(false);
     expect(partials(out)).toHaveLength(1);

@@ -25,7 +25,14 @@ describe("CatalogApiError", () => {
     const error = (await rejection(http.get(URL_))) as CatalogApiError;
     expect(error).toBeInstanceOf(CatalogApiError);
     expect(error.name).toBe("CatalogApiError");
-    expect({ status: error.status, code: error.code, detail: error.detail, requestId: error.requestId, retryAfter: error.retryAfter, url: error.url }).toEqual({
+    expect({
+      status: error.status,
+      code: error.code,
+      detail: error.detail,
+      requestId: error.requestId,
+      retryAfter: error.retryAfter,
+      url: error.url,
+    }).toEqual({
       status: 404,
       code: "release_not_found",
       detail: "release_not_found detail",
@@ -37,7 +44,9 @@ describe("CatalogApiError", () => {
 
   it("takes request_id from the problem body when the header is missing", async () => {
     const body = JSON.stringify({ code: "invalid_api_key", detail: "no", request_id: "req_body" });
-    const { http } = client([new Response(body, { status: 401, headers: { "Content-Type": "application/problem+json" } })]);
+    const { http } = client([
+      new Response(body, { status: 401, headers: { "Content-Type": "application/problem+json" } }),
+    ]);
     expect(((await rejection(http.get(URL_))) as CatalogApiError).requestId).toBe("req_body");
   });
 
@@ -48,7 +57,9 @@ describe("CatalogApiError", () => {
   });
 
   it("a non-JSON answer has a status but no code or detail", async () => {
-    const { http } = client([new Response("<html>no</html>", { status: 404, headers: { "Content-Type": "text/html" } })]);
+    const { http } = client([
+      new Response("<html>no</html>", { status: 404, headers: { "Content-Type": "text/html" } }),
+    ]);
     const error = (await rejection(http.get(URL_))) as CatalogApiError;
     expect([error.status, error.code, error.detail, error.requestId]).toEqual([404, null, null, null]);
   });
@@ -76,7 +87,10 @@ describe("cancellation with AbortSignal", () => {
     const controller = new AbortController();
     const clock = fakeClock(Date.UTC(2026, 0, 1), () => controller.abort());
     const requests: Request[] = [];
-    const http = createCatalogHttp({ clock, random: () => 0.5, fetch: async (request) => {
+    const http = createCatalogHttp({
+      clock,
+      random: () => 0.5,
+      fetch: async (request) => {
         requests.push(request);
         return problem(503, "x");
       },
@@ -88,7 +102,10 @@ describe("cancellation with AbortSignal", () => {
 
   it("an abort while the system clock sleeps wakes it at once", async () => {
     const controller = new AbortController();
-    const http = createCatalogHttp({ random: () => 0.5, fetch: async () => problem(503, "x", { "Retry-After": "60" }) });
+    const http = createCatalogHttp({
+      random: () => 0.5,
+      fetch: async () => problem(503, "x", { "Retry-After": "60" }),
+    });
     const started = Date.now();
     setTimeout(() => controller.abort(), 50);
     const error = await rejection(http.get(URL_, { signal: controller.signal }));

@@ -19,7 +19,10 @@ export function fakeClock(startMs = Date.UTC(2026, 0, 1), onSleep: () => void = 
 }
 
 export const problem = (status: number, code: string, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ code, detail: `${code} detail`, status }), { status, headers: { "Content-Type": "application/problem+json", ...headers } });
+  new Response(JSON.stringify({ code, detail: `${code} detail`, status }), {
+    status,
+    headers: { "Content-Type": "application/problem+json", ...headers },
+  });
 
 /** A server that answers from a script, recording what it was sent. */
 export function scripted(answers: (Response | Error | ((request: Request) => Promise<Response>))[]) {

@@ -9,7 +9,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CatalogApiError, CatalogVerificationError, createCatalogClient, type CatalogClient, type Profile } from "../../packages/client/src/index.js";
+import {
+  CatalogApiError,
+  CatalogVerificationError,
+  createCatalogClient,
+  type CatalogClient,
+  type Profile,
+} from "../../packages/client/src/index.js";
 import { buildCatalog, type BuildResult } from "../../scripts/catalog/build";
 import { fixtureServer, type Fault } from "./pull-fixture-server";
 
@@ -20,7 +26,9 @@ let data: Profile[];
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "catalog-client-"));
   built = await buildCatalog({ input: path.resolve("data/profiles"), outDir: path.join(dir, "dist"), partBytes: 7919 });
-  const document = Buffer.concat(built.manifest.parts.map((part) => readFileSync(path.join(built.releaseDir, "parts", String(part.index)))));
+  const document = Buffer.concat(
+    built.manifest.parts.map((part) => readFileSync(path.join(built.releaseDir, "parts", String(part.index)))),
+  );
   data = (JSON.parse(document.toString("utf8")) as { data: Profile[] }).data;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,12 +82,15 @@ describe("profiles() against a server that gets one thing wrong", () => {
     ["wrong-document-sha256", "the whole document (sha256) does not match"],
     ["wrong-profile-count", `the data holds ${26} profiles, the manifest says 27`],
     ["no-closing-brace", `the document's last byte is not the envelope's closing "}"`],
-  ])("%s: the parts verify, so their profiles are yielded; the release as a whole does not → error at the end", async (fault, message) => {
-    const { seen, error } = await streamed(fault);
-    expect(error).toBeInstanceOf(CatalogVerificationError);
-    expect(String(error)).toContain(message);
-    if (fault !== "no-closing-brace") expect(seen).toEqual(data);
-  });
+  ])(
+    "%s: the parts verify, so their profiles are yielded; the release as a whole does not → error at the end",
+    async (fault, message) => {
+      const { seen, error } = await streamed(fault);
+      expect(error).toBeInstanceOf(CatalogVerificationError);
+      expect(String(error)).toContain(message);
+      if (fault !== "no-closing-brace") expect(seen).toEqual(data);
+    },
+  );
 
   it.each<[Fault, string]>([
     ["forged-artifact", "release_id does not match"],
@@ -94,7 +105,12 @@ describe("profiles() against a server that gets one thing wrong", () => {
   it("401 → CatalogApiError with code, detail and request id, asked once", async () => {
     const { error, requests } = await streamed("unauthorized");
     expect(error).toBeInstanceOf(CatalogApiError);
-    expect(error).toMatchObject({ status: 401, code: "invalid_api_key", detail: "The API key is not valid.", requestId: "req_fixture" });
+    expect(error).toMatchObject({
+      status: 401,
+      code: "invalid_api_key",
+      detail: "The API key is not valid.",
+      requestId: "req_fixture",
+    });
     expect(requests).toHaveLength(1);
   });
 });
@@ -120,21 +136,29 @@ describe("profile() against a server that gets one thing wrong", () => {
     ["wrong-profile-release", "answered from release sha256:2222"],
   ])("%s → CatalogVerificationError", async (fault, message) => {
     const { result: error } = await against(fault, (client) =>
-      client.profile(sample().agent_readiness_profile_id, { release: built.manifest.release_id }).catch((caught: unknown) => caught),
+      client
+        .profile(sample().agent_readiness_profile_id, { release: built.manifest.release_id })
+        .catch((caught: unknown) => caught),
     );
     expect(error).toBeInstanceOf(CatalogVerificationError);
     expect(String(error)).toContain(message);
   });
 
   it("an unknown profile → CatalogApiError 404 profile_not_found", async () => {
-    const { result: error } = await against("none", (client) => client.profile("no-such-product", "checkout").catch((caught: unknown) => caught));
+    const { result: error } = await against("none", (client) =>
+      client.profile("no-such-product", "checkout").catch((caught: unknown) => caught),
+    );
     expect(error).toBeInstanceOf(CatalogApiError);
     expect(error).toMatchObject({ status: 404, code: "profile_not_found" });
   });
 
   it('"", "." and ".." are refused before any request: they would address another path', async () => {
     const { result, requests } = await against("none", async (client) =>
-      Promise.all([client.profile("..", "x"), client.profile("."), client.profile("p", ""), client.profile(".", "x")].map((call) => call.catch((caught: unknown) => caught))),
+      Promise.all(
+        [client.profile("..", "x"), client.profile("."), client.profile("p", ""), client.profile(".", "x")].map(
+          (call) => call.catch((caught: unknown) => caught),
+        ),
+      ),
     );
     for (const error of result) expect(error).toBeInstanceOf(TypeError);
     expect(requests).toEqual([]);

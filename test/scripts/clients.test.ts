@@ -25,7 +25,16 @@ interface ListedClient {
 
 describe("npm run clients", () => {
   it("creates a confidential client, shows its secret once, lists it without the secret, deletes it", async () => {
-    const created = await clients("create", "--name", "Cheese Tracker", "--redirect-uri", "https://app.example/cb", "--redirect-uri", "http://127.0.0.1:8400/cb", "--json");
+    const created = await clients(
+      "create",
+      "--name",
+      "Cheese Tracker",
+      "--redirect-uri",
+      "https://app.example/cb",
+      "--redirect-uri",
+      "http://127.0.0.1:8400/cb",
+      "--json",
+    );
     expect(created.code).toBe(0);
     const client = JSON.parse(created.stdout) as ListedClient;
     expect(client.clientSecret).toMatch(/^\S{32}$/);
@@ -43,7 +52,15 @@ describe("npm run clients", () => {
   }, 60_000);
 
   it("creates a public client without a secret", async () => {
-    const created = await clients("create", "--name", "CLI tool", "--redirect-uri", "http://localhost:7777/callback", "--public", "--json");
+    const created = await clients(
+      "create",
+      "--name",
+      "CLI tool",
+      "--redirect-uri",
+      "http://localhost:7777/callback",
+      "--public",
+      "--json",
+    );
     expect(created.code).toBe(0);
     const client = JSON.parse(created.stdout) as ListedClient;
     expect(client.tokenEndpointAuthMethod).toBe("none");
@@ -67,11 +84,23 @@ describe("npm run clients", () => {
   }
 
   it("takes --name=value options; deletes a client whose id starts with - given after --", async () => {
-    const created = await clients("create", "--name=Dash Tool", "--redirect-uri=http://localhost:7778/callback", "--public", "--json");
+    const created = await clients(
+      "create",
+      "--name=Dash Tool",
+      "--redirect-uri=http://localhost:7778/callback",
+      "--public",
+      "--json",
+    );
     expect(created.code, created.stderr).toBe(0);
-    expect(JSON.parse(created.stdout)).toMatchObject({ clientName: "Dash Tool", redirectUris: ["http://localhost:7778/callback"] });
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      clientName: "Dash Tool",
+      redirectUris: ["http://localhost:7778/callback"],
+    });
 
-    const clientId = await registerClientStartingWithDash(state, { clientName: "Dash App", redirectUris: ["http://localhost:7779/callback"] });
+    const clientId = await registerClientStartingWithDash(state, {
+      clientName: "Dash App",
+      redirectUris: ["http://localhost:7779/callback"],
+    });
     const deleted = await runScript("clients.ts", ["delete", "--persist-to", state, "--", clientId]);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(deleted.stderr).toContain(`deleted client ${clientId}`);

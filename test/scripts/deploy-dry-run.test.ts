@@ -12,7 +12,14 @@ import { checkMigrations } from "../../scripts/deploy/check-migrations";
 import { readDeployments } from "../../scripts/deploy/deployments";
 import { runScript, type ScriptRun } from "../e2e/support/scripts";
 import { FakeCloudflare } from "./deploy-support/fake-cloudflare";
-import { editedRepoConfig, envTypeWith, REPO_CONFIG, REPO_TYPES, smallWorker, tempDir } from "./deploy-support/fixtures";
+import {
+  editedRepoConfig,
+  envTypeWith,
+  REPO_CONFIG,
+  REPO_TYPES,
+  smallWorker,
+  tempDir,
+} from "./deploy-support/fixtures";
 
 describe("npm run deploy -- --dry-run", () => {
   let fake: FakeCloudflare;
@@ -23,7 +30,13 @@ describe("npm run deploy -- --dry-run", () => {
     fake = await FakeCloudflare.start();
     const home = tempDir("dry-run-home-");
     run = await runScript("deploy.ts", ["--dry-run", "--outdir", outDir], {
-      env: { CLOUDFLARE_API_BASE_URL: fake.baseUrl, CLOUDFLARE_API_TOKEN: "", CLOUDFLARE_ACCOUNT_ID: "", HOME: home, XDG_CONFIG_HOME: home },
+      env: {
+        CLOUDFLARE_API_BASE_URL: fake.baseUrl,
+        CLOUDFLARE_API_TOKEN: "",
+        CLOUDFLARE_ACCOUNT_ID: "",
+        HOME: home,
+        XDG_CONFIG_HOME: home,
+      },
     });
   }, 120_000);
   afterAll(() => fake?.close());
@@ -32,8 +45,12 @@ describe("npm run deploy -- --dry-run", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("config: bindings, migrations and isolation of production and sandbox check out");
-    expect(run.stdout).toMatch(/^production: bundle [\d.]+ KiB compressed \(budget 512\.0 KiB\), starts in workerd with no I\/O in global scope$/m);
-    expect(run.stdout).toMatch(/^sandbox: bundle [\d.]+ KiB compressed \(budget 512\.0 KiB\), starts in workerd with no I\/O in global scope$/m);
+    expect(run.stdout).toMatch(
+      /^production: bundle [\d.]+ KiB compressed \(budget 512\.0 KiB\), starts in workerd with no I\/O in global scope$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^sandbox: bundle [\d.]+ KiB compressed \(budget 512\.0 KiB\), starts in workerd with no I\/O in global scope$/m,
+    );
     expect(run.stdout).toContain("dry run passed for production and sandbox: nothing was deployed");
     expect(existsSync(path.join(outDir, "production", "index.js"))).toBe(true);
     expect(existsSync(path.join(outDir, "sandbox", "index.js"))).toBe(true);
@@ -51,25 +68,48 @@ describe("npm run deploy -- --dry-run", () => {
 
 describe("dry-run checks on broken configs", () => {
   it("a binding declared at the top level only: the sandbox lacks it", async () => {
-    const config = editedRepoConfig((toml) => toml.replace('[[kv_namespaces]]\nbinding = "CATALOG_KV"', '[[kv_namespaces]]\nbinding = "AUDIT_KV"\n\n[[kv_namespaces]]\nbinding = "CATALOG_KV"'));
-    const problems = checkBindings(envTypeBindings(envTypeWith("AUDIT_KV?: KVNamespace;")), await readDeployments(config));
-    expect(problems).toEqual(["AUDIT_KV (KV namespace) is in the Env type but [env.sandbox] does not declare it (bindings are not inherited: declare it there too)"]);
+    const config = editedRepoConfig((toml) =>
+      toml.replace(
+        '[[kv_namespaces]]\nbinding = "CATALOG_KV"',
+        '[[kv_namespaces]]\nbinding = "AUDIT_KV"\n\n[[kv_namespaces]]\nbinding = "CATALOG_KV"',
+      ),
+    );
+    const problems = checkBindings(
+      envTypeBindings(envTypeWith("AUDIT_KV?: KVNamespace;")),
+      await readDeployments(config),
+    );
+    expect(problems).toEqual([
+      "AUDIT_KV (KV namespace) is in the Env type but [env.sandbox] does not declare it (bindings are not inherited: declare it there too)",
+    ]);
   });
 
   it("a binding of another kind in one deployment", async () => {
-    const config = editedRepoConfig((toml) => toml.replace('[env.sandbox.vars]\n', '[env.sandbox.vars]\nAUTH_KV = "oops"\n').replace(/\[\[env\.sandbox\.kv_namespaces\]\]\nbinding = "AUTH_KV"\n(?:preview_)?id = "[^"]*"\n/, ""));
+    const config = editedRepoConfig((toml) =>
+      toml
+        .replace("[env.sandbox.vars]\n", '[env.sandbox.vars]\nAUTH_KV = "oops"\n')
+        .replace(/\[\[env\.sandbox\.kv_namespaces\]\]\nbinding = "AUTH_KV"\n(?:preview_)?id = "[^"]*"\n/, ""),
+    );
     const problems = checkBindings(envTypeBindings(readFileSync(REPO_TYPES, "utf8")), await readDeployments(config));
     expect(problems).toEqual(["AUTH_KV is a KV namespace in the Env type but a variable in [env.sandbox]"]);
   });
 
   it("a binding the Env type does not know yet: run npm run types", async () => {
-    const config = editedRepoConfig((toml) => `${toml}\n[[env.sandbox.r2_buckets]]\nbinding = "EXPORTS"\nbucket_name = "exports-sandbox"\n`);
+    const config = editedRepoConfig(
+      (toml) => `${toml}\n[[env.sandbox.r2_buckets]]\nbinding = "EXPORTS"\nbucket_name = "exports-sandbox"\n`,
+    );
     const problems = checkBindings(envTypeBindings(readFileSync(REPO_TYPES, "utf8")), await readDeployments(config));
-    expect(problems).toEqual(["EXPORTS (R2 bucket) is declared in [env.sandbox] but missing from the Env type: run `npm run types`"]);
+    expect(problems).toEqual([
+      "EXPORTS (R2 bucket) is declared in [env.sandbox] but missing from the Env type: run `npm run types`",
+    ]);
   });
 
   it("a bound class no migration creates, and deployments with different migrations", async () => {
-    const config = editedRepoConfig((toml) => toml.replace('new_sqlite_classes = ["AccountObject", "AccountDirectory", "KeyGuard"]', 'new_sqlite_classes = ["AccountObject", "AccountDirectory"]'));
+    const config = editedRepoConfig((toml) =>
+      toml.replace(
+        'new_sqlite_classes = ["AccountObject", "AccountDirectory", "KeyGuard"]',
+        'new_sqlite_classes = ["AccountObject", "AccountDirectory"]',
+      ),
+    );
     expect(checkMigrations(await readDeployments(config))).toEqual([
       "production: KEY_GUARDS binds KeyGuard, which no migration creates (add it to a new migration's new_sqlite_classes)",
       "sandbox declares other Durable Object migrations than production (v1: AccountObject, AccountDirectory, KeyGuard; production: v1: AccountObject, AccountDirectory), but both run the same code",
@@ -77,7 +117,11 @@ describe("dry-run checks on broken configs", () => {
   });
 
   it("two deployments sharing a bucket or a rate-limit namespace", async () => {
-    const config = editedRepoConfig((toml) => toml.replace('bucket_name = "readiness-catalog-releases-sandbox"', 'bucket_name = "readiness-catalog-releases"').replace('namespace_id = "1002"', 'namespace_id = "1001"'));
+    const config = editedRepoConfig((toml) =>
+      toml
+        .replace('bucket_name = "readiness-catalog-releases-sandbox"', 'bucket_name = "readiness-catalog-releases"')
+        .replace('namespace_id = "1002"', 'namespace_id = "1001"'),
+    );
     expect(checkIsolation(await readDeployments(config))).toEqual([
       "production and sandbox share the R2 bucket readiness-catalog-releases",
       "production and sandbox share the rate-limit namespace 1001",
@@ -100,7 +144,9 @@ describe("dry-run: the global scope does no I/O", () => {
 
   it("fails a worker that fetches in its global scope, with workerd's reason", async () => {
     const [problem] = await check(`const seed = await fetch("https://example.com/seed");\n${handler}`);
-    expect(problem).toMatch(/^production: the bundle fails to start in workerd: .*Uncaught Error: Disallowed operation called within global scope/);
+    expect(problem).toMatch(
+      /^production: the bundle fails to start in workerd: .*Uncaught Error: Disallowed operation called within global scope/,
+    );
   }, 60_000);
 
   it("fails a worker that reads a binding in its global scope", async () => {
@@ -109,4 +155,3 @@ describe("dry-run: the global scope does no I/O", () => {
     expect(problem).toContain("Disallowed operation called within global scope");
   }, 60_000);
 });
-

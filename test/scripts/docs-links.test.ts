@@ -11,7 +11,12 @@ import { githubSlug, headingAnchors, markdownLinks, namedRepoPaths } from "./mar
 
 const root = path.resolve(import.meta.dirname, "../..");
 const docsDir = path.join(root, "docs");
-const pages = ["README.md", ...readdirSync(docsDir).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const pages = [
+  "README.md",
+  ...readdirSync(docsDir)
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 
 function brokenLinks(page: string): string[] {
   const file = path.join(root, page);
@@ -58,11 +63,13 @@ describe("links in README.md and docs/", () => {
   });
 
   it("finds the links and headings it checks (GitHub's slug rules)", () => {
-    const text = "# OAuth 2.0\n## `npm run catalog:build`\n## Café & co\n## Café & co\n```sh\n# not a heading [x](nowhere.md)\n```\nSee [a](other.md#b) and `[c](d.md)`.\n";
+    const text =
+      "# OAuth 2.0\n## `npm run catalog:build`\n## Café & co\n## Café & co\n```sh\n# not a heading [x](nowhere.md)\n```\nSee [a](other.md#b) and `[c](d.md)`.\n";
     expect([...headingAnchors(text)]).toEqual(["oauth-20", "npm-run-catalogbuild", "café--co", "café--co-1"]);
     expect(markdownLinks(text).map((link) => link.target)).toEqual(["other.md#b"]);
     expect(githubSlug("1. Log in")).toBe("1-log-in");
-    const paths = "Run `npm test` over `src/worker/index.ts`, `test/worker/x.{a,b}.test.ts` and `scripts/<name>.ts`; not src/a.ts.\n```\n`src/b.ts`\n```\n";
+    const paths =
+      "Run `npm test` over `src/worker/index.ts`, `test/worker/x.{a,b}.test.ts` and `scripts/<name>.ts`; not src/a.ts.\n```\n`src/b.ts`\n```\n";
     expect(namedRepoPaths(paths).map((named) => named.target)).toEqual(["src/worker/index.ts"]);
   });
 });

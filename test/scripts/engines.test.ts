@@ -8,11 +8,17 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
-const pkg = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { engines: { node: string }; devDependencies: Record<string, string> };
-const lock = JSON.parse(readFileSync(path.join(REPO, "package-lock.json"), "utf8")) as { packages: Record<string, { engines?: { node?: string } | string[] }> };
+const pkg = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as {
+  engines: { node: string };
+  devDependencies: Record<string, string>;
+};
+const lock = JSON.parse(readFileSync(path.join(REPO, "package-lock.json"), "utf8")) as {
+  packages: Record<string, { engines?: { node?: string } | string[] }>;
+};
 
 /** The lowest Node major a range admits: "^22.12.0 || >=26" → 22, ">=20" → 20. */
-const lowestMajor = (range: string) => Math.min(...range.split("||").map((part) => Number(/(\d+)/.exec(part)?.[1] ?? 0)));
+const lowestMajor = (range: string) =>
+  Math.min(...range.split("||").map((part) => Number(/(\d+)/.exec(part)?.[1] ?? 0)));
 
 describe("engines", () => {
   it("admits no Node older than every dependency accepts", () => {
@@ -32,10 +38,21 @@ describe("engines", () => {
 
   it("npm install on the machine's own Node prints no warning", () => {
     // PATH without node_modules/.bin: npm runs on the machine's Node, as `npm install` does.
-    const PATH = (process.env.PATH ?? "").split(path.delimiter).filter((dir) => !dir.includes("node_modules")).join(path.delimiter);
-    const run = spawnSync("npm", ["install", "--dry-run", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: REPO, env: { ...process.env, PATH }, encoding: "utf8", timeout: 120_000 });
+    const PATH = (process.env.PATH ?? "")
+      .split(path.delimiter)
+      .filter((dir) => !dir.includes("node_modules"))
+      .join(path.delimiter);
+    const run = spawnSync("npm", ["install", "--dry-run", "--no-audit", "--no-fund", "--ignore-scripts"], {
+      cwd: REPO,
+      env: { ...process.env, PATH },
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     expect(run.status, run.stderr).toBe(0);
-    const machineNode = spawnSync("node", ["--version"], { env: { ...process.env, PATH }, encoding: "utf8" }).stdout.trim();
+    const machineNode = spawnSync("node", ["--version"], {
+      env: { ...process.env, PATH },
+      encoding: "utf8",
+    }).stdout.trim();
     expect(`${run.stdout}${run.stderr}`, `npm on Node ${machineNode}`).not.toMatch(/EBADENGINE|npm warn/i);
   }, 150_000);
 });

@@ -24,8 +24,12 @@ describe("generateProfiles", () => {
 
   it("varies: every grade, every stage in both states, every signal code, partial coverage, non-ASCII names", () => {
     expect(new Set(profiles.map((p) => p.grade))).toEqual(new Set(GRADES));
-    const seen = new Set(profiles.flatMap((p) => p.stages.map((s) => `${s.stage}:${s.outcome}:${s.primary_finding.signal_code}`)));
-    for (const stage of STAGES) for (const outcome of ["pass", "constrained"]) for (const code of SIGNAL_CODES[stage]) expect(seen).toContain(`${stage}:${outcome}:${code}`);
+    const seen = new Set(
+      profiles.flatMap((p) => p.stages.map((s) => `${s.stage}:${s.outcome}:${s.primary_finding.signal_code}`)),
+    );
+    for (const stage of STAGES)
+      for (const outcome of ["pass", "constrained"])
+        for (const code of SIGNAL_CODES[stage]) expect(seen).toContain(`${stage}:${outcome}:${code}`);
     expect(profiles.some((p) => p.coverage.status === "incomplete")).toBe(true);
     expect(profiles.some((p) => p.overall_outcome === "pass")).toBe(true);
     expect(profiles.some((p) => /[^\p{ASCII}]/u.test(p.scope.product.name))).toBe(true);
@@ -46,10 +50,14 @@ describe("generateProfiles", () => {
 describe("npm run catalog:generate", () => {
   it("writes the same ndjson bytes for the same --count and --seed", () => {
     const run = (out: string) =>
-      spawnSync(path.join(repo, "node_modules/.bin/tsx"), [path.join(repo, "scripts/generate-profiles.ts"), "--count", "300", "--seed", "9", "--out", out], {
-        encoding: "utf8",
-        env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}:${process.env.PATH}` },
-      });
+      spawnSync(
+        path.join(repo, "node_modules/.bin/tsx"),
+        [path.join(repo, "scripts/generate-profiles.ts"), "--count", "300", "--seed", "9", "--out", out],
+        {
+          encoding: "utf8",
+          env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}:${process.env.PATH}` },
+        },
+      );
     const first = run(path.join(root, "a.ndjson"));
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/^Generated 300 profiles \(\d+ bytes, seed 9\) into .+a\.ndjson/);

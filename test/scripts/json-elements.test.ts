@@ -6,14 +6,18 @@ function scan(text: string, chunkSize = Infinity) {
   const scanner = new ArrayElementScanner();
   const bytes = Buffer.from(text);
   const elements = [];
-  for (let at = 0; at < bytes.length; at += Math.min(chunkSize, bytes.length)) elements.push(...scanner.push(bytes.subarray(at, at + chunkSize)));
+  for (let at = 0; at < bytes.length; at += Math.min(chunkSize, bytes.length))
+    elements.push(...scanner.push(bytes.subarray(at, at + chunkSize)));
   let failure: JsonStructureError | undefined;
   try {
     scanner.end();
   } catch (error) {
     failure = error as JsonStructureError;
   }
-  return { elements: elements.map((e) => ({ ...e, bytes: new TextDecoder().decode(e.bytes) })), failure: failure && { message: failure.message, line: failure.line, column: failure.column } };
+  return {
+    elements: elements.map((e) => ({ ...e, bytes: new TextDecoder().decode(e.bytes) })),
+    failure: failure && { message: failure.message, line: failure.line, column: failure.column },
+  };
 }
 
 const TEXT = '[\n  {"a": "x,]}\\"y", "b": [1, {"c": null}]},\n  "Zürich",  -1.5e3 ,true,\n  [ ]\n]\n';

@@ -30,6 +30,8 @@ describe("localOperator()", () => {
     const file = scratchFile();
     writeFileSync(file, "OPERATOR_SECRET=kept-operator-secret-of-an-older-checkout", { mode: 0o600 });
     expect(localOperator(file).operatorSecret).toBe("kept-operator-secret-of-an-older-checkout");
-    expect(readFileSync(file, "utf8")).toMatch(/^OPERATOR_SECRET=kept-operator-secret-of-an-older-checkout\nOAUTH_TOKEN_KEY=[A-Za-z0-9_-]{43}\n$/);
+    expect(readFileSync(file, "utf8")).toMatch(
+      /^OPERATOR_SECRET=kept-operator-secret-of-an-older-checkout\nOAUTH_TOKEN_KEY=[A-Za-z0-9_-]{43}\n$/,
+    );
   });
 });

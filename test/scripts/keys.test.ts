@@ -12,14 +12,18 @@ import { freePort, startWranglerDev, type DevServer } from "../../scripts/wrangl
 import { runScript } from "../e2e/support/scripts";
 
 /** `npm run keys -- …` as a real process. */
-const keys = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) => runScript("keys.ts", args, options);
+const keys = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) =>
+  runScript("keys.ts", args, options);
 
 describe("usage", () => {
   it.each([
     [[], /no command given/],
     [["frobnicate"], /unknown command: frobnicate/],
     [["create", "--account", "acct_x", "--mode", "prod"], /--mode must be live or test/],
-    [["create", "--account", "acct_x", "--mode", "test", "--scopes", "read:catalog,read:everything"], /unknown scope read:everything/],
+    [
+      ["create", "--account", "acct_x", "--mode", "test", "--scopes", "read:catalog,read:everything"],
+      /unknown scope read:everything/,
+    ],
     [["create", "--mode", "test"], /--account is required/],
     [["limits", "--key", "key_test_AAAAAAAAAAAAAAAAAAAA", "--rate", "0", "--burst", "1"], /--rate/],
     [["limits", "--key", "key_test_AAAAAAAAAAAAAAAAAAAA"], /--rate .* --burst .*, --reset, or --strict/],
@@ -41,7 +45,19 @@ describe("usage", () => {
   it("--help prints every command and exits 0", async () => {
     const run = await keys(["--help"]);
     expect(run.code).toBe(0);
-    for (const command of ["accounts create", "accounts list", "admin-requests", "approve-admin", "reject-admin", "withdraw-admin", "--client", "create --account", "list --account", "revoke <key_id>", "limits --key"]) {
+    for (const command of [
+      "accounts create",
+      "accounts list",
+      "admin-requests",
+      "approve-admin",
+      "reject-admin",
+      "withdraw-admin",
+      "--client",
+      "create --account",
+      "list --account",
+      "revoke <key_id>",
+      "limits --key",
+    ]) {
       expect(run.stdout).toContain(command);
     }
   });
@@ -72,13 +88,20 @@ describe("against running servers (as started by npm start)", () => {
     fetch(new URL("/v2/cheeses", servers[deployment]!.url), { headers: { Authorization: `Bearer ${secret}` } });
 
   it("runs the whole key lifecycle", { timeout: 180_000 }, async () => {
-    const created = await keys(["accounts", "create", "--email", "ops@example.test", "--password", "-", "--name", "Ops", ...where], { stdin: "long enough password\n" });
+    const created = await keys(
+      ["accounts", "create", "--email", "ops@example.test", "--password", "-", "--name", "Ops", ...where],
+      { stdin: "long enough password\n" },
+    );
     expect(created.code, created.stderr).toBe(0);
-    const accountId = /created account (acct_\w+) \(ops@example\.test, customer\) on production and sandbox/.exec(created.stdout)?.[1];
+    const accountId = /created account (acct_\w+) \(ops@example\.test, customer\) on production and sandbox/.exec(
+      created.stdout,
+    )?.[1];
     expect(accountId).toBeDefined();
 
     const listed = await keys(["accounts", "list", ...where]);
-    expect(listed.stdout).toMatch(new RegExp(`${accountId}\\s+ops@example\\.test\\s+Ops\\s+customer\\s+-\\s+production,sandbox`));
+    expect(listed.stdout).toMatch(
+      new RegExp(`${accountId}\\s+ops@example\\.test\\s+Ops\\s+customer\\s+-\\s+production,sandbox`),
+    );
 
     // A test key: printed once, works on the sandbox, is refused by production.
     const test = await keys(["create", "--account", accountId!, "--mode", "test", "--name", "CI", ...where]);
@@ -92,7 +115,17 @@ describe("against running servers (as started by npm start)", () => {
     // Live keys with --json, up to the limit of 3 active.
     const live = [];
     for (let i = 0; i < 3; i++) {
-      const run = await keys(["create", "--account", accountId!, "--mode", "live", "--scopes", "read:cheeses", "--json", ...where]);
+      const run = await keys([
+        "create",
+        "--account",
+        accountId!,
+        "--mode",
+        "live",
+        "--scopes",
+        "read:cheeses",
+        "--json",
+        ...where,
+      ]);
       expect(run.code, run.stderr).toBe(0);
       live.push(JSON.parse(run.stdout) as { id: string; secret: string; scopes: string[] });
     }
@@ -122,31 +155,65 @@ describe("against running servers (as started by npm start)", () => {
     // Strict: every request asks the key's KeyGuard (no leases); then back to leases.
     const strict = await keys(["limits", "--key", live[1]!.id, "--strict", ...where]);
     expect([strict.code, strict.stdout]).toEqual([0, expect.stringMatching(/strict: every request asks its KeyGuard/)]);
-    expect((await keys(["limits", "--key", live[1]!.id, "--no-strict", "--json", ...where])).stdout).toContain('"strict":false');
+    expect((await keys(["limits", "--key", live[1]!.id, "--no-strict", "--json", ...where])).stdout).toContain(
+      '"strict":false',
+    );
 
     // admin needs approval first.
     const refused = await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "admin", ...where]);
     expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/admin_not_approved/)]);
-    expect((await keys(["approve-admin", "--account", accountId!, ...where])).stdout).toMatch(/admin approved .* on production and sandbox/);
-    const adminKey = await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "read:cheeses,admin", "--json", ...where]);
+    expect((await keys(["approve-admin", "--account", accountId!, ...where])).stdout).toMatch(
+      /admin approved .* on production and sandbox/,
+    );
+    const adminKey = await keys([
+      "create",
+      "--account",
+      accountId!,
+      "--mode",
+      "test",
+      "--scopes",
+      "read:cheeses,admin",
+      "--json",
+      ...where,
+    ]);
     expect(adminKey.code, adminKey.stderr).toBe(0);
     const { id: adminKeyId, secret: adminSecret } = JSON.parse(adminKey.stdout) as { id: string; secret: string };
     expect((await cheeses("sandbox", adminSecret)).status).toBe(200);
     // withdraw-admin: no new admin key, and the admin key stops working at once.
     const withdrawn = await keys(["withdraw-admin", "--account", accountId!, ...where]);
     expect(withdrawn.code, withdrawn.stderr).toBe(0);
-    expect(withdrawn.stdout).toContain(`admin withdrawn for ${accountId} on production and sandbox: the account may no longer create keys with the admin scope; revoked its admin key ${adminKeyId}`);
+    expect(withdrawn.stdout).toContain(
+      `admin withdrawn for ${accountId} on production and sandbox: the account may no longer create keys with the admin scope; revoked its admin key ${adminKeyId}`,
+    );
     expect((await cheeses("sandbox", adminSecret)).status).toBe(401);
-    expect((await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "admin", ...where])).stderr).toMatch(/admin_not_approved/);
+    expect(
+      (await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "admin", ...where])).stderr,
+    ).toMatch(/admin_not_approved/);
 
     const unknown = await keys(["revoke", "key_live_AAAAAAAAAAAAAAAAAAAA", ...where]);
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/404 key_not_found/)]);
   });
 
-  it("rotation over real HTTP: create a key with the old one, both work, revoke the old with the new", { timeout: 60_000 }, async () => {
-    const run = await keys(["accounts", "create", "--email", "rotate@example.test", "--password", "long enough password", "--env", "sandbox", "--json", ...where]);
+  it("rotation over real HTTP: create a key with the old one, both work, revoke the old with the new", {
+    timeout: 60_000,
+  }, async () => {
+    const run = await keys([
+      "accounts",
+      "create",
+      "--email",
+      "rotate@example.test",
+      "--password",
+      "long enough password",
+      "--env",
+      "sandbox",
+      "--json",
+      ...where,
+    ]);
     const { id } = JSON.parse(run.stdout) as { id: string };
-    const old = JSON.parse((await keys(["create", "--account", id, "--mode", "test", "--json", ...where])).stdout) as { id: string; secret: string };
+    const old = JSON.parse((await keys(["create", "--account", id, "--mode", "test", "--json", ...where])).stdout) as {
+      id: string;
+      secret: string;
+    };
     const base = servers.sandbox!.url;
     const created = await fetch(new URL("/v1/keys", base), {
       method: "POST",
@@ -155,14 +222,32 @@ describe("against running servers (as started by npm start)", () => {
     });
     expect(created.status).toBe(201);
     const fresh = (await created.json()) as { secret: string };
-    expect([(await cheeses("sandbox", old.secret)).status, (await cheeses("sandbox", fresh.secret)).status]).toEqual([200, 200]);
-    const revoked = await fetch(new URL(`/v1/keys/${old.id}`, base), { method: "DELETE", headers: { Authorization: `Bearer ${fresh.secret}` } });
+    expect([(await cheeses("sandbox", old.secret)).status, (await cheeses("sandbox", fresh.secret)).status]).toEqual([
+      200, 200,
+    ]);
+    const revoked = await fetch(new URL(`/v1/keys/${old.id}`, base), {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${fresh.secret}` },
+    });
     expect(revoked.status).toBe(200);
-    expect([(await cheeses("sandbox", old.secret)).status, (await cheeses("sandbox", fresh.secret)).status]).toEqual([401, 200]);
+    expect([(await cheeses("sandbox", old.secret)).status, (await cheeses("sandbox", fresh.secret)).status]).toEqual([
+      401, 200,
+    ]);
   });
 
   it("--env sandbox acts on the sandbox only", { timeout: 60_000 }, async () => {
-    const run = await keys(["accounts", "create", "--email", "sandbox-only@example.test", "--password", "long enough password", "--env", "sandbox", "--json", ...where]);
+    const run = await keys([
+      "accounts",
+      "create",
+      "--email",
+      "sandbox-only@example.test",
+      "--password",
+      "long enough password",
+      "--env",
+      "sandbox",
+      "--json",
+      ...where,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const { id } = JSON.parse(run.stdout) as { id: string };
     const production = await keys(["accounts", "list", "--env", "production", "--json", ...where]);
@@ -170,7 +255,9 @@ describe("against running servers (as started by npm start)", () => {
   });
 
   it("--url with a secret the server does not accept: exit 1, saying what to do", { timeout: 60_000 }, async () => {
-    const run = await keys(["accounts", "list", "--remote", "--url", servers.production!.url], { env: { OPERATOR_SECRET: "not-the-secret-not-the-secret-123456" } });
+    const run = await keys(["accounts", "list", "--remote", "--url", servers.production!.url], {
+      env: { OPERATOR_SECRET: "not-the-secret-not-the-secret-123456" },
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/does not accept this operator secret/);
   });

@@ -11,12 +11,21 @@ import { SIGN_IN_WINDOW_SECONDS } from "../../src/worker/limits/sign-in-limit";
 
 const configOf = (env?: string) => unstable_readConfig({ config: "wrangler.toml", env }, { hideWarnings: true });
 
-describe.each([["production", undefined], ["sandbox", "sandbox"]])("%s deployment in wrangler.toml", (_name, env) => {
+describe.each([
+  ["production", undefined],
+  ["sandbox", "sandbox"],
+])("%s deployment in wrangler.toml", (_name, env) => {
   const config = configOf(env);
 
   it("binds ACCOUNTS, ACCOUNT_DIRECTORY and KEY_GUARDS to their SQLite-backed classes", () => {
-    const bindings = Object.fromEntries(config.durable_objects.bindings.map((b: { name: string; class_name: string }) => [b.name, b.class_name]));
-    expect(bindings).toMatchObject({ ACCOUNTS: "AccountObject", ACCOUNT_DIRECTORY: "AccountDirectory", KEY_GUARDS: "KeyGuard" });
+    const bindings = Object.fromEntries(
+      config.durable_objects.bindings.map((b: { name: string; class_name: string }) => [b.name, b.class_name]),
+    );
+    expect(bindings).toMatchObject({
+      ACCOUNTS: "AccountObject",
+      ACCOUNT_DIRECTORY: "AccountDirectory",
+      KEY_GUARDS: "KeyGuard",
+    });
     const sqlite = config.migrations.flatMap((m: { new_sqlite_classes?: string[] }) => m.new_sqlite_classes ?? []);
     expect(sqlite).toEqual(expect.arrayContaining(["AccountObject", "AccountDirectory", "KeyGuard"]));
   });

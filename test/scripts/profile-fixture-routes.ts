@@ -46,11 +46,19 @@ export function profileFixture(manifest: Manifest, parts: Buffer[], fault: strin
     const found = byKey.get(decodeURIComponent(url.replace(prefix, "")));
     if (!found) {
       res.writeHead(404, { "Content-Type": "application/problem+json", "Catalog-Release": manifest.release_id });
-      res.end(JSON.stringify({ code: "profile_not_found", detail: `Release ${manifest.release_id} has no such profile.`, release_id: manifest.release_id }));
+      res.end(
+        JSON.stringify({
+          code: "profile_not_found",
+          detail: `Release ${manifest.release_id} has no such profile.`,
+          release_id: manifest.release_id,
+        }),
+      );
       return true;
     }
     const entry = fault === "other-profile" ? located.find((other) => other !== found)! : found;
-    const digest = `sha256:${createHash("sha256").update(fault === "wrong-profile-digest" ? Buffer.from("other") : entry.bytes).digest("hex")}`;
+    const digest = `sha256:${createHash("sha256")
+      .update(fault === "wrong-profile-digest" ? Buffer.from("other") : entry.bytes)
+      .digest("hex")}`;
     res.writeHead(200, {
       "Content-Type": "application/json",
       "Content-Length": String(entry.bytes.length),

@@ -47,8 +47,14 @@ describe("off a terminal", () => {
     const lines = out.text().trimEnd().split("\n");
     expect(lines[0]).toBe("validate: 0 B/98.4 MiB (0%)");
     expect(lines.length).toBeGreaterThanOrEqual(4);
-    expect(lines.slice(1, -1).some((line) => /^validate: 1022\.7 KiB\/98\.4 MiB \(1%\), [\d.]+ (KiB|MiB)\/s, ETA [\d.]+ (s|min)/.test(line))).toBe(true);
-    expect(lines.at(-1)).toMatch(/^validate: 98\.4 MiB\/98\.4 MiB \(100%\), [\d.]+ MiB\/s, in 0\.\d s, 20,000 profiles$/);
+    expect(
+      lines
+        .slice(1, -1)
+        .some((line) => /^validate: 1022\.7 KiB\/98\.4 MiB \(1%\), [\d.]+ (KiB|MiB)\/s, ETA [\d.]+ (s|min)/.test(line)),
+    ).toBe(true);
+    expect(lines.at(-1)).toMatch(
+      /^validate: 98\.4 MiB\/98\.4 MiB \(100%\), [\d.]+ MiB\/s, in 0\.\d s, 20,000 profiles$/,
+    );
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ESC, the start of a terminal code.
     expect(out.text()).not.toMatch(/\u001b\[/); // no terminal control sequences in a log
   });
@@ -59,7 +65,10 @@ describe("off a terminal", () => {
     progress.update(5);
     progress.stop();
     await sleep(10);
-    expect(out.text().trimEnd().split("\n")).toEqual(["upload parts: 0/12 parts (0%)", expect.stringMatching(/^upload parts: 5\/12 parts \(41%\)/)]);
+    expect(out.text().trimEnd().split("\n")).toEqual([
+      "upload parts: 0/12 parts (0%)",
+      expect.stringMatching(/^upload parts: 5\/12 parts \(41%\)/),
+    ]);
   });
 });
 
@@ -72,7 +81,9 @@ describe("on a terminal", () => {
     await sleep(250);
     progress.stop();
     await sleep(10);
-    expect(out.text()).toMatch(/validate \|█{10}░{14}\| 40% \| 39\.4 MiB\/98\.4 MiB \| [\d.]+ MiB\/s \| ETA [\d.]+ s \| 8,000 profiles/);
+    expect(out.text()).toMatch(
+      /validate \|█{10}░{14}\| 40% \| 39\.4 MiB\/98\.4 MiB \| [\d.]+ MiB\/s \| ETA [\d.]+ s \| 8,000 profiles/,
+    );
     expect(out.text()).not.toContain("41265354");
   });
 });

@@ -30,8 +30,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const stateDir = (name: string) => path.join(dir, name);
-const publish = (release: string, state: string, ...args: string[]) => runScript("catalog-publish.ts", ["--release", release, "--persist-to", state, ...args]);
-const rollback = (id: string, state: string, ...args: string[]) => runScript("catalog-rollback.ts", ["--release-id", id, "--persist-to", state, ...args]);
+const publish = (release: string, state: string, ...args: string[]) =>
+  runScript("catalog-publish.ts", ["--release", release, "--persist-to", state, ...args]);
+const rollback = (id: string, state: string, ...args: string[]) =>
+  runScript("catalog-rollback.ts", ["--release-id", id, "--persist-to", state, ...args]);
 
 async function currentOf(state: string, environment?: string) {
   const opened = await openDeploymentStorage({ persistTo: state, environment });
@@ -87,13 +89,21 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
   it("Ctrl-C mid-upload exits 130 saying what was uploaded and that a rerun finishes; the rerun does", async () => {
     const state = stateDir("ctrl-c");
     expect((await publish(a.releaseDir, state)).code).toBe(0);
-    const many = await buildCatalog({ input: path.join(dir, "subset"), outDir: path.join(dir, "dist-small-parts"), partBytes: 3000 });
-    // Like Ctrl-C in a terminal: the signal goes to the whole process group, once uploading started.
-    const child = spawn(process.execPath, [TSX_CLI, path.resolve("scripts/catalog-publish.ts"), "--release", many.releaseDir, "--persist-to", state], {
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NO_COLOR: "1" },
+    const many = await buildCatalog({
+      input: path.join(dir, "subset"),
+      outDir: path.join(dir, "dist-small-parts"),
+      partBytes: 3000,
     });
+    // Like Ctrl-C in a terminal: the signal goes to the whole process group, once uploading started.
+    const child = spawn(
+      process.execPath,
+      [TSX_CLI, path.resolve("scripts/catalog-publish.ts"), "--release", many.releaseDir, "--persist-to", state],
+      {
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
@@ -101,9 +111,13 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     process.kill(-child.pid!, "SIGINT");
     expect(await exited, stderr).toBe(130);
     expect(stderr).toMatch(
-      new RegExp(`catalog:publish: interrupted \\(Ctrl-C\\): \\d+ of ${many.manifest.parts.length} parts of ${many.manifest.release_id} were uploaded .*; current was not changed`),
+      new RegExp(
+        `catalog:publish: interrupted \\(Ctrl-C\\): \\d+ of ${many.manifest.parts.length} parts of ${many.manifest.release_id} were uploaded .*; current was not changed`,
+      ),
     );
-    expect(stderr).toContain("Run the same command again to finish: parts already uploaded are checked, not sent again.");
+    expect(stderr).toContain(
+      "Run the same command again to finish: parts already uploaded are checked, not sent again.",
+    );
     expect((await currentOf(state))?.release_id).toBe(a.manifest.release_id);
 
     const rerun = await publish(many.releaseDir, state);
@@ -137,9 +151,19 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     const config = path.join(stateDir("never-deployed"), "wrangler.toml");
     mkdirSync(path.dirname(config), { recursive: true });
     cpSync("wrangler.toml", config);
-    const run = await runScript("catalog-publish.ts", ["--release", a.releaseDir, "--remote", "--config", config, "--env", "sandbox"]);
+    const run = await runScript("catalog-publish.ts", [
+      "--release",
+      a.releaseDir,
+      "--remote",
+      "--config",
+      config,
+      "--env",
+      "sandbox",
+    ]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("no Cloudflare namespace id for CATALOG_KV, OAUTH_KV, AUTH_KV of sandbox: run `npm run deploy -- --env sandbox` first");
+    expect(run.stderr).toContain(
+      "no Cloudflare namespace id for CATALOG_KV, OAUTH_KV, AUTH_KV of sandbox: run `npm run deploy -- --env sandbox` first",
+    );
     expect(run.stderr).toContain(path.join(path.dirname(config), ".wrangler", "deploy", "sandbox.wrangler.json"));
   });
 
@@ -163,12 +187,16 @@ describe("catalog:rollback", CLI_TIMEOUT, () => {
     expect(header).toMatch(/^STATUS\s+RELEASE\s+PUBLISHED\s+PROFILES\s+SIZE$/);
     const timestamp = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z";
     expect(current).toMatch(new RegExp(`^current\\s+${b.manifest.release_id}\\s+${timestamp}\\s+25\\s+[\\d.]+ KiB$`));
-    expect(kept).toMatch(new RegExp(`^kept \\(older\\)\\s+${a.manifest.release_id}\\s+${timestamp}\\s+26\\s+[\\d.]+ KiB$`));
+    expect(kept).toMatch(
+      new RegExp(`^kept \\(older\\)\\s+${a.manifest.release_id}\\s+${timestamp}\\s+26\\s+[\\d.]+ KiB$`),
+    );
 
     const unknown = `sha256:${"c".repeat(64)}`;
     const refused = await rollback(unknown, state);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`${unknown} is not one of the kept earlier releases of this deployment (kept: ${a.manifest.release_id}`);
+    expect(refused.stderr).toContain(
+      `${unknown} is not one of the kept earlier releases of this deployment (kept: ${a.manifest.release_id}`,
+    );
   });
 
   it("says which way it moved: back to the older release, then forward to the newer one", async () => {
@@ -180,7 +208,9 @@ describe("catalog:rollback", CLI_TIMEOUT, () => {
     const back = await rollback(a.manifest.release_id.slice(7), state);
     expect(back.code, back.stderr).toBe(0);
     expect(back.stdout.trim()).toMatch(
-      new RegExp(`^rolled back ${escapeRegExp(where)} to the older release ${a.manifest.release_id} \\(published \\S+; was ${b.manifest.release_id}, published \\S+, which stays kept\\)$`),
+      new RegExp(
+        `^rolled back ${escapeRegExp(where)} to the older release ${a.manifest.release_id} \\(published \\S+; was ${b.manifest.release_id}, published \\S+, which stays kept\\)$`,
+      ),
     );
     expect(await currentOf(state)).toEqual({ release_id: a.manifest.release_id, previous: [b.manifest.release_id] });
     const list = await runScript("catalog-rollback.ts", ["--list", "--persist-to", state]);
@@ -188,7 +218,9 @@ describe("catalog:rollback", CLI_TIMEOUT, () => {
 
     const forward = await rollback(b.manifest.release_id, state);
     expect(forward.code, forward.stderr).toBe(0);
-    expect(forward.stdout.trim()).toMatch(new RegExp(`^rolled forward ${escapeRegExp(where)} to the newer release ${b.manifest.release_id} \\(published `));
+    expect(forward.stdout.trim()).toMatch(
+      new RegExp(`^rolled forward ${escapeRegExp(where)} to the newer release ${b.manifest.release_id} \\(published `),
+    );
     expect((await currentOf(state))?.release_id).toBe(b.manifest.release_id);
   });
 

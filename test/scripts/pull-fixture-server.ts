@@ -45,7 +45,13 @@ function served(releaseDir: string, fault: Fault): { manifest: Manifest; parts: 
     case "wrong-profile-count":
       return { manifest: { ...manifest, profile_count: manifest.profile_count + 1 }, parts };
     case "gap-in-layout":
-      return { manifest: { ...manifest, parts: manifest.parts.map((part, i) => (i === 1 ? { ...part, offset: part.offset + 1 } : part)) }, parts };
+      return {
+        manifest: {
+          ...manifest,
+          parts: manifest.parts.map((part, i) => (i === 1 ? { ...part, offset: part.offset + 1 } : part)),
+        },
+        parts,
+      };
     case "no-closing-brace": {
       parts[last]![parts[last]!.length - 1] = 0x20;
       const whole = Buffer.concat(parts);
@@ -57,7 +63,10 @@ function served(releaseDir: string, fault: Fault): { manifest: Manifest; parts: 
   }
 }
 
-export async function fixtureServer(releaseDir: string, fault: Fault): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+export async function fixtureServer(
+  releaseDir: string,
+  fault: Fault,
+): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
   const { manifest, parts } = served(releaseDir, fault);
   const profiles = profileFixture(manifest, parts, fault);
   const requests: string[] = [];
@@ -65,7 +74,11 @@ export async function fixtureServer(releaseDir: string, fault: Fault): Promise<{
   const server: Server = createServer((req, res) => {
     requests.push(req.url!);
     if (fault === "unauthorized") {
-      res.writeHead(401, { "Content-Type": "application/problem+json", "WWW-Authenticate": 'Bearer error="invalid_token"', "Request-Id": "req_fixture" });
+      res.writeHead(401, {
+        "Content-Type": "application/problem+json",
+        "WWW-Authenticate": 'Bearer error="invalid_token"',
+        "Request-Id": "req_fixture",
+      });
       return res.end(JSON.stringify({ code: "invalid_api_key", detail: "The API key is not valid." }));
     }
     if (busy) {
@@ -87,7 +100,9 @@ export async function fixtureServer(releaseDir: string, fault: Fault): Promise<{
       "Content-Length": String(bytes.length),
       "Catalog-Release": manifest.release_id,
       "Catalog-Part": `${part.index}/${manifest.parts.length}`,
-      "Content-Digest": contentDigestOf(fault === "wrong-content-digest" && part.index === 1 ? manifest.sha256 : part.sha256),
+      "Content-Digest": contentDigestOf(
+        fault === "wrong-content-digest" && part.index === 1 ? manifest.sha256 : part.sha256,
+      ),
     };
     if (part.index + 1 < manifest.parts.length) {
       const next = fault === "wrong-link" && part.index === 0 ? 2 : part.index + 1;
@@ -97,5 +112,9 @@ export async function fixtureServer(releaseDir: string, fault: Fault): Promise<{
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

@@ -37,8 +37,12 @@ describe("catalog:pull verification", () => {
     expect(run.stderr).toContain("retrying");
     const count = built.manifest.parts.length;
     expect(run.stderr).toContain(`download parts: 0/${count} parts (0%)`);
-    expect(run.stderr).toMatch(new RegExp(`download parts: ${count}/${count} parts \\(100%\\), [\\d.,]+ parts/s, in [\\d.]+ s`));
-    const parts = built.manifest.parts.map((part) => readFileSync(path.join(built.releaseDir, "parts", String(part.index))));
+    expect(run.stderr).toMatch(
+      new RegExp(`download parts: ${count}/${count} parts \\(100%\\), [\\d.,]+ parts/s, in [\\d.]+ s`),
+    );
+    const parts = built.manifest.parts.map((part) =>
+      readFileSync(path.join(built.releaseDir, "parts", String(part.index))),
+    );
     expect(readFileSync(run.out).equals(Buffer.concat(parts))).toBe(true);
   });
 
@@ -48,7 +52,9 @@ describe("catalog:pull verification", () => {
     const again = await pullFrom("none");
     expect(again.code, again.stderr).toBe(0);
     expect(again.requests).toEqual(["/v1/releases/current"]);
-    expect(again.stdout).toContain(`in ${built.manifest.parts.length} parts; ${built.manifest.parts.length} already on disk, not downloaded again)`);
+    expect(again.stdout).toContain(
+      `in ${built.manifest.parts.length} parts; ${built.manifest.parts.length} already on disk, not downloaded again)`,
+    );
   });
 
   it.each<[Fault, string]>([

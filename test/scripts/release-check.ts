@@ -22,7 +22,11 @@ export interface CheckedRelease {
     profile_count: number;
     published_at: null;
     parts: { index: number; offset: number; length: number; sha256: string }[];
-    index: { name: string; page_bytes: number; segments: { index: number; first: string; length: number; sha256: string; directory_offset: number }[] }[];
+    index: {
+      name: string;
+      page_bytes: number;
+      segments: { index: number; first: string; length: number; sha256: string; directory_offset: number }[];
+    }[];
   };
   parts: Buffer[];
   document: Buffer;
@@ -31,7 +35,9 @@ export interface CheckedRelease {
 }
 
 export function checkRelease(releaseDir: string): CheckedRelease {
-  const manifest = JSON.parse(readFileSync(path.join(releaseDir, "manifest.json"), "utf8")) as CheckedRelease["manifest"];
+  const manifest = JSON.parse(
+    readFileSync(path.join(releaseDir, "manifest.json"), "utf8"),
+  ) as CheckedRelease["manifest"];
   expect(path.basename(releaseDir)).toBe(manifest.release_id.slice("sha256:".length));
   expect(manifest.published_at).toBeNull();
   const files = readdirSync(path.join(releaseDir, "parts")).sort((a, b) => Number(a) - Number(b));
@@ -51,8 +57,14 @@ export function checkRelease(releaseDir: string): CheckedRelease {
   expect(Object.keys(parsed)).toEqual(["api_contract", "release_id", "artifact_sha256", "data"]);
   const data = canonicalize(parsed.data) as string;
   expect(sha256(data)).toBe(manifest.artifact_sha256);
-  expect(sha256(canonicalize({ api_contract: manifest.api_contract, artifact_sha256: manifest.artifact_sha256 }) as string)).toBe(manifest.release_id);
-  expect(parsed).toMatchObject({ api_contract: manifest.api_contract, release_id: manifest.release_id, artifact_sha256: manifest.artifact_sha256 });
+  expect(
+    sha256(canonicalize({ api_contract: manifest.api_contract, artifact_sha256: manifest.artifact_sha256 }) as string),
+  ).toBe(manifest.release_id);
+  expect(parsed).toMatchObject({
+    api_contract: manifest.api_contract,
+    release_id: manifest.release_id,
+    artifact_sha256: manifest.artifact_sha256,
+  });
   const expected = `{"api_contract":${JSON.stringify(manifest.api_contract)},"release_id":"${manifest.release_id}","artifact_sha256":"${manifest.artifact_sha256}","data":${data}}`;
   expect(document.equals(Buffer.from(expected))).toBe(true);
   expect(parsed.data).toHaveLength(manifest.profile_count);
@@ -71,7 +83,14 @@ function checkIndex(releaseDir: string, manifest: CheckedRelease["manifest"], do
   // biome-ignore lint/suspicious/noExplicitAny: the independent checker reads profiles as untyped JSON, on purpose: it must not share the schema it checks.
   const expected = data.map((profile: any) => {
     const bytes = Buffer.from(canonicalize(profile) as string);
-    const entry = { product: profile.scope.product.key, funnel: profile.scope.funnel.key, id: profile.agent_readiness_profile_id, offset, length: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+    const entry = {
+      product: profile.scope.product.key,
+      funnel: profile.scope.funnel.key,
+      id: profile.agent_readiness_profile_id,
+      offset,
+      length: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+    };
     expect(document.subarray(offset, offset + bytes.length).equals(bytes)).toBe(true);
     offset += bytes.length + 1;
     return entry;
@@ -79,7 +98,9 @@ function checkIndex(releaseDir: string, manifest: CheckedRelease["manifest"], do
   expect(manifest.index.map((index) => index.name)).toEqual(["scope", "id"]);
   for (const { name, page_bytes, segments } of manifest.index) {
     const dir = path.join(releaseDir, "index", name);
-    expect(readdirSync(dir).sort((a, b) => Number(a) - Number(b))).toEqual(segments.map((segment) => String(segment.index)));
+    expect(readdirSync(dir).sort((a, b) => Number(a) - Number(b))).toEqual(
+      segments.map((segment) => String(segment.index)),
+    );
     const lines: string[] = [];
     segments.forEach((segment, i) => {
       const bytes = readFileSync(path.join(dir, String(i)));
@@ -103,7 +124,9 @@ function checkIndex(releaseDir: string, manifest: CheckedRelease["manifest"], do
     });
     const keyOf = (e: (typeof expected)[number]) => (name === "scope" ? `${e.product} ${e.funnel}` : e.id);
     const lineOf = (e: (typeof expected)[number]) =>
-      name === "scope" ? `${e.product} ${e.funnel} ${e.id} ${e.offset} ${e.length} ${e.sha256}` : `${e.id} ${e.offset} ${e.length} ${e.sha256}`;
+      name === "scope"
+        ? `${e.product} ${e.funnel} ${e.id} ${e.offset} ${e.length} ${e.sha256}`
+        : `${e.id} ${e.offset} ${e.length} ${e.sha256}`;
     expect(lines).toEqual([...expected].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1)).map(lineOf));
   }
 }
@@ -112,6 +135,8 @@ function checkIndex(releaseDir: string, manifest: CheckedRelease["manifest"], do
 // biome-ignore lint/suspicious/noExplicitAny: the independent checker reads profiles as untyped JSON, on purpose: it must not share the schema it checks.
 export function expectCatalogOrder(data: any[]): void {
   const keys = data.map((p) => [p.scope.product.key, p.scope.funnel.key, p.agent_readiness_profile_id] as string[]);
-  const sorted = [...keys].sort((a, b) => (a[0] !== b[0] ? (a[0]! < b[0]! ? -1 : 1) : a[1] !== b[1] ? (a[1]! < b[1]! ? -1 : 1) : a[2]! < b[2]! ? -1 : 1));
+  const sorted = [...keys].sort((a, b) =>
+    a[0] !== b[0] ? (a[0]! < b[0]! ? -1 : 1) : a[1] !== b[1] ? (a[1]! < b[1]! ? -1 : 1) : a[2]! < b[2]! ? -1 : 1,
+  );
   expect(keys).toEqual(sorted);
 }

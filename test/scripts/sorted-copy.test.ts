@@ -45,7 +45,19 @@ function* positions(value: Json): Generator<[Record<string, Json> | Json[], stri
 /** Replacements for a value: other JSON types, and values close to the valid one. */
 function nearMisses(value: Json): Json[] {
   const others: Json[] = [null, true, 0, -1, 1.5, 2, 1e21, "", "x", [], {}, [1], { a: 1 }];
-  if (typeof value === "string") others.push(`${value} `, value.slice(1), value.toUpperCase(), `${value}\n`, value.replace(/\d/, "a"), value.replace(/Z$/, "+00:00"), value.replace(/^https/, "http"), "2026-02-30T00:00:00Z", "2026-02-30T00:00:00.000Z", "\ud800");
+  if (typeof value === "string")
+    others.push(
+      `${value} `,
+      value.slice(1),
+      value.toUpperCase(),
+      `${value}\n`,
+      value.replace(/\d/, "a"),
+      value.replace(/Z$/, "+00:00"),
+      value.replace(/^https/, "http"),
+      "2026-02-30T00:00:00Z",
+      "2026-02-30T00:00:00.000Z",
+      "\ud800",
+    );
   if (typeof value === "number") others.push(value + 0.5, -value, value * 1000, Number.MAX_SAFE_INTEGER + 2);
   return others;
 }
@@ -79,7 +91,14 @@ function mutations(profile: Json): Json[] {
   }
   const extraStage = structuredClone(profile) as { stages: Json[] };
   extraStage.stages.push(extraStage.stages[0]);
-  out.push(extraStage, [], null, "profile", { ...(profile as object), __proto__: 1 }, JSON.parse(`{"__proto__":1,${JSON.stringify(profile).slice(1)}`));
+  out.push(
+    extraStage,
+    [],
+    null,
+    "profile",
+    { ...(profile as object), __proto__: 1 },
+    JSON.parse(`{"__proto__":1,${JSON.stringify(profile).slice(1)}`),
+  );
   return out;
 }
 
@@ -96,7 +115,8 @@ describe("sorted profile copy", () => {
       for (const mutated of mutations(profile)) {
         const zod = Profile.safeParse(mutated).success;
         const sorted = sortedProfileCopy(mutated);
-        if (sorted) expect([JSON.stringify(mutated).slice(0, 200), zod]).toEqual([JSON.stringify(mutated).slice(0, 200), true]);
+        if (sorted)
+          expect([JSON.stringify(mutated).slice(0, 200), zod]).toEqual([JSON.stringify(mutated).slice(0, 200), true]);
         if (sorted) {
           const fast = outcome(() => canonicalOfSortedCopy(sorted, mutated));
           expect(fast).toBe(outcome(() => canonicalJson(mutated)));
@@ -122,18 +142,50 @@ describe("compileSortedCopy on other schemas", () => {
   });
 
   it("refuses to compile a schema key that a JavaScript object would reorder", () => {
-    expect(() => compileSortedCopy(z.strictObject({ "10": z.string(), "9": z.string() }))).toThrow('schema key "10" cannot be held in a sorted object literal');
+    expect(() => compileSortedCopy(z.strictObject({ "10": z.string(), "9": z.string() }))).toThrow(
+      'schema key "10" cannot be held in a sorted object literal',
+    );
   });
 
   it("mirrors bounds, integers and patterns exactly at their edges", () => {
-    const copy = compileSortedCopy(z.strictObject({ n: z.int().min(1).max(5), r: z.number().min(0).max(1), s: z.string().min(2).regex(/^[a-z]+$/) }));
+    const copy = compileSortedCopy(
+      z.strictObject({
+        n: z.int().min(1).max(5),
+        r: z.number().min(0).max(1),
+        s: z
+          .string()
+          .min(2)
+          .regex(/^[a-z]+$/),
+      }),
+    );
     const check = (value: unknown) => copy(value) !== undefined;
     expect(check({ n: 1, r: 0, s: "ab" })).toBe(true);
     expect(check({ n: 5, r: 1, s: "ab" })).toBe(true);
-    for (const bad of [{ n: 0 }, { n: 6 }, { n: 1.5 }, { r: -0.1 }, { r: 1.0001 }, { r: Number.NaN }, { s: "a" }, { s: "aB" }, { s: 1 }]) {
+    for (const bad of [
+      { n: 0 },
+      { n: 6 },
+      { n: 1.5 },
+      { r: -0.1 },
+      { r: 1.0001 },
+      { r: Number.NaN },
+      { s: "a" },
+      { s: "aB" },
+      { s: 1 },
+    ]) {
       const value = { n: 1, r: 0, s: "ab", ...bad };
       expect([bad, check(value)]).toEqual([bad, false]);
-      expect(z.strictObject({ n: z.int().min(1).max(5), r: z.number().min(0).max(1), s: z.string().min(2).regex(/^[a-z]+$/) }).safeParse(value).success).toBe(false);
+      expect(
+        z
+          .strictObject({
+            n: z.int().min(1).max(5),
+            r: z.number().min(0).max(1),
+            s: z
+              .string()
+              .min(2)
+              .regex(/^[a-z]+$/),
+          })
+          .safeParse(value).success,
+      ).toBe(false);
     }
     expect(check({ n: 1, r: 0, s: "ab", extra: 1 })).toBe(false);
     expect(check({ n: 1, r: 0 })).toBe(false);

@@ -13,9 +13,21 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function record(i: number, options: { file?: string; body?: Buffer } = {}): SpillRecord {
   const product = `product-${(i * 7919) % 13}`;
-  const entry = { id: `arp_${String((i * 104729) % 1000).padStart(4, "0")}_${i}`, productKey: product, funnelKey: `funnel-${i % 3}`, policyDigest: "sha256:00", policyVersion: "v1", where: `in.ndjson line ${i + 1}` };
+  const entry = {
+    id: `arp_${String((i * 104729) % 1000).padStart(4, "0")}_${i}`,
+    productKey: product,
+    funnelKey: `funnel-${i % 3}`,
+    policyDigest: "sha256:00",
+    policyVersion: "v1",
+    where: `in.ndjson line ${i + 1}`,
+  };
   const sha256 = i.toString(16).padStart(64, "0");
-  return { entry, location: { file: options.file ?? "in.ndjson", line: i + 1 }, body: options.body ?? Buffer.from(`{"n":${i},"text":"Zürich ${"x".repeat(i % 50)}"}`), sha256 };
+  return {
+    entry,
+    location: { file: options.file ?? "in.ndjson", line: i + 1 },
+    body: options.body ?? Buffer.from(`{"n":${i},"text":"Zürich ${"x".repeat(i % 50)}"}`),
+    sha256,
+  };
 }
 
 const key = (r: SpillRecord) => [r.entry.productKey, r.entry.funnelKey, r.entry.id].join("\u0000");
@@ -27,8 +39,15 @@ describe("SortedSpill", () => {
     const records = Array.from({ length: 500 }, (_, i) => record(i));
     for (const r of records) spill.add({ ...r, body: Buffer.from(r.body) });
     expect(readdirSync(dir).length).toBeGreaterThan(10);
-    const merged = [...spill.sorted()].map((r) => ({ key: key(r), location: r.location, body: Buffer.from(r.body).toString(), sha256: r.sha256 }));
-    const expected = [...records].sort((a, b) => (key(a) < key(b) ? -1 : 1)).map((r) => ({ key: key(r), location: r.location, body: r.body.toString(), sha256: r.sha256 }));
+    const merged = [...spill.sorted()].map((r) => ({
+      key: key(r),
+      location: r.location,
+      body: Buffer.from(r.body).toString(),
+      sha256: r.sha256,
+    }));
+    const expected = [...records]
+      .sort((a, b) => (key(a) < key(b) ? -1 : 1))
+      .map((r) => ({ key: key(r), location: r.location, body: r.body.toString(), sha256: r.sha256 }));
     expect(merged).toEqual(expected);
   });
 

@@ -11,12 +11,27 @@ const REPO = path.resolve(import.meta.dirname, "../..");
 const account = (email: string) => ({ id: "acct_00000000000000000000", email, password: "pw" });
 const WELCOME: Welcome = {
   servers: [{ deployment: "production", baseUrl: "http://localhost:8787" }],
-  releases: [{ deployment: "production", release_id: `sha256:${"a".repeat(64)}`, profile_count: 26, published_at: "2026-11-23T00:00:00.000Z", sample: true, publishedNow: true }],
-  demo: { customer: account("demo@example.com"), operator: account("operator@example.com"), keys: [{ deployment: "production", baseUrl: "http://localhost:8787", secret: "sk_live_x" }], revoked: [] },
+  releases: [
+    {
+      deployment: "production",
+      release_id: `sha256:${"a".repeat(64)}`,
+      profile_count: 26,
+      published_at: "2026-11-23T00:00:00.000Z",
+      sample: true,
+      publishedNow: true,
+    },
+  ],
+  demo: {
+    customer: account("demo@example.com"),
+    operator: account("operator@example.com"),
+    keys: [{ deployment: "production", baseUrl: "http://localhost:8787", secret: "sk_live_x" }],
+    revoked: [],
+  },
 };
 
 /** Whether git ignores `file` (a path relative to the repository), tracked or not. */
-const ignored = (file: string) => spawnSync("git", ["check-ignore", "--no-index", "-q", file], { cwd: REPO }).status === 0;
+const ignored = (file: string) =>
+  spawnSync("git", ["check-ignore", "--no-index", "-q", file], { cwd: REPO }).status === 0;
 
 describe("the printed catalog:pull command", () => {
   it("writes its document to a path git ignores", () => {

@@ -7,7 +7,16 @@ import { exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AccessLogLine } from "../../src/worker/http/access-log";
 import { accountWithKey, bearer } from "./auth-fixtures";
-import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  authorizationCode,
+  createCustomer,
+  ORIGIN,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
 
 let lines: string[] = [];
 beforeEach(() => {
@@ -23,7 +32,9 @@ async function send(path: string, headers: Record<string, string> = {}): Promise
 
 /** The access-log lines written so far (each line must be one JSON object). */
 function accessLines(): AccessLogLine[] {
-  return lines.map((line) => JSON.parse(line) as AccessLogLine & { message: string }).filter((line) => line.message === "request");
+  return lines
+    .map((line) => JSON.parse(line) as AccessLogLine & { message: string })
+    .filter((line) => line.message === "request");
 }
 
 describe("access log", () => {
@@ -75,7 +86,15 @@ describe("access log", () => {
     const { clientId } = await registerClient();
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses" });
-    const tokens = await (await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier })).json<TokenBody>();
+    const tokens = await (
+      await tokenRequest({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+        code_verifier: verifier,
+      })
+    ).json<TokenBody>();
     lines = [];
     await send("/v2/cheeses", bearer(tokens.access_token));
     const [line] = accessLines();

@@ -24,7 +24,12 @@ export interface TestAccount {
 export async function newAccount(options: { operator?: boolean } = {}): Promise<TestAccount> {
   const email = `user${++counter}-${crypto.randomUUID().slice(0, 8)}@example.test`;
   const password = "correct horse battery staple";
-  const created = await createAccount(env, { email, password, name: `Test ${counter}`, roles: [options.operator ? "operator" : "customer"] });
+  const created = await createAccount(env, {
+    email,
+    password,
+    name: `Test ${counter}`,
+    roles: [options.operator ? "operator" : "customer"],
+  });
   if (!created.ok) throw new Error(created.detail);
   return { accountId: created.value.id, email, password };
 }
@@ -35,8 +40,15 @@ export interface TestKey {
   accountId: string;
 }
 
-export async function newKey(accountId: string, options: { mode?: KeyMode; scopes?: Scope[]; name?: string } = {}): Promise<TestKey> {
-  const created = await accountObject(env, accountId).createKey({ mode: options.mode ?? env.KEY_MODE, scopes: options.scopes, name: options.name });
+export async function newKey(
+  accountId: string,
+  options: { mode?: KeyMode; scopes?: Scope[]; name?: string } = {},
+): Promise<TestKey> {
+  const created = await accountObject(env, accountId).createKey({
+    mode: options.mode ?? env.KEY_MODE,
+    scopes: options.scopes,
+    name: options.name,
+  });
   if (!created.ok) throw new Error(created.detail);
   return { secret: created.value.secret, key: created.value.key, accountId };
 }
@@ -63,9 +75,20 @@ export type StorageCalls = string[];
  * The real bindings, wrapped so that every KV, R2 and Durable Object namespace call is recorded
  * (`"AUTH_KV.get"`, `"KEY_GUARDS.getByName"`, …). Vars and the IP limiter pass through unrecorded.
  */
-export function countingEnv(overrides: Partial<Record<keyof Env | "OPERATOR_SECRET", unknown>> = {}): { env: Env; calls: StorageCalls } {
+export function countingEnv(overrides: Partial<Record<keyof Env | "OPERATOR_SECRET", unknown>> = {}): {
+  env: Env;
+  calls: StorageCalls;
+} {
   const calls: StorageCalls = [];
-  const storage = ["CATALOG_KV", "AUTH_KV", "OAUTH_KV", "RELEASES", "ACCOUNTS", "ACCOUNT_DIRECTORY", "KEY_GUARDS"] as const;
+  const storage = [
+    "CATALOG_KV",
+    "AUTH_KV",
+    "OAUTH_KV",
+    "RELEASES",
+    "ACCOUNTS",
+    "ACCOUNT_DIRECTORY",
+    "KEY_GUARDS",
+  ] as const;
   const wrapped: Record<string, unknown> = { ...env, ...overrides };
   for (const name of storage) {
     const binding = (env as unknown as Record<string, object | undefined>)[name];

@@ -48,24 +48,27 @@ describe("parseAuthorization (pure)", () => {
   });
 
   it("hands any other well-formed credential to the access-token branch", () => {
-    expect(parseAuthorization("Bearer user:grant:c2VjcmV0")).toEqual({ ok: true, credential: { type: "access_token", token: "user:grant:c2VjcmV0" } });
+    expect(parseAuthorization("Bearer user:grant:c2VjcmV0")).toEqual({
+      ok: true,
+      credential: { type: "access_token", token: "user:grant:c2VjcmV0" },
+    });
   });
 
-  it.each([...MALFORMED_CASES.map((c) => ({ ...c, raw: c.header })), ...RAW_ONLY_CASES.map((c) => ({ ...c, raw: c.header, code: "invalid_authorization_header" as const }))])(
-    "refuses $name",
-    ({ raw, code, detail }) => {
-      const parsed = parseAuthorization(raw);
-      if (code === "wrong_deployment") {
-        expect(parsed.ok).toBe(true); // the prefix is well formed; the deployment check refuses it
-        return;
-      }
-      expect(parsed.ok).toBe(false);
-      if (parsed.ok) return;
-      expect(parsed.code).toBe(code);
-      expect(parsed.detail).toMatch(detail);
-      expect(parsed.credentialSent).toBe(code !== "unauthenticated");
-    },
-  );
+  it.each([
+    ...MALFORMED_CASES.map((c) => ({ ...c, raw: c.header })),
+    ...RAW_ONLY_CASES.map((c) => ({ ...c, raw: c.header, code: "invalid_authorization_header" as const })),
+  ])("refuses $name", ({ raw, code, detail }) => {
+    const parsed = parseAuthorization(raw);
+    if (code === "wrong_deployment") {
+      expect(parsed.ok).toBe(true); // the prefix is well formed; the deployment check refuses it
+      return;
+    }
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.code).toBe(code);
+    expect(parsed.detail).toMatch(detail);
+    expect(parsed.credentialSent).toBe(code !== "unauthenticated");
+  });
 });
 
 describe("malformed Authorization through the worker", () => {
@@ -98,7 +101,9 @@ describe("malformed Authorization through the worker", () => {
   });
 
   it("sends a non-sk_ credential to the access-token branch: 401 invalid_token", async () => {
-    const res = await call("/v2/cheeses", { headers: { Authorization: "Bearer someone:grant:dG9rZW4", "CF-Connecting-IP": freshIp() } });
+    const res = await call("/v2/cheeses", {
+      headers: { Authorization: "Bearer someone:grant:dG9rZW4", "CF-Connecting-IP": freshIp() },
+    });
     expect(res.status).toBe(401);
     expect((await res.json<{ code: string }>()).code).toBe("invalid_token");
     expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');

@@ -23,19 +23,32 @@ describe("sandbox deployment", () => {
 
   it("refuses a live key with 401 wrong_deployment that says to use production, without a storage read", async () => {
     const { env: counted, calls } = countingEnv();
-    const res = await call("/v2/cheeses", { headers: { ...bearer(generateApiKey("live").secret), "CF-Connecting-IP": freshIp() } }, counted);
+    const res = await call(
+      "/v2/cheeses",
+      { headers: { ...bearer(generateApiKey("live").secret), "CF-Connecting-IP": freshIp() } },
+      counted,
+    );
     expect(res.status).toBe(401);
     const problem = await res.json<{ code: string; detail: string }>();
     expect(problem.code).toBe("wrong_deployment");
-    expect(problem.detail).toMatch(/live key .* sandbox deployment, which accepts only test keys\. Send this key to the production deployment/);
-    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer realm="readiness-catalog-sandbox", error="invalid_token"/);
+    expect(problem.detail).toMatch(
+      /live key .* sandbox deployment, which accepts only test keys\. Send this key to the production deployment/,
+    );
+    expect(res.headers.get("www-authenticate")).toMatch(
+      /^Bearer realm="readiness-catalog-sandbox", error="invalid_token"/,
+    );
     expect(calls).toEqual([]);
   });
 
   it("admits exactly the test burst of 25 out of 60 concurrent requests (configured policy, nothing refills)", async () => {
     const { secret } = await accountWithKey();
-    const bindings = { ...env, RATE_LIMITS: { live: { rate: 0.001, burst: 100 }, test: { rate: 0.001, burst: 25 } } } as unknown as Env;
-    const results = await Promise.all(Array.from({ length: 60 }, () => call("/v2/cheeses", { headers: bearer(secret) }, bindings)));
+    const bindings = {
+      ...env,
+      RATE_LIMITS: { live: { rate: 0.001, burst: 100 }, test: { rate: 0.001, burst: 25 } },
+    } as unknown as Env;
+    const results = await Promise.all(
+      Array.from({ length: 60 }, () => call("/v2/cheeses", { headers: bearer(secret) }, bindings)),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(25);
   });
 
@@ -44,8 +57,14 @@ describe("sandbox deployment", () => {
     const test = await call("/v1/keys", { method: "POST", headers: bearer(secret) });
     expect(test.status).toBe(201);
     expect((await test.json<{ secret: string }>()).secret).toMatch(/^sk_test_/);
-    const live = await call("/v1/keys", { method: "POST", headers: { ...bearer(secret), "Content-Type": "application/json" }, body: '{"mode":"live"}' });
+    const live = await call("/v1/keys", {
+      method: "POST",
+      headers: { ...bearer(secret), "Content-Type": "application/json" },
+      body: '{"mode":"live"}',
+    });
     expect(live.status).toBe(400);
-    expect((await live.json<{ code: string; detail: string }>()).detail).toMatch(/create live keys on the production deployment/);
+    expect((await live.json<{ code: string; detail: string }>()).detail).toMatch(
+      /create live keys on the production deployment/,
+    );
   });
 });

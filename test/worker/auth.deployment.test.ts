@@ -18,14 +18,20 @@ describe("production deployment", () => {
 
   it("refuses a test key with 401 wrong_deployment that says to use the sandbox, without a storage read", async () => {
     const { env: counted, calls } = countingEnv();
-    const res = await call("/v2/cheeses", { headers: { ...bearer(generateApiKey("test").secret), "CF-Connecting-IP": freshIp() } }, counted);
+    const res = await call(
+      "/v2/cheeses",
+      { headers: { ...bearer(generateApiKey("test").secret), "CF-Connecting-IP": freshIp() } },
+      counted,
+    );
     expect(res.status).toBe(401);
     const problem = await res.json<{ code: string; detail: string }>();
     expect(problem.code).toBe("wrong_deployment");
     expect(problem.detail).toBe(
       "A test key (sk_test_…) was sent to the production deployment, which accepts only live keys. Send this key to the sandbox deployment, or use a live key here.",
     );
-    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer realm="readiness-catalog-production", error="invalid_token", error_description="A test key/);
+    expect(res.headers.get("www-authenticate")).toMatch(
+      /^Bearer realm="readiness-catalog-production", error="invalid_token", error_description="A test key/,
+    );
     expect(calls).toEqual([]);
   });
 

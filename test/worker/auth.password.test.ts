@@ -3,7 +3,14 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createAccount, findAccountByEmail } from "../../src/worker/auth/accounts";
 import { signIn } from "../../src/worker/auth/sign-in";
-import { constantTimeEqual, DECOY_PASSWORD_RECORD, hashPassword, lockoutMsAfter, PBKDF2_ITERATIONS, verifyPassword } from "../../src/worker/auth/password";
+import {
+  constantTimeEqual,
+  DECOY_PASSWORD_RECORD,
+  hashPassword,
+  lockoutMsAfter,
+  PBKDF2_ITERATIONS,
+  verifyPassword,
+} from "../../src/worker/auth/password";
 import { newAccount } from "./auth-fixtures";
 
 describe("password hashing", () => {
@@ -53,7 +60,10 @@ describe("sign-in (findAccountByEmail, signIn)", () => {
   it("signs in with the right password and returns the account without any password material", async () => {
     const { accountId, email, password } = await newAccount();
     const check = await signIn(env, email, password, null);
-    expect(check).toMatchObject({ ok: true, account: { id: accountId, email, roles: ["customer"], admin_approved: false } });
+    expect(check).toMatchObject({
+      ok: true,
+      account: { id: accountId, email, roles: ["customer"], admin_approved: false },
+    });
     expect(JSON.stringify(check)).not.toMatch(/pbkdf2|password/);
   });
 
@@ -67,7 +77,12 @@ describe("sign-in (findAccountByEmail, signIn)", () => {
 
   it("refuses a second account with the same email (409 account_exists)", async () => {
     const { email } = await newAccount();
-    const again = await createAccount(env, { email: email.toUpperCase(), password: "another password", name: "Dup", roles: ["customer"] });
+    const again = await createAccount(env, {
+      email: email.toUpperCase(),
+      password: "another password",
+      name: "Dup",
+      roles: ["customer"],
+    });
     expect(again).toMatchObject({ ok: false, code: "account_exists" });
   });
 });

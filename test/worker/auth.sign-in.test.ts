@@ -36,7 +36,9 @@ describe("per email, known or not", () => {
     expect(summary(await signIn(env, email, "wrong password", null))).toBe("locked:1");
     // Fixed clock: the lock ends a minute from now.
     const [until, hash] = [Date.now() + 60_000, await emailHashOf(email)];
-    await runInDurableObject(accountDirectory(env), (_i, state) => state.storage.sql.exec("UPDATE sign_in_attempts SET locked_until = ? WHERE email_hash = ?", until, hash));
+    await runInDurableObject(accountDirectory(env), (_i, state) =>
+      state.storage.sql.exec("UPDATE sign_in_attempts SET locked_until = ? WHERE email_hash = ?", until, hash),
+    );
     expect(summary(await signIn(env, email, password, null))).toMatch(/^locked:(59|60)$/);
   });
 
@@ -55,7 +57,10 @@ describe("per email, known or not", () => {
       const { env: counted, calls } = countingEnv();
       const derive = vi.spyOn(crypto.subtle, "deriveBits");
       await signIn(counted, target, "wrong password", null);
-      traces.push({ calls, iterations: derive.mock.calls.map(([params]) => (params as SubtleCryptoDeriveKeyAlgorithm).iterations) });
+      traces.push({
+        calls,
+        iterations: derive.mock.calls.map(([params]) => (params as SubtleCryptoDeriveKeyAlgorithm).iterations),
+      });
       derive.mockRestore();
     }
     expect(traces[0]).toEqual({ calls: ["ACCOUNT_DIRECTORY.getByName", "ACCOUNTS.getByName"], iterations: [100_000] });
@@ -66,10 +71,13 @@ describe("per email, known or not", () => {
     const target = unknownEmail();
     await signIn(env, target, "wrong password", null);
     const directory = accountDirectory(env);
-    const rows = () => runInDurableObject(directory, (_i, state) => state.storage.sql.exec("SELECT * FROM sign_in_attempts").toArray());
+    const rows = () =>
+      runInDurableObject(directory, (_i, state) => state.storage.sql.exec("SELECT * FROM sign_in_attempts").toArray());
     expect(JSON.stringify(await rows())).not.toContain(target);
     expect(await runInDurableObject(directory, (_i, state) => state.storage.getAlarm())).not.toBeNull();
-    await runInDurableObject(directory, (_i, state) => state.storage.sql.exec("UPDATE sign_in_attempts SET expires_at = ?", Date.now() - 1));
+    await runInDurableObject(directory, (_i, state) =>
+      state.storage.sql.exec("UPDATE sign_in_attempts SET expires_at = ?", Date.now() - 1),
+    );
     expect(await runDurableObjectAlarm(directory)).toBe(true);
     expect(await rows()).toEqual([]);
   });

@@ -25,7 +25,9 @@ const workerFetch = async (request: Request) => {
   return app.fetch(request, env, ctx);
 };
 
-const openapi = (await (await workerFetch(new Request(`${API_ORIGIN}/openapi.json`))).json()) as { paths: Record<string, unknown> };
+const openapi = (await (await workerFetch(new Request(`${API_ORIGIN}/openapi.json`))).json()) as {
+  paths: Record<string, unknown>;
+};
 const lookupRoutes = Object.keys(openapi.paths).some((route) => route.startsWith("/v1/profiles/"));
 
 beforeEach(() => reset());
@@ -43,10 +45,14 @@ describe.runIf(lookupRoutes)("profile() against the real lookup routes", () => {
       expect(byScope.releaseId).toBe(base.manifest.release_id);
       const { first, last } = byScope.documentRange!;
       expect(JSON.parse(new TextDecoder().decode(base.document.subarray(first, last + 1)))).toEqual(expected);
-      expect((await client.profile(expected.agent_readiness_profile_id, { release: base.manifest.release_id })).profile).toEqual(expected);
+      expect(
+        (await client.profile(expected.agent_readiness_profile_id, { release: base.manifest.release_id })).profile,
+      ).toEqual(expected);
     }
     await publish(smaller);
-    const pinned = await client.profile(profiles.at(-1)!.agent_readiness_profile_id, { release: base.manifest.release_id });
+    const pinned = await client.profile(profiles.at(-1)!.agent_readiness_profile_id, {
+      release: base.manifest.release_id,
+    });
     expect(pinned.releaseId).toBe(base.manifest.release_id);
   });
 
@@ -56,6 +62,9 @@ describe.runIf(lookupRoutes)("profile() against the real lookup routes", () => {
     const missing = await client.profile("no-such-product", "checkout").catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(CatalogApiError);
     expect(missing).toMatchObject({ status: 404, code: "profile_not_found", requestId: expect.stringMatching(/\S/) });
-    expect(await client.profile("Not_A_Key", "x").catch((error: unknown) => error)).toMatchObject({ status: 400, code: "invalid_scope_key" });
+    expect(await client.profile("Not_A_Key", "x").catch((error: unknown) => error)).toMatchObject({
+      status: 400,
+      code: "invalid_scope_key",
+    });
   });
 });

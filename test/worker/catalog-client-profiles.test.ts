@@ -6,7 +6,13 @@
 import { createExecutionContext, reset, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CatalogApiError, CatalogVerificationError, createCatalogClient, type Profile, type Progress } from "../../packages/client/src/index.js";
+import {
+  CatalogApiError,
+  CatalogVerificationError,
+  createCatalogClient,
+  type Profile,
+  type Progress,
+} from "../../packages/client/src/index.js";
 import { canonicalJson } from "../../src/node/catalog/canonical";
 import { documentPrefix } from "../../src/shared/catalog/digest";
 import { hexOf, storageKeys } from "../../src/shared/catalog/manifest";
@@ -17,7 +23,8 @@ import { publish, testRelease, type TestRelease } from "./support/releases";
 
 const base = testRelease("base");
 const smaller = testRelease("smaller");
-const profilesOf = (release: TestRelease) => (JSON.parse(new TextDecoder().decode(release.document)) as { data: Profile[] }).data;
+const profilesOf = (release: TestRelease) =>
+  (JSON.parse(new TextDecoder().decode(release.document)) as { data: Profile[] }).data;
 
 /** The app, keeping each request's context so that its background work (part cache fills) ends with the test. */
 const contexts: ExecutionContext[] = [];
@@ -31,7 +38,10 @@ async function client(fetch = workerFetch) {
   return createCatalogClient({ baseUrl: API_ORIGIN, apiKey: await sharedTestKey(), fetch });
 }
 
-async function collect(profiles: AsyncIterable<Profile>, onEach: (profile: Profile) => void | Promise<void> = () => {}) {
+async function collect(
+  profiles: AsyncIterable<Profile>,
+  onEach: (profile: Profile) => void | Promise<void> = () => {},
+) {
   const seen: Profile[] = [];
   try {
     for await (const profile of profiles) {
@@ -47,7 +57,9 @@ async function collect(profiles: AsyncIterable<Profile>, onEach: (profile: Profi
 /** How many profiles end before `offset` in the document (the data is JCS: `[p0,p1,…]`). */
 function profilesEndingBefore(release: TestRelease, offset: number): number {
   const { manifest } = release;
-  let end = new TextEncoder().encode(documentPrefix(manifest.api_contract, manifest.release_id, manifest.artifact_sha256)).length + 1;
+  let end =
+    new TextEncoder().encode(documentPrefix(manifest.api_contract, manifest.release_id, manifest.artifact_sha256))
+      .length + 1;
   let count = 0;
   for (const profile of profilesOf(release)) {
     end += new TextEncoder().encode(canonicalJson(profile)).length;
@@ -77,8 +89,17 @@ describe("the client package in a Worker", () => {
     expect(error).toBeUndefined();
     expect(seen).toEqual(profilesOf(base));
     const { bytes, parts } = base.manifest;
-    expect(progress.at(-1)).toEqual({ phase: "verified", bytesDone: bytes, bytesTotal: bytes, partsDone: parts.length, partsTotal: parts.length, partsReused: 0 });
-    expect(progress.map((event) => event.partsDone)).toEqual([...progress.map((event) => event.partsDone)].sort((a, b) => a - b));
+    expect(progress.at(-1)).toEqual({
+      phase: "verified",
+      bytesDone: bytes,
+      bytesTotal: bytes,
+      partsDone: parts.length,
+      partsTotal: parts.length,
+      partsReused: 0,
+    });
+    expect(progress.map((event) => event.partsDone)).toEqual(
+      [...progress.map((event) => event.partsDone)].sort((a, b) => a - b),
+    );
   });
 
   it("stays on the release it started with when another one is published meanwhile", async () => {

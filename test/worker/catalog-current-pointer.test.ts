@@ -58,7 +58,9 @@ describe("the current pointer in isolate memory", () => {
     expect(await readCurrentPointer(env.CATALOG_KV, t0)).toMatchObject({ release_id: a.manifest.release_id });
 
     await flipElsewhere(b.manifest.release_id, [a.manifest.release_id]);
-    expect(await readCurrentPointer(env.CATALOG_KV, t0 + CURRENT_POINTER_TTL_MS - 1)).toMatchObject({ release_id: a.manifest.release_id });
+    expect(await readCurrentPointer(env.CATALOG_KV, t0 + CURRENT_POINTER_TTL_MS - 1)).toMatchObject({
+      release_id: a.manifest.release_id,
+    });
     expect(await readCurrentPointer(env.CATALOG_KV, t0 + CURRENT_POINTER_TTL_MS)).toMatchObject({
       release_id: b.manifest.release_id,
       previous: [a.manifest.release_id],

@@ -11,12 +11,15 @@ const size = release.manifest.bytes;
 describe("nothing published yet", () => {
   beforeEach(() => reset());
 
-  it.each(["/v1/catalog", "/v1/catalog/parts/0", "/v1/releases/current"])("GET %s → 503 problem with Retry-After", async (path) => {
-    const res = await api(path);
-    const problem = await expectProblem(res, 503, "catalog_unavailable");
-    expect(problem.detail).toContain("No catalog release has been published");
-    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-  });
+  it.each(["/v1/catalog", "/v1/catalog/parts/0", "/v1/releases/current"])(
+    "GET %s → 503 problem with Retry-After",
+    async (path) => {
+      const res = await api(path);
+      const problem = await expectProblem(res, 503, "catalog_unavailable");
+      expect(problem.detail).toContain("No catalog release has been published");
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    },
+  );
 
   it("HEAD /v1/catalog → 503 as well", async () => {
     const res = await api("/v1/catalog", { method: "HEAD" });

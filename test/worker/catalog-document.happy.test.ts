@@ -30,7 +30,11 @@ describe("GET /v1/catalog", () => {
   });
 
   it("is the document the spec describes: the envelope with every profile", async () => {
-    const body = (await (await api("/v1/catalog")).json()) as { release_id: string; artifact_sha256: string; data: unknown[] };
+    const body = (await (await api("/v1/catalog")).json()) as {
+      release_id: string;
+      artifact_sha256: string;
+      data: unknown[];
+    };
     expect(body.release_id).toBe(manifest.release_id);
     expect(body.artifact_sha256).toBe(manifest.artifact_sha256);
     expect(body.data).toHaveLength(manifest.profile_count);
@@ -46,13 +50,16 @@ describe("GET /v1/catalog", () => {
 });
 
 describe("conditional requests (RFC 9110 §13)", () => {
-  it.each([etag, `"other", ${etag}`, `W/${etag}`, "*"])("If-None-Match: %s → 304 with the validators", async (header) => {
-    const res = await api("/v1/catalog", { headers: { "If-None-Match": header } });
-    expect(res.status).toBe(304);
-    expect(res.headers.get("etag")).toBe(etag);
-    expect(res.headers.get("catalog-release")).toBe(manifest.release_id);
-    expect(await bytesOf(res)).toHaveLength(0);
-  });
+  it.each([etag, `"other", ${etag}`, `W/${etag}`, "*"])(
+    "If-None-Match: %s → 304 with the validators",
+    async (header) => {
+      const res = await api("/v1/catalog", { headers: { "If-None-Match": header } });
+      expect(res.status).toBe(304);
+      expect(res.headers.get("etag")).toBe(etag);
+      expect(res.headers.get("catalog-release")).toBe(manifest.release_id);
+      expect(await bytesOf(res)).toHaveLength(0);
+    },
+  );
 
   it("If-None-Match naming another release → 200 with the document", async () => {
     const res = await api("/v1/catalog", { headers: { "If-None-Match": `"sha256:${"0".repeat(64)}"` } });
@@ -91,7 +98,9 @@ describe("byte ranges (RFC 9110 §14)", () => {
   });
 
   it("sends the whole document when If-Range names another release (the resumed download restarts)", async () => {
-    const res = await api("/v1/catalog", { headers: { Range: "bytes=10-19", "If-Range": `"sha256:${"1".repeat(64)}"` } });
+    const res = await api("/v1/catalog", {
+      headers: { Range: "bytes=10-19", "If-Range": `"sha256:${"1".repeat(64)}"` },
+    });
     expect(res.status).toBe(200);
     expect(await bytesOf(res)).toEqual(document);
   });
@@ -128,7 +137,9 @@ describe("what each answer reads from R2", () => {
     expect(calls).toEqual(manifest.parts.map((part) => `get releases/${hex}/parts/${part.index}`));
     calls.length = 0;
     const start = manifest.parts[2]!.offset + 5;
-    await bytesOf(await apiWithBindings(bindings, "/v1/catalog", { headers: { Range: `bytes=${start}-${start + 10}` } }));
+    await bytesOf(
+      await apiWithBindings(bindings, "/v1/catalog", { headers: { Range: `bytes=${start}-${start + 10}` } }),
+    );
     expect(calls).toEqual([`get releases/${hex}/parts/2`]);
   });
 });

@@ -59,7 +59,9 @@ describe("catalog responses are identity-only (no content coding)", () => {
   it("HEAD and 304 of the document say the same as its 200", async () => {
     const head = await api("/v1/catalog", { method: "HEAD", headers: COMPRESSIBLE });
     expectIdentityOnly(head);
-    const notModified = await api("/v1/catalog", { headers: { ...COMPRESSIBLE, "If-None-Match": head.headers.get("etag")! } });
+    const notModified = await api("/v1/catalog", {
+      headers: { ...COMPRESSIBLE, "If-None-Match": head.headers.get("etag")! },
+    });
     expect(notModified.status).toBe(304);
     expect(notModified.headers.get("cache-control")).toBe(head.headers.get("cache-control"));
   });

@@ -26,7 +26,9 @@ describe("registerCatalogRoutes", () => {
 
   it("documents the guard's security requirement on every operation", () => {
     const document = guardedApp().getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
-    const operations = Object.values(document.paths ?? {}).flatMap((item) => Object.values(item ?? {}).filter((op) => typeof op === "object" && op && "responses" in op));
+    const operations = Object.values(document.paths ?? {}).flatMap((item) =>
+      Object.values(item ?? {}).filter((op) => typeof op === "object" && op && "responses" in op),
+    );
     expect(operations.length).toBeGreaterThanOrEqual(10);
     for (const operation of operations) expect(operation).toMatchObject({ security: [{ test: [] }] });
   });

@@ -14,21 +14,35 @@ beforeAll(async () => {
 });
 
 describe("If-Match on GET /v1/catalog", () => {
-  it.each([documentTag, `${otherTag}, ${documentTag}`, "*"])("If-Match: %s holds → 200 with the document", async (header) => {
-    const res = await api("/v1/catalog", { headers: { "If-Match": header } });
-    expect(res.status).toBe(200);
-    expect(new Uint8Array(await res.arrayBuffer())).toEqual(document);
-  });
+  it.each([documentTag, `${otherTag}, ${documentTag}`, "*"])(
+    "If-Match: %s holds → 200 with the document",
+    async (header) => {
+      const res = await api("/v1/catalog", { headers: { "If-Match": header } });
+      expect(res.status).toBe(200);
+      expect(new Uint8Array(await res.arrayBuffer())).toEqual(document);
+    },
+  );
 
-  it.each([otherTag, `W/${documentTag}`, "not-an-entity-tag"])("If-Match: %s fails → 412 precondition_failed", async (header) => {
-    const res = await api("/v1/catalog", { headers: { "If-Match": header } });
-    const problem = await expectProblem(res, 412, "precondition_failed");
-    expect(problem.detail).toContain(documentTag);
-  });
+  it.each([otherTag, `W/${documentTag}`, "not-an-entity-tag"])(
+    "If-Match: %s fails → 412 precondition_failed",
+    async (header) => {
+      const res = await api("/v1/catalog", { headers: { "If-Match": header } });
+      const problem = await expectProblem(res, 412, "precondition_failed");
+      expect(problem.detail).toContain(documentTag);
+    },
+  );
 
   it("is evaluated before If-None-Match and Range (RFC 9110 §13.2.2)", async () => {
-    await expectProblem(await api("/v1/catalog", { headers: { "If-Match": otherTag, "If-None-Match": documentTag } }), 412, "precondition_failed");
-    await expectProblem(await api("/v1/catalog", { headers: { "If-Match": otherTag, Range: "bytes=0-9" } }), 412, "precondition_failed");
+    await expectProblem(
+      await api("/v1/catalog", { headers: { "If-Match": otherTag, "If-None-Match": documentTag } }),
+      412,
+      "precondition_failed",
+    );
+    await expectProblem(
+      await api("/v1/catalog", { headers: { "If-Match": otherTag, Range: "bytes=0-9" } }),
+      412,
+      "precondition_failed",
+    );
     const ranged = await api("/v1/catalog", { headers: { "If-Match": documentTag, Range: "bytes=0-9" } });
     expect(ranged.status).toBe(206);
   });
@@ -51,6 +65,10 @@ describe("If-Match on parts and manifests", () => {
   });
 
   it("a missing release is still 404, not 412 (RFC 9110 §13.2.1)", async () => {
-    await expectProblem(await api(`/v1/releases/${otherTag.slice(1, -1)}`, { headers: { "If-Match": otherTag } }), 404, "release_not_found");
+    await expectProblem(
+      await api(`/v1/releases/${otherTag.slice(1, -1)}`, { headers: { "If-Match": otherTag } }),
+      404,
+      "release_not_found",
+    );
   });
 });

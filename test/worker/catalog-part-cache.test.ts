@@ -43,7 +43,10 @@ describe("whole parts", () => {
     expect(again.calls).toEqual([]);
     expect(again.response.status).toBe(200);
     expect(again.bytes).toEqual(release.parts[1]);
-    expect(Object.fromEntries(again.response.headers)).toEqual({ ...Object.fromEntries(first.response.headers), "request-id": again.response.headers.get("request-id") });
+    expect(Object.fromEntries(again.response.headers)).toEqual({
+      ...Object.fromEntries(first.response.headers),
+      "request-id": again.response.headers.get("request-id"),
+    });
   });
 
   it("through the current-release URL too (the same immutable object)", async () => {

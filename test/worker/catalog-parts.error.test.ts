@@ -41,13 +41,19 @@ describe("400: malformed path parameters", () => {
 });
 
 describe("404: unknown releases and parts", () => {
-  it.each([`/v1/releases/${unknownId}`, `/v1/releases/${unknownId}/parts/0`])("%s → release_not_found", async (path) => {
-    const problem = await expectProblem(await api(path), 404, "release_not_found");
-    expect(problem.detail).toContain(unknownId);
-  });
+  it.each([`/v1/releases/${unknownId}`, `/v1/releases/${unknownId}/parts/0`])(
+    "%s → release_not_found",
+    async (path) => {
+      const problem = await expectProblem(await api(path), 404, "release_not_found");
+      expect(problem.detail).toContain(unknownId);
+    },
+  );
 
-  it.each([`/v1/catalog/parts/${count}`, `/v1/releases/${manifest.release_id}/parts/${count}`])("%s → part_not_found naming the part range", async (path) => {
-    const problem = await expectProblem(await api(path), 404, "part_not_found");
-    expect(problem.detail).toContain(`has ${count} parts (0 to ${count - 1})`);
-  });
+  it.each([`/v1/catalog/parts/${count}`, `/v1/releases/${manifest.release_id}/parts/${count}`])(
+    "%s → part_not_found naming the part range",
+    async (path) => {
+      const problem = await expectProblem(await api(path), 404, "part_not_found");
+      expect(problem.detail).toContain(`has ${count} parts (0 to ${count - 1})`);
+    },
+  );
 });

@@ -18,7 +18,14 @@ const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toSt
 interface Page {
   release_id: string;
   product_key: string;
-  profiles: { funnel_key: string; agent_readiness_profile_id: string; href: string; offset: number; length: number; sha256: string }[];
+  profiles: {
+    funnel_key: string;
+    agent_readiness_profile_id: string;
+    href: string;
+    offset: number;
+    length: number;
+    sha256: string;
+  }[];
   next: string | null;
 }
 
@@ -64,7 +71,9 @@ describe("a product's profiles", () => {
     for (const product of products) {
       const pages = await allPages(`/v1/products/${product}/profiles`);
       expect(pages.flatMap((page) => page.profiles)).toEqual(await expectedListing(base, product));
-      expect(pages.every((page) => page.release_id === base.manifest.release_id && page.product_key === product)).toBe(true);
+      expect(pages.every((page) => page.release_id === base.manifest.release_id && page.product_key === product)).toBe(
+        true,
+      );
     }
   });
 
@@ -74,7 +83,9 @@ describe("a product's profiles", () => {
     const body = await res.arrayBuffer();
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.headers.get("catalog-release")).toBe(base.manifest.release_id);
-    expect(res.headers.get("content-location")).toBe(`/v1/releases/${base.manifest.release_id}/products/northwind-payments-api/profiles`);
+    expect(res.headers.get("content-location")).toBe(
+      `/v1/releases/${base.manifest.release_id}/products/northwind-payments-api/profiles`,
+    );
     expect(res.headers.get("cache-control")).toBe("private, no-cache, no-transform");
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
     expect(res.headers.get("content-digest")).toBe(`sha-256=:${btoa(String.fromCharCode(...digest))}:`);
@@ -82,7 +93,9 @@ describe("a product's profiles", () => {
     expect(again.status).toBe(304);
     const head = await api(path, { method: "HEAD" });
     expect([head.status, head.headers.get("etag"), await head.text()]).toEqual([200, res.headers.get("etag"), ""]);
-    expect((await api(res.headers.get("content-location")!)).headers.get("cache-control")).toBe("private, max-age=31536000, immutable, no-transform");
+    expect((await api(res.headers.get("content-location")!)).headers.get("cache-control")).toBe(
+      "private, max-age=31536000, immutable, no-transform",
+    );
   });
 
   it("an href serves the profile whose digest the listing gives", async () => {
@@ -90,20 +103,26 @@ describe("a product's profiles", () => {
     const res = await api(entry!.href);
     expect(new Uint8Array(await res.arrayBuffer()).length).toBe(entry!.length);
     expect(res.headers.get("etag")).toBe(`"${entry!.sha256}"`);
-    expect(res.headers.get("catalog-document-range")).toBe(`bytes ${entry!.offset}-${entry!.offset + entry!.length - 1}/${base.manifest.bytes}`);
+    expect(res.headers.get("catalog-document-range")).toBe(
+      `bytes ${entry!.offset}-${entry!.offset + entry!.length - 1}/${base.manifest.bytes}`,
+    );
   });
 
   it(`pages hold at most 100 profiles; following next lists all 250 funnels of a product once, in order`, async () => {
     const pages = await allPages(`/v1/releases/${wide.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles`);
     expect(pages.map((page) => page.profiles.length)).toEqual([100, 100, 50]);
-    expect(pages[0]!.next).toBe(`/v1/releases/${wide.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles?after=funnel-099`);
+    expect(pages[0]!.next).toBe(
+      `/v1/releases/${wide.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles?after=funnel-099`,
+    );
     expect(pages.flatMap((page) => page.profiles)).toEqual(await expectedListing(wide, WIDE_PRODUCT.key));
   });
 
   it("small index pages: a page stops after three leaves, and next goes on across leaves and segments", async () => {
     const { segments } = wideSmallPages.manifest.index![0]!;
     expect(segments.length).toBeGreaterThan(5);
-    const pages = await allPages(`/v1/releases/${wideSmallPages.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles`);
+    const pages = await allPages(
+      `/v1/releases/${wideSmallPages.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles`,
+    );
     expect(pages.length).toBeGreaterThan(10);
     expect(pages.every((page) => page.profiles.length > 0 && page.profiles.length <= 6)).toBe(true);
     expect(pages.flatMap((page) => page.profiles)).toEqual(await expectedListing(wideSmallPages, WIDE_PRODUCT.key));
@@ -132,9 +151,16 @@ describe("errors", () => {
   });
 
   it("/openapi.json describes both listings", async () => {
-    const doc = (await (await api("/openapi.json")).json()) as { paths: Record<string, { get?: { responses: object } }> };
-    for (const path of ["/v1/products/{product_key}/profiles", "/v1/releases/{release_id}/products/{product_key}/profiles"]) {
-      expect(Object.keys(doc.paths[path]?.get?.responses ?? {}), path).toEqual(expect.arrayContaining(["200", "304", "400", "401", "403", "404", "429"]));
+    const doc = (await (await api("/openapi.json")).json()) as {
+      paths: Record<string, { get?: { responses: object } }>;
+    };
+    for (const path of [
+      "/v1/products/{product_key}/profiles",
+      "/v1/releases/{release_id}/products/{product_key}/profiles",
+    ]) {
+      expect(Object.keys(doc.paths[path]?.get?.responses ?? {}), path).toEqual(
+        expect.arrayContaining(["200", "304", "400", "401", "403", "404", "429"]),
+      );
     }
   });
 });

@@ -29,7 +29,10 @@ describe("with a release", () => {
   it("404 profile_not_found names the release it looked in, current and pinned, by scope and by id", async () => {
     await publish(release);
     const misses = [
-      [`/v1/profiles/${profile.productKey}/no-such-funnel`, `for product "${profile.productKey}" and funnel "no-such-funnel"`],
+      [
+        `/v1/profiles/${profile.productKey}/no-such-funnel`,
+        `for product "${profile.productKey}" and funnel "no-such-funnel"`,
+      ],
       [`/v1/profiles/${unknownId}`, `with id ${unknownId}`],
       [`/v1/releases/${release_id}/profiles/zzz-after-every-product/x`, 'for product "zzz-after-every-product"'],
       [`/v1/releases/${release_id}/profiles/0-before-every-product/x`, 'for product "0-before-every-product"'],
@@ -61,7 +64,11 @@ describe("with a release", () => {
 
   it("404 release_not_found for a release that was never published here", async () => {
     const unknown = `sha256:${"e".repeat(64)}`;
-    const problem = await expectProblem(await api(`/v1/releases/${unknown}/profiles/${profile.id}`), 404, "release_not_found");
+    const problem = await expectProblem(
+      await api(`/v1/releases/${unknown}/profiles/${profile.id}`),
+      404,
+      "release_not_found",
+    );
     expect(problem.detail).toContain(unknown);
   });
 
@@ -75,7 +82,12 @@ describe("with a release", () => {
   });
 
   it("/openapi.json describes the lookups with their parameters, headers and problems", async () => {
-    const doc = (await (await api("/openapi.json")).json()) as { paths: Record<string, { get?: { responses: Record<string, { headers?: object }>; parameters: { name: string }[] } }> };
+    const doc = (await (await api("/openapi.json")).json()) as {
+      paths: Record<
+        string,
+        { get?: { responses: Record<string, { headers?: object }>; parameters: { name: string }[] } }
+      >;
+    };
     for (const path of [
       "/v1/profiles/{product_key}/{funnel_key}",
       "/v1/profiles/{agent_readiness_profile_id}",
@@ -83,8 +95,12 @@ describe("with a release", () => {
       "/v1/releases/{release_id}/profiles/{agent_readiness_profile_id}",
     ]) {
       const get = doc.paths[path]?.get;
-      expect(Object.keys(get?.responses ?? {}), path).toEqual(expect.arrayContaining(["200", "304", "400", "401", "403", "404", "429"]));
-      expect(Object.keys(get!.responses["200"]!.headers!)).toEqual(expect.arrayContaining(["Catalog-Release", "ETag", "Content-Digest", "Catalog-Document-Range"]));
+      expect(Object.keys(get?.responses ?? {}), path).toEqual(
+        expect.arrayContaining(["200", "304", "400", "401", "403", "404", "429"]),
+      );
+      expect(Object.keys(get!.responses["200"]!.headers!)).toEqual(
+        expect.arrayContaining(["Catalog-Release", "ETag", "Content-Digest", "Catalog-Document-Range"]),
+      );
     }
   });
 });

@@ -16,8 +16,10 @@ const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer())
 const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 const base64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
 
-const byScope = (p: DocumentProfile, releaseId?: string) => `${releaseId ? `/v1/releases/${releaseId}` : "/v1"}/profiles/${p.productKey}/${p.funnelKey}`;
-const byId = (p: DocumentProfile, releaseId?: string) => `${releaseId ? `/v1/releases/${releaseId}` : "/v1"}/profiles/${p.id}`;
+const byScope = (p: DocumentProfile, releaseId?: string) =>
+  `${releaseId ? `/v1/releases/${releaseId}` : "/v1"}/profiles/${p.productKey}/${p.funnelKey}`;
+const byId = (p: DocumentProfile, releaseId?: string) =>
+  `${releaseId ? `/v1/releases/${releaseId}` : "/v1"}/profiles/${p.id}`;
 const partOf = (offset: number) => Math.floor(offset / manifest.part_bytes);
 
 beforeAll(async () => {
@@ -30,7 +32,9 @@ async function expectProfile(res: Response, profile: DocumentProfile) {
   expect(res.status).toBe(200);
   const body = await bytesOf(res);
   expect(body).toEqual(profile.bytes);
-  const [, first, last, size] = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(res.headers.get("catalog-document-range") ?? "")!.map(Number);
+  const [, first, last, size] = /^bytes (\d+)-(\d+)\/(\d+)$/
+    .exec(res.headers.get("catalog-document-range") ?? "")!
+    .map(Number);
   expect([first, last, size]).toEqual([profile.offset, profile.offset + body.length - 1, manifest.bytes]);
   expect(release.document.slice(first, last! + 1)).toEqual(body);
   const digest = await crypto.subtle.digest("SHA-256", body);
@@ -69,7 +73,11 @@ describe("GET /v1/profiles/{product_key}/{funnel_key} and /v1/profiles/{id}", ()
 describe("pinned: /v1/releases/{release_id}/profiles/…", () => {
   it("serves the profile of that release, cacheable for a year, with or without the sha256: prefix", async () => {
     const profile = profiles[3]!;
-    for (const path of [byScope(profile, manifest.release_id), byId(profile, manifest.release_id), byId(profile, manifest.release_id.slice(7))]) {
+    for (const path of [
+      byScope(profile, manifest.release_id),
+      byId(profile, manifest.release_id),
+      byId(profile, manifest.release_id.slice(7)),
+    ]) {
       const res = await api(path);
       await expectProfile(res, profile);
       expect(res.headers.get("cache-control")).toBe("private, max-age=31536000, immutable, no-transform");
@@ -83,7 +91,9 @@ describe("pinned: /v1/releases/{release_id}/profiles/…", () => {
     expect(res.status).toBe(200);
     expect(await bytesOf(res)).toEqual(profile.bytes);
     expect(res.headers.get("catalog-release")).toBe(older.manifest.release_id);
-    expect(res.headers.get("catalog-document-range")).toBe(`bytes ${profile.offset}-${profile.offset + profile.bytes.length - 1}/${older.manifest.bytes}`);
+    expect(res.headers.get("catalog-document-range")).toBe(
+      `bytes ${profile.offset}-${profile.offset + profile.bytes.length - 1}/${older.manifest.bytes}`,
+    );
     // The newer release added a profile: the older one does not have it, the current one does.
     const added = profiles.find((p) => !documentProfiles(older).some((q) => q.id === p.id))!;
     expect((await api(byId(added, older.manifest.release_id))).status).toBe(404);

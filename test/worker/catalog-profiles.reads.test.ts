@@ -30,7 +30,8 @@ async function lookup(path: string) {
   const { env: counted, calls } = countingEnv();
   const reads: R2Read[] = [];
   const bucket = recordingBinding(env.RELEASES, (method, args) => {
-    if (method === "get") reads.push({ key: String(args[0]), range: (args[1] as { range?: R2Read["range"] } | undefined)?.range });
+    if (method === "get")
+      reads.push({ key: String(args[0]), range: (args[1] as { range?: R2Read["range"] } | undefined)?.range });
   });
   const res = await apiWithBindings({ ...counted, RELEASES: bucket } as Env, path);
   const body = new Uint8Array(await res.arrayBuffer());
@@ -54,8 +55,17 @@ describe("storage reads of one lookup", () => {
     for (const read of indexReads(reads)) expect(read.range!.length).toBeLessThanOrEqual(pageBytes);
     const first = partOf(profile.offset);
     expect(partReads(reads)).toEqual([
-      { key: storageKeys.part(hex, first), range: { offset: profile.offset - first * manifest.part_bytes, length: (first + 1) * manifest.part_bytes - profile.offset } },
-      { key: storageKeys.part(hex, first + 1), range: { offset: 0, length: profile.offset + profile.bytes.length - (first + 1) * manifest.part_bytes } },
+      {
+        key: storageKeys.part(hex, first),
+        range: {
+          offset: profile.offset - first * manifest.part_bytes,
+          length: (first + 1) * manifest.part_bytes - profile.offset,
+        },
+      },
+      {
+        key: storageKeys.part(hex, first + 1),
+        range: { offset: 0, length: profile.offset + profile.bytes.length - (first + 1) * manifest.part_bytes },
+      },
     ]);
     expect(reads).toHaveLength(4);
   });
@@ -68,7 +78,10 @@ describe("storage reads of one lookup", () => {
     expect(indexReads(reads)).toHaveLength(1);
     expect(indexReads(reads)[0]!.range!.length).toBeLessThanOrEqual(pageBytes);
     expect(partReads(reads)).toEqual([
-      { key: storageKeys.part(hex, partOf(profile.offset)), range: { offset: profile.offset % manifest.part_bytes, length: profile.bytes.length } },
+      {
+        key: storageKeys.part(hex, partOf(profile.offset)),
+        range: { offset: profile.offset % manifest.part_bytes, length: profile.bytes.length },
+      },
     ]);
     // The manifest comes from isolate memory too; `current` is read at most once a second.
     expect(calls.filter((call) => call.startsWith("CATALOG_KV.")).length).toBeLessThanOrEqual(1);
@@ -76,11 +89,18 @@ describe("storage reads of one lookup", () => {
 
   it("every lookup of every profile: at most two index reads, every read a range, never a whole object", async () => {
     for (const profile of profiles) {
-      for (const path of [`/v1/profiles/${profile.id}`, `/v1/releases/${manifest.release_id}/profiles/${profile.productKey}/${profile.funnelKey}`]) {
+      for (const path of [
+        `/v1/profiles/${profile.id}`,
+        `/v1/releases/${manifest.release_id}/profiles/${profile.productKey}/${profile.funnelKey}`,
+      ]) {
         const { body, reads } = await lookup(path);
         expect(body).toEqual(profile.bytes);
         expect(indexReads(reads).length).toBeLessThanOrEqual(2);
-        expect(reads.every((read) => read.range !== undefined && read.range.length <= Math.max(pageBytes, profile.bytes.length))).toBe(true);
+        expect(
+          reads.every(
+            (read) => read.range !== undefined && read.range.length <= Math.max(pageBytes, profile.bytes.length),
+          ),
+        ).toBe(true);
         expect(partReads(reads).reduce((sum, read) => sum + read.range!.length, 0)).toBe(profile.bytes.length);
       }
     }

@@ -28,7 +28,10 @@ beforeEach(() => reset());
 describe("publishing the index", () => {
   it("an index segment whose bytes do not match its sha256 is refused by R2, and the previous release stays current", async () => {
     await publish(a);
-    const corrupted = { ...b, index: { ...b.index, id: b.index.id.map((segment, i) => (i === 0 ? segment.map((byte) => byte ^ 1) : segment)) } };
+    const corrupted = {
+      ...b,
+      index: { ...b.index, id: b.index.id.map((segment, i) => (i === 0 ? segment.map((byte) => byte ^ 1) : segment)) },
+    };
     await expect(publish(corrupted)).rejects.toThrow(PublishError);
     expect((await readCurrent(env.CATALOG_KV))?.release_id).toBe(a.manifest.release_id);
     expect((await api(lookup)).headers.get("catalog-release")).toBe(a.manifest.release_id);
@@ -37,22 +40,31 @@ describe("publishing the index", () => {
   it("refuses a build without an index (made before profile lookups) before writing anything", async () => {
     const storage = countingStorage(workerStorage());
     const { index: _, ...withoutIndex } = a.manifest;
-    await expect(publish({ ...a, manifest: withoutIndex }, storage)).rejects.toThrow(/manifest\.index: missing; .*build the release again/);
+    await expect(publish({ ...a, manifest: withoutIndex }, storage)).rejects.toThrow(
+      /manifest\.index: missing; .*build the release again/,
+    );
     expect(storage.writes).toEqual([]);
   });
 
   it("refuses the same release with another index (a release's layout is immutable)", async () => {
     await publish(a);
     const index = a.manifest.index!.map((entry) => ({ ...entry, page_bytes: entry.page_bytes + 1 }));
-    await expect(publish({ ...a, manifest: { ...a.manifest, index } })).rejects.toThrow(/already published with another index \(page_bytes 400\)/);
+    await expect(publish({ ...a, manifest: { ...a.manifest, index } })).rejects.toThrow(
+      /already published with another index \(page_bytes 400\)/,
+    );
   });
 
   it("a release published without an index gains it when its build is published again, keeping published_at", async () => {
     const hex = hexOf(legacy.manifest.release_id);
     const { index: _, ...unindexed } = { ...legacy.manifest, published_at: "2026-01-02T03:04:05.000Z" };
-    for (const part of unindexed.parts) await env.RELEASES.put(storageKeys.part(hex, part.index), legacy.parts[part.index]!, { sha256: hexOf(part.sha256) });
+    for (const part of unindexed.parts)
+      await env.RELEASES.put(storageKeys.part(hex, part.index), legacy.parts[part.index]!, {
+        sha256: hexOf(part.sha256),
+      });
     await env.CATALOG_KV.put(storageKeys.releaseManifestKv(hex), JSON.stringify(unindexed));
-    await env.RELEASES.put(storageKeys.releaseManifestR2(hex), JSON.stringify(unindexed), { sha256: await sha256Hex(JSON.stringify(unindexed)) });
+    await env.RELEASES.put(storageKeys.releaseManifestR2(hex), JSON.stringify(unindexed), {
+      sha256: await sha256Hex(JSON.stringify(unindexed)),
+    });
     const profile = documentProfiles(legacy)[0]!;
     const pinned = `/v1/releases/${legacy.manifest.release_id}/profiles/${profile.productKey}/${profile.funnelKey}`;
     const before = await expectProblem(await api(pinned), 404, "release_not_indexed");
@@ -64,7 +76,10 @@ describe("publishing the index", () => {
     expect(await env.CATALOG_KV.get(storageKeys.releaseManifestKv(hex))).toBe(manifest);
     expect(await (await env.RELEASES.get(storageKeys.releaseManifestR2(hex)))!.text()).toBe(manifest);
     for (const { name, segments } of legacy.manifest.index!) {
-      for (const segment of segments) expect((await env.RELEASES.head(storageKeys.indexSegment(hex, name, segment.index)))?.size).toBe(segment.length);
+      for (const segment of segments)
+        expect((await env.RELEASES.head(storageKeys.indexSegment(hex, name, segment.index)))?.size).toBe(
+          segment.length,
+        );
     }
     expect((await api(pinned)).status).toBe(200);
   });

@@ -45,7 +45,9 @@ describe("publish", () => {
     const hex = a.manifest.release_id.slice(7);
     expect(storage.writes).toEqual([
       ...a.manifest.parts.map((part) => `r2 ${storageKeys.part(hex, part.index)}`),
-      ...a.manifest.index!.flatMap(({ name, segments }) => segments.map((segment) => `r2 ${storageKeys.indexSegment(hex, name, segment.index)}`)),
+      ...a.manifest.index!.flatMap(({ name, segments }) =>
+        segments.map((segment) => `r2 ${storageKeys.indexSegment(hex, name, segment.index)}`),
+      ),
       `kv ${storageKeys.releaseManifestKv(hex)}`,
       `r2 ${storageKeys.releaseManifestR2(hex)}`,
       `kv ${storageKeys.current}`,
@@ -53,7 +55,9 @@ describe("publish", () => {
   });
 
   // One full publish per possible interruption point: give it the time a busy machine needs.
-  it("interrupted before any write, after each write, or before the flip: the previous release is still served", { timeout: 120_000 }, async () => {
+  it("interrupted before any write, after each write, or before the flip: the previous release is still served", {
+    timeout: 120_000,
+  }, async () => {
     const segmentsOfB = b.manifest.index!.reduce((sum, index) => sum + index.segments.length, 0);
     const writesOfB = b.manifest.parts.length + segmentsOfB + 3;
     for (let allowed = 0; allowed < writesOfB; allowed++) {
@@ -78,7 +82,9 @@ describe("publish", () => {
 
   it("refuses the same release cut with another part size (a release's layout is immutable)", async () => {
     await publish(a);
-    await expect(publish(testRelease("relaid"))).rejects.toThrow(/already published with part_bytes 7919; .*rebuild with --part-bytes 7919/);
+    await expect(publish(testRelease("relaid"))).rejects.toThrow(
+      /already published with part_bytes 7919; .*rebuild with --part-bytes 7919/,
+    );
     await expectServed(a);
   });
 
@@ -146,19 +152,31 @@ describe("rollback", () => {
     await publish(a);
     await publish(b);
     await publish(c);
-    expect(await readCurrent(env.CATALOG_KV)).toEqual({ release_id: c.manifest.release_id, previous: [b.manifest.release_id, a.manifest.release_id] });
+    expect(await readCurrent(env.CATALOG_KV)).toEqual({
+      release_id: c.manifest.release_id,
+      previous: [b.manifest.release_id, a.manifest.release_id],
+    });
 
     const result = await rollbackRelease(workerStorage(), a.manifest.release_id);
-    expect(result).toEqual({ release_id: a.manifest.release_id, previous_release_id: c.manifest.release_id, pointer_flipped: true });
+    expect(result).toEqual({
+      release_id: a.manifest.release_id,
+      previous_release_id: c.manifest.release_id,
+      pointer_flipped: true,
+    });
     await expectServed(a);
-    expect(await readCurrent(env.CATALOG_KV)).toEqual({ release_id: a.manifest.release_id, previous: [c.manifest.release_id, b.manifest.release_id] });
+    expect(await readCurrent(env.CATALOG_KV)).toEqual({
+      release_id: a.manifest.release_id,
+      previous: [c.manifest.release_id, b.manifest.release_id],
+    });
   });
 
   it("refuses a release that is not kept here, naming the ones that are", async () => {
     await publish(a);
     await publish(b);
     await expect(rollbackRelease(workerStorage(), c.manifest.release_id)).rejects.toThrow(RollbackRefused);
-    await expect(rollbackRelease(workerStorage(), c.manifest.release_id)).rejects.toThrow(`kept: ${a.manifest.release_id}`);
+    await expect(rollbackRelease(workerStorage(), c.manifest.release_id)).rejects.toThrow(
+      `kept: ${a.manifest.release_id}`,
+    );
     await expectServed(b);
   });
 

@@ -41,7 +41,13 @@ describe("release manifests", () => {
 
   it("/openapi.json describes every catalog route", async () => {
     const doc = (await (await api("/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
-    for (const path of ["/v1/catalog", "/v1/catalog/parts/{n}", "/v1/releases/current", "/v1/releases/{release_id}", "/v1/releases/{release_id}/parts/{n}"]) {
+    for (const path of [
+      "/v1/catalog",
+      "/v1/catalog/parts/{n}",
+      "/v1/releases/current",
+      "/v1/releases/{release_id}",
+      "/v1/releases/{release_id}/parts/{n}",
+    ]) {
       expect(doc.paths[path]?.get, path).toBeDefined();
     }
   });

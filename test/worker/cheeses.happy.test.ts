@@ -22,8 +22,21 @@ describe("GET /v2/cheeses", () => {
       paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>>;
       components: { securitySchemes: Record<string, unknown> };
     }>();
-    expect(doc.paths["/v2/cheeses"]!.get!.security).toEqual([{ bearerAuth: ["read:cheeses"] }, { oauth2: ["read:cheeses"] }]);
-    expect(Object.keys(doc.paths["/v2/cheeses"]!.get!.responses).sort()).toEqual(["200", "400", "401", "403", "405", "412", "429", "500", "503"]);
+    expect(doc.paths["/v2/cheeses"]!.get!.security).toEqual([
+      { bearerAuth: ["read:cheeses"] },
+      { oauth2: ["read:cheeses"] },
+    ]);
+    expect(Object.keys(doc.paths["/v2/cheeses"]!.get!.responses).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "405",
+      "412",
+      "429",
+      "500",
+      "503",
+    ]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(Object.keys(doc.paths["/v1/keys"]!).sort()).toEqual(["get", "head", "post"]);
     expect(Object.keys(doc.paths["/v1/keys/{id}"]!)).toEqual(["delete"]);

@@ -16,7 +16,9 @@ describe("GET /v2/cheeses access", () => {
     const { secret } = await accountWithKey({ scopes: ["read:catalog", "read:orders"] });
     const res = await call("/v2/cheeses", { headers: bearer(secret) });
     expect(res.status).toBe(403);
-    expect(res.headers.get("www-authenticate")).toBe('Bearer realm="readiness-catalog-production", error="insufficient_scope", scope="read:cheeses"');
+    expect(res.headers.get("www-authenticate")).toBe(
+      'Bearer realm="readiness-catalog-production", error="insufficient_scope", scope="read:cheeses"',
+    );
     const problem = await res.json<{ code: string; detail: string; required_scope: string }>();
     expect(problem.code).toBe("insufficient_scope");
     expect(problem.required_scope).toBe("read:cheeses");

@@ -43,7 +43,12 @@ export async function signIn(account: { email: string; password: string }): Prom
   const gate = await client.get("/dashboard");
   expect(gate.status).toBe(200);
   const html = await gate.text();
-  const signedIn = await client.post("/login", { csrf_token: csrfOf(html), continue: formField(html, "continue"), email: account.email, password: account.password });
+  const signedIn = await client.post("/login", {
+    csrf_token: csrfOf(html),
+    continue: formField(html, "continue"),
+    email: account.email,
+    password: account.password,
+  });
   expect(signedIn.status).toBe(303);
   expect(signedIn.headers.get("Location")).toBe("/dashboard");
   return client;
@@ -59,7 +64,13 @@ export async function keysPage(client: DashboardClient): Promise<string> {
 /** Fills and posts the Generate form from a fresh keys page; returns the response. */
 export async function generate(client: DashboardClient, fields: FormFields = {}): Promise<Response> {
   const html = await keysPage(client);
-  return client.post("/dashboard/keys", { csrf_token: csrfOf(html), form_id: formIdOf(html), mode: "live", access: "all", ...fields });
+  return client.post("/dashboard/keys", {
+    csrf_token: csrfOf(html),
+    form_id: formIdOf(html),
+    mode: "live",
+    access: "all",
+    ...fields,
+  });
 }
 
 export const SECRET_PATTERN = /sk_(?:live|test)_[0-9A-Za-z]{36}/;
@@ -92,4 +103,5 @@ export function cellText(html: string, label: string): string {
   return visibleText(cell[1]!);
 }
 
-export const bearerGet = (path: string, secret: string) => exports.default.fetch(new Request(new URL(path, ORIGIN), { headers: { Authorization: `Bearer ${secret}` } }));
+export const bearerGet = (path: string, secret: string) =>
+  exports.default.fetch(new Request(new URL(path, ORIGIN), { headers: { Authorization: `Bearer ${secret}` } }));

@@ -30,7 +30,12 @@ describe("sign-in: refused in words, then continues to the dashboard", () => {
     expect(wrong.status).toBe(401);
     const html = await wrong.text();
     expect(visibleText(html)).toContain("That email address and password do not match an account.");
-    const right = await client.post("/login", { ...fields, csrf_token: csrfOf(html), continue: formField(html, "continue"), password: account.password });
+    const right = await client.post("/login", {
+      ...fields,
+      csrf_token: csrfOf(html),
+      continue: formField(html, "continue"),
+      password: account.password,
+    });
     expect(right.status).toBe(303);
     expect(right.headers.get("Location")).toBe("/dashboard/apps");
   });
@@ -50,7 +55,9 @@ describe("generate: refused with the reason on the page", () => {
     const html = await refused.text();
     const text = visibleText(html);
     expect(text).toContain("No key was generated: an account can have at most 3 active keys at once, and you have 3.");
-    expect(text).toContain("To rotate a key: Generate a new key on this page. Deploy the new key everywhere the old one is used.");
+    expect(text).toContain(
+      "To rotate a key: Generate a new key on this page. Deploy the new key everywhere the old one is used.",
+    );
     expect(html).toContain('role="alert"');
     expect(html).toContain('value="key 4"'); // the form keeps what was typed
     expect(await activeKeyCount(account.accountId)).toBe(3);
@@ -63,7 +70,9 @@ describe("generate: refused with the reason on the page", () => {
     expect(tooLong.status).toBe(400);
     const html = await tooLong.text();
     expect(visibleText(html)).toContain("Use at most 100 characters (this name has 101).");
-    expect(visibleText(html)).toContain("The key was not generated. Fix the fields marked in Generate a key and try again.");
+    expect(visibleText(html)).toContain(
+      "The key was not generated. Fix the fields marked in Generate a key and try again.",
+    );
     expect(html).toMatch(/id="key-name"[^>]*aria-invalid="true"[^>]*aria-describedby="key-name-hint key-name-error"/);
 
     const noScopes = await generate(client, { access: "restricted" });
@@ -81,7 +90,9 @@ describe("generate: refused with the reason on the page", () => {
     const client = await signIn(account);
     const refused = await generate(client, { mode: "test" });
     expect(refused.status).toBe(400);
-    expect(visibleText(await refused.text())).toContain("This dashboard creates live keys only. Test keys are created on the sandbox dashboard.");
+    expect(visibleText(await refused.text())).toContain(
+      "This dashboard creates live keys only. Test keys are created on the sandbox dashboard.",
+    );
     expect(await activeKeyCount(account.accountId)).toBe(0);
   });
 
@@ -93,7 +104,9 @@ describe("generate: refused with the reason on the page", () => {
     expect(visibleText(page)).toContain("The admin scope is available once an operator approves it for your account.");
     const refused = await generate(client, { access: "restricted", scopes: ["admin"] });
     expect(refused.status).toBe(403);
-    expect(visibleText(await refused.text())).toContain("No key was generated: the admin scope needs an operator's approval for your account.");
+    expect(visibleText(await refused.text())).toContain(
+      "No key was generated: the admin scope needs an operator's approval for your account.",
+    );
     expect(await activeKeyCount(account.accountId)).toBe(0);
   });
 
@@ -101,11 +114,18 @@ describe("generate: refused with the reason on the page", () => {
     const account = await newAccount();
     const client = await signIn(account);
     const html = await keysPage(client);
-    const fields = { csrf_token: csrfOf(html), form_id: /name="form_id" value="([^"]+)"/.exec(html)![1]!, mode: "live", access: "all" };
+    const fields = {
+      csrf_token: csrfOf(html),
+      form_id: /name="form_id" value="([^"]+)"/.exec(html)![1]!,
+      mode: "live",
+      access: "all",
+    };
     expect((await client.post("/dashboard/keys", fields)).status).toBe(200);
     const again = await client.post("/dashboard/keys", fields);
     expect(again.status).toBe(409);
-    expect(visibleText(await again.text())).toContain("This form was already sent (perhaps the page was reloaded), so no second key was generated.");
+    expect(visibleText(await again.text())).toContain(
+      "This form was already sent (perhaps the page was reloaded), so no second key was generated.",
+    );
     expect(await activeKeyCount(account.accountId)).toBe(1);
 
     const noId = await client.post("/dashboard/keys", { ...fields, form_id: "" });
@@ -122,7 +142,9 @@ describe("pages that do not exist", () => {
       const response = await client.get(path);
       expect(response.status).toBe(404);
       expectHtmlPage(response);
-      expect(visibleText(await response.text())).toContain("Your account has no key with that id. Nothing was changed.");
+      expect(visibleText(await response.text())).toContain(
+        "Your account has no key with that id. Nothing was changed.",
+      );
     }
   });
 
@@ -158,7 +180,10 @@ describe("pages that do not exist", () => {
     });
     expect(missing.status).toBe(404);
     expect(visibleText(await missing.text())).toContain("There is no admin request for that account and app");
-    const malformed = await client.post("/dashboard/operator/admin-requests/reject", { csrf_token: csrfOf(html), account_id: "bob" });
+    const malformed = await client.post("/dashboard/operator/admin-requests/reject", {
+      csrf_token: csrfOf(html),
+      account_id: "bob",
+    });
     expect(malformed.status).toBe(400);
     expect(visibleText(await malformed.text())).toContain("The form did not name an account and an app.");
   });

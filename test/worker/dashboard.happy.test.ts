@@ -7,8 +7,26 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readAdminApproval } from "../../src/worker/auth/oauth/admin-approval";
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { newAccount } from "./auth-fixtures";
-import { bearerGet, cellText, csrfOf, DashboardClient, generate, keysPage, secretIn, signIn, visibleText } from "./dashboard-support";
-import { authorizationCode, createCustomer, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  bearerGet,
+  cellText,
+  csrfOf,
+  DashboardClient,
+  generate,
+  keysPage,
+  secretIn,
+  signIn,
+  visibleText,
+} from "./dashboard-support";
+import {
+  authorizationCode,
+  createCustomer,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
 import { publish, testRelease } from "./support/releases";
 
 beforeAll(async () => {
@@ -106,7 +124,9 @@ describe("keys", () => {
     expect(revoked.headers.get("Location")).toMatch(/^\/dashboard\/keys\?revoked=key_live_/);
     const after = await client.get(revoked.headers.get("Location")!);
     const text = visibleText(await after.text());
-    expect(text).toContain(`Key “Old deploy” (sk_live_…${secret.slice(-4)}) is revoked. Requests with it now fail with 401.`);
+    expect(text).toContain(
+      `Key “Old deploy” (sk_live_…${secret.slice(-4)}) is revoked. Requests with it now fail with 401.`,
+    );
     expect(text).toContain("0 of 3 active");
     expect((await bearerGet("/v1/catalog", secret)).status).toBe(401);
   });
@@ -118,7 +138,8 @@ describe("keys", () => {
     expect((await bearerGet("/v1/catalog", oldKey)).status).toBe(200);
     expect((await bearerGet("/v1/catalog", newKey)).status).toBe(200);
     const list = await keysPage(client);
-    const oldRevoke = /href="(\/dashboard\/keys\/[^"]+\/revoke)"[^>]*>Revoke<span class="visually-hidden"> key “v1”/.exec(list)?.[1];
+    const oldRevoke =
+      /href="(\/dashboard\/keys\/[^"]+\/revoke)"[^>]*>Revoke<span class="visually-hidden"> key “v1”/.exec(list)?.[1];
     const confirm = await (await client.get(oldRevoke!)).text();
     expect((await client.post(oldRevoke!, { csrf_token: csrfOf(confirm) })).status).toBe(303);
     expect((await bearerGet("/v1/catalog", oldKey)).status).toBe(401);
@@ -129,7 +150,9 @@ describe("keys", () => {
     const client = await signIn(await newAccount());
     const text = visibleText(await keysPage(client));
     expect(text).toContain("Rotating a key");
-    expect(text).toMatch(/Generate a new key on this page\. Deploy the new key .* Both keys work in the meantime\. Revoke the old key\./);
+    expect(text).toMatch(
+      /Generate a new key on this page\. Deploy the new key .* Both keys work in the meantime\. Revoke the old key\./,
+    );
   });
 });
 
@@ -137,7 +160,13 @@ async function grantFor(account: { email: string; password: string }, scope: str
   const { clientId } = await registerClient({ name: appName });
   const { verifier, challenge } = await pkcePair();
   const code = await authorizationCode({ clientId, challenge, account, scope });
-  const response = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  const response = await tokenRequest({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
   expect(response.status).toBe(200);
   return { clientId, tokens: await response.json<TokenBody>() };
 }
@@ -167,7 +196,11 @@ describe("authorized apps", () => {
     expect(revoked.headers.get("Location")).toBe(`/dashboard/apps?revoked_client=${encodeURIComponent(clientId)}`);
 
     expect((await bearerGet("/v2/cheeses", tokens.access_token)).status).toBe(401);
-    const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    const refresh = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     expect(refresh.status).toBe(400);
     const after = visibleText(await (await client.get(revoked.headers.get("Location")!)).text());
     expect(after).toContain("Cheese Tracker no longer has access to your account.");
@@ -207,13 +240,21 @@ describe("operator", () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(visibleText(html)).toContain(`${customer.email} Admin Console ${clientId}`);
-    const decided = await operator.post("/dashboard/operator/admin-requests/approve", { csrf_token: csrfOf(html), account_id: customer.id, client_id: clientId });
+    const decided = await operator.post("/dashboard/operator/admin-requests/approve", {
+      csrf_token: csrfOf(html),
+      account_id: customer.id,
+      client_id: clientId,
+    });
     expect(decided.status).toBe(303);
     const after = visibleText(await (await operator.get(decided.headers.get("Location")!)).text());
     expect(after).toContain(`Approved: Admin Console gets admin for ${customer.email}`);
     expect(after).not.toContain(`${customer.email} Admin Console ${clientId}`);
 
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     expect(refreshed.status).toBe(200);
     expect((await refreshed.json<TokenBody>()).scope.split(" ")).toContain("admin");
   });
@@ -223,12 +264,20 @@ describe("operator", () => {
     const { clientId, tokens } = await grantFor(customer, "read:cheeses admin", "Reporting Bot");
     const operator = await signIn(await newAccount({ operator: true }));
     const html = await (await operator.get("/dashboard/operator")).text();
-    const decided = await operator.post("/dashboard/operator/admin-requests/reject", { csrf_token: csrfOf(html), account_id: customer.id, client_id: clientId });
+    const decided = await operator.post("/dashboard/operator/admin-requests/reject", {
+      csrf_token: csrfOf(html),
+      account_id: customer.id,
+      client_id: clientId,
+    });
     expect(decided.status).toBe(303);
     const after = visibleText(await (await operator.get(decided.headers.get("Location")!)).text());
     expect(after).toContain(`Rejected: Reporting Bot does not get admin for ${customer.email}`);
     expect(await readAdminApproval(env.OAUTH_KV, customer.id, clientId)).toBeNull();
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     expect((await refreshed.json<TokenBody>()).scope.split(" ")).not.toContain("admin");
   });
 
@@ -249,7 +298,9 @@ describe("operator", () => {
 
     const operator = await signIn(await newAccount({ operator: true }));
     const html = await (await operator.get("/dashboard/operator")).text();
-    const approved = await operator.post(`/dashboard/operator/accounts/${customer.accountId}/admin-keys`, { csrf_token: csrfOf(html) });
+    const approved = await operator.post(`/dashboard/operator/accounts/${customer.accountId}/admin-keys`, {
+      csrf_token: csrfOf(html),
+    });
     expect(approved.status).toBe(303);
     const after = visibleText(await (await operator.get(approved.headers.get("Location")!)).text());
     expect(after).toContain(`Approved: ${customer.email} may now create API keys with the admin scope.`);

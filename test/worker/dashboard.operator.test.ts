@@ -18,7 +18,12 @@ const adminApproved = async (accountId: string) => {
 describe("approving is confirmed first", () => {
   it("an admin request: the operator page links to a confirmation; only its form approves", async () => {
     const customer = await newAccount();
-    await requestAdminApproval(env.OAUTH_KV, { accountId: customer.accountId, clientId: "client-confirm", clientName: "Confirm App", now: new Date() });
+    await requestAdminApproval(env.OAUTH_KV, {
+      accountId: customer.accountId,
+      clientId: "client-confirm",
+      clientName: "Confirm App",
+      now: new Date(),
+    });
     const operator = await signIn(await newAccount({ operator: true }));
     const page = await (await operator.get("/dashboard/operator")).text();
     const confirmHref = `/dashboard/operator/admin-requests/approve?account_id=${customer.accountId}&amp;client_id=client-confirm`;
@@ -31,7 +36,11 @@ describe("approving is confirmed first", () => {
     expect(visibleText(html)).toContain("Withdrawing it later means the customer revoking the app");
     expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-confirm"))?.status).toBe("pending");
 
-    const approved = await operator.post("/dashboard/operator/admin-requests/approve", { csrf_token: csrfOf(html), account_id: customer.accountId, client_id: "client-confirm" });
+    const approved = await operator.post("/dashboard/operator/admin-requests/approve", {
+      csrf_token: csrfOf(html),
+      account_id: customer.accountId,
+      client_id: "client-confirm",
+    });
     expect(approved.status).toBe(303);
     expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-confirm"))?.status).toBe("approved");
   });
@@ -39,7 +48,9 @@ describe("approving is confirmed first", () => {
   it("a request that is not waiting gets a 404 page instead of a confirmation", async () => {
     const customer = await newAccount();
     const operator = await signIn(await newAccount({ operator: true }));
-    const confirm = await operator.get(`/dashboard/operator/admin-requests/approve?account_id=${customer.accountId}&client_id=nobody`);
+    const confirm = await operator.get(
+      `/dashboard/operator/admin-requests/approve?account_id=${customer.accountId}&client_id=nobody`,
+    );
     expect(confirm.status).toBe(404);
     expect(visibleText(await confirm.text())).toContain("There is no admin request waiting for that account and app");
   });
@@ -55,7 +66,13 @@ describe("approving is confirmed first", () => {
     expect(visibleText(html)).toContain(`Let ${customer.email} create admin keys?`);
     expect(visibleText(html)).toContain("You can withdraw the approval later on the operator page");
     expect(await adminApproved(customer.accountId)).toBe(false);
-    expect((await operator.post(`/dashboard/operator/accounts/${customer.accountId}/admin-keys`, { csrf_token: csrfOf(html) })).status).toBe(303);
+    expect(
+      (
+        await operator.post(`/dashboard/operator/accounts/${customer.accountId}/admin-keys`, {
+          csrf_token: csrfOf(html),
+        })
+      ).status,
+    ).toBe(303);
     expect(await adminApproved(customer.accountId)).toBe(true);
   });
 });
@@ -84,7 +101,9 @@ describe("withdrawing the admin-keys approval", () => {
     const withdrawn = await operator.post(withdrawPath, { csrf_token: csrfOf(html) });
     expect(withdrawn.status).toBe(303);
     const after = visibleText(await (await operator.get(withdrawn.headers.get("Location")!)).text());
-    expect(after).toContain(`Withdrawn: ${customer.email} may no longer create API keys with the admin scope; 1 admin key was revoked.`);
+    expect(after).toContain(
+      `Withdrawn: ${customer.email} may no longer create API keys with the admin scope; 1 admin key was revoked.`,
+    );
     expect(await adminApproved(customer.accountId)).toBe(false);
     expect((await bearerGet("/v2/cheeses", adminKey.secret)).status).toBe(401);
     expect((await bearerGet("/v2/cheeses", plainKey.secret)).status).toBe(200);
@@ -101,7 +120,9 @@ describe("withdrawing the admin-keys approval", () => {
     expect((await other.post(withdrawPath, { csrf_token: csrfOf(keys) })).status).toBe(403);
     const operator = await signIn(await newAccount({ operator: true }));
     const html = await (await operator.get(withdrawPath)).text();
-    expect((await operator.post(withdrawPath, { csrf_token: csrfOf(html) }, { origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (await operator.post(withdrawPath, { csrf_token: csrfOf(html) }, { origin: "https://evil.example" })).status,
+    ).toBe(403);
     expect(await adminApproved(customer.accountId)).toBe(true);
   });
 });

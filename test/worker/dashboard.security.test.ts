@@ -8,8 +8,26 @@ import { describe, expect, it } from "vitest";
 import { accountObject } from "../../src/worker/auth/accounts";
 import { readAdminApproval, requestAdminApproval } from "../../src/worker/auth/oauth/admin-approval";
 import { newAccount, newKey } from "./auth-fixtures";
-import { bearerGet, csrfOf, DashboardClient, formIdOf, generate, keysPage, secretIn, signIn, visibleText } from "./dashboard-support";
-import { authorizationCode, createCustomer, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  bearerGet,
+  csrfOf,
+  DashboardClient,
+  formIdOf,
+  generate,
+  keysPage,
+  secretIn,
+  signIn,
+  visibleText,
+} from "./dashboard-support";
+import {
+  authorizationCode,
+  createCustomer,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
 
 async function keyCount(accountId: string): Promise<number> {
   const listed = await accountObject(env, accountId).listKeys();
@@ -25,8 +43,18 @@ async function keyStatus(accountId: string, keyId: string) {
 describe("CSRF: every post needs this origin and the session's token", () => {
   const refusals = [
     { name: "no token", token: () => undefined, origin: undefined, says: "security token is missing or out of date" },
-    { name: "a wrong token", token: () => "A".repeat(43), origin: undefined, says: "security token is missing or out of date" },
-    { name: "a foreign Origin", token: (html: string) => csrfOf(html), origin: "https://evil.example", says: "posted from another site" },
+    {
+      name: "a wrong token",
+      token: () => "A".repeat(43),
+      origin: undefined,
+      says: "security token is missing or out of date",
+    },
+    {
+      name: "a foreign Origin",
+      token: (html: string) => csrfOf(html),
+      origin: "https://evil.example",
+      says: "posted from another site",
+    },
     { name: "no Origin", token: (html: string) => csrfOf(html), origin: null, says: "carried no Origin header" },
   ] as const;
 
@@ -49,7 +77,9 @@ describe("CSRF: every post needs this origin and the session's token", () => {
       const client = await signIn(account);
       const html = await (await client.get(`/dashboard/keys/${key.id}/revoke`)).text();
       const token = refusal.token(html);
-      const response = await client.post(`/dashboard/keys/${key.id}/revoke`, token ? { csrf_token: token } : {}, { origin: refusal.origin });
+      const response = await client.post(`/dashboard/keys/${key.id}/revoke`, token ? { csrf_token: token } : {}, {
+        origin: refusal.origin,
+      });
       expect(response.status).toBe(403);
       expect(await keyStatus(account.accountId, key.id)).toBe("active");
       expect((await bearerGet("/v2/cheeses", secret)).status).toBe(200);
@@ -58,12 +88,22 @@ describe("CSRF: every post needs this origin and the session's token", () => {
 
   it("refuses an operator decision from a foreign Origin: the request stays pending", async () => {
     const customer = await newAccount();
-    await requestAdminApproval(env.OAUTH_KV, { accountId: customer.accountId, clientId: "client-csrf", clientName: "CSRF App", now: new Date() });
+    await requestAdminApproval(env.OAUTH_KV, {
+      accountId: customer.accountId,
+      clientId: "client-csrf",
+      clientName: "CSRF App",
+      now: new Date(),
+    });
     const operator = await signIn(await newAccount({ operator: true }));
     const html = await (await operator.get("/dashboard/operator")).text();
     const fields = { csrf_token: csrfOf(html), account_id: customer.accountId, client_id: "client-csrf" };
-    expect((await operator.post("/dashboard/operator/admin-requests/approve", fields, { origin: "https://evil.example" })).status).toBe(403);
-    expect((await operator.post("/dashboard/operator/admin-requests/approve", { ...fields, csrf_token: "" })).status).toBe(403);
+    expect(
+      (await operator.post("/dashboard/operator/admin-requests/approve", fields, { origin: "https://evil.example" }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await operator.post("/dashboard/operator/admin-requests/approve", { ...fields, csrf_token: "" })).status,
+    ).toBe(403);
     expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-csrf"))?.status).toBe("pending");
   });
 
@@ -73,7 +113,9 @@ describe("CSRF: every post needs this origin and the session's token", () => {
     const html = await gate.text();
     const response = await client.post("/dashboard/keys", { csrf_token: csrfOf(html), mode: "live" });
     expect(response.status).toBe(403);
-    expect(visibleText(await response.text())).toContain("You are not signed in (your session may have ended), so nothing was changed.");
+    expect(visibleText(await response.text())).toContain(
+      "You are not signed in (your session may have ended), so nothing was changed.",
+    );
   });
 });
 
@@ -98,7 +140,13 @@ describe("one account cannot reach another's keys or apps", () => {
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account: owner, scope: "read:cheeses" });
     const tokens = await (
-      await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier })
+      await tokenRequest({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+        code_verifier: verifier,
+      })
     ).json<TokenBody>();
     const ownerPage = await (await signIn(owner).then((c) => c.get("/dashboard/apps"))).text();
     const grantPath = /href="(\/dashboard\/apps\/[A-Za-z0-9_-]+\/revoke)"/.exec(ownerPage)![1]!;
@@ -115,7 +163,12 @@ describe("one account cannot reach another's keys or apps", () => {
 describe("operator pages are for operators only", () => {
   it("shows a customer 403 without the pending requests, and refuses their decisions", async () => {
     const waiting = await newAccount();
-    await requestAdminApproval(env.OAUTH_KV, { accountId: waiting.accountId, clientId: "client-op", clientName: "Op App", now: new Date() });
+    await requestAdminApproval(env.OAUTH_KV, {
+      accountId: waiting.accountId,
+      clientId: "client-op",
+      clientName: "Op App",
+      now: new Date(),
+    });
     const customer = await signIn(await newAccount());
     const keys = await keysPage(customer);
     expect(keys).not.toContain('href="/dashboard/operator"');
@@ -126,11 +179,17 @@ describe("operator pages are for operators only", () => {
     expect(text).not.toContain(waiting.email);
     expect(text).not.toContain("Op App");
     for (const decision of ["approve", "reject"]) {
-      const response = await customer.post(`/dashboard/operator/admin-requests/${decision}`, { csrf_token: csrfOf(keys), account_id: waiting.accountId, client_id: "client-op" });
+      const response = await customer.post(`/dashboard/operator/admin-requests/${decision}`, {
+        csrf_token: csrfOf(keys),
+        account_id: waiting.accountId,
+        client_id: "client-op",
+      });
       expect(response.status).toBe(403);
     }
     expect((await readAdminApproval(env.OAUTH_KV, waiting.accountId, "client-op"))?.status).toBe("pending");
-    const adminKeys = await customer.post(`/dashboard/operator/accounts/${waiting.accountId}/admin-keys`, { csrf_token: csrfOf(keys) });
+    const adminKeys = await customer.post(`/dashboard/operator/accounts/${waiting.accountId}/admin-keys`, {
+      csrf_token: csrfOf(keys),
+    });
     expect(adminKeys.status).toBe(403);
     const account = await accountObject(env, waiting.accountId).account();
     expect(account.ok && account.value.admin_approved).toBe(false);
@@ -147,7 +206,13 @@ describe("a key's secret is shown once", () => {
     const secret = secretIn(await created.text());
     const listed = await accountObject(env, account.accountId).listKeys();
     const keyId = listed.ok ? listed.value[0]!.id : "";
-    for (const path of ["/dashboard/keys", "/dashboard", "/dashboard/apps", `/dashboard/keys/${keyId}/revoke`, `/dashboard/keys?revoked=${keyId}`]) {
+    for (const path of [
+      "/dashboard/keys",
+      "/dashboard",
+      "/dashboard/apps",
+      `/dashboard/keys/${keyId}/revoke`,
+      `/dashboard/keys?revoked=${keyId}`,
+    ]) {
       const response = await client.get(path);
       const body = await response.text();
       expect(body, path).not.toContain(secret);

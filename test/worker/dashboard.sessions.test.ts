@@ -70,14 +70,22 @@ describe("the sign-in form's CSRF token (double-submit of the cookie nonce)", ()
     const first = client.cookies.get("__Host-session");
     const signedIn = await (await client.get("/login")).text();
     const before = await storedSessions();
-    const again = await client.post("/login", { csrf_token: csrfOf(signedIn), email: account.email, password: account.password });
+    const again = await client.post("/login", {
+      csrf_token: csrfOf(signedIn),
+      email: account.email,
+      password: account.password,
+    });
     expect(again.status).toBe(303);
     expect(client.cookies.get("__Host-session")).not.toBe(first);
     expect(await storedSessions()).toBe(before);
   });
 
   const refusals = [
-    { name: "a tampered token", tamper: (token: string) => (token[0] === "A" ? "B" : "A") + token.slice(1), says: "security token is missing or out of date" },
+    {
+      name: "a tampered token",
+      tamper: (token: string) => (token[0] === "A" ? "B" : "A") + token.slice(1),
+      says: "security token is missing or out of date",
+    },
     { name: "no token", tamper: () => undefined, says: "security token is missing or out of date" },
   ];
   for (const refusal of refusals) {
@@ -85,7 +93,12 @@ describe("the sign-in form's CSRF token (double-submit of the cookie nonce)", ()
       const account = await newAccount();
       const { client, fields } = await openForm();
       const token = refusal.tamper(fields.csrf_token);
-      const res = await client.post("/login", { continue: fields.continue, email: account.email, password: account.password, ...(token ? { csrf_token: token } : {}) });
+      const res = await client.post("/login", {
+        continue: fields.continue,
+        email: account.email,
+        password: account.password,
+        ...(token ? { csrf_token: token } : {}),
+      });
       expect(res.status).toBe(403);
       expect(visibleText(await res.text())).toContain(refusal.says);
       expect(client.cookies.has("__Host-session")).toBe(false);
@@ -96,7 +109,12 @@ describe("the sign-in form's CSRF token (double-submit of the cookie nonce)", ()
     const account = await newAccount();
     const victim = await openForm();
     const attacker = await openForm();
-    const res = await victim.client.post("/login", { ...victim.fields, csrf_token: attacker.fields.csrf_token, email: account.email, password: account.password });
+    const res = await victim.client.post("/login", {
+      ...victim.fields,
+      csrf_token: attacker.fields.csrf_token,
+      email: account.email,
+      password: account.password,
+    });
     expect(res.status).toBe(403);
     expect(victim.client.cookies.has("__Host-session")).toBe(false);
   });

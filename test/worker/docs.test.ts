@@ -21,7 +21,13 @@ describe("GET /docs", () => {
     expect(csp).not.toMatch(/unsafe-(inline|eval)/);
     const html = await res.text();
     const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map(([, url]) => url!);
-    expect(urls).toEqual(expect.arrayContaining(["/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css", "/docs/reference.js"]));
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        "/docs/assets/swagger-ui-bundle.js",
+        "/docs/assets/swagger-ui.css",
+        "/docs/reference.js",
+      ]),
+    );
     for (const url of urls) expect(url.startsWith("/")).toBe(true);
     expect(html).not.toMatch(/<script>|<style>|style="/);
   });

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { expectProblem } from "./support/problems";
 
 const RELEASE = `sha256:${"a".repeat(64)}`;
-const send = (method: string, path: string) => exports.default.fetch(new Request(`https://api.test${path}`, { method }));
+const send = (method: string, path: string) =>
+  exports.default.fetch(new Request(`https://api.test${path}`, { method }));
 
 describe("405 Method Not Allowed", () => {
   it.each([

@@ -7,16 +7,23 @@ import { accountWithKey, bearer, call } from "./auth-fixtures";
 import { expectProblem } from "./support/problems";
 
 const TAG = '"key_live_AAAAAAAAAAAAAAAAAAAA"';
-const keysOf = async (secret: string) => (await (await call("/v1/keys", { headers: bearer(secret) })).json<{ data: { id: string; status: string }[] }>()).data;
+const keysOf = async (secret: string) =>
+  (await (await call("/v1/keys", { headers: bearer(secret) })).json<{ data: { id: string; status: string }[] }>()).data;
 
 describe("If-Match where no ETag is ever sent", () => {
   it("DELETE /v1/keys/{id} with a tag → 412 and the key stays active; with * it is revoked", async () => {
     const { secret, key } = await accountWithKey();
-    const refused = await call(`/v1/keys/${key.id}`, { method: "DELETE", headers: { ...bearer(secret), "If-Match": TAG } });
+    const refused = await call(`/v1/keys/${key.id}`, {
+      method: "DELETE",
+      headers: { ...bearer(secret), "If-Match": TAG },
+    });
     const problem = await expectProblem(refused, 412, "precondition_failed");
     expect(problem.detail).toMatch(/no ETag/);
     expect((await keysOf(secret))[0]!.status).toBe("active");
-    const revoked = await call(`/v1/keys/${key.id}`, { method: "DELETE", headers: { ...bearer(secret), "If-Match": "*" } });
+    const revoked = await call(`/v1/keys/${key.id}`, {
+      method: "DELETE",
+      headers: { ...bearer(secret), "If-Match": "*" },
+    });
     expect(revoked.status).toBe(200);
   });
 
@@ -29,7 +36,11 @@ describe("If-Match where no ETag is ever sent", () => {
 
   it.each(["/v1/keys", "/v2/cheeses"])("GET %s with a tag → 412; with * → 200", async (path) => {
     const { secret } = await accountWithKey();
-    await expectProblem(await call(path, { headers: { ...bearer(secret), "If-Match": TAG } }), 412, "precondition_failed");
+    await expectProblem(
+      await call(path, { headers: { ...bearer(secret), "If-Match": TAG } }),
+      412,
+      "precondition_failed",
+    );
     expect((await call(path, { headers: { ...bearer(secret), "If-Match": "*" } })).status).toBe(200);
   });
 

@@ -5,7 +5,10 @@ import { accountWithKey, bearer, call, freshIp } from "./auth-fixtures";
 type Problem = { code: string; detail: string; status: number };
 const post = (secret: string, body?: unknown, raw?: string) => ({
   method: "POST",
-  headers: { ...bearer(secret), ...(body === undefined && raw === undefined ? {} : { "Content-Type": "application/json" }) },
+  headers: {
+    ...bearer(secret),
+    ...(body === undefined && raw === undefined ? {} : { "Content-Type": "application/json" }),
+  },
   body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
 });
 
@@ -29,15 +32,23 @@ describe("POST /v1/keys refusals", () => {
     const { secret } = await accountWithKey();
     const res = await call("/v1/keys", post(secret, { mode: "test" }));
     expect(res.status).toBe(400);
-    expect(await res.json<Problem>()).toMatchObject({ code: "wrong_key_mode", detail: expect.stringMatching(/sandbox/) });
+    expect(await res.json<Problem>()).toMatchObject({
+      code: "wrong_key_mode",
+      detail: expect.stringMatching(/sandbox/),
+    });
   });
 
   it("403 insufficient_scope when asking for a scope the calling key lacks, naming it in the challenge", async () => {
     const { secret } = await accountWithKey({ scopes: ["read:catalog", "read:cheeses"] });
     const res = await call("/v1/keys", post(secret, { scopes: ["read:cheeses", "write:orders"] }));
     expect(res.status).toBe(403);
-    expect(await res.json<Problem>()).toMatchObject({ code: "insufficient_scope", detail: expect.stringMatching(/lacks write:orders/) });
-    expect(res.headers.get("www-authenticate")).toBe('Bearer realm="readiness-catalog-production", error="insufficient_scope", scope="write:orders"');
+    expect(await res.json<Problem>()).toMatchObject({
+      code: "insufficient_scope",
+      detail: expect.stringMatching(/lacks write:orders/),
+    });
+    expect(res.headers.get("www-authenticate")).toBe(
+      'Bearer realm="readiness-catalog-production", error="insufficient_scope", scope="write:orders"',
+    );
   });
 
   it("never hands out admin through a key that does not hold it", async () => {
@@ -83,14 +94,19 @@ describe("POST /v1/keys refusals", () => {
       expect(problem.detail).toContain(`${error.path}: `);
     }
     expect(problem.detail).toMatch(/^4 problems in the request body: /);
-    expect(problem.errors.find((error) => error.path === "colour")).toMatchObject({ code: "unrecognized_keys", message: 'unknown field "colour"' });
+    expect(problem.errors.find((error) => error.path === "colour")).toMatchObject({
+      code: "unrecognized_keys",
+      message: 'unknown field "colour"',
+    });
     const keys = await (await call("/v1/keys", { headers: bearer(secret) })).json<{ data: unknown[] }>();
     expect(keys.data).toHaveLength(1);
   });
 
   it("400 with one invalid field keeps the short detail and an errors list of one", async () => {
     const { secret } = await accountWithKey();
-    const problem = await (await call("/v1/keys", post(secret, { scopes: ["nope"] }))).json<Problem & { errors: { path: string }[] }>();
+    const problem = await (await call("/v1/keys", post(secret, { scopes: ["nope"] }))).json<
+      Problem & { errors: { path: string }[] }
+    >();
     expect(problem.detail).toMatch(/^scopes\.0: /);
     expect(problem.errors).toHaveLength(1);
   });
@@ -99,7 +115,10 @@ describe("POST /v1/keys refusals", () => {
     const { secret } = await accountWithKey();
     const res = await call("/v1/keys", post(secret, undefined, "{not json"));
     expect(res.status).toBe(400);
-    expect(await res.json<Problem>()).toMatchObject({ code: "bad_request", detail: expect.stringMatching(/Malformed JSON/) });
+    expect(await res.json<Problem>()).toMatchObject({
+      code: "bad_request",
+      detail: expect.stringMatching(/Malformed JSON/),
+    });
   });
 
   it.each([
@@ -112,13 +131,21 @@ describe("POST /v1/keys refusals", () => {
     expect(res.status).toBe(415);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(res.headers.get("accept")).toBe("application/json");
-    expect(await res.json<Problem>()).toMatchObject({ code: "unsupported_media_type", status: 415, detail: expect.stringMatching(/application\/json/) });
+    expect(await res.json<Problem>()).toMatchObject({
+      code: "unsupported_media_type",
+      status: 415,
+      detail: expect.stringMatching(/application\/json/),
+    });
     const keys = await (await call("/v1/keys", { headers: bearer(secret) })).json<{ data: unknown[] }>();
     expect(keys.data).toHaveLength(1);
   });
 
   it("401 without a key, before looking at the body", async () => {
-    const res = await call("/v1/keys", { method: "POST", body: "{not json", headers: { "CF-Connecting-IP": freshIp() } });
+    const res = await call("/v1/keys", {
+      method: "POST",
+      body: "{not json",
+      headers: { "CF-Connecting-IP": freshIp() },
+    });
     expect(res.status).toBe(401);
     expect((await res.json<Problem>()).code).toBe("unauthenticated");
     expect(res.headers.get("www-authenticate")).toBe('Bearer realm="readiness-catalog-production"');
@@ -152,9 +179,17 @@ describe("request bodies past the limit", () => {
     ["streamed, without Content-Length", () => stream(oneMiB)],
   ])("413 content_too_large for a 1 MiB body %s, before it is parsed; nothing is created", async (_, body) => {
     const { secret } = await accountWithKey();
-    const res = await call("/v1/keys", { method: "POST", headers: { ...bearer(secret), "Content-Type": "application/json" }, body: body(), duplex: "half" } as RequestInit);
+    const res = await call("/v1/keys", {
+      method: "POST",
+      headers: { ...bearer(secret), "Content-Type": "application/json" },
+      body: body(),
+      duplex: "half",
+    } as RequestInit);
     expect(res.status).toBe(413);
-    expect(await res.json<Problem>()).toMatchObject({ code: "content_too_large", detail: expect.stringMatching(/65536 bytes/) });
+    expect(await res.json<Problem>()).toMatchObject({
+      code: "content_too_large",
+      detail: expect.stringMatching(/65536 bytes/),
+    });
     const keys = await (await call("/v1/keys", { headers: bearer(secret) })).json<{ data: unknown[] }>();
     expect(keys.data).toHaveLength(1);
   });

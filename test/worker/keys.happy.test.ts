@@ -14,8 +14,15 @@ interface CreatedKey {
   created_at: string;
   last_used_at: string | null;
 }
-const json = (body: unknown) => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-const withKey = (secret: string, init: RequestInit = {}) => ({ ...init, headers: { ...(init.headers as Record<string, string>), ...bearer(secret) } });
+const json = (body: unknown) => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
+const withKey = (secret: string, init: RequestInit = {}) => ({
+  ...init,
+  headers: { ...(init.headers as Record<string, string>), ...bearer(secret) },
+});
 
 describe("POST /v1/keys", () => {
   it("creates a live key on production with the default scopes and shows its secret once", async () => {
@@ -24,7 +31,13 @@ describe("POST /v1/keys", () => {
     expect(res.status).toBe(201);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const created = await res.json<CreatedKey>();
-    expect(created).toMatchObject({ name: "CI", mode: "live", status: "active", scopes: [...DEFAULT_KEY_SCOPES], last_used_at: null });
+    expect(created).toMatchObject({
+      name: "CI",
+      mode: "live",
+      status: "active",
+      scopes: [...DEFAULT_KEY_SCOPES],
+      last_used_at: null,
+    });
     expect(created.id).toMatch(/^key_live_[0-9A-Za-z]{20}$/);
     expect(created.secret).toMatch(/^sk_live_[0-9A-Za-z]{36}$/);
     expect(created.last4).toBe(created.secret.slice(-4));
@@ -35,7 +48,9 @@ describe("POST /v1/keys", () => {
 
   it("creates a restricted key with fewer scopes, and without a body", async () => {
     const { secret } = await accountWithKey();
-    const restricted = await (await call("/v1/keys", withKey(secret, json({ scopes: ["read:catalog"] })))).json<CreatedKey>();
+    const restricted = await (
+      await call("/v1/keys", withKey(secret, json({ scopes: ["read:catalog"] })))
+    ).json<CreatedKey>();
     expect(restricted.scopes).toEqual(["read:catalog"]);
     const plain = await call("/v1/keys", withKey(secret, { method: "POST" }));
     expect(plain.status).toBe(201);
@@ -57,7 +72,17 @@ describe("GET /v1/keys", () => {
     const { data } = JSON.parse(text) as { data: (CreatedKey & { secret?: string })[] };
     expect(data.map((k) => k.id)).toEqual([first.key.id, second.id]);
     for (const key of data) {
-      expect(Object.keys(key).sort()).toEqual(["created_at", "id", "last4", "last_used_at", "mode", "name", "revoked_at", "scopes", "status"]);
+      expect(Object.keys(key).sort()).toEqual([
+        "created_at",
+        "id",
+        "last4",
+        "last_used_at",
+        "mode",
+        "name",
+        "revoked_at",
+        "scopes",
+        "status",
+      ]);
     }
     expect(data[0]!.last4).toBe(first.secret.slice(-4));
     expect(data[0]!.last_used_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

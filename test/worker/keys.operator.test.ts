@@ -40,7 +40,9 @@ describe("operator API access", () => {
 
 describe("accounts and keys through the operator API", () => {
   it("checks a new key's body as POST /v1/keys does: name length and this deployment's mode", async () => {
-    const account = await (await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })).json<{ id: string }>();
+    const account = await (
+      await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })
+    ).json<{ id: string }>();
     const tooLong = await op(`/accounts/${account.id}/keys`, { method: "POST", body: { name: "x".repeat(101) } });
     expect(tooLong.status).toBe(400);
     expect(await tooLong.json()).toMatchObject({ code: "bad_request", detail: expect.stringMatching(/name/) });
@@ -52,12 +54,18 @@ describe("accounts and keys through the operator API", () => {
   });
 
   it("creates an account, a key with a secret shown once, lists and revokes it by key id", async () => {
-    const created = await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password", name: "Acme" } });
+    const created = await op("/accounts", {
+      method: "POST",
+      body: { email: email(), password: "long enough password", name: "Acme" },
+    });
     expect(created.status).toBe(201);
     const account = await created.json<{ id: string; roles: string[] }>();
     expect(account.roles).toEqual(["customer"]);
 
-    const keyRes = await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["read:catalog"], name: "ops" } });
+    const keyRes = await op(`/accounts/${account.id}/keys`, {
+      method: "POST",
+      body: { scopes: ["read:catalog"], name: "ops" },
+    });
     expect(keyRes.status).toBe(201);
     const key = await keyRes.json<{ id: string; secret: string; mode: string }>();
     expect(key.mode).toBe("live");
@@ -76,69 +84,119 @@ describe("accounts and keys through the operator API", () => {
   });
 
   it("grants admin only after approve-admin", async () => {
-    const account = await (await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })).json<{ id: string }>();
-    const refused = await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["admin", "read:catalog"] } });
+    const account = await (
+      await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })
+    ).json<{ id: string }>();
+    const refused = await op(`/accounts/${account.id}/keys`, {
+      method: "POST",
+      body: { scopes: ["admin", "read:catalog"] },
+    });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ code: "admin_not_approved" });
 
-    expect(await (await op(`/accounts/${account.id}/admin-approval`, { method: "POST" })).json()).toMatchObject({ admin_approved: true });
-    const admin = await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["admin", "read:catalog"] } });
+    expect(await (await op(`/accounts/${account.id}/admin-approval`, { method: "POST" })).json()).toMatchObject({
+      admin_approved: true,
+    });
+    const admin = await op(`/accounts/${account.id}/keys`, {
+      method: "POST",
+      body: { scopes: ["admin", "read:catalog"] },
+    });
     expect(admin.status).toBe(201);
     const { secret } = await admin.json<{ secret: string }>();
     // An admin key may create admin keys itself.
-    const child = await call("/v1/keys", { method: "POST", headers: { ...bearer(secret), "Content-Type": "application/json" }, body: '{"scopes":["admin"]}' });
+    const child = await call("/v1/keys", {
+      method: "POST",
+      headers: { ...bearer(secret), "Content-Type": "application/json" },
+      body: '{"scopes":["admin"]}',
+    });
     expect(child.status).toBe(201);
   });
 
   it("sets and removes a per-key rate-limit override", async () => {
-    const account = await (await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })).json<{ id: string }>();
-    const key = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: {} })).json<{ id: string; secret: string }>();
+    const account = await (
+      await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })
+    ).json<{ id: string }>();
+    const key = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: {} })).json<{
+      id: string;
+      secret: string;
+    }>();
     expect(await (await op(`/keys/${key.id}/limits`, { method: "PUT", body: { rate: 5, burst: 10 } })).json()).toEqual({
       key_id: key.id,
       policy_override: { rate: 5, burst: 10 },
     });
-    expect((await call("/v2/cheeses", { headers: bearer(key.secret) })).headers.get("ratelimit-policy")).toBe('"default";q=10;w=2');
+    expect((await call("/v2/cheeses", { headers: bearer(key.secret) })).headers.get("ratelimit-policy")).toBe(
+      '"default";q=10;w=2',
+    );
     expect((await op(`/keys/${key.id}/limits`, { method: "DELETE" })).status).toBe(200);
-    expect((await call("/v2/cheeses", { headers: bearer(key.secret) })).headers.get("ratelimit-policy")).toBe('"default";q=100;w=1');
+    expect((await call("/v2/cheeses", { headers: bearer(key.secret) })).headers.get("ratelimit-policy")).toBe(
+      '"default";q=100;w=1',
+    );
   });
 
   it("puts a key in strict admission (every request asks its KeyGuard) and back to leases", async () => {
-    const account = await (await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })).json<{ id: string }>();
-    const key = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: {} })).json<{ id: string; secret: string }>();
-    expect(await (await op(`/keys/${key.id}/admission`, { method: "PUT", body: { strict: true } })).json()).toEqual({ key_id: key.id, strict: true });
+    const account = await (
+      await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })
+    ).json<{ id: string }>();
+    const key = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: {} })).json<{
+      id: string;
+      secret: string;
+    }>();
+    expect(await (await op(`/keys/${key.id}/admission`, { method: "PUT", body: { strict: true } })).json()).toEqual({
+      key_id: key.id,
+      strict: true,
+    });
     for (let i = 0; i < 5; i++) await call("/v2/cheeses", { headers: bearer(key.secret) });
     const counted = countingEnv({ OPERATOR_SECRET: SECRET });
     expect((await call("/v2/cheeses", { headers: bearer(key.secret) }, counted.env)).status).toBe(200);
     expect(counted.calls).toEqual(["KEY_GUARDS.getByName"]);
-    expect(await (await op(`/keys/${key.id}/admission`, { method: "PUT", body: { strict: false } })).json()).toEqual({ key_id: key.id, strict: false });
+    expect(await (await op(`/keys/${key.id}/admission`, { method: "PUT", body: { strict: false } })).json()).toEqual({
+      key_id: key.id,
+      strict: false,
+    });
     expect((await op(`/keys/${key.id}/admission`, { method: "PUT", body: { strict: "yes" } })).status).toBe(400);
-    expect((await op("/keys/key_live_AAAAAAAAAAAAAAAAAAAA/admission", { method: "PUT", body: { strict: true } })).status).toBe(404);
+    expect(
+      (await op("/keys/key_live_AAAAAAAAAAAAAAAAAAAA/admission", { method: "PUT", body: { strict: true } })).status,
+    ).toBe(404);
   });
 
   it("answers precise problems: duplicate email, bad input, unknown ids", async () => {
     const address = email();
     await op("/accounts", { method: "POST", body: { email: address, password: "long enough password" } });
-    const duplicate = await op("/accounts", { method: "POST", body: { email: address.toUpperCase(), password: "long enough password" } });
+    const duplicate = await op("/accounts", {
+      method: "POST",
+      body: { email: address.toUpperCase(), password: "long enough password" },
+    });
     expect(duplicate.status).toBe(409);
     expect(await duplicate.json()).toMatchObject({ code: "account_exists" });
     const short = await op("/accounts", { method: "POST", body: { email: email(), password: "short" } });
     expect(await short.json()).toMatchObject({ code: "bad_request", detail: "password: use at least 10 characters" });
     expect((await op("/accounts/acct_AAAAAAAAAAAAAAAAAAAA/keys")).status).toBe(404);
     expect((await op("/keys/key_live_AAAAAAAAAAAAAAAAAAAA/revocation", { method: "POST" })).status).toBe(404);
-    expect((await op("/keys/key_live_AAAAAAAAAAAAAAAAAAAA/limits", { method: "PUT", body: { rate: 0, burst: 1 } })).status).toBe(400);
+    expect(
+      (await op("/keys/key_live_AAAAAAAAAAAAAAAAAAAA/limits", { method: "PUT", body: { rate: 0, burst: 1 } })).status,
+    ).toBe(400);
   });
 });
 
 describe("withdrawing an account's admin approval", () => {
   it("DELETE …/admin-approval: no new admin key, and the active ones carrying admin are revoked at once", async () => {
-    const account = await (await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })).json<{ id: string }>();
+    const account = await (
+      await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })
+    ).json<{ id: string }>();
     expect((await op(`/accounts/${account.id}/admin-approval`, { method: "POST" })).status).toBe(200);
-    const admin = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["read:cheeses", "admin"] } })).json<{ id: string; secret: string }>();
-    const plain = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["read:cheeses"] } })).json<{ id: string; secret: string }>();
+    const admin = await (
+      await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["read:cheeses", "admin"] } })
+    ).json<{ id: string; secret: string }>();
+    const plain = await (
+      await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["read:cheeses"] } })
+    ).json<{ id: string; secret: string }>();
 
     const withdrawn = await op(`/accounts/${account.id}/admin-approval`, { method: "DELETE" });
     expect(withdrawn.status).toBe(200);
-    const body = await withdrawn.json<{ account: { admin_approved: boolean }; revoked: { id: string; status: string }[] }>();
+    const body = await withdrawn.json<{
+      account: { admin_approved: boolean };
+      revoked: { id: string; status: string }[];
+    }>();
     expect(body.account.admin_approved).toBe(false);
     expect(body.revoked).toEqual([expect.objectContaining({ id: admin.id, status: "revoked" })]);
     expect((await call("/v2/cheeses", { headers: bearer(admin.secret) })).status).toBe(401);

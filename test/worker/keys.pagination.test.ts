@@ -24,7 +24,10 @@ async function accountWithFiveKeys(): Promise<{ caller: TestKey; order: string[]
   for (let i = 0; i < 4; i++) {
     const key = await newKey(caller.accountId, { name: `k${i}` });
     made.push(key.key.id);
-    if (i < 2) expect((await call(`/v1/keys/${key.key.id}`, { method: "DELETE", headers: bearer(caller.secret) })).status).toBe(200);
+    if (i < 2)
+      expect((await call(`/v1/keys/${key.key.id}`, { method: "DELETE", headers: bearer(caller.secret) })).status).toBe(
+        200,
+      );
   }
   const all = await list(caller.secret);
   return { caller, order: await ids(all) };
@@ -79,7 +82,9 @@ describe("GET /v1/keys pagination", () => {
     const stranger = await accountWithKey();
     const foreign = await list(caller.secret, `?starting_after=${stranger.key.id}`);
     expect(foreign.status).toBe(400);
-    expect((await foreign.json<Problem>()).errors).toEqual([expect.objectContaining({ path: "starting_after", code: "unknown_key" })]);
+    expect((await foreign.json<Problem>()).errors).toEqual([
+      expect.objectContaining({ path: "starting_after", code: "unknown_key" }),
+    ]);
 
     const both = await list(caller.secret, `?starting_after=${order[0]}&ending_before=${order[2]}`);
     expect(both.status).toBe(400);
@@ -90,7 +95,9 @@ describe("GET /v1/keys pagination", () => {
     const { secret, key } = await accountWithKey();
     const created = await call("/v1/keys?name=CI", { method: "POST", headers: bearer(secret) });
     expect(created.status).toBe(400);
-    expect((await created.json<Problem>()).errors).toEqual([expect.objectContaining({ path: "name", code: "unrecognized_keys" })]);
+    expect((await created.json<Problem>()).errors).toEqual([
+      expect.objectContaining({ path: "name", code: "unrecognized_keys" }),
+    ]);
     const revoked = await call(`/v1/keys/${key.id}?force=1`, { method: "DELETE", headers: bearer(secret) });
     expect(revoked.status).toBe(400);
     expect(await ids(await list(secret))).toEqual([key.id]);

@@ -26,7 +26,9 @@ describe("at most 3 active keys, race-free", () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => call("/v1/keys", post(first.secret))));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([201, ...Array(9).fill(409)]);
-    const { data } = await (await call("/v1/keys", { headers: bearer(first.secret) })).json<{ data: { status: string }[] }>();
+    const { data } = await (await call("/v1/keys", { headers: bearer(first.secret) })).json<{
+      data: { status: string }[];
+    }>();
     expect(data.filter((k) => k.status === "active")).toHaveLength(3);
   });
 
@@ -34,7 +36,9 @@ describe("at most 3 active keys, race-free", () => {
     const { accountId } = await newAccount();
     await newKey(accountId);
     await newKey(accountId);
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => accountObject(env, accountId).createKey({ mode: "live" })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => accountObject(env, accountId).createKey({ mode: "live" })),
+    );
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
     expect(outcomes.filter((o) => !o.ok && o.code === "key_limit_reached")).toHaveLength(9);
   });
@@ -61,9 +65,14 @@ describe("authority between keys and accounts", () => {
     const narrow = await newKey(full.accountId, { scopes: ["read:catalog"] });
     const res = await call(`/v1/keys/${full.key.id}`, { method: "DELETE", headers: bearer(narrow.secret) });
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ code: "key_not_manageable", detail: expect.stringMatching(/read:cheeses/) });
+    expect(await res.json()).toMatchObject({
+      code: "key_not_manageable",
+      detail: expect.stringMatching(/read:cheeses/),
+    });
     expect((await call("/v2/cheeses", { headers: bearer(full.secret) })).status).toBe(200);
-    expect((await call(`/v1/keys/${narrow.key.id}`, { method: "DELETE", headers: bearer(full.secret) })).status).toBe(200);
+    expect((await call(`/v1/keys/${narrow.key.id}`, { method: "DELETE", headers: bearer(full.secret) })).status).toBe(
+      200,
+    );
   });
 
   it("one account's key neither sees nor revokes another account's keys", async () => {
@@ -103,12 +112,20 @@ describe("secrets are shown once and stored nowhere", () => {
       for (const { name } of (await kv.list()).keys) kvText.push(name, (await kv.get(name)) ?? "");
     }
     const sqlText = await runInDurableObject(accountObject(env, first.accountId), (_instance, state) =>
-      JSON.stringify([...state.storage.sql.exec("SELECT * FROM account").toArray(), ...state.storage.sql.exec("SELECT * FROM api_keys").toArray()]),
+      JSON.stringify([
+        ...state.storage.sql.exec("SELECT * FROM account").toArray(),
+        ...state.storage.sql.exec("SELECT * FROM api_keys").toArray(),
+      ]),
     );
 
     for (const secret of secrets) {
       const randomPart = secret.slice(8, 38);
-      for (const [where, text] of [["KV", kvText.join("\n")], ["account storage", sqlText], ["logs", logged.join("\n")], ["responses", responses.join("\n")]] as const) {
+      for (const [where, text] of [
+        ["KV", kvText.join("\n")],
+        ["account storage", sqlText],
+        ["logs", logged.join("\n")],
+        ["responses", responses.join("\n")],
+      ] as const) {
         expect(text, where).not.toContain(randomPart);
       }
     }

@@ -40,7 +40,11 @@ describe("gcraDecide", () => {
   });
 
   it("says when a retry succeeds: refused 1 ms before retryAfterMs, admitted exactly at it", () => {
-    for (const policy of [{ rate: 100, burst: 100 }, { rate: 3, burst: 2 }, { rate: 0.5, burst: 1 }]) {
+    for (const policy of [
+      { rate: 100, burst: 100 },
+      { rate: 3, burst: 2 },
+      { rate: 0.5, burst: 1 },
+    ]) {
       const decisions = run(policy, Array(policy.burst + 1).fill(1000));
       const refused = decisions.at(-1)!;
       expect(refused.allowed).toBe(false);

@@ -96,7 +96,9 @@ describe("one RPC, then memory", () => {
     expect(guard.requests.length - asked).toBeLessThanOrEqual(1); // at most a renewal, in the background
   });
 
-  it("renews ahead of need: a steady client at 200 requests/s waits for no RPC after its first half second, 150 ms from its KeyGuard", { timeout: 30_000 }, async () => {
+  it("renews ahead of need: a steady client at 200 requests/s waits for no RPC after its first half second, 150 ms from its KeyGuard", {
+    timeout: 30_000,
+  }, async () => {
     const guard = new SimulatedGuard(WIDE, 150);
     const outcomes = await requests(isolate(guard), 1000, 5);
     expect(verdicts(outcomes).every((v) => v === "allowed")).toBe(true);
@@ -137,7 +139,10 @@ describe("a lease ends on this isolate before it ends in the KeyGuard", () => {
     expect(verdicts(outcomes)).toEqual(["allowed", "allowed", "allowed"]);
     const lease = guard.requests.find((r) => !r.direct);
     expect(lease).toMatchObject({ want: 2 });
-    expect(guard.requests.find((r) => r.finished.length > 0)).toMatchObject({ direct: true, finished: [{ unused: 2 }] });
+    expect(guard.requests.find((r) => r.finished.length > 0)).toMatchObject({
+      direct: true,
+      finished: [{ unused: 2 }],
+    });
     expect(outcomes.every((o) => !o.admission.leased)).toBe(true);
   });
 });
@@ -150,7 +155,11 @@ describe("refusals", () => {
     guard.revoked = true;
     const outcomes = await requests(admit, 200, 2);
     const firstRefused = verdicts(outcomes).indexOf("revoked");
-    expect(verdicts(outcomes).slice(firstRefused).every((v) => v === "revoked")).toBe(true);
+    expect(
+      verdicts(outcomes)
+        .slice(firstRefused)
+        .every((v) => v === "revoked"),
+    ).toBe(true);
     expect(outcomes[firstRefused]!.sentAt - outcomes[0]!.sentAt).toBeLessThan(LEASE_TTL_MS);
     const asked = guard.requests.length;
     await requests(admit, 5, 1);
@@ -182,7 +191,10 @@ describe("refusals", () => {
     guard.strict = true;
     const admit = isolate(guard);
     await requests(admit, 1, 1);
-    const outcomes = await Promise.all([vi.advanceTimersByTimeAsync(100), ...Array.from({ length: 10 }, () => admit())]);
+    const outcomes = await Promise.all([
+      vi.advanceTimersByTimeAsync(100),
+      ...Array.from({ length: 10 }, () => admit()),
+    ]);
     expect(outcomes.slice(1)).toHaveLength(10);
     expect(guard.requests).toHaveLength(11);
     expect(guard.requests.every((r) => r.direct)).toBe(true);
@@ -193,51 +205,76 @@ describe("RateLimit figures from a lease", () => {
   it.each([
     [LIVE, 12],
     [{ rate: 50, burst: 20 }, 25],
-  ])("%j, one request every %i ms: never more remaining than GCRA has, never whole too early", async (policy, interval) => {
-    const guard = new SimulatedGuard(policy);
-    const outcomes = await requests(isolate(guard), 200, interval);
-    const admitted = admittedAt(outcomes, [guard]);
-    const leased = outcomes.filter((o) => o.admission.leased);
-    expect(leased.length).toBeGreaterThan(100);
-    for (const { doneAt, admission } of leased) {
-      expect(admission.remaining).toBeLessThanOrEqual(remainingAt(admitted, policy, doneAt));
-      // Whole again only once every admission granted so far could have refilled.
-      expect(admission.resetMs).toBeGreaterThanOrEqual(((policy.burst - remainingAt(admitted, policy, doneAt)) * 1000) / policy.rate - 1);
-    }
-  });
+  ])(
+    "%j, one request every %i ms: never more remaining than GCRA has, never whole too early",
+    async (policy, interval) => {
+      const guard = new SimulatedGuard(policy);
+      const outcomes = await requests(isolate(guard), 200, interval);
+      const admitted = admittedAt(outcomes, [guard]);
+      const leased = outcomes.filter((o) => o.admission.leased);
+      expect(leased.length).toBeGreaterThan(100);
+      for (const { doneAt, admission } of leased) {
+        expect(admission.remaining).toBeLessThanOrEqual(remainingAt(admitted, policy, doneAt));
+        // Whole again only once every admission granted so far could have refilled.
+        expect(admission.resetMs).toBeGreaterThanOrEqual(
+          ((policy.burst - remainingAt(admitted, policy, doneAt)) * 1000) / policy.rate - 1,
+        );
+      }
+    },
+  );
 });
 
 describe("never over-admits, with several isolates against one KeyGuard", () => {
-  it.each([1, 2, 3])("seed %i: 3 isolates with bursts of demand, 50 ms from the KeyGuard", { timeout: 30_000 }, async (seed) => {
-    const policy = { rate: 200, burst: 40 };
-    const guard = new SimulatedGuard(policy, 50);
-    const random = seeded(seed);
-    const isolates = [isolate(guard), isolate(guard), isolate(guard)];
-    const all: Promise<Outcome>[] = [];
-    for (let at = 0; at < 2_000; at += Math.floor(random() * 20)) {
-      const admit = isolates[Math.floor(random() * 3)]!;
-      const burst = random() < 0.1 ? 30 : 1 + Math.floor(random() * 3);
-      for (let n = 0; n < burst; n++) {
-        all.push(new Promise((resolve) => setTimeout(() => void admit().then((admission) => resolve({ sentAt: at, doneAt: Date.now(), admission })), at)));
+  it.each([1, 2, 3])(
+    "seed %i: 3 isolates with bursts of demand, 50 ms from the KeyGuard",
+    { timeout: 30_000 },
+    async (seed) => {
+      const policy = { rate: 200, burst: 40 };
+      const guard = new SimulatedGuard(policy, 50);
+      const random = seeded(seed);
+      const isolates = [isolate(guard), isolate(guard), isolate(guard)];
+      const all: Promise<Outcome>[] = [];
+      for (let at = 0; at < 2_000; at += Math.floor(random() * 20)) {
+        const admit = isolates[Math.floor(random() * 3)]!;
+        const burst = random() < 0.1 ? 30 : 1 + Math.floor(random() * 3);
+        for (let n = 0; n < burst; n++) {
+          all.push(
+            new Promise((resolve) =>
+              setTimeout(
+                () => void admit().then((admission) => resolve({ sentAt: at, doneAt: Date.now(), admission })),
+                at,
+              ),
+            ),
+          );
+        }
       }
-    }
-    await vi.advanceTimersByTimeAsync(5_000);
-    const outcomes = await Promise.all(all);
-    expect(outcomes.filter((o) => o.admission.leased).length).toBeGreaterThan(50);
-    expect(firstNonConforming(admittedAt(outcomes, [guard]), policy)).toBeNull();
-  });
+      await vi.advanceTimersByTimeAsync(5_000);
+      const outcomes = await Promise.all(all);
+      expect(outcomes.filter((o) => o.admission.leased).length).toBeGreaterThan(50);
+      expect(firstNonConforming(admittedAt(outcomes, [guard]), policy)).toBeNull();
+    },
+  );
 });
 
 describe("under-admission stays small: a steady client at 80 % of its rate never sees a 429", () => {
-  const cases: [RatePolicy, number][] = [LIVE, { rate: 25, burst: 25 }, { rate: 10, burst: 1 }, { rate: 1, burst: 1 }, { rate: 50, burst: 5 }, { rate: 400, burst: 40 }].flatMap(
-    (policy) => [0, 50, 150].map((rtt) => [policy, rtt] as [RatePolicy, number]),
-  );
+  const cases: [RatePolicy, number][] = [
+    LIVE,
+    { rate: 25, burst: 25 },
+    { rate: 10, burst: 1 },
+    { rate: 1, burst: 1 },
+    { rate: 50, burst: 5 },
+    { rate: 400, burst: 40 },
+  ].flatMap((policy) => [0, 50, 150].map((rtt) => [policy, rtt] as [RatePolicy, number]));
 
   it.each(cases)("%j, KeyGuard %i ms away", { timeout: 30_000 }, async (policy, rtt) => {
     const guard = new SimulatedGuard(policy, rtt);
     const rate = 0.8 * policy.rate;
     // 10 s, or 1,500 requests for the fastest (the fake clock's cost is per timer).
-    const outcomes = await requests(isolate(guard), Math.ceil(Math.min(rate * 10, Math.max(1_500, rate * 4))), 1000 / rate);
+    const outcomes = await requests(
+      isolate(guard),
+      Math.ceil(Math.min(rate * 10, Math.max(1_500, rate * 4))),
+      1000 / rate,
+    );
     expect(verdicts(outcomes).filter((v) => v !== "allowed")).toEqual([]);
   });
 });

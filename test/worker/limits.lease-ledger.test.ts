@@ -34,7 +34,10 @@ describe("a lease costs what the same direct admissions cost", () => {
     expect(granted(ledger.grant(10, LIVE, 25, []))).toBe(0);
     // 10 ms later: the first lease is spent, the second gives back 20 unused. The 10 ms of refill
     // is not there: while all 100 were held, any of them could still be spent (the cap).
-    const back: LeaseReturn[] = [{ id: ids[0]!, unused: 0 }, { id: ids[1]!, unused: 20 }];
+    const back: LeaseReturn[] = [
+      { id: ids[0]!, unused: 0 },
+      { id: ids[1]!, unused: 20 },
+    ];
     expect(granted(ledger.grant(10, LIVE, 25, back))).toBe(20);
   });
 
@@ -46,7 +49,11 @@ describe("a lease costs what the same direct admissions cost", () => {
     ledger.grant(0, LIVE, 25, []);
     ledger.grant(0, LIVE, 25, []);
     const tat = ledger.tat!;
-    ledger.grant(0, LIVE, 25, [{ id: "elsewhere-1", unused: 25 }, { id, unused: 1000 }, { id, unused: 25 }]);
+    ledger.grant(0, LIVE, 25, [
+      { id: "elsewhere-1", unused: 25 },
+      { id, unused: 1000 },
+      { id, unused: 25 },
+    ]);
     // Only the first return of `id` counts, for its 25 at most: exactly the 25 then granted again.
     expect(ledger.tat).toBe(tat);
   });
@@ -74,7 +81,13 @@ describe("held admissions keep the bucket from refilling past what is safe", () 
 });
 
 describe("never over-admits: the admissions actually made conform to the policy", () => {
-  const policies: RatePolicy[] = [LIVE, { rate: 25, burst: 25 }, { rate: 10, burst: 8 }, { rate: 50, burst: 4 }, { rate: 1, burst: 12 }];
+  const policies: RatePolicy[] = [
+    LIVE,
+    { rate: 25, burst: 25 },
+    { rate: 10, burst: 8 },
+    { rate: 50, burst: 4 },
+    { rate: 1, burst: 12 },
+  ];
   type Holder = { leases: { id: string; left: number; until: number }[]; back: LeaseReturn[] };
 
   /** Spends one admission from the holder's leases, if it has one. */
@@ -86,34 +99,42 @@ describe("never over-admits: the admissions actually made conform to the policy"
     return true;
   }
 
-  it.each(policies.flatMap((policy) => [1, 2, 3].map((seed) => [policy, seed] as const)))("%j, seed %i: 4 holders that hoard, spend late in bursts, give up early, and direct admissions", (policy, seed) => {
-    const random = seeded(seed * 7919 + policy.burst);
-    const ledger = new LeaseLedger();
-    const spent: number[] = [];
-    const holders: Holder[] = Array.from({ length: 4 }, () => ({ leases: [], back: [] }));
-    const horizon = (30 * 1000 * 10) / Math.max(policy.rate, 10);
-    for (let now = 0; now < horizon; now += Math.floor(random() * 15)) {
-      for (const holder of holders) {
-        holder.leases = holder.leases.filter((lease) => lease.until > now);
-        const roll = random();
-        if (roll < 0.3) {
-          // Asks for more, held or not; sent up to 40 ms ago, so the holder counts the lease's time from then.
-          const sentAt = now - Math.floor(random() * 40);
-          const decision = ledger.grant(now, policy, 1 + Math.floor(random() * 30), holder.back.splice(0));
-          if (decision.allowed && decision.lease) holder.leases.push({ id: decision.lease.id, left: decision.lease.count, until: sentAt + decision.lease.ttlMs - LEASE_MARGIN_MS });
-        } else if (roll < 0.4) {
-          while (spendOne(holder)) spent.push(now); // everything it holds, at once
-        } else if (roll < 0.45 && holder.leases.length > 0) {
-          const dropped = holder.leases.shift()!; // given up early: never used again
-          holder.back.push({ id: dropped.id, unused: dropped.left });
-        } else if (roll < 0.55) {
-          if (ledger.admitOne(now, policy, holder.back.splice(0)).allowed) spent.push(now);
-        } else {
-          for (let n = Math.floor(random() * 3); n > 0 && spendOne(holder); n--) spent.push(now);
+  it.each(policies.flatMap((policy) => [1, 2, 3].map((seed) => [policy, seed] as const)))(
+    "%j, seed %i: 4 holders that hoard, spend late in bursts, give up early, and direct admissions",
+    (policy, seed) => {
+      const random = seeded(seed * 7919 + policy.burst);
+      const ledger = new LeaseLedger();
+      const spent: number[] = [];
+      const holders: Holder[] = Array.from({ length: 4 }, () => ({ leases: [], back: [] }));
+      const horizon = (30 * 1000 * 10) / Math.max(policy.rate, 10);
+      for (let now = 0; now < horizon; now += Math.floor(random() * 15)) {
+        for (const holder of holders) {
+          holder.leases = holder.leases.filter((lease) => lease.until > now);
+          const roll = random();
+          if (roll < 0.3) {
+            // Asks for more, held or not; sent up to 40 ms ago, so the holder counts the lease's time from then.
+            const sentAt = now - Math.floor(random() * 40);
+            const decision = ledger.grant(now, policy, 1 + Math.floor(random() * 30), holder.back.splice(0));
+            if (decision.allowed && decision.lease)
+              holder.leases.push({
+                id: decision.lease.id,
+                left: decision.lease.count,
+                until: sentAt + decision.lease.ttlMs - LEASE_MARGIN_MS,
+              });
+          } else if (roll < 0.4) {
+            while (spendOne(holder)) spent.push(now); // everything it holds, at once
+          } else if (roll < 0.45 && holder.leases.length > 0) {
+            const dropped = holder.leases.shift()!; // given up early: never used again
+            holder.back.push({ id: dropped.id, unused: dropped.left });
+          } else if (roll < 0.55) {
+            if (ledger.admitOne(now, policy, holder.back.splice(0)).allowed) spent.push(now);
+          } else {
+            for (let n = Math.floor(random() * 3); n > 0 && spendOne(holder); n--) spent.push(now);
+          }
         }
       }
-    }
-    expect(spent.length).toBeGreaterThan(policy.burst);
-    expect(firstNonConforming(spent, policy)).toBeNull();
-  });
+      expect(spent.length).toBeGreaterThan(policy.burst);
+      expect(firstNonConforming(spent, policy)).toBeNull();
+    },
+  );
 });

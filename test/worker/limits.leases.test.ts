@@ -20,12 +20,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function isolate(keyId: string) {
   const book = new LeaseBook();
   const background: Promise<unknown>[] = [];
-  const ctx: AdmissionContext = { source: () => guard(keyId), policy: { rate: 100, burst: 100 }, waitUntil: (work) => background.push(work) };
+  const ctx: AdmissionContext = {
+    source: () => guard(keyId),
+    policy: { rate: 100, burst: 100 },
+    waitUntil: (work) => background.push(work),
+  };
   return { admit: () => book.admit(keyId, ctx), settled: () => Promise.allSettled(background) };
 }
 
 /** `count` requests, one every `intervalMs`, through `send`; resolves with what each got, in order. */
-async function paced<T>(count: number, intervalMs: number, send: () => Promise<T>): Promise<{ at: number; result: T }[]> {
+async function paced<T>(
+  count: number,
+  intervalMs: number,
+  send: () => Promise<T>,
+): Promise<{ at: number; result: T }[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
       await sleep(i * intervalMs);
@@ -42,7 +50,9 @@ describe("never over-admits: several isolates against one KeyGuard", () => {
     const isolates = Array.from({ length: 4 }, () => isolate(key.id));
     const admissions: Admission[] = [];
     for (let wave = 0; wave < 4; wave++) {
-      admissions.push(...(await Promise.all(isolates.flatMap((i) => Array.from({ length: 8 + wave * 4 }, () => i.admit())))));
+      admissions.push(
+        ...(await Promise.all(isolates.flatMap((i) => Array.from({ length: 8 + wave * 4 }, () => i.admit())))),
+      );
     }
     await Promise.all(isolates.map((i) => i.settled()));
     const allowed = admissions.filter((a) => a.verdict === "allowed");
@@ -57,7 +67,8 @@ describe(`revocation is final everywhere when revoke returns, within the lease l
     const { key } = await accountWithKey();
     await guard(key.id).setPolicyOverride({ rate: 1_000_000, burst: 1_000_000 });
     const isolates = Array.from({ length: 3 }, () => isolate(key.id));
-    for (let round = 0; round < 20; round++) await Promise.all(isolates.map((i) => Promise.all([i.admit(), i.admit(), i.admit()])));
+    for (let round = 0; round < 20; round++)
+      await Promise.all(isolates.map((i) => Promise.all([i.admit(), i.admit(), i.admit()])));
     await Promise.all(isolates.map((i) => i.settled())); // renewals in flight have landed
     const leased = await Promise.all(isolates.map((i) => i.admit()));
     expect(leased.every((a) => a.verdict === "allowed" && a.leased)).toBe(true);
@@ -132,7 +143,9 @@ describe("under-admission stays small: a steady client at 80 % of its rate sees 
     const { secret, key } = await accountWithKey();
     await guard(key.id).setPolicyOverride(policy);
     const rate = 0.8 * policy.rate;
-    const outcomes = await paced(Math.floor((rate * duration) / 1000), 1000 / rate, () => call("/v2/cheeses", { headers: bearer(secret) }));
+    const outcomes = await paced(Math.floor((rate * duration) / 1000), 1000 / rate, () =>
+      call("/v2/cheeses", { headers: bearer(secret) }),
+    );
     expect(outcomes.map(({ result }) => result.status).filter((status) => status !== 200)).toEqual([]);
   });
 });

@@ -14,7 +14,9 @@ const frozen = (burst: number) => ({ rate: 0.001, burst });
 const guard = (keyId: string) => env.KEY_GUARDS.getByName(keyId);
 
 async function statuses(secret: string, n: number, path = "/v2/cheeses", bindings: Env = env): Promise<number[]> {
-  const responses = await Promise.all(Array.from({ length: n }, () => call(path, { headers: bearer(secret) }, bindings)));
+  const responses = await Promise.all(
+    Array.from({ length: n }, () => call(path, { headers: bearer(secret) }, bindings)),
+  );
   return responses.map((r) => r.status);
 }
 const count = (list: number[], status: number) => list.filter((s) => s === status).length;
@@ -67,7 +69,10 @@ describe("headers", () => {
     const ok = await call("/v2/cheeses", { headers: bearer(secret) });
     expect(ok.headers.get("ratelimit-policy")).toBe('"default";q=100;w=1');
     expect(ok.headers.get("ratelimit")).toBe('"default";r=99;t=1');
-    const notFound = await call("/v1/keys/key_live_AAAAAAAAAAAAAAAAAAAA", { method: "DELETE", headers: bearer(secret) });
+    const notFound = await call("/v1/keys/key_live_AAAAAAAAAAAAAAAAAAAA", {
+      method: "DELETE",
+      headers: bearer(secret),
+    });
     expect(notFound.status).toBe(404);
     expect(notFound.headers.get("ratelimit-policy")).toBe('"default";q=100;w=1');
     expect(notFound.headers.get("ratelimit")).toMatch(/^"default";r=9[89];t=1$/); // r=99 if a token refilled meanwhile
@@ -82,7 +87,11 @@ describe("headers", () => {
     expect(res.headers.get("retry-after")).toBe("10");
     expect(res.headers.get("ratelimit")).toMatch(/^"default";r=0;t=10$/);
     expect(res.headers.get("request-id")).toMatch(/^req_/);
-    expect(await res.json()).toMatchObject({ code: "rate_limited", status: 429, detail: expect.stringMatching(/ending in .{4}.*Retry after 10 s/) });
+    expect(await res.json()).toMatchObject({
+      code: "rate_limited",
+      status: 429,
+      detail: expect.stringMatching(/ending in .{4}.*Retry after 10 s/),
+    });
   });
 });
 
@@ -124,7 +133,9 @@ describe("limiter state does not outlive its use", () => {
   it("keeps the default policy's state in memory only", async () => {
     const { secret, key } = await accountWithKey();
     await statuses(secret, 50);
-    const stored = await runInDurableObject(guard(key.id), (_i, state) => [...state.storage.kv.list()].map(([name]) => name));
+    const stored = await runInDurableObject(guard(key.id), (_i, state) =>
+      [...state.storage.kv.list()].map(([name]) => name),
+    );
     expect(stored.sort()).toEqual(["last_used", "owner"]);
   });
 

@@ -31,11 +31,18 @@ describe("invalid credentials per client IP", () => {
     expect(throttled).toBeDefined();
     expect(unauthorized).toBeGreaterThanOrEqual(LIMIT);
     expect(throttled!.headers.get("retry-after")).toBe(String(AUTH_FAILURE_WINDOW_SECONDS));
-    expect(await throttled!.json()).toMatchObject({ code: "rate_limited", detail: expect.stringMatching(/invalid credentials from your address/) });
+    expect(await throttled!.json()).toMatchObject({
+      code: "rate_limited",
+      detail: expect.stringMatching(/invalid credentials from your address/),
+    });
 
     // A malformed key from the same address: 429 before any storage read.
     const { env: counted, calls } = countingEnv();
-    const res = await call("/v2/cheeses", { headers: { Authorization: "Bearer sk_live_another-guess", "CF-Connecting-IP": ip } }, counted);
+    const res = await call(
+      "/v2/cheeses",
+      { headers: { Authorization: "Bearer sk_live_another-guess", "CF-Connecting-IP": ip } },
+      counted,
+    );
     expect(res.status).toBe(429);
     expect(calls).toEqual([]);
   });
@@ -50,7 +57,9 @@ describe("invalid credentials per client IP", () => {
     expect((await call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": ip } })).status).toBe(200);
     expect((await call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": ip } })).status).toBe(200);
     expect((await call("/v2/cheeses", { headers: bad })).status).toBe(429);
-    const unknown = await call("/v2/cheeses", { headers: { ...bearer(generateApiKey("live").secret), "CF-Connecting-IP": ip } });
+    const unknown = await call("/v2/cheeses", {
+      headers: { ...bearer(generateApiKey("live").secret), "CF-Connecting-IP": ip },
+    });
     expect(unknown.status).toBe(429);
   });
 
@@ -63,7 +72,11 @@ describe("invalid credentials per client IP", () => {
     const reads: number[] = [];
     for (let i = 0; i < 3 * LIMIT; i++) {
       const before = calls.length;
-      const res = await call("/v2/cheeses", { headers: { ...bearer(generateApiKey("live").secret), "CF-Connecting-IP": ip } }, counted);
+      const res = await call(
+        "/v2/cheeses",
+        { headers: { ...bearer(generateApiKey("live").secret), "CF-Connecting-IP": ip } },
+        counted,
+      );
       statuses.push(res.status);
       reads.push(calls.length - before);
     }
@@ -78,7 +91,13 @@ describe("invalid credentials per client IP", () => {
     const local = { ...env, CLIENT_ADDRESS_SOURCE: "local" } as unknown as Env;
     let status = 0;
     for (let i = 0; i < 2 * LIMIT + 1 && status !== 429; i++) {
-      status = (await call("/v2/cheeses", { headers: { Authorization: "Bearer sk_live_wrong", "CF-Connecting-IP": freshIp() } }, local)).status;
+      status = (
+        await call(
+          "/v2/cheeses",
+          { headers: { Authorization: "Bearer sk_live_wrong", "CF-Connecting-IP": freshIp() } },
+          local,
+        )
+      ).status;
     }
     expect(status).toBe(429);
   });
@@ -89,21 +108,29 @@ describe("invalid credentials per client IP", () => {
     const wrong = { Authorization: "Bearer sk_live_wrong", "CF-Connecting-IP": flooded };
     for (let i = 0; i < 2 * LIMIT + 1; i++) await call("/v2/cheeses", { headers: wrong });
     expect((await call("/v2/cheeses", { headers: wrong })).status).toBe(429);
-    expect((await call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": freshIp() } })).status).toBe(200);
+    expect((await call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": freshIp() } })).status).toBe(
+      200,
+    );
     expect((await call("/v2/cheeses", { headers: { ...wrong, "CF-Connecting-IP": freshIp() } })).status).toBe(401);
   });
 
   it("does not count requests that sent no credential, nor requests without a client address", async () => {
     const ip = freshIp();
-    for (let i = 0; i < 2 * LIMIT + 1; i++) expect((await call("/v2/cheeses", { headers: { "CF-Connecting-IP": ip } })).status).toBe(401);
-    for (let i = 0; i < 2 * LIMIT + 1; i++) expect((await call("/v2/cheeses", { headers: { Authorization: "Bearer sk_live_wrong" } })).status).toBe(401);
+    for (let i = 0; i < 2 * LIMIT + 1; i++)
+      expect((await call("/v2/cheeses", { headers: { "CF-Connecting-IP": ip } })).status).toBe(401);
+    for (let i = 0; i < 2 * LIMIT + 1; i++)
+      expect((await call("/v2/cheeses", { headers: { Authorization: "Bearer sk_live_wrong" } })).status).toBe(401);
   });
 
   it("does not count valid requests against the address", async () => {
     const { secret, key } = await accountWithKey();
     await env.KEY_GUARDS.getByName(key.id).setPolicyOverride({ rate: 1000, burst: 1000 });
     const ip = freshIp();
-    const results = await Promise.all(Array.from({ length: 2 * LIMIT + 5 }, () => call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": ip } })));
+    const results = await Promise.all(
+      Array.from({ length: 2 * LIMIT + 5 }, () =>
+        call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": ip } }),
+      ),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
   });
 });

@@ -40,7 +40,10 @@ export async function registerClient(options: { name?: string; redirectUris?: st
 }
 
 function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 }
 
 /** The S256 code_challenge of a verifier (RFC 7636 §4.2), whatever the verifier's syntax. */
@@ -107,12 +110,15 @@ export class Browser {
     const headers = this.#cookieHeader();
     headers.set("Content-Type", "application/x-www-form-urlencoded");
     if (origin !== null) headers.set("Origin", origin);
-    return this.#send(new Request(new URL(url, ORIGIN), { method: "POST", headers, body: encode(fields), redirect: "manual" }));
+    return this.#send(
+      new Request(new URL(url, ORIGIN), { method: "POST", headers, body: encode(fields), redirect: "manual" }),
+    );
   }
 
   #cookieHeader(): Headers {
     const headers = new Headers();
-    if (this.cookies.size) headers.set("Cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
+    if (this.cookies.size)
+      headers.set("Cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
     return headers;
   }
 
@@ -132,7 +138,11 @@ export class Browser {
 }
 
 /** GET authorize → sign in → consent page: returns the consent page's HTML. */
-export async function signInAndOpenConsent(browser: Browser, url: string, account: { email: string; password: string }): Promise<string> {
+export async function signInAndOpenConsent(
+  browser: Browser,
+  url: string,
+  account: { email: string; password: string },
+): Promise<string> {
   const loginPage = await browser.get(url);
   expect(loginPage.status).toBe(200);
   const loginHtml = await loginPage.text();
@@ -161,9 +171,16 @@ export async function decide(browser: Browser, consentHtml: string, decision: "a
 }
 
 /** The whole browser part: returns the authorization code. */
-export async function authorizationCode(options: { clientId: string; challenge: string; account: { email: string; password: string }; scope?: string }) {
+export async function authorizationCode(options: {
+  clientId: string;
+  challenge: string;
+  account: { email: string; password: string };
+  scope?: string;
+}) {
   const browser = new Browser();
-  const url = authorizeUrl(standardParams(options.clientId, options.challenge, options.scope ? { scope: options.scope } : {}));
+  const url = authorizeUrl(
+    standardParams(options.clientId, options.challenge, options.scope ? { scope: options.scope } : {}),
+  );
   const consent = await signInAndOpenConsent(browser, url, options.account);
   const back = await decide(browser, consent, "approve");
   const code = back.searchParams.get("code");
@@ -171,7 +188,10 @@ export async function authorizationCode(options: { clientId: string; challenge: 
   return code;
 }
 
-export async function tokenRequest(fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+export async function tokenRequest(
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return exports.default.fetch(
     new Request(`${ORIGIN}/oauth/token`, {
       method: "POST",

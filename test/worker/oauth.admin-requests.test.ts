@@ -6,11 +6,20 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bearer, call } from "./auth-fixtures";
-import { authorizationCode, createCustomer, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  authorizationCode,
+  createCustomer,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
 
 const SECRET = "operator-secret-for-tests-0123456789abcdef";
 const withSecret = { ...env, OPERATOR_SECRET: SECRET } as unknown as Env;
-const op = (path: string, method = "GET", secret = SECRET) => call(`/operator/v1${path}`, { method, headers: bearer(secret) }, withSecret);
+const op = (path: string, method = "GET", secret = SECRET) =>
+  call(`/operator/v1${path}`, { method, headers: bearer(secret) }, withSecret);
 
 interface AdminRequest {
   account_id: string;
@@ -28,14 +37,22 @@ async function adminAsked(appName = "Cheese Admin Console") {
   const { clientId } = await registerClient({ name: appName });
   const { verifier, challenge } = await pkcePair();
   const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
-  const exchanged = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  const exchanged = await tokenRequest({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
   const tokens = await exchanged.json<TokenBody>();
   expect(tokens.scope).toBe("read:cheeses");
   return { account, clientId, tokens };
 }
 
 const refresh = async (clientId: string, refreshToken: string) =>
-  (await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId })).json<TokenBody>();
+  (
+    await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId })
+  ).json<TokenBody>();
 
 async function pendingOf(accountId: string): Promise<AdminRequest[]> {
   const res = await op(`/admin-requests?account_id=${accountId}`);
@@ -47,7 +64,13 @@ describe("GET /operator/v1/admin-requests", () => {
   it("lists the pending request with the account's email and the app's name", async () => {
     const { account, clientId } = await adminAsked();
     expect(await pendingOf(account.id)).toEqual([
-      expect.objectContaining({ account_id: account.id, account_email: account.email, client_id: clientId, client_name: "Cheese Admin Console", status: "pending" }),
+      expect.objectContaining({
+        account_id: account.id,
+        account_email: account.email,
+        client_id: clientId,
+        client_name: "Cheese Admin Console",
+        status: "pending",
+      }),
     ]);
     const everyone = (await (await op("/admin-requests")).json<{ data: AdminRequest[] }>()).data;
     expect(everyone.map((request) => request.account_id)).toContain(account.id);

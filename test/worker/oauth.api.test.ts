@@ -3,7 +3,16 @@ import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
 import { grantOf, openToken } from "../../src/worker/auth/oauth/token-format";
-import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  authorizationCode,
+  createCustomer,
+  ORIGIN,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
 import { publish, testRelease } from "./support/releases";
 
 beforeAll(async () => {
@@ -15,11 +24,18 @@ async function tokensFor(scope: string) {
   const { clientId } = await registerClient();
   const { verifier, challenge } = await pkcePair();
   const code = await authorizationCode({ clientId, challenge, account, scope });
-  const res = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  const res = await tokenRequest({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
   return { clientId, code, verifier, tokens: await res.json<TokenBody>() };
 }
 
-const call = (path: string, token: string) => exports.default.fetch(`${ORIGIN}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+const call = (path: string, token: string) =>
+  exports.default.fetch(`${ORIGIN}${path}`, { headers: { Authorization: `Bearer ${token}` } });
 
 function revoke(clientId: string, token: string) {
   return exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
@@ -39,7 +55,9 @@ describe("Authorization: Bearer <access token>", () => {
     expect(catalog.status).toBe(200);
     expect(catalog.headers.get("Catalog-Release")).toMatch(/^sha256:/);
     await catalog.body?.cancel();
-    const guard = await env.KEY_GUARDS.getByName(grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId)).describe();
+    const guard = await env.KEY_GUARDS.getByName(
+      grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId),
+    ).describe();
     expect(guard.lastUsedAt).not.toBeNull();
   });
 
@@ -67,7 +85,9 @@ describe("Authorization: Bearer <access token>", () => {
 
   it("after revocation of the access token, it and every other token of the grant get 401", async () => {
     const { clientId, tokens } = await tokensFor("read:cheeses");
-    const refreshed = await (await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })).json<TokenBody>();
+    const refreshed = await (
+      await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })
+    ).json<TokenBody>();
     expect((await call("/v2/cheeses", tokens.access_token)).status).toBe(200);
     expect((await revoke(clientId, tokens.access_token)).status).toBe(200);
     for (const token of [tokens.access_token, refreshed.access_token]) {
@@ -75,7 +95,11 @@ describe("Authorization: Bearer <access token>", () => {
       expect(res.status).toBe(401);
       expect((await res.json<{ code: string }>()).code).toBe("invalid_token");
     }
-    const again = await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshed.refresh_token, client_id: clientId });
+    const again = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: refreshed.refresh_token,
+      client_id: clientId,
+    });
     expect((await again.json<TokenBody>()).error).toBe("invalid_grant");
   });
 
@@ -88,9 +112,17 @@ describe("Authorization: Bearer <access token>", () => {
 
   it("a replayed code ends the grant at once: the KeyGuard refuses the first tokens", async () => {
     const { clientId, code, verifier, tokens } = await tokensFor("read:cheeses");
-    const replay = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+    const replay = await tokenRequest({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
     expect((await replay.json<TokenBody>()).error).toBe("invalid_grant");
-    const guard = await env.KEY_GUARDS.getByName(grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId)).describe();
+    const guard = await env.KEY_GUARDS.getByName(
+      grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId),
+    ).describe();
     expect(guard.revoked).toBe(true);
     expect((await call("/v2/cheeses", tokens.access_token)).status).toBe(401);
   });

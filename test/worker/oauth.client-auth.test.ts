@@ -5,20 +5,43 @@
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  authorizationCode,
+  createCustomer,
+  ORIGIN,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
 
 type Credentials = { clientId: string; clientSecret?: string };
 
 /** How each method carries the client's credentials: form fields and headers. */
-const AUTHENTICATE: Record<string, (client: Credentials) => { fields: Record<string, string>; headers: Record<string, string> }> = {
+const AUTHENTICATE: Record<
+  string,
+  (client: Credentials) => { fields: Record<string, string>; headers: Record<string, string> }
+> = {
   none: ({ clientId }) => ({ fields: { client_id: clientId }, headers: {} }),
-  client_secret_basic: ({ clientId, clientSecret }) => ({ fields: {}, headers: { Authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}` } }),
-  client_secret_post: ({ clientId, clientSecret }) => ({ fields: { client_id: clientId, client_secret: clientSecret! }, headers: {} }),
+  client_secret_basic: ({ clientId, clientSecret }) => ({
+    fields: {},
+    headers: { Authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}` },
+  }),
+  client_secret_post: ({ clientId, clientSecret }) => ({
+    fields: { client_id: clientId, client_secret: clientSecret! },
+    headers: {},
+  }),
 };
 
 async function advertisedMethods(): Promise<{ token: string[]; revocation: string[] }> {
-  const metadata = await (await exports.default.fetch(`${ORIGIN}/.well-known/oauth-authorization-server`)).json<Record<string, string[]>>();
-  return { token: metadata.token_endpoint_auth_methods_supported!, revocation: metadata.revocation_endpoint_auth_methods_supported! };
+  const metadata = await (await exports.default.fetch(`${ORIGIN}/.well-known/oauth-authorization-server`)).json<
+    Record<string, string[]>
+  >();
+  return {
+    token: metadata.token_endpoint_auth_methods_supported!,
+    revocation: metadata.revocation_endpoint_auth_methods_supported!,
+  };
 }
 
 function revoke(token: string, auth: ReturnType<(typeof AUTHENTICATE)[string]>): Promise<Response> {
@@ -44,15 +67,24 @@ describe("each advertised method: code exchange, refresh and revocation", () => 
       const { verifier, challenge } = await pkcePair();
       const code = await authorizationCode({ clientId: client.clientId, challenge, account });
 
-      const exchanged = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...auth.fields }, auth.headers);
+      const exchanged = await tokenRequest(
+        { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...auth.fields },
+        auth.headers,
+      );
       expect(exchanged.status, await exchanged.clone().text()).toBe(200);
       const tokens = await exchanged.json<TokenBody>();
-      const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, ...auth.fields }, auth.headers);
+      const refreshed = await tokenRequest(
+        { grant_type: "refresh_token", refresh_token: tokens.refresh_token, ...auth.fields },
+        auth.headers,
+      );
       expect(refreshed.status, await refreshed.clone().text()).toBe(200);
       const latest = await refreshed.json<TokenBody>();
 
       expect((await revoke(latest.refresh_token, auth)).status).toBe(200);
-      const afterRevoke = await tokenRequest({ grant_type: "refresh_token", refresh_token: latest.refresh_token, ...auth.fields }, auth.headers);
+      const afterRevoke = await tokenRequest(
+        { grant_type: "refresh_token", refresh_token: latest.refresh_token, ...auth.fields },
+        auth.headers,
+      );
       expect((await afterRevoke.json<TokenBody>()).error).toBe("invalid_grant");
     });
   }
@@ -61,20 +93,32 @@ describe("each advertised method: code exchange, refresh and revocation", () => 
 describe("refused client authentication", () => {
   it("a wrong client_secret in the form is 401 invalid_client", async () => {
     const client = await registerClient({ public: false });
-    const res = await tokenRequest({ grant_type: "refresh_token", refresh_token: "ort_bm9wZTpub3BlOm5vcGU", client_id: client.clientId, client_secret: "wrong" });
+    const res = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: "ort_bm9wZTpub3BlOm5vcGU",
+      client_id: client.clientId,
+      client_secret: "wrong",
+    });
     expect([res.status, (await res.json<TokenBody>()).error]).toEqual([401, "invalid_client"]);
   });
 
   it("a confidential client cannot leave its secret out", async () => {
     const client = await registerClient({ public: false });
-    const res = await tokenRequest({ grant_type: "refresh_token", refresh_token: "ort_bm9wZTpub3BlOm5vcGU", client_id: client.clientId });
+    const res = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: "ort_bm9wZTpub3BlOm5vcGU",
+      client_id: client.clientId,
+    });
     expect([res.status, (await res.json<TokenBody>()).error]).toEqual([401, "invalid_client"]);
   });
 
   it("Basic and client_secret together are invalid_request (RFC 6749 §2.3: one method per request)", async () => {
     const client = await registerClient({ public: false });
     const auth = AUTHENTICATE.client_secret_basic!(client);
-    const res = await tokenRequest({ grant_type: "refresh_token", refresh_token: "ort_bm9wZTpub3BlOm5vcGU", client_secret: client.clientSecret! }, auth.headers);
+    const res = await tokenRequest(
+      { grant_type: "refresh_token", refresh_token: "ort_bm9wZTpub3BlOm5vcGU", client_secret: client.clientSecret! },
+      auth.headers,
+    );
     expect([res.status, (await res.json<TokenBody>()).error]).toEqual([400, "invalid_request"]);
   });
 });

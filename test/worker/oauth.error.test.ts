@@ -49,7 +49,10 @@ describe("GET /oauth/authorize: errors shown on our page (never a redirect)", ()
   it("missing redirect_uri", async () => {
     const { clientId } = await registerClient();
     const { challenge } = await pkcePair();
-    await expectErrorPage(authorizeUrl(standardParams(clientId, challenge, { redirect_uri: undefined })), "no redirect_uri");
+    await expectErrorPage(
+      authorizeUrl(standardParams(clientId, challenge, { redirect_uri: undefined })),
+      "no redirect_uri",
+    );
   });
 });
 
@@ -57,19 +60,30 @@ describe("GET /oauth/authorize: errors redirected to the client with error, stat
   it("unsupported_response_type", async () => {
     const { clientId } = await registerClient();
     const { challenge } = await pkcePair();
-    await expectErrorRedirect(authorizeUrl(standardParams(clientId, challenge, { response_type: "token" })), "unsupported_response_type");
+    await expectErrorRedirect(
+      authorizeUrl(standardParams(clientId, challenge, { response_type: "token" })),
+      "unsupported_response_type",
+    );
   });
 
   it("invalid_scope for an unknown scope, naming it", async () => {
     const { clientId } = await registerClient();
     const { challenge } = await pkcePair();
-    await expectErrorRedirect(authorizeUrl(standardParams(clientId, challenge, { scope: "read:cheeses delete:everything" })), "invalid_scope", /delete:everything/);
+    await expectErrorRedirect(
+      authorizeUrl(standardParams(clientId, challenge, { scope: "read:cheeses delete:everything" })),
+      "invalid_scope",
+      /delete:everything/,
+    );
   });
 
   it("invalid_scope when no scope is requested", async () => {
     const { clientId } = await registerClient();
     const { challenge } = await pkcePair();
-    await expectErrorRedirect(authorizeUrl(standardParams(clientId, challenge, { scope: undefined })), "invalid_scope", /scope is required/);
+    await expectErrorRedirect(
+      authorizeUrl(standardParams(clientId, challenge, { scope: undefined })),
+      "invalid_scope",
+      /scope is required/,
+    );
   });
 
   it("invalid_request without PKCE, for public and confidential clients alike", async () => {
@@ -86,7 +100,11 @@ describe("GET /oauth/authorize: errors redirected to the client with error, stat
   it("invalid_request when code_challenge_method is missing (it would default to plain)", async () => {
     const { clientId } = await registerClient({ public: false });
     const { challenge } = await pkcePair();
-    await expectErrorRedirect(authorizeUrl(standardParams(clientId, challenge, { code_challenge_method: undefined })), "invalid_request", /plain|S256/);
+    await expectErrorRedirect(
+      authorizeUrl(standardParams(clientId, challenge, { code_challenge_method: undefined })),
+      "invalid_request",
+      /plain|S256/,
+    );
   });
 
   it("invalid_request for a repeated parameter", async () => {
@@ -115,10 +133,17 @@ describe("GET /oauth/authorize: errors redirected to the client with error, stat
 describe("sign-in and consent form errors", () => {
   it("a wrong password and an unknown email get the same 401 answer", async () => {
     const account = await createCustomer();
-    for (const [email, password] of [[account.email, "wrong password"], ["nobody@example.com", "whatever"]]) {
+    for (const [email, password] of [
+      [account.email, "wrong password"],
+      ["nobody@example.com", "whatever"],
+    ]) {
       const browser = new Browser();
       const page = await (await browser.get(`${ORIGIN}/login`)).text();
-      const res = await browser.post(`${ORIGIN}/login`, { csrf_token: formField(page, "csrf_token"), email: email!, password: password! });
+      const res = await browser.post(`${ORIGIN}/login`, {
+        csrf_token: formField(page, "csrf_token"),
+        email: email!,
+        password: password!,
+      });
       expect(res.status).toBe(401);
       expect(await res.text()).toContain("do not match an account");
     }
@@ -182,7 +207,9 @@ describe("token and revocation endpoint errors", () => {
         headers: { "Content-Type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams(fields),
       });
-    expect((await (await send({ grant_type: "refresh_token", token: "x" })).json<TokenBody>()).error).toBe("invalid_request");
+    expect((await (await send({ grant_type: "refresh_token", token: "x" })).json<TokenBody>()).error).toBe(
+      "invalid_request",
+    );
     expect((await (await send({ client_id: "x" })).json<TokenBody>()).error).toBe("invalid_request");
   });
 
@@ -203,7 +230,13 @@ describe("token and revocation endpoint errors", () => {
     const browser = new Browser();
     const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), account);
     const code = (await decide(browser, consent, "approve")).searchParams.get("code")!;
-    const res = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: "https://app.example/other", client_id: clientId, code_verifier: verifier });
+    const res = await tokenRequest({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: "https://app.example/other",
+      client_id: clientId,
+      code_verifier: verifier,
+    });
     expect((await res.json<TokenBody>()).error).toBe("invalid_grant");
   });
 });

@@ -39,7 +39,12 @@ describe("OAuth 2.0 authorization server metadata (RFC 8414)", () => {
 
   it("is described in /openapi.json: the oauth2 scheme with every scope, and the token and revocation endpoints", async () => {
     const doc = await (await exports.default.fetch(`${ORIGIN}/openapi.json`)).json<{
-      components: { securitySchemes: Record<string, { type: string; flows?: { authorizationCode: { scopes: Record<string, string> } } }> };
+      components: {
+        securitySchemes: Record<
+          string,
+          { type: string; flows?: { authorizationCode: { scopes: Record<string, string> } } }
+        >;
+      };
       paths: Record<string, unknown>;
     }>();
     const scheme = doc.components.securitySchemes.oauth2!;
@@ -84,7 +89,13 @@ describe("authorization code flow", () => {
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account });
 
-    const exchanged = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+    const exchanged = await tokenRequest({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
     expect(exchanged.status).toBe(200);
     expect(exchanged.headers.get("Cache-Control")).toBe("no-store");
     const tokens = await exchanged.json<TokenBody>();
@@ -93,14 +104,22 @@ describe("authorization code flow", () => {
     expect(tokens.refresh_token).toMatch(/^ort_[A-Za-z0-9_-]+$/);
     expect(tokens.scope.split(" ").sort()).toEqual(["read:catalog", "read:cheeses"]);
 
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     expect(refreshed.status).toBe(200);
     const next = await refreshed.json<TokenBody>();
     expect(next.refresh_token).not.toBe(tokens.refresh_token);
     expect(next.access_token).not.toBe(tokens.access_token);
 
     // Rotation: the new refresh token works (reusing an old one ends the grant: oauth.refresh-reuse.security.test.ts).
-    const third = await tokenRequest({ grant_type: "refresh_token", refresh_token: next.refresh_token, client_id: clientId });
+    const third = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: next.refresh_token,
+      client_id: clientId,
+    });
     expect(third.status).toBe(200);
 
     const latest = await third.json<TokenBody>();
@@ -110,7 +129,11 @@ describe("authorization code flow", () => {
       body: new URLSearchParams({ token: latest.refresh_token, client_id: clientId }),
     });
     expect(revoked.status).toBe(200);
-    const afterRevoke = await tokenRequest({ grant_type: "refresh_token", refresh_token: latest.refresh_token, client_id: clientId });
+    const afterRevoke = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: latest.refresh_token,
+      client_id: clientId,
+    });
     expect((await afterRevoke.json<TokenBody>()).error).toBe("invalid_grant");
   });
 
@@ -132,15 +155,25 @@ describe("authorization code flow", () => {
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
     const tokens = await (
-      await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier })
+      await tokenRequest({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+        code_verifier: verifier,
+      })
     ).json<TokenBody>();
     expect(tokens.scope).toBe("read:cheeses");
 
     const pending = await env.OAUTH_KV.get<{ status: string }>(`admin-approval:${account.id}:${clientId}`, "json");
     expect(pending?.status).toBe("pending");
 
-    expect(await approveAdminRequest(env.OAUTH_KV, { accountId: account.id, clientId }, "operator@example.com", new Date())).toMatchObject({ ok: true });
-    const refreshed = await (await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })).json<TokenBody>();
+    expect(
+      await approveAdminRequest(env.OAUTH_KV, { accountId: account.id, clientId }, "operator@example.com", new Date()),
+    ).toMatchObject({ ok: true });
+    const refreshed = await (
+      await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })
+    ).json<TokenBody>();
     expect(refreshed.scope.split(" ").sort()).toEqual(["admin", "read:cheeses"]);
   });
 });

@@ -22,11 +22,19 @@ import {
 import { expectProblem } from "./support/problems";
 
 const METADATA = "/.well-known/oauth-authorization-server";
-const metadataAt = async (origin: string) => (await exports.default.fetch(`${origin}${METADATA}`)).json<Record<string, string>>();
-const serversAt = async (origin: string) => (await (await exports.default.fetch(`${origin}/openapi.json`)).json<{ servers: { url: string }[] }>()).servers;
+const metadataAt = async (origin: string) =>
+  (await exports.default.fetch(`${origin}${METADATA}`)).json<Record<string, string>>();
+const serversAt = async (origin: string) =>
+  (await (await exports.default.fetch(`${origin}/openapi.json`)).json<{ servers: { url: string }[] }>()).servers;
 
 describe("a request for a host this deployment is not configured for", () => {
-  const hosts = ["https://evil.example", "http://evil.example", "http://api.test", "https://api.test:8443", "http://localhost.evil.example:8787"];
+  const hosts = [
+    "https://evil.example",
+    "http://evil.example",
+    "http://api.test",
+    "https://api.test:8443",
+    "http://localhost.evil.example:8787",
+  ];
   const paths = [METADATA, "/oauth/authorize?client_id=x", "/openapi.json", "/v1/catalog", "/login"];
 
   it.each(hosts)("%s: 400 unknown_host problem on every route, never a 500", async (host) => {
@@ -41,7 +49,13 @@ describe("a request for a host this deployment is not configured for", () => {
     const { clientId } = await registerClient();
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account });
-    const fields = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier };
+    const fields = {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+    };
     const elsewhere = await exports.default.fetch("https://evil.example/oauth/token", {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -58,7 +72,8 @@ describe("the configured origin", () => {
   it("is the issuer (RFC 8414), every endpoint's origin, and the one server of /openapi.json", async () => {
     const metadata = await metadataAt(ORIGIN);
     expect(metadata.issuer).toBe(ORIGIN);
-    for (const endpoint of ["authorization_endpoint", "token_endpoint", "revocation_endpoint"]) expect(new URL(metadata[endpoint]!).origin).toBe(ORIGIN);
+    for (const endpoint of ["authorization_endpoint", "token_endpoint", "revocation_endpoint"])
+      expect(new URL(metadata[endpoint]!).origin).toBe(ORIGIN);
     expect(await serversAt(ORIGIN)).toEqual([{ url: ORIGIN }]);
   });
 
@@ -67,27 +82,42 @@ describe("the configured origin", () => {
     const { clientId } = await registerClient();
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account });
-    const body = await (await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier })).json<
-      TokenBody & { resource?: string }
-    >();
+    const body = await (
+      await tokenRequest({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+        code_verifier: verifier,
+      })
+    ).json<TokenBody & { resource?: string }>();
     expect(body.resource).toBe(ORIGIN);
     // An error redirect carries it too (the client is known, the scope is not).
-    const refused = await exports.default.fetch(authorizeUrl(standardParams(clientId, challenge, { scope: "nope" })), { redirect: "manual" });
+    const refused = await exports.default.fetch(authorizeUrl(standardParams(clientId, challenge, { scope: "nope" })), {
+      redirect: "manual",
+    });
     expect(new URL(refused.headers.get("Location")!).searchParams.get("iss")).toBe(ORIGIN);
   });
 });
 
 describe("loopback origins (wrangler dev, npm start)", () => {
-  it.each(["http://localhost:8787", "http://127.0.0.1:9999", "http://[::1]:8788", "http://localhost"])("%s is served as its own issuer", async (origin) => {
-    expect((await metadataAt(origin)).issuer).toBe(origin);
-    expect(await serversAt(origin)).toEqual([{ url: origin }]);
-  });
+  it.each(["http://localhost:8787", "http://127.0.0.1:9999", "http://[::1]:8788", "http://localhost"])(
+    "%s is served as its own issuer",
+    async (origin) => {
+      expect((await metadataAt(origin)).issuer).toBe(origin);
+      expect(await serversAt(origin)).toEqual([{ url: origin }]);
+    },
+  );
 
   it("are the only origins served when PUBLIC_ORIGINS is not set", async () => {
     const unconfigured = { ...env, PUBLIC_ORIGINS: undefined } as unknown as Env;
     const refused = await app.fetch(new Request(`${ORIGIN}/openapi.json`), unconfigured, createExecutionContext());
     expect((await expectProblem(refused, 400, "unknown_host")).detail).toContain("PUBLIC_ORIGINS");
-    const local = await app.fetch(new Request("http://localhost:8787/openapi.json"), unconfigured, createExecutionContext());
+    const local = await app.fetch(
+      new Request("http://localhost:8787/openapi.json"),
+      unconfigured,
+      createExecutionContext(),
+    );
     expect(local.status).toBe(200);
   });
 });

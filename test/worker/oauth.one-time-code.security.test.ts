@@ -5,16 +5,32 @@
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  authorizationCode,
+  createCustomer,
+  ORIGIN,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
 
 const CONCURRENT_REDEMPTIONS = 12;
 
 async function exchange(clientId: string, code: string, verifier: string) {
-  const res = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  const res = await tokenRequest({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
   return { status: res.status, body: await res.json<TokenBody>() };
 }
 
-const cheeses = (token: string) => exports.default.fetch(new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${token}` } }));
+const cheeses = (token: string) =>
+  exports.default.fetch(new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${token}` } }));
 
 async function freshCode() {
   const account = await createCustomer();
@@ -27,17 +43,25 @@ async function freshCode() {
 describe("one code, redeemed concurrently", () => {
   it(`${CONCURRENT_REDEMPTIONS} simultaneous redemptions: exactly one gets tokens, the rest invalid_grant, and the grant is revoked`, async () => {
     const { clientId, code, verifier } = await freshCode();
-    const results = await Promise.all(Array.from({ length: CONCURRENT_REDEMPTIONS }, () => exchange(clientId, code, verifier)));
+    const results = await Promise.all(
+      Array.from({ length: CONCURRENT_REDEMPTIONS }, () => exchange(clientId, code, verifier)),
+    );
 
     const winners = results.filter((result) => result.status === 200);
     expect(winners).toHaveLength(1);
     const losers = results.filter((result) => result.status !== 200);
-    expect(losers.map((result) => [result.status, result.body.error])).toEqual(Array.from({ length: CONCURRENT_REDEMPTIONS - 1 }, () => [400, "invalid_grant"]));
+    expect(losers.map((result) => [result.status, result.body.error])).toEqual(
+      Array.from({ length: CONCURRENT_REDEMPTIONS - 1 }, () => [400, "invalid_grant"]),
+    );
 
     // The code was used twice: the tokens issued from it stop working (RFC 6749 §4.1.2).
     const tokens = winners[0]!.body;
     expect((await cheeses(tokens.access_token)).status).toBe(401);
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     expect([refreshed.status, (await refreshed.json<TokenBody>()).error]).toEqual([400, "invalid_grant"]);
   });
 
@@ -46,7 +70,11 @@ describe("one code, redeemed concurrently", () => {
     const first = await exchange(clientId, code, verifier);
     expect(first.status).toBe(200);
     expect((await cheeses(first.body.access_token)).status).toBe(200);
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: clientId });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: first.body.refresh_token,
+      client_id: clientId,
+    });
     expect(refreshed.status).toBe(200);
   });
 

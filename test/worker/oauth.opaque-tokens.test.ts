@@ -6,21 +6,38 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { registryApi } from "../../src/worker/auth/oauth/provider";
-import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  authorizationCode,
+  createCustomer,
+  ORIGIN,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
 
 async function flow(scope = "read:cheeses") {
   const account = await createCustomer();
   const { clientId } = await registerClient();
   const { verifier, challenge } = await pkcePair();
   const code = await authorizationCode({ clientId, challenge, account, scope });
-  const res = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  const res = await tokenRequest({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
   expect(res.status).toBe(200);
   const [grant] = (await registryApi(env).listUserGrants(account.id)).items;
   return { account, clientId, code, grantId: grant!.id, tokens: await res.json<TokenBody>() };
 }
 
-const callApi = (token: string) => exports.default.fetch(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${token}` } });
-const refresh = (clientId: string, token: string) => tokenRequest({ grant_type: "refresh_token", refresh_token: token, client_id: clientId });
+const callApi = (token: string) =>
+  exports.default.fetch(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${token}` } });
+const refresh = (clientId: string, token: string) =>
+  tokenRequest({ grant_type: "refresh_token", refresh_token: token, client_id: clientId });
 
 /** The bytes after the prefix, read as text the way anyone holding the token could. */
 function revealed(token: string): string {
@@ -65,7 +82,9 @@ describe("opaque codes and tokens", () => {
   it("differ each time: two access tokens of one grant share nothing but the prefix and the key id", async () => {
     const { clientId, tokens } = await flow();
     const next = await (await refresh(clientId, tokens.refresh_token)).json<TokenBody>();
-    const [a, b] = [tokens.access_token, next.access_token].map((token) => Uint8Array.from(atob(token.slice(4).replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0)));
+    const [a, b] = [tokens.access_token, next.access_token].map((token) =>
+      Uint8Array.from(atob(token.slice(4).replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0)),
+    );
     expect(a![0]).toBe(b![0]);
     expect(a!.length).toBe(b!.length);
     const same = a!.slice(1).filter((byte, i) => byte === b![i + 1]).length;
@@ -77,7 +96,14 @@ describe("a tampered code or token", () => {
   it("is 401 invalid_token on the API; the real token still works", async () => {
     const { tokens } = await flow();
     const token = tokens.access_token;
-    for (const forged of [tampered(token, 10), tampered(token, token.length - 1), respelled(token), token.slice(0, -4), `oat_${token.slice(8)}`, `oat_${tokens.refresh_token.slice(4)}`]) {
+    for (const forged of [
+      tampered(token, 10),
+      tampered(token, token.length - 1),
+      respelled(token),
+      token.slice(0, -4),
+      `oat_${token.slice(8)}`,
+      `oat_${tokens.refresh_token.slice(4)}`,
+    ]) {
       const res = await callApi(forged);
       expect(res.status).toBe(401);
       expect(res.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
@@ -91,8 +117,20 @@ describe("a tampered code or token", () => {
     const { clientId } = await registerClient();
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account });
-    const exchange = (value: string) => tokenRequest({ grant_type: "authorization_code", code: value, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
-    for (const forged of [tampered(code, 20), code.slice(0, -2), `oac_${code.slice(8)}`, code.replace("oac_", "oat_")]) {
+    const exchange = (value: string) =>
+      tokenRequest({
+        grant_type: "authorization_code",
+        code: value,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+        code_verifier: verifier,
+      });
+    for (const forged of [
+      tampered(code, 20),
+      code.slice(0, -2),
+      `oac_${code.slice(8)}`,
+      code.replace("oac_", "oat_"),
+    ]) {
       const res = await exchange(forged);
       expect(res.status).toBe(400);
       expect((await res.json<TokenBody>()).error).toBe("invalid_grant");

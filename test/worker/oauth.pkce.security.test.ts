@@ -22,7 +22,13 @@ async function exchangeWithVerifier(verifier: string) {
   const account = await createCustomer();
   const { clientId } = await registerClient();
   const code = await authorizationCode({ clientId, challenge: await s256Challenge(verifier), account });
-  const res = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  const res = await tokenRequest({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
   return { status: res.status, body: await res.json<TokenBody>() };
 }
 

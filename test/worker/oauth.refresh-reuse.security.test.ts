@@ -8,7 +8,16 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
 import { grantOf, openToken } from "../../src/worker/auth/oauth/token-format";
-import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  authorizationCode,
+  createCustomer,
+  ORIGIN,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
 
 const CONCURRENT_REFRESHES = 8;
 
@@ -17,20 +26,36 @@ async function grantTokens() {
   const { clientId } = await registerClient();
   const { verifier, challenge } = await pkcePair();
   const code = await authorizationCode({ clientId, challenge, account });
-  const res = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  const res = await tokenRequest({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
   expect(res.status).toBe(200);
   return { clientId, tokens: await res.json<TokenBody>() };
 }
 
 async function refresh(clientId: string, refreshToken: string, extra: Record<string, string> = {}) {
-  const res = await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId, ...extra });
+  const res = await tokenRequest({
+    grant_type: "refresh_token",
+    refresh_token: refreshToken,
+    client_id: clientId,
+    ...extra,
+  });
   return { status: res.status, body: await res.json<TokenBody>() };
 }
 
 const cheeses = async (accessToken: string) =>
-  (await exports.default.fetch(new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }))).status;
+  (
+    await exports.default.fetch(
+      new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }),
+    )
+  ).status;
 
-const guardOf = async (tokens: TokenBody) => env.KEY_GUARDS.getByName(grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId));
+const guardOf = async (tokens: TokenBody) =>
+  env.KEY_GUARDS.getByName(grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId));
 
 /** Every token of the grant is dead: each access token 401, each refresh token invalid_grant. */
 async function expectGrantEnded(clientId: string, all: TokenBody[]) {
@@ -87,11 +112,15 @@ describe("a rotated-away refresh token presented again ends the grant", () => {
 describe(`${CONCURRENT_REFRESHES} simultaneous refreshes with one refresh token`, () => {
   it("at most one gets tokens, the rest invalid_grant, and the grant ends (the same token was used twice)", async () => {
     const { clientId, tokens: first } = await grantTokens();
-    const results = await Promise.all(Array.from({ length: CONCURRENT_REFRESHES }, () => refresh(clientId, first.refresh_token)));
+    const results = await Promise.all(
+      Array.from({ length: CONCURRENT_REFRESHES }, () => refresh(clientId, first.refresh_token)),
+    );
     const winners = results.filter((result) => result.status === 200);
     expect(winners.length).toBeLessThanOrEqual(1);
     const losers = results.filter((result) => result.status !== 200);
-    expect(losers.map((result) => [result.status, result.body.error])).toEqual(losers.map(() => [400, "invalid_grant"]));
+    expect(losers.map((result) => [result.status, result.body.error])).toEqual(
+      losers.map(() => [400, "invalid_grant"]),
+    );
     await expectGrantEnded(clientId, [first, ...winners.map((winner) => winner.body)]);
   });
 });

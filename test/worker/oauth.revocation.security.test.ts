@@ -7,14 +7,29 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { grantOf, openToken, sealToken } from "../../src/worker/auth/oauth/token-format";
-import { authorizationCode, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  authorizationCode,
+  createCustomer,
+  ORIGIN,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
 
 async function ownersTokens() {
   const account = await createCustomer();
   const { clientId } = await registerClient();
   const { verifier, challenge } = await pkcePair();
   const code = await authorizationCode({ clientId, challenge, account });
-  const res = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+  const res = await tokenRequest({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
   return { clientId, tokens: await res.json<TokenBody>() };
 }
 
@@ -27,12 +42,20 @@ function revoke(token: string, fields: Record<string, string>): Promise<Response
 }
 
 const cheeses = async (accessToken: string) =>
-  (await exports.default.fetch(new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }))).status;
+  (
+    await exports.default.fetch(
+      new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }),
+    )
+  ).status;
 
 /** The owner's tokens still work: the access token on the API, the refresh token at /oauth/token. */
 async function expectIntact(clientId: string, tokens: TokenBody) {
   expect(await cheeses(tokens.access_token)).toBe(200);
-  const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+  const refreshed = await tokenRequest({
+    grant_type: "refresh_token",
+    refresh_token: tokens.refresh_token,
+    client_id: clientId,
+  });
   expect(refreshed.status).toBe(200);
 }
 
@@ -83,13 +106,19 @@ it("the owner's own revocation still ends the grant", async () => {
   const { clientId, tokens } = await ownersTokens();
   expect((await revoke(tokens.access_token, { client_id: clientId })).status).toBe(200);
   expect(await cheeses(tokens.access_token)).toBe(401);
-  const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+  const refreshed = await tokenRequest({
+    grant_type: "refresh_token",
+    refresh_token: tokens.refresh_token,
+    client_id: clientId,
+  });
   expect((await refreshed.json<TokenBody>()).error).toBe("invalid_grant");
 });
 
 describe("what the API says to a token that no longer works", () => {
   const problemFor = async (accessToken: string) => {
-    const res = await exports.default.fetch(new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }));
+    const res = await exports.default.fetch(
+      new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }),
+    );
     expect(res.status).toBe(401);
     expect(res.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
     return res.json<{ code: string; detail: string }>();

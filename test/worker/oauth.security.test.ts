@@ -23,7 +23,12 @@ import {
 } from "./oauth-support";
 
 async function exchange(clientId: string, code: string, verifier: string | undefined) {
-  const fields: Record<string, string> = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId };
+  const fields: Record<string, string> = {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+  };
   if (verifier !== undefined) fields.code_verifier = verifier;
   const res = await tokenRequest(fields);
   return { status: res.status, body: await res.json<TokenBody>() };
@@ -43,7 +48,9 @@ describe("redirect_uri must match a registered URI exactly; otherwise no redirec
     it(`refuses ${what} with an error page`, async () => {
       const { clientId } = await registerClient({ redirectUris: [REDIRECT_URI, "http://127.0.0.1:8000/cb"] });
       const { challenge } = await pkcePair();
-      const res = await new Browser().get(authorizeUrl(standardParams(clientId, challenge, { redirect_uri: redirectUri })));
+      const res = await new Browser().get(
+        authorizeUrl(standardParams(clientId, challenge, { redirect_uri: redirectUri })),
+      );
       expect(res.status).toBe(400);
       expect(res.headers.get("Location")).toBeNull();
       expect(await res.text()).toContain("Redirect address not registered");
@@ -67,7 +74,11 @@ describe("authorization codes are one-time and short-lived", () => {
     expect(replay.status).toBe(400);
     expect(replay.body.error).toBe("invalid_grant");
     expect(await verifyAccessToken(env, ORIGIN, first.body.access_token)).toBeNull();
-    const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: clientId });
+    const refresh = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: first.body.refresh_token,
+      client_id: clientId,
+    });
     expect((await refresh.json<TokenBody>()).error).toBe("invalid_grant");
   });
 
@@ -115,7 +126,9 @@ describe("PKCE (RFC 7636, RFC 9700 §2.1.1)", () => {
 
   it("the plain method is refused before any consent", async () => {
     const { clientId } = await registerClient();
-    const res = await new Browser().get(authorizeUrl(standardParams(clientId, "a".repeat(43), { code_challenge_method: "plain" })));
+    const res = await new Browser().get(
+      authorizeUrl(standardParams(clientId, "a".repeat(43), { code_challenge_method: "plain" })),
+    );
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get("Location")!);
     expect(location.searchParams.get("error")).toBe("invalid_request");
@@ -130,7 +143,12 @@ describe("no scope widening (RFC 6749 §6)", () => {
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses" });
     const tokens = (await exchange(clientId, code, verifier)).body;
-    const wider = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "read:cheeses write:orders" });
+    const wider = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+      scope: "read:cheeses write:orders",
+    });
     expect(wider.status).toBe(400);
     const body = await wider.json<TokenBody>();
     expect(body.error).toBe("invalid_scope");
@@ -143,7 +161,12 @@ describe("no scope widening (RFC 6749 §6)", () => {
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account });
     const tokens = (await exchange(clientId, code, verifier)).body;
-    const narrower = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "read:cheeses" });
+    const narrower = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+      scope: "read:cheeses",
+    });
     expect((await narrower.json<TokenBody>()).scope).toBe("read:cheeses");
   });
 });
@@ -158,7 +181,9 @@ describe("admin is never granted automatically", () => {
     expect(tokens.scope).toBe("");
     const verified = await verifyAccessToken(env, ORIGIN, tokens.access_token);
     expect(verified?.scopes).toEqual([]);
-    expect(await env.OAUTH_KV.get(`admin-approval:${account.id}:${clientId}`, "json")).toMatchObject({ status: "pending" });
+    expect(await env.OAUTH_KV.get(`admin-approval:${account.id}:${clientId}`, "json")).toMatchObject({
+      status: "pending",
+    });
   });
 
   it("asking for admin in a code exchange or refresh before approval is invalid_scope (RFC 6749 §5.2), and uses nothing up", async () => {
@@ -166,7 +191,13 @@ describe("admin is never granted automatically", () => {
     const { clientId } = await registerClient();
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
-    const exchangeFields = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier };
+    const exchangeFields = {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+    };
     for (const scope of ["admin", "read:cheeses admin"]) {
       const asked = await tokenRequest({ ...exchangeFields, scope });
       expect(asked.status).toBe(400);
@@ -176,10 +207,19 @@ describe("admin is never granted automatically", () => {
     }
     const tokens = await (await tokenRequest(exchangeFields)).json<TokenBody>();
     expect(tokens.scope).toBe("read:cheeses");
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "admin" });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+      scope: "admin",
+    });
     expect(refreshed.status).toBe(400);
     expect((await refreshed.json<TokenBody>()).error).toBe("invalid_scope");
-    const plain = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    const plain = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     expect((await plain.json<TokenBody>()).scope).toBe("read:cheeses");
   });
 
@@ -190,7 +230,12 @@ describe("admin is never granted automatically", () => {
     const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
     const tokens = (await exchange(clientId, code, verifier)).body;
     await approveAdminRequest(env.OAUTH_KV, { accountId: account.id, clientId }, "operator@example.com", new Date());
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "admin" });
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+      scope: "admin",
+    });
     expect(refreshed.status).toBe(200);
     expect((await refreshed.json<TokenBody>()).scope).toBe("admin");
   });
@@ -230,7 +275,11 @@ describe("CSRF on the form posts: 403 without our Origin and the session's token
     const { challenge } = await pkcePair();
     const browser = new Browser();
     const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), customer);
-    const fields = { csrf_token: formField(consent, "csrf_token"), handle: formField(consent, "handle"), decision: "approve" };
+    const fields = {
+      csrf_token: formField(consent, "csrf_token"),
+      handle: formField(consent, "handle"),
+      decision: "approve",
+    };
     const forged = await browser.post(`${ORIGIN}/oauth/authorize`, fields, "https://evil.example");
     expect(forged.status).toBe(403);
     expect(forged.headers.get("Location")).toBeNull();
@@ -284,7 +333,11 @@ describe("the pages themselves", () => {
     const browser = new Browser();
     const page = await browser.get(`${ORIGIN}/login`);
     expect(browser.cookies.has("__Host-session")).toBe(false);
-    const signedIn = await browser.post(`${ORIGIN}/login`, { csrf_token: formField(await page.text(), "csrf_token"), email: customer.email, password: customer.password });
+    const signedIn = await browser.post(`${ORIGIN}/login`, {
+      csrf_token: formField(await page.text(), "csrf_token"),
+      email: customer.email,
+      password: customer.password,
+    });
     expect(signedIn.status).toBe(303);
     const csrf = page.headers.getSetCookie().find((line) => line.startsWith("__Host-csrf="))!;
     const session = signedIn.headers.getSetCookie().find((line) => line.startsWith("__Host-session="))!;
@@ -301,7 +354,12 @@ describe("the pages themselves", () => {
     for (const target of ["//evil.example/x", "https://evil.example/", "/\\evil.example"]) {
       const browser = new Browser();
       const page = await (await browser.get(`${ORIGIN}/login`)).text();
-      const res = await browser.post(`${ORIGIN}/login`, { csrf_token: formField(page, "csrf_token"), continue: target, email: customer.email, password: customer.password });
+      const res = await browser.post(`${ORIGIN}/login`, {
+        csrf_token: formField(page, "csrf_token"),
+        continue: target,
+        email: customer.email,
+        password: customer.password,
+      });
       expect(res.status).toBe(303);
       expect(res.headers.get("Location")).toBe("/login");
     }
@@ -315,6 +373,10 @@ it("a denied request issues no code even when replayed as an approval", async ()
   const browser = new Browser();
   const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), customer);
   await decide(browser, consent, "deny");
-  const replay = await browser.post(`${ORIGIN}/oauth/authorize`, { csrf_token: formField(consent, "csrf_token"), handle: formField(consent, "handle"), decision: "approve" });
+  const replay = await browser.post(`${ORIGIN}/oauth/authorize`, {
+    csrf_token: formField(consent, "csrf_token"),
+    handle: formField(consent, "handle"),
+    decision: "approve",
+  });
   expect(replay.status).toBe(400);
 });

@@ -7,12 +7,26 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../src/worker/index";
-import { authorizationCode, authorizeUrl, createCustomer, ORIGIN, pkcePair, REDIRECT_URI, registerClient, standardParams, type TokenBody } from "./oauth-support";
+import {
+  authorizationCode,
+  authorizeUrl,
+  createCustomer,
+  ORIGIN,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  standardParams,
+  type TokenBody,
+} from "./oauth-support";
 import { expectProblem } from "./support/problems";
 
 type Secrets = { OAUTH_TOKEN_KEY?: string; OAUTH_TOKEN_KEY_PREVIOUS?: string };
 const current = (env as unknown as Secrets).OAUTH_TOKEN_KEY!;
-const newKey = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+const newKey = () =>
+  btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 
 async function fetchWith(secrets: Secrets, path: string, init?: RequestInit): Promise<Response> {
   const ctx = createExecutionContext();
@@ -33,7 +47,13 @@ async function codeFor() {
   const { clientId } = await registerClient();
   const { verifier, challenge } = await pkcePair();
   const code = await authorizationCode({ clientId, challenge, account });
-  const exchange = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier };
+  const exchange = {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  };
   return { clientId, challenge, exchange };
 }
 
@@ -43,16 +63,19 @@ describe("without a usable OAUTH_TOKEN_KEY", () => {
     ["16 bytes", { OAUTH_TOKEN_KEY: current.slice(0, 22) }, /OAUTH_TOKEN_KEY is not 32 bytes/],
   ];
 
-  it.each(broken)("%s: the token endpoint answers 503 temporarily_unavailable naming the secret, and the code is not used up", async (_name, secrets, says) => {
-    const { exchange } = await codeFor();
-    const refused = await fetchWith(secrets, "/oauth/token", form(exchange));
-    expect(refused.status).toBe(503);
-    expect(refused.headers.get("Cache-Control")).toBe("no-store");
-    const body = await refused.json<TokenBody>();
-    expect(body.error).toBe("temporarily_unavailable");
-    expect(body.error_description).toMatch(says);
-    expect((await fetchWith({}, "/oauth/token", form(exchange))).status).toBe(200);
-  });
+  it.each(broken)(
+    "%s: the token endpoint answers 503 temporarily_unavailable naming the secret, and the code is not used up",
+    async (_name, secrets, says) => {
+      const { exchange } = await codeFor();
+      const refused = await fetchWith(secrets, "/oauth/token", form(exchange));
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("Cache-Control")).toBe("no-store");
+      const body = await refused.json<TokenBody>();
+      expect(body.error).toBe("temporarily_unavailable");
+      expect(body.error_description).toMatch(says);
+      expect((await fetchWith({}, "/oauth/token", form(exchange))).status).toBe(200);
+    },
+  );
 
   it("the authorize page, the API and the revocation endpoint answer 503 naming OAUTH_TOKEN_KEY", async () => {
     const { clientId, challenge, exchange } = await codeFor();
@@ -64,10 +87,18 @@ describe("without a usable OAUTH_TOKEN_KEY", () => {
     expect(page.status).toBe(503);
     expect(await page.text()).toContain("OAUTH_TOKEN_KEY");
 
-    const api = await expectProblem(await fetchWith(missing, "/v2/cheeses", bearer(tokens.access_token)), 503, "oauth_not_configured");
+    const api = await expectProblem(
+      await fetchWith(missing, "/v2/cheeses", bearer(tokens.access_token)),
+      503,
+      "oauth_not_configured",
+    );
     expect(api.detail).toContain("OAUTH_TOKEN_KEY");
 
-    const revoked = await fetchWith(missing, "/oauth/revoke", form({ token: tokens.access_token, client_id: clientId }));
+    const revoked = await fetchWith(
+      missing,
+      "/oauth/revoke",
+      form({ token: tokens.access_token, client_id: clientId }),
+    );
     expect(revoked.status).toBe(503);
     expect((await revoked.json<TokenBody>()).error_description).toContain("OAUTH_TOKEN_KEY");
     expect((await fetchWith({}, "/v2/cheeses", bearer(tokens.access_token))).status).toBe(200);
@@ -82,7 +113,11 @@ describe("rotating OAUTH_TOKEN_KEY", () => {
     const rotating = { OAUTH_TOKEN_KEY: next, OAUTH_TOKEN_KEY_PREVIOUS: current };
 
     expect((await fetchWith(rotating, "/v2/cheeses", bearer(old.access_token))).status).toBe(200);
-    const refreshed = await fetchWith(rotating, "/oauth/token", form({ grant_type: "refresh_token", refresh_token: old.refresh_token, client_id: clientId }));
+    const refreshed = await fetchWith(
+      rotating,
+      "/oauth/token",
+      form({ grant_type: "refresh_token", refresh_token: old.refresh_token, client_id: clientId }),
+    );
     expect(refreshed.status).toBe(200);
     const sealedByNext = await refreshed.json<TokenBody>();
 

@@ -8,16 +8,33 @@ import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROBLEM_TYPES, type ProblemCode } from "../../src/worker/http/problem";
 
-interface Header { required?: boolean }
-interface Response { headers?: Record<string, Header>; content?: Record<string, { schema?: { allOf?: [unknown, { properties: { code: { enum: ProblemCode[] } } }] } }> }
-interface Operation { operationId?: string; security?: Record<string, string[]>[]; parameters?: { name: string; in: string; example?: string; schema?: { example?: string } }[]; responses: Record<string, Response> }
-interface Document { paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, { flows?: { authorizationCode: Record<string, unknown> } }> } }
+interface Header {
+  required?: boolean;
+}
+interface Response {
+  headers?: Record<string, Header>;
+  content?: Record<string, { schema?: { allOf?: [unknown, { properties: { code: { enum: ProblemCode[] } } }] } }>;
+}
+interface Operation {
+  operationId?: string;
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; example?: string; schema?: { example?: string } }[];
+  responses: Record<string, Response>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { flows?: { authorizationCode: Record<string, unknown> } }> };
+}
 
 const ORIGIN = "https://api.test";
 let doc: Document;
-const operations = () => Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method, op })),
+  );
 const isProtected = (op: Operation) => (op.security ?? []).some((requirement) => Object.keys(requirement).length > 0);
-const codesOf = (response: Response | undefined) => response?.content?.["application/problem+json"]?.schema?.allOf?.[1].properties.code.enum ?? [];
+const codesOf = (response: Response | undefined) =>
+  response?.content?.["application/problem+json"]?.schema?.allOf?.[1].properties.code.enum ?? [];
 /** A HEAD answer has no body: its problem responses name their codes only in the description. */
 const withBodies = () => operations().filter(({ method }) => method !== "head");
 
@@ -33,35 +50,61 @@ describe("/openapi.json", () => {
   });
 
   it("says `security: []` on public operations and a credential on the others", () => {
-    const byPath = Object.fromEntries(operations().map(({ path, method, op }) => [`${method} ${path}`, isProtected(op)]));
-    expect(byPath).toMatchObject({ "get /openapi.json": false, "get /docs": false, "post /oauth/token": false, "get /v1/catalog": true, "post /v1/keys": true });
+    const byPath = Object.fromEntries(
+      operations().map(({ path, method, op }) => [`${method} ${path}`, isProtected(op)]),
+    );
+    expect(byPath).toMatchObject({
+      "get /openapi.json": false,
+      "get /docs": false,
+      "post /oauth/token": false,
+      "get /v1/catalog": true,
+      "post /v1/keys": true,
+    });
     for (const { op } of operations()) expect(op.security).toBeDefined();
-    expect(doc.paths["/v1/catalog"]!.get!.security).toEqual([{ bearerAuth: ["read:catalog"] }, { oauth2: ["read:catalog"] }]);
+    expect(doc.paths["/v1/catalog"]!.get!.security).toEqual([
+      { bearerAuth: ["read:catalog"] },
+      { oauth2: ["read:catalog"] },
+    ]);
     expect(doc.paths["/v1/keys"]!.post!.security).toEqual([{ bearerAuth: [] }]);
   });
 
   it("documents 400 unknown_host, 405 with Allow, 500 and Request-Id on every operation", () => {
-    for (const { path, method, op } of operations()) expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["400", "405", "500"]));
+    for (const { path, method, op } of operations())
+      expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["400", "405", "500"]));
     for (const { path, method, op } of withBodies()) {
       const where = `${method} ${path}`;
       expect(codesOf(op.responses["400"]), where).toContain("unknown_host");
       expect(codesOf(op.responses["405"]), where).toEqual(["method_not_allowed"]);
       expect(op.responses["405"]!.headers?.Allow?.required, where).toBe(true);
       expect(codesOf(op.responses["500"]), where).toEqual(["internal_error"]);
-      for (const [status, response] of Object.entries(op.responses)) expect(response.headers?.["Request-Id"]?.required, `${where} ${status}`).toBe(true);
+      for (const [status, response] of Object.entries(op.responses))
+        expect(response.headers?.["Request-Id"]?.required, `${where} ${status}`).toBe(true);
     }
   });
 
   it("documents protect()'s answers on every protected operation", () => {
     for (const { path, method, op } of withBodies().filter(({ op }) => isProtected(op))) {
       const where = `${method} ${path}`;
-      expect(codesOf(op.responses["401"]), where).toEqual(expect.arrayContaining(["unauthenticated", "invalid_api_key", "invalid_token", "revoked_api_key", "wrong_deployment"]));
+      expect(codesOf(op.responses["401"]), where).toEqual(
+        expect.arrayContaining([
+          "unauthenticated",
+          "invalid_api_key",
+          "invalid_token",
+          "revoked_api_key",
+          "wrong_deployment",
+        ]),
+      );
       expect(op.responses["401"]!.headers?.["WWW-Authenticate"]?.required, where).toBe(true);
-      expect(op.responses["429"]!.headers, where).toMatchObject({ "Retry-After": { required: true }, RateLimit: {}, "RateLimit-Policy": {} });
+      expect(op.responses["429"]!.headers, where).toMatchObject({
+        "Retry-After": { required: true },
+        RateLimit: {},
+        "RateLimit-Policy": {},
+      });
       expect(codesOf(op.responses["503"]), where).toContain("oauth_not_configured");
       const scoped = op.security!.some((requirement) => Object.values(requirement).some((scopes) => scopes.length > 0));
       if (scoped) expect(codesOf(op.responses["403"]), where).toContain("insufficient_scope");
-      for (const status of Object.keys(op.responses)) if (status < "400") expect(op.responses[status]!.headers, `${where} ${status}`).toHaveProperty("RateLimit");
+      for (const status of Object.keys(op.responses))
+        if (status < "400") expect(op.responses[status]!.headers, `${where} ${status}`).toHaveProperty("RateLimit");
     }
   });
 
@@ -84,34 +127,58 @@ describe("/openapi.json", () => {
   it("documents conditional and range requests on the byte routes", () => {
     for (const path of ["/v1/catalog", "/v1/catalog/parts/{n}", "/v1/releases/{release_id}/parts/{n}"]) {
       const get = doc.paths[path]!.get!;
-      expect(get.parameters!.filter((p) => p.in === "header").map((p) => p.name).sort(), path).toEqual(["If-Match", "If-None-Match", "If-Range", "Range"]);
+      expect(
+        get
+          .parameters!.filter((p) => p.in === "header")
+          .map((p) => p.name)
+          .sort(),
+        path,
+      ).toEqual(["If-Match", "If-None-Match", "If-Range", "Range"]);
       expect(Object.keys(get.responses), path).toEqual(expect.arrayContaining(["200", "206", "304", "412", "416"]));
       expect(get.responses["416"]!.headers?.["Content-Range"]?.required, path).toBe(true);
-      expect(Object.keys(get.responses["206"]!.content ?? {}), path).toEqual(Object.keys(get.responses["200"]!.content ?? {}));
-      expect(doc.paths[path]!.head!.parameters!.map((p) => p.name), path).not.toContain("Range");
+      expect(Object.keys(get.responses["206"]!.content ?? {}), path).toEqual(
+        Object.keys(get.responses["200"]!.content ?? {}),
+      );
+      expect(
+        doc.paths[path]!.head!.parameters!.map((p) => p.name),
+        path,
+      ).not.toContain("Range");
     }
   });
 
   it("files every problem code under its own status", () => {
     for (const { path, method, op } of operations()) {
       for (const [status, response] of Object.entries(op.responses)) {
-        for (const code of codesOf(response)) expect(String(PROBLEM_TYPES[code].status), `${method} ${path}: ${code}`).toBe(status);
+        for (const code of codesOf(response))
+          expect(String(PROBLEM_TYPES[code].status), `${method} ${path}: ${code}`).toBe(status);
       }
     }
   });
 
   it("lists on each path exactly the methods the server answers (the Allow of a 405, less OPTIONS)", async () => {
     for (const [path, item] of Object.entries(doc.paths)) {
-      const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => String(item.get?.parameters?.find((p) => p.name === name)?.example ?? exampleOf(item, name)));
+      const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+        String(item.get?.parameters?.find((p) => p.name === name)?.example ?? exampleOf(item, name)),
+      );
       const res = await exports.default.fetch(new Request(`${ORIGIN}${concrete}`, { method: "PATCH" }));
-      const allow = res.headers.get("allow")?.split(", ").filter((method) => method !== "OPTIONS").map((method) => method.toLowerCase());
+      const allow = res.headers
+        .get("allow")
+        ?.split(", ")
+        .filter((method) => method !== "OPTIONS")
+        .map((method) => method.toLowerCase());
       expect(allow, path).toEqual(Object.keys(item).sort());
     }
   });
 
   it("documents the OAuth endpoints' own RFC 6749 answers: a form over 16 KiB is 413 JSON, not a problem", async () => {
     for (const path of ["/oauth/token", "/oauth/revoke"]) {
-      const res = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `grant_type=${"a".repeat(20_000)}` }));
+      const res = await exports.default.fetch(
+        new Request(`${ORIGIN}${path}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: `grant_type=${"a".repeat(20_000)}`,
+        }),
+      );
       expect(res.status, path).toBe(413);
       const type = res.headers.get("content-type")!.split(";")[0]!;
       expect(Object.keys(doc.paths[path]!.post!.responses["413"]!.content!), path).toContain(type);
@@ -120,11 +187,16 @@ describe("/openapi.json", () => {
   });
 
   it("names the real OAuth endpoints in the oauth2 scheme", () => {
-    expect(doc.components.securitySchemes.oauth2!.flows!.authorizationCode).toMatchObject({ authorizationUrl: `${ORIGIN}/oauth/authorize`, tokenUrl: `${ORIGIN}/oauth/token` });
+    expect(doc.components.securitySchemes.oauth2!.flows!.authorizationCode).toMatchObject({
+      authorizationUrl: `${ORIGIN}/oauth/authorize`,
+      tokenUrl: `${ORIGIN}/oauth/token`,
+    });
   });
 });
 
 function exampleOf(item: Record<string, Operation>, name: string): string {
-  const parameter = Object.values(item).flatMap((op) => op.parameters ?? []).find((p) => p.name === name);
+  const parameter = Object.values(item)
+    .flatMap((op) => op.parameters ?? [])
+    .find((p) => p.name === name);
   return parameter?.example ?? parameter?.schema?.example ?? "x";
 }

@@ -40,7 +40,11 @@ describe("a corrupt record is treated as absent", () => {
   it.each(CORRUPT)("admin approval %s: no admin scope, and no pending request listed", async (stored) => {
     const accountId = `acct_corrupt${crypto.randomUUID().slice(0, 8)}`;
     await env.OAUTH_KV.put(adminApprovalKey(accountId, "client-1"), stored);
-    const scopes = await approvedTokenScopes(env.OAUTH_KV, { accountId, clientId: "client-1", scopes: ["read:catalog", "admin"] });
+    const scopes = await approvedTokenScopes(env.OAUTH_KV, {
+      accountId,
+      clientId: "client-1",
+      scopes: ["read:catalog", "admin"],
+    });
     expect(scopes).toEqual(["read:catalog"]);
     expect(await pendingAdminRequests(env.OAUTH_KV, { accountId })).toEqual([]);
   });
@@ -63,7 +67,13 @@ describe("a corrupt record is treated as absent", () => {
   it("KeyGuard values of the wrong type: a policy or owner counts as absent, a revocation mark still revokes", async () => {
     const name = `key_live_corrupt${crypto.randomUUID().slice(0, 8)}`;
     await runInDurableObject(env.KEY_GUARDS.getByName(name), (_, state) => {
-      for (const [key, value] of Object.entries({ owner: 42, revoked_at: "yesterday", policy: { rate: "fast" }, strict: "yes", last_used: "now" })) {
+      for (const [key, value] of Object.entries({
+        owner: 42,
+        revoked_at: "yesterday",
+        policy: { rate: "fast" },
+        strict: "yes",
+        last_used: "now",
+      })) {
         state.storage.kv.put(key, value);
       }
     });

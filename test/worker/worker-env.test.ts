@@ -19,9 +19,17 @@ async function answerWith(bindings: Record<string, unknown>) {
 
 describe("a misconfigured deployment", () => {
   it.each([
-    ["a malformed RATE_LIMITS", { RATE_LIMITS: { live: { rate: 0, burst: 1 }, test: { rate: 1, burst: 1 } } }, /RATE_LIMITS\.live\.rate/],
+    [
+      "a malformed RATE_LIMITS",
+      { RATE_LIMITS: { live: { rate: 0, burst: 1 }, test: { rate: 1, burst: 1 } } },
+      /RATE_LIMITS\.live\.rate/,
+    ],
     ["a RATE_LIMITS without a mode", { RATE_LIMITS: { live: { rate: 1, burst: 1 } } }, /RATE_LIMITS\.test/],
-    ["a fractional burst", { RATE_LIMITS: { live: { rate: 1, burst: 0.5 }, test: { rate: 1, burst: 1 } } }, /RATE_LIMITS\.live\.burst/],
+    [
+      "a fractional burst",
+      { RATE_LIMITS: { live: { rate: 1, burst: 0.5 }, test: { rate: 1, burst: 1 } } },
+      /RATE_LIMITS\.live\.burst/,
+    ],
     ["a missing KV binding", { CATALOG_KV: undefined }, /CATALOG_KV is not a KV namespace binding/],
     ["a misspelt CLIENT_ADDRESS_SOURCE", { CLIENT_ADDRESS_SOURCE: "cf-connecting_ip" }, /CLIENT_ADDRESS_SOURCE/],
     ["an unknown KEY_MODE", { KEY_MODE: "prod" }, /KEY_MODE/],

@@ -49,7 +49,8 @@ export interface ClientContext {
 }
 
 export function clientContext(options: CatalogClientOptions): ClientContext {
-  if (options.apiKey !== undefined && options.accessToken !== undefined) throw new TypeError("createCatalogClient: pass apiKey or accessToken, not both");
+  if (options.apiKey !== undefined && options.accessToken !== undefined)
+    throw new TypeError("createCatalogClient: pass apiKey or accessToken, not both");
   const http = createCatalogHttp({
     key: options.apiKey ?? options.accessToken,
     fetch: options.fetch,

@@ -17,13 +17,18 @@ export class DocumentCheck {
   private readonly artifact = createSha256();
 
   constructor(private readonly manifest: Manifest) {
-    this.prefix = new TextEncoder().encode(documentPrefix(manifest.api_contract, manifest.release_id, manifest.artifact_sha256));
+    this.prefix = new TextEncoder().encode(
+      documentPrefix(manifest.api_contract, manifest.release_id, manifest.artifact_sha256),
+    );
   }
 
   /** `chunk` holds the document's bytes from `offset` on; chunks must come in order. */
   async add(chunk: Uint8Array, offset: number): Promise<void> {
     for (let i = 0; offset + i < this.prefix.length && i < chunk.length; i++) {
-      if (chunk[i] !== this.prefix[offset + i]) throw new CatalogVerificationError(`byte ${offset + i} of the document differs from the envelope the manifest implies`);
+      if (chunk[i] !== this.prefix[offset + i])
+        throw new CatalogVerificationError(
+          `byte ${offset + i} of the document differs from the envelope the manifest implies`,
+        );
     }
     const last = this.manifest.bytes - 1;
     if (offset <= last && last < offset + chunk.length && chunk[last - offset] !== CLOSING_BRACE) {

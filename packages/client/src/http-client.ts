@@ -6,7 +6,13 @@
  */
 import { CatalogApiError } from "./errors.js";
 import { DEFAULT_RETRY_BUDGET, RetryBudget, type RetryBudgetOptions } from "./retry-budget.js";
-import { DEFAULT_RETRY_POLICY, decideRetry, retryAfterMs, type AttemptOutcome, type RetryPolicy } from "./retry-policy.js";
+import {
+  DEFAULT_RETRY_POLICY,
+  decideRetry,
+  retryAfterMs,
+  type AttemptOutcome,
+  type RetryPolicy,
+} from "./retry-policy.js";
 
 export interface Clock {
   now(): number;
@@ -85,7 +91,13 @@ export function createCatalogHttp(options: CatalogHttpOptions = {}) {
       const now = clock.now();
       const decision = decideRetry(outcome, attempt, now, policy, random);
       if (!decision.retry) throw await failure(url, response, decision.reason, now);
-      if (!budget.trySpend()) throw await failure(url, response, `${decision.reason}; retry budget exhausted (the server keeps failing)`, now);
+      if (!budget.trySpend())
+        throw await failure(
+          url,
+          response,
+          `${decision.reason}; retry budget exhausted (the server keeps failing)`,
+          now,
+        );
       await response?.body?.cancel();
       options.onRetry?.({ url, attempt, delayMs: decision.delayMs, reason: decision.reason });
       await clock.sleep(decision.delayMs, signal);
@@ -96,14 +108,20 @@ export function createCatalogHttp(options: CatalogHttpOptions = {}) {
 }
 
 /** The final error, with the problem+json fields when the server sent them. */
-async function failure(url: string, response: Response | null, reason: string, nowMs: number): Promise<CatalogApiError> {
+async function failure(
+  url: string,
+  response: Response | null,
+  reason: string,
+  nowMs: number,
+): Promise<CatalogApiError> {
   if (!response) return new CatalogApiError(`GET ${url} failed: ${reason}`, url, null, null, null, null, null);
   let problem: { code?: unknown; detail?: unknown; request_id?: unknown } = {};
   if (response.headers.get("Content-Type")?.includes("json")) problem = (await response.json().catch(() => ({}))) ?? {};
   else await response.body?.cancel();
   const code = typeof problem.code === "string" ? problem.code : null;
   const detail = typeof problem.detail === "string" ? problem.detail : null;
-  const requestId = response.headers.get("Request-Id") ?? (typeof problem.request_id === "string" ? problem.request_id : null);
+  const requestId =
+    response.headers.get("Request-Id") ?? (typeof problem.request_id === "string" ? problem.request_id : null);
   const retryAfter = response.headers.get("Retry-After");
   const waitMs = retryAfter === null || ![429, 503].includes(response.status) ? null : retryAfterMs(retryAfter, nowMs);
   return new CatalogApiError(

@@ -5,8 +5,14 @@
  * elements on worker threads); the client scans a document's `data` part by part. Bytes only, no
  * decoding, so a chunk may end inside a UTF-8 character.
  */
-const QUOTE = 0x22, BACKSLASH = 0x5c, NEWLINE = 0x0a, COMMA = 0x2c;
-const OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d, OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d;
+const QUOTE = 0x22,
+  BACKSLASH = 0x5c,
+  NEWLINE = 0x0a,
+  COMMA = 0x2c;
+const OPEN_ARRAY = 0x5b,
+  CLOSE_ARRAY = 0x5d,
+  OPEN_OBJECT = 0x7b,
+  CLOSE_OBJECT = 0x7d;
 const isSpace = (b: number) => b === 0x20 || b === NEWLINE || b === 0x0d || b === 0x09;
 
 export interface ScannedElement {
@@ -60,7 +66,8 @@ export class ArrayElementScanner {
   end(): void {
     if (this.failure) throw this.failure;
     if (this.start) this.fail("unexpected end of file inside an array element");
-    if (this.expect !== "done") this.fail(this.expect === "open" ? "the file holds no JSON value" : "unexpected end of file: ']' missing");
+    if (this.expect !== "done")
+      this.fail(this.expect === "open" ? "the file holds no JSON value" : "unexpected end of file: ']' missing");
   }
 
   private scan(chunk: Uint8Array, out: ScannedElement[]): void {

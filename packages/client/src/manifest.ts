@@ -27,18 +27,29 @@ export function pathSegment(value: string): string {
 }
 
 /** GET a manifest (current, or pinned by `release`) and check everything it promises about itself. */
-export async function fetchManifest(http: CatalogHttp, baseUrl: string, release: string | undefined, signal?: AbortSignal): Promise<Manifest> {
+export async function fetchManifest(
+  http: CatalogHttp,
+  baseUrl: string,
+  release: string | undefined,
+  signal?: AbortSignal,
+): Promise<Manifest> {
   const path = release === undefined ? "/v1/releases/current" : `/v1/releases/${pathSegment(releaseIdFrom(release))}`;
   const url = new URL(path, baseUrl).href;
   const response = await http.get(url, { signal });
   const manifest = parseManifest(await response.json().catch(() => undefined), url);
   const header = response.headers.get("Catalog-Release");
-  if (header !== manifest.release_id) throw new CatalogVerificationError(`${url}: Catalog-Release ${header} does not name the manifest's release ${manifest.release_id}`);
+  if (header !== manifest.release_id)
+    throw new CatalogVerificationError(
+      `${url}: Catalog-Release ${header} does not name the manifest's release ${manifest.release_id}`,
+    );
   if (release !== undefined && manifest.release_id !== releaseIdFrom(release)) {
     throw new CatalogVerificationError(`${url}: answered with release ${manifest.release_id}`);
   }
   const expectedId = await releaseIdOf(manifest.api_contract, manifest.artifact_sha256);
-  if (manifest.release_id !== expectedId) throw new CatalogVerificationError(`release_id does not match: computed ${expectedId}, expected ${manifest.release_id}`);
+  if (manifest.release_id !== expectedId)
+    throw new CatalogVerificationError(
+      `release_id does not match: computed ${expectedId}, expected ${manifest.release_id}`,
+    );
   return manifest;
 }
 
@@ -52,12 +63,16 @@ function manifestProblems(value: unknown): string[] {
   if (!isRecord(value)) return ["not a JSON object"];
   const problems: string[] = [];
   for (const field of ["release_id", "artifact_sha256", "sha256"]) {
-    if (typeof value[field] !== "string" || !DIGEST.test(value[field])) problems.push(`${field} is not sha256:<64 hex>`);
+    if (typeof value[field] !== "string" || !DIGEST.test(value[field]))
+      problems.push(`${field} is not sha256:<64 hex>`);
   }
-  if (typeof value.api_contract !== "string" || !CONTRACT.test(value.api_contract)) problems.push("api_contract is not <namespace>.catalog-api/v1");
-  for (const field of ["bytes", "part_bytes"]) if (!isCount(value[field]) || value[field] === 0) problems.push(`${field} is not a positive integer`);
+  if (typeof value.api_contract !== "string" || !CONTRACT.test(value.api_contract))
+    problems.push("api_contract is not <namespace>.catalog-api/v1");
+  for (const field of ["bytes", "part_bytes"])
+    if (!isCount(value[field]) || value[field] === 0) problems.push(`${field} is not a positive integer`);
   if (!isCount(value.profile_count)) problems.push("profile_count is not an integer ≥ 0");
-  if (value.published_at !== null && typeof value.published_at !== "string") problems.push("published_at is not a string or null");
+  if (value.published_at !== null && typeof value.published_at !== "string")
+    problems.push("published_at is not a string or null");
   if (!Array.isArray(value.parts) || value.parts.length === 0) return [...problems, "parts is not a non-empty array"];
   return problems.length ? problems : tilingProblems(value.parts, value.bytes as number, value.part_bytes as number);
 }
@@ -66,11 +81,14 @@ function manifestProblems(value: unknown): string[] {
 function tilingProblems(parts: unknown[], bytes: number, partBytes: number): string[] {
   for (const [position, part] of parts.entries()) {
     const where = `parts[${position}]`;
-    if (!isRecord(part) || typeof part.sha256 !== "string" || !DIGEST.test(part.sha256)) return [`${where} has no sha256:<64 hex>`];
-    if (!isCount(part.index) || !isCount(part.offset) || !isCount(part.length)) return [`${where}: index, offset and length must be integers ≥ 0`];
+    if (!isRecord(part) || typeof part.sha256 !== "string" || !DIGEST.test(part.sha256))
+      return [`${where} has no sha256:<64 hex>`];
+    if (!isCount(part.index) || !isCount(part.offset) || !isCount(part.length))
+      return [`${where}: index, offset and length must be integers ≥ 0`];
   }
   return layoutProblems({ bytes, part_bytes: partBytes, parts: parts as PartLayout[] }, "");
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;

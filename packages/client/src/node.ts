@@ -19,5 +19,8 @@ export interface NodeCatalogClient extends CatalogClient {
 
 export function createCatalogClient(options: CatalogClientOptions): NodeCatalogClient {
   const context = clientContext(options);
-  return { ...catalogClient(context), download: (path, downloadOptions) => downloadRelease(context, path, downloadOptions) };
+  return {
+    ...catalogClient(context),
+    download: (path, downloadOptions) => downloadRelease(context, path, downloadOptions),
+  };
 }

@@ -27,19 +27,28 @@ export type ProfileQuery = { id: string } | { product: string; funnel: string };
 const RELEASE_ID = /^sha256:[0-9a-f]{64}$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-export async function lookUpProfile(http: CatalogHttp, baseUrl: string, query: ProfileQuery, options: ProfileOptions = {}): Promise<ProfileResult> {
+export async function lookUpProfile(
+  http: CatalogHttp,
+  baseUrl: string,
+  query: ProfileQuery,
+  options: ProfileOptions = {},
+): Promise<ProfileResult> {
   const url = new URL(profilePath(query, options.release), baseUrl).href;
   const response = await http.get(url, { signal: options.signal });
   const bytes = new Uint8Array(await response.arrayBuffer());
   const releaseId = response.headers.get("Catalog-Release") ?? "";
-  if (!RELEASE_ID.test(releaseId)) throw new CatalogVerificationError(`${url}: Catalog-Release is ${releaseId ? `"${releaseId}"` : "missing"}`);
-  if (options.release !== undefined && releaseId !== releaseIdFrom(options.release)) throw new CatalogVerificationError(`${url}: answered from release ${releaseId}`);
+  if (!RELEASE_ID.test(releaseId))
+    throw new CatalogVerificationError(`${url}: Catalog-Release is ${releaseId ? `"${releaseId}"` : "missing"}`);
+  if (options.release !== undefined && releaseId !== releaseIdFrom(options.release))
+    throw new CatalogVerificationError(`${url}: answered from release ${releaseId}`);
   await checkContentDigest(response.headers.get("Content-Digest"), bytes, url);
   const documentRange = parseDocumentRange(response.headers.get("Catalog-Document-Range"), bytes.length, url);
   const profile = parseProfile(bytes, url);
-  const found = "id" in query ? profile.agent_readiness_profile_id : `${profile.scope?.product?.key} ${profile.scope?.funnel?.key}`;
+  const found =
+    "id" in query ? profile.agent_readiness_profile_id : `${profile.scope?.product?.key} ${profile.scope?.funnel?.key}`;
   const asked = "id" in query ? query.id : `${query.product} ${query.funnel}`;
-  if (found !== asked) throw new CatalogVerificationError(`${url}: answered with the profile of ${found}, not ${asked}`);
+  if (found !== asked)
+    throw new CatalogVerificationError(`${url}: answered with the profile of ${found}, not ${asked}`);
   return { profile, releaseId, documentRange };
 }
 
@@ -51,10 +60,21 @@ function profilePath(query: ProfileQuery, release: string | undefined): string {
 
 /** RFC 9530 §2: a Dictionary; its sha-256 member must be the digest of the body. */
 async function checkContentDigest(header: string | null, bytes: Uint8Array, url: string): Promise<void> {
-  const member = header?.split(",").map((item) => item.trim()).find((item) => item.startsWith("sha-256="));
-  if (!member) throw new CatalogVerificationError(`${url}: Content-Digest has no sha-256 (${header === null ? "missing" : `"${header}"`})`);
-  const computed = contentDigestOf(asDigest(toHex(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))));
-  if (member !== computed) throw new CatalogVerificationError(`${url}: the body does not match its Content-Digest: computed ${computed}, the server sent ${member}`);
+  const member = header
+    ?.split(",")
+    .map((item) => item.trim())
+    .find((item) => item.startsWith("sha-256="));
+  if (!member)
+    throw new CatalogVerificationError(
+      `${url}: Content-Digest has no sha-256 (${header === null ? "missing" : `"${header}"`})`,
+    );
+  const computed = contentDigestOf(
+    asDigest(toHex(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))),
+  );
+  if (member !== computed)
+    throw new CatalogVerificationError(
+      `${url}: the body does not match its Content-Digest: computed ${computed}, the server sent ${member}`,
+    );
 }
 
 /** `bytes <first>-<last>/<size>`, as Content-Range (RFC 9110 §14.4); its length must be the body's. */
@@ -62,7 +82,10 @@ function parseDocumentRange(header: string | null, length: number, url: string):
   if (header === null) return null;
   const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header);
   const [first, last, size] = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [NaN, NaN, NaN];
-  if (!match || last - first + 1 !== length || last >= size) throw new CatalogVerificationError(`${url}: Catalog-Document-Range "${header}" does not fit the ${length}-byte body`);
+  if (!match || last - first + 1 !== length || last >= size)
+    throw new CatalogVerificationError(
+      `${url}: Catalog-Document-Range "${header}" does not fit the ${length}-byte body`,
+    );
   return { first, last, size };
 }
 
@@ -71,9 +94,15 @@ function parseProfile(bytes: Uint8Array, url: string): Profile {
   try {
     value = JSON.parse(utf8.decode(bytes));
   } catch (error) {
-    throw new CatalogVerificationError(`${url}: the body is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CatalogVerificationError(
+      `${url}: the body is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  if (typeof value !== "object" || value === null || typeof (value as Profile).agent_readiness_profile_id !== "string") {
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    typeof (value as Profile).agent_readiness_profile_id !== "string"
+  ) {
     throw new CatalogVerificationError(`${url}: the body is not a profile`);
   }
   return value as Profile;

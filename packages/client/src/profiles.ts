@@ -12,11 +12,21 @@ import { ArrayElementScanner, JsonStructureError, type ScannedElement } from "./
 import { fetchPart, type ReleaseSource } from "./release-parts.js";
 import type { Profile, Progress } from "./types.js";
 
-export async function* streamProfiles(source: ReleaseSource, onProgress?: (progress: Progress) => void): AsyncGenerator<Profile, void, undefined> {
+export async function* streamProfiles(
+  source: ReleaseSource,
+  onProgress?: (progress: Progress) => void,
+): AsyncGenerator<Profile, void, undefined> {
   const { manifest } = source;
   const check = new DocumentCheck(manifest);
   const scanner = new ArrayElementScanner();
-  const progress: Progress = { phase: "download", bytesDone: 0, bytesTotal: manifest.bytes, partsDone: 0, partsTotal: manifest.parts.length, partsReused: 0 };
+  const progress: Progress = {
+    phase: "download",
+    bytesDone: 0,
+    bytesTotal: manifest.bytes,
+    partsDone: 0,
+    partsTotal: manifest.parts.length,
+    partsReused: 0,
+  };
   let count = 0;
   for (const part of manifest.parts) {
     const completed: ScannedElement[] = [];
@@ -36,7 +46,8 @@ export async function* streamProfiles(source: ReleaseSource, onProgress?: (progr
   }
   endOfData(scanner);
   await check.finish();
-  if (count !== manifest.profile_count) throw new CatalogVerificationError(`the data holds ${count} profiles, the manifest says ${manifest.profile_count}`);
+  if (count !== manifest.profile_count)
+    throw new CatalogVerificationError(`the data holds ${count} profiles, the manifest says ${manifest.profile_count}`);
   onProgress?.({ ...progress, phase: "verified" });
 }
 
@@ -47,10 +58,15 @@ function parseProfile(element: ScannedElement): Profile {
   try {
     value = JSON.parse(utf8.decode(element.bytes));
   } catch (error) {
-    throw new CatalogVerificationError(`profile ${element.index} of data is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CatalogVerificationError(
+      `profile ${element.index} of data is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const id = (value as { agent_readiness_profile_id?: unknown } | null)?.agent_readiness_profile_id;
-  if (typeof id !== "string") throw new CatalogVerificationError(`element ${element.index} of data is not a profile (no agent_readiness_profile_id)`);
+  if (typeof id !== "string")
+    throw new CatalogVerificationError(
+      `element ${element.index} of data is not a profile (no agent_readiness_profile_id)`,
+    );
   return value as Profile;
 }
 
@@ -59,6 +75,8 @@ function endOfData(scanner: ArrayElementScanner): void {
     scanner.end();
   } catch (error) {
     if (!(error instanceof JsonStructureError)) throw error;
-    throw new CatalogVerificationError(`data is not a JSON array of profiles: ${error.message} (line ${error.line}, column ${error.column} of data)`);
+    throw new CatalogVerificationError(
+      `data is not a JSON array of profiles: ${error.message} (line ${error.line}, column ${error.column} of data)`,
+    );
   }
 }

@@ -19,7 +19,8 @@ export interface ReleaseSource {
 
 export type ChunkSink = (chunk: Uint8Array, offset: number) => void | Promise<void>;
 
-export const partUrl = (source: ReleaseSource, index: number) => new URL(`/v1/releases/${source.manifest.release_id}/parts/${index}`, source.baseUrl).href;
+export const partUrl = (source: ReleaseSource, index: number) =>
+  new URL(`/v1/releases/${source.manifest.release_id}/parts/${index}`, source.baseUrl).href;
 
 export async function fetchPart(source: ReleaseSource, part: PartEntry, sink: ChunkSink): Promise<void> {
   const url = partUrl(source, part.index);
@@ -34,17 +35,24 @@ export async function fetchPart(source: ReleaseSource, part: PartEntry, sink: Ch
   const hash = createSha256();
   let received = 0;
   for await (const chunk of chunksOf(response, source.signal)) {
-    if (received + chunk.length > part.length) throw new CatalogVerificationError(`part ${part.index}: the body is longer than the manifest's ${part.length} bytes`);
+    if (received + chunk.length > part.length)
+      throw new CatalogVerificationError(
+        `part ${part.index}: the body is longer than the manifest's ${part.length} bytes`,
+      );
     await hash.update(chunk);
     await sink(chunk, part.offset + received);
     received += chunk.length;
   }
-  if (received !== part.length) throw new CatalogVerificationError(`part ${part.index}: received ${received} bytes, the manifest says ${part.length}`);
+  if (received !== part.length)
+    throw new CatalogVerificationError(
+      `part ${part.index}: received ${received} bytes, the manifest says ${part.length}`,
+    );
   expectDigest(`part ${part.index}`, await hash.digest(), part.sha256);
 }
 
 export function expectDigest(what: string, found: string, expected: string): void {
-  if (found !== expected) throw new CatalogVerificationError(`${what} does not match: computed ${found}, expected ${expected}`);
+  if (found !== expected)
+    throw new CatalogVerificationError(`${what} does not match: computed ${found}, expected ${expected}`);
 }
 
 function checkHeaders(response: Response, manifest: Manifest, part: PartEntry, url: string): void {
@@ -56,7 +64,10 @@ function checkHeaders(response: Response, manifest: Manifest, part: PartEntry, u
   };
   for (const [name, value] of Object.entries(expected)) {
     const found = response.headers.get(name);
-    if (found !== value) throw new CatalogVerificationError(`${url}: ${name} is ${found === null ? "missing" : `"${found}"`}, expected "${value}"`);
+    if (found !== value)
+      throw new CatalogVerificationError(
+        `${url}: ${name} is ${found === null ? "missing" : `"${found}"`}, expected "${value}"`,
+      );
   }
 }
 
@@ -64,12 +75,16 @@ function checkHeaders(response: Response, manifest: Manifest, part: PartEntry, u
 function checkNextLink(response: Response, source: ReleaseSource, part: PartEntry, url: string): void {
   const target = /<([^>]*)>\s*;\s*rel="?next"?/.exec(response.headers.get("Link") ?? "")?.[1];
   if (part.index === source.manifest.parts.length - 1) {
-    if (target !== undefined) throw new CatalogVerificationError(`part ${part.index} is the last one, yet Link rel=next points at ${target}`);
+    if (target !== undefined)
+      throw new CatalogVerificationError(`part ${part.index} is the last one, yet Link rel=next points at ${target}`);
     return;
   }
   const expected = partUrl(source, part.index + 1);
   const next = target === undefined ? undefined : new URL(target, url).href;
-  if (next !== expected) throw new CatalogVerificationError(`part ${part.index}: Link rel=next is ${next ?? "missing"}, expected ${expected}`);
+  if (next !== expected)
+    throw new CatalogVerificationError(
+      `part ${part.index}: Link rel=next is ${next ?? "missing"}, expected ${expected}`,
+    );
 }
 
 async function* chunksOf(response: Response, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {

@@ -33,7 +33,13 @@ export type AttemptOutcome = { status: number; retryAfter: string | null } | { n
 export type RetryDecision = { retry: true; delayMs: number; reason: string } | { retry: false; reason: string };
 
 /** `attempt` is the number of the attempt that just failed (1 for the first). */
-export function decideRetry(outcome: AttemptOutcome, attempt: number, nowMs: number, policy: RetryPolicy, random: () => number): RetryDecision {
+export function decideRetry(
+  outcome: AttemptOutcome,
+  attempt: number,
+  nowMs: number,
+  policy: RetryPolicy,
+  random: () => number,
+): RetryDecision {
   const what = "status" in outcome ? `HTTP ${outcome.status}` : `network error (${outcome.networkError})`;
   if ("status" in outcome && !RETRIED_STATUSES.has(outcome.status)) return { retry: false, reason: `${what} is final` };
   if (attempt >= policy.maxAttempts) return { retry: false, reason: `${what} after ${attempt} attempts` };
@@ -42,7 +48,10 @@ export function decideRetry(outcome: AttemptOutcome, attempt: number, nowMs: num
     const delayMs = retryAfterMs(outcome.retryAfter, nowMs);
     if (delayMs !== null) {
       if (delayMs > policy.maxRetryAfterMs) {
-        return { retry: false, reason: `${what}: the server asks to wait ${Math.ceil(delayMs / 1000)} s (Retry-After), longer than this client waits` };
+        return {
+          retry: false,
+          reason: `${what}: the server asks to wait ${Math.ceil(delayMs / 1000)} s (Retry-After), longer than this client waits`,
+        };
       }
       return { retry: true, delayMs, reason: `${what}, Retry-After ${outcome.retryAfter}` };
     }

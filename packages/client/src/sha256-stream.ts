@@ -23,7 +23,9 @@ interface NodeCrypto {
 export function createSha256(): Sha256 {
   const DigestStream = (globalThis as { crypto?: { DigestStream?: DigestStreamClass } }).crypto?.DigestStream;
   if (DigestStream) return digestStreamSha256(new DigestStream("SHA-256"));
-  const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined;
+  const nodeCrypto = (
+    globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+  ).process?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined;
   if (nodeCrypto) {
     const hash = nodeCrypto.createHash("sha256");
     return {
@@ -31,7 +33,9 @@ export function createSha256(): Sha256 {
       digest: async () => asDigest(hash.digest("hex")),
     };
   }
-  throw new Error("@readiness-catalog/client needs an incremental SHA-256: crypto.DigestStream (Workers) or node:crypto (Node 22)");
+  throw new Error(
+    "@readiness-catalog/client needs an incremental SHA-256: crypto.DigestStream (Workers) or node:crypto (Node 22)",
+  );
 }
 
 function digestStreamSha256(stream: DigestStreamLike): Sha256 {

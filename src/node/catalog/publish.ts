@@ -11,7 +11,15 @@ import { sha256Hex } from "../../shared/sha256";
 import { hexOf, Manifest, storageKeys } from "../../shared/catalog/manifest";
 import type { IndexName } from "../../shared/catalog/profile-index";
 import { indexProblems, releaseProblems, sameIndex, sameLayout } from "./release-check";
-import { PublishError, putImmutable, releaseObjects, storedDigest, verifyObject, type ReleaseBucket, type ReleaseObject } from "./release-objects";
+import {
+  PublishError,
+  putImmutable,
+  releaseObjects,
+  storedDigest,
+  verifyObject,
+  type ReleaseBucket,
+  type ReleaseObject,
+} from "./release-objects";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
 import { readCurrent, writeCurrentPointer } from "../../shared/catalog/store";
 
@@ -70,16 +78,27 @@ export async function publishRelease(
     );
   }
   if (existing?.index && !sameIndex(existing, built)) {
-    throw new PublishError(`${built.release_id} is already published with another index (page_bytes ${existing.index[0]!.page_bytes}); a release's layout is immutable`);
+    throw new PublishError(
+      `${built.release_id} is already published with another index (page_bytes ${existing.index[0]!.page_bytes}); a release's layout is immutable`,
+    );
   }
   // published_at is set once, at first publish, and kept by every later publish.
-  const manifest: Manifest = { ...built, published_at: existing?.published_at ?? (options.now?.() ?? new Date()).toISOString() };
+  const manifest: Manifest = {
+    ...built,
+    published_at: existing?.published_at ?? (options.now?.() ?? new Date()).toISOString(),
+  };
 
   const objects = releaseObjects(manifest);
   const partCount = manifest.parts.length;
   const uploaded = { parts: 0, bytes: 0, segments: 0 };
   for (const object of objects) {
-    const created = await putImmutable(storage.bucket, object.key, await readObject(source, object), object.sha256, "application/octet-stream");
+    const created = await putImmutable(
+      storage.bucket,
+      object.key,
+      await readObject(source, object),
+      object.sha256,
+      "application/octet-stream",
+    );
     if (object.source.kind === "index") {
       uploaded.segments += created ? 1 : 0;
       continue;
@@ -88,7 +107,13 @@ export async function publishRelease(
       uploaded.parts += 1;
       uploaded.bytes += object.length;
     }
-    options.onProgress?.({ phase: "upload", index: object.source.index, count: partCount, bytes: object.length, existed: !created });
+    options.onProgress?.({
+      phase: "upload",
+      index: object.source.index,
+      count: partCount,
+      bytes: object.length,
+      existed: !created,
+    });
   }
 
   // A release published before indexes existed gains its index: its manifest is written again
@@ -101,7 +126,8 @@ export async function publishRelease(
 
   await verifyRelease(storage, manifest, options.onProgress);
   const stored = await storage.kv.get(storageKeys.releaseManifestKv(hex));
-  if (stored !== manifestText) throw new PublishError(`KV ${storageKeys.releaseManifestKv(hex)} does not hold the manifest just written`);
+  if (stored !== manifestText)
+    throw new PublishError(`KV ${storageKeys.releaseManifestKv(hex)} does not hold the manifest just written`);
   await verifyObject(storage.bucket, storageKeys.releaseManifestR2(hex), manifestBytes.byteLength, manifestDigest);
 
   const current = await readCurrent(storage.kv);
@@ -129,7 +155,10 @@ export async function rollbackRelease(
   const current = await readCurrent(storage.kv);
   const next = pointerRollingBackTo(current, releaseId);
   const manifest = await readManifest(storage.kv, hexOf(releaseId));
-  if (!manifest) throw new PublishError(`${releaseId} is listed as kept but its manifest is missing from KV; publish its build again`);
+  if (!manifest)
+    throw new PublishError(
+      `${releaseId} is listed as kept but its manifest is missing from KV; publish its build again`,
+    );
   await verifyRelease(storage, manifest, options.onProgress);
   if (next !== current) await writeCurrentPointer(storage.kv, next);
   return { release_id: releaseId, previous_release_id: current!.release_id, pointer_flipped: next !== current };
@@ -137,7 +166,8 @@ export async function rollbackRelease(
 
 async function readObject(source: ReleaseSource, object: ReleaseObject): Promise<Uint8Array> {
   const where = object.source;
-  const bytes = where.kind === "part" ? await source.readPart(where.index) : await source.readIndexSegment(where.name, where.index);
+  const bytes =
+    where.kind === "part" ? await source.readPart(where.index) : await source.readIndexSegment(where.name, where.index);
   if (bytes.byteLength !== object.length) {
     const what = where.kind === "part" ? `part ${where.index}` : `${where.name} index segment ${where.index}`;
     throw new PublishError(`${what} of the build is ${bytes.byteLength} bytes; the manifest says ${object.length}`);
@@ -149,7 +179,13 @@ async function readObject(source: ReleaseSource, object: ReleaseObject): Promise
  * The manifest's R2 copy, create-only, except over the copy an earlier publish wrote of the same
  * manifest without its index (the KV record is gaining the index too).
  */
-async function putManifestCopy(bucket: ReleaseBucket, hex: string, bytes: Uint8Array, digest: string, manifest: Manifest): Promise<void> {
+async function putManifestCopy(
+  bucket: ReleaseBucket,
+  hex: string,
+  bytes: Uint8Array,
+  digest: string,
+  manifest: Manifest,
+): Promise<void> {
   const key = storageKeys.releaseManifestR2(hex);
   const options = { sha256: hexOf(digest), httpMetadata: { contentType: "application/json" } };
   if (await bucket.put(key, bytes, { ...options, onlyIf: { etagDoesNotMatch: "*" } })) return;
@@ -158,10 +194,15 @@ async function putManifestCopy(bucket: ReleaseBucket, hex: string, bytes: Uint8A
   if ((await storedDigest(bucket, key)).digest === legacy) await bucket.put(key, bytes, options);
 }
 
-async function verifyRelease(storage: ReleaseStorage, manifest: Manifest, onProgress?: (progress: PublishProgress) => void) {
+async function verifyRelease(
+  storage: ReleaseStorage,
+  manifest: Manifest,
+  onProgress?: (progress: PublishProgress) => void,
+) {
   for (const object of releaseObjects(manifest)) {
     await verifyObject(storage.bucket, object.key, object.length, object.sha256);
-    if (object.source.kind === "part") onProgress?.({ phase: "verify", index: object.source.index, count: manifest.parts.length });
+    if (object.source.kind === "part")
+      onProgress?.({ phase: "verify", index: object.source.index, count: manifest.parts.length });
   }
 }
 

@@ -18,7 +18,9 @@ export async function releaseProblems(candidate: unknown): Promise<string[]> {
   // docs/contract.md: release_id = sha256 of JCS({"api_contract":A,"artifact_sha256":H}).
   const expectedId = await releaseIdOf(manifest.api_contract, manifest.artifact_sha256);
   if (manifest.release_id !== expectedId) {
-    problems.push(`manifest.release_id: expected ${expectedId} (from api_contract and artifact_sha256), found ${manifest.release_id}`);
+    problems.push(
+      `manifest.release_id: expected ${expectedId} (from api_contract and artifact_sha256), found ${manifest.release_id}`,
+    );
   }
   return problems;
 }
@@ -28,16 +30,26 @@ export async function releaseProblems(candidate: unknown): Promise<string[]> {
  * in order, sorted by their first key, each with its directory page inside it.
  */
 export function indexProblems(manifest: Manifest): string[] {
-  if (!manifest.index) return ["manifest.index: missing; this build predates profile lookups: build the release again with npm run catalog:build"];
+  if (!manifest.index)
+    return [
+      "manifest.index: missing; this build predates profile lookups: build the release again with npm run catalog:build",
+    ];
   const problems: string[] = [];
   const names = manifest.index.map((index) => index.name);
-  if (names.join() !== INDEX_NAMES.join()) problems.push(`manifest.index: expected the indexes ${INDEX_NAMES.join(", ")} in that order, found ${names.join(", ") || "none"}`);
+  if (names.join() !== INDEX_NAMES.join())
+    problems.push(
+      `manifest.index: expected the indexes ${INDEX_NAMES.join(", ")} in that order, found ${names.join(", ") || "none"}`,
+    );
   manifest.index.forEach(({ segments }, i) => {
     segments.forEach((segment, position) => {
       const where = `manifest.index[${i}].segments[${position}]`;
       if (segment.index !== position) problems.push(`${where}.index: expected ${position}, found ${segment.index}`);
-      if (position > 0 && !(segments[position - 1]!.first < segment.first)) problems.push(`${where}.first: must sort after the previous segment's first key`);
-      if (segment.directory_offset >= segment.length) problems.push(`${where}.directory_offset: ${segment.directory_offset} is not inside the segment's ${segment.length} bytes`);
+      if (position > 0 && !(segments[position - 1]!.first < segment.first))
+        problems.push(`${where}.first: must sort after the previous segment's first key`);
+      if (segment.directory_offset >= segment.length)
+        problems.push(
+          `${where}.directory_offset: ${segment.directory_offset} is not inside the segment's ${segment.length} bytes`,
+        );
     });
   });
   return problems;
@@ -45,7 +57,10 @@ export function indexProblems(manifest: Manifest): string[] {
 
 /** True when two manifests carry the same index (both must have one). */
 export function sameIndex(a: Manifest, b: Manifest): boolean {
-  const digests = (manifest: Manifest) => JSON.stringify(manifest.index?.map((index) => [index.name, index.page_bytes, index.segments.map((s) => [s.length, s.sha256])]));
+  const digests = (manifest: Manifest) =>
+    JSON.stringify(
+      manifest.index?.map((index) => [index.name, index.page_bytes, index.segments.map((s) => [s.length, s.sha256])]),
+    );
   return digests(a) === digests(b);
 }
 

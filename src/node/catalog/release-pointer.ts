@@ -20,7 +20,8 @@ export class RollbackRefused extends Error {}
 
 /** The pointer after a rollback to `releaseId`, which must be one of the kept earlier releases. */
 export function pointerRollingBackTo(current: CurrentPointer | null, releaseId: string): CurrentPointer {
-  if (!current) throw new RollbackRefused("nothing is published on this deployment yet, so there is nothing to roll back to");
+  if (!current)
+    throw new RollbackRefused("nothing is published on this deployment yet, so there is nothing to roll back to");
   if (current.release_id === releaseId) return current;
   if (!current.previous.includes(releaseId)) {
     const kept = current.previous.length ? current.previous.join(", ") : "none";

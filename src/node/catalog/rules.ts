@@ -4,7 +4,14 @@
  * reports every violation, not the first: rules read the raw value defensively and skip a check
  * whose inputs the schema already rejected, so a malformed value is reported once, by the schema.
  */
-import { SIGNAL_CODES, STAGE_LABELS, STAGES, STATE_LABELS, STATE_OF_OUTCOME, type StageName } from "../../shared/catalog/schema";
+import {
+  SIGNAL_CODES,
+  STAGE_LABELS,
+  STAGES,
+  STATE_LABELS,
+  STATE_OF_OUTCOME,
+  type StageName,
+} from "../../shared/catalog/schema";
 import { coverageViolations } from "./rules-coverage";
 import { schemaViolations } from "./validation-schema";
 import { describe, oneOf, type RuleId, type RuleViolation } from "./validation-report";
@@ -22,7 +29,11 @@ export function validateProfile(value: unknown): RuleViolation[] {
 /** The violations of every rule but the schema's (for a profile the build already knows the schema accepts). */
 export function ruleViolations(profile: Json): RuleViolation[] {
   const stages = readStages(profile);
-  return [...stageViolations(profile, stages), ...headlineViolations(profile, stages), ...coverageViolations(profile.coverage)];
+  return [
+    ...stageViolations(profile, stages),
+    ...headlineViolations(profile, stages),
+    ...coverageViolations(profile.coverage),
+  ];
 }
 
 interface ReadableStage {
@@ -54,29 +65,81 @@ function stageViolations(profile: Json, readable: ReadableStage[]): RuleViolatio
   // catalog spec rule 1: exactly five stages, in the fixed order.
   if (stages.length !== STAGES.length) {
     const names = readable.map((s) => s.stage ?? "?");
-    out.push(v("spec-rule-1", "stages", "a profile carries exactly five stages", `5 stages: ${STAGES.join(", ")}`, `${stages.length} stages: ${names.join(", ") || "none"}`));
+    out.push(
+      v(
+        "spec-rule-1",
+        "stages",
+        "a profile carries exactly five stages",
+        `5 stages: ${STAGES.join(", ")}`,
+        `${stages.length} stages: ${names.join(", ") || "none"}`,
+      ),
+    );
   }
   for (const s of readable) {
     const entry = isObject(stages[s.index]) ? (stages[s.index] as Json) : {};
     const at = `stages[${s.index}]`;
     const expectedName = STAGES[s.index];
     if (stages.length === STAGES.length && s.stage && expectedName && s.stage !== expectedName) {
-      out.push(v("spec-rule-1", `${at}.stage`, `stage ${s.index + 1} of 5 must be ${expectedName}`, JSON.stringify(expectedName), describe(s.stage)));
+      out.push(
+        v(
+          "spec-rule-1",
+          `${at}.stage`,
+          `stage ${s.index + 1} of 5 must be ${expectedName}`,
+          JSON.stringify(expectedName),
+          describe(s.stage),
+        ),
+      );
     }
     // catalog spec rule 2: pass ⇔ ready, constrained ⇔ limited.
     if (s.outcome && s.publicState && STATE_OF_OUTCOME[s.outcome] !== s.publicState) {
       const want = STATE_OF_OUTCOME[s.outcome];
-      out.push(v("spec-rule-2", `${at}.public_state`, `a stage with outcome "${s.outcome}" has public_state "${want}"`, JSON.stringify(want), describe(s.publicState)));
+      out.push(
+        v(
+          "spec-rule-2",
+          `${at}.public_state`,
+          `a stage with outcome "${s.outcome}" has public_state "${want}"`,
+          JSON.stringify(want),
+          describe(s.publicState),
+        ),
+      );
     }
     if (s.stage && isLabel(entry.stage_label, STAGE_LABEL_VALUES) && entry.stage_label !== STAGE_LABELS[s.stage]) {
-      out.push(v("stage-label", `${at}.stage_label`, `the label of stage "${s.stage}"`, JSON.stringify(STAGE_LABELS[s.stage]), describe(entry.stage_label)));
+      out.push(
+        v(
+          "stage-label",
+          `${at}.stage_label`,
+          `the label of stage "${s.stage}"`,
+          JSON.stringify(STAGE_LABELS[s.stage]),
+          describe(entry.stage_label),
+        ),
+      );
     }
-    if (s.publicState && isLabel(entry.state_label, STATE_LABEL_VALUES) && entry.state_label !== STATE_LABELS[s.publicState]) {
-      out.push(v("state-label", `${at}.state_label`, `the label of public_state "${s.publicState}"`, JSON.stringify(STATE_LABELS[s.publicState]), describe(entry.state_label)));
+    if (
+      s.publicState &&
+      isLabel(entry.state_label, STATE_LABEL_VALUES) &&
+      entry.state_label !== STATE_LABELS[s.publicState]
+    ) {
+      out.push(
+        v(
+          "state-label",
+          `${at}.state_label`,
+          `the label of public_state "${s.publicState}"`,
+          JSON.stringify(STATE_LABELS[s.publicState]),
+          describe(entry.state_label),
+        ),
+      );
     }
     const code = isObject(s.finding) ? s.finding.signal_code : undefined;
     if (s.stage && typeof code === "string" && !SIGNAL_CODES[s.stage].includes(code)) {
-      out.push(v("signal-code", `${at}.primary_finding.signal_code`, signalCodeMessage(code, s.stage), oneOf(SIGNAL_CODES[s.stage]), describe(code)));
+      out.push(
+        v(
+          "signal-code",
+          `${at}.primary_finding.signal_code`,
+          signalCodeMessage(code, s.stage),
+          oneOf(SIGNAL_CODES[s.stage]),
+          describe(code),
+        ),
+      );
     }
   }
   return out;
@@ -91,12 +154,22 @@ function signalCodeMessage(code: string, stage: StageName): string {
 
 /** Rules 3 and 4, and the all-pass decision: the profile's outcome, state and headline. */
 function headlineViolations(profile: Json, stages: ReadableStage[]): RuleViolation[] {
-  const constrained = STAGES.map((name) => stages.find((s) => s.stage === name)).find((s) => s?.outcome === "constrained");
+  const constrained = STAGES.map((name) => stages.find((s) => s.stage === name)).find(
+    (s) => s?.outcome === "constrained",
+  );
   const allPass = stages.length === STAGES.length && stages.every((s) => s.outcome === "pass");
   const out: RuleViolation[] = [];
   const state = known(profile.public_state, ["ready", "limited"] as const);
   if (state && isLabel(profile.state_label, STATE_LABEL_VALUES) && profile.state_label !== STATE_LABELS[state]) {
-    out.push(v("state-label", "state_label", `the label of public_state "${state}"`, JSON.stringify(STATE_LABELS[state]), describe(profile.state_label)));
+    out.push(
+      v(
+        "state-label",
+        "state_label",
+        `the label of public_state "${state}"`,
+        JSON.stringify(STATE_LABELS[state]),
+        describe(profile.state_label),
+      ),
+    );
   }
   if (!constrained && !allPass) return out;
   const rule: RuleId = constrained ? "spec-rule-3" : "all-pass";
@@ -104,20 +177,40 @@ function headlineViolations(profile: Json, stages: ReadableStage[]): RuleViolati
     ? { outcome: "constrained", state: "limited", why: `stage "${constrained.stage}" is constrained` }
     : { outcome: "pass", state: "ready", why: "all five stages pass" };
   if (known(profile.overall_outcome, ["pass", "constrained"] as const) && profile.overall_outcome !== want.outcome) {
-    out.push(v(rule, "overall_outcome", `${want.why}, so overall_outcome is "${want.outcome}"`, JSON.stringify(want.outcome), describe(profile.overall_outcome)));
+    out.push(
+      v(
+        rule,
+        "overall_outcome",
+        `${want.why}, so overall_outcome is "${want.outcome}"`,
+        JSON.stringify(want.outcome),
+        describe(profile.overall_outcome),
+      ),
+    );
   }
   if (state && state !== want.state) {
-    out.push(v(rule, "public_state", `${want.why}, so public_state is "${want.state}"`, JSON.stringify(want.state), describe(state)));
+    out.push(
+      v(
+        rule,
+        "public_state",
+        `${want.why}, so public_state is "${want.state}"`,
+        JSON.stringify(want.state),
+        describe(state),
+      ),
+    );
   }
   const headline = constrained ?? stages[0];
-  if (headline?.stage) out.push(...primaryFindingViolations(profile.primary_finding, headline, constrained ? "spec-rule-4" : "all-pass"));
+  if (headline?.stage)
+    out.push(...primaryFindingViolations(profile.primary_finding, headline, constrained ? "spec-rule-4" : "all-pass"));
   return out;
 }
 
 function primaryFindingViolations(primary: unknown, headline: ReadableStage, rule: RuleId): RuleViolation[] {
   if (!isObject(primary) || !headline.stage) return [];
   const stage = headline.stage;
-  const why = rule === "all-pass" ? "all stages pass, so the headline is the evaluate stage's" : `the first stage that is not pass is "${stage}"`;
+  const why =
+    rule === "all-pass"
+      ? "all stages pass, so the headline is the evaluate stage's"
+      : `the first stage that is not pass is "${stage}"`;
   const expected: Json = {
     stage,
     stage_label: STAGE_LABELS[stage],
@@ -134,7 +227,15 @@ function primaryFindingViolations(primary: unknown, headline: ReadableStage, rul
       const want = headline.finding[field];
       const got = primary.finding[field];
       if (typeof want === "string" && got !== undefined && got !== want) {
-        out.push(v(rule, `primary_finding.finding.${field}`, `${why}; repeat stages[${headline.index}].primary_finding.${field}`, describe(want), describe(got)));
+        out.push(
+          v(
+            rule,
+            `primary_finding.finding.${field}`,
+            `${why}; repeat stages[${headline.index}].primary_finding.${field}`,
+            describe(want),
+            describe(got),
+          ),
+        );
       }
     }
   }

@@ -65,10 +65,24 @@ export class CatalogOrderCheck<E extends CatalogEntry = CatalogEntry> {
     const out: LocatedViolation<E>[] = [];
     const policy = this.policy;
     if (policy && entry.policyDigest !== policy.policy_digest) {
-      out.push({ entry, rule: "policy-consistency", path: "policy_digest", message: "every profile of a catalog is graded under one policy", expected: describe(policy.policy_digest), found: describe(entry.policyDigest) });
+      out.push({
+        entry,
+        rule: "policy-consistency",
+        path: "policy_digest",
+        message: "every profile of a catalog is graded under one policy",
+        expected: describe(policy.policy_digest),
+        found: describe(entry.policyDigest),
+      });
     }
     if (policy && entry.policyVersion !== policy.policy_version) {
-      out.push({ entry, rule: "policy-consistency", path: "policy_version", message: "every profile of a catalog is graded under one policy", expected: describe(policy.policy_version), found: describe(entry.policyVersion) });
+      out.push({
+        entry,
+        rule: "policy-consistency",
+        path: "policy_version",
+        message: "every profile of a catalog is graded under one policy",
+        expected: describe(policy.policy_version),
+        found: describe(entry.policyVersion),
+      });
     }
     const before = this.previous;
     if (before && before.productKey === entry.productKey && before.funnelKey === entry.funnelKey) {

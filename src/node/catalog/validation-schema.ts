@@ -18,7 +18,13 @@ function violationsOf(issue: Issue, root: unknown): RuleViolation[] {
   const found = valueAt(root, issue.path);
   const path = formatPath(issue.path);
   const violation = (message: string, expected: string): RuleViolation[] => [
-    { rule: "schema", path, message: found === undefined ? "missing required field" : message, expected, found: describe(found) },
+    {
+      rule: "schema",
+      path,
+      message: found === undefined ? "missing required field" : message,
+      expected,
+      found: describe(found),
+    },
   ];
   switch (issue.code) {
     case "unrecognized_keys":

@@ -20,7 +20,10 @@ export const PartEntry = z
 export const IndexSegment = z
   .strictObject({
     index: z.int().min(0),
-    first: z.string().min(1).openapi({ description: "The first key in the segment (`<product_key> <funnel_key>` or a profile id)." }),
+    first: z
+      .string()
+      .min(1)
+      .openapi({ description: "The first key in the segment (`<product_key> <funnel_key>` or a profile id)." }),
     length: z.int().min(1),
     sha256: Sha256Digest,
     directory_offset: z.int().min(0),
@@ -29,7 +32,9 @@ export const IndexSegment = z
 
 export const ReleaseIndex = z
   .strictObject({
-    name: z.enum(INDEX_NAMES).openapi({ description: "`scope`: keyed by product and funnel key; `id`: keyed by profile id." }),
+    name: z
+      .enum(INDEX_NAMES)
+      .openapi({ description: "`scope`: keyed by product and funnel key; `id`: keyed by profile id." }),
     page_bytes: z.int().min(1),
     segments: z.array(IndexSegment).min(1),
   })
@@ -51,7 +56,8 @@ export const Manifest = z
     parts: z.array(PartEntry).min(1),
     // Optional: releases published before profile lookups existed have none.
     index: z.array(ReleaseIndex).optional().openapi({
-      description: "Where each profile is in the document, by scope and by id: the objects behind the /v1/profiles lookups.",
+      description:
+        "Where each profile is in the document, by scope and by id: the objects behind the /v1/profiles lookups.",
     }),
   })
   .openapi("Manifest");

@@ -41,14 +41,22 @@ export type ScopedProfile = IndexedProfile & { productKey: string; funnelKey: st
 export const scopeKey = (productKey: string, funnelKey: string) => `${productKey} ${funnelKey}`;
 
 /** The scope index's line of a profile; its key is `scopeKey(productKey, funnelKey)`. */
-export const scopeLine = (p: ScopedProfile) => `${p.productKey} ${p.funnelKey} ${p.id} ${p.offset} ${p.length} ${p.sha256}\n`;
+export const scopeLine = (p: ScopedProfile) =>
+  `${p.productKey} ${p.funnelKey} ${p.id} ${p.offset} ${p.length} ${p.sha256}\n`;
 /** The id index's line of a profile; its key is the id. */
 export const idLine = (p: IndexedProfile) => `${p.id} ${p.offset} ${p.length} ${p.sha256}\n`;
 
 export function parseScopeLine(line: string): ScopedProfile {
   const fields = line.split(" ");
   if (fields.length !== 6) throw new IndexFormatError(`a scope index line has ${fields.length} fields, expected 6`);
-  const [productKey, funnelKey, id, offset, length, sha256] = fields as [string, string, string, string, string, string];
+  const [productKey, funnelKey, id, offset, length, sha256] = fields as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   return { productKey, funnelKey, id, offset: Number(offset), length: Number(length), sha256 };
 }
 
@@ -59,7 +67,8 @@ export function parseIdLine(line: string): IndexedProfile {
   return { id, offset: Number(offset), length: Number(length), sha256 };
 }
 
-export const parseLeafLine = (name: IndexName, line: string): IndexedProfile => (name === "scope" ? parseScopeLine(line) : parseIdLine(line));
+export const parseLeafLine = (name: IndexName, line: string): IndexedProfile =>
+  name === "scope" ? parseScopeLine(line) : parseIdLine(line);
 
 export const directoryLine = (first: string, offset: number, length: number) => `${first} ${offset} ${length}\n`;
 

@@ -46,28 +46,29 @@ export const Sha256Digest = z
   .openapi({ example: "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" });
 
 const prefixedId = (prefix: string) =>
-  z
-    .string()
-    .regex(
-      prefixedIdPattern(prefix),
-      `must be "${prefix}" followed by 26 lowercase alphanumeric characters`,
-    );
+  z.string().regex(prefixedIdPattern(prefix), `must be "${prefix}" followed by 26 lowercase alphanumeric characters`);
 
 const realInstant = (value: string) => !Number.isNaN(Date.parse(value));
 
 /** ISO 8601 UTC timestamp with second precision: `2026-10-01T00:00:00Z`. */
-export const UtcSeconds = z
-  .iso.datetime({ precision: 0, message: "must be an ISO 8601 UTC timestamp with second precision, e.g. 2026-10-01T00:00:00Z" })
+export const UtcSeconds = z.iso
+  .datetime({
+    precision: 0,
+    message: "must be an ISO 8601 UTC timestamp with second precision, e.g. 2026-10-01T00:00:00Z",
+  })
   .refine(realInstant, "is not a real date and time");
 
 /** ISO 8601 UTC timestamp with millisecond precision: `2026-11-20T12:34:56.789Z`. */
-export const UtcMillis = z
-  .iso.datetime({ precision: 3, message: "must be an ISO 8601 UTC timestamp with millisecond precision, e.g. 2026-11-20T12:34:56.789Z" })
+export const UtcMillis = z.iso
+  .datetime({
+    precision: 3,
+    message: "must be an ISO 8601 UTC timestamp with millisecond precision, e.g. 2026-11-20T12:34:56.789Z",
+  })
   .refine(realInstant, "is not a real date and time");
 
 /** ISO 8601 UTC timestamp, any sub-second precision. */
-export const UtcTimestamp = z
-  .iso.datetime({ message: "must be an ISO 8601 UTC timestamp ending in Z, e.g. 2026-10-01T00:00:00Z" })
+export const UtcTimestamp = z.iso
+  .datetime({ message: "must be an ISO 8601 UTC timestamp ending in Z, e.g. 2026-10-01T00:00:00Z" })
   .refine(realInstant, "is not a real date and time");
 
 const text = z.string().min(1, "must not be empty");
@@ -116,9 +117,7 @@ export const Coverage = z.strictObject({
 
 export const Publication = z.strictObject({
   visibility: z.enum(["discoverable"]),
-  reasons: z
-    .array(z.unknown())
-    .max(0, "must be empty: the catalog spec defines no shape for publication reasons yet"),
+  reasons: z.array(z.unknown()).max(0, "must be empty: the catalog spec defines no shape for publication reasons yet"),
 });
 
 export const Provenance = z.strictObject({

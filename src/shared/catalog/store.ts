@@ -39,7 +39,10 @@ export async function readCurrentPointer(kv: ManifestKv, now = Date.now()): Prom
 }
 
 /** Flips `current` (publish, rollback); this isolate serves the new pointer from its next request. */
-export async function writeCurrentPointer(kv: ManifestKv & { put(key: string, value: string): Promise<void> }, pointer: CurrentPointer): Promise<void> {
+export async function writeCurrentPointer(
+  kv: ManifestKv & { put(key: string, value: string): Promise<void> },
+  pointer: CurrentPointer,
+): Promise<void> {
   recentPointer = undefined;
   await kv.put(storageKeys.current, JSON.stringify(pointer));
   recentPointer = { pointer, until: Date.now() + CURRENT_POINTER_TTL_MS };

@@ -17,7 +17,9 @@ import { emailHashOf, FORGET_AFTER_MS, SignInAttempts } from "./sign-in-attempts
 export const DIRECTORY_NAME = "directory";
 
 /** Locked: try again later. Admitted: check the password of `accountId` (null: no such account); if it fails, the email is locked for `lockSeconds` (0: not yet). */
-export type SignInAdmission = { admitted: false; retryAfterSeconds: number } | { admitted: true; accountId: string | null; lockSeconds: number };
+export type SignInAdmission =
+  | { admitted: false; retryAfterSeconds: number }
+  | { admitted: true; accountId: string | null; lockSeconds: number };
 
 export interface DirectoryEntry {
   id: string;
@@ -61,11 +63,18 @@ export class AccountDirectory extends DurableObject<Env> {
   /** Claims the email for a new account; `id` lets one account exist under the same id on both deployments. */
   async register(input: { email: string; name: string; id?: string }): Promise<Outcome<DirectoryEntry>> {
     const email = normalizeEmail(input.email);
-    if (this.lookup(email)) return refuse("account_exists", `An account with email ${email} already exists on this deployment.`);
+    if (this.lookup(email))
+      return refuse("account_exists", `An account with email ${email} already exists on this deployment.`);
     const id = input.id ?? newAccountId();
     if (this.#entry(id)) return refuse("account_exists", `Account ${id} already exists on this deployment.`);
     const entry = { id, email, name: input.name, created_at: new Date().toISOString() };
-    this.ctx.storage.sql.exec("INSERT INTO accounts (id, email, name, created_at) VALUES (?, ?, ?, ?)", id, email, entry.name, entry.created_at);
+    this.ctx.storage.sql.exec(
+      "INSERT INTO accounts (id, email, name, created_at) VALUES (?, ?, ?, ?)",
+      id,
+      email,
+      entry.name,
+      entry.created_at,
+    );
     return accept(entry);
   }
 
@@ -75,17 +84,23 @@ export class AccountDirectory extends DurableObject<Env> {
   }
 
   lookup(email: string): string | null {
-    const rows = this.ctx.storage.sql.exec<{ id: string }>("SELECT id FROM accounts WHERE email = ?", normalizeEmail(email)).toArray();
+    const rows = this.ctx.storage.sql
+      .exec<{ id: string }>("SELECT id FROM accounts WHERE email = ?", normalizeEmail(email))
+      .toArray();
     return rows[0]?.id ?? null;
   }
 
   async list(): Promise<DirectoryEntry[]> {
     return this.ctx.storage.sql
-      .exec<DirectoryEntry & Record<string, SqlStorageValue>>("SELECT id, email, name, created_at FROM accounts ORDER BY created_at, id")
+      .exec<DirectoryEntry & Record<string, SqlStorageValue>>(
+        "SELECT id, email, name, created_at FROM accounts ORDER BY created_at, id",
+      )
       .toArray();
   }
 
   #entry(id: string): DirectoryEntry | undefined {
-    return this.ctx.storage.sql.exec<DirectoryEntry & Record<string, SqlStorageValue>>("SELECT * FROM accounts WHERE id = ?", id).toArray()[0];
+    return this.ctx.storage.sql
+      .exec<DirectoryEntry & Record<string, SqlStorageValue>>("SELECT * FROM accounts WHERE id = ?", id)
+      .toArray()[0];
   }
 }

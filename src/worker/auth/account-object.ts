@@ -9,7 +9,15 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { generateApiKey, hashApiKey, type KeyMode } from "../../shared/auth/api-key";
-import { accept, refuse, wrongKeyModeDetail, type AccountView, type KeyView, type Outcome, type Role } from "./account-views";
+import {
+  accept,
+  refuse,
+  wrongKeyModeDetail,
+  type AccountView,
+  type KeyView,
+  type Outcome,
+  type Role,
+} from "./account-views";
 import { AccountTables, rolesOf, scopesOf, type AccountRow, type KeyRow } from "./account-tables";
 import { newKeyId } from "../../shared/auth/ids";
 import { keyIndexName, type KeyRecord } from "./key-record";
@@ -84,12 +92,18 @@ export class AccountObject extends DurableObject<Env> {
     }
     const scopes = normalizeScopes(input.scopes ?? DEFAULT_KEY_SCOPES);
     if (scopes.includes(ADMIN_SCOPE) && !account.admin_approved) {
-      return refuse("admin_not_approved", "The admin scope needs an operator's approval for this account (npm run keys -- approve-admin).");
+      return refuse(
+        "admin_not_approved",
+        "The admin scope needs an operator's approval for this account (npm run keys -- approve-admin).",
+      );
     }
     // From here to the insert there is no await: the count and the insert are one atomic step.
     const active = this.#tables.activeKeyCount();
     if (active >= MAX_ACTIVE_KEYS) {
-      return refuse("key_limit_reached", `This account already has ${active} active keys (at most ${MAX_ACTIVE_KEYS}). Revoke one first: DELETE /v1/keys/{id}.`);
+      return refuse(
+        "key_limit_reached",
+        `This account already has ${active} active keys (at most ${MAX_ACTIVE_KEYS}). Revoke one first: DELETE /v1/keys/{id}.`,
+      );
     }
     const { secret, last4 } = generateApiKey(input.mode);
     const row: KeyRow = {
@@ -121,7 +135,13 @@ export class AccountObject extends DurableObject<Env> {
     if (!this.#tables.account()) return refuse("account_not_found", "No such account on this deployment.");
     const rows = this.#tables.keys();
     const lastUsed = await Promise.all(
-      rows.map((row) => (row.status === "active" ? this.env.KEY_GUARDS.getByName(row.id).describe().then((d) => d.lastUsedAt) : row.last_used_at)),
+      rows.map((row) =>
+        row.status === "active"
+          ? this.env.KEY_GUARDS.getByName(row.id)
+              .describe()
+              .then((d) => d.lastUsedAt)
+          : row.last_used_at,
+      ),
     );
     return accept(rows.map((row, i) => viewOfKey(row, lastUsed[i] ?? null)));
   }
@@ -133,7 +153,10 @@ export class AccountObject extends DurableObject<Env> {
     const scopes = scopesOf(row);
     const beyond = options.withinScopes ? scopesMissing(options.withinScopes, scopes) : [];
     if (beyond.length > 0) {
-      return refuse("key_not_manageable", `Key ${keyId} holds ${beyond.join(", ")}, which the calling key does not; use a key with at least the same scopes.`);
+      return refuse(
+        "key_not_manageable",
+        `Key ${keyId} holds ${beyond.join(", ")}, which the calling key does not; use a key with at least the same scopes.`,
+      );
     }
     if (row.status === "revoked") return accept(viewOfKey(row, row.last_used_at));
     const guard = await this.env.KEY_GUARDS.getByName(keyId).revoke();
@@ -179,7 +202,8 @@ function viewOfAccount(row: AccountRow): AccountView {
  * The KeyGuard records the minute of the last use (the start of it), which precedes created_at
  * for a key used in the minute it was created: never show a use before the creation.
  */
-const notBefore = (createdAt: string, lastUsedAt: string | null) => (lastUsedAt !== null && lastUsedAt < createdAt ? createdAt : lastUsedAt);
+const notBefore = (createdAt: string, lastUsedAt: string | null) =>
+  lastUsedAt !== null && lastUsedAt < createdAt ? createdAt : lastUsedAt;
 
 function viewOfKey(row: KeyRow, lastUsedAt: string | null): KeyView {
   return {

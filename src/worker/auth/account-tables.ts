@@ -62,7 +62,14 @@ export class AccountTables {
     return this.sql.exec<AccountRow & Record<string, SqlStorageValue>>("SELECT * FROM account LIMIT 1").toArray()[0];
   }
 
-  insertAccount(row: { id: string; name: string; email: string; roles: Role[]; password: string; created_at: string }): void {
+  insertAccount(row: {
+    id: string;
+    name: string;
+    email: string;
+    roles: Role[];
+    password: string;
+    created_at: string;
+  }): void {
     this.sql.exec(
       "INSERT INTO account (id, name, email, roles, password, created_at) VALUES (?, ?, ?, ?, ?, ?)",
       row.id,
@@ -83,11 +90,15 @@ export class AccountTables {
   }
 
   keys(): KeyRow[] {
-    return this.sql.exec<KeyRow & Record<string, SqlStorageValue>>("SELECT * FROM api_keys ORDER BY created_at, id").toArray();
+    return this.sql
+      .exec<KeyRow & Record<string, SqlStorageValue>>("SELECT * FROM api_keys ORDER BY created_at, id")
+      .toArray();
   }
 
   key(id: string): KeyRow | undefined {
-    return this.sql.exec<KeyRow & Record<string, SqlStorageValue>>("SELECT * FROM api_keys WHERE id = ?", id).toArray()[0];
+    return this.sql
+      .exec<KeyRow & Record<string, SqlStorageValue>>("SELECT * FROM api_keys WHERE id = ?", id)
+      .toArray()[0];
   }
 
   insertKey(row: KeyRow): void {
@@ -111,7 +122,12 @@ export class AccountTables {
   }
 
   markRevoked(id: string, revokedAt: string, lastUsedAt: string | null): void {
-    this.sql.exec("UPDATE api_keys SET status = 'revoked', revoked_at = ?, last_used_at = ? WHERE id = ?", revokedAt, lastUsedAt, id);
+    this.sql.exec(
+      "UPDATE api_keys SET status = 'revoked', revoked_at = ?, last_used_at = ? WHERE id = ?",
+      revokedAt,
+      lastUsedAt,
+      id,
+    );
   }
 
   deleteKey(id: string): void {

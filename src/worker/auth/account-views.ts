@@ -41,7 +41,9 @@ export const KeyView = z
     mode: z.enum(KEY_MODES),
     scopes: z.array(ScopeSchema),
     status: z.enum(KEY_STATUSES),
-    last4: z.string().openapi({ example: "3kQz", description: "The key's last four characters: all that is ever shown again." }),
+    last4: z
+      .string()
+      .openapi({ example: "3kQz", description: "The key's last four characters: all that is ever shown again." }),
     created_at: z.string().openapi({ example: "2026-11-20T09:30:00.000Z" }),
     revoked_at: z.string().nullable(),
     last_used_at: z

@@ -33,7 +33,13 @@ export async function createAccount(
   if (!registered.ok) return registered;
   const { id, email } = registered.value;
   try {
-    const created = await accountObject(env, id).initialize({ id, email, name: input.name, roles: input.roles, password: input.password });
+    const created = await accountObject(env, id).initialize({
+      id,
+      email,
+      name: input.name,
+      roles: input.roles,
+      password: input.password,
+    });
     if (!created.ok) await directory.unregister(id);
     return created;
   } catch (error) {

@@ -40,7 +40,8 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
       principal = found.principal;
     } else {
       const resolved = await resolveAccessToken(c.env, c.var.publicOrigin, credential.token);
-      if (!resolved) return refuse(c, ip, "invalid_token", await refusedAccessTokenDetail(c.env, credential.token), true);
+      if (!resolved)
+        return refuse(c, ip, "invalid_token", await refusedAccessTokenDetail(c.env, credential.token), true);
       principal = resolved;
     }
     c.set("principal", principal);
@@ -50,11 +51,18 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
 
 /** From a throttled address: a check without storage is free, one with storage takes the allowance. */
 async function mayCheck(c: Context<AppEnv>, ip: string | null, credential: Credential): Promise<boolean> {
-  if (credential.type === "api_key" && (await checkableWithoutStorage(c.env, credential.secret, credential.mode))) return true;
+  if (credential.type === "api_key" && (await checkableWithoutStorage(c.env, credential.secret, credential.mode)))
+    return true;
   return mayCheckWhileThrottled(c.env.AUTH_FAILURE_LIMITER, ip);
 }
 
-async function refuse(c: Context<AppEnv>, ip: string | null, code: ProblemCode, detail: string, credentialSent: boolean): Promise<never> {
+async function refuse(
+  c: Context<AppEnv>,
+  ip: string | null,
+  code: ProblemCode,
+  detail: string,
+  credentialSent: boolean,
+): Promise<never> {
   const wait = credentialSent ? await countAuthFailure(c.env.AUTH_FAILURE_LIMITER, ip) : 0;
   if (wait > 0) throw ipThrottled(wait);
   throw unauthorized(code, detail, { realm: realmOf(c.env.DEPLOYMENT), credentialSent });

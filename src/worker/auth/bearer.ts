@@ -29,7 +29,12 @@ export function parseAuthorization(header: string | null | undefined): Authoriza
     return { ok: false, code: "unauthenticated", credentialSent: false, detail: `No Authorization header. ${USAGE}` };
   }
   if (header.trim() === "") {
-    return { ok: false, code: "unauthenticated", credentialSent: false, detail: `The Authorization header is empty. ${USAGE}` };
+    return {
+      ok: false,
+      code: "unauthenticated",
+      credentialSent: false,
+      detail: `The Authorization header is empty. ${USAGE}`,
+    };
   }
   const malformed = (detail: string): AuthorizationFailure => ({
     ok: false,
@@ -38,22 +43,28 @@ export function parseAuthorization(header: string | null | undefined): Authoriza
     detail,
   });
   if (header.length > MAX_AUTHORIZATION_LENGTH) {
-    return malformed(`The Authorization header is ${header.length} characters long; at most ${MAX_AUTHORIZATION_LENGTH} are accepted.`);
+    return malformed(
+      `The Authorization header is ${header.length} characters long; at most ${MAX_AUTHORIZATION_LENGTH} are accepted.`,
+    );
   }
   // RFC 9110 §5.5: field values are visible US-ASCII here; anything else is not a credential.
   if (/[^\x20-\x7e\t]/.test(header)) {
     return malformed("The Authorization header contains non-ASCII or control characters; API keys are plain ASCII.");
   }
   if (header.includes(",")) {
-    return malformed("The Authorization header holds a comma-separated list (or two Authorization headers); send exactly one credential.");
+    return malformed(
+      "The Authorization header holds a comma-separated list (or two Authorization headers); send exactly one credential.",
+    );
   }
   if (/^\s/.test(header)) return malformed(`The Authorization header starts with whitespace. ${USAGE}`);
-  if (/\s$/.test(header)) return malformed(`The Authorization header ends with whitespace after the credential. ${USAGE}`);
+  if (/\s$/.test(header))
+    return malformed(`The Authorization header ends with whitespace after the credential. ${USAGE}`);
 
   const [scheme = "", ...rest] = header.split(" ");
   if (rest.length === 0) {
     if (/\t/.test(header)) return malformed("A tab separates the scheme from the credential; use exactly one space.");
-    if (scheme.toLowerCase() === "bearer") return malformed(`The Authorization header has the Bearer scheme but no credential. ${USAGE}`);
+    if (scheme.toLowerCase() === "bearer")
+      return malformed(`The Authorization header has the Bearer scheme but no credential. ${USAGE}`);
     return malformed(`The Authorization header is missing the "Bearer " prefix. ${USAGE}`);
   }
   if (scheme.toLowerCase() !== "bearer") {
@@ -71,7 +82,9 @@ export function parseAuthorization(header: string | null | undefined): Authoriza
 function credentialOf(value: string, malformed: (detail: string) => AuthorizationFailure): AuthorizationParse {
   // RFC 6750 §2.1 b64token, widened by ":" for OAuth tokens of the form user:grant:secret.
   if (!/^[A-Za-z0-9\-._~+/:]+=*$/.test(value)) {
-    return malformed("The credential contains characters that no API key or access token has (allowed: A-Z a-z 0-9 - . _ ~ + / :).");
+    return malformed(
+      "The credential contains characters that no API key or access token has (allowed: A-Z a-z 0-9 - . _ ~ + / :).",
+    );
   }
   if (!value.startsWith("sk_")) return { ok: true, credential: { type: "access_token", token: value } };
   const format = checkApiKeyFormat(value);

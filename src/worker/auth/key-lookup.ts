@@ -11,7 +11,9 @@ import { KeyRecord, keyIndexName } from "./key-record";
 import { recentKeyRecord, rememberKeyRecord } from "./key-record-cache";
 import type { Principal } from "./principal";
 
-export type KeyLookup = { ok: true; principal: Principal } | { ok: false; code: "invalid_api_key" | "wrong_deployment" | "revoked_api_key"; detail: string };
+export type KeyLookup =
+  | { ok: true; principal: Principal }
+  | { ok: false; code: "invalid_api_key" | "wrong_deployment" | "revoked_api_key"; detail: string };
 
 const DEPLOYMENT_OF: Record<KeyMode, string> = { live: "production", test: "sandbox" };
 
@@ -29,7 +31,8 @@ export async function checkableWithoutStorage(env: Env, secret: string, prefixMo
 }
 
 export async function lookUpApiKey(env: Env, secret: string, prefixMode: KeyMode): Promise<KeyLookup> {
-  if (prefixMode !== env.KEY_MODE) return { ok: false, code: "wrong_deployment", detail: wrongDeploymentDetail(prefixMode, env.DEPLOYMENT) };
+  if (prefixMode !== env.KEY_MODE)
+    return { ok: false, code: "wrong_deployment", detail: wrongDeploymentDetail(prefixMode, env.DEPLOYMENT) };
   const hash = await hashApiKey(secret);
   const last4 = secret.slice(-4);
   let record = recentKeyRecord(hash);
@@ -47,9 +50,14 @@ export async function lookUpApiKey(env: Env, secret: string, prefixMode: KeyMode
     rememberKeyRecord(hash, record);
   }
   if (record.status === "revoked") {
-    return { ok: false, code: "revoked_api_key", detail: `The API key ending in ${last4} (${record.key_id}) was revoked. Use another active key.` };
+    return {
+      ok: false,
+      code: "revoked_api_key",
+      detail: `The API key ending in ${last4} (${record.key_id}) was revoked. Use another active key.`,
+    };
   }
-  if (record.mode !== env.KEY_MODE) return { ok: false, code: "wrong_deployment", detail: wrongDeploymentDetail(record.mode, env.DEPLOYMENT) };
+  if (record.mode !== env.KEY_MODE)
+    return { ok: false, code: "wrong_deployment", detail: wrongDeploymentDetail(record.mode, env.DEPLOYMENT) };
   return {
     ok: true,
     principal: {

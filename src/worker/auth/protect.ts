@@ -36,6 +36,7 @@ export function registerBearerScheme(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME_NAME, {
     type: "http",
     scheme: "bearer",
-    description: "An API key: `sk_live_…` on production, `sk_test_…` on the sandbox. An OAuth access token (`oat_…`, scheme oauth2) is sent the same way.",
+    description:
+      "An API key: `sk_live_…` on production, `sk_test_…` on the sandbox. An OAuth access token (`oat_…`, scheme oauth2) is sent the same way.",
   });
 }

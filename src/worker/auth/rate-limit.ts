@@ -45,7 +45,10 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     } catch (error) {
       // A refusal further down this route's chain (e.g. 403 insufficient_scope) carries them too.
       if (!(error instanceof Problem)) throw error;
-      throw new Problem(error.code, error.detail, { ...error.options, headers: { ...limitHeaders, ...error.options.headers } });
+      throw new Problem(error.code, error.detail, {
+        ...error.options,
+        headers: { ...limitHeaders, ...error.options.headers },
+      });
     }
     for (const [name, value] of Object.entries(limitHeaders)) c.res.headers.set(name, value);
   };

@@ -12,7 +12,8 @@ import { ADMIN_SCOPE, type Scope } from "../../shared/auth/scopes";
 export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = c.get("principal");
-    if (!principal.scopes.includes(scope)) throw insufficientScope(scope, realmOf(c.env.DEPLOYMENT), missingScopeDetail(principal, scope));
+    if (!principal.scopes.includes(scope))
+      throw insufficientScope(scope, realmOf(c.env.DEPLOYMENT), missingScopeDetail(principal, scope));
     await next();
   };
 }

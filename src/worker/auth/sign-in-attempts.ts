@@ -38,7 +38,11 @@ export class SignInAttempts {
   /** Counts one attempt on `emailHash` unless it is locked. Synchronous: no other attempt interleaves. */
   admit(emailHash: string, now: number): AttemptDecision {
     const row = this.sql
-      .exec<AttemptRow & Record<string, SqlStorageValue>>("SELECT failures, locked_until FROM sign_in_attempts WHERE email_hash = ? AND expires_at > ?", emailHash, now)
+      .exec<AttemptRow & Record<string, SqlStorageValue>>(
+        "SELECT failures, locked_until FROM sign_in_attempts WHERE email_hash = ? AND expires_at > ?",
+        emailHash,
+        now,
+      )
       .toArray()[0];
     if (row && row.locked_until > now) return { admitted: false, retryAfterMs: row.locked_until - now };
     const failures = (row?.failures ?? 0) + 1;
@@ -62,7 +66,9 @@ export class SignInAttempts {
   /** Deletes expired records; returns when the next one expires, or null when none is left. */
   deleteExpired(now: number): number | null {
     this.sql.exec("DELETE FROM sign_in_attempts WHERE expires_at <= ?", now);
-    const next = this.sql.exec<{ next: number | null }>("SELECT MIN(expires_at) AS next FROM sign_in_attempts").one().next;
+    const next = this.sql
+      .exec<{ next: number | null }>("SELECT MIN(expires_at) AS next FROM sign_in_attempts")
+      .one().next;
     return next ?? null;
   }
 }

@@ -20,11 +20,18 @@ import { DECOY_PASSWORD_RECORD, verifyPassword } from "./password";
 /** Never an account id (those are `acct_…`): an account object that stays empty. */
 export const DECOY_ACCOUNT = "sign-in-decoy";
 
-export type SignInResult = { ok: true; account: AccountView } | { ok: false; reason: "invalid" | "locked"; retryAfterSeconds: number };
+export type SignInResult =
+  | { ok: true; account: AccountView }
+  | { ok: false; reason: "invalid" | "locked"; retryAfterSeconds: number };
 
 const locked = (retryAfterSeconds: number): SignInResult => ({ ok: false, reason: "locked", retryAfterSeconds });
 
-export async function signIn(env: Env, email: string, password: string, clientAddress: string | null): Promise<SignInResult> {
+export async function signIn(
+  env: Env,
+  email: string,
+  password: string,
+  clientAddress: string | null,
+): Promise<SignInResult> {
   if (!(await addressMayTrySignIn(env.SIGN_IN_LIMITER, clientAddress))) return locked(SIGN_IN_WINDOW_SECONDS);
   const directory = accountDirectory(env);
   const admission = await directory.admitSignIn(email);
@@ -35,5 +42,7 @@ export async function signIn(env: Env, email: string, password: string, clientAd
     await directory.signInSucceeded(email);
     return { ok: true, account: stored.account };
   }
-  return admission.lockSeconds > 0 ? locked(admission.lockSeconds) : { ok: false, reason: "invalid", retryAfterSeconds: 0 };
+  return admission.lockSeconds > 0
+    ? locked(admission.lockSeconds)
+    : { ok: false, reason: "invalid", retryAfterSeconds: 0 };
 }

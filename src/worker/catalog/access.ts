@@ -15,7 +15,10 @@ export interface CatalogAccess {
   security: NonNullable<RouteConfig["security"]>;
 }
 
-export function catalogRoute<const R extends Omit<RouteConfig, "middleware" | "security">>(access: CatalogAccess, config: R) {
+export function catalogRoute<const R extends Omit<RouteConfig, "middleware" | "security">>(
+  access: CatalogAccess,
+  config: R,
+) {
   return createRoute({
     ...config,
     tags: ["Catalog"],

@@ -15,7 +15,11 @@ export function decideRange(header: string | undefined, size: number): RangeDeci
   const equals = header.indexOf("=");
   // RFC 9110 §14.2: a range unit the server does not understand is ignored.
   if (equals < 0 || header.slice(0, equals).trim().toLowerCase() !== "bytes") return { kind: "whole" };
-  const specs = header.slice(equals + 1).split(",").map((spec) => spec.trim()).filter(Boolean);
+  const specs = header
+    .slice(equals + 1)
+    .split(",")
+    .map((spec) => spec.trim())
+    .filter(Boolean);
   if (specs.length !== 1) {
     return {
       kind: "unsatisfiable",
@@ -28,7 +32,10 @@ export function decideRange(header: string | undefined, size: number): RangeDeci
   const match = BYTE_RANGE.exec(spec);
   const [first, last] = [match?.[1] ?? "", match?.[2] ?? ""];
   if (!match || (first === "" && last === "")) {
-    return { kind: "unsatisfiable", detail: `Range "${spec}" is not a byte range; expected first-last, first- or -suffix_length (RFC 9110 §14.1.1).` };
+    return {
+      kind: "unsatisfiable",
+      detail: `Range "${spec}" is not a byte range; expected first-last, first- or -suffix_length (RFC 9110 §14.1.1).`,
+    };
   }
   if (first === "") {
     // RFC 9110 §14.1.1: a suffix range selects the last N bytes; N = 0 selects nothing.
@@ -40,7 +47,11 @@ export function decideRange(header: string | undefined, size: number): RangeDeci
   const end = last === "" ? Number.MAX_SAFE_INTEGER : toPosition(last);
   if (end < start) return { kind: "unsatisfiable", detail: `Range bytes=${spec} ends before it starts.` };
   // RFC 9110 §14.1.3: a range is satisfiable when its first position is below the size.
-  if (start >= size) return { kind: "unsatisfiable", detail: `Range bytes=${spec} starts at or after the end of the ${size}-byte representation.` };
+  if (start >= size)
+    return {
+      kind: "unsatisfiable",
+      detail: `Range bytes=${spec} starts at or after the end of the ${size}-byte representation.`,
+    };
   return { kind: "partial", start, end: Math.min(end, size - 1) };
 }
 

@@ -13,7 +13,10 @@ const ENTITY_TAG = /(W\/)?"[^"]*"/g;
 export function requireIfMatch(header: string | undefined, etag: string): void {
   if (header === undefined || header.trim() === "*") return;
   if ([...header.matchAll(ENTITY_TAG)].some(([tag]) => tag === etag)) return;
-  throw new Problem("precondition_failed", `If-Match names no tag of the current representation, whose ETag is ${etag} (strong comparison, RFC 9110 §13.1.1).`);
+  throw new Problem(
+    "precondition_failed",
+    `If-Match names no tag of the current representation, whose ETag is ${etag} (strong comparison, RFC 9110 §13.1.1).`,
+  );
 }
 
 /** RFC 9110 §13.1.2: true when If-None-Match matches, so a GET/HEAD is answered 304 (weak comparison). */

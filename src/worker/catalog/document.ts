@@ -16,17 +16,23 @@ export function registerDocumentRoute(app: OpenAPIHono<AppEnv>, access: CatalogA
     operationId: "getCatalog",
     summary: "The whole catalog document (current release)",
     description:
-      "Streams the current release's document: `{\"api_contract\":…,\"release_id\":…,\"artifact_sha256\":…,\"data\":[…]}`. " +
+      'Streams the current release\'s document: `{"api_contract":…,"release_id":…,"artifact_sha256":…,"data":[…]}`. ' +
       "HEAD answers the same headers without a body. The strong ETag is the release id (If-None-Match → 304; a failed If-Match → 412). " +
       "One `Range: bytes=` range → 206; an unsatisfiable, malformed or multi-range Range → 416 with `Content-Range: bytes */<size>`. " +
       "If-Range with the ETag makes a resumed download safe across releases.",
     parameters: BYTE_PARAMETERS,
     responses: {
-      200: { description: "The document.", headers: BYTE_HEADERS, content: { "application/json": { schema: Envelope } } },
+      200: {
+        description: "The document.",
+        headers: BYTE_HEADERS,
+        content: { "application/json": { schema: Envelope } },
+      },
       206: PARTIAL_CONTENT,
       304: NOT_MODIFIED,
       ...problemResponses("precondition_failed", "range_not_satisfiable", "catalog_unavailable", "release_unavailable"),
     },
   });
-  app.openapi(route, async (c) => plainResponse(await serveBytes(c, documentRepresentation(await currentRelease(c.env.CATALOG_KV)))));
+  app.openapi(route, async (c) =>
+    plainResponse(await serveBytes(c, documentRepresentation(await currentRelease(c.env.CATALOG_KV)))),
+  );
 }

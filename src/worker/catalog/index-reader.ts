@@ -7,7 +7,15 @@
  */
 import { Problem } from "../http/problem";
 import { hexOf, storageKeys, type Manifest, type ReleaseIndex } from "../../shared/catalog/manifest";
-import { lastAtOrBefore, linesOf, parseDirectory, parseLeafLine, type Directory, type IndexedProfile, type IndexName } from "../../shared/catalog/profile-index";
+import {
+  lastAtOrBefore,
+  linesOf,
+  parseDirectory,
+  parseLeafLine,
+  type Directory,
+  type IndexedProfile,
+  type IndexName,
+} from "../../shared/catalog/profile-index";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
 
 /** Read from ≤ 16 KiB each at the default page size: about 2 MiB of isolate memory at most, parsed. */
@@ -65,15 +73,22 @@ export class IndexReader {
   async next(position: LeafPosition): Promise<{ position: LeafPosition; first: string } | undefined> {
     const directory = await this.directory(position.segment);
     if (position.leaf + 1 < directory.first.length) {
-      return { position: { segment: position.segment, leaf: position.leaf + 1 }, first: directory.first[position.leaf + 1]! };
+      return {
+        position: { segment: position.segment, leaf: position.leaf + 1 },
+        first: directory.first[position.leaf + 1]!,
+      };
     }
     const segment = position.segment + 1;
-    return segment < this.index.segments.length ? { position: { segment, leaf: 0 }, first: this.index.segments[segment]!.first } : undefined;
+    return segment < this.index.segments.length
+      ? { position: { segment, leaf: 0 }, first: this.index.segments[segment]!.first }
+      : undefined;
   }
 
   async leafLines(position: LeafPosition): Promise<string[]> {
     const directory = await this.directory(position.segment);
-    return linesOf(await this.readPage(position.segment, directory.offset[position.leaf]!, directory.length[position.leaf]!));
+    return linesOf(
+      await this.readPage(position.segment, directory.offset[position.leaf]!, directory.length[position.leaf]!),
+    );
   }
 
   private firsts(): string[] {
@@ -107,9 +122,13 @@ export class IndexReader {
     const object = await this.bucket.get(key, { range: { offset, length } });
     if (!object) {
       console.error(JSON.stringify({ level: "error", message: `R2 object ${key} is missing` }));
-      throw new Problem("release_unavailable", "This release's index cannot be read from storage right now; retry shortly.", {
-        headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) },
-      });
+      throw new Problem(
+        "release_unavailable",
+        "This release's index cannot be read from storage right now; retry shortly.",
+        {
+          headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) },
+        },
+      );
     }
     return object.text();
   }

@@ -45,7 +45,10 @@ export const PARTIAL_CONTENT = partialContent("application/json");
 /** 206 of a part. */
 export const PARTIAL_PART = partialContent("application/octet-stream");
 
-export const NOT_MODIFIED = { description: "If-None-Match matched the ETag: nothing changed.", headers: RELEASE_HEADERS };
+export const NOT_MODIFIED = {
+  description: "If-None-Match matched the ETag: nothing changed.",
+  headers: RELEASE_HEADERS,
+};
 
 /** Request headers of the byte routes (document and parts): conditional and range requests. */
 export const BYTE_PARAMETERS = [...CONDITIONAL_PARAMETERS, ...RANGE_PARAMETERS];

@@ -23,18 +23,28 @@ export const PartNumberParam = z
   .string()
   .regex(PART_NUMBER)
   .transform(Number)
-  .openapi({ param: { name: "n", in: "path" }, description: "Part number, 0-based, in decimal without leading zeros.", example: "0" });
+  .openapi({
+    param: { name: "n", in: "path" },
+    description: "Part number, 0-based, in decimal without leading zeros.",
+    example: "0",
+  });
 
 /** Route hook: a malformed release id or part number is a 400 naming the parameter and the value. */
 export function paramProblem(result: { success: boolean }, c: Context): undefined {
   if (result.success) return undefined;
   const releaseId = c.req.param("release_id");
   if (releaseId !== undefined && !RELEASE_ID.test(releaseId)) {
-    throw new Problem("invalid_release_id", `${quoted(releaseId)} is not a release id: expected sha256: followed by 64 lowercase hex digits (the sha256: prefix is optional).`);
+    throw new Problem(
+      "invalid_release_id",
+      `${quoted(releaseId)} is not a release id: expected sha256: followed by 64 lowercase hex digits (the sha256: prefix is optional).`,
+    );
   }
   const part = c.req.param("n");
   if (part !== undefined && !PART_NUMBER.test(part)) {
-    throw new Problem("invalid_part_number", `${quoted(part)} is not a part number: expected a non-negative decimal integer without leading zeros (0, 1, 2, …).`);
+    throw new Problem(
+      "invalid_part_number",
+      `${quoted(part)} is not a part number: expected a non-negative decimal integer without leading zeros (0, 1, 2, …).`,
+    );
   }
   throw new Problem("bad_request", "The request's path parameters are invalid.");
 }

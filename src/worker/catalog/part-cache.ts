@@ -14,9 +14,16 @@ import { MissingObject } from "./slice-stream";
 
 /** Keys live under a reserved name (RFC 6761 style `.internal`), so no client URL is ever one. */
 const CACHE_ORIGIN = "https://catalog-parts.internal/";
-const CACHED_PART_HEADERS = { "Cache-Control": "public, max-age=31536000, immutable", "Content-Type": "application/octet-stream" };
+const CACHED_PART_HEADERS = {
+  "Cache-Control": "public, max-age=31536000, immutable",
+  "Content-Type": "application/octet-stream",
+};
 
-export async function wholePartBody(bucket: R2Bucket, key: string, ctx: { waitUntil(promise: Promise<unknown>): void }): Promise<ReadableStream> {
+export async function wholePartBody(
+  bucket: R2Bucket,
+  key: string,
+  ctx: { waitUntil(promise: Promise<unknown>): void },
+): Promise<ReadableStream> {
   const cacheKey = new Request(`${CACHE_ORIGIN}${key}`);
   const cached = await caches.default.match(cacheKey);
   if (cached?.body) return cached.body;

@@ -33,7 +33,14 @@ export function registerPartRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAcce
       200: partBody,
       206: PARTIAL_PART,
       304: NOT_MODIFIED,
-      ...problemResponses("invalid_part_number", "part_not_found", "precondition_failed", "range_not_satisfiable", "catalog_unavailable", "release_unavailable"),
+      ...problemResponses(
+        "invalid_part_number",
+        "part_not_found",
+        "precondition_failed",
+        "range_not_satisfiable",
+        "catalog_unavailable",
+        "release_unavailable",
+      ),
     },
   });
   app.openapi(
@@ -58,7 +65,15 @@ export function registerPartRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAcce
       200: partBody,
       206: PARTIAL_PART,
       304: NOT_MODIFIED,
-      ...problemResponses("invalid_release_id", "invalid_part_number", "release_not_found", "part_not_found", "precondition_failed", "range_not_satisfiable", "release_unavailable"),
+      ...problemResponses(
+        "invalid_release_id",
+        "invalid_part_number",
+        "release_not_found",
+        "part_not_found",
+        "precondition_failed",
+        "range_not_satisfiable",
+        "release_unavailable",
+      ),
     },
   });
   app.openapi(

@@ -39,7 +39,10 @@ const ProductProfiles = z
     release_id: Sha256Digest,
     product_key: z.string(),
     profiles: z.array(ProductProfile).max(LISTING_LIMIT),
-    next: z.string().nullable().openapi({ description: "The next page's URL while the product has more funnels (also `Link: rel=\"next\"`)." }),
+    next: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The next page\'s URL while the product has more funnels (also `Link: rel="next"`).' }),
   })
   .openapi("ProductProfiles");
 
@@ -72,7 +75,14 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   });
   app.openapi(
     current,
-    async (c) => listing(c, await currentRelease(c.env.CATALOG_KV), c.req.valid("param").product_key, c.req.valid("query").after, false),
+    async (c) =>
+      listing(
+        c,
+        await currentRelease(c.env.CATALOG_KV),
+        c.req.valid("param").product_key,
+        c.req.valid("query").after,
+        false,
+      ),
     profileParamProblem,
   );
 
@@ -81,35 +91,60 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     path: "/v1/releases/{release_id}/products/{product_key}/profiles",
     operationId: "listReleaseProductProfiles",
     summary: "The funnels of one product in a given release (immutable)",
-    request: { params: z.object({ release_id: ReleaseIdParam, product_key: ProductKeyParam }), query: z.object({ after: AfterQuery }) },
+    request: {
+      params: z.object({ release_id: ReleaseIdParam, product_key: ProductKeyParam }),
+      query: z.object({ after: AfterQuery }),
+    },
     responses: listingResponses("invalid_release_id", "release_not_found"),
   });
   app.openapi(
     pinned,
     async (c) => {
       const { release_id, product_key } = c.req.valid("param");
-      return listing(c, await pinnedRelease(c.env.CATALOG_KV, release_id), product_key, c.req.valid("query").after, true);
+      return listing(
+        c,
+        await pinnedRelease(c.env.CATALOG_KV, release_id),
+        product_key,
+        c.req.valid("query").after,
+        true,
+      );
     },
     profileParamProblem,
   );
 }
 
-async function listing(c: Context<AppEnv>, manifest: Manifest, productKey: string, after: string | undefined, pinned: boolean) {
+async function listing(
+  c: Context<AppEnv>,
+  manifest: Manifest,
+  productKey: string,
+  after: string | undefined,
+  pinned: boolean,
+) {
   const { profiles, more } = await productPage(IndexReader.of(c.env.RELEASES, manifest, "scope"), productKey, after);
-  const pagePath = (from?: string) => `${productProfilesPath(manifest.release_id, productKey)}${from === undefined ? "" : `?after=${from}`}`;
+  const pagePath = (from?: string) =>
+    `${productProfilesPath(manifest.release_id, productKey)}${from === undefined ? "" : `?after=${from}`}`;
   if (profiles.length === 0 && after === undefined) {
-    throw new Problem("profile_not_found", `Release ${manifest.release_id} has no profile for product "${productKey}".`, {
-      headers: { "Catalog-Release": manifest.release_id },
-      extra: { release_id: manifest.release_id },
-    });
+    throw new Problem(
+      "profile_not_found",
+      `Release ${manifest.release_id} has no profile for product "${productKey}".`,
+      {
+        headers: { "Catalog-Release": manifest.release_id },
+        extra: { release_id: manifest.release_id },
+      },
+    );
   }
   const next = more ? pagePath(profiles.at(-1)!.funnelKey) : null;
   // The page is a function of the release and the URL, so the release id makes a strong validator.
   const etag = `"${manifest.release_id}/products/${productKey}${after === undefined ? "" : `?after=${after}`}"`;
-  const headers = new Headers({ ETag: etag, "Catalog-Release": manifest.release_id, "Cache-Control": pinned ? CACHE_PINNED : CACHE_CURRENT });
+  const headers = new Headers({
+    ETag: etag,
+    "Catalog-Release": manifest.release_id,
+    "Cache-Control": pinned ? CACHE_PINNED : CACHE_CURRENT,
+  });
   if (!pinned) headers.set("Content-Location", pagePath(after));
   if (next) headers.set("Link", `<${next}>; rel="next"`);
-  if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return plainResponse(new Response(null, { status: 304, headers }));
+  if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag))
+    return plainResponse(new Response(null, { status: 304, headers }));
 
   const body = new TextEncoder().encode(
     JSON.stringify({

@@ -12,7 +12,11 @@ const scopeKeyParam = (name: string, what: string, example: string) =>
   z
     .string()
     .regex(KEY_PATTERN)
-    .openapi({ param: { name, in: "path" }, description: `The profile's \`scope.${what}.key\`: lowercase words joined by hyphens.`, example });
+    .openapi({
+      param: { name, in: "path" },
+      description: `The profile's \`scope.${what}.key\`: lowercase words joined by hyphens.`,
+      example,
+    });
 
 export const ProductKeyParam = scopeKeyParam("product_key", "product", "northwind-payments-api");
 export const FunnelKeyParam = scopeKeyParam("funnel_key", "funnel", "checkout");
@@ -20,13 +24,21 @@ export const FunnelKeyParam = scopeKeyParam("funnel_key", "funnel", "checkout");
 export const ProfileIdParam = z
   .string()
   .regex(PROFILE_ID_PATTERN)
-  .openapi({ param: { name: "agent_readiness_profile_id", in: "path" }, description: "`arp_` followed by 26 lowercase letters or digits.", example: "arp_kfa3bdccf91c711393576bf510" });
+  .openapi({
+    param: { name: "agent_readiness_profile_id", in: "path" },
+    description: "`arp_` followed by 26 lowercase letters or digits.",
+    example: "arp_kfa3bdccf91c711393576bf510",
+  });
 
 export const AfterQuery = z
   .string()
   .regex(KEY_PATTERN)
   .optional()
-  .openapi({ param: { name: "after", in: "query" }, description: "A funnel key: list the funnels after it (the `next` link sets it).", example: "checkout" });
+  .openapi({
+    param: { name: "after", in: "query" },
+    description: "A funnel key: list the funnels after it (the `next` link sets it).",
+    example: "checkout",
+  });
 
 /** Route hook: names the first malformed parameter. */
 export function profileParamProblem(result: { success: boolean }, c: Context): undefined {
@@ -39,9 +51,16 @@ export function profileParamProblem(result: { success: boolean }, c: Context): u
         "To look a profile up by scope, use /v1/profiles/{product_key}/{funnel_key}.",
     );
   }
-  for (const [name, value] of [["product_key", c.req.param("product_key")], ["funnel_key", c.req.param("funnel_key")], ["after", c.req.query("after")]] as const) {
+  for (const [name, value] of [
+    ["product_key", c.req.param("product_key")],
+    ["funnel_key", c.req.param("funnel_key")],
+    ["after", c.req.query("after")],
+  ] as const) {
     if (value !== undefined && !KEY_PATTERN.test(value)) {
-      throw new Problem("invalid_scope_key", `${name} ${quoted(value)} is not a product or funnel key: expected lowercase letters and digits in words joined by hyphens (e.g. payments-api).`);
+      throw new Problem(
+        "invalid_scope_key",
+        `${name} ${quoted(value)} is not a product or funnel key: expected lowercase letters and digits in words joined by hyphens (e.g. payments-api).`,
+      );
     }
   }
   return paramProblem(result, c);

@@ -9,15 +9,22 @@ import { partSlicesFor } from "../../shared/catalog/parts";
 import type { IndexedProfile } from "../../shared/catalog/profile-index";
 import { CACHE_CURRENT, CACHE_PINNED, releasePath, type ByteRepresentation } from "./representation";
 
-export const profileScopePath = (releaseId: string, productKey: string, funnelKey: string) => `${releasePath(releaseId)}/profiles/${productKey}/${funnelKey}`;
+export const profileScopePath = (releaseId: string, productKey: string, funnelKey: string) =>
+  `${releasePath(releaseId)}/profiles/${productKey}/${funnelKey}`;
 export const profileIdPath = (releaseId: string, id: string) => `${releasePath(releaseId)}/profiles/${id}`;
-export const productProfilesPath = (releaseId: string, productKey: string) => `${releasePath(releaseId)}/products/${productKey}/profiles`;
+export const productProfilesPath = (releaseId: string, productKey: string) =>
+  `${releasePath(releaseId)}/products/${productKey}/profiles`;
 
 /** `Catalog-Document-Range`: where the bytes are in the document, as a Content-Range value (RFC 9110 §14.4). */
-export const documentRangeOf = (manifest: Manifest, profile: IndexedProfile) => `bytes ${profile.offset}-${profile.offset + profile.length - 1}/${manifest.bytes}`;
+export const documentRangeOf = (manifest: Manifest, profile: IndexedProfile) =>
+  `bytes ${profile.offset}-${profile.offset + profile.length - 1}/${manifest.bytes}`;
 
 /** `pinnedPath`: on a route that follows `current`, the pinned URL of the same profile (Content-Location). */
-export function profileRepresentation(manifest: Manifest, profile: IndexedProfile, pinnedPath?: string): ByteRepresentation {
+export function profileRepresentation(
+  manifest: Manifest,
+  profile: IndexedProfile,
+  pinnedPath?: string,
+): ByteRepresentation {
   const hex = hexOf(manifest.release_id);
   const headers: Record<string, string> = {
     "Catalog-Release": manifest.release_id,
@@ -34,7 +41,10 @@ export function profileRepresentation(manifest: Manifest, profile: IndexedProfil
     slices: (start, end) => {
       // Parts are part_bytes long but the last: the parts that hold the range are found by division.
       const [from, to] = [profile.offset + start, profile.offset + end];
-      const parts = manifest.parts.slice(Math.floor(from / manifest.part_bytes), Math.floor(to / manifest.part_bytes) + 1);
+      const parts = manifest.parts.slice(
+        Math.floor(from / manifest.part_bytes),
+        Math.floor(to / manifest.part_bytes) + 1,
+      );
       return partSlicesFor(parts, from, to).map((slice) => ({ ...slice, key: storageKeys.part(hex, slice.index) }));
     },
   };

@@ -33,10 +33,20 @@ export const PROFILE_HEADERS = {
 };
 
 const profileResponses = (...codes: ProblemCode[]): RouteConfig["responses"] => ({
-  200: { description: "The profile: exactly its bytes in the release's document (RFC 8785).", headers: PROFILE_HEADERS, content: { "application/json": { schema: Profile } } },
+  200: {
+    description: "The profile: exactly its bytes in the release's document (RFC 8785).",
+    headers: PROFILE_HEADERS,
+    content: { "application/json": { schema: Profile } },
+  },
   206: PARTIAL_CONTENT,
   304: NOT_MODIFIED,
-  ...problemResponses(...codes, "profile_not_found", "release_not_indexed", "range_not_satisfiable", "release_unavailable"),
+  ...problemResponses(
+    ...codes,
+    "profile_not_found",
+    "release_not_indexed",
+    "range_not_satisfiable",
+    "release_unavailable",
+  ),
 });
 
 const DESCRIPTION =
@@ -77,7 +87,13 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     pinnedByScope,
     async (c) => {
       const { release_id, product_key, funnel_key } = c.req.valid("param");
-      return answer(c, await pinnedRelease(c.env.CATALOG_KV, release_id), "scope", scopeKey(product_key, funnel_key), true);
+      return answer(
+        c,
+        await pinnedRelease(c.env.CATALOG_KV, release_id),
+        "scope",
+        scopeKey(product_key, funnel_key),
+        true,
+      );
     },
     profileParamProblem,
   );
@@ -93,7 +109,8 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   });
   app.openapi(
     currentById,
-    async (c) => answer(c, await currentRelease(c.env.CATALOG_KV), "id", c.req.valid("param").agent_readiness_profile_id, false),
+    async (c) =>
+      answer(c, await currentRelease(c.env.CATALOG_KV), "id", c.req.valid("param").agent_readiness_profile_id, false),
     profileParamProblem,
   );
 
@@ -121,13 +138,19 @@ async function answer(c: Context<AppEnv>, manifest: Manifest, name: IndexName, k
   const profile = await IndexReader.of(c.env.RELEASES, manifest, name).find(key);
   if (!profile) throw profileNotFound(manifest, name, key);
   const [productKey, funnelKey] = key.split(" ");
-  const pinnedPath = name === "scope" ? profileScopePath(manifest.release_id, productKey!, funnelKey!) : profileIdPath(manifest.release_id, key);
+  const pinnedPath =
+    name === "scope"
+      ? profileScopePath(manifest.release_id, productKey!, funnelKey!)
+      : profileIdPath(manifest.release_id, key);
   return plainResponse(await serveBytes(c, profileRepresentation(manifest, profile, pinned ? undefined : pinnedPath)));
 }
 
 function profileNotFound(manifest: Manifest, name: IndexName, key: string): Problem {
   const [product, funnel] = key.split(" ");
-  const what = name === "scope" ? `for product "${product}" and funnel "${funnel}"; GET ${productProfilesPath(manifest.release_id, product!)} lists the product's funnels` : `with id ${key}`;
+  const what =
+    name === "scope"
+      ? `for product "${product}" and funnel "${funnel}"; GET ${productProfilesPath(manifest.release_id, product!)} lists the product's funnels`
+      : `with id ${key}`;
   return new Problem("profile_not_found", `Release ${manifest.release_id} has no profile ${what}.`, {
     headers: { "Catalog-Release": manifest.release_id },
     extra: { release_id: manifest.release_id },

@@ -29,7 +29,11 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     parameters: CONDITIONAL_PARAMETERS,
     summary: "The current release's manifest",
     description: "Content-Location names the pinned manifest URL of the same release.",
-    responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("precondition_failed", "catalog_unavailable", "release_unavailable") },
+    responses: {
+      200: manifestBody,
+      304: NOT_MODIFIED,
+      ...problemResponses("precondition_failed", "catalog_unavailable", "release_unavailable"),
+    },
   });
   app.openapi(current, async (c) => plainResponse(manifestResponse(c, await currentRelease(c.env.CATALOG_KV), false)));
 
@@ -40,11 +44,16 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     parameters: CONDITIONAL_PARAMETERS,
     summary: "A given release's manifest (immutable)",
     request: { params: z.object({ release_id: ReleaseIdParam }) },
-    responses: { 200: manifestBody, 304: NOT_MODIFIED, ...problemResponses("invalid_release_id", "release_not_found", "precondition_failed") },
+    responses: {
+      200: manifestBody,
+      304: NOT_MODIFIED,
+      ...problemResponses("invalid_release_id", "release_not_found", "precondition_failed"),
+    },
   });
   app.openapi(
     pinned,
-    async (c) => plainResponse(manifestResponse(c, await pinnedRelease(c.env.CATALOG_KV, c.req.valid("param").release_id), true)),
+    async (c) =>
+      plainResponse(manifestResponse(c, await pinnedRelease(c.env.CATALOG_KV, c.req.valid("param").release_id), true)),
     paramProblem,
   );
 }

@@ -81,7 +81,9 @@ export function partRepresentation(manifest: Manifest, index: number, pinned: bo
     digest: partDigestOf(manifest, index),
     cacheControl: pinned ? CACHE_PINNED : CACHE_CURRENT,
     headers,
-    slices: (start, end) => [{ key: storageKeys.part(hexOf(manifest.release_id), index), offset: start, length: end - start + 1 }],
+    slices: (start, end) => [
+      { key: storageKeys.part(hexOf(manifest.release_id), index), offset: start, length: end - start + 1 },
+    ],
     wholeObject: storageKeys.part(hexOf(manifest.release_id), index),
   };
 }

@@ -47,8 +47,12 @@ export async function serveBytes(c: Context<AppEnv>, representation: ByteReprese
   } catch (error) {
     if (!(error instanceof MissingObject)) throw error;
     console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), message: error.message }));
-    throw new Problem("release_unavailable", "Part of this release cannot be read from storage right now; retry shortly.", {
-      headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) },
-    });
+    throw new Problem(
+      "release_unavailable",
+      "Part of this release cannot be read from storage right now; retry shortly.",
+      {
+        headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) },
+      },
+    );
   }
 }

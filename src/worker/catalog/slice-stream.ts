@@ -7,7 +7,11 @@ import type { ObjectSlice } from "./representation";
 
 export class MissingObject extends Error {}
 
-export async function streamSlices(bucket: R2Bucket, slices: ObjectSlice[], ctx: { waitUntil(promise: Promise<unknown>): void }): Promise<ReadableStream> {
+export async function streamSlices(
+  bucket: R2Bucket,
+  slices: ObjectSlice[],
+  ctx: { waitUntil(promise: Promise<unknown>): void },
+): Promise<ReadableStream> {
   const [first, ...rest] = slices;
   // The first object is fetched before the response starts, so a missing one is still an error status.
   const firstBody = await getSlice(bucket, first!);

@@ -24,17 +24,30 @@ export function requireAccount(): MiddlewareHandler<DashboardEnv> {
       return next();
     }
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
-      return renderErrorPage(c, 403, "Please sign in again", "You are not signed in (your session may have ended), so nothing was changed. Sign in and try again.");
+      return renderErrorPage(
+        c,
+        403,
+        "Please sign in again",
+        "You are not signed in (your session may have ended), so nothing was changed. Sign in and try again.",
+      );
     }
     const here = new URL(c.req.url);
-    return renderPage(c, <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={here.pathname + here.search} appName="your dashboard" />);
+    return renderPage(
+      c,
+      <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={here.pathname + here.search} appName="your dashboard" />,
+    );
   };
 }
 
 export function requireOperatorRole(): MiddlewareHandler<DashboardEnv> {
   return async (c, next) => {
     if (!isOperator(c.var.account)) {
-      return renderDashboardError(c, 403, "Operators only", "This page is for operators of the service. Your account does not have the operator role, so nothing was shown or changed.");
+      return renderDashboardError(
+        c,
+        403,
+        "Operators only",
+        "This page is for operators of the service. Your account does not have the operator role, so nothing was shown or changed.",
+      );
     }
     return next();
   };

@@ -18,7 +18,9 @@ function PendingAdmin() {
         <span class="badge status-pending">Pending</span> Waiting for an operator's approval:
       </p>
       <ScopeList scopes={[ADMIN_SCOPE]} />
-      <p class="hint">Until an operator approves it, the app's tokens leave admin out; it gets everything listed above.</p>
+      <p class="hint">
+        Until an operator approves it, the app's tokens leave admin out; it gets everything listed above.
+      </p>
     </>
   );
 }
@@ -43,11 +45,19 @@ function AppCard(props: { app: AuthorizedApp }) {
   );
 }
 
-export function AppsPage(props: { account: AccountView; session: WebSession; apps: readonly AuthorizedApp[]; revokedAppName?: string }) {
+export function AppsPage(props: {
+  account: AccountView;
+  session: WebSession;
+  apps: readonly AuthorizedApp[];
+  revokedAppName?: string;
+}) {
   return (
     <DashboardPage title="Authorized apps" current="apps" account={props.account} session={props.session}>
       <h1>Authorized apps</h1>
-      <p class="lead">Applications you allowed to use your account through OAuth. Revoking one ends its access at once; it would have to ask you again.</p>
+      <p class="lead">
+        Applications you allowed to use your account through OAuth. Revoking one ends its access at once; it would have
+        to ask you again.
+      </p>
       {props.revokedAppName ? (
         <Notice kind="success">
           <p>{props.revokedAppName} no longer has access to your account. Its tokens now fail with 401.</p>

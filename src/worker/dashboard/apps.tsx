@@ -21,11 +21,19 @@ async function showApps(c: Context<DashboardEnv>) {
   // The confirmation names the app from the client registry, never from the query text itself.
   const revokedClient = c.req.query("revoked_client");
   const revokedAppName = revokedClient ? await appNameOf(c.env, c.req.url, revokedClient) : undefined;
-  return renderDashboard(c, <AppsPage account={c.var.account} session={c.var.session!} apps={apps} revokedAppName={revokedAppName} />);
+  return renderDashboard(
+    c,
+    <AppsPage account={c.var.account} session={c.var.session!} apps={apps} revokedAppName={revokedAppName} />,
+  );
 }
 
 const appNotFound = (c: Context<DashboardEnv>) =>
-  renderDashboardError(c, 404, "App not found", "None of the apps authorized on your account has that id (it may already be revoked). Nothing was changed.");
+  renderDashboardError(
+    c,
+    404,
+    "App not found",
+    "None of the apps authorized on your account has that id (it may already be revoked). Nothing was changed.",
+  );
 
 async function confirmRevoke(c: Context<DashboardEnv>) {
   const grantId = c.req.param("grantId") ?? "";
@@ -49,7 +57,10 @@ async function confirmRevoke(c: Context<DashboardEnv>) {
     >
       <p>{app.appName} can now:</p>
       <ScopeList scopes={app.scopes} />
-      <p>Once you revoke, its access and refresh tokens stop working immediately. To use it again you would have to allow it again.</p>
+      <p>
+        Once you revoke, its access and refresh tokens stop working immediately. To use it again you would have to allow
+        it again.
+      </p>
     </ConfirmPage>
   );
   return renderDashboard(c, page);

@@ -45,7 +45,11 @@ export async function authorizedApps(env: Env, requestUrl: string, accountId: st
   const grants = await everyGrant(api, accountId);
   const names = new Map<string, Promise<string>>();
   const nameOf = (clientId: string) => {
-    if (!names.has(clientId)) names.set(clientId, api.lookupClient(clientId).then((client) => client?.clientName ?? clientId));
+    if (!names.has(clientId))
+      names.set(
+        clientId,
+        api.lookupClient(clientId).then((client) => client?.clientName ?? clientId),
+      );
     return names.get(clientId)!;
   };
   const apps = await Promise.all(
@@ -55,19 +59,31 @@ export async function authorizedApps(env: Env, requestUrl: string, accountId: st
       appName: await nameOf(grant.clientId),
       scopes: grant.scope,
       grantedAt: grant.createdAt,
-      adminApproval: grant.scope.includes(ADMIN_SCOPE) ? ((await readAdminApproval(env.OAUTH_KV, accountId, grant.clientId))?.status ?? "pending") : null,
+      adminApproval: grant.scope.includes(ADMIN_SCOPE)
+        ? ((await readAdminApproval(env.OAUTH_KV, accountId, grant.clientId))?.status ?? "pending")
+        : null,
     })),
   );
   return apps.sort((a, b) => b.grantedAt - a.grantedAt);
 }
 
 /** The account's grant with this id, or null (unknown, or another account's). */
-export async function authorizedApp(env: Env, requestUrl: string, accountId: string, grantId: string): Promise<AuthorizedApp | null> {
+export async function authorizedApp(
+  env: Env,
+  requestUrl: string,
+  accountId: string,
+  grantId: string,
+): Promise<AuthorizedApp | null> {
   return (await authorizedApps(env, requestUrl, accountId)).find((app) => app.grantId === grantId) ?? null;
 }
 
 /** Ends one of the account's grants at once. False when the account has no such grant. */
-export async function revokeAuthorizedApp(env: Env, requestUrl: string, accountId: string, grantId: string): Promise<boolean> {
+export async function revokeAuthorizedApp(
+  env: Env,
+  requestUrl: string,
+  accountId: string,
+  grantId: string,
+): Promise<boolean> {
   const api = oauthApi(env, requestUrl);
   // Only a grant listed under this account may be touched: the KeyGuard is named by grant id alone.
   if ((await grantScopes(api, accountId, grantId)) === null) return false;

@@ -30,6 +30,10 @@ document.querySelectorAll("button[data-copy-target]").forEach(function (button) 
 
 export function registerCopyScript(app: Hono<DashboardEnv>): void {
   app.get(DASHBOARD_PATHS.copyScript, (c) =>
-    c.body(COPY_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff" }),
+    c.body(COPY_SCRIPT, 200, {
+      "Content-Type": "text/javascript; charset=utf-8",
+      "Cache-Control": "public, max-age=3600",
+      "X-Content-Type-Options": "nosniff",
+    }),
   );
 }

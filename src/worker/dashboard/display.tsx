@@ -27,7 +27,8 @@ export function When(props: { at: string | number | null; fallback?: string }) {
   return <time datetime={date.toISOString()}>{`${DATE_TIME.format(date)} UTC`}</time>;
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item) => b.includes(item));
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((item) => b.includes(item));
 
 /** A key's scopes in one phrase: the two usual sets by name, anything else listed. */
 export function scopeSummary(scopes: readonly string[]): string {

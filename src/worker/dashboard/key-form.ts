@@ -32,7 +32,8 @@ export function readKeyForm(form: FormData, deploymentMode: KeyMode): KeyFormRea
     scopes: form.getAll("scopes").map(text),
   };
   const errors: Partial<Record<KeyFormField, string>> = {};
-  if (values.name.length > MAX_KEY_NAME_LENGTH) errors.name = `Use at most ${MAX_KEY_NAME_LENGTH} characters (this name has ${values.name.length}).`;
+  if (values.name.length > MAX_KEY_NAME_LENGTH)
+    errors.name = `Use at most ${MAX_KEY_NAME_LENGTH} characters (this name has ${values.name.length}).`;
   if (!(KEY_MODES as readonly string[]).includes(values.mode)) {
     errors.mode = "Choose live or test.";
   } else if (values.mode !== deploymentMode) {
@@ -43,7 +44,8 @@ export function readKeyForm(form: FormData, deploymentMode: KeyMode): KeyFormRea
   if (values.access === "restricted") {
     const unknown = values.scopes.filter((scope) => !isScope(scope));
     if (unknown.length > 0) errors.scopes = `Unknown scope ${unknown.join(", ")}.`;
-    else if (values.scopes.length === 0) errors.scopes = "Choose at least one scope for a restricted key, or choose “All scopes except admin”.";
+    else if (values.scopes.length === 0)
+      errors.scopes = "Choose at least one scope for a restricted key, or choose “All scopes except admin”.";
     else scopes = normalizeScopes(values.scopes as Scope[]);
   }
   if (Object.keys(errors).length > 0) return { ok: false, values, errors };

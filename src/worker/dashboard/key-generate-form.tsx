@@ -66,13 +66,22 @@ export function KeyGenerateForm(props: {
         <legend>Mode</legend>
         {KEY_MODES.map((mode) => (
           <label class="choice">
-            <input type="radio" name="mode" value={mode} checked={values.mode === mode} disabled={mode !== props.deploymentMode} />
+            <input
+              type="radio"
+              name="mode"
+              value={mode}
+              checked={values.mode === mode}
+              disabled={mode !== props.deploymentMode}
+            />
             <span>{MODE_WORDS[mode]}</span>
           </label>
         ))}
         <p id="mode-hint" class="hint">
-          This dashboard belongs to the {props.deploymentMode === "live" ? "production" : "sandbox"} deployment, so it creates {props.deploymentMode} keys.{" "}
-          {otherMode === "test" ? "Test keys are created on the sandbox's dashboard." : "Live keys are created on the production dashboard."}
+          This dashboard belongs to the {props.deploymentMode === "live" ? "production" : "sandbox"} deployment, so it
+          creates {props.deploymentMode} keys.{" "}
+          {otherMode === "test"
+            ? "Test keys are created on the sandbox's dashboard."
+            : "Live keys are created on the production dashboard."}
         </p>
         <FieldError id="mode-error" message={errors.mode} />
       </fieldset>

@@ -10,7 +10,9 @@ import { maskedKey, scopeSummary, When } from "./display";
 /** Active keys first (oldest first), then revoked ones (most recently revoked first). */
 export function keysInDisplayOrder(keys: readonly KeyView[]): KeyView[] {
   const active = keys.filter((key) => key.status === "active");
-  const revoked = keys.filter((key) => key.status === "revoked").sort((a, b) => (b.revoked_at ?? "").localeCompare(a.revoked_at ?? ""));
+  const revoked = keys
+    .filter((key) => key.status === "revoked")
+    .sort((a, b) => (b.revoked_at ?? "").localeCompare(a.revoked_at ?? ""));
   return [...active, ...revoked];
 }
 

@@ -52,7 +52,8 @@ export function KeysPage(props: KeysPageProps) {
     <DashboardPage title="API keys" current="keys" account={props.account} session={props.session}>
       <h1>API keys</h1>
       <p class="lead">
-        Authenticate requests with <code>Authorization: Bearer &lt;key&gt;</code>. Live keys reach production; test keys reach the sandbox only.
+        Authenticate requests with <code>Authorization: Bearer &lt;key&gt;</code>. Live keys reach production; test keys
+        reach the sandbox only.
       </p>
       {props.message ? (
         <Notice kind={props.message.kind}>
@@ -62,11 +63,14 @@ export function KeysPage(props: KeysPageProps) {
       {hasFieldErrors ? (
         <Notice kind="error">
           <p>
-            The key was not generated. Fix the fields marked in <a href="#generate-heading">Generate a key</a> and try again.
+            The key was not generated. Fix the fields marked in <a href="#generate-heading">Generate a key</a> and try
+            again.
           </p>
         </Notice>
       ) : null}
-      {props.created ? <NewKeyPanel keyView={props.created.key} secret={props.created.secret} origin={props.origin} /> : null}
+      {props.created ? (
+        <NewKeyPanel keyView={props.created.key} secret={props.created.secret} origin={props.origin} />
+      ) : null}
 
       <section aria-labelledby="keys-heading">
         <div class="section-heading">
@@ -83,7 +87,8 @@ export function KeysPage(props: KeysPageProps) {
           <h2 id="generate-heading">Generate a key</h2>
           {active >= MAX_ACTIVE_KEYS ? (
             <p class="notice">
-              You have {active} active keys, the most an account can have at once. A new key will be refused until you revoke one.
+              You have {active} active keys, the most an account can have at once. A new key will be refused until you
+              revoke one.
             </p>
           ) : null}
           <KeyGenerateForm

@@ -31,8 +31,12 @@ type KeysView = Partial<Pick<KeysPageProps, "form" | "formErrors" | "created" | 
 async function renderKeys(c: Context<DashboardEnv>, view: KeysView, status: PageStatus = 200) {
   const listed = await accountObject(c.env, c.var.account.id).listKeys();
   if (!listed.ok) return renderDashboardError(c, 404, "Account not found", listed.detail);
-  const revoked = view.revokedKeyId ? listed.value.find((key) => key.id === view.revokedKeyId && key.status === "revoked") : undefined;
-  const message = revoked ? { kind: "success" as const, text: `Key ${keyTitle(revoked)} is revoked. Requests with it now fail with 401.` } : view.message;
+  const revoked = view.revokedKeyId
+    ? listed.value.find((key) => key.id === view.revokedKeyId && key.status === "revoked")
+    : undefined;
+  const message = revoked
+    ? { kind: "success" as const, text: `Key ${keyTitle(revoked)} is revoked. Requests with it now fail with 401.` }
+    : view.message;
   const page = (
     <KeysPage
       account={c.var.account}
@@ -59,7 +63,10 @@ export function refusalMessage(refusal: Refusal): { status: PageStatus; text: st
         text: `No key was generated: an account can have at most ${MAX_ACTIVE_KEYS} active keys at once, and you have ${MAX_ACTIVE_KEYS}. Revoke a key you no longer use, then generate again. To rotate a key: ${ROTATION_STEPS.join(" ")}`,
       };
     case "admin_not_approved":
-      return { status: 403, text: "No key was generated: the admin scope needs an operator's approval for your account. Choose other scopes, or ask an operator." };
+      return {
+        status: 403,
+        text: "No key was generated: the admin scope needs an operator's approval for your account. Choose other scopes, or ask an operator.",
+      };
     default:
       return { status: 400, text: `No key was generated. ${refusal.detail}` };
   }
@@ -97,7 +104,12 @@ async function ownKey(c: Context<DashboardEnv>, keyId: string): Promise<KeyView 
 }
 
 const keyNotFound = (c: Context<DashboardEnv>) =>
-  renderDashboardError(c, 404, "Key not found", "Your account has no key with that id. Nothing was changed. Pick the key from your list of API keys.");
+  renderDashboardError(
+    c,
+    404,
+    "Key not found",
+    "Your account has no key with that id. Nothing was changed. Pick the key from your list of API keys.",
+  );
 
 async function confirmRevoke(c: Context<DashboardEnv>) {
   const key = await ownKey(c, c.req.param("keyId") ?? "");
@@ -120,7 +132,8 @@ async function confirmRevoke(c: Context<DashboardEnv>) {
       }
     >
       <p>
-        Every request made with <code>{maskedKey(key)}</code> will fail with 401 from the moment you revoke it, everywhere. This cannot be undone.
+        Every request made with <code>{maskedKey(key)}</code> will fail with 401 from the moment you revoke it,
+        everywhere. This cannot be undone.
       </p>
       <p>Rotating? Make sure the new key is deployed and working before you revoke this one.</p>
     </ConfirmPage>
@@ -132,7 +145,10 @@ async function revokeKey(c: Context<DashboardEnv>) {
   const keyId = c.req.param("keyId") ?? "";
   if (!KEY_ID_PATTERN.test(keyId)) return keyNotFound(c);
   const revoked = await accountObject(c.env, c.var.account.id).revokeKey(keyId);
-  if (!revoked.ok) return revoked.code === "key_not_found" ? keyNotFound(c) : renderDashboardError(c, 400, "Key not revoked", revoked.detail);
+  if (!revoked.ok)
+    return revoked.code === "key_not_found"
+      ? keyNotFound(c)
+      : renderDashboardError(c, 400, "Key not revoked", revoked.detail);
   return c.redirect(`${DASHBOARD_PATHS.keys}?revoked=${keyId}`, 303);
 }
 

@@ -15,13 +15,28 @@ export function NewKeyPanel(props: { keyView: KeyView; secret: string; origin: s
     <section class="new-key" aria-labelledby="new-key-heading">
       <h2 id="new-key-heading">Your new key{key.name ? ` “${key.name}”` : ""} is ready</h2>
       <p class="warning">
-        <strong>Copy it now: this is the only time it is shown.</strong> We store only a fingerprint of it, so nobody can show it to you
-        again. If you lose it, revoke it and generate a new one. In the list below it appears as <code>{maskedKey(key)}</code>.
+        <strong>Copy it now: this is the only time it is shown.</strong> We store only a fingerprint of it, so nobody
+        can show it to you again. If you lose it, revoke it and generate a new one. In the list below it appears as{" "}
+        <code>{maskedKey(key)}</code>.
       </p>
       <label for={SECRET_FIELD_ID}>Secret {key.mode} key</label>
       <div class="copy-row">
-        <input id={SECRET_FIELD_ID} class="secret" type="text" readonly value={props.secret} autocomplete="off" spellcheck={false} />
-        <button type="button" class="secondary" data-copy-target={SECRET_FIELD_ID} data-copy-status="copy-status" hidden>
+        <input
+          id={SECRET_FIELD_ID}
+          class="secret"
+          type="text"
+          readonly
+          value={props.secret}
+          autocomplete="off"
+          spellcheck={false}
+        />
+        <button
+          type="button"
+          class="secondary"
+          data-copy-target={SECRET_FIELD_ID}
+          data-copy-status="copy-status"
+          hidden
+        >
           Copy
         </button>
       </div>
@@ -34,7 +49,8 @@ export function NewKeyPanel(props: { keyView: KeyView; secret: string; origin: s
   ${props.origin}/v1/catalog`}</code>
       </pre>
       <p class="hint">
-        Keep it out of source code: put it in your deployment's secret store. Done? <a href={DASHBOARD_PATHS.keys}>Hide the key</a>.
+        Keep it out of source code: put it in your deployment's secret store. Done?{" "}
+        <a href={DASHBOARD_PATHS.keys}>Hide the key</a>.
       </p>
     </section>
   );

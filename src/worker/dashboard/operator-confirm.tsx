@@ -17,7 +17,13 @@ import { readAdminApproval } from "../auth/oauth/admin-approval";
 import { ADMIN_SCOPE } from "../../shared/auth/scopes";
 import { CsrfField } from "../web/csrf";
 import { ConfirmPage } from "./confirm-page";
-import { ADMIN_REQUEST_PATHS, adminKeysPath, DASHBOARD_PATHS, withdrawAdminKeysPath, type DashboardEnv } from "./context";
+import {
+  ADMIN_REQUEST_PATHS,
+  adminKeysPath,
+  DASHBOARD_PATHS,
+  withdrawAdminKeysPath,
+  type DashboardEnv,
+} from "./context";
 import { keyTitle } from "./key-table";
 import { renderDashboard, renderDashboardError } from "./page";
 
@@ -30,9 +36,24 @@ async function accountOf(c: OperatorContext, accountId: string | undefined): Pro
 }
 
 const accountNotFound = (c: OperatorContext) =>
-  renderDashboardError(c, 404, "Account not found", "There is no account with that id on this deployment. Nothing was changed.");
+  renderDashboardError(
+    c,
+    404,
+    "Account not found",
+    "There is no account with that id on this deployment. Nothing was changed.",
+  );
 
-function confirm(c: OperatorContext, props: { title: string; action: string; button: string; danger?: boolean; hidden?: Record<string, string>; children: Child }) {
+function confirm(
+  c: OperatorContext,
+  props: {
+    title: string;
+    action: string;
+    button: string;
+    danger?: boolean;
+    hidden?: Record<string, string>;
+    children: Child;
+  },
+) {
   const page = (
     <ConfirmPage
       account={c.var.account}
@@ -62,9 +83,15 @@ export async function confirmApproveRequest(c: OperatorContext) {
   const accountId = c.req.query("account_id") ?? "";
   const clientId = c.req.query("client_id") ?? "";
   const account = await accountOf(c, accountId);
-  const request = account && clientId && clientId.length <= 256 ? await readAdminApproval(c.env.OAUTH_KV, accountId, clientId) : null;
+  const request =
+    account && clientId && clientId.length <= 256 ? await readAdminApproval(c.env.OAUTH_KV, accountId, clientId) : null;
   if (!account || request?.status !== "pending") {
-    return renderDashboardError(c, 404, "Nothing to approve", "There is no admin request waiting for that account and app (it may have been decided already). Nothing was changed.");
+    return renderDashboardError(
+      c,
+      404,
+      "Nothing to approve",
+      "There is no admin request waiting for that account and app (it may have been decided already). Nothing was changed.",
+    );
   }
   return confirm(c, {
     title: `Approve admin for ${request.client_name} acting for ${account.email}?`,
@@ -74,10 +101,13 @@ export async function confirmApproveRequest(c: OperatorContext) {
     children: (
       <>
         <p>
-          The app's next token (a new sign-in or a refresh) carries <code>admin</code>: full access to {account.email}'s account on the{" "}
-          {c.env.DEPLOYMENT} deployment.
+          The app's next token (a new sign-in or a refresh) carries <code>admin</code>: full access to {account.email}'s
+          account on the {c.env.DEPLOYMENT} deployment.
         </p>
-        <p>Withdrawing it later means the customer revoking the app on their Authorized apps page, so approve only an app you trust with everything.</p>
+        <p>
+          Withdrawing it later means the customer revoking the app on their Authorized apps page, so approve only an app
+          you trust with everything.
+        </p>
       </>
     ),
   });
@@ -94,7 +124,8 @@ export async function confirmAdminKeys(c: OperatorContext) {
     children: (
       <>
         <p>
-          The account may then create API keys with the <code>admin</code> scope: full access to the account on the {c.env.DEPLOYMENT} deployment.
+          The account may then create API keys with the <code>admin</code> scope: full access to the account on the{" "}
+          {c.env.DEPLOYMENT} deployment.
         </p>
         <p>You can withdraw the approval later on the operator page; that also revokes the account's admin keys.</p>
       </>
@@ -142,6 +173,10 @@ export async function withdrawAdminKeys(c: OperatorContext) {
   const accountId = c.req.param("accountId") ?? "";
   const withdrawn = ACCOUNT_ID_PATTERN.test(accountId) ? await accountObject(c.env, accountId).withdrawAdmin() : null;
   if (!withdrawn?.ok) return accountNotFound(c);
-  const query = new URLSearchParams({ decision: "admin-keys-withdrawn", account: accountId, revoked: String(withdrawn.value.revoked.length) });
+  const query = new URLSearchParams({
+    decision: "admin-keys-withdrawn",
+    account: accountId,
+    revoked: String(withdrawn.value.revoked.length),
+  });
   return c.redirect(`${DASHBOARD_PATHS.operator}?${query}`, 303);
 }

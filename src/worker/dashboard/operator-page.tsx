@@ -132,7 +132,10 @@ export function OperatorPage(props: {
   return (
     <DashboardPage title="Operator" current="operator" account={props.account} session={props.session}>
       <h1>Operator</h1>
-      <p class="lead">The {props.deployment} deployment. Full access (the admin scope) reaches an app's tokens only after you approve it here.</p>
+      <p class="lead">
+        The {props.deployment} deployment. Full access (the admin scope) reaches an app's tokens only after you approve
+        it here.
+      </p>
       {props.message ? (
         <Notice kind={props.message.kind}>
           <p>{props.message.text}</p>
@@ -140,12 +143,18 @@ export function OperatorPage(props: {
       ) : null}
       <section aria-labelledby="requests-heading">
         <h2 id="requests-heading">Admin requests</h2>
-        <p class="hint">Approve (you confirm on the next page) and the app's next token (a new sign-in or a refresh) carries admin. Reject and it keeps everything else; the customer may ask again.</p>
+        <p class="hint">
+          Approve (you confirm on the next page) and the app's next token (a new sign-in or a refresh) carries admin.
+          Reject and it keeps everything else; the customer may ask again.
+        </p>
         <PendingRequests session={props.session} rows={props.pending} />
       </section>
       <section aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">Accounts</h2>
-        <p class="hint">“Admin keys”: whether the account may create API keys with the admin scope. Approve and Withdraw each ask you to confirm; withdrawing revokes the account's admin keys.</p>
+        <p class="hint">
+          “Admin keys”: whether the account may create API keys with the admin scope. Approve and Withdraw each ask you
+          to confirm; withdrawing revokes the account's admin keys.
+        </p>
         <AccountsTable accounts={props.accounts} />
       </section>
     </DashboardPage>

@@ -13,10 +13,26 @@ import { accountDirectory, accountObject } from "../auth/accounts";
 import type { AccountView } from "../auth/account-views";
 import { ACCOUNT_ID_PATTERN } from "../../shared/auth/ids";
 import { requireOperatorRole } from "./access";
-import { approveAdminRequest, pendingAdminRequests, rejectAdminRequest, type AdminDecision } from "../auth/oauth/admin-requests";
+import {
+  approveAdminRequest,
+  pendingAdminRequests,
+  rejectAdminRequest,
+  type AdminDecision,
+} from "../auth/oauth/admin-requests";
 import { appNameOf } from "./authorized-apps";
-import { ADMIN_REQUEST_PATHS, adminKeysPath, DASHBOARD_PATHS, withdrawAdminKeysPath, type DashboardEnv } from "./context";
-import { confirmAdminKeys, confirmApproveRequest, confirmWithdrawAdminKeys, withdrawAdminKeys } from "./operator-confirm";
+import {
+  ADMIN_REQUEST_PATHS,
+  adminKeysPath,
+  DASHBOARD_PATHS,
+  withdrawAdminKeysPath,
+  type DashboardEnv,
+} from "./context";
+import {
+  confirmAdminKeys,
+  confirmApproveRequest,
+  confirmWithdrawAdminKeys,
+  withdrawAdminKeys,
+} from "./operator-confirm";
 import { OperatorPage } from "./operator-page";
 import { renderDashboard, renderDashboardError } from "./page";
 
@@ -30,22 +46,37 @@ async function decisionMessage(c: Context<DashboardEnv>, accounts: readonly Acco
   const decision = c.req.query("decision");
   const email = accounts.find((account) => account.id === c.req.query("account"))?.email;
   if (!email) return undefined;
-  if (decision === "admin-keys") return { kind: "success" as const, text: `Approved: ${email} may now create API keys with the admin scope.` };
+  if (decision === "admin-keys")
+    return { kind: "success" as const, text: `Approved: ${email} may now create API keys with the admin scope.` };
   if (decision === "admin-keys-withdrawn") {
     const revoked = Number(/^\d{1,4}$/.exec(c.req.query("revoked") ?? "")?.[0] ?? 0);
-    return { kind: "success" as const, text: `Withdrawn: ${email} may no longer create API keys with the admin scope; ${revoked} admin key${revoked === 1 ? " was" : "s were"} revoked.` };
+    return {
+      kind: "success" as const,
+      text: `Withdrawn: ${email} may no longer create API keys with the admin scope; ${revoked} admin key${revoked === 1 ? " was" : "s were"} revoked.`,
+    };
   }
   const app = await appNameOf(c.env, c.req.url, c.req.query("client") ?? "");
   if (!app) return undefined;
-  if (decision === "approved") return { kind: "success" as const, text: `Approved: ${app} gets admin for ${email} with its next token (a new sign-in or a refresh).` };
-  if (decision === "rejected") return { kind: "success" as const, text: `Rejected: ${app} does not get admin for ${email}. Its other scopes are unchanged.` };
+  if (decision === "approved")
+    return {
+      kind: "success" as const,
+      text: `Approved: ${app} gets admin for ${email} with its next token (a new sign-in or a refresh).`,
+    };
+  if (decision === "rejected")
+    return {
+      kind: "success" as const,
+      text: `Rejected: ${app} does not get admin for ${email}. Its other scopes are unchanged.`,
+    };
   return undefined;
 }
 
 async function showOperator(c: Context<DashboardEnv>) {
   const [pending, accounts] = await Promise.all([pendingAdminRequests(c.env.OAUTH_KV), everyAccount(c.env)]);
   const emailOf = new Map(accounts.map((account) => [account.id, account.email]));
-  const rows = pending.map((request) => ({ request, accountEmail: emailOf.get(request.account_id) ?? request.account_id }));
+  const rows = pending.map((request) => ({
+    request,
+    accountEmail: emailOf.get(request.account_id) ?? request.account_id,
+  }));
   const page = (
     <OperatorPage
       account={c.var.account}
@@ -60,7 +91,8 @@ async function showOperator(c: Context<DashboardEnv>) {
 }
 
 const REFUSED: Record<Exclude<AdminDecision, { ok: true }>["reason"], string> = {
-  not_found: "There is no admin request for that account and app (it may have been rejected already). Nothing was changed.",
+  not_found:
+    "There is no admin request for that account and app (it may have been rejected already). Nothing was changed.",
   already_decided: "That admin request was already approved. Nothing was changed.",
 };
 
@@ -69,15 +101,32 @@ function decide(decision: "approved" | "rejected") {
     const form = await c.req.formData();
     const accountId = form.get("account_id");
     const clientId = form.get("client_id");
-    if (typeof accountId !== "string" || !ACCOUNT_ID_PATTERN.test(accountId) || typeof clientId !== "string" || !clientId || clientId.length > 256) {
-      return renderDashboardError(c, 400, "Request not understood", "The form did not name an account and an app. Go back to the operator page and use its buttons.");
+    if (
+      typeof accountId !== "string" ||
+      !ACCOUNT_ID_PATTERN.test(accountId) ||
+      typeof clientId !== "string" ||
+      !clientId ||
+      clientId.length > 256
+    ) {
+      return renderDashboardError(
+        c,
+        400,
+        "Request not understood",
+        "The form did not name an account and an app. Go back to the operator page and use its buttons.",
+      );
     }
     const target = { accountId, clientId };
     const outcome =
       decision === "approved"
         ? await approveAdminRequest(c.env.OAUTH_KV, target, c.var.account.email, new Date())
         : await rejectAdminRequest(c.env.OAUTH_KV, target);
-    if (!outcome.ok) return renderDashboardError(c, outcome.reason === "not_found" ? 404 : 409, "Nothing to decide", REFUSED[outcome.reason]);
+    if (!outcome.ok)
+      return renderDashboardError(
+        c,
+        outcome.reason === "not_found" ? 404 : 409,
+        "Nothing to decide",
+        REFUSED[outcome.reason],
+      );
     const query = new URLSearchParams({ decision, account: accountId, client: clientId });
     return c.redirect(`${DASHBOARD_PATHS.operator}?${query}`, 303);
   };
@@ -86,8 +135,17 @@ function decide(decision: "approved" | "rejected") {
 async function approveAdminKeys(c: Context<DashboardEnv>) {
   const accountId = c.req.param("accountId") ?? "";
   const approved = ACCOUNT_ID_PATTERN.test(accountId) ? await accountObject(c.env, accountId).approveAdmin() : null;
-  if (!approved?.ok) return renderDashboardError(c, 404, "Account not found", "There is no account with that id on this deployment. Nothing was changed.");
-  return c.redirect(`${DASHBOARD_PATHS.operator}?${new URLSearchParams({ decision: "admin-keys", account: accountId })}`, 303);
+  if (!approved?.ok)
+    return renderDashboardError(
+      c,
+      404,
+      "Account not found",
+      "There is no account with that id on this deployment. Nothing was changed.",
+    );
+  return c.redirect(
+    `${DASHBOARD_PATHS.operator}?${new URLSearchParams({ decision: "admin-keys", account: accountId })}`,
+    303,
+  );
 }
 
 export function registerOperatorPages(dashboard: Hono<DashboardEnv>): void {

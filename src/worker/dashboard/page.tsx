@@ -44,7 +44,13 @@ function DashboardNav(props: { current: Section | null; account: AccountView; se
   );
 }
 
-export function DashboardPage(props: { title: string; current: Section | null; account: AccountView; session: WebSession; children: Child }) {
+export function DashboardPage(props: {
+  title: string;
+  current: Section | null;
+  account: AccountView;
+  session: WebSession;
+  children: Child;
+}) {
   return (
     <Layout
       title={props.title}
@@ -60,7 +66,11 @@ export function DashboardPage(props: { title: string; current: Section | null; a
 export type PageStatus = 200 | 400 | 403 | 404 | 409 | 500;
 
 /** Sends a dashboard page; its only script is our own copy script (CSP `script-src 'self'`). */
-export function renderDashboard(c: Context<DashboardEnv>, page: Child, status: PageStatus = 200): Response | Promise<Response> {
+export function renderDashboard(
+  c: Context<DashboardEnv>,
+  page: Child,
+  status: PageStatus = 200,
+): Response | Promise<Response> {
   return renderPage(c, page, { status, allowScripts: true });
 }
 

@@ -26,12 +26,16 @@ export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   // An unexpected failure is a page in words with the request id, never a problem+json body.
   dashboard.onError((error, c) => {
     const id = c.get("requestId") ?? "req_unknown";
-    console.error(JSON.stringify({ level: "error", request_id: id, where: "dashboard", message: String(error?.message ?? error) }));
+    console.error(
+      JSON.stringify({ level: "error", request_id: id, where: "dashboard", message: String(error?.message ?? error) }),
+    );
     return renderPage(
       c,
       <Layout title="Something went wrong">
         <h1>Something went wrong</h1>
-        <p class="error">The dashboard could not finish this request. Nothing was shown that should not be; try again in a moment.</p>
+        <p class="error">
+          The dashboard could not finish this request. Nothing was shown that should not be; try again in a moment.
+        </p>
         <p class="muted">If it keeps happening, quote request id {id}.</p>
       </Layout>,
       { status: 500 },
@@ -42,9 +46,11 @@ export function registerDashboardRoutes(app: Hono<AppEnv>): void {
 
   const pages = new Hono<DashboardEnv>();
   // Scoped to /dashboard: a path-less use() would run on every route of the worker once mounted.
-  for (const path of [DASHBOARD_PATHS.home, `${DASHBOARD_PATHS.home}/*`]) pages.use(path, loadSession(), csrfProtection(), requireAccount());
+  for (const path of [DASHBOARD_PATHS.home, `${DASHBOARD_PATHS.home}/*`])
+    pages.use(path, loadSession(), csrfProtection(), requireAccount());
   // Where a sign-in lands: an operator's work is on the operator page, a customer's on the keys page.
-  const landing = (c: Context<DashboardEnv>) => c.redirect(isOperator(c.var.account) ? DASHBOARD_PATHS.operator : DASHBOARD_PATHS.keys, 303);
+  const landing = (c: Context<DashboardEnv>) =>
+    c.redirect(isOperator(c.var.account) ? DASHBOARD_PATHS.operator : DASHBOARD_PATHS.keys, 303);
   pages.get(DASHBOARD_PATHS.home, landing);
   pages.get(`${DASHBOARD_PATHS.home}/`, landing);
   registerKeyPages(pages);

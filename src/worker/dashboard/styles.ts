@@ -107,5 +107,7 @@ label.choice code { color: var(--muted); white-space: nowrap; }
 `;
 
 export function registerDashboardStyles(app: Hono<DashboardEnv>): void {
-  app.get(DASHBOARD_PATHS.styles, (c) => c.body(STYLES, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }));
+  app.get(DASHBOARD_PATHS.styles, (c) =>
+    c.body(STYLES, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
+  );
 }

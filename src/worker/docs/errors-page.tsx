@@ -24,7 +24,8 @@ function Explained(props: { text: string }) {
 }
 
 function ProblemSection(props: { code: ProblemCode }) {
-  const type: { status: number; title: string; explanation: string; headers?: readonly string[] } = PROBLEM_TYPES[props.code];
+  const type: { status: number; title: string; explanation: string; headers?: readonly string[] } =
+    PROBLEM_TYPES[props.code];
   return (
     <section id={props.code}>
       <h2>
@@ -43,10 +44,11 @@ function ErrorsPage() {
     <Layout title="Error codes" stylesheets={[DOCS_PATHS.styles]}>
       <h1>Error codes</h1>
       <p>
-        Every error of the API is <code>application/problem+json</code> (RFC 9457) with a stable <code>code</code>: branch on it,
-        not on <code>detail</code>. Its <code>type</code> links here. Quote <code>request_id</code> (also the <code>Request-Id</code>{" "}
-        header) when you report a problem. The OAuth endpoints (<code>/oauth/token</code>, <code>/oauth/revoke</code>) answer
-        RFC 6749 errors instead. Every route and its answers: <a href={DOCS_PATHS.reference}>API reference</a>.
+        Every error of the API is <code>application/problem+json</code> (RFC 9457) with a stable <code>code</code>:
+        branch on it, not on <code>detail</code>. Its <code>type</code> links here. Quote <code>request_id</code> (also
+        the <code>Request-Id</code> header) when you report a problem. The OAuth endpoints (<code>/oauth/token</code>,{" "}
+        <code>/oauth/revoke</code>) answer RFC 6749 errors instead. Every route and its answers:{" "}
+        <a href={DOCS_PATHS.reference}>API reference</a>.
       </p>
       {(Object.keys(PROBLEM_TYPES) as ProblemCode[]).map((code) => (
         <ProblemSection code={code} />
@@ -57,5 +59,7 @@ function ErrorsPage() {
 
 export function registerErrorsPage(app: Hono<AppEnv>): void {
   app.get(DOCS_PATHS.errors, (c) => renderPage(c as unknown as Context<WebEnv>, <ErrorsPage />));
-  app.get(DOCS_PATHS.styles, (c) => c.body(STYLES, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }));
+  app.get(DOCS_PATHS.styles, (c) =>
+    c.body(STYLES, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
+  );
 }

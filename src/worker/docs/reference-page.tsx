@@ -48,7 +48,8 @@ function ReferencePage() {
       <body>
         <main id="reference">
           <noscript>
-            The interactive reference needs JavaScript. The description itself is <a href={DOCS_PATHS.document}>{DOCS_PATHS.document}</a>
+            The interactive reference needs JavaScript. The description itself is{" "}
+            <a href={DOCS_PATHS.document}>{DOCS_PATHS.document}</a>
             {"; "}
             every error code is explained at <a href={DOCS_PATHS.errors}>{DOCS_PATHS.errors}</a>.
           </noscript>
@@ -64,9 +65,18 @@ export function registerReferencePage(app: Hono<AppEnv>): void {
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Referrer-Policy", "same-origin");
     c.header("Cache-Control", "public, max-age=300");
-    return c.html(<>{raw("<!doctype html>")}<ReferencePage /></>);
+    return c.html(
+      <>
+        {raw("<!doctype html>")}
+        <ReferencePage />
+      </>,
+    );
   });
   app.get(DOCS_PATHS.script, (c) =>
-    c.body(START_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff" }),
+    c.body(START_SCRIPT, 200, {
+      "Content-Type": "text/javascript; charset=utf-8",
+      "Cache-Control": "public, max-age=300",
+      "X-Content-Type-Options": "nosniff",
+    }),
   );
 }

@@ -14,7 +14,10 @@ const TAGS = [
   { name: "Catalog", description: "The catalog document, its parts and release manifests. Scope `read:catalog`." },
   { name: "API keys", description: "Self-service keys of the calling key's account on this deployment." },
   { name: "Cheeses", description: "The authentication spec's example collection. Scope `read:cheeses`." },
-  { name: "OAuth 2.0", description: "Authorization server endpoints (RFC 6749, RFC 7009, RFC 8414); errors are RFC 6749 JSON." },
+  {
+    name: "OAuth 2.0",
+    description: "Authorization server endpoints (RFC 6749, RFC 7009, RFC 8414); errors are RFC 6749 JSON.",
+  },
   { name: DOCS_TAG, description: "This description, the interactive reference and the error codes." },
 ];
 
@@ -34,7 +37,10 @@ function documentAt(app: OpenAPIHono<AppEnv>, origin: string): string {
   return text;
 }
 
-const html = (description: string) => ({ description, content: { "text/html": { schema: { type: "string" as const } } } });
+const html = (description: string) => ({
+  description,
+  content: { "text/html": { schema: { type: "string" as const } } },
+});
 
 export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.register("Problem", ProblemSchema);
@@ -45,12 +51,33 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     path: DOCS_PATHS.document,
     operationId: "getOpenApiDocument",
     summary: "This OpenAPI 3.1 description",
-    responses: { 200: { description: "The description, for this deployment's origin.", content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } } },
+    responses: {
+      200: {
+        description: "The description, for this deployment's origin.",
+        content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
+      },
+    },
   });
-  app.openAPIRegistry.registerPath({ ...documented, method: "get", path: DOCS_PATHS.reference, operationId: "getReference", summary: "The interactive API reference", responses: { 200: html("An HTML page (Swagger UI, served from this origin).") } });
-  app.openAPIRegistry.registerPath({ ...documented, method: "get", path: DOCS_PATHS.errors, operationId: "getErrorCodes", summary: "Every problem code, explained", responses: { 200: html("An HTML page with one section per code, anchored by the code.") } });
+  app.openAPIRegistry.registerPath({
+    ...documented,
+    method: "get",
+    path: DOCS_PATHS.reference,
+    operationId: "getReference",
+    summary: "The interactive API reference",
+    responses: { 200: html("An HTML page (Swagger UI, served from this origin).") },
+  });
+  app.openAPIRegistry.registerPath({
+    ...documented,
+    method: "get",
+    path: DOCS_PATHS.errors,
+    operationId: "getErrorCodes",
+    summary: "Every problem code, explained",
+    responses: { 200: html("An HTML page with one section per code, anchored by the code.") },
+  });
 
-  app.get(DOCS_PATHS.document, (c) => c.body(documentAt(app, c.var.publicOrigin), 200, { "Content-Type": "application/json" }));
+  app.get(DOCS_PATHS.document, (c) =>
+    c.body(documentAt(app, c.var.publicOrigin), 200, { "Content-Type": "application/json" }),
+  );
   registerReferencePage(app);
   registerErrorsPage(app);
 }

@@ -20,10 +20,19 @@ export function routeNotFound(app: Hono<AppEnv>): (c: Context<AppEnv>) => Respon
     index ??= indexRoutes(app); // built on first use: every route is registered by then
     const allow = allowHeader(index, c.req.path);
     const id = c.get("requestId");
-    if (!allow) return renderProblem(new Problem("not_found", `No route for ${c.req.method} ${c.req.path}.`), id, c.var.publicOrigin);
+    if (!allow)
+      return renderProblem(
+        new Problem("not_found", `No route for ${c.req.method} ${c.req.path}.`),
+        id,
+        c.var.publicOrigin,
+      );
     if (c.req.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: allow } });
     const detail = `${c.req.method} is not allowed on ${c.req.path}; it answers ${allow}.`;
-    return renderProblem(new Problem("method_not_allowed", detail, { headers: { Allow: allow } }), id, c.var.publicOrigin);
+    return renderProblem(
+      new Problem("method_not_allowed", detail, { headers: { Allow: allow } }),
+      id,
+      c.var.publicOrigin,
+    );
   };
 }
 

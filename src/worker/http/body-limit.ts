@@ -15,7 +15,10 @@ export function limitBodies(): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
-      throw new Problem("content_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes; no request to this API needs more.`);
+      throw new Problem(
+        "content_too_large",
+        `The request body is larger than ${MAX_BODY_BYTES} bytes; no request to this API needs more.`,
+      );
     },
   });
 }

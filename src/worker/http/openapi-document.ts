@@ -26,10 +26,22 @@ interface Operation {
   responses: Record<string, ResponseObject>;
 }
 
-const UNAUTHORIZED: ProblemCode[] = ["unauthenticated", "invalid_authorization_header", "invalid_api_key", "invalid_token", "wrong_deployment", "revoked_api_key"];
+const UNAUTHORIZED: ProblemCode[] = [
+  "unauthenticated",
+  "invalid_authorization_header",
+  "invalid_api_key",
+  "invalid_token",
+  "wrong_deployment",
+  "revoked_api_key",
+];
 const PROTECTED: ProblemCode[] = [...UNAUTHORIZED, "rate_limited", "oauth_not_configured"];
 const EVERY_OPERATION: ProblemCode[] = ["unknown_host", "method_not_allowed", "internal_error"];
-const REQUEST_ID = { [REQUEST_ID_HEADER]: header("This request's id (`req_…`), also in every problem body: quote it when you report a problem.", true) };
+const REQUEST_ID = {
+  [REQUEST_ID_HEADER]: header(
+    "This request's id (`req_…`), also in every problem body: quote it when you report a problem.",
+    true,
+  ),
+};
 /** Range handling is defined for GET only (RFC 9110 §14.2): HEAD ignores these. */
 const GET_ONLY_PARAMETERS = new Set(["Range", "If-Range"]);
 const GET_ONLY_STATUSES = new Set(["206", "416"]);
@@ -44,9 +56,15 @@ export const DOCUMENT_INFO = {
 };
 
 /** The document as served at `origin`: its server, and absolute OAuth endpoint URLs. */
-export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string, tags: { name: string; description: string }[]): Document {
+export function openApiDocument(
+  app: OpenAPIHono<AppEnv>,
+  origin: string,
+  tags: { name: string; description: string }[],
+): Document {
   // A copy: the generator passes the routes' own response objects through, and this edits them.
-  const doc = structuredClone(app.getOpenAPI31Document({ openapi: "3.1.0", info: DOCUMENT_INFO, servers: [{ url: origin }], tags }));
+  const doc = structuredClone(
+    app.getOpenAPI31Document({ openapi: "3.1.0", info: DOCUMENT_INFO, servers: [{ url: origin }], tags }),
+  );
   for (const item of Object.values(doc.paths ?? {}) as Record<string, Operation>[]) completePathItem(item);
   absoluteOAuthUrls(doc, origin);
   return doc;
@@ -62,12 +80,18 @@ function completeOperation(operation: Operation): void {
   operation.security ??= [];
   const codes = [...EVERY_OPERATION];
   if (operation.requestBody) codes.push("content_too_large");
-  if (scheme) codes.push(...PROTECTED, ...(Object.values(scheme).some((scopes) => scopes.length > 0) ? (["insufficient_scope"] as const) : []));
+  if (scheme)
+    codes.push(
+      ...PROTECTED,
+      ...(Object.values(scheme).some((scopes) => scopes.length > 0) ? (["insufficient_scope"] as const) : []),
+    );
   const byStatus = new Map<string, ProblemCode[]>();
   for (const code of codes) byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
-  for (const [status, added] of byStatus) operation.responses[status] = withProblems(operation.responses[status], added);
+  for (const [status, added] of byStatus)
+    operation.responses[status] = withProblems(operation.responses[status], added);
   const extraHeaders: Record<string, HeaderObject> = { ...REQUEST_ID, ...(scheme ? RATE_LIMIT_HEADERS : {}) };
-  for (const response of Object.values(operation.responses)) response.headers = { ...response.headers, ...extraHeaders };
+  for (const response of Object.values(operation.responses))
+    response.headers = { ...response.headers, ...extraHeaders };
   operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
 }
 
@@ -90,14 +114,19 @@ function headOf(get: Operation): Operation {
 }
 
 /** `getCatalog` → `headCatalog`; `listKeys` → `headListKeys`. */
-const headId = (id: string) => (id.startsWith("get") ? `head${id.slice(3)}` : `head${id[0]!.toUpperCase()}${id.slice(1)}`);
+const headId = (id: string) =>
+  id.startsWith("get") ? `head${id.slice(3)}` : `head${id[0]!.toUpperCase()}${id.slice(1)}`;
 
 /** OpenAPI 3.1 §4.8.29: the flow URLs are URLs; the routes register paths. */
 function absoluteOAuthUrls(doc: Document, origin: string): void {
-  for (const scheme of Object.values(doc.components?.securitySchemes ?? {}) as { type?: string; flows?: Record<string, Record<string, unknown>> }[]) {
+  for (const scheme of Object.values(doc.components?.securitySchemes ?? {}) as {
+    type?: string;
+    flows?: Record<string, Record<string, unknown>>;
+  }[]) {
     if (scheme.type !== "oauth2") continue;
     for (const flow of Object.values(scheme.flows ?? {})) {
-      for (const key of ["authorizationUrl", "tokenUrl", "refreshUrl"]) if (typeof flow[key] === "string") flow[key] = new URL(flow[key], origin).toString();
+      for (const key of ["authorizationUrl", "tokenUrl", "refreshUrl"])
+        if (typeof flow[key] === "string") flow[key] = new URL(flow[key], origin).toString();
     }
   }
 }

@@ -13,16 +13,31 @@ export interface HeaderObject {
   schema: { type: "string" } | { type: "integer"; minimum: number };
 }
 
-export const header = (description: string, required = false): HeaderObject => ({ description, ...(required ? { required } : {}), schema: { type: "string" } });
+export const header = (description: string, required = false): HeaderObject => ({
+  description,
+  ...(required ? { required } : {}),
+  schema: { type: "string" },
+});
 
 export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
-  "RateLimit-Policy": header('The key\'s quota, e.g. `"default";q=100;w=1` (IETF httpapi RateLimit fields draft). On every answer past authentication.'),
-  RateLimit: header('The quota left now, e.g. `"default";r=42;t=1`: r requests remain; t seconds until the quota is whole again.'),
+  "RateLimit-Policy": header(
+    'The key\'s quota, e.g. `"default";q=100;w=1` (IETF httpapi RateLimit fields draft). On every answer past authentication.',
+  ),
+  RateLimit: header(
+    'The quota left now, e.g. `"default";r=42;t=1`: r requests remain; t seconds until the quota is whole again.',
+  ),
 };
 
 const PROBLEM_HEADERS: Record<string, HeaderObject> = {
-  "WWW-Authenticate": header('`Bearer realm="…"`, plus `error="invalid_token"` and `error_description` when a credential was sent; on 403 `error="insufficient_scope", scope="<needed>"` (RFC 6750 §3).', true),
-  "Retry-After": { description: "Whole seconds to wait; a retry earlier than this cannot succeed.", required: true, schema: { type: "integer", minimum: 1 } },
+  "WWW-Authenticate": header(
+    '`Bearer realm="…"`, plus `error="invalid_token"` and `error_description` when a credential was sent; on 403 `error="insufficient_scope", scope="<needed>"` (RFC 6750 §3).',
+    true,
+  ),
+  "Retry-After": {
+    description: "Whole seconds to wait; a retry earlier than this cannot succeed.",
+    required: true,
+    schema: { type: "integer", minimum: 1 },
+  },
   Allow: header("The methods this path answers, e.g. `GET, HEAD, OPTIONS` (RFC 9110 §15.5.6).", true),
   Accept: header("The media type a body must have: `application/json` (RFC 9110 §15.5.16).", true),
   "Content-Range": header("`bytes */<size>`: the representation's size (RFC 9110 §15.5.17).", true),
@@ -64,7 +79,9 @@ export function withProblems(response: ResponseObject | undefined, codes: readon
   if (response && added.length === 0) return response;
   const all = [...known, ...added];
   const titles = added.map((code) => `${PROBLEM_TYPES[code].title} (\`${code}\`)`).join("; ");
-  const schema: ProblemSchemaObject = { allOf: [{ $ref: PROBLEM_SCHEMA_REF }, { properties: { code: { enum: all } } }] };
+  const schema: ProblemSchemaObject = {
+    allOf: [{ $ref: PROBLEM_SCHEMA_REF }, { properties: { code: { enum: all } } }],
+  };
   const onlyProblems = Object.keys(response?.content ?? {}).every((type) => type === PROBLEM_MEDIA_TYPE);
   return {
     description: response ? `${response.description}; ${titles}` : titles,
@@ -77,23 +94,43 @@ export function withProblems(response: ResponseObject | undefined, codes: readon
 function problemHeaders(codes: ProblemCode[], onlyProblems: boolean): Record<string, HeaderObject> {
   const headers: Record<string, HeaderObject> = { ...NO_STORE };
   for (const [name, value] of Object.entries(PROBLEM_HEADERS)) {
-    const senders = codes.filter((code) => (PROBLEM_TYPES[code] as { headers?: readonly string[] }).headers?.includes(name));
+    const senders = codes.filter((code) =>
+      (PROBLEM_TYPES[code] as { headers?: readonly string[] }).headers?.includes(name),
+    );
     if (senders.length > 0) headers[name] = { ...value, required: onlyProblems && senders.length === codes.length };
   }
   if (!onlyProblems) headers["Cache-Control"] = { ...NO_STORE["Cache-Control"], required: false };
   return headers;
 }
 
-const requestHeader = (name: string, description: string) => ({ name, in: "header" as const, required: false, description, schema: { type: "string" as const } });
+const requestHeader = (name: string, description: string) => ({
+  name,
+  in: "header" as const,
+  required: false,
+  description,
+  schema: { type: "string" as const },
+});
 
 /** Conditional request headers (RFC 9110 §13) of every route that sends an ETag. */
 export const CONDITIONAL_PARAMETERS = [
-  requestHeader("If-None-Match", 'A list of entity tags (or `*`): 304 Not Modified while one matches the `ETag` (weak comparison, RFC 9110 §13.1.2).'),
-  requestHeader("If-Match", "A list of entity tags (or `*`): 412 unless one equals the `ETag` (strong comparison, RFC 9110 §13.1.1); checked first."),
+  requestHeader(
+    "If-None-Match",
+    "A list of entity tags (or `*`): 304 Not Modified while one matches the `ETag` (weak comparison, RFC 9110 §13.1.2).",
+  ),
+  requestHeader(
+    "If-Match",
+    "A list of entity tags (or `*`): 412 unless one equals the `ETag` (strong comparison, RFC 9110 §13.1.1); checked first.",
+  ),
 ];
 
 /** Range request headers (RFC 9110 §14) of the byte routes (document and parts). */
 export const RANGE_PARAMETERS = [
-  requestHeader("Range", "One range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix` → 206; several ranges or one past the end → 416. Another unit is ignored."),
-  requestHeader("If-Range", "The `ETag` of the representation a partial download began with: the Range is honoured while it still matches, else the whole body (200)."),
+  requestHeader(
+    "Range",
+    "One range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix` → 206; several ranges or one past the end → 416. Another unit is ignored.",
+  ),
+  requestHeader(
+    "If-Range",
+    "The `ETag` of the representation a partial download began with: the Range is honoured while it still matches, else the whole body (200).",
+  ),
 ];

@@ -13,7 +13,10 @@ export function noEntityTags(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const ifMatch = c.req.header("If-Match");
     if (ifMatch !== undefined && ifMatch.trim() !== "*") {
-      throw new Problem("precondition_failed", `If-Match lists entity tags, but ${c.req.path} has no ETag for one to match; send If-Match: * or none.`);
+      throw new Problem(
+        "precondition_failed",
+        `If-Match lists entity tags, but ${c.req.path} has no ETag for one to match; send If-Match: * or none.`,
+      );
     }
     await next();
   };

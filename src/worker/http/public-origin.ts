@@ -34,8 +34,14 @@ export function publicOriginOf(requestUrl: string, setting: unknown): string | n
 
 function unknownHost(requestOrigin: string, setting: unknown): Problem {
   const origins = configuredOrigins(setting);
-  const served = origins.length > 0 ? `answers only at ${origins.join(", ")}` : "has no PUBLIC_ORIGINS configured, so it answers only on localhost";
-  return new Problem("unknown_host", `This deployment ${served}, not at ${requestOrigin.slice(0, 200)}. Send the request to ${origins[0] ?? "http://localhost"}.`);
+  const served =
+    origins.length > 0
+      ? `answers only at ${origins.join(", ")}`
+      : "has no PUBLIC_ORIGINS configured, so it answers only on localhost";
+  return new Problem(
+    "unknown_host",
+    `This deployment ${served}, not at ${requestOrigin.slice(0, 200)}. Send the request to ${origins[0] ?? "http://localhost"}.`,
+  );
 }
 
 /**

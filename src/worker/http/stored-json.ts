@@ -25,6 +25,11 @@ export function parseStoredJson<T>(text: string | null, schema: z.ZodType<T>, wh
   return null;
 }
 
-export async function readStoredJson<T>(kv: TextStore, key: string, schema: z.ZodType<T>, what: string): Promise<T | null> {
+export async function readStoredJson<T>(
+  kv: TextStore,
+  key: string,
+  schema: z.ZodType<T>,
+  what: string,
+): Promise<T | null> {
   return parseStoredJson(await kv.get(key), schema, what);
 }

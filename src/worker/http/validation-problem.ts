@@ -28,7 +28,11 @@ export function validationErrors(error: z.ZodError, target = "json"): Validation
   return error.issues.flatMap((issue): ValidationError[] => {
     const path = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: `${unknown} "${key}"`, code: issue.code }));
+      return issue.keys.map((key) => ({
+        path: path ? `${path}.${key}` : key,
+        message: `${unknown} "${key}"`,
+        code: issue.code,
+      }));
     }
     return [{ path, message: issue.message, code: issue.code }];
   });

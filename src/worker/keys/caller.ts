@@ -10,7 +10,10 @@ import { Problem } from "../http/problem";
 export function callingKey(c: Context<AppEnv>): Principal {
   const principal = c.get("principal");
   if (principal.kind !== "api_key") {
-    throw new Problem("forbidden", "API keys are managed with an API key of the account; OAuth access tokens cannot manage keys.");
+    throw new Problem(
+      "forbidden",
+      "API keys are managed with an API key of the account; OAuth access tokens cannot manage keys.",
+    );
   }
   return principal;
 }

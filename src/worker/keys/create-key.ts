@@ -27,13 +27,27 @@ const route = createRoute({
   operationId: "createKey",
   tags: ["API keys"],
   summary: "Create an API key",
-  description: "Returns the new key's secret once. Rotation: create a key, deploy it, then revoke the old one (DELETE /v1/keys/{id}).",
+  description:
+    "Returns the new key's secret once. Rotation: create a key, deploy it, then revoke the old one (DELETE /v1/keys/{id}).",
   middleware: [protect(), noEntityTags()] as const,
   security: bearerSecurity(),
   request: { query: NO_QUERY, body: { required: false, content: { "application/json": { schema: CreateKeyBody } } } },
   responses: {
-    201: { description: "The key, with its secret (shown once).", content: { "application/json": { schema: CreatedKey } } },
-    ...problemResponses("bad_request", "wrong_key_mode", "insufficient_scope", "admin_not_approved", "forbidden", "key_limit_reached", "precondition_failed", "content_too_large", "unsupported_media_type"),
+    201: {
+      description: "The key, with its secret (shown once).",
+      content: { "application/json": { schema: CreatedKey } },
+    },
+    ...problemResponses(
+      "bad_request",
+      "wrong_key_mode",
+      "insufficient_scope",
+      "admin_not_approved",
+      "forbidden",
+      "key_limit_reached",
+      "precondition_failed",
+      "content_too_large",
+      "unsupported_media_type",
+    ),
   },
 });
 
@@ -46,9 +60,15 @@ export function registerCreateKey(app: OpenAPIHono<AppEnv>) {
     const scopes = body.scopes ?? DEFAULT_KEY_SCOPES.filter((scope) => caller.scopes.includes(scope));
     const [missing] = scopesMissing(caller.scopes, scopes);
     if (missing) {
-      throw insufficientScope(missing, realmOf(c.env.DEPLOYMENT), `A key can only create keys with scopes it has itself; the calling key (ending in ${caller.last4}) lacks ${missing}.`);
+      throw insufficientScope(
+        missing,
+        realmOf(c.env.DEPLOYMENT),
+        `A key can only create keys with scopes it has itself; the calling key (ending in ${caller.last4}) lacks ${missing}.`,
+      );
     }
-    const created = outcomeValue(await accountObject(c.env, caller.accountId).createKey({ mode, name: body.name ?? null, scopes }));
+    const created = outcomeValue(
+      await accountObject(c.env, caller.accountId).createKey({ mode, name: body.name ?? null, scopes }),
+    );
     c.header("Cache-Control", "no-store");
     return c.json({ ...created.key, secret: created.secret }, 201);
   });

@@ -28,5 +28,7 @@ function cursorIndex(keys: readonly KeyView[], keyId: string, parameter: string)
   const index = keys.findIndex((key) => key.id === keyId);
   if (index >= 0) return index;
   const message = `${keyId} is not a key of this account: take the cursor from a page of this list`;
-  throw new Problem("bad_request", `${parameter}: ${message}`, { extra: { errors: [{ path: parameter, message, code: "unknown_key" }] } });
+  throw new Problem("bad_request", `${parameter}: ${message}`, {
+    extra: { errors: [{ path: parameter, message, code: "unknown_key" }] },
+  });
 }

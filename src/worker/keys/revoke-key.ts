@@ -33,7 +33,9 @@ export function registerRevokeKey(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const caller = callingKey(c);
     const { id } = c.req.valid("param");
-    const key = outcomeValue(await accountObject(c.env, caller.accountId).revokeKey(id, { withinScopes: caller.scopes }));
+    const key = outcomeValue(
+      await accountObject(c.env, caller.accountId).revokeKey(id, { withinScopes: caller.scopes }),
+    );
     return c.json(key, 200);
   });
 }

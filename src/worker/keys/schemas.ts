@@ -8,15 +8,13 @@ import { ScopeSchema } from "../../shared/auth/scopes";
 export const CreateKeyBody = z
   .strictObject({
     name: KeyNameSchema.optional().openapi({ example: "CI (GitHub Actions)" }),
-    mode: z
-      .enum(KEY_MODES)
-      .optional()
-      .openapi({ description: "Defaults to this deployment's mode: live on production, test on the sandbox. The other mode is refused." }),
-    scopes: z
-      .array(ScopeSchema)
-      .min(1)
-      .optional()
-      .openapi({ description: "At most the calling key's scopes. Default: every scope except admin that the calling key has." }),
+    mode: z.enum(KEY_MODES).optional().openapi({
+      description:
+        "Defaults to this deployment's mode: live on production, test on the sandbox. The other mode is refused.",
+    }),
+    scopes: z.array(ScopeSchema).min(1).optional().openapi({
+      description: "At most the calling key's scopes. Default: every scope except admin that the calling key has.",
+    }),
   })
   .openapi("CreateKeyRequest");
 
@@ -34,7 +32,10 @@ export const KeyList = z
   .object({
     object: z.literal("list"),
     data: z.array(KeyView).openapi({ description: "Oldest first (by created_at, then id)." }),
-    has_more: z.boolean().openapi({ description: "Whether more keys lie beyond this page in the direction it was read (after it; before it with ending_before)." }),
+    has_more: z.boolean().openapi({
+      description:
+        "Whether more keys lie beyond this page in the direction it was read (after it; before it with ending_before).",
+    }),
     url: z.literal(KEY_LIST_URL),
   })
   .openapi("ApiKeyList");

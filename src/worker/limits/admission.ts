@@ -48,21 +48,46 @@ export function viewOf(reply: LeaseReply, sentAt: number, receivedAt: number, pr
     unleased: reply.verdict === "allowed" ? reply.remaining : 0,
     resetAt: receivedAt + reply.resetMs,
     othersResetAt: receivedAt + reply.othersResetMs,
-    limitedUntil: reply.verdict === "limited" ? sentAt + reply.retryAfterMs : reply.verdict === "allowed" ? 0 : previous.limitedUntil,
+    limitedUntil:
+      reply.verdict === "limited"
+        ? sentAt + reply.retryAfterMs
+        : reply.verdict === "allowed"
+          ? 0
+          : previous.limitedUntil,
   };
 }
 
 /** Admitted from a lease at `now` (counted in `view.spentTat` already): `left` admissions still held here, the last lease ending at `lastUntil`. */
-export function leaseAdmission(view: LimitView, fallback: RatePolicy, now: number, left: number, lastUntil: number): Admission {
+export function leaseAdmission(
+  view: LimitView,
+  fallback: RatePolicy,
+  now: number,
+  left: number,
+  lastUntil: number,
+): Admission {
   const policy = view.policy ?? fallback;
   const held = left > 0 ? Math.max(view.spentTat, lastUntil) + (left * 1000) / policy.rate : 0;
   const wholeAt = Math.max(view.resetAt, view.othersResetAt, view.spentTat, held);
-  return { verdict: "allowed", leased: true, policy, remaining: left + view.unleased, resetMs: Math.max(0, wholeAt - now), retryAfterMs: 0 };
+  return {
+    verdict: "allowed",
+    leased: true,
+    policy,
+    remaining: left + view.unleased,
+    resetMs: Math.max(0, wholeAt - now),
+    retryAfterMs: 0,
+  };
 }
 
 /** Admitted by the KeyGuard itself: its figures are exact at that moment. */
 export function directAdmission(reply: LeaseReply & { verdict: "allowed" }): Admission {
-  return { verdict: "allowed", leased: false, policy: reply.policy, remaining: reply.remaining, resetMs: Math.max(reply.resetMs, reply.othersResetMs), retryAfterMs: 0 };
+  return {
+    verdict: "allowed",
+    leased: false,
+    policy: reply.policy,
+    remaining: reply.remaining,
+    resetMs: Math.max(reply.resetMs, reply.othersResetMs),
+    retryAfterMs: 0,
+  };
 }
 
 export function refusal(verdict: "limited" | "revoked", view: LimitView, fallback: RatePolicy, now: number): Admission {

@@ -53,7 +53,11 @@ export function throttledSeconds(ip: string | null, now = Date.now()): number {
 }
 
 /** Counts one failed authentication; returns the seconds to refuse this address for, or 0 if still under the limit. */
-export async function countAuthFailure(limiter: FailureLimiter | undefined, ip: string | null, now = Date.now()): Promise<number> {
+export async function countAuthFailure(
+  limiter: FailureLimiter | undefined,
+  ip: string | null,
+  now = Date.now(),
+): Promise<number> {
   if (!limiter || ip === null) return 0;
   const remembered = throttledSeconds(ip, now);
   if (remembered > 0) return remembered;

@@ -55,7 +55,8 @@ const STORED = {
 const retiredRefreshKey = (tokenId: string) => `refresh_retired:${tokenId}`;
 
 /** A stored value of its schema's type; anything else counts as absent (only `read` asks storage for typed values). */
-const read = <T>(kv: SyncKvStorage, key: string, schema: z.ZodType<T>): T | undefined => schema.safeParse(kv.get(key)).data;
+const read = <T>(kv: SyncKvStorage, key: string, schema: z.ZodType<T>): T | undefined =>
+  schema.safeParse(kv.get(key)).data;
 
 /** A revocation mark that is not a time still revokes (at the epoch): a corrupt mark never reopens a key. */
 function storedRevokedAt(kv: SyncKvStorage): number | undefined {

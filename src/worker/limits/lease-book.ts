@@ -23,7 +23,15 @@
 import { directAdmission, leaseAdmission, refusal, viewOf, type Admission, type LimitView } from "./admission";
 import { DemandMeter } from "./demand";
 import type { RatePolicy } from "./gcra";
-import { LEASE_MARGIN_MS, MAX_RETURNS, maxLeaseSize, type GrantedLease, type LeaseReply, type LeaseRequest, type LeaseReturn } from "./lease-protocol";
+import {
+  LEASE_MARGIN_MS,
+  MAX_RETURNS,
+  maxLeaseSize,
+  type GrantedLease,
+  type LeaseReply,
+  type LeaseRequest,
+  type LeaseReturn,
+} from "./lease-protocol";
 
 export interface LeaseSource {
   acquire(request: LeaseRequest): Promise<LeaseReply>;
@@ -133,7 +141,8 @@ export class LeaseBook {
     const finished = subject.finished.splice(0, MAX_RETURNS);
     const reply = await ctx.source().acquire({ want, finished, policy: ctx.policy, direct });
     const receivedAt = this.#now();
-    subject.rttMs = subject.rttMs === undefined ? receivedAt - sentAt : 0.75 * subject.rttMs + 0.25 * (receivedAt - sentAt);
+    subject.rttMs =
+      subject.rttMs === undefined ? receivedAt - sentAt : 0.75 * subject.rttMs + 0.25 * (receivedAt - sentAt);
     subject.view = viewOf(reply, sentAt, receivedAt, subject.view);
     if (reply.verdict === "revoked") {
       subject.revoked = true;
@@ -161,7 +170,10 @@ export class LeaseBook {
     const reply = await this.#ask(subject, ctx, 1, true);
     const now = this.#now();
     if (reply.verdict === "allowed") return directAdmission(reply);
-    return (reply.verdict === "limited" && this.#take(subject, now, ctx.policy)) || refusal(reply.verdict, subject.view, ctx.policy, now);
+    return (
+      (reply.verdict === "limited" && this.#take(subject, now, ctx.policy)) ||
+      refusal(reply.verdict, subject.view, ctx.policy, now)
+    );
   }
 
   #subject(name: string): Subject {
@@ -181,7 +193,9 @@ export class LeaseBook {
   }
 }
 
-const horizon = (subject: Subject) => Math.min(HORIZON_MS.max, Math.max(HORIZON_MS.min, 4 * (subject.rttMs ?? FIRST_RTT_MS)));
+const horizon = (subject: Subject) =>
+  Math.min(HORIZON_MS.max, Math.max(HORIZON_MS.min, 4 * (subject.rttMs ?? FIRST_RTT_MS)));
 /** Admissions this isolate expects to need for the subject over the next horizon (whole ones only). */
 const wanted = (subject: Subject, now: number) => Math.floor(subject.demand.rate(now) * horizon(subject));
-const worthALease = (subject: Subject, want: number, fallback: RatePolicy) => want >= 2 && maxLeaseSize(subject.view.policy ?? fallback) >= 2;
+const worthALease = (subject: Subject, want: number, fallback: RatePolicy) =>
+  want >= 2 && maxLeaseSize(subject.view.policy ?? fallback) >= 2;

@@ -25,7 +25,15 @@
  * lease that expires are lost, and the bucket refills less while leases are held.
  */
 import type { RatePolicy } from "./gcra";
-import { LEASE_TTL_MS, MAX_RETURNS, maxLeaseSize, type GrantedLease, type LeaseReply, type LeaseRequest, type LeaseReturn } from "./lease-protocol";
+import {
+  LEASE_TTL_MS,
+  MAX_RETURNS,
+  maxLeaseSize,
+  type GrantedLease,
+  type LeaseReply,
+  type LeaseRequest,
+  type LeaseReturn,
+} from "./lease-protocol";
 
 /** Float slack for intervals like 1000/3 ms; far below any clock resolution. */
 const EPSILON = 1e-6;
@@ -82,7 +90,12 @@ export class LeaseLedger {
     this.#tat = this.#base(now, interval) + count * interval;
     this.#held += count;
     this.#leases.set(id, { count, expiresAt: now + LEASE_TTL_MS });
-    return { allowed: true, lease: { id, count, ttlMs: LEASE_TTL_MS }, remaining: room - count, ...this.#resets(now, interval, id) };
+    return {
+      allowed: true,
+      lease: { id, count, ttlMs: LEASE_TTL_MS },
+      remaining: room - count,
+      ...this.#resets(now, interval, id),
+    };
   }
 
   /** One admission decided here and now, without a lease (strict subjects). */
@@ -108,7 +121,9 @@ export class LeaseLedger {
 
   /** Leases whose time is up: in expiry order, the cap each imposed until then, then their end. */
   #settle(now: number, interval: number): void {
-    const due = [...this.#leases].filter(([, lease]) => lease.expiresAt <= now).sort(([, a], [, b]) => a.expiresAt - b.expiresAt);
+    const due = [...this.#leases]
+      .filter(([, lease]) => lease.expiresAt <= now)
+      .sort(([, a], [, b]) => a.expiresAt - b.expiresAt);
     for (const [id, lease] of due) {
       this.#capAt(lease.expiresAt, interval);
       this.#held -= lease.count;
@@ -166,10 +181,28 @@ export class LeaseLedger {
 }
 
 /** The KeyGuard's answer to one request (a subject not revoked): a lease, or for a strict subject or a `direct` request one admission. */
-export function answerLease(ledger: LeaseLedger, now: number, policy: RatePolicy, request: LeaseRequest, strict: boolean): LeaseReply {
+export function answerLease(
+  ledger: LeaseLedger,
+  now: number,
+  policy: RatePolicy,
+  request: LeaseRequest,
+  strict: boolean,
+): LeaseReply {
   const finished = request.finished.slice(0, MAX_RETURNS);
-  const decision = strict || request.direct ? ledger.admitOne(now, policy, finished) : ledger.grant(now, policy, request.want, finished);
+  const decision =
+    strict || request.direct
+      ? ledger.admitOne(now, policy, finished)
+      : ledger.grant(now, policy, request.want, finished);
   const { resetMs, othersResetMs } = decision;
-  if (!decision.allowed) return { verdict: "limited", policy, retryAfterMs: decision.retryAfterMs, resetMs, othersResetMs };
-  return { verdict: "allowed", policy, lease: decision.lease, remaining: decision.remaining, resetMs, othersResetMs, strict };
+  if (!decision.allowed)
+    return { verdict: "limited", policy, retryAfterMs: decision.retryAfterMs, resetMs, othersResetMs };
+  return {
+    verdict: "allowed",
+    policy,
+    lease: decision.lease,
+    remaining: decision.remaining,
+    resetMs,
+    othersResetMs,
+    strict,
+  };
 }

@@ -10,7 +10,10 @@ import type { FailureLimiter } from "./ip-throttle";
 export const SIGN_IN_WINDOW_SECONDS = 60;
 
 /** Counts one attempt from this address; false once over the limit. No address, no limit (behind the edge there always is one). */
-export async function addressMayTrySignIn(limiter: FailureLimiter | undefined, clientAddress: string | null): Promise<boolean> {
+export async function addressMayTrySignIn(
+  limiter: FailureLimiter | undefined,
+  clientAddress: string | null,
+): Promise<boolean> {
   if (!limiter || clientAddress === null) return true;
   return (await limiter.limit({ key: clientAddress })).success;
 }

@@ -11,7 +11,12 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { accountObject } from "../auth/accounts";
 import { ACCOUNT_ID_PATTERN } from "../../shared/auth/ids";
 import type { AdminApproval, AdminRequestView } from "../auth/oauth/admin-approval";
-import { approveAdminRequest, pendingAdminRequests, rejectAdminRequest, type AdminDecision } from "../auth/oauth/admin-requests";
+import {
+  approveAdminRequest,
+  pendingAdminRequests,
+  rejectAdminRequest,
+  type AdminDecision,
+} from "../auth/oauth/admin-requests";
 import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 import { ACCOUNT_ID_RULE, AccountParams, OPERATOR_BASE, operatorRoute } from "./route";
@@ -20,43 +25,75 @@ import { ACCOUNT_ID_RULE, AccountParams, OPERATOR_BASE, operatorRoute } from "./
 const OPERATOR_API_ACTOR = "operator API";
 
 // The library's client ids are 16 characters of [A-Za-z0-9_-]; allow some room, nothing else.
-const RequestParams = AccountParams.extend({ client_id: z.string().regex(/^[\w-]{1,256}$/, "a client id is letters, digits, - and _ (see npm run clients -- list)") });
+const RequestParams = AccountParams.extend({
+  client_id: z
+    .string()
+    .regex(/^[\w-]{1,256}$/, "a client id is letters, digits, - and _ (see npm run clients -- list)"),
+});
 const PendingQuery = z.object({ account_id: z.string().regex(ACCOUNT_ID_PATTERN, ACCOUNT_ID_RULE).optional() });
 
 async function withAccountEmails(env: Env, requests: readonly AdminApproval[]): Promise<AdminRequestView[]> {
   const emails = new Map<string, Promise<string | null>>();
   const emailOf = (id: string) => {
-    if (!emails.has(id)) emails.set(id, accountObject(env, id).account().then((outcome) => (outcome.ok ? outcome.value.email : null)));
+    if (!emails.has(id))
+      emails.set(
+        id,
+        accountObject(env, id)
+          .account()
+          .then((outcome) => (outcome.ok ? outcome.value.email : null)),
+      );
     return emails.get(id)!;
   };
-  return Promise.all(requests.map(async (request) => ({ ...request, account_email: await emailOf(request.account_id) })));
+  return Promise.all(
+    requests.map(async (request) => ({ ...request, account_email: await emailOf(request.account_id) })),
+  );
 }
 
 function decided(outcome: AdminDecision, target: { account_id: string; client_id: string }): AdminApproval {
   if (outcome.ok) return outcome.request;
   const which = `account ${target.account_id} and client ${target.client_id}`;
   if (outcome.reason === "not_found") {
-    throw new Problem("admin_request_not_found", `No admin request for ${which}: the customer has not asked for admin through this app, or it was rejected. See npm run keys -- admin-requests.`);
+    throw new Problem(
+      "admin_request_not_found",
+      `No admin request for ${which}: the customer has not asked for admin through this app, or it was rejected. See npm run keys -- admin-requests.`,
+    );
   }
   throw new Problem("admin_request_decided", `The admin request for ${which} was already approved; nothing changed.`);
 }
 
 export function registerOperatorAdminRequests(app: OpenAPIHono<AppEnv>) {
-  app.openapi(operatorRoute({ method: "get", path: `${OPERATOR_BASE}/admin-requests`, request: { query: PendingQuery } }), async (c) => {
-    const pending = await pendingAdminRequests(c.env.OAUTH_KV, { accountId: c.req.valid("query").account_id });
-    return c.json({ data: await withAccountEmails(c.env, pending) });
-  });
+  app.openapi(
+    operatorRoute({ method: "get", path: `${OPERATOR_BASE}/admin-requests`, request: { query: PendingQuery } }),
+    async (c) => {
+      const pending = await pendingAdminRequests(c.env.OAUTH_KV, { accountId: c.req.valid("query").account_id });
+      return c.json({ data: await withAccountEmails(c.env, pending) });
+    },
+  );
 
   const requestPath = `${OPERATOR_BASE}/accounts/{account_id}/admin-requests/{client_id}`;
-  app.openapi(operatorRoute({ method: "post", path: `${requestPath}/approval`, request: { params: RequestParams } }), async (c) => {
-    const target = c.req.valid("param");
-    const outcome = await approveAdminRequest(c.env.OAUTH_KV, { accountId: target.account_id, clientId: target.client_id }, OPERATOR_API_ACTOR, new Date());
-    return c.json(decided(outcome, target));
-  });
+  app.openapi(
+    operatorRoute({ method: "post", path: `${requestPath}/approval`, request: { params: RequestParams } }),
+    async (c) => {
+      const target = c.req.valid("param");
+      const outcome = await approveAdminRequest(
+        c.env.OAUTH_KV,
+        { accountId: target.account_id, clientId: target.client_id },
+        OPERATOR_API_ACTOR,
+        new Date(),
+      );
+      return c.json(decided(outcome, target));
+    },
+  );
 
-  app.openapi(operatorRoute({ method: "post", path: `${requestPath}/rejection`, request: { params: RequestParams } }), async (c) => {
-    const target = c.req.valid("param");
-    const outcome = await rejectAdminRequest(c.env.OAUTH_KV, { accountId: target.account_id, clientId: target.client_id });
-    return c.json(decided(outcome, target));
-  });
+  app.openapi(
+    operatorRoute({ method: "post", path: `${requestPath}/rejection`, request: { params: RequestParams } }),
+    async (c) => {
+      const target = c.req.valid("param");
+      const outcome = await rejectAdminRequest(c.env.OAUTH_KV, {
+        accountId: target.account_id,
+        clientId: target.client_id,
+      });
+      return c.json(decided(outcome, target));
+    },
+  );
 }

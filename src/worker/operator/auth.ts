@@ -18,13 +18,21 @@ export const MIN_OPERATOR_SECRET_LENGTH = 32;
 export function requireOperator(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const secret = workerEnv(c.env).OPERATOR_SECRET;
-    if (!secret || secret.length < MIN_OPERATOR_SECRET_LENGTH) throw new Problem("not_found", `No route for ${c.req.method} ${c.req.path}.`);
+    if (!secret || secret.length < MIN_OPERATOR_SECRET_LENGTH)
+      throw new Problem("not_found", `No route for ${c.req.method} ${c.req.path}.`);
     const presented = /^Bearer (\S+)$/i.exec(c.req.header("Authorization") ?? "")?.[1];
     const realm = `${realmOf(c.env.DEPLOYMENT)}-operator`;
-    if (!presented) throw unauthorized("unauthenticated", "The operator API needs Authorization: Bearer <OPERATOR_SECRET>.", { realm, credentialSent: false });
+    if (!presented)
+      throw unauthorized("unauthenticated", "The operator API needs Authorization: Bearer <OPERATOR_SECRET>.", {
+        realm,
+        credentialSent: false,
+      });
     const [expected, actual] = await Promise.all([sha256Hex(secret), sha256Hex(presented)]);
     if (!constantTimeEqual(expected, actual)) {
-      throw unauthorized("invalid_token", "The operator secret does not match this deployment's OPERATOR_SECRET.", { realm, credentialSent: true });
+      throw unauthorized("invalid_token", "The operator secret does not match this deployment's OPERATOR_SECRET.", {
+        realm,
+        credentialSent: true,
+      });
     }
     await next();
   };

@@ -13,5 +13,10 @@ export const ACCOUNT_ID_RULE = "an account id looks like acct_ + 20 base62 chara
 export const AccountParams = z.object({ account_id: z.string().regex(ACCOUNT_ID_PATTERN, ACCOUNT_ID_RULE) });
 
 export function operatorRoute<const R extends Omit<RouteConfig, "middleware" | "hide" | "responses">>(config: R) {
-  return createRoute({ ...config, hide: true, middleware: [requireOperator()] as const, responses: { 200: { description: "ok" } } });
+  return createRoute({
+    ...config,
+    hide: true,
+    middleware: [requireOperator()] as const,
+    responses: { 200: { description: "ok" } },
+  });
 }

@@ -16,8 +16,12 @@ import { registerOperatorAdminRequests } from "./admin-requests";
 import { AccountParams, OPERATOR_BASE, operatorRoute } from "./route";
 import { CreateKeyBody } from "../keys/schemas";
 
-const KeyParams = z.object({ key_id: z.string().regex(KEY_ID_PATTERN, "a key id looks like key_live_… or key_test_… + 20 base62 characters") });
-const json = <S extends z.ZodType>(schema: S) => ({ body: { content: { "application/json": { schema } }, required: true } });
+const KeyParams = z.object({
+  key_id: z.string().regex(KEY_ID_PATTERN, "a key id looks like key_live_… or key_test_… + 20 base62 characters"),
+});
+const json = <S extends z.ZodType>(schema: S) => ({
+  body: { content: { "application/json": { schema } }, required: true },
+});
 
 const NewAccountBody = z.strictObject({
   email: z.email(),
@@ -33,71 +37,129 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
     c.json({ deployment: c.env.DEPLOYMENT, key_mode: c.env.KEY_MODE }),
   );
 
-  app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts`, request: json(NewAccountBody) }), async (c) => {
-    const body = c.req.valid("json");
-    const roles = body.operator ? (["operator"] as const) : (["customer"] as const);
-    const account = outcomeValue(await createAccount(c.env, { ...body, name: body.name ?? body.email, roles: [...roles] }));
-    return c.json(account, 201);
-  });
+  app.openapi(
+    operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts`, request: json(NewAccountBody) }),
+    async (c) => {
+      const body = c.req.valid("json");
+      const roles = body.operator ? (["operator"] as const) : (["customer"] as const);
+      const account = outcomeValue(
+        await createAccount(c.env, { ...body, name: body.name ?? body.email, roles: [...roles] }),
+      );
+      return c.json(account, 201);
+    },
+  );
 
   app.openapi(operatorRoute({ method: "get", path: `${OPERATOR_BASE}/accounts` }), async (c) => {
     const entries = await accountDirectory(c.env).list();
-    const accounts = await Promise.all(entries.map(async (entry) => outcomeValue(await accountObject(c.env, entry.id).account())));
+    const accounts = await Promise.all(
+      entries.map(async (entry) => outcomeValue(await accountObject(c.env, entry.id).account())),
+    );
     return c.json({ data: accounts });
   });
 
-  app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts/{account_id}/admin-approval`, request: { params: AccountParams } }), async (c) =>
-    c.json(outcomeValue(await accountObject(c.env, c.req.valid("param").account_id).approveAdmin())),
+  app.openapi(
+    operatorRoute({
+      method: "post",
+      path: `${OPERATOR_BASE}/accounts/{account_id}/admin-approval`,
+      request: { params: AccountParams },
+    }),
+    async (c) => c.json(outcomeValue(await accountObject(c.env, c.req.valid("param").account_id).approveAdmin())),
   );
 
-  app.openapi(operatorRoute({ method: "delete", path: `${OPERATOR_BASE}/accounts/{account_id}/admin-approval`, request: { params: AccountParams } }), async (c) =>
-    c.json(outcomeValue(await accountObject(c.env, c.req.valid("param").account_id).withdrawAdmin())),
+  app.openapi(
+    operatorRoute({
+      method: "delete",
+      path: `${OPERATOR_BASE}/accounts/{account_id}/admin-approval`,
+      request: { params: AccountParams },
+    }),
+    async (c) => c.json(outcomeValue(await accountObject(c.env, c.req.valid("param").account_id).withdrawAdmin())),
   );
 
   registerOperatorAdminRequests(app);
 
-  app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/accounts/{account_id}/keys`, request: { params: AccountParams, ...json(CreateKeyBody) } }), async (c) => {
-    const body = c.req.valid("json");
-    const created = outcomeValue(await accountObject(c.env, c.req.valid("param").account_id).createKey({ ...body, mode: body.mode ?? c.env.KEY_MODE }));
-    c.header("Cache-Control", "no-store");
-    return c.json({ ...created.key, secret: created.secret }, 201);
-  });
-
-  app.openapi(operatorRoute({ method: "get", path: `${OPERATOR_BASE}/accounts/{account_id}/keys`, request: { params: AccountParams } }), async (c) =>
-    c.json({ data: outcomeValue(await accountObject(c.env, c.req.valid("param").account_id).listKeys()) }),
+  app.openapi(
+    operatorRoute({
+      method: "post",
+      path: `${OPERATOR_BASE}/accounts/{account_id}/keys`,
+      request: { params: AccountParams, ...json(CreateKeyBody) },
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      const created = outcomeValue(
+        await accountObject(c.env, c.req.valid("param").account_id).createKey({
+          ...body,
+          mode: body.mode ?? c.env.KEY_MODE,
+        }),
+      );
+      c.header("Cache-Control", "no-store");
+      return c.json({ ...created.key, secret: created.secret }, 201);
+    },
   );
 
-  app.openapi(operatorRoute({ method: "post", path: `${OPERATOR_BASE}/keys/{key_id}/revocation`, request: { params: KeyParams } }), async (c) => {
-    const { key_id } = c.req.valid("param");
-    const owner = await ownerOf(c.env, key_id);
-    return c.json(outcomeValue(await accountObject(c.env, owner).revokeKey(key_id)));
-  });
+  app.openapi(
+    operatorRoute({
+      method: "get",
+      path: `${OPERATOR_BASE}/accounts/{account_id}/keys`,
+      request: { params: AccountParams },
+    }),
+    async (c) => c.json({ data: outcomeValue(await accountObject(c.env, c.req.valid("param").account_id).listKeys()) }),
+  );
 
-  app.openapi(operatorRoute({ method: "put", path: `${OPERATOR_BASE}/keys/{key_id}/limits`, request: { params: KeyParams, ...json(RatePolicySchema) } }), async (c) => {
-    const { key_id } = c.req.valid("param");
-    await ownerOf(c.env, key_id);
-    const guard = await c.env.KEY_GUARDS.getByName(key_id).setPolicyOverride(c.req.valid("json"));
-    return c.json({ key_id, policy_override: guard.policyOverride });
-  });
+  app.openapi(
+    operatorRoute({
+      method: "post",
+      path: `${OPERATOR_BASE}/keys/{key_id}/revocation`,
+      request: { params: KeyParams },
+    }),
+    async (c) => {
+      const { key_id } = c.req.valid("param");
+      const owner = await ownerOf(c.env, key_id);
+      return c.json(outcomeValue(await accountObject(c.env, owner).revokeKey(key_id)));
+    },
+  );
 
-  app.openapi(operatorRoute({ method: "delete", path: `${OPERATOR_BASE}/keys/{key_id}/limits`, request: { params: KeyParams } }), async (c) => {
-    const { key_id } = c.req.valid("param");
-    await ownerOf(c.env, key_id);
-    await c.env.KEY_GUARDS.getByName(key_id).setPolicyOverride(null);
-    return c.json({ key_id, policy_override: null });
-  });
+  app.openapi(
+    operatorRoute({
+      method: "put",
+      path: `${OPERATOR_BASE}/keys/{key_id}/limits`,
+      request: { params: KeyParams, ...json(RatePolicySchema) },
+    }),
+    async (c) => {
+      const { key_id } = c.req.valid("param");
+      await ownerOf(c.env, key_id);
+      const guard = await c.env.KEY_GUARDS.getByName(key_id).setPolicyOverride(c.req.valid("json"));
+      return c.json({ key_id, policy_override: guard.policyOverride });
+    },
+  );
+
+  app.openapi(
+    operatorRoute({ method: "delete", path: `${OPERATOR_BASE}/keys/{key_id}/limits`, request: { params: KeyParams } }),
+    async (c) => {
+      const { key_id } = c.req.valid("param");
+      await ownerOf(c.env, key_id);
+      await c.env.KEY_GUARDS.getByName(key_id).setPolicyOverride(null);
+      return c.json({ key_id, policy_override: null });
+    },
+  );
 
   registerAdmissionMode(app);
 }
 
 /** Strict: every request of the key asks its KeyGuard (no leases); answers once earlier leases have ended. */
 function registerAdmissionMode(app: OpenAPIHono<AppEnv>) {
-  app.openapi(operatorRoute({ method: "put", path: `${OPERATOR_BASE}/keys/{key_id}/admission`, request: { params: KeyParams, ...json(AdmissionBody) } }), async (c) => {
-    const { key_id } = c.req.valid("param");
-    await ownerOf(c.env, key_id);
-    const guard = await c.env.KEY_GUARDS.getByName(key_id).setStrict(c.req.valid("json").strict);
-    return c.json({ key_id, strict: guard.strict });
-  });
+  app.openapi(
+    operatorRoute({
+      method: "put",
+      path: `${OPERATOR_BASE}/keys/{key_id}/admission`,
+      request: { params: KeyParams, ...json(AdmissionBody) },
+    }),
+    async (c) => {
+      const { key_id } = c.req.valid("param");
+      await ownerOf(c.env, key_id);
+      const guard = await c.env.KEY_GUARDS.getByName(key_id).setStrict(c.req.valid("json").strict);
+      return c.json({ key_id, strict: guard.strict });
+    },
+  );
 }
 
 /** A key's account, from its KeyGuard (bound at creation): operators act on a key id alone. */

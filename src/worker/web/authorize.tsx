@@ -50,7 +50,10 @@ async function showAuthorize(c: Context<WebEnv>) {
   const session = c.var.session;
   const facts = await api.describeConsent(outcome.request);
   if (!session) {
-    return renderPage(c, <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={continueTo} appName={facts.clientName} />);
+    return renderPage(
+      c,
+      <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={continueTo} appName={facts.clientName} />,
+    );
   }
   const consent = await api.beginConsent(outcome.request);
   const page = await renderPage(
@@ -71,7 +74,12 @@ async function showAuthorize(c: Context<WebEnv>) {
 async function submitDecision(c: Context<WebEnv>) {
   const session = c.var.session;
   if (!session?.accountId) {
-    return renderErrorPage(c, 403, "Please sign in again", "Your session ended before you answered. Go back to the application and start again.");
+    return renderErrorPage(
+      c,
+      403,
+      "Please sign in again",
+      "Your session ended before you answered. Go back to the application and start again.",
+    );
   }
   const refusal = unavailable(c);
   if (refusal) return refusal;
@@ -95,12 +103,23 @@ async function submitDecision(c: Context<WebEnv>) {
       });
     }
     const props: GrantProps = { accountId: session.accountId, authorizedAt: Math.floor(Date.now() / 1000) };
-    const { redirectTo } = await api.completeAuthorization({ request, userId: session.accountId, metadata: {}, scope: request.scope, props });
+    const { redirectTo } = await api.completeAuthorization({
+      request,
+      userId: session.accountId,
+      metadata: {},
+      scope: request.scope,
+      props,
+    });
     approved.headers.set("Location", await withSealedCode(c.env, redirectTo));
     return withHeaders(new Response(null, { status: 303 }), approved.headers);
   } catch (error) {
     if (!(error instanceof AuthorizationError)) throw error;
-    return renderErrorPage(c, 400, "This request has expired", `${error.description}. Go back to the application and start signing in again.`);
+    return renderErrorPage(
+      c,
+      400,
+      "This request has expired",
+      `${error.description}. Go back to the application and start signing in again.`,
+    );
   }
 }
 

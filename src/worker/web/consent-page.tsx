@@ -17,7 +17,13 @@ export interface ConsentFacts {
   scopes: readonly string[];
 }
 
-export function ConsentPage(props: { session: WebSession; facts: ConsentFacts; handle: string; action: string; continueTo: string }) {
+export function ConsentPage(props: {
+  session: WebSession;
+  facts: ConsentFacts;
+  handle: string;
+  action: string;
+  continueTo: string;
+}) {
   const { facts } = props;
   return (
     <Layout title={`Allow ${facts.clientName}?`}>
@@ -36,8 +42,8 @@ export function ConsentPage(props: { session: WebSession; facts: ConsentFacts; h
       </ul>
       {facts.scopes.includes(ADMIN_SCOPE) ? (
         <p class="notice">
-          Full access (<code>admin</code>) needs an operator's approval. If you allow, your request is recorded and {facts.clientName} gets
-          everything else now; full access follows once an operator approves it.
+          Full access (<code>admin</code>) needs an operator's approval. If you allow, your request is recorded and{" "}
+          {facts.clientName} gets everything else now; full access follows once an operator approves it.
         </p>
       ) : null}
       <p>
@@ -45,8 +51,8 @@ export function ConsentPage(props: { session: WebSession; facts: ConsentFacts; h
       </p>
       {facts.redirectIsLoopback ? (
         <p class="notice">
-          That is an application on your own computer. Continue only if you just started signing in from it: any program on this computer could be
-          listening there, whatever name it gives.
+          That is an application on your own computer. Continue only if you just started signing in from it: any program
+          on this computer could be listening there, whatever name it gives.
         </p>
       ) : null}
       <form method="post" action={props.action}>

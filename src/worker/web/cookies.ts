@@ -27,5 +27,11 @@ export function cookieName(name: string, requestUrl: string): string {
 }
 
 export function cookieOptions(requestUrl: string, maxAge?: number): CookieOptions {
-  return { path: "/", httpOnly: true, secure: isSecureContext(requestUrl), sameSite: "Lax", ...(maxAge === undefined ? {} : { maxAge }) };
+  return {
+    path: "/",
+    httpOnly: true,
+    secure: isSecureContext(requestUrl),
+    sameSite: "Lax",
+    ...(maxAge === undefined ? {} : { maxAge }),
+  };
 }

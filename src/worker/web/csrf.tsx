@@ -26,10 +26,15 @@ export async function csrfTokenFor<E extends WebEnv>(c: Context<E>): Promise<str
 }
 
 /** Why this POST must be refused, or null when it came from our own page in this browser. `expected`: null without a session or CSRF cookie. */
-export function csrfRefusal(request: { url: string; origin: string | undefined }, expected: string | null, token: unknown): string | null {
+export function csrfRefusal(
+  request: { url: string; origin: string | undefined },
+  expected: string | null,
+  token: unknown,
+): string | null {
   if (!request.origin) return "The request carried no Origin header, so we cannot tell that it came from our own page.";
   if (request.origin !== new URL(request.url).origin) return "The form was posted from another site.";
-  if (expected === null) return "Your browser sent the form without our cookie, so we cannot tell that it came from our own page. Allow cookies for this site, reload the page and try again.";
+  if (expected === null)
+    return "Your browser sent the form without our cookie, so we cannot tell that it came from our own page. Allow cookies for this site, reload the page and try again.";
   if (typeof token !== "string" || !constantTimeEqual(token, expected)) {
     return "The form's security token is missing or out of date. Go back, reload the page and try again.";
   }
@@ -43,7 +48,13 @@ export function csrfProtection<E extends WebEnv = WebEnv>(): MiddlewareHandler<E
     // Read the body only of a post from our own origin; one that does not parse (e.g. multipart
     // without its boundary) is the client's error, not a 500.
     const form = origin === new URL(c.req.url).origin ? await c.req.parseBody().catch(() => null) : {};
-    if (form === null) return renderErrorPage(c, 400, "Request refused", "The form could not be read. Go back, reload the page and submit it again.");
+    if (form === null)
+      return renderErrorPage(
+        c,
+        400,
+        "Request refused",
+        "The form could not be read. Go back, reload the page and submit it again.",
+      );
     const token = form[CSRF_FIELD];
     const expected = c.var.session?.csrfToken ?? (await expectedSignedOutToken(c));
     const refusal = csrfRefusal({ url: c.req.url, origin }, expected, token);

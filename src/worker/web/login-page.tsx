@@ -22,7 +22,11 @@ export function LoginPage(props: {
   return (
     <Layout title="Sign in">
       <h1>{heading}</h1>
-      {props.error ? <p class="error" role="alert">{props.error}</p> : null}
+      {props.error ? (
+        <p class="error" role="alert">
+          {props.error}
+        </p>
+      ) : null}
       <form method="post" action={LOGIN_PATH}>
         <CsrfField token={props.csrfToken} />
         <input type="hidden" name="continue" value={props.continueTo} />
@@ -31,7 +35,9 @@ export function LoginPage(props: {
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         <div class="actions">
-          <button class="primary" type="submit">Sign in</button>
+          <button class="primary" type="submit">
+            Sign in
+          </button>
         </div>
       </form>
     </Layout>
@@ -54,7 +60,9 @@ export function SignOutForm(props: { session: WebSession; continueTo: string; la
     <form method="post" action={LOGOUT_PATH} class="inline">
       <CsrfField token={props.session.csrfToken} />
       <input type="hidden" name="continue" value={props.continueTo} />
-      <button class="link" type="submit">{props.label ?? "Sign out"}</button>
+      <button class="link" type="submit">
+        {props.label ?? "Sign out"}
+      </button>
     </form>
   );
 }

@@ -16,7 +16,8 @@ const MAX_PASSWORD_LENGTH = 1024;
 
 /** `value` when it is a path on this origin; otherwise `fallback`. Refuses `//host` and `/\host`. */
 export function continuePath(value: unknown, requestUrl: string, fallback = LOGIN_PATH): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\"))
+    return fallback;
   const origin = new URL(requestUrl).origin;
   const target = new URL(value, origin);
   return target.origin === origin ? target.pathname + target.search : fallback;
@@ -35,9 +36,12 @@ async function submitLogin(c: Context<WebEnv>) {
   const email = typeof form.email === "string" ? form.email.trim() : "";
   const password = typeof form.password === "string" ? form.password : "";
   const again = async (status: 400 | 401 | 429, error: string) =>
-    renderPage(c, <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={continueTo} email={email} error={error} />, { status });
+    renderPage(c, <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={continueTo} email={email} error={error} />, {
+      status,
+    });
   if (!email || !password) return again(400, "Enter both your email address and your password.");
-  if (email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) return again(400, "That email address or password is too long.");
+  if (email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH)
+    return again(400, "That email address or password is too long.");
 
   const result = await signIn(c.env, email, password, clientAddressOf(c.req.raw, c.env.CLIENT_ADDRESS_SOURCE));
   if (!result.ok && result.reason === "locked") {

@@ -66,7 +66,11 @@ export function contentSecurityPolicy(formActionOrigins: readonly string[] = [],
 export function renderPage<E extends WebEnv>(
   c: Context<E>,
   page: Child,
-  options: { status?: 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 503; formActionOrigins?: readonly string[]; allowScripts?: boolean } = {},
+  options: {
+    status?: 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 503;
+    formActionOrigins?: readonly string[];
+    allowScripts?: boolean;
+  } = {},
 ): Response | Promise<Response> {
   c.header("Content-Security-Policy", contentSecurityPolicy(options.formActionOrigins, options.allowScripts));
   c.header("X-Frame-Options", "DENY");
@@ -75,5 +79,11 @@ export function renderPage<E extends WebEnv>(
   // and the CSRF check needs the real origin. same-origin still sends nothing to other sites.
   c.header("Referrer-Policy", "same-origin");
   c.header("Cache-Control", "no-store");
-  return c.html(<>{raw("<!doctype html>")}{page}</>, options.status ?? 200);
+  return c.html(
+    <>
+      {raw("<!doctype html>")}
+      {page}
+    </>,
+    options.status ?? 200,
+  );
 }

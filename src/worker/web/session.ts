@@ -48,7 +48,12 @@ export function loadSession<E extends WebEnv = WebEnv>(): MiddlewareHandler<E> {
     const sessionId = getCookie(c, sessionCookieName(c.req.url));
     if (sessionId && RANDOM_TOKEN.test(sessionId)) {
       // A corrupt record, or one without an account (an anonymous session of an earlier version): none.
-      const session = await readStoredJson(c.env.OAUTH_KV, await storageKey(sessionId), WebSessionRecord, "web session");
+      const session = await readStoredJson(
+        c.env.OAUTH_KV,
+        await storageKey(sessionId),
+        WebSessionRecord,
+        "web session",
+      );
       if (session && session.expiresAt > Date.now() / 1000) {
         c.set("session", session);
         c.set("sessionId", sessionId);
@@ -59,11 +64,19 @@ export function loadSession<E extends WebEnv = WebEnv>(): MiddlewareHandler<E> {
 }
 
 /** Replaces whatever session there was with a signed-in one under a fresh id and CSRF token. */
-export async function startSignedInSession<E extends WebEnv>(c: Context<E>, account: { id: string; email: string }): Promise<WebSession> {
+export async function startSignedInSession<E extends WebEnv>(
+  c: Context<E>,
+  account: { id: string; email: string },
+): Promise<WebSession> {
   await discardStoredSession(c);
   const sessionId = randomToken();
   const seconds = SIGNED_IN_SESSION_SECONDS;
-  const stored: WebSession = { accountId: account.id, email: account.email, csrfToken: randomToken(), expiresAt: Math.floor(Date.now() / 1000) + seconds };
+  const stored: WebSession = {
+    accountId: account.id,
+    email: account.email,
+    csrfToken: randomToken(),
+    expiresAt: Math.floor(Date.now() / 1000) + seconds,
+  };
   await c.env.OAUTH_KV.put(await storageKey(sessionId), JSON.stringify(stored), { expirationTtl: seconds });
   setCookie(c, sessionCookieName(c.req.url), sessionId, cookieOptions(c.req.url, seconds));
   c.set("session", stored);

@@ -8,5 +8,7 @@ import { WEB_STYLES } from "../../shared/web/web-styles";
 import type { WebEnv } from "./session";
 
 export function registerStylesheet(app: Hono<WebEnv>): void {
-  app.get(STYLESHEET_PATH, (c) => c.body(WEB_STYLES, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }));
+  app.get(STYLESHEET_PATH, (c) =>
+    c.body(WEB_STYLES, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
+  );
 }

@@ -16,7 +16,11 @@ const keys = new Map<string, string>();
 export function operatorSecretFile(persistTo: string): { envFile: string; operatorSecret: string } {
   const operatorSecret = process.env.OPERATOR_SECRET ?? randomBytes(32).toString("base64url");
   const envFile = path.join(persistTo, "operator.env");
-  writeFileSync(envFile, `OPERATOR_SECRET=${operatorSecret}\nOAUTH_TOKEN_KEY=${randomBytes(32).toString("base64url")}\n`, { mode: 0o600 });
+  writeFileSync(
+    envFile,
+    `OPERATOR_SECRET=${operatorSecret}\nOAUTH_TOKEN_KEY=${randomBytes(32).toString("base64url")}\n`,
+    { mode: 0o600 },
+  );
   return { envFile, operatorSecret };
 }
 

@@ -27,10 +27,13 @@ export function catalogState(): CatalogState {
     persistTo,
     async build(input, partBytes = 7919) {
       const result = await buildCatalog({ input, outDir: path.join(dir, "dist"), partBytes });
-      const document = Buffer.concat(result.manifest.parts.map((part) => readFileSync(path.join(result.releaseDir, "parts", String(part.index)))));
+      const document = Buffer.concat(
+        result.manifest.parts.map((part) => readFileSync(path.join(result.releaseDir, "parts", String(part.index)))),
+      );
       return { ...result, document };
     },
-    publish: (releaseDir, extraArgs = []) => runScript("catalog-publish.ts", ["--release", releaseDir, "--persist-to", persistTo, ...extraArgs]),
+    publish: (releaseDir, extraArgs = []) =>
+      runScript("catalog-publish.ts", ["--release", releaseDir, "--persist-to", persistTo, ...extraArgs]),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

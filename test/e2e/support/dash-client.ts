@@ -13,23 +13,31 @@ const DASH = 62;
 /** The library's next random draw (the next client id) starts with "-"; returns the undo. */
 export function nextClientIdStartsWithDash(): () => void {
   const draw = crypto.getRandomValues.bind(crypto);
-  const spy = vi.spyOn(crypto, "getRandomValues").mockImplementationOnce(<T extends ArrayBufferView<ArrayBuffer> | null>(array: T): T => {
-    draw(array!);
-    (array as unknown as Uint8Array)[0] = DASH;
-    return array;
-  });
+  const spy = vi
+    .spyOn(crypto, "getRandomValues")
+    .mockImplementationOnce(<T extends ArrayBufferView<ArrayBuffer> | null>(array: T): T => {
+      draw(array!);
+      (array as unknown as Uint8Array)[0] = DASH;
+      return array;
+    });
   return () => spy.mockRestore();
 }
 
 /** A public client registered with the library itself, as before npm run clients avoided such ids. */
-export async function registerClientStartingWithDash(persistTo: string, client: { clientName: string; redirectUris: string[] }): Promise<string> {
+export async function registerClientStartingWithDash(
+  persistTo: string,
+  client: { clientName: string; redirectUris: string[] },
+): Promise<string> {
   const { registryApi } = await loadOAuthProvider();
   const opened = await openDeploymentStorage({ persistTo });
   const restore = nextClientIdStartsWithDash();
   try {
     const api = registryApi(opened.env as unknown as Parameters<typeof registryApi>[0]);
     const created = await api.createClient({ ...client, tokenEndpointAuthMethod: "none" });
-    if (!created.clientId.startsWith("-")) throw new Error(`the library's client id ${created.clientId} does not start with "-": is it still drawn from crypto.getRandomValues?`);
+    if (!created.clientId.startsWith("-"))
+      throw new Error(
+        `the library's client id ${created.clientId} does not start with "-": is it still drawn from crypto.getRandomValues?`,
+      );
     return created.clientId;
   } finally {
     restore();

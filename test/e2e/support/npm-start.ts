@@ -20,11 +20,15 @@ export interface NpmStart {
 
 /** Starts `npm start -- <args>` and resolves once the welcome screen is printed. */
 export async function npmStart(args: string[]): Promise<NpmStart> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "scripts/start.ts"), ...args], {
-    cwd: REPO_ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(REPO_ROOT, "scripts/start.ts"), ...args],
+    {
+      cwd: REPO_ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
@@ -34,7 +38,8 @@ export async function npmStart(args: string[]): Promise<NpmStart> {
     for (;;) {
       const match = pattern.exec(output);
       if (match) return match;
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start never printed ${pattern}:\n${output}`);
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`npm start never printed ${pattern}:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   };
@@ -67,15 +72,21 @@ export interface Shell {
 
 /** Runs one printed line in bash, as pasted; curl fails on an HTTP error and reports its status. */
 export function bash(line: string): Promise<Shell> {
-  const failOnHttpError = 'curl() { command curl --fail-with-body -sS "$@"; local s=$?; echo "curl-exit $s" >&2; return $s; }';
+  const failOnHttpError =
+    'curl() { command curl --fail-with-body -sS "$@"; local s=$?; echo "curl-exit $s" >&2; return $s; }';
   return new Promise((resolve, reject) => {
-    const shell = spawn("bash", ["-c", `${failOnHttpError}\n${line}`], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const shell = spawn("bash", ["-c", `${failOnHttpError}\n${line}`], {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     shell.stdout.on("data", (chunk) => (stdout += chunk));
     shell.stderr.on("data", (chunk) => (stderr += chunk));
     shell.once("error", reject);
-    shell.once("close", (code) => resolve({ code, stdout, stderr, curls: [...stderr.matchAll(/curl-exit (\d+)/g)].map((m) => Number(m[1])) }));
+    shell.once("close", (code) =>
+      resolve({ code, stdout, stderr, curls: [...stderr.matchAll(/curl-exit (\d+)/g)].map((m) => Number(m[1])) }),
+    );
   });
 }
 

@@ -32,14 +32,21 @@ export function rawGet(baseUrl: string, path: string, headers: Record<string, st
  * Writes one request with exactly the bytes given (method, target and header values as latin1,
  * so invalid UTF-8 reaches the server) and returns the status code and header block of the answer.
  */
-export function rawExchange(baseUrl: string, method: string, target: string, headers: Record<string, string> = {}): Promise<{ status: number; head: string }> {
+export function rawExchange(
+  baseUrl: string,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; head: string }> {
   const { hostname, port } = new URL(baseUrl);
   const key = apiKeyFor(baseUrl);
   const lines = [`${method} ${target} HTTP/1.1`, `Host: ${hostname}:${port}`, "Connection: close"];
   if (key) lines.push(`Authorization: Bearer ${key}`);
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1")));
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1")),
+    );
     let received = "";
     socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
     socket.on("error", reject);

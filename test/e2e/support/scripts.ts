@@ -17,7 +17,11 @@ export interface ScriptRun {
 }
 
 /** `stdin` is written to the script's standard input, which is then closed (answers to prompts). */
-export function runScript(script: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<ScriptRun> {
+export function runScript(
+  script: string,
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string } = {},
+): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [TSX_CLI, path.join(REPO_ROOT, "scripts", script), ...args], {
       cwd: REPO_ROOT,

@@ -21,4 +21,3 @@ export async function startWranglerDev(options: { persistTo: string; environment
   }
   return server;
 }
-

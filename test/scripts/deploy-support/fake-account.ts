@@ -23,7 +23,12 @@ interface Route {
   handle: Handler;
 }
 
-export const ALL_PERMISSIONS = ["Account Settings: Read", "Workers KV Storage: Edit", "Workers R2 Storage: Edit", "Workers Scripts: Edit"];
+export const ALL_PERMISSIONS = [
+  "Account Settings: Read",
+  "Workers KV Storage: Edit",
+  "Workers R2 Storage: Edit",
+  "Workers Scripts: Edit",
+];
 
 export const ok = (result: unknown, resultInfo?: Reply["resultInfo"]): Reply => ({ status: 200, result, resultInfo });
 export const fail = (status: number, code: number, message: string): Reply => ({ status, errors: [{ code, message }] });
@@ -42,13 +47,47 @@ export class FakeAccount {
     this.workers = new FakeWorkers(this.assets);
     const account = `^/accounts/${id}`;
     this.routes = [
-      { method: "GET", pattern: /^\/user\/tokens\/verify$/, handle: () => ok({ id: "fake-token-id", status: "active" }) },
-      { method: "GET", pattern: /^\/accounts$/, permission: "Account Settings: Read", handle: () => ok([{ id, name: "Fake account" }], page(1, 1)) },
-      { method: "GET", pattern: new RegExp(`${account}/storage/kv/namespaces$`), permission: "Workers KV Storage: Read", handle: (_m, url) => this.listKv(url) },
-      { method: "POST", pattern: new RegExp(`${account}/storage/kv/namespaces$`), permission: "Workers KV Storage: Edit", handle: (_m, _u, req) => this.createKv(req) },
-      { method: "GET", pattern: new RegExp(`${account}/r2/buckets/([\\w-]+)$`), permission: "Workers R2 Storage: Read", handle: ([, name]) => this.getBucket(name!) },
-      { method: "POST", pattern: new RegExp(`${account}/r2/buckets$`), permission: "Workers R2 Storage: Edit", handle: (_m, _u, req) => this.createBucket(req) },
-      { method: "GET", pattern: new RegExp(`${account}/workers/subdomain$`), permission: "Workers Scripts: Read", handle: () => this.getSubdomain() },
+      {
+        method: "GET",
+        pattern: /^\/user\/tokens\/verify$/,
+        handle: () => ok({ id: "fake-token-id", status: "active" }),
+      },
+      {
+        method: "GET",
+        pattern: /^\/accounts$/,
+        permission: "Account Settings: Read",
+        handle: () => ok([{ id, name: "Fake account" }], page(1, 1)),
+      },
+      {
+        method: "GET",
+        pattern: new RegExp(`${account}/storage/kv/namespaces$`),
+        permission: "Workers KV Storage: Read",
+        handle: (_m, url) => this.listKv(url),
+      },
+      {
+        method: "POST",
+        pattern: new RegExp(`${account}/storage/kv/namespaces$`),
+        permission: "Workers KV Storage: Edit",
+        handle: (_m, _u, req) => this.createKv(req),
+      },
+      {
+        method: "GET",
+        pattern: new RegExp(`${account}/r2/buckets/([\\w-]+)$`),
+        permission: "Workers R2 Storage: Read",
+        handle: ([, name]) => this.getBucket(name!),
+      },
+      {
+        method: "POST",
+        pattern: new RegExp(`${account}/r2/buckets$`),
+        permission: "Workers R2 Storage: Edit",
+        handle: (_m, _u, req) => this.createBucket(req),
+      },
+      {
+        method: "GET",
+        pattern: new RegExp(`${account}/workers/subdomain$`),
+        permission: "Workers Scripts: Read",
+        handle: () => this.getSubdomain(),
+      },
       ...this.workers.routes(account),
       ...this.assets.routes(account),
     ];
@@ -82,7 +121,8 @@ export class FakeAccount {
   private async createKv(request: Request): Promise<Reply> {
     const { title } = (await request.json()) as { title?: string };
     if (!title) return fail(400, 10019, "title is required");
-    if ([...this.kvNamespaces.values()].some((ns) => ns.title === title)) return fail(400, 10014, "A namespace with this account ID and title already exists.");
+    if ([...this.kvNamespaces.values()].some((ns) => ns.title === title))
+      return fail(400, 10014, "A namespace with this account ID and title already exists.");
     const namespace = { id: crypto.randomUUID().replaceAll("-", ""), title };
     this.kvNamespaces.set(namespace.id, namespace);
     return ok({ ...namespace, supports_url_encoding: true });
@@ -95,8 +135,10 @@ export class FakeAccount {
 
   private async createBucket(request: Request): Promise<Reply> {
     const { name } = (await request.json()) as { name?: string };
-    if (!name || !/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(name)) return fail(400, 10005, "The specified bucket name is not valid.");
-    if (this.buckets.has(name)) return fail(409, 10004, "The bucket you tried to create already exists, and you own it.");
+    if (!name || !/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(name))
+      return fail(400, 10005, "The specified bucket name is not valid.");
+    if (this.buckets.has(name))
+      return fail(409, 10004, "The bucket you tried to create already exists, and you own it.");
     const bucket = { name, creation_date: new Date().toISOString(), location: "ENAM" };
     this.buckets.set(name, bucket);
     return ok(bucket);
@@ -108,5 +150,11 @@ export class FakeAccount {
 }
 
 function page(pageNumber: number, perPage: number, total = 1): Record<string, number> {
-  return { page: pageNumber, per_page: perPage, count: Math.max(0, Math.min(perPage, total - (pageNumber - 1) * perPage)), total_count: total, total_pages: Math.ceil(total / perPage) };
+  return {
+    page: pageNumber,
+    per_page: perPage,
+    count: Math.max(0, Math.min(perPage, total - (pageNumber - 1) * perPage)),
+    total_count: total,
+    total_pages: Math.ceil(total / perPage),
+  };
 }

@@ -23,8 +23,17 @@ export class FakeAssets {
   routes(account: string) {
     const edit = "Workers Scripts: Edit";
     return [
-      { method: "POST", pattern: new RegExp(`${account}/workers/scripts/([\\w-]+)/assets-upload-session$`), permission: edit, handle: (_m: string[], _u: URL, request: Request) => this.startSession(request) },
-      { method: "POST", pattern: new RegExp(`${account}/workers/assets/upload$`), handle: (_m: string[], url: URL, request: Request) => this.upload(url, request) },
+      {
+        method: "POST",
+        pattern: new RegExp(`${account}/workers/scripts/([\\w-]+)/assets-upload-session$`),
+        permission: edit,
+        handle: (_m: string[], _u: URL, request: Request) => this.startSession(request),
+      },
+      {
+        method: "POST",
+        pattern: new RegExp(`${account}/workers/assets/upload$`),
+        handle: (_m: string[], url: URL, request: Request) => this.upload(url, request),
+      },
     ];
   }
 
@@ -42,7 +51,9 @@ export class FakeAssets {
   private async startSession(request: Request): Promise<Reply> {
     const { manifest } = (await request.json()) as { manifest?: AssetManifest };
     if (!manifest || typeof manifest !== "object") return fail(400, 10021, "manifest is required");
-    const missing = [...new Set(Object.values(manifest).map(({ hash }) => hash))].filter((hash) => !this.files.has(hash));
+    const missing = [...new Set(Object.values(manifest).map(({ hash }) => hash))].filter(
+      (hash) => !this.files.has(hash),
+    );
     if (missing.length === 0) return ok({ jwt: this.complete(manifest), buckets: [] });
     const session = token({ kind: "upload" });
     this.sessions.set(session, manifest);
@@ -56,7 +67,8 @@ export class FakeAssets {
     if (url.searchParams.get("base64") !== "true") return fail(400, 10021, "the fake takes base64 uploads only");
     const wanted = new Set(Object.values(manifest).map(({ hash }) => hash));
     for (const [hash, value] of await request.formData()) {
-      if (!wanted.has(hash) || typeof value === "string") return fail(400, 10021, `${hash} is not a file of this session`);
+      if (!wanted.has(hash) || typeof value === "string")
+        return fail(400, 10021, `${hash} is not a file of this session`);
       this.files.set(hash, { content: Buffer.from(await value.text(), "base64"), type: value.type });
     }
     if ([...wanted].some((hash) => !this.files.has(hash))) return { status: 202, result: {} };

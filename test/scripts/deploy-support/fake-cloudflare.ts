@@ -42,7 +42,11 @@ export class FakeCloudflare {
 
   /** What wrangler and the deploy script need in their environment to talk to this fake. */
   environment(): Record<string, string> {
-    return { CLOUDFLARE_API_BASE_URL: this.baseUrl, CLOUDFLARE_API_TOKEN: FAKE_TOKEN, CLOUDFLARE_ACCOUNT_ID: FAKE_ACCOUNT_ID };
+    return {
+      CLOUDFLARE_API_BASE_URL: this.baseUrl,
+      CLOUDFLARE_API_TOKEN: FAKE_TOKEN,
+      CLOUDFLARE_ACCOUNT_ID: FAKE_ACCOUNT_ID,
+    };
   }
 
   /** Calls that changed something (anything but GET). */
@@ -61,15 +65,30 @@ export class FakeCloudflare {
     const path = url.pathname.replace(/^\/client\/v4/, "");
     let reply: Reply;
     try {
-      const authorized = req.headers.authorization === `Bearer ${FAKE_TOKEN}` || this.account.assets.acceptsUpload(path, req.headers.authorization);
-      reply = authorized ? await this.account.route(req.method ?? "GET", path, url, await toRequest(req, url)) : invalidToken();
+      const authorized =
+        req.headers.authorization === `Bearer ${FAKE_TOKEN}` ||
+        this.account.assets.acceptsUpload(path, req.headers.authorization);
+      reply = authorized
+        ? await this.account.route(req.method ?? "GET", path, url, await toRequest(req, url))
+        : invalidToken();
     } catch (error) {
-      reply = { status: 500, errors: [{ code: 10013, message: `fake: ${error instanceof Error ? error.stack : String(error)}` }] };
+      reply = {
+        status: 500,
+        errors: [{ code: 10013, message: `fake: ${error instanceof Error ? error.stack : String(error)}` }],
+      };
     }
     this.calls.push({ method: req.method ?? "GET", path, status: reply.status });
     const success = reply.status < 400;
     res.writeHead(reply.status, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ success, errors: reply.errors ?? [], messages: [], result: success ? (reply.result ?? null) : null, ...(reply.resultInfo ? { result_info: reply.resultInfo } : {}) }));
+    res.end(
+      JSON.stringify({
+        success,
+        errors: reply.errors ?? [],
+        messages: [],
+        result: success ? (reply.result ?? null) : null,
+        ...(reply.resultInfo ? { result_info: reply.resultInfo } : {}),
+      }),
+    );
   }
 }
 
@@ -82,6 +101,11 @@ async function toRequest(req: IncomingMessage, url: URL): Promise<Request> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-  const headers = new Headers(Object.entries(req.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])) as [string, string][]);
+  const headers = new Headers(
+    Object.entries(req.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])) as [
+      string,
+      string,
+    ][],
+  );
   return new Request(url, { method: req.method, headers, body });
 }

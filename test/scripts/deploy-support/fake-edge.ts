@@ -82,10 +82,19 @@ export class FakeEdge {
       const mf = this.running.get(name);
       if (!mf) return void res.writeHead(404).end("There is nothing here yet");
       const body = req.method === "GET" || req.method === "HEAD" ? undefined : (Readable.toWeb(req) as ReadableStream);
-      const headers = Object.entries(req.headers).flatMap(([key, value]) => (typeof value === "string" ? [[key, value] as [string, string]] : []));
-      const response = await mf.dispatchFetch(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body, redirect: "manual", duplex: "half" } as never);
+      const headers = Object.entries(req.headers).flatMap(([key, value]) =>
+        typeof value === "string" ? [[key, value] as [string, string]] : [],
+      );
+      const response = await mf.dispatchFetch(`http://${req.headers.host}${req.url}`, {
+        method: req.method,
+        headers,
+        body,
+        redirect: "manual",
+        duplex: "half",
+      } as never);
       res.writeHead(response.status, Object.fromEntries(response.headers));
-      if (response.body && req.method !== "HEAD") for await (const chunk of response.body as AsyncIterable<Uint8Array>) res.write(chunk);
+      if (response.body && req.method !== "HEAD")
+        for await (const chunk of response.body as AsyncIterable<Uint8Array>) res.write(chunk);
       res.end();
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -121,12 +130,17 @@ function bindingsOf(version: UploadedVersion, assetsDirectory: string) {
     else if (type === "durable_object_namespace") {
       const className = binding.class_name as string;
       options.durableObjects[name] = { className, useSQLite: version.sqliteClasses.includes(className) };
-    } else if (type === "ratelimit") options.ratelimits[name] = { namespace_id: binding.namespace_id, simple: binding.simple };
+    } else if (type === "ratelimit")
+      options.ratelimits[name] = { namespace_id: binding.namespace_id, simple: binding.simple };
     else if (type === "plain_text") options.bindings[name] = binding.text;
     else if (type === "json") options.bindings[name] = binding.json;
     else if (type === "assets") {
       // A request no asset matches goes on to the worker, as on Cloudflare.
-      options.assets = { directory: writeAssets(version, assetsDirectory), binding: name, routerConfig: { has_user_worker: true } };
+      options.assets = {
+        directory: writeAssets(version, assetsDirectory),
+        binding: name,
+        routerConfig: { has_user_worker: true },
+      };
     } else throw new Error(`fake edge: no local stand-in for a ${type} binding (${name})`);
   }
   return options;

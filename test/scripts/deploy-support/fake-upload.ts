@@ -32,7 +32,12 @@ interface UploadMetadata {
   /** Static assets: the completion token of their upload session (fake-assets.ts). */
   assets?: { jwt: string; config?: unknown };
   keep_assets?: boolean;
-  migrations?: { old_tag?: string; new_tag: string; steps?: { new_sqlite_classes?: string[] }[]; new_sqlite_classes?: string[] };
+  migrations?: {
+    old_tag?: string;
+    new_tag: string;
+    steps?: { new_sqlite_classes?: string[] }[];
+    new_sqlite_classes?: string[];
+  };
 }
 
 /** What an upload is checked against: the script's version now deployed, if any. */
@@ -53,27 +58,44 @@ export class UploadRefused extends Error {
   }
 }
 
-export async function versionOf(request: Request, previous: Previous | undefined, uploadedAssets: FakeAssets): Promise<Version> {
+export async function versionOf(
+  request: Request,
+  previous: Previous | undefined,
+  uploadedAssets: FakeAssets,
+): Promise<Version> {
   const form = await request.formData();
   const part = form.get("metadata");
   const metadata = JSON.parse(typeof part === "string" ? part : await part!.text()) as UploadMetadata;
   const { migrations } = metadata;
   if (migrations && migrations.old_tag !== previous?.migrationTag) {
-    throw new UploadRefused(10079, `migration old_tag ${migrations.old_tag} does not match the script's current tag ${previous?.migrationTag}`);
+    throw new UploadRefused(
+      10079,
+      `migration old_tag ${migrations.old_tag} does not match the script's current tag ${previous?.migrationTag}`,
+    );
   }
-  const assets = metadata.assets ? uploadedAssets.resolve(metadata.assets.jwt) : metadata.keep_assets ? previous?.assets : undefined;
-  if (metadata.assets && !assets) throw new UploadRefused(10201, "assets.jwt is not a completion token of an assets upload session");
+  const assets = metadata.assets
+    ? uploadedAssets.resolve(metadata.assets.jwt)
+    : metadata.keep_assets
+      ? previous?.assets
+      : undefined;
+  if (metadata.assets && !assets)
+    throw new UploadRefused(10201, "assets.jwt is not a completion token of an assets upload session");
   const secrets = new Map(metadata.keep_secrets && previous ? previous.secrets : []);
   const bindings: Binding[] = [];
   for (const binding of metadata.bindings) {
     if (binding.type === "secret_text") secrets.set(binding.name, binding.text!);
     else if (binding.type !== "inherit") bindings.push(binding);
-    else if (!previous?.secrets.has(binding.name)) throw new UploadRefused(10057, `inherit binding '${binding.name}' is invalid: no such binding in the previous version`);
+    else if (!previous?.secrets.has(binding.name))
+      throw new UploadRefused(
+        10057,
+        `inherit binding '${binding.name}' is invalid: no such binding in the previous version`,
+      );
     else secrets.set(binding.name, previous.secrets.get(binding.name)!);
   }
   const modules = new Map<string, { type: string; content: Uint8Array }>();
   for (const [field, value] of form) {
-    if (field !== "metadata" && typeof value !== "string") modules.set(value.name || field, { type: value.type, content: new Uint8Array(await value.arrayBuffer()) });
+    if (field !== "metadata" && typeof value !== "string")
+      modules.set(value.name || field, { type: value.type, content: new Uint8Array(await value.arrayBuffer()) });
   }
   const steps = migrations ? [...(migrations.steps ?? []), migrations] : [];
   return {
@@ -87,7 +109,9 @@ export async function versionOf(request: Request, previous: Previous | undefined
     secrets: Object.fromEntries(secrets),
     compatibilityDate: metadata.compatibility_date,
     compatibilityFlags: metadata.compatibility_flags ?? [],
-    sqliteClasses: [...new Set([...(previous?.sqliteClasses ?? []), ...steps.flatMap((step) => step.new_sqlite_classes ?? [])])],
+    sqliteClasses: [
+      ...new Set([...(previous?.sqliteClasses ?? []), ...steps.flatMap((step) => step.new_sqlite_classes ?? [])]),
+    ],
     migrationTag: migrations?.new_tag ?? previous?.migrationTag,
     observability: metadata.observability,
     assets,

@@ -13,7 +13,13 @@ interface Script {
   created_on: string;
   modified_on: string;
   versions: Version[];
-  deployments: { id: string; created_on: string; source: string; strategy: string; versions: { version_id: string; percentage: number }[] }[];
+  deployments: {
+    id: string;
+    created_on: string;
+    source: string;
+    strategy: string;
+    versions: { version_id: string; percentage: number }[];
+  }[];
   workersDev: boolean;
   tags: string[];
 }
@@ -34,18 +40,82 @@ export class FakeWorkers {
       return found ? handler(found, match, request) : fail(404, 10007, "workers.api.error.script_not_found");
     };
     return [
-      { method: "GET", pattern: new RegExp(`${account}/workers/services/([\\w-]+)$`), permission: read, handle: ([, name]: string[]) => this.service(name!) },
-      { method: "GET", pattern: new RegExp(`${account}/workers/workers/([\\w-]+)$`), permission: read, handle: withScript((found) => ok({ id: found.name, name: found.name, subdomain: { enabled: found.workersDev, previews_enabled: false } })) },
-      { method: "PUT", pattern: script(), permission: edit, handle: ([, name]: string[], _url: URL, request: Request) => this.upload(name!, request) },
-      { method: "POST", pattern: script("/versions"), permission: edit, handle: withScript((found, _m, request) => this.addVersion(found, request)) },
-      { method: "POST", pattern: script("/deployments"), permission: edit, handle: withScript((found, _m, request) => this.deploy(found, request)) },
-      { method: "GET", pattern: script("/deployments"), permission: read, handle: withScript((found) => ok({ deployments: [...found.deployments].reverse() })) },
-      { method: "GET", pattern: script("/versions/([\\w-]+)"), permission: read, handle: withScript((found, match) => this.version(found, match[2]!)) },
-      { method: "GET", pattern: script("/settings"), permission: read, handle: withScript((found) => ok(settingsOf(current(found)))) },
-      { method: "PATCH", pattern: script("/script-settings"), permission: edit, handle: withScript(async (_found, _m, request) => ok({ ...(await request.json()) })) },
-      { method: "GET", pattern: script("/secrets"), permission: read, handle: withScript((found) => ok(Object.keys(current(found)?.secrets ?? {}).map((name) => ({ name, type: "secret_text" })))) },
-      { method: "GET", pattern: script("/subdomain"), permission: read, handle: withScript((found) => ok({ enabled: found.workersDev, previews_enabled: false })) },
-      { method: "POST", pattern: script("/subdomain"), permission: edit, handle: withScript(async (found, _m, request) => this.setSubdomain(found, request)) },
+      {
+        method: "GET",
+        pattern: new RegExp(`${account}/workers/services/([\\w-]+)$`),
+        permission: read,
+        handle: ([, name]: string[]) => this.service(name!),
+      },
+      {
+        method: "GET",
+        pattern: new RegExp(`${account}/workers/workers/([\\w-]+)$`),
+        permission: read,
+        handle: withScript((found) =>
+          ok({ id: found.name, name: found.name, subdomain: { enabled: found.workersDev, previews_enabled: false } }),
+        ),
+      },
+      {
+        method: "PUT",
+        pattern: script(),
+        permission: edit,
+        handle: ([, name]: string[], _url: URL, request: Request) => this.upload(name!, request),
+      },
+      {
+        method: "POST",
+        pattern: script("/versions"),
+        permission: edit,
+        handle: withScript((found, _m, request) => this.addVersion(found, request)),
+      },
+      {
+        method: "POST",
+        pattern: script("/deployments"),
+        permission: edit,
+        handle: withScript((found, _m, request) => this.deploy(found, request)),
+      },
+      {
+        method: "GET",
+        pattern: script("/deployments"),
+        permission: read,
+        handle: withScript((found) => ok({ deployments: [...found.deployments].reverse() })),
+      },
+      {
+        method: "GET",
+        pattern: script("/versions/([\\w-]+)"),
+        permission: read,
+        handle: withScript((found, match) => this.version(found, match[2]!)),
+      },
+      {
+        method: "GET",
+        pattern: script("/settings"),
+        permission: read,
+        handle: withScript((found) => ok(settingsOf(current(found)))),
+      },
+      {
+        method: "PATCH",
+        pattern: script("/script-settings"),
+        permission: edit,
+        handle: withScript(async (_found, _m, request) => ok({ ...(await request.json()) })),
+      },
+      {
+        method: "GET",
+        pattern: script("/secrets"),
+        permission: read,
+        handle: withScript((found) =>
+          ok(Object.keys(current(found)?.secrets ?? {}).map((name) => ({ name, type: "secret_text" }))),
+        ),
+      },
+      {
+        method: "GET",
+        pattern: script("/subdomain"),
+        permission: read,
+        handle: withScript((found) => ok({ enabled: found.workersDev, previews_enabled: false })),
+      },
+      {
+        method: "POST",
+        pattern: script("/subdomain"),
+        permission: edit,
+        handle: withScript(async (found, _m, request) => this.setSubdomain(found, request)),
+      },
     ];
   }
 
@@ -56,14 +126,28 @@ export class FakeWorkers {
   private service(name: string): Reply {
     const found = this.scripts.get(name);
     if (!found) return fail(404, 10090, "workers.api.error.service_not_found");
-    const script = { id: name, tag: `tag-${name}`, tags: found.tags, migration_tag: current(found)?.migrationTag, last_deployed_from: "wrangler", created_on: found.created_on, modified_on: found.modified_on };
+    const script = {
+      id: name,
+      tag: `tag-${name}`,
+      tags: found.tags,
+      migration_tag: current(found)?.migrationTag,
+      last_deployed_from: "wrangler",
+      created_on: found.created_on,
+      modified_on: found.modified_on,
+    };
     return ok({ id: name, default_environment: { environment: "production", script } });
   }
 
   private version(found: Script, id: string): Reply {
     const version = found.versions.find((candidate) => candidate.id === id);
     if (!version) return fail(404, 10220, "version not found");
-    return ok({ id, number: version.number, annotations: version.annotations, metadata: { created_on: version.created_on, source: "wrangler" }, resources: { bindings: version.bindings } });
+    return ok({
+      id,
+      number: version.number,
+      annotations: version.annotations,
+      metadata: { created_on: version.created_on, source: "wrangler" },
+      resources: { bindings: version.bindings },
+    });
   }
 
   private async setSubdomain(found: Script, request: Request): Promise<Reply> {
@@ -74,13 +158,28 @@ export class FakeWorkers {
   /** PUT /workers/scripts/:name: a new version, deployed at once to 100% (a first deploy, or one with migrations). */
   private async upload(name: string, request: Request): Promise<Reply> {
     const now = new Date().toISOString();
-    const found = this.scripts.get(name) ?? { name, created_on: now, modified_on: now, versions: [], deployments: [], workersDev: false, tags: [] };
+    const found = this.scripts.get(name) ?? {
+      name,
+      created_on: now,
+      modified_on: now,
+      versions: [],
+      deployments: [],
+      workersDev: false,
+      tags: [],
+    };
     const reply = await this.addVersion(found, request);
     if (reply.status >= 400) return reply;
     this.scripts.set(name, found);
     const version = found.versions.at(-1)!;
     await this.deployVersion(found, version);
-    return ok({ id: name, etag: version.id, deployment_id: version.id, startup_time_ms: 1, created_on: found.created_on, modified_on: found.modified_on });
+    return ok({
+      id: name,
+      etag: version.id,
+      deployment_id: version.id,
+      startup_time_ms: 1,
+      created_on: found.created_on,
+      modified_on: found.modified_on,
+    });
   }
 
   /** POST /workers/scripts/:name/versions: a new version, not deployed yet. */
@@ -88,7 +187,12 @@ export class FakeWorkers {
     try {
       const version = await versionOf(request, previousOf(current(found)), this.assets);
       found.versions.push(version);
-      return ok({ id: version.id, number: version.number, resources: { script: { etag: version.id } }, startup_time_ms: 1 });
+      return ok({
+        id: version.id,
+        number: version.number,
+        resources: { script: { etag: version.id } },
+        startup_time_ms: 1,
+      });
     } catch (error) {
       if (error instanceof UploadRefused) return fail(400, error.code, error.message);
       throw error;
@@ -99,12 +203,19 @@ export class FakeWorkers {
   private async deploy(found: Script, request: Request): Promise<Reply> {
     const { versions } = (await request.json()) as { versions: { version_id: string; percentage: number }[] };
     const version = found.versions.find((candidate) => candidate.id === versions[0]?.version_id);
-    if (!version || versions.length !== 1 || versions[0]!.percentage !== 100) return fail(400, 10200, "the fake deploys exactly one known version at 100%");
+    if (!version || versions.length !== 1 || versions[0]!.percentage !== 100)
+      return fail(400, 10200, "the fake deploys exactly one known version at 100%");
     return ok(await this.deployVersion(found, version));
   }
 
   private async deployVersion(found: Script, version: Version) {
-    const deployment = { id: crypto.randomUUID(), created_on: new Date().toISOString(), source: "wrangler", strategy: "percentage", versions: [{ version_id: version.id, percentage: 100 }] };
+    const deployment = {
+      id: crypto.randomUUID(),
+      created_on: new Date().toISOString(),
+      source: "wrangler",
+      strategy: "percentage",
+      versions: [{ version_id: version.id, percentage: 100 }],
+    };
     found.deployments.push(deployment);
     found.modified_on = deployment.created_on;
     await this.edge.run(found.name, version);
@@ -119,7 +230,15 @@ function current(found: Script): Version | undefined {
 }
 
 function previousOf(version: Version | undefined) {
-  return version && { secrets: new Map(Object.entries(version.secrets)), migrationTag: version.migrationTag, sqliteClasses: version.sqliteClasses, number: version.number, assets: version.assets };
+  return (
+    version && {
+      secrets: new Map(Object.entries(version.secrets)),
+      migrationTag: version.migrationTag,
+      sqliteClasses: version.sqliteClasses,
+      number: version.number,
+      assets: version.assets,
+    }
+  );
 }
 
 function settingsOf(version: Version | undefined): { bindings: Binding[]; observability?: unknown } {

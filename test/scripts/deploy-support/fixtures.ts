@@ -41,11 +41,17 @@ export function editedRepoConfig(edit: (toml: string) => string = (toml) => toml
 export function smallWorker(source: string, extraToml = ""): string {
   const dir = tempDir();
   writeFileSync(path.join(dir, "index.js"), source);
-  writeFileSync(path.join(dir, "wrangler.toml"), `name = "fixture-worker"\nmain = "index.js"\ncompatibility_date = "2026-10-23"\n${extraToml}`);
+  writeFileSync(
+    path.join(dir, "wrangler.toml"),
+    `name = "fixture-worker"\nmain = "index.js"\ncompatibility_date = "2026-10-23"\n${extraToml}`,
+  );
   return path.join(dir, "wrangler.toml");
 }
 
 /** The repository's Env type with `line` added to it (e.g. a binding the code would start to use). */
 export function envTypeWith(line: string): string {
-  return readFileSync(REPO_TYPES, "utf8").replace("interface __BaseEnv_Env {\n", `interface __BaseEnv_Env {\n\t${line}\n`);
+  return readFileSync(REPO_TYPES, "utf8").replace(
+    "interface __BaseEnv_Env {\n",
+    `interface __BaseEnv_Env {\n\t${line}\n`,
+  );
 }

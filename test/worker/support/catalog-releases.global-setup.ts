@@ -8,14 +8,23 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { buildCatalog } from "../../../scripts/catalog/build";
 import { INDEX_NAMES, type IndexName } from "../../../src/shared/catalog/profile-index";
-import { RELAID_PART_BYTES, TEST_INDEX_PAGE_BYTES, TEST_PART_BYTES, WIDE_PRODUCT, type ProvidedRelease, type TestReleaseName } from "./provided-releases";
+import {
+  RELAID_PART_BYTES,
+  TEST_INDEX_PAGE_BYTES,
+  TEST_PART_BYTES,
+  WIDE_PRODUCT,
+  type ProvidedRelease,
+  type TestReleaseName,
+} from "./provided-releases";
 
 const PROFILES = path.resolve(import.meta.dirname, "../../../data/profiles");
 
 export default async function setup(project: TestProject) {
   const work = mkdtempSync(path.join(tmpdir(), "catalog-test-releases-"));
   try {
-    const files = readdirSync(PROFILES).filter((name) => name.endsWith(".json")).sort();
+    const files = readdirSync(PROFILES)
+      .filter((name) => name.endsWith(".json"))
+      .sort();
     const subset = (name: string, keep: number) => {
       const dir = path.join(work, name);
       for (const file of files.slice(0, keep)) cpSync(path.join(PROFILES, file), path.join(dir, file));
@@ -23,22 +32,45 @@ export default async function setup(project: TestProject) {
     };
     /** The sample profiles and `funnels` more, all of one product (ndjson). */
     const wide = (name: string, funnels: number) => {
-      const template = JSON.parse(readFileSync(path.join(PROFILES, files[0]!), "utf8")) as { agent_readiness_profile_id: string; scope: object };
+      const template = JSON.parse(readFileSync(path.join(PROFILES, files[0]!), "utf8")) as {
+        agent_readiness_profile_id: string;
+        scope: object;
+      };
       const lines = files.map((file) => JSON.stringify(JSON.parse(readFileSync(path.join(PROFILES, file), "utf8"))));
       for (let i = 0; i < funnels; i++) {
         const funnel = { key: `funnel-${String(i).padStart(3, "0")}`, name: `Funnel ${i}` };
-        lines.push(JSON.stringify({ ...template, agent_readiness_profile_id: `arp_w${String(i).padStart(25, "0")}`, scope: { product: WIDE_PRODUCT, funnel } }));
+        lines.push(
+          JSON.stringify({
+            ...template,
+            agent_readiness_profile_id: `arp_w${String(i).padStart(25, "0")}`,
+            scope: { product: WIDE_PRODUCT, funnel },
+          }),
+        );
       }
       const file = path.join(work, `${name}.ndjson`);
       writeFileSync(file, `${lines.join("\n")}\n`);
       return file;
     };
-    const build = async (input: string, partBytes: number, indexPageBytes = TEST_INDEX_PAGE_BYTES): Promise<ProvidedRelease> => {
-      const { manifest, releaseDir } = await buildCatalog({ input, outDir: path.join(work, "out"), partBytes, indexPageBytes });
+    const build = async (
+      input: string,
+      partBytes: number,
+      indexPageBytes = TEST_INDEX_PAGE_BYTES,
+    ): Promise<ProvidedRelease> => {
+      const { manifest, releaseDir } = await buildCatalog({
+        input,
+        outDir: path.join(work, "out"),
+        partBytes,
+        indexPageBytes,
+      });
       const read = (...file: string[]) => readFileSync(path.join(releaseDir, ...file)).toString("base64");
       const parts = manifest.parts.map((part) => read("parts", String(part.index)));
       const index = Object.fromEntries(
-        INDEX_NAMES.map((name) => [name, manifest.index!.find((i) => i.name === name)!.segments.map((segment) => read("index", name, String(segment.index)))]),
+        INDEX_NAMES.map((name) => [
+          name,
+          manifest
+            .index!.find((i) => i.name === name)!
+            .segments.map((segment) => read("index", name, String(segment.index))),
+        ]),
       ) as Record<IndexName, string[]>;
       return { manifest, parts, index };
     };

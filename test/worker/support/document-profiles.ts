@@ -16,11 +16,21 @@ export interface DocumentProfile {
 
 export function documentProfiles(release: TestRelease): DocumentProfile[] {
   const text = new TextDecoder().decode(release.document);
-  const data = (JSON.parse(text) as { data: { agent_readiness_profile_id: string; scope: { product: { key: string }; funnel: { key: string } } }[] }).data;
+  const data = (
+    JSON.parse(text) as {
+      data: { agent_readiness_profile_id: string; scope: { product: { key: string }; funnel: { key: string } } }[];
+    }
+  ).data;
   let offset = new TextEncoder().encode(text.slice(0, text.indexOf('"data":[') + '"data":['.length)).length;
   return data.map((profile) => {
     const bytes = new TextEncoder().encode(JSON.stringify(profile));
-    const located = { productKey: profile.scope.product.key, funnelKey: profile.scope.funnel.key, id: profile.agent_readiness_profile_id, offset, bytes };
+    const located = {
+      productKey: profile.scope.product.key,
+      funnelKey: profile.scope.funnel.key,
+      id: profile.agent_readiness_profile_id,
+      offset,
+      bytes,
+    };
     offset += bytes.length + 1;
     return located;
   });

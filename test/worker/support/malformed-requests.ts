@@ -26,7 +26,8 @@ export function routePaths(app: { routes: readonly { path: string }[] }): string
 /** The credentials a browser page, the operator API and the API each read. */
 function credentialsFor(path: string, credentials: Credentials): Record<string, string> {
   if (path.startsWith("/operator/")) return { Authorization: `Bearer ${credentials.operatorSecret}` };
-  if (/^\/(dashboard|login|logout|oauth\/authorize)/.test(path)) return { Cookie: credentials.cookie, Origin: "https://api.test" };
+  if (/^\/(dashboard|login|logout|oauth\/authorize)/.test(path))
+    return { Cookie: credentials.cookie, Origin: "https://api.test" };
   return { Authorization: `Bearer ${credentials.apiKey}` };
 }
 
@@ -38,11 +39,25 @@ const VARIANTS: Variant[] = [
   ["JSON null", { "Content-Type": "application/json" }, "null"],
   ["text/plain body", { "Content-Type": "text/plain" }, "hello"],
   ["form with broken escapes", { "Content-Type": "application/x-www-form-urlencoded" }, "a=%ZZ&&=&b=%ff&csrf_token=%"],
-  ["multipart, broken boundary", { "Content-Type": "multipart/form-data; boundary=zz" }, "--zz\r\nContent-Disposition: form-data\r\n\r\nx"],
+  [
+    "multipart, broken boundary",
+    { "Content-Type": "multipart/form-data; boundary=zz" },
+    "--zz\r\nContent-Disposition: form-data\r\n\r\nx",
+  ],
   ["multipart without boundary", { "Content-Type": "multipart/form-data" }, "x"],
   ["odd Content-Type", { "Content-Type": "application/json;;charset==;" }, "{}"],
   ["body without Content-Type", {}, '{"a":1}'],
-  ["odd Range and conditionals", { Range: "bytes=abc", "If-Match": '"', "If-None-Match": "W/", "If-Range": "garbage", "If-Modified-Since": "yesterday", "If-Unmodified-Since": "0" }],
+  [
+    "odd Range and conditionals",
+    {
+      Range: "bytes=abc",
+      "If-Match": '"',
+      "If-None-Match": "W/",
+      "If-Range": "garbage",
+      "If-Modified-Since": "yesterday",
+      "If-Unmodified-Since": "0",
+    },
+  ],
   ["Range past 2^53", { Range: `bytes=${"9".repeat(40)}-${"9".repeat(41)}` }],
   ["a thousand ranges", { Range: `bytes=${"0-0,".repeat(1000)}0-0` }],
   ["20 kB bearer token", { Authorization: `Bearer ${"x".repeat(20_000)}` }],
@@ -50,7 +65,10 @@ const VARIANTS: Variant[] = [
   ["odd query", {}, undefined, (path) => `${path}?x=%ff&%zz=1&a=%00&client_id=%E0%A4%A&q=${"b".repeat(8000)}`],
   ["64 kB header", { "X-Padding": "a".repeat(64 * 1024) }],
   ["odd cookies", { Cookie: 'session=%ff; __Host-session="; a; =b' }],
-  ["odd Accept headers", { Accept: "*/*;q=abc", "Accept-Encoding": "gzip;q=2, identity;q=0", "Accept-Language": "\u00ff" }],
+  [
+    "odd Accept headers",
+    { Accept: "*/*;q=abc", "Accept-Encoding": "gzip;q=2, identity;q=0", "Accept-Language": "\u00ff" },
+  ],
   ["another site's Origin", { Origin: "https://evil.test", "Sec-Fetch-Site": "cross-site" }],
 ];
 
@@ -71,15 +89,35 @@ export function odd(method: string, path: string, credentials: Credentials): Odd
   ];
   for (const [name, headers, body, rewrite] of VARIANTS) {
     if (body !== undefined && !bodyAllowed) continue;
-    requests.push({ name, path: rewrite ? rewrite(path) : path, init: { method, headers: { ...auth, ...headers }, body } });
+    requests.push({
+      name,
+      path: rewrite ? rewrite(path) : path,
+      init: { method, headers: { ...auth, ...headers }, body },
+    });
   }
   if (bodyAllowed) {
     const form = { ...auth, "Content-Type": "application/x-www-form-urlencoded" };
-    requests.push({ name: "form of odd fields with a valid CSRF token", path, init: { method, headers: form, body: oddFormFields(credentials.csrfToken) } });
+    requests.push({
+      name: "form of odd fields with a valid CSRF token",
+      path,
+      init: { method, headers: form, body: oddFormFields(credentials.csrfToken) },
+    });
   }
   if (method === "POST") {
-    requests.push({ name: "1 MiB JSON body", path, init: { method, headers: { ...auth, "Content-Type": "application/json" }, body: `"${"a".repeat(MIB)}"` } });
-    requests.push({ name: "1 MiB form body", path, init: { method, headers: { ...auth, "Content-Type": "application/x-www-form-urlencoded" }, body: `a=${"b".repeat(MIB)}` } });
+    requests.push({
+      name: "1 MiB JSON body",
+      path,
+      init: { method, headers: { ...auth, "Content-Type": "application/json" }, body: `"${"a".repeat(MIB)}"` },
+    });
+    requests.push({
+      name: "1 MiB form body",
+      path,
+      init: {
+        method,
+        headers: { ...auth, "Content-Type": "application/x-www-form-urlencoded" },
+        body: `a=${"b".repeat(MIB)}`,
+      },
+    });
   }
   return requests;
 }

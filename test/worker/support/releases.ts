@@ -20,7 +20,10 @@ export function testRelease(name: TestReleaseName): TestRelease {
   const parts = provided.parts.map(fromBase64);
   const document = new Uint8Array(provided.manifest.bytes);
   for (const [index, part] of parts.entries()) document.set(part, provided.manifest.parts[index]!.offset);
-  const index = Object.fromEntries(INDEX_NAMES.map((name) => [name, provided.index[name].map(fromBase64)])) as Record<IndexName, Uint8Array[]>;
+  const index = Object.fromEntries(INDEX_NAMES.map((name) => [name, provided.index[name].map(fromBase64)])) as Record<
+    IndexName,
+    Uint8Array[]
+  >;
   return { manifest: provided.manifest, parts, index, document };
 }
 

@@ -30,18 +30,32 @@ export interface DownloadResult {
   partsReused: number;
 }
 
-export async function downloadRelease(context: ClientContext, out: string, options: DownloadOptions = {}): Promise<DownloadResult> {
+export async function downloadRelease(
+  context: ClientContext,
+  out: string,
+  options: DownloadOptions = {},
+): Promise<DownloadResult> {
   const target = path.resolve(out);
   const manifest = await fetchManifest(context.http, context.baseUrl, options.release, options.signal);
   const temp = partialName(target, randomBytes(4).toString("hex"));
   const file = await open(temp, "w");
   try {
-    const progress = await writeParts({ ...context, manifest, signal: options.signal }, target, file, options.onProgress);
+    const progress = await writeParts(
+      { ...context, manifest, signal: options.signal },
+      target,
+      file,
+      options.onProgress,
+    );
     await file.close();
     await rename(temp, target);
     await removeAbandonedPartials(target);
     options.onProgress?.({ ...progress, phase: "verified" });
-    return { manifest, path: target, partsFetched: manifest.parts.length - progress.partsReused, partsReused: progress.partsReused };
+    return {
+      manifest,
+      path: target,
+      partsFetched: manifest.parts.length - progress.partsReused,
+      partsReused: progress.partsReused,
+    };
   } catch (error) {
     await file.close().catch(() => {});
     if (error instanceof CatalogVerificationError) await rm(temp, { force: true });
@@ -50,7 +64,12 @@ export async function downloadRelease(context: ClientContext, out: string, optio
 }
 
 /** Every part into `file` at its offset, from disk where `target` or a partial file holds it, else fetched. */
-async function writeParts(source: ReleaseSource, target: string, file: FileHandle, onProgress?: (progress: Progress) => void): Promise<Progress> {
+async function writeParts(
+  source: ReleaseSource,
+  target: string,
+  file: FileHandle,
+  onProgress?: (progress: Progress) => void,
+): Promise<Progress> {
   const local = await LocalCopies.open(target);
   try {
     return await writeEachPart(source, local, file, onProgress);
@@ -59,10 +78,22 @@ async function writeParts(source: ReleaseSource, target: string, file: FileHandl
   }
 }
 
-async function writeEachPart(source: ReleaseSource, local: LocalCopies, file: FileHandle, onProgress?: (progress: Progress) => void): Promise<Progress> {
+async function writeEachPart(
+  source: ReleaseSource,
+  local: LocalCopies,
+  file: FileHandle,
+  onProgress?: (progress: Progress) => void,
+): Promise<Progress> {
   const { manifest } = source;
   const check = new DocumentCheck(manifest);
-  const progress: Progress = { phase: "download", bytesDone: 0, bytesTotal: manifest.bytes, partsDone: 0, partsTotal: manifest.parts.length, partsReused: 0 };
+  const progress: Progress = {
+    phase: "download",
+    bytesDone: 0,
+    bytesTotal: manifest.bytes,
+    partsDone: 0,
+    partsTotal: manifest.parts.length,
+    partsReused: 0,
+  };
   const take = async (chunk: Uint8Array, offset: number) => {
     await check.add(chunk, offset);
     await file.write(chunk, 0, chunk.length, offset);
@@ -71,10 +102,11 @@ async function writeEachPart(source: ReleaseSource, local: LocalCopies, file: Fi
   for (const part of manifest.parts) {
     source.signal?.throwIfAborted();
     if (await reuse(local, part, take)) progress.partsReused++;
-    else await fetchPart(source, part, async (chunk, offset) => {
-          await take(chunk, offset);
-          onProgress?.({ ...progress });
-        });
+    else
+      await fetchPart(source, part, async (chunk, offset) => {
+        await take(chunk, offset);
+        onProgress?.({ ...progress });
+      });
     progress.partsDone++;
     onProgress?.({ ...progress });
   }
@@ -82,7 +114,11 @@ async function writeEachPart(source: ReleaseSource, local: LocalCopies, file: Fi
   return progress;
 }
 
-async function reuse(local: LocalCopies, part: PartEntry, take: (chunk: Uint8Array, offset: number) => Promise<void>): Promise<boolean> {
+async function reuse(
+  local: LocalCopies,
+  part: PartEntry,
+  take: (chunk: Uint8Array, offset: number) => Promise<void>,
+): Promise<boolean> {
   const bytes = await local.read(part);
   if (bytes) await take(bytes, part.offset);
   return bytes !== undefined;

@@ -39,7 +39,8 @@ export class LocalCopies {
       if (candidate.size < part.offset + part.length) continue;
       const bytes = new Uint8Array(part.length);
       const { bytesRead } = await candidate.handle.read(bytes, 0, part.length, part.offset);
-      if (bytesRead === part.length && `sha256:${createHash("sha256").update(bytes).digest("hex")}` === part.sha256) return bytes;
+      if (bytesRead === part.length && `sha256:${createHash("sha256").update(bytes).digest("hex")}` === part.sha256)
+        return bytes;
     }
     return undefined;
   }
@@ -60,7 +61,9 @@ export async function removeAbandonedPartials(target: string): Promise<void> {
 async function partialFiles(target: string): Promise<string[]> {
   const names = await readdir(path.dirname(target)).catch(() => []);
   const base = path.basename(target);
-  return names.filter((name) => name.startsWith(base) && PARTIAL.test(name.slice(base.length))).map((name) => path.join(path.dirname(target), name));
+  return names
+    .filter((name) => name.startsWith(base) && PARTIAL.test(name.slice(base.length)))
+    .map((name) => path.join(path.dirname(target), name));
 }
 
 function isRunning(pid: number): boolean {

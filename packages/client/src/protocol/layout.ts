@@ -11,7 +11,10 @@ export interface PartLayout {
 }
 
 /** Everything wrong with the layout, as sentences naming the field; empty when the parts tile the document. */
-export function layoutProblems(manifest: { bytes: number; part_bytes: number; parts: readonly PartLayout[] }, prefix = "manifest."): string[] {
+export function layoutProblems(
+  manifest: { bytes: number; part_bytes: number; parts: readonly PartLayout[] },
+  prefix = "manifest.",
+): string[] {
   const problems: string[] = [];
   let offset = 0;
   manifest.parts.forEach((part, position) => {
@@ -24,6 +27,7 @@ export function layoutProblems(manifest: { bytes: number; part_bytes: number; pa
     }
     offset = part.offset + part.length;
   });
-  if (offset !== manifest.bytes) problems.push(`${prefix}bytes: the parts cover ${offset} bytes, the manifest says ${manifest.bytes}`);
+  if (offset !== manifest.bytes)
+    problems.push(`${prefix}bytes: the parts cover ${offset} bytes, the manifest says ${manifest.bytes}`);
   return problems;
 }

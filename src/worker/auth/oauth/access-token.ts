@@ -19,7 +19,11 @@ export interface VerifiedAccessToken {
 }
 
 /** The token's facts, or null for anything that is not a live access token issued here. */
-export async function verifyAccessToken(env: Env, issuer: string, presented: string): Promise<VerifiedAccessToken | null> {
+export async function verifyAccessToken(
+  env: Env,
+  issuer: string,
+  presented: string,
+): Promise<VerifiedAccessToken | null> {
   const libraryToken = await openToken(env, "access", presented);
   if (!libraryToken) return null;
   const validated = await authorizationServer(issuer).validateToken<GrantProps>(issuer, libraryToken, env);

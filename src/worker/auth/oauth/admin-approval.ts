@@ -29,7 +29,6 @@ export const AdminApprovalRecord = z.object({
 });
 export type AdminApproval = z.infer<typeof AdminApprovalRecord>;
 
-
 /** A request as operators see it (operator API, `npm run keys -- admin-requests`). */
 export interface AdminRequestView extends AdminApproval {
   /** The account's email on that deployment, or null when the account no longer exists. */
@@ -40,7 +39,11 @@ export function adminApprovalKey(accountId: string, clientId: string): string {
   return `${ADMIN_APPROVAL_PREFIX}${accountId}:${clientId}`;
 }
 
-export async function readAdminApproval(kv: ApprovalStore, accountId: string, clientId: string): Promise<AdminApproval | null> {
+export async function readAdminApproval(
+  kv: ApprovalStore,
+  accountId: string,
+  clientId: string,
+): Promise<AdminApproval | null> {
   // A corrupt record counts as none: a token then leaves `admin` out until a new approval.
   return readStoredJson(kv, adminApprovalKey(accountId, clientId), AdminApprovalRecord, "admin approval");
 }

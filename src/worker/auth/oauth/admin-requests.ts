@@ -8,10 +8,19 @@
  * authorizing the app again.
  */
 import { readStoredJson } from "../../http/stored-json";
-import { ADMIN_APPROVAL_PREFIX, AdminApprovalRecord, adminApprovalKey, readAdminApproval, type AdminApproval } from "./admin-approval";
+import {
+  ADMIN_APPROVAL_PREFIX,
+  AdminApprovalRecord,
+  adminApprovalKey,
+  readAdminApproval,
+  type AdminApproval,
+} from "./admin-approval";
 
 /** Every request still waiting for an operator (of one account, when given), oldest first. */
-export async function pendingAdminRequests(kv: KVNamespace, options: { accountId?: string } = {}): Promise<AdminApproval[]> {
+export async function pendingAdminRequests(
+  kv: KVNamespace,
+  options: { accountId?: string } = {},
+): Promise<AdminApproval[]> {
   // The account id ends at the ":" before the client id, so this prefix never matches a longer id.
   const prefix = options.accountId ? `${ADMIN_APPROVAL_PREFIX}${options.accountId}:` : ADMIN_APPROVAL_PREFIX;
   const names: string[] = [];
@@ -21,13 +30,17 @@ export async function pendingAdminRequests(kv: KVNamespace, options: { accountId
     names.push(...page.keys.map((key) => key.name));
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
-  const records = await Promise.all(names.map((name) => readStoredJson(kv, name, AdminApprovalRecord, "admin approval")));
+  const records = await Promise.all(
+    names.map((name) => readStoredJson(kv, name, AdminApprovalRecord, "admin approval")),
+  );
   return records
     .filter((record): record is AdminApproval => record?.status === "pending")
     .sort((a, b) => a.requested_at.localeCompare(b.requested_at));
 }
 
-export type AdminDecision = { ok: true; request: AdminApproval } | { ok: false; reason: "not_found" | "already_decided" };
+export type AdminDecision =
+  | { ok: true; request: AdminApproval }
+  | { ok: false; reason: "not_found" | "already_decided" };
 
 export async function approveAdminRequest(
   kv: KVNamespace,
@@ -38,12 +51,20 @@ export async function approveAdminRequest(
   const request = await readAdminApproval(kv, target.accountId, target.clientId);
   if (!request) return { ok: false, reason: "not_found" };
   if (request.status !== "pending") return { ok: false, reason: "already_decided" };
-  const approved: AdminApproval = { ...request, status: "approved", approved_at: now.toISOString(), approved_by: approvedBy };
+  const approved: AdminApproval = {
+    ...request,
+    status: "approved",
+    approved_at: now.toISOString(),
+    approved_by: approvedBy,
+  };
   await kv.put(adminApprovalKey(target.accountId, target.clientId), JSON.stringify(approved));
   return { ok: true, request: approved };
 }
 
-export async function rejectAdminRequest(kv: KVNamespace, target: { accountId: string; clientId: string }): Promise<AdminDecision> {
+export async function rejectAdminRequest(
+  kv: KVNamespace,
+  target: { accountId: string; clientId: string },
+): Promise<AdminDecision> {
   const request = await readAdminApproval(kv, target.accountId, target.clientId);
   if (!request) return { ok: false, reason: "not_found" };
   if (request.status !== "pending") return { ok: false, reason: "already_decided" };

@@ -22,24 +22,50 @@ export type AuthorizeOutcome =
   | { kind: "redirect"; location: string }
   | { kind: "valid"; request: AuthRequest; client: ClientInfo };
 
-const SINGLE_VALUED = ["client_id", "redirect_uri", "response_type", "scope", "state", "code_challenge", "code_challenge_method", "resource"];
+const SINGLE_VALUED = [
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "scope",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+  "resource",
+];
 
 function errorPage(title: string, detail: string): AuthorizeOutcome {
   return { kind: "error-page", title, detail };
 }
 
-export async function checkAuthorizeRequest(api: OAuthHelpers, request: Request, issuer: string): Promise<AuthorizeOutcome> {
+export async function checkAuthorizeRequest(
+  api: OAuthHelpers,
+  request: Request,
+  issuer: string,
+): Promise<AuthorizeOutcome> {
   const url = new URL(request.url);
   const query = url.searchParams;
   for (const name of ["client_id", "redirect_uri"]) {
-    if (query.getAll(name).length > 1) return errorPage("Invalid authorization link", `The parameter ${name} appears more than once (RFC 6749 §3.1).`);
+    if (query.getAll(name).length > 1)
+      return errorPage("Invalid authorization link", `The parameter ${name} appears more than once (RFC 6749 §3.1).`);
   }
   const clientId = query.get("client_id");
-  if (!clientId) return errorPage("Invalid authorization link", "The link that sent you here has no client_id, so we cannot tell which application is asking.");
+  if (!clientId)
+    return errorPage(
+      "Invalid authorization link",
+      "The link that sent you here has no client_id, so we cannot tell which application is asking.",
+    );
   const client = await api.lookupClient(clientId);
-  if (!client) return errorPage("Unknown application", `No application is registered with client_id “${clientId.slice(0, 100)}”. Ask the application's developer to check its configuration.`);
+  if (!client)
+    return errorPage(
+      "Unknown application",
+      `No application is registered with client_id “${clientId.slice(0, 100)}”. Ask the application's developer to check its configuration.`,
+    );
   const redirectUri = query.get("redirect_uri");
-  if (!redirectUri) return errorPage("Invalid authorization link", `The link from ${client.clientName ?? "the application"} has no redirect_uri.`);
+  if (!redirectUri)
+    return errorPage(
+      "Invalid authorization link",
+      `The link from ${client.clientName ?? "the application"} has no redirect_uri.`,
+    );
   if (!isRegisteredRedirectUri(redirectUri, client.redirectUris)) {
     return errorPage(
       "Redirect address not registered",
@@ -66,14 +92,20 @@ export async function checkAuthorizeRequest(api: OAuthHelpers, request: Request,
   }
 
   // The library lets confidential clients skip PKCE; we require S256 from everyone (RFC 9700 §2.1.1).
-  if (!parsed.codeChallenge) return back("invalid_request", "code_challenge is required: use PKCE with code_challenge_method=S256 (RFC 7636)");
+  if (!parsed.codeChallenge)
+    return back("invalid_request", "code_challenge is required: use PKCE with code_challenge_method=S256 (RFC 7636)");
   if (parsed.codeChallengeMethod !== "S256") return back("invalid_request", "code_challenge_method must be S256");
-  if (!isS256Challenge(parsed.codeChallenge)) return back("invalid_request", "code_challenge must be 43 base64url characters: BASE64URL(SHA-256(code_verifier)) (RFC 7636 §4.2)");
+  if (!isS256Challenge(parsed.codeChallenge))
+    return back(
+      "invalid_request",
+      "code_challenge must be 43 base64url characters: BASE64URL(SHA-256(code_verifier)) (RFC 7636 §4.2)",
+    );
 
   // The library advertises scopes but passes any string through to the consent page.
   if (parsed.scope.length === 0) return back("invalid_scope", `scope is required: one or more of ${SCOPES.join(" ")}`);
   const unknown = parsed.scope.filter((scope) => !isScope(scope));
-  if (unknown.length > 0) return back("invalid_scope", `unknown scope ${unknown.join(", ")}; supported: ${SCOPES.join(" ")}`);
+  if (unknown.length > 0)
+    return back("invalid_scope", `unknown scope ${unknown.join(", ")}; supported: ${SCOPES.join(" ")}`);
 
   return { kind: "valid", request: { ...parsed, scope: [...new Set(parsed.scope)] }, client };
 }

@@ -21,16 +21,27 @@ const OAuthError = z
 const TokenRequest = z
   .object({
     grant_type: z.enum(["authorization_code", "refresh_token"]),
-    code: z.string().optional().openapi({ description: "authorization_code: the code from the redirect (oac_…; valid 60 s, once)" }),
-    redirect_uri: z.string().optional().openapi({ description: "authorization_code: the redirect_uri of the authorization request" }),
+    code: z
+      .string()
+      .optional()
+      .openapi({ description: "authorization_code: the code from the redirect (oac_…; valid 60 s, once)" }),
+    redirect_uri: z
+      .string()
+      .optional()
+      .openapi({ description: "authorization_code: the redirect_uri of the authorization request" }),
     code_verifier: z
       .string()
       .regex(/^[A-Za-z0-9._~-]{43,128}$/)
       .optional()
-      .openapi({ description: "authorization_code: the PKCE verifier, 43-128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)" }),
+      .openapi({
+        description: "authorization_code: the PKCE verifier, 43-128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)",
+      }),
     refresh_token: z.string().optional().openapi({ description: "refresh_token: the current refresh token (ort_…)" }),
     scope: z.string().optional().openapi({ description: "Optional narrowing; never wider than the customer approved" }),
-    client_id: z.string().optional().openapi({ description: "Public clients; confidential clients use HTTP Basic or client_secret" }),
+    client_id: z
+      .string()
+      .optional()
+      .openapi({ description: "Public clients; confidential clients use HTTP Basic or client_secret" }),
     client_secret: z.string().optional(),
   })
   .openapi("TokenRequest");
@@ -41,21 +52,31 @@ const TokenResponse = z
     token_type: z.literal("bearer"),
     expires_in: z.int().openapi({ example: ACCESS_TOKEN_TTL_SECONDS }),
     refresh_token: z.string().openapi({ example: "ort_6Rk2LpZ9sQd…" }),
-    scope: z.string().openapi({ example: "read:cheeses read:catalog", description: "What was granted (admin only once approved)" }),
+    scope: z
+      .string()
+      .openapi({ example: "read:cheeses read:catalog", description: "What was granted (admin only once approved)" }),
     resource: z.string().openapi({ example: "https://api.example.com" }),
   })
   .openapi("TokenResponse");
 
 const RevocationRequest = z
   .object({
-    token: z.string().min(1).openapi({ description: "An access (oat_…) or refresh (ort_…) token; either ends the whole grant. Required once (RFC 7009 §2.1)" }),
+    token: z.string().min(1).openapi({
+      description:
+        "An access (oat_…) or refresh (ort_…) token; either ends the whole grant. Required once (RFC 7009 §2.1)",
+    }),
     token_type_hint: z.enum(["access_token", "refresh_token"]).optional(),
-    client_id: z.string().optional().openapi({ description: "Public clients; confidential clients use HTTP Basic or client_secret" }),
+    client_id: z
+      .string()
+      .optional()
+      .openapi({ description: "Public clients; confidential clients use HTTP Basic or client_secret" }),
     client_secret: z.string().optional(),
   })
   .openapi("RevocationRequest");
 
-const form = <S extends z.ZodType>(schema: S) => ({ body: { content: { "application/x-www-form-urlencoded": { schema } }, required: true } });
+const form = <S extends z.ZodType>(schema: S) => ({
+  body: { content: { "application/x-www-form-urlencoded": { schema } }, required: true },
+});
 const oauthError = (description: string) => ({ description, content: { "application/json": { schema: OAuthError } } });
 /** The endpoints read at most 16 KiB of form (token-endpoint.ts); the app refuses bodies over 64 KiB first. */
 const FORM_TOO_LARGE = oauthError("invalid_request: the form is over 16 KiB");
@@ -80,7 +101,12 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
     operationId: "getAuthorizationServerMetadata",
     tags,
     summary: "Authorization server metadata (RFC 8414)",
-    responses: { 200: { description: "Endpoints, scopes, response types, PKCE methods", content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } } },
+    responses: {
+      200: {
+        description: "Endpoints, scopes, response types, PKCE methods",
+        content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
+      },
+    },
   });
   app.openAPIRegistry.registerPath({
     method: "post",
@@ -90,7 +116,10 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
     summary: "Exchange a code, or refresh (rotating refresh tokens)",
     request: form(TokenRequest),
     responses: {
-      200: { description: "Tokens (Cache-Control: no-store)", content: { "application/json": { schema: TokenResponse } } },
+      200: {
+        description: "Tokens (Cache-Control: no-store)",
+        content: { "application/json": { schema: TokenResponse } },
+      },
       400: oauthError("invalid_request, invalid_grant, invalid_scope, unsupported_grant_type"),
       401: oauthError("invalid_client"),
       413: FORM_TOO_LARGE,

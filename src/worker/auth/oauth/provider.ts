@@ -26,7 +26,14 @@ import { approvedTokenScopes, type ApprovalStore } from "./admin-approval";
 import { grantSubject, type GrantGuard } from "./grant-guard";
 import { SCOPES } from "../../../shared/auth/scopes";
 
-export { AuthorizationError, authorizationErrorRedirect, type AuthRequest, type ClientInfo, type GrantSummary, type OAuthHelpers };
+export {
+  AuthorizationError,
+  authorizationErrorRedirect,
+  type AuthRequest,
+  type ClientInfo,
+  type GrantSummary,
+  type OAuthHelpers,
+};
 
 export const OAUTH_ENDPOINTS = {
   authorize: "/oauth/authorize",
@@ -79,7 +86,15 @@ export function authorizationServer(issuer: string): OAuthAuthorizationServer<OA
       refreshTokenTTL: REFRESH_TOKEN_TTL_SECONDS,
       tokenExchangeCallback: enforceGrantPolicy,
       onError: ({ status, code, internal }) => {
-        console.warn(JSON.stringify({ level: "warn", oauth_error: code, status, category: internal.category, reason: internal.reason }));
+        console.warn(
+          JSON.stringify({
+            level: "warn",
+            oauth_error: code,
+            status,
+            category: internal.category,
+            reason: internal.reason,
+          }),
+        );
       },
     });
     servers.set(issuer, server);
@@ -103,12 +118,19 @@ export function registryApi(env: OAuthEnv): OAuthHelpers {
  * accepts its secret by `client_secret_basic` or `client_secret_post` (RFC 6749 §2.3.1), both of
  * which the metadata advertises; an explicit method would be enforced alone.
  */
-export async function registerClient(api: OAuthHelpers, client: { name: string; redirectUris: string[]; isPublic: boolean }): Promise<ClientInfo> {
+export async function registerClient(
+  api: OAuthHelpers,
+  client: { name: string; redirectUris: string[]; isPublic: boolean },
+): Promise<ClientInfo> {
   const publicAuth = client.isPublic ? { tokenEndpointAuthMethod: "none" } : {};
   // The library draws ids from base64url and takes none of ours, so one in 64 would start with "-",
   // which a command line takes for an option (`--client -Xy…`): such a client is deleted unused.
   for (let draw = 1; draw <= MAX_CLIENT_ID_DRAWS; draw++) {
-    const created = await api.createClient({ clientName: client.name, redirectUris: client.redirectUris, ...publicAuth });
+    const created = await api.createClient({
+      clientName: client.name,
+      redirectUris: client.redirectUris,
+      ...publicAuth,
+    });
     if (!created.clientId.startsWith("-")) return created;
     await api.deleteClient(created.clientId);
   }
@@ -123,7 +145,9 @@ const MAX_CLIENT_ID_DRAWS = 8;
  * verifier, redirect_uri) and before issuance. An `invalid_grant` thrown here also makes the
  * library revoke the grant and its tokens.
  */
-async function enforceGrantPolicy(options: TokenExchangeCallbackOptions<OAuthEnv>): Promise<TokenExchangeCallbackResult> {
+async function enforceGrantPolicy(
+  options: TokenExchangeCallbackOptions<OAuthEnv>,
+): Promise<TokenExchangeCallbackResult> {
   const props = options.props as GrantProps;
   if (!options.env.KEY_GUARDS) throw new Error("Issuing tokens needs the KEY_GUARDS binding (the grant's KeyGuard)");
   const guard = options.env.KEY_GUARDS.getByName(grantSubject(options.grantId));

@@ -25,11 +25,24 @@ function guardOf(env: Env, libraryToken: string) {
 }
 
 /** Revokes the grant in the KeyGuard (at once, everywhere) and deletes its records from KV. */
-async function endGrant(env: Env, api: OAuthHelpers, libraryToken: string, reason: "refresh_token_reused" | "grant_revoked"): Promise<void> {
+async function endGrant(
+  env: Env,
+  api: OAuthHelpers,
+  libraryToken: string,
+  reason: "refresh_token_reused" | "grant_revoked",
+): Promise<void> {
   const { userId, grantId } = grantOf(libraryToken);
   await markGrantRevoked(env, grantId);
   await api.revokeGrant(grantId, userId);
-  console.warn(JSON.stringify({ level: "warn", oauth_error: "invalid_grant", category: "refresh-token-grant", reason, grant_id: grantId }));
+  console.warn(
+    JSON.stringify({
+      level: "warn",
+      oauth_error: "invalid_grant",
+      category: "refresh-token-grant",
+      reason,
+      grant_id: grantId,
+    }),
+  );
 }
 
 /** What the grant's KeyGuard knows of a refresh token: current, retired, unknown, or the grant revoked. */
@@ -50,10 +63,18 @@ export async function endGrantIfReused(env: Env, api: OAuthHelpers, presented: s
  * when `presented` turned out to be a reuse, or the grant was revoked meanwhile: the grant is then
  * ended and the tokens must not go out.
  */
-export async function recordIssuedRefreshToken(env: Env, api: OAuthHelpers, presented: string | null, response: Response): Promise<boolean> {
+export async function recordIssuedRefreshToken(
+  env: Env,
+  api: OAuthHelpers,
+  presented: string | null,
+  response: Response,
+): Promise<boolean> {
   const { refresh_token: issued } = await response.clone().json<{ refresh_token?: unknown }>();
   if (typeof issued !== "string") return true;
-  const outcome = await guardOf(env, issued).rotateRefreshToken(presented && (await refreshTokenId(presented)), await refreshTokenId(issued));
+  const outcome = await guardOf(env, issued).rotateRefreshToken(
+    presented && (await refreshTokenId(presented)),
+    await refreshTokenId(issued),
+  );
   if (outcome === "rotated" || presented === null) return true;
   await endGrant(env, api, issued, outcome === "reused" ? "refresh_token_reused" : "grant_revoked");
   return false;

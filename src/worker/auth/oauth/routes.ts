@@ -38,6 +38,10 @@ export function registerOAuthEndpoints(app: OpenAPIHono<AppEnv>): void {
   documentOAuth(app);
   app.on(["GET", "OPTIONS"], OAUTH_ENDPOINTS.metadata, serverMetadata);
   // Other methods get the app's 405 with Allow (src/worker/http/allowed-methods.ts).
-  app.on(["POST", "OPTIONS"], OAUTH_ENDPOINTS.token, (c) => (c.req.method === "OPTIONS" ? serveProtocol(c, c.req.raw) : tokenEndpoint(c)));
-  app.on(["POST", "OPTIONS"], OAUTH_ENDPOINTS.revoke, (c) => (c.req.method === "OPTIONS" ? revocationPreflight(c) : revocationEndpoint(c)));
+  app.on(["POST", "OPTIONS"], OAUTH_ENDPOINTS.token, (c) =>
+    c.req.method === "OPTIONS" ? serveProtocol(c, c.req.raw) : tokenEndpoint(c),
+  );
+  app.on(["POST", "OPTIONS"], OAUTH_ENDPOINTS.revoke, (c) =>
+    c.req.method === "OPTIONS" ? revocationPreflight(c) : revocationEndpoint(c),
+  );
 }

@@ -41,7 +41,9 @@ async function readForm(request: Request): Promise<FormRead | null> {
   // Decoded by hand: workerd warns on .text() of a body that is not text/* (a form is ASCII anyway).
   const text = declared > MAX_FORM_BYTES ? null : new TextDecoder().decode(await request.arrayBuffer());
   if (text === null || text.length > MAX_FORM_BYTES) {
-    return { response: oauthErrorResponse("invalid_request", `The request body is larger than ${MAX_FORM_BYTES} bytes`, 413) };
+    return {
+      response: oauthErrorResponse("invalid_request", `The request body is larger than ${MAX_FORM_BYTES} bytes`, 413),
+    };
   }
   return { form: new URLSearchParams(text) };
 }
@@ -78,14 +80,21 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   if ("response" in read) return read.response;
   const form = read.form;
   const grantType = form.get("grant_type");
-  if (!grantType) return oauthErrorResponse("invalid_request", "grant_type is required (authorization_code or refresh_token); to revoke a token use /oauth/revoke");
+  if (!grantType)
+    return oauthErrorResponse(
+      "invalid_request",
+      "grant_type is required (authorization_code or refresh_token); to revoke a token use /oauth/revoke",
+    );
   // No key, no token can be read or issued: refuse before the library uses a code up.
   const keyProblem = tokenKeyProblem(c.env);
   if (keyProblem) return oauthErrorResponse("temporarily_unavailable", keyProblem, 503);
   const verifiers = form.getAll("code_verifier");
   // RFC 7636 §4.1: checked before the library hashes and compares it.
   if (grantType === "authorization_code" && verifiers.length === 1 && !isCodeVerifier(verifiers[0]!)) {
-    return oauthErrorResponse("invalid_request", "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)");
+    return oauthErrorResponse(
+      "invalid_request",
+      "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)",
+    );
   }
 
   // A token that does not open goes to the library as it came: the library authenticates the
@@ -103,18 +112,34 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   const api = oauthApi(c.env, c.var.publicOrigin);
   const presentedRefresh = grantType === "refresh_token" ? libraryToken : null;
   // RFC 9700 §4.14.2: checked first, so that no other answer tells a reused token apart.
-  if (presentedRefresh && (await endGrantIfReused(c.env, api, presentedRefresh))) return oauthErrorResponse("invalid_grant", REUSED_REFRESH_TOKEN);
+  if (presentedRefresh && (await endGrantIfReused(c.env, api, presentedRefresh)))
+    return oauthErrorResponse("invalid_grant", REUSED_REFRESH_TOKEN);
   const grant = libraryToken ? grantOf(libraryToken) : null;
   // The grant is read only when it matters: a scope to check, or a code whose misuse revokes it.
-  const granted = grant && (requested.length > 0 || grantType === "authorization_code") ? await findGrant(api, grant.userId, grant.grantId) : null;
-  const refusal = granted ? await scopeRefusal(c.env.OAUTH_KV, { accountId: granted.userId, clientId: granted.clientId, scopes: granted.scope }, requested) : null;
+  const granted =
+    grant && (requested.length > 0 || grantType === "authorization_code")
+      ? await findGrant(api, grant.userId, grant.grantId)
+      : null;
+  const refusal = granted
+    ? await scopeRefusal(
+        c.env.OAUTH_KV,
+        { accountId: granted.userId, clientId: granted.clientId, scopes: granted.scope },
+        requested,
+      )
+    : null;
   if (refusal) return oauthErrorResponse("invalid_scope", refusal);
   const response = await forward(c, form);
   if (response.status === 200 && !(await recordIssuedRefreshToken(c.env, api, presentedRefresh, response))) {
     return oauthErrorResponse("invalid_grant", REUSED_REFRESH_TOKEN);
   }
   // RFC 6749 §4.1.2: on a replayed (or expired) code the library revoked the grant and its tokens.
-  if (grant && granted && grantType === "authorization_code" && response.status === 400 && (await grantScopes(api, grant.userId, grant.grantId)) === null) {
+  if (
+    grant &&
+    granted &&
+    grantType === "authorization_code" &&
+    response.status === 400 &&
+    (await grantScopes(api, grant.userId, grant.grantId)) === null
+  ) {
     await markGrantRevoked(c.env, grant.grantId);
   }
   return withOurTokenForm(c.env, response);
@@ -124,13 +149,21 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
   const read = await readForm(c.req.raw);
   if (read === null) {
     if (c.req.method !== "POST") return oauthErrorResponse("invalid_request", "Use POST (RFC 7009 §2.1)", 405);
-    return oauthErrorResponse("invalid_request", "Content-Type must be application/x-www-form-urlencoded (RFC 7009 §2.1)");
+    return oauthErrorResponse(
+      "invalid_request",
+      "Content-Type must be application/x-www-form-urlencoded (RFC 7009 §2.1)",
+    );
   }
   if ("response" in read) return read.response;
   const form = read.form;
-  if (form.has("grant_type")) return oauthErrorResponse("invalid_request", "This is the revocation endpoint (RFC 7009); send grant requests to /oauth/token");
+  if (form.has("grant_type"))
+    return oauthErrorResponse(
+      "invalid_request",
+      "This is the revocation endpoint (RFC 7009); send grant requests to /oauth/token",
+    );
   const presented = form.getAll("token");
-  if (presented.length !== 1 || !presented[0]) return oauthErrorResponse("invalid_request", "token is required, exactly once (RFC 7009 §2.1)");
+  if (presented.length !== 1 || !presented[0])
+    return oauthErrorResponse("invalid_request", "token is required, exactly once (RFC 7009 §2.1)");
   // RFC 7009 §2.2.1: a 503 tells the client the token may still be valid and to retry.
   const keyProblem = tokenKeyProblem(c.env);
   if (keyProblem) return oauthErrorResponse("temporarily_unavailable", keyProblem, 503);
@@ -140,19 +173,31 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
   const api = oauthApi(c.env, c.var.publicOrigin);
   const grant = libraryToken ? grantOf(libraryToken) : null;
   if (kind === "refresh" && libraryToken) await endGrantIfReused(c.env, api, libraryToken);
-  const owner = kind && libraryToken ? await validTokenClient(c.env, api, { kind, presented: token, library: libraryToken, issuer: c.var.publicOrigin }) : null;
+  const owner =
+    kind && libraryToken
+      ? await validTokenClient(c.env, api, {
+          kind,
+          presented: token,
+          library: libraryToken,
+          issuer: c.var.publicOrigin,
+        })
+      : null;
 
   // RFC 7009 §2.2: an unknown or invalid token is not an error; the library still authenticates
   // the client and then answers 200 for a token it cannot parse.
   form.set("token", libraryToken ?? token);
-  if (kind && !form.has("token_type_hint")) form.set("token_type_hint", kind === "access" ? "access_token" : "refresh_token");
+  if (kind && !form.has("token_type_hint"))
+    form.set("token_type_hint", kind === "access" ? "access_token" : "refresh_token");
   const response = await forward(c, form);
 
   // A 200 means the library authenticated the client; it revoked the token only if it is the owner.
   if (grant && owner && response.status === 200) {
     // RFC 7009 §2.1, §2.2.1: another client's valid token is refused and left as it is.
     if (owner !== requestingClientId(c.req.raw, form)) {
-      return oauthErrorResponse("unauthorized_client", "This token was not issued to this client; a client can only revoke its own tokens (RFC 7009 §2.1)");
+      return oauthErrorResponse(
+        "unauthorized_client",
+        "This token was not issued to this client; a client can only revoke its own tokens (RFC 7009 §2.1)",
+      );
     }
     // Revoking either token ends the whole grant (RFC 7009 §2.1 allows it for an access token).
     await api.revokeGrant(grant.grantId, grant.userId);

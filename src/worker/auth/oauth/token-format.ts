@@ -19,7 +19,11 @@ export const CODE_PREFIX = "oac_";
 
 export type TokenKind = "access" | "refresh" | "code";
 
-const PREFIX_OF: Record<TokenKind, string> = { access: ACCESS_TOKEN_PREFIX, refresh: REFRESH_TOKEN_PREFIX, code: CODE_PREFIX };
+const PREFIX_OF: Record<TokenKind, string> = {
+  access: ACCESS_TOKEN_PREFIX,
+  refresh: REFRESH_TOKEN_PREFIX,
+  code: CODE_PREFIX,
+};
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const MAX_BODY_CHARS = 512; // a sealed library token is 139 characters
@@ -39,7 +43,11 @@ export async function sealToken(env: object, kind: TokenKind, libraryToken: stri
   const [current] = await tokenKeys(env);
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
   const additionalData = new TextEncoder().encode(PREFIX_OF[kind]);
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData }, current!.key, new TextEncoder().encode(libraryToken));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData },
+    current!.key,
+    new TextEncoder().encode(libraryToken),
+  );
   return PREFIX_OF[kind] + toBase64url(new Uint8Array([current!.id, ...iv, ...new Uint8Array(sealed)]));
 }
 
@@ -48,7 +56,11 @@ export async function openToken(env: object, kind: TokenKind, presented: string)
   const prefix = PREFIX_OF[kind];
   const bytes = presented.startsWith(prefix) ? fromBase64url(presented.slice(prefix.length)) : null;
   if (!bytes || bytes.length <= 1 + IV_BYTES + TAG_BYTES) return null;
-  const params = { name: "AES-GCM", iv: bytes.subarray(1, 1 + IV_BYTES), additionalData: new TextEncoder().encode(prefix) };
+  const params = {
+    name: "AES-GCM",
+    iv: bytes.subarray(1, 1 + IV_BYTES),
+    additionalData: new TextEncoder().encode(prefix),
+  };
   for (const { key } of (await tokenKeys(env)).filter((candidate) => candidate.id === bytes[0])) {
     // A wrong key (two keys can share an id byte) or any tampering fails the tag check.
     const opened = await crypto.subtle.decrypt(params, key, bytes.subarray(1 + IV_BYTES)).catch(() => null);

@@ -33,8 +33,10 @@ function keyBytes(secret: string | undefined): Uint8Array | null {
 export function tokenKeyProblem(env: object): string | null {
   const secrets = env as TokenKeySecrets;
   const fix = "set the Worker secret to 32 random bytes, base64url (docs/oauth.md, Token format and keys)";
-  if (!secrets.OAUTH_TOKEN_KEY) return `OAuth is not configured on this deployment: the OAUTH_TOKEN_KEY secret is missing; ${fix}.`;
-  if (!keyBytes(secrets.OAUTH_TOKEN_KEY)) return `OAuth is not configured on this deployment: OAUTH_TOKEN_KEY is not 32 bytes of base64url; ${fix}.`;
+  if (!secrets.OAUTH_TOKEN_KEY)
+    return `OAuth is not configured on this deployment: the OAUTH_TOKEN_KEY secret is missing; ${fix}.`;
+  if (!keyBytes(secrets.OAUTH_TOKEN_KEY))
+    return `OAuth is not configured on this deployment: OAUTH_TOKEN_KEY is not 32 bytes of base64url; ${fix}.`;
   if (secrets.OAUTH_TOKEN_KEY_PREVIOUS && !keyBytes(secrets.OAUTH_TOKEN_KEY_PREVIOUS)) {
     return `OAuth is not configured on this deployment: OAUTH_TOKEN_KEY_PREVIOUS is not 32 bytes of base64url; ${fix}.`;
   }
@@ -60,5 +62,7 @@ export async function tokenKeys(env: object): Promise<TokenKey[]> {
   const problem = tokenKeyProblem(env);
   if (problem) throw new Problem("oauth_not_configured", problem);
   const { OAUTH_TOKEN_KEY, OAUTH_TOKEN_KEY_PREVIOUS } = env as TokenKeySecrets;
-  return Promise.all([OAUTH_TOKEN_KEY!, OAUTH_TOKEN_KEY_PREVIOUS].filter((secret): secret is string => !!secret).map(importKey));
+  return Promise.all(
+    [OAUTH_TOKEN_KEY!, OAUTH_TOKEN_KEY_PREVIOUS].filter((secret): secret is string => !!secret).map(importKey),
+  );
 }

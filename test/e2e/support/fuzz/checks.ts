@@ -8,7 +8,11 @@ import addFormats from "ajv-formats";
 import type { Operation } from "./requests";
 import type { Schema } from "./schema-arbitrary";
 
-export interface Answer { status: number; headers: Headers; body: string }
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: string;
+}
 
 export class ResponseChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false });
@@ -22,21 +26,32 @@ export class ResponseChecker {
   failures(method: string, operation: Operation, answer: Answer): string[] {
     if (answer.status >= 500) return [`${answer.status}: a server error (${answer.body.slice(0, 200)})`];
     const documented = operation.responses[String(answer.status)];
-    if (!documented) return [`${answer.status} is not documented (documented: ${Object.keys(operation.responses).join(", ")}): ${answer.body.slice(0, 200)}`];
+    if (!documented)
+      return [
+        `${answer.status} is not documented (documented: ${Object.keys(operation.responses).join(", ")}): ${answer.body.slice(0, 200)}`,
+      ];
     const failures: string[] = [];
     for (const [name, header] of Object.entries(documented.headers ?? {})) {
-      if (header.required && !answer.headers.has(name)) failures.push(`${answer.status} lacks the required header ${name}`);
+      if (header.required && !answer.headers.has(name))
+        failures.push(`${answer.status} lacks the required header ${name}`);
     }
     if (method === "HEAD" || answer.status === 304 || answer.body.length === 0) return failures;
     const type = answer.headers.get("content-type")?.split(";")[0]?.trim() ?? "";
     const media = documented.content?.[type];
-    if (!media) return [...failures, `${answer.status} with Content-Type ${type || "(none)"}, documented: ${Object.keys(documented.content ?? {}).join(", ") || "no body"}`];
+    if (!media)
+      return [
+        ...failures,
+        `${answer.status} with Content-Type ${type || "(none)"}, documented: ${Object.keys(documented.content ?? {}).join(", ") || "no body"}`,
+      ];
     // A 206 body is a byte range: of the documented media type, but not a whole document of it.
     if (!/json$/.test(type) || !media.schema || answer.status === 206) return failures;
     const key = JSON.stringify(media.schema);
     const validate = this.validators.get(key) ?? this.ajv.compile(anchored(media.schema));
     this.validators.set(key, validate);
-    if (!validate(JSON.parse(answer.body))) failures.push(`${answer.status} body does not match its schema: ${this.ajv.errorsText(validate.errors)}; ${answer.body.slice(0, 200)}`);
+    if (!validate(JSON.parse(answer.body)))
+      failures.push(
+        `${answer.status} body does not match its schema: ${this.ajv.errorsText(validate.errors)}; ${answer.body.slice(0, 200)}`,
+      );
     return failures;
   }
 }

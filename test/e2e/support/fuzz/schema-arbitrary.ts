@@ -33,7 +33,11 @@ export function arbitraryOf(schema: Schema, resolve: Resolve): fc.Arbitrary<unkn
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const choices = schema.anyOf ?? schema.oneOf;
   if (choices) return fc.oneof(...choices.map((choice) => arbitraryOf(choice, resolve)));
-  if (schema.allOf) return arbitraryOf(Object.assign({}, ...schema.allOf.map((part) => (part.$ref ? resolve(part.$ref) : part))), resolve);
+  if (schema.allOf)
+    return arbitraryOf(
+      Object.assign({}, ...schema.allOf.map((part) => (part.$ref ? resolve(part.$ref) : part))),
+      resolve,
+    );
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? (schema.properties ? "object" : "string")];
   return fc.oneof(...types.map((type) => ofType(type, schema, resolve)));
 }
@@ -49,10 +53,15 @@ function ofType(type: string, schema: Schema, resolve: Resolve): fc.Arbitrary<un
     case "number":
       return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true });
     case "array":
-      return fc.array(arbitraryOf(schema.items ?? {}, resolve), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
+      return fc.array(arbitraryOf(schema.items ?? {}, resolve), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 4, 4),
+      });
     case "object":
       return fc.record(
-        Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, property]) => [name, arbitraryOf(property, resolve)])),
+        Object.fromEntries(
+          Object.entries(schema.properties ?? {}).map(([name, property]) => [name, arbitraryOf(property, resolve)]),
+        ),
         { requiredKeys: schema.required ?? [] },
       );
     default:
@@ -63,5 +72,7 @@ function ofType(type: string, schema: Schema, resolve: Resolve): fc.Arbitrary<un
 function stringOf(schema: Schema): fc.Arbitrary<string> {
   const length = { minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 200) };
   if (!schema.pattern) return fc.string({ unit: "grapheme-ascii", ...length });
-  return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => text.length >= length.minLength && text.length <= (schema.maxLength ?? Infinity));
+  return fc
+    .stringMatching(new RegExp(schema.pattern))
+    .filter((text) => text.length >= length.minLength && text.length <= (schema.maxLength ?? Infinity));
 }
