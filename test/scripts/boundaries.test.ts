@@ -1,7 +1,8 @@
 /**
- * The layout's rules (docs/architecture.md "Rules"), run by `npm test`: dependency-cruiser checks
+ * The codebase's rules (docs/architecture.md "Rules"), run by `npm test`: dependency-cruiser checks
  * what may import what (.dependency-cruiser.cjs), knip that no file, export or dependency is
- * unused (knip.json). A failure prints the tool's own report.
+ * unused (knip.json), Biome that every file is formatted and passes its lint rules (biome.jsonc).
+ * A failure prints the tool's own report.
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -28,6 +29,11 @@ describe("boundaries", () => {
 
   it("knip finds no unused file, export or dependency", () => {
     const { status, report } = run("knip/bin/knip.js", ["--no-progress"]);
+    expect(status, report).toBe(0);
+  });
+
+  it("Biome finds no unformatted file and no lint problem (npm run format fixes the format)", () => {
+    const { status, report } = run("@biomejs/biome/bin/biome", ["check", "--colors=off", "."]);
     expect(status, report).toBe(0);
   });
 });
