@@ -12,6 +12,7 @@
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
 import { idLine, type IndexedProfile } from "../../src/shared/catalog/profile-index";
+import { mergeSorted } from "./merge-sorted";
 
 /** A slot: the line's length (one byte), then the line (at most 30 + 16 + 10 + 64 + 4 = 124 bytes). */
 const SLOT = 128;
@@ -52,7 +53,7 @@ export class IdSort {
       return;
     }
     if (this.count) this.spill();
-    yield* mergeRuns(this.runs.map(readRun));
+    yield* mergeSorted(this.runs.map(readRun), Buffer.compare);
   }
 
   /** The batch's slot numbers in id order. */
@@ -122,35 +123,3 @@ function* readRun(file: string): Generator<Buffer> {
   }
 }
 const SLOTS_PER_READ = 2048;
-
-/** k-way merge with a binary min-heap of the runs' current lines. */
-function* mergeRuns(runs: Generator<Buffer>[]): Generator<Buffer> {
-  const heap: { line: Buffer; run: Generator<Buffer> }[] = [];
-  const less = (i: number, j: number) => Buffer.compare(heap[i]!.line, heap[j]!.line) < 0;
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      let m = i;
-      if (l < heap.length && less(l, m)) m = l;
-      if (l + 1 < heap.length && less(l + 1, m)) m = l + 1;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-      i = m;
-    }
-  };
-  for (const run of runs) {
-    const first = run.next();
-    if (!first.done) heap.push({ line: first.value, run });
-  }
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
-  while (heap.length) {
-    const top = heap[0]!;
-    yield top.line;
-    const next = top.run.next();
-    if (next.done) {
-      heap[0] = heap[heap.length - 1]!;
-      heap.pop();
-    } else top.line = next.value;
-    if (heap.length) down(0);
-  }
-}

@@ -14,6 +14,7 @@ import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } fr
 import path from "node:path";
 import type { CatalogEntry } from "../../src/node/catalog/validation-catalog";
 import type { SourceLocation } from "./report";
+import { mergeSorted } from "./merge-sorted";
 
 export interface SpillRecord {
   entry: CatalogEntry;
@@ -68,7 +69,10 @@ export class SortedSpill {
       return;
     }
     if (this.batch.length) this.spill();
-    yield* mergeRuns(this.runs.map((file) => readRun(file, this.segmentBytes)));
+    yield* mergeSorted(
+      this.runs.map((file) => readRun(file, this.segmentBytes)),
+      compareRecords,
+    );
   }
 
   private spill(): void {
@@ -159,40 +163,6 @@ function readExactly(fd: number, buffer: Buffer, length: number, position: numbe
     const n = readSync(fd, buffer, done, length - done, position + done);
     if (n === 0) throw new Error(`spill run ended early: ${length - done} bytes missing at ${position + done}`);
     done += n;
-  }
-}
-
-/** k-way merge with a binary min-heap of the runs' current records. */
-function* mergeRuns(runs: Generator<SpillRecord>[]): Generator<SpillRecord> {
-  const heap: { record: SpillRecord; run: Generator<SpillRecord> }[] = [];
-  const less = (i: number, j: number) => compareRecords(heap[i]!.record, heap[j]!.record) < 0;
-  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && less(l, m)) m = l;
-      if (r < heap.length && less(r, m)) m = r;
-      if (m === i) return;
-      swap(i, m);
-      i = m;
-    }
-  };
-  for (const run of runs) {
-    const first = run.next();
-    if (!first.done) heap.push({ record: first.value, run });
-  }
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
-  while (heap.length) {
-    const top = heap[0]!;
-    yield top.record;
-    const next = top.run.next();
-    if (next.done) {
-      heap[0] = heap[heap.length - 1]!;
-      heap.pop();
-    } else top.record = next.value;
-    if (heap.length) down(0);
   }
 }
 
