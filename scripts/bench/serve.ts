@@ -110,7 +110,13 @@ export const serveBench: BenchModule = {
       });
       const limiter = { on, off, floor };
       // The harness's own memory growth, for scale: workerd under wrangler dev grows with every request, even for "ok".
-      const harnessGrowthPerRequest = (rssBytes(okPid) - okRssBefore) / (edge.floor.requests + limiter.floor.requests);
+      // Over a long run wrangler dev may replace the floor's workerd process; its growth then has no
+      // before and after of one process, so it is not reported rather than failing the whole bench.
+      const okRssAfter = sameWorkerd(ok, okPid) ? rssBytes(okPid) : undefined;
+      const harnessGrowthPerRequest =
+        okRssAfter === undefined
+          ? undefined
+          : (okRssAfter - okRssBefore) / (edge.floor.requests + limiter.floor.requests);
       return section({ documents, lookups, edge, limiter, far: farLoads, harnessGrowthPerRequest });
     } catch (error) {
       // What the servers printed is usually the reason (e.g. a worker that failed to load).
@@ -142,7 +148,16 @@ interface Measured {
   edge: Record<"part" | "manifest" | "floor", RoundedLoad>;
   limiter: Record<"on" | "off" | "floor", RoundedLoad>;
   far: Record<FarCase, RoundedLoad>;
-  harnessGrowthPerRequest: number;
+  harnessGrowthPerRequest: number | undefined;
+}
+
+/** True while `pid` still is the workerd process serving `server`. */
+function sameWorkerd(server: BenchServer, pid: number): boolean {
+  try {
+    return workerPid(server) === pid;
+  } catch {
+    return false;
+  }
 }
 
 function section({ documents, lookups, edge, limiter, far, harnessGrowthPerRequest }: Measured): BenchSection {
@@ -150,7 +165,10 @@ function section({ documents, lookups, edge, limiter, far, harnessGrowthPerReque
   const rows: BenchRow[] = [
     {
       ...loadRow('bare Hono worker: GET / → "ok" (floor)', edge.floor),
-      "workerd RSS before → peak → after (MiB)": `+${(harnessGrowthPerRequest / 1024).toFixed(1)} KiB per request (the harness's own growth)`,
+      "workerd RSS before → peak → after (MiB)":
+        harnessGrowthPerRequest === undefined
+          ? "n/a (wrangler dev replaced its workerd process during the run)"
+          : `+${(harnessGrowthPerRequest / 1024).toFixed(1)} KiB per request (the harness's own growth)`,
     },
     loadRow(`${partLabel}, authenticated + rate-limited`, edge.part),
     loadRow("GET /v1/releases/current, authenticated + rate-limited", edge.manifest),
@@ -211,7 +229,7 @@ function section({ documents, lookups, edge, limiter, far, harnessGrowthPerReque
         `${(small.bytesPerSecond / 1e6).toFixed(0)} / ${(large.bytesPerSecond / 1e6).toFixed(0)} MB/s`,
       `serve workerd RSS streaming ${count(large.profiles)} profiles once: ${mib(large.rssBefore)} → peak ${mib(large.rssPeak)} → ${mib(large.rssAfter)} MiB ` +
         `(growth ${(growth / 1e6).toFixed(1)} MB, target < 10 MB; ${count(small.profiles)} profiles: ${((small.rssPeak - small.rssBefore) / 1e6).toFixed(1)} MB; ` +
-        `bare worker +${(harnessGrowthPerRequest / 1024).toFixed(1)} KiB per request)`,
+        `bare worker ${harnessGrowthPerRequest === undefined ? "n/a" : `+${(harnessGrowthPerRequest / 1024).toFixed(1)}`} KiB per request)`,
     ],
   };
 }
