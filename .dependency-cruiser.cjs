@@ -3,7 +3,7 @@
  * (test/scripts/boundaries.test.ts); `npx depcruise src scripts bench packages/client/src` alone.
  */
 const WORKER = "^src/worker/";
-const SHARED = "^src/shared/";
+const SHARED = "^src/common/";
 const NODE = "^src/node/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -33,9 +33,9 @@ module.exports = {
       to: {},
     },
     {
-      name: "shared-stays-pure",
+      name: "common-stays-pure",
       severity: "error",
-      comment: "src/shared runs in the worker and in Node: it imports neither side's code.",
+      comment: "src/common runs in the worker and in Node: it imports neither side's code.",
       from: { path: SHARED },
       to: { path: [WORKER, NODE, "^scripts/", "^test/"] },
     },
@@ -57,7 +57,7 @@ module.exports = {
       name: "scripts-use-worker-types-only",
       severity: "error",
       comment:
-        "The CLIs take the operator API's response shapes from the worker as types; values come from src/shared. " +
+        "The CLIs take the operator API's response shapes from the worker as types; values come from src/common. " +
         "One exception: scripts/oauth/library-in-node.ts loads the OAuth provider config in Node on purpose.",
       from: { path: "^scripts/", pathNot: "^scripts/oauth/library-in-node\\.ts$" },
       to: { path: WORKER, dependencyTypesNot: ["type-only"] },

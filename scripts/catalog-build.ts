@@ -11,7 +11,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_PART_BYTES } from "../src/shared/catalog/parts";
+import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
 import { BuildFailed, buildCatalog, type BuildProgress, type BuildResult } from "./catalog/build";
 import { readNamespace } from "./catalog/config";
 import { buildProgress } from "./catalog/progress";

@@ -5,7 +5,7 @@
  * dynamic registration endpoint: this is the only way a client comes to exist.
  */
 import { parseArgs } from "node:util";
-import { redirectUriProblem } from "../src/shared/auth/redirect-uri";
+import { redirectUriProblem } from "../src/common/auth/redirect-uri";
 import { EXIT, runCli, UsageError } from "./cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "./deployment-args";
 import { loadOAuthProvider } from "./oauth/library-in-node";

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { SCOPES } from "../src/shared/auth/scopes";
+import { SCOPES } from "../src/common/auth/scopes";
 import { EXIT, runCli, UsageError } from "./cli-run";
 import * as adminCommands from "./keys/admin-commands";
 import * as commands from "./keys/commands";

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DEFAULT_PART_BYTES } from "../../src/shared/catalog/parts";
+import { DEFAULT_PART_BYTES } from "../../src/common/catalog/parts";
 import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
 import { median, mib, node, packageCommand, REPO, runMeasured, type Measured } from "./measure";
 import { benchStateDir, builtRelease, makeCurrent } from "./served-releases";

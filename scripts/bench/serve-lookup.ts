@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Manifest } from "../../src/shared/catalog/manifest";
+import type { Manifest } from "../../src/common/catalog/manifest";
 import type { DevServer } from "../wrangler-dev";
 import type { LoadOptions, RoundedLoad } from "./load";
 import { median } from "./measure";

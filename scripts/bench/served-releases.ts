@@ -10,8 +10,8 @@ import { buildCatalog } from "../catalog/build";
 import { openDeploymentStorage } from "../deployment-storage";
 import { openReleaseDir } from "../release-dir";
 import { publishRelease } from "../../src/node/catalog/publish";
-import type { Manifest } from "../../src/shared/catalog/manifest";
-import { DEFAULT_INDEX_PAGE_BYTES } from "../../src/shared/catalog/profile-index";
+import type { Manifest } from "../../src/common/catalog/manifest";
+import { DEFAULT_INDEX_PAGE_BYTES } from "../../src/common/catalog/profile-index";
 import { dataset } from "./datasets";
 
 /** The persisted state (`wrangler dev --persist-to`) the serve and client benchmarks share: big releases are uploaded once. */

@@ -8,11 +8,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import type { Manifest } from "../../src/shared/catalog/manifest";
-import { apiContractOf } from "../../src/shared/catalog/digest";
-import { DEFAULT_PART_BYTES } from "../../src/shared/catalog/parts";
-import { DEFAULT_INDEX_PAGE_BYTES } from "../../src/shared/catalog/profile-index";
-import { API_CONTRACT_PATTERN } from "../../src/shared/catalog/schema";
+import type { Manifest } from "../../src/common/catalog/manifest";
+import { apiContractOf } from "../../src/common/catalog/digest";
+import { DEFAULT_PART_BYTES } from "../../src/common/catalog/parts";
+import { DEFAULT_INDEX_PAGE_BYTES } from "../../src/common/catalog/profile-index";
+import { API_CONTRACT_PATTERN } from "../../src/common/catalog/schema";
 import { CatalogOrderCheck, CatalogTally, type CatalogEntry } from "../../src/node/catalog/validation-catalog";
 import { readNamespace } from "./config";
 import { assembleDocument } from "./document-assembly";

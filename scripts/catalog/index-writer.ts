@@ -1,5 +1,5 @@
 /**
- * Writes one index of a release (src/shared/catalog/profile-index.ts has the layout) from its lines in
+ * Writes one index of a release (src/common/catalog/profile-index.ts has the layout) from its lines in
  * key order: leaf pages of whole lines up to `pageBytes`, cut into segment files of about
  * INDEX_SEGMENT_BYTES, each ending with its directory page. Streaming: memory holds one leaf page
  * and one directory page, whatever the catalog size.
@@ -7,9 +7,9 @@
 import { createHash, type Hash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
-import { asDigest } from "../../src/shared/catalog/digest";
-import type { ReleaseIndex } from "../../src/shared/catalog/manifest";
-import { directoryLine, INDEX_SEGMENT_BYTES, type IndexName } from "../../src/shared/catalog/profile-index";
+import { asDigest } from "../../src/common/catalog/digest";
+import type { ReleaseIndex } from "../../src/common/catalog/manifest";
+import { directoryLine, INDEX_SEGMENT_BYTES, type IndexName } from "../../src/common/catalog/profile-index";
 
 type Segment = ReleaseIndex["segments"][number];
 const SPACE = 0x20;

@@ -1,8 +1,8 @@
-/** A release's `manifest.json` as the build writes it (src/shared/catalog/manifest.ts is the schema). */
+/** A release's `manifest.json` as the build writes it (src/common/catalog/manifest.ts is the schema). */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { z } from "@hono/zod-openapi";
-import { Manifest, type PartEntry as PartEntrySchema } from "../../src/shared/catalog/manifest";
+import { Manifest, type PartEntry as PartEntrySchema } from "../../src/common/catalog/manifest";
 
 export type PartEntry = z.infer<typeof PartEntrySchema>;
 

@@ -16,7 +16,7 @@
  */
 import type { z } from "@hono/zod-openapi";
 import { canonicalJson } from "../../src/node/catalog/canonical";
-import { Profile } from "../../src/shared/catalog/schema";
+import { Profile } from "../../src/common/catalog/schema";
 
 type Check = {
   check?: string;

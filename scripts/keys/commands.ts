@@ -6,9 +6,9 @@
  * commands are in admin-commands.ts.
  */
 import type { AccountView } from "../../src/worker/auth/account-views";
-import { KEY_MODES, type KeyMode } from "../../src/shared/auth/api-key";
-import { modeOfKeyId } from "../../src/shared/auth/ids";
-import { isScope, type Scope } from "../../src/shared/auth/scopes";
+import { KEY_MODES, type KeyMode } from "../../src/common/auth/api-key";
+import { modeOfKeyId } from "../../src/common/auth/ids";
+import { isScope, type Scope } from "../../src/common/auth/scopes";
 import { UsageError } from "../cli-run";
 import type { Connections } from "./connect";
 import { accountsTable, keysTable } from "./format";

@@ -4,9 +4,9 @@
  * A refusal becomes an `OperatorRefusal` carrying the problem's code and detail.
  */
 import type { AccountView, KeyView } from "../../src/worker/auth/account-views";
-import type { KeyMode } from "../../src/shared/auth/api-key";
+import type { KeyMode } from "../../src/common/auth/api-key";
 import type { AdminApproval, AdminRequestView } from "../../src/worker/auth/oauth/admin-approval";
-import type { Scope } from "../../src/shared/auth/scopes";
+import type { Scope } from "../../src/common/auth/scopes";
 
 export type Deployment = "production" | "sandbox";
 export const MODE_OF: Record<Deployment, KeyMode> = { production: "live", sandbox: "test" };

@@ -4,9 +4,9 @@
  * published only where no release is current yet, or when asked (--publish-sample). Otherwise the
  * current release stays, and the start screen says which it is.
  */
-import { hexOf, type Manifest } from "../../src/shared/catalog/manifest";
+import { hexOf, type Manifest } from "../../src/common/catalog/manifest";
 import { publishRelease, readCurrent, type ReleaseStorage } from "../../src/node/catalog/publish";
-import { readManifest } from "../../src/shared/catalog/store";
+import { readManifest } from "../../src/common/catalog/store";
 import { openReleaseDir } from "../release-dir";
 
 export interface ServedRelease {

@@ -9,7 +9,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { KEY_MODES } from "../shared/auth/api-key";
+import { KEY_MODES } from "../common/auth/api-key";
 import { EDGE_ADDRESS_SOURCE, LOCAL_ADDRESS } from "./limits/ip-throttle";
 import { RateLimitsVar } from "./limits/policy";
 import type { AppEnv } from "./http/context";

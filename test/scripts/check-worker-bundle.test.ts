@@ -32,7 +32,7 @@ describe("the check-worker bundle cache", () => {
     expect(first).toBe(path.join(cache, "check-worker.mjs"));
     const inputs = Object.keys(inputsOf(cache));
     expect(inputs.some((file) => file.endsWith(path.join("scripts", "catalog", "check-worker.ts")))).toBe(true);
-    expect(inputs.some((file) => file.endsWith(path.join("src", "shared", "catalog", "schema.ts")))).toBe(true);
+    expect(inputs.some((file) => file.endsWith(path.join("src", "common", "catalog", "schema.ts")))).toBe(true);
 
     const written = statSync(first).mtimeMs;
     expect(workerScript(tempDir(), cache)).toBe(first);

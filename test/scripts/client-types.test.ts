@@ -5,8 +5,8 @@
 import type { z } from "@hono/zod-openapi";
 import { describe, expectTypeOf, it } from "vitest";
 import type { Manifest as ClientManifest, Profile as ClientProfile } from "../../packages/client/src/types.js";
-import type { Manifest } from "../../src/shared/catalog/manifest";
-import type { Profile } from "../../src/shared/catalog/schema";
+import type { Manifest } from "../../src/common/catalog/manifest";
+import type { Profile } from "../../src/common/catalog/schema";
 
 describe("the client's types", () => {
   it("Profile is the schema's Profile", () => {

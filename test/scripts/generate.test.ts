@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateProfiles } from "../../scripts/catalog/generator";
 import { validateProfile } from "../../src/node/catalog/rules";
-import { GRADES, SIGNAL_CODES, STAGES } from "../../src/shared/catalog/schema";
+import { GRADES, SIGNAL_CODES, STAGES } from "../../src/common/catalog/schema";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const root = mkdtempSync(path.join(tmpdir(), "catalog-generate-test-"));

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { IdSort } from "../../scripts/catalog/id-sort";
 import { IndexWriter } from "../../scripts/catalog/index-writer";
-import { idLine } from "../../src/shared/catalog/profile-index";
+import { idLine } from "../../src/common/catalog/profile-index";
 
 const root = mkdtempSync(path.join(tmpdir(), "catalog-id-sort-test-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -7,9 +7,9 @@
 import { createHash } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { canonicalJson } from "../../src/node/catalog/canonical";
-import { contentDigestOf } from "../../src/shared/catalog/digest";
-import type { Manifest } from "../../src/shared/catalog/manifest";
-import type { Profile } from "../../src/shared/catalog/schema";
+import { contentDigestOf } from "../../src/common/catalog/digest";
+import type { Manifest } from "../../src/common/catalog/manifest";
+import type { Profile } from "../../src/common/catalog/schema";
 
 export type ProfileFault = "wrong-profile-digest" | "other-profile" | "wrong-profile-release";
 

@@ -1,6 +1,6 @@
 /** The `current` pointer's transitions (pure): what publish and rollback write, and what stays kept. */
 import { describe, expect, it } from "vitest";
-import { KEPT_PREVIOUS_RELEASES } from "../../src/shared/catalog/manifest";
+import { KEPT_PREVIOUS_RELEASES } from "../../src/common/catalog/manifest";
 import { pointerMakingCurrent, pointerRollingBackTo, RollbackRefused } from "../../src/node/catalog/release-pointer";
 
 const id = (n: number) => `sha256:${n.toString(16).padStart(64, "0")}`;

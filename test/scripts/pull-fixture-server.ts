@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { contentDigestOf } from "../../src/shared/catalog/digest";
-import type { Manifest } from "../../src/shared/catalog/manifest";
+import { contentDigestOf } from "../../src/common/catalog/digest";
+import type { Manifest } from "../../src/common/catalog/manifest";
 import { profileFixture, type ProfileFault } from "./profile-fixture-routes";
 
 export type Fault =

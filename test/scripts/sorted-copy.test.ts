@@ -9,7 +9,7 @@ import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { canonicalJson, CanonicalizationError } from "../../src/node/catalog/canonical";
-import { Profile } from "../../src/shared/catalog/schema";
+import { Profile } from "../../src/common/catalog/schema";
 import { generateProfiles } from "../../scripts/catalog/generator";
 import { canonicalOfSortedCopy, compileSortedCopy, sortedProfileCopy } from "../../scripts/catalog/profile-canonical";
 import { allSamples } from "./profile-fixtures";

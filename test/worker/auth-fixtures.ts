@@ -6,10 +6,10 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import app from "../../src/worker/index";
 import { accountObject, createAccount } from "../../src/worker/auth/accounts";
-import { hashApiKey, type KeyMode } from "../../src/shared/auth/api-key";
+import { hashApiKey, type KeyMode } from "../../src/common/auth/api-key";
 import { keyIndexName } from "../../src/worker/auth/key-record";
 import type { KeyView } from "../../src/worker/auth/account-views";
-import type { Scope } from "../../src/shared/auth/scopes";
+import type { Scope } from "../../src/common/auth/scopes";
 import { recordingBinding } from "./support/recording-binding";
 
 export const ORIGIN = "https://api.test";

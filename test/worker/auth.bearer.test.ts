@@ -3,7 +3,7 @@
  * where each must be a 401 problem that names the problem, decided before any storage is touched.
  */
 import { describe, expect, it } from "vitest";
-import { API_KEY_LENGTH, checkApiKeyFormat, generateApiKey } from "../../src/shared/auth/api-key";
+import { API_KEY_LENGTH, checkApiKeyFormat, generateApiKey } from "../../src/common/auth/api-key";
 import { parseAuthorization } from "../../src/worker/auth/bearer";
 import { call, countingEnv, freshIp } from "./auth-fixtures";
 import { MALFORMED_CASES, RAW_ONLY_CASES, WELL_FORMED } from "./auth.malformed-values";

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { generateApiKey } from "../../src/shared/auth/api-key";
+import { generateApiKey } from "../../src/common/auth/api-key";
 import { accountWithKey, bearer, call, countingEnv, freshIp } from "./auth-fixtures";
 
 describe("sandbox deployment", () => {

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { generateApiKey, hashApiKey } from "../../src/shared/auth/api-key";
+import { generateApiKey, hashApiKey } from "../../src/common/auth/api-key";
 import { keyIndexName, type KeyRecord } from "../../src/worker/auth/key-record";
 import { accountWithKey, bearer, call, countingEnv, freshIp } from "./auth-fixtures";
 

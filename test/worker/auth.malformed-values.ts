@@ -2,8 +2,8 @@
  * Malformed `Authorization` values, each with the code and the words of the detail it must get.
  * Every one is decided without storage; `liveKey` is well formed and `testKey` is of the other mode.
  */
-import { generateApiKey, KEY_PREFIX_OF } from "../../src/shared/auth/api-key";
-import { keyChecksum } from "../../src/shared/auth/checksum";
+import { generateApiKey, KEY_PREFIX_OF } from "../../src/common/auth/api-key";
+import { keyChecksum } from "../../src/common/auth/checksum";
 
 export interface MalformedCase {
   name: string;

@@ -14,8 +14,8 @@ import {
   type Progress,
 } from "../../packages/client/src/index.js";
 import { canonicalJson } from "../../src/node/catalog/canonical";
-import { documentPrefix } from "../../src/shared/catalog/digest";
-import { hexOf, storageKeys } from "../../src/shared/catalog/manifest";
+import { documentPrefix } from "../../src/common/catalog/digest";
+import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
 import { sharedTestKey } from "./auth-fixtures";
 import app from "../../src/worker/index";
 import { API_ORIGIN } from "./support/api";

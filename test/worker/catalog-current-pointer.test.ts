@@ -1,13 +1,13 @@
 /**
- * `current` in isolate memory (src/shared/catalog/store.ts): read from KV at most once a second per
+ * `current` in isolate memory (src/common/catalog/store.ts): read from KV at most once a second per
  * isolate, so a busy isolate pays one KV read a second for it; a flip made elsewhere (the CLI,
  * another isolate) is served within that second, a flip made by this isolate at once.
  */
 import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { storageKeys } from "../../src/shared/catalog/manifest";
-import { CURRENT_POINTER_TTL_MS, readCurrentPointer } from "../../src/shared/catalog/store";
+import { storageKeys } from "../../src/common/catalog/manifest";
+import { CURRENT_POINTER_TTL_MS, readCurrentPointer } from "../../src/common/catalog/store";
 import { api } from "./support/api";
 import { recordingBinding } from "./support/recording-binding";
 import { publish, testRelease } from "./support/releases";

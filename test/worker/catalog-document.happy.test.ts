@@ -1,7 +1,7 @@
 /** GET/HEAD /v1/catalog: the whole document, conditional requests and byte ranges. */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { contentDigestOf } from "../../src/shared/catalog/digest";
+import { contentDigestOf } from "../../src/common/catalog/digest";
 import { api, apiWithBindings } from "./support/api";
 import { publish, testRelease } from "./support/releases";
 import { recordingBinding } from "./support/recording-binding";

@@ -4,8 +4,8 @@
  * Content-Range describe bytes the client never received (RFC 9530 §2, RFC 9110 §8.8.3, §14.4).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { contentDigestOf } from "../../src/shared/catalog/digest";
-import { sha256Hex } from "../../src/shared/sha256";
+import { contentDigestOf } from "../../src/common/catalog/digest";
+import { sha256Hex } from "../../src/common/sha256";
 import { api } from "./support/api";
 import { publish, testRelease } from "./support/releases";
 

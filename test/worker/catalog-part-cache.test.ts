@@ -7,7 +7,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import app from "../../src/worker/index";
-import { storageKeys } from "../../src/shared/catalog/manifest";
+import { storageKeys } from "../../src/common/catalog/manifest";
 import { bearer, sharedTestKey } from "./auth-fixtures";
 import { API_ORIGIN } from "./support/api";
 import { publish, testRelease } from "./support/releases";

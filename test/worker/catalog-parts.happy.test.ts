@@ -1,6 +1,6 @@
 /** Parts of the current release and of a pinned release, and paging through them by Link. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { contentDigestOf } from "../../src/shared/catalog/digest";
+import { contentDigestOf } from "../../src/common/catalog/digest";
 import { api } from "./support/api";
 import { publish, testRelease } from "./support/releases";
 

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { storageKeys } from "../../src/shared/catalog/manifest";
+import { storageKeys } from "../../src/common/catalog/manifest";
 import { countingEnv } from "./auth-fixtures";
 import { apiWithBindings } from "./support/api";
 import { documentProfiles, type DocumentProfile } from "./support/document-profiles";

@@ -6,8 +6,8 @@
 import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/shared/sha256";
-import { storageKeys } from "../../src/shared/catalog/manifest";
+import { sha256Hex } from "../../src/common/sha256";
+import { storageKeys } from "../../src/common/catalog/manifest";
 import { PublishError, readCurrent, rollbackRelease } from "../../src/node/catalog/publish";
 import { api } from "./support/api";
 import { documentProfiles } from "./support/document-profiles";

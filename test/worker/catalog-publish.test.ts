@@ -5,7 +5,7 @@
 import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { storageKeys } from "../../src/shared/catalog/manifest";
+import { storageKeys } from "../../src/common/catalog/manifest";
 import { PublishError, readCurrent, rollbackRelease } from "../../src/node/catalog/publish";
 import { RollbackRefused } from "../../src/node/catalog/release-pointer";
 import { api } from "./support/api";

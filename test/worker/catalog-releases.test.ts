@@ -1,6 +1,6 @@
 /** GET /v1/releases/current and /v1/releases/{release_id}: manifests. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { Manifest } from "../../src/shared/catalog/manifest";
+import { Manifest } from "../../src/common/catalog/manifest";
 import { api } from "./support/api";
 import { publish, testRelease } from "./support/releases";
 

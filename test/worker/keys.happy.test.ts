@@ -1,6 +1,6 @@
 /** /v1/keys as a customer uses it: create, list, revoke, and the rotation recipe end to end. */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_KEY_SCOPES } from "../../src/shared/auth/scopes";
+import { DEFAULT_KEY_SCOPES } from "../../src/common/auth/scopes";
 import { accountWithKey, bearer, call } from "./auth-fixtures";
 
 interface CreatedKey {

@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountObject } from "../../src/worker/auth/accounts";
-import { hashApiKey } from "../../src/shared/auth/api-key";
+import { hashApiKey } from "../../src/common/auth/api-key";
 import { keyIndexName } from "../../src/worker/auth/key-record";
 import { accountWithKey, bearer, call, newAccount, newKey } from "./auth-fixtures";
 

@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { generateApiKey } from "../../src/shared/auth/api-key";
+import { generateApiKey } from "../../src/common/auth/api-key";
 import { AUTH_FAILURE_WINDOW_SECONDS } from "../../src/worker/limits/ip-throttle";
 import { accountWithKey, bearer, call, countingEnv, freshIp } from "./auth-fixtures";
 

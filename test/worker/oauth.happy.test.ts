@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
-import { SCOPES } from "../../src/shared/auth/scopes";
+import { SCOPES } from "../../src/common/auth/scopes";
 import {
   authorizationCode,
   authorizeUrl,

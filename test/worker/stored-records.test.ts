@@ -6,11 +6,11 @@ import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { accountObject } from "../../src/worker/auth/accounts";
-import { hashApiKey } from "../../src/shared/auth/api-key";
+import { hashApiKey } from "../../src/common/auth/api-key";
 import { keyIndexName } from "../../src/worker/auth/key-record";
 import { adminApprovalKey, approvedTokenScopes } from "../../src/worker/auth/oauth/admin-approval";
 import { pendingAdminRequests } from "../../src/worker/auth/oauth/admin-requests";
-import { sha256Hex } from "../../src/shared/sha256";
+import { sha256Hex } from "../../src/common/sha256";
 import { accountWithKey, bearer, call, newAccount, newKey } from "./auth-fixtures";
 import { signIn } from "./dashboard-support";
 

@@ -7,9 +7,9 @@
  * (KV, then R2) → verify every object → only then flip `current`. Interrupted anywhere before the flip, the
  * previous release is still the one served; run again, it picks up where it stopped.
  */
-import { sha256Hex } from "../../shared/sha256";
-import { hexOf, Manifest, storageKeys } from "../../shared/catalog/manifest";
-import type { IndexName } from "../../shared/catalog/profile-index";
+import { sha256Hex } from "../../common/sha256";
+import { hexOf, Manifest, storageKeys } from "../../common/catalog/manifest";
+import type { IndexName } from "../../common/catalog/profile-index";
 import { indexProblems, releaseProblems, sameIndex, sameLayout } from "./release-check";
 import {
   PublishError,
@@ -21,7 +21,7 @@ import {
   type ReleaseObject,
 } from "./release-objects";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
-import { readCurrent, writeCurrentPointer } from "../../shared/catalog/store";
+import { readCurrent, writeCurrentPointer } from "../../common/catalog/store";
 
 export { readCurrent, PublishError };
 export type { ReleaseBucket } from "./release-objects";

@@ -3,9 +3,9 @@
  * the schema, the digests that tie it together, and a part layout that tiles the document.
  */
 import { layoutProblems } from "../../../packages/client/src/protocol/layout.js";
-import { releaseIdOf } from "../../shared/catalog/digest";
-import { Manifest } from "../../shared/catalog/manifest";
-import { INDEX_NAMES } from "../../shared/catalog/profile-index";
+import { releaseIdOf } from "../../common/catalog/digest";
+import { Manifest } from "../../common/catalog/manifest";
+import { INDEX_NAMES } from "../../common/catalog/profile-index";
 
 /** Everything wrong with a manifest, as sentences; empty when it can be published. */
 export async function releaseProblems(candidate: unknown): Promise<string[]> {

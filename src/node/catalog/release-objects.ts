@@ -2,9 +2,9 @@
  * A release's immutable R2 objects — its parts and its index segments — and the two operations
  * publishing does on each: a create-only, checksummed write, and a check of what R2 holds.
  */
-import { toHex } from "../../shared/catalog/digest";
-import { hexOf, storageKeys, type Manifest } from "../../shared/catalog/manifest";
-import type { IndexName } from "../../shared/catalog/profile-index";
+import { toHex } from "../../common/catalog/digest";
+import { hexOf, storageKeys, type Manifest } from "../../common/catalog/manifest";
+import type { IndexName } from "../../common/catalog/profile-index";
 
 /** The parts of R2's object metadata publishing reads (R2Object satisfies it). */
 export interface StoredObject {

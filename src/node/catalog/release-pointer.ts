@@ -2,7 +2,7 @@
  * Transitions of KV `current`, the only mutable record of a deployment (docs/contract.md, "Document and digests").
  * Pure: publish and rollback compute the next pointer here and write it at the edge of their flow.
  */
-import { KEPT_PREVIOUS_RELEASES, type CurrentPointer } from "../../shared/catalog/manifest";
+import { KEPT_PREVIOUS_RELEASES, type CurrentPointer } from "../../common/catalog/manifest";
 
 /**
  * The pointer after `releaseId` becomes current: the old current release moves to the front of

@@ -11,7 +11,7 @@ import {
   STATE_LABELS,
   STATE_OF_OUTCOME,
   type StageName,
-} from "../../shared/catalog/schema";
+} from "../../common/catalog/schema";
 import { coverageViolations } from "./rules-coverage";
 import { schemaViolations } from "./validation-schema";
 import { describe, oneOf, type RuleId, type RuleViolation } from "./validation-report";

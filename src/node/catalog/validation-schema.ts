@@ -3,7 +3,7 @@
  * unknown field, each with the JSON path and the value found there.
  */
 import type { z } from "@hono/zod-openapi";
-import { Profile } from "../../shared/catalog/schema";
+import { Profile } from "../../common/catalog/schema";
 import { describe, formatPath, oneOf, valueAt, type RuleViolation } from "./validation-report";
 
 type Issue = z.core.$ZodIssue;

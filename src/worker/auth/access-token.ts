@@ -10,7 +10,7 @@
 import { grantSubject } from "./oauth/grant-guard";
 import { verifyAccessToken } from "./oauth/access-token";
 import type { Principal } from "./principal";
-import { isScope } from "../../shared/auth/scopes";
+import { isScope } from "../../common/auth/scopes";
 
 export async function resolveAccessToken(env: Env, issuer: string, token: string): Promise<Principal | null> {
   const verified = await verifyAccessToken(env, issuer, token);

@@ -10,7 +10,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { accept, refuse, type Outcome } from "./account-views";
-import { newAccountId } from "../../shared/auth/ids";
+import { newAccountId } from "../../common/auth/ids";
 import { normalizeEmail } from "./email";
 import { emailHashOf, FORGET_AFTER_MS, SignInAttempts } from "./sign-in-attempts";
 

@@ -8,7 +8,7 @@
  * creates cannot interleave; the KV write after the insert only publishes what is already decided.
  */
 import { DurableObject } from "cloudflare:workers";
-import { generateApiKey, hashApiKey, type KeyMode } from "../../shared/auth/api-key";
+import { generateApiKey, hashApiKey, type KeyMode } from "../../common/auth/api-key";
 import {
   accept,
   refuse,
@@ -19,10 +19,10 @@ import {
   type Role,
 } from "./account-views";
 import { AccountTables, rolesOf, scopesOf, type AccountRow, type KeyRow } from "./account-tables";
-import { newKeyId } from "../../shared/auth/ids";
+import { newKeyId } from "../../common/auth/ids";
 import { keyIndexName, type KeyRecord } from "./key-record";
 import { hashPassword } from "./password";
-import { ADMIN_SCOPE, DEFAULT_KEY_SCOPES, normalizeScopes, scopesMissing, type Scope } from "../../shared/auth/scopes";
+import { ADMIN_SCOPE, DEFAULT_KEY_SCOPES, normalizeScopes, scopesMissing, type Scope } from "../../common/auth/scopes";
 
 export const MAX_ACTIVE_KEYS = 3;
 

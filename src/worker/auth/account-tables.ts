@@ -5,9 +5,9 @@
  */
 import { z } from "@hono/zod-openapi";
 import { parseStoredJson } from "../http/stored-json";
-import type { KeyMode } from "../../shared/auth/api-key";
+import type { KeyMode } from "../../common/auth/api-key";
 import { ROLES, type Role } from "./account-views";
-import { ScopeSchema, type Scope } from "../../shared/auth/scopes";
+import { ScopeSchema, type Scope } from "../../common/auth/scopes";
 
 export interface AccountRow {
   id: string;

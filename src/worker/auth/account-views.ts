@@ -4,9 +4,9 @@
  * None of them can hold a secret: a key is shown by id, name and its last four characters.
  */
 import { z } from "@hono/zod-openapi";
-import { KEY_MODES, type KeyMode } from "../../shared/auth/api-key";
+import { KEY_MODES, type KeyMode } from "../../common/auth/api-key";
 import { KEY_STATUSES } from "./key-record";
-import { ScopeSchema } from "../../shared/auth/scopes";
+import { ScopeSchema } from "../../common/auth/scopes";
 import type { ProblemCode } from "../http/problem";
 
 export const ROLES = ["customer", "operator"] as const;

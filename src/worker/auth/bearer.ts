@@ -7,7 +7,7 @@
  * @example
  * parseAuthorization("Bearer sk_test_…") // { ok: true, credential: { type: "api_key", secret, mode: "test" } }
  */
-import { checkApiKeyFormat, type KeyMode } from "../../shared/auth/api-key";
+import { checkApiKeyFormat, type KeyMode } from "../../common/auth/api-key";
 
 export const MAX_AUTHORIZATION_LENGTH = 512;
 

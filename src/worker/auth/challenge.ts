@@ -4,7 +4,7 @@
  * `error="insufficient_scope"` plus the `scope` needed on 403.
  */
 import { Problem, type ProblemCode } from "../http/problem";
-import type { Scope } from "../../shared/auth/scopes";
+import type { Scope } from "../../common/auth/scopes";
 
 /** The realm names the deployment, so a client can tell production and sandbox challenges apart. */
 export const realmOf = (deployment: string) => `readiness-catalog-${deployment}`;

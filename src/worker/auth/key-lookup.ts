@@ -6,7 +6,7 @@
  * from the prefix alone) and checked again.
  */
 import { readStoredJson } from "../http/stored-json";
-import { hashApiKey, type KeyMode } from "../../shared/auth/api-key";
+import { hashApiKey, type KeyMode } from "../../common/auth/api-key";
 import { KeyRecord, keyIndexName } from "./key-record";
 import { recentKeyRecord, rememberKeyRecord } from "./key-record-cache";
 import type { Principal } from "./principal";

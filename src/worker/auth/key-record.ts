@@ -5,8 +5,8 @@
  * key's KeyGuard decides that (docs/contract.md "Credentials").
  */
 import { z } from "@hono/zod-openapi";
-import { KEY_MODES } from "../../shared/auth/api-key";
-import { ScopeSchema } from "../../shared/auth/scopes";
+import { KEY_MODES } from "../../common/auth/api-key";
+import { ScopeSchema } from "../../common/auth/scopes";
 
 export const KEY_STATUSES = ["active", "revoked"] as const;
 

@@ -2,8 +2,8 @@
  * Who a request acts for, once `authenticate` has accepted its credential: what routes and the
  * limiter need, and nothing secret (a key is named by id and last four characters).
  */
-import type { KeyMode } from "../../shared/auth/api-key";
-import type { Scope } from "../../shared/auth/scopes";
+import type { KeyMode } from "../../common/auth/api-key";
+import type { Scope } from "../../common/auth/scopes";
 
 export interface Principal {
   kind: "api_key" | "access_token";

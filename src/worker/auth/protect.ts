@@ -14,7 +14,7 @@ import { OAUTH_SCHEME_NAME } from "./oauth/openapi";
 import { rateLimit } from "./rate-limit";
 import { authenticate } from "./authenticate";
 import { requireScope } from "./require-scope";
-import type { Scope } from "../../shared/auth/scopes";
+import type { Scope } from "../../common/auth/scopes";
 
 export const BEARER_SCHEME_NAME = "bearerAuth";
 

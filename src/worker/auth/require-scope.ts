@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/context";
 import { insufficientScope, realmOf } from "./challenge";
 import type { Principal } from "./principal";
-import { ADMIN_SCOPE, type Scope } from "../../shared/auth/scopes";
+import { ADMIN_SCOPE, type Scope } from "../../common/auth/scopes";
 
 export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -9,7 +9,7 @@
  * attempt or lock, whichever is later; the directory's alarm deletes expired records, so millions
  * of tried emails leave nothing behind once they stop.
  */
-import { sha256Hex } from "../../shared/sha256";
+import { sha256Hex } from "../../common/sha256";
 import { normalizeEmail } from "./email";
 import { lockoutMsAfter } from "./password";
 

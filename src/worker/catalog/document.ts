@@ -1,7 +1,7 @@
 /** GET/HEAD /v1/catalog: the whole current document, streamed from its parts. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
-import { Envelope } from "../../shared/catalog/schema";
+import { Envelope } from "../../common/catalog/schema";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { problemResponses } from "../http/openapi-responses";
 import { BYTE_HEADERS, BYTE_PARAMETERS, NOT_MODIFIED, PARTIAL_CONTENT } from "./openapi-responses";

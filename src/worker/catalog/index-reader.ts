@@ -1,12 +1,12 @@
 /**
- * Reads a release's index (src/shared/catalog/profile-index.ts) from R2, a page at a time by range, never
+ * Reads a release's index (src/common/catalog/profile-index.ts) from R2, a page at a time by range, never
  * an index object whole. A lookup is: the segment from the manifest's root, that segment's
  * directory page, one leaf page: at most two small R2 reads, whatever the catalog size. Directory
  * pages are kept in isolate memory (immutable: the key names the release), at most
  * DIRECTORIES_KEPT of them, so a busy isolate pays one read per lookup: the leaf.
  */
 import { Problem } from "../http/problem";
-import { hexOf, storageKeys, type Manifest, type ReleaseIndex } from "../../shared/catalog/manifest";
+import { hexOf, storageKeys, type Manifest, type ReleaseIndex } from "../../common/catalog/manifest";
 import {
   lastAtOrBefore,
   linesOf,
@@ -15,7 +15,7 @@ import {
   type Directory,
   type IndexedProfile,
   type IndexName,
-} from "../../shared/catalog/profile-index";
+} from "../../common/catalog/profile-index";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
 
 /** Read from ≤ 16 KiB each at the default page size: about 2 MiB of isolate memory at most, parsed. */

@@ -5,7 +5,7 @@
  * leaf reads per request (plus directory pages, usually in isolate memory); the rest comes
  * through the `after` cursor.
  */
-import { parseScopeLine, scopeKey, type ScopedProfile } from "../../shared/catalog/profile-index";
+import { parseScopeLine, scopeKey, type ScopedProfile } from "../../common/catalog/profile-index";
 import type { IndexReader, LeafPosition } from "./index-reader";
 
 export const LISTING_LIMIT = 100;

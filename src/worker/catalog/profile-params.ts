@@ -5,7 +5,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { Problem } from "../http/problem";
-import { KEY_PATTERN, PROFILE_ID_PATTERN } from "../../shared/catalog/schema";
+import { KEY_PATTERN, PROFILE_ID_PATTERN } from "../../common/catalog/schema";
 import { paramProblem, quoted } from "./params";
 
 const scopeKeyParam = (name: string, what: string, example: string) =>

@@ -3,10 +3,10 @@
  * document, read from the one or two parts that hold them. Its validator and digest are the
  * profile's SHA-256 from the index, never computed while serving.
  */
-import { asDigest, contentDigestOf } from "../../shared/catalog/digest";
-import { hexOf, storageKeys, type Manifest } from "../../shared/catalog/manifest";
-import { partSlicesFor } from "../../shared/catalog/parts";
-import type { IndexedProfile } from "../../shared/catalog/profile-index";
+import { asDigest, contentDigestOf } from "../../common/catalog/digest";
+import { hexOf, storageKeys, type Manifest } from "../../common/catalog/manifest";
+import { partSlicesFor } from "../../common/catalog/parts";
+import type { IndexedProfile } from "../../common/catalog/profile-index";
 import { CACHE_CURRENT, CACHE_PINNED, releasePath, type ByteRepresentation } from "./representation";
 
 export const profileScopePath = (releaseId: string, productKey: string, funnelKey: string) =>

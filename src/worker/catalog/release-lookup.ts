@@ -3,8 +3,8 @@
  * problem a client can act on.
  */
 import { Problem } from "../http/problem";
-import { hexOf, type Manifest } from "../../shared/catalog/manifest";
-import { readCurrentPointer, readManifest, type ManifestKv } from "../../shared/catalog/store";
+import { hexOf, type Manifest } from "../../common/catalog/manifest";
+import { readCurrentPointer, readManifest, type ManifestKv } from "../../common/catalog/store";
 
 /** How long a client should wait before asking again when the catalog cannot be served. */
 export const CATALOG_RETRY_AFTER_SECONDS = 30;

@@ -2,7 +2,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
-import { Manifest } from "../../shared/catalog/manifest";
+import { Manifest } from "../../common/catalog/manifest";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { ifNoneMatchMatches, requireIfMatch } from "./conditional";
 import { IDENTITY_CODING } from "./identity-only";

@@ -3,9 +3,9 @@
  * its size, its validator, its digest (from the manifest, never computed here) and the R2 byte
  * ranges that make it up.
  */
-import { contentDigestOf } from "../../shared/catalog/digest";
-import { hexOf, storageKeys, type Manifest } from "../../shared/catalog/manifest";
-import { partSlicesFor } from "../../shared/catalog/parts";
+import { contentDigestOf } from "../../common/catalog/digest";
+import { hexOf, storageKeys, type Manifest } from "../../common/catalog/manifest";
+import { partSlicesFor } from "../../common/catalog/parts";
 
 /** A byte range of one R2 object. */
 export interface ObjectSlice {

@@ -3,7 +3,7 @@
  * OAuth, what each may do, since when, and a Revoke link (to a confirmation page).
  */
 import type { AccountView } from "../auth/account-views";
-import { ADMIN_SCOPE } from "../../shared/auth/scopes";
+import { ADMIN_SCOPE } from "../../common/auth/scopes";
 import type { WebSession } from "../web/session";
 import type { AuthorizedApp } from "./authorized-apps";
 import { revokeAppPath } from "./context";

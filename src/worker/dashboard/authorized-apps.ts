@@ -8,7 +8,7 @@
 import { readAdminApproval, type AdminApproval } from "../auth/oauth/admin-approval";
 import { grantScopes, markGrantRevoked } from "../auth/oauth/grant-revocation";
 import { oauthApi, type OAuthHelpers } from "../auth/oauth/provider";
-import { ADMIN_SCOPE } from "../../shared/auth/scopes";
+import { ADMIN_SCOPE } from "../../common/auth/scopes";
 
 export interface AuthorizedApp {
   grantId: string;

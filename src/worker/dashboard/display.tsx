@@ -2,9 +2,9 @@
  * How the dashboard shows keys, times and scopes. A key is only ever shown by its prefix and last
  * four characters (`sk_live_…abcd`): the secret exists in a response once, at creation.
  */
-import { KEY_PREFIX_OF, type KeyMode } from "../../shared/auth/api-key";
+import { KEY_PREFIX_OF, type KeyMode } from "../../common/auth/api-key";
 import { SCOPE_WORDS } from "../auth/oauth/scope-words";
-import { DEFAULT_KEY_SCOPES, isScope, SCOPES } from "../../shared/auth/scopes";
+import { DEFAULT_KEY_SCOPES, isScope, SCOPES } from "../../common/auth/scopes";
 
 export function maskedKey(key: { mode: KeyMode; last4: string }): string {
   return `${KEY_PREFIX_OF[key.mode]}…${key.last4}`;

@@ -4,7 +4,7 @@
  * the form again. Each rendered form carries a random id; the first post claims it, a repeat is
  * recognised and creates nothing. Stored in OAUTH_KV with the web sessions, expiring with them.
  */
-import { sha256Hex } from "../../shared/sha256";
+import { sha256Hex } from "../../common/sha256";
 import { randomToken } from "../web/cookies";
 import { SIGNED_IN_SESSION_SECONDS } from "../web/session";
 

@@ -3,8 +3,8 @@
  * field by field, what to fix. Pure; the route does the I/O.
  */
 import { MAX_KEY_NAME_LENGTH } from "../auth/account-views";
-import { KEY_MODES, type KeyMode } from "../../shared/auth/api-key";
-import { isScope, normalizeScopes, type Scope } from "../../shared/auth/scopes";
+import { KEY_MODES, type KeyMode } from "../../common/auth/api-key";
+import { isScope, normalizeScopes, type Scope } from "../../common/auth/scopes";
 import type { FormValue } from "./form-once";
 
 export interface KeyFormValues {

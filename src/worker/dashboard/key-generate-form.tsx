@@ -3,9 +3,9 @@
  * with where to get it), and permissions (all scopes except admin, or a restricted set). Each
  * field error is written next to its field and tied to it with `aria-describedby`.
  */
-import { KEY_MODES, type KeyMode } from "../../shared/auth/api-key";
+import { KEY_MODES, type KeyMode } from "../../common/auth/api-key";
 import { SCOPE_WORDS } from "../auth/oauth/scope-words";
-import { ADMIN_SCOPE, SCOPES } from "../../shared/auth/scopes";
+import { ADMIN_SCOPE, SCOPES } from "../../common/auth/scopes";
 import { CsrfField } from "../web/csrf";
 import type { WebSession } from "../web/session";
 import { DASHBOARD_PATHS } from "./context";

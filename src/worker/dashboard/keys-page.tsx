@@ -2,7 +2,7 @@
  * The API keys page: an outcome message, the new key's secret (only in the response that created
  * it), the keys, the Generate form and the rotation recipe of the authentication spec (rule 3).
  */
-import type { KeyMode } from "../../shared/auth/api-key";
+import type { KeyMode } from "../../common/auth/api-key";
 import { MAX_ACTIVE_KEYS } from "../auth/account-object";
 import type { AccountView, KeyView } from "../auth/account-views";
 import type { WebSession } from "../web/session";

@@ -12,7 +12,7 @@ import type { Context, Hono } from "hono";
 import { accountObject } from "../auth/accounts";
 import { MAX_ACTIVE_KEYS } from "../auth/account-object";
 import type { KeyView, Refusal } from "../auth/account-views";
-import { KEY_ID_PATTERN } from "../../shared/auth/ids";
+import { KEY_ID_PATTERN } from "../../common/auth/ids";
 import { CsrfField } from "../web/csrf";
 import { DASHBOARD_PATHS, revokeKeyPath, type DashboardEnv } from "./context";
 import { ConfirmPage } from "./confirm-page";

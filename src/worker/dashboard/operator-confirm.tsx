@@ -12,9 +12,9 @@ import type { Context } from "hono";
 import type { Child } from "hono/jsx";
 import { accountObject } from "../auth/accounts";
 import type { AccountView } from "../auth/account-views";
-import { ACCOUNT_ID_PATTERN } from "../../shared/auth/ids";
+import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
 import { readAdminApproval } from "../auth/oauth/admin-approval";
-import { ADMIN_SCOPE } from "../../shared/auth/scopes";
+import { ADMIN_SCOPE } from "../../common/auth/scopes";
 import { CsrfField } from "../web/csrf";
 import { ConfirmPage } from "./confirm-page";
 import {

@@ -11,7 +11,7 @@
 import type { Context, Hono } from "hono";
 import { accountDirectory, accountObject } from "../auth/accounts";
 import type { AccountView } from "../auth/account-views";
-import { ACCOUNT_ID_PATTERN } from "../../shared/auth/ids";
+import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
 import { requireOperatorRole } from "./access";
 import {
   approveAdminRequest,

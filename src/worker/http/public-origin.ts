@@ -11,7 +11,7 @@
  * hostnames Cloudflare routes to it (workers.dev, routes, custom domains), never a loopback one.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { isLoopbackHost } from "../../shared/auth/redirect-uri";
+import { isLoopbackHost } from "../../common/auth/redirect-uri";
 import type { AppEnv } from "./context";
 import { Problem } from "./problem";
 

@@ -12,7 +12,7 @@ import { wrongKeyModeDetail } from "../auth/account-views";
 import { accountObject, outcomeValue } from "../auth/accounts";
 import { insufficientScope, realmOf } from "../auth/challenge";
 import { bearerSecurity, protect } from "../auth/protect";
-import { DEFAULT_KEY_SCOPES, scopesMissing } from "../../shared/auth/scopes";
+import { DEFAULT_KEY_SCOPES, scopesMissing } from "../../common/auth/scopes";
 import type { AppEnv } from "../http/context";
 import { problemResponses } from "../http/openapi-responses";
 import { noEntityTags } from "../http/preconditions";

@@ -1,9 +1,9 @@
 /** Request and response shapes of the self-service key API (/v1/keys), documented in /openapi.json. */
 import { z } from "@hono/zod-openapi";
-import { KEY_MODES } from "../../shared/auth/api-key";
+import { KEY_MODES } from "../../common/auth/api-key";
 import { KeyNameSchema, KeyView } from "../auth/account-views";
-import { KEY_ID_PATTERN } from "../../shared/auth/ids";
-import { ScopeSchema } from "../../shared/auth/scopes";
+import { KEY_ID_PATTERN } from "../../common/auth/ids";
+import { ScopeSchema } from "../../common/auth/scopes";
 
 export const CreateKeyBody = z
   .strictObject({

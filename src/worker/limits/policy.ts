@@ -4,7 +4,7 @@
  * override set by an operator (`npm run keys -- limits`) lives in the key's KeyGuard and wins.
  */
 import { z } from "@hono/zod-openapi";
-import type { KeyMode } from "../../shared/auth/api-key";
+import type { KeyMode } from "../../common/auth/api-key";
 import type { RatePolicy } from "./gcra";
 
 export const RatePolicySchema = z.strictObject({

@@ -9,7 +9,7 @@
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { accountObject } from "../auth/accounts";
-import { ACCOUNT_ID_PATTERN } from "../../shared/auth/ids";
+import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
 import type { AdminApproval, AdminRequestView } from "../auth/oauth/admin-approval";
 import {
   approveAdminRequest,

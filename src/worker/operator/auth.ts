@@ -6,7 +6,7 @@
  * The comparison is over SHA-256 digests in constant time, so timing reveals nothing of the secret.
  */
 import type { MiddlewareHandler } from "hono";
-import { sha256Hex } from "../../shared/sha256";
+import { sha256Hex } from "../../common/sha256";
 import { realmOf, unauthorized } from "../auth/challenge";
 import { constantTimeEqual } from "../auth/password";
 import type { AppEnv } from "../http/context";

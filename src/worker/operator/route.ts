@@ -4,7 +4,7 @@
  * /openapi.json and behind `requireOperator()`.
  */
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
-import { ACCOUNT_ID_PATTERN } from "../../shared/auth/ids";
+import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
 import { requireOperator } from "./auth";
 
 export const OPERATOR_BASE = "/operator/v1";

@@ -8,7 +8,7 @@
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { accountDirectory, accountObject, createAccount, outcomeValue } from "../auth/accounts";
-import { ACCOUNT_ID_PATTERN, KEY_ID_PATTERN } from "../../shared/auth/ids";
+import { ACCOUNT_ID_PATTERN, KEY_ID_PATTERN } from "../../common/auth/ids";
 import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 import { RatePolicySchema } from "../limits/policy";

@@ -12,7 +12,7 @@ import { checkAuthorizeRequest } from "../auth/oauth/authorize-request";
 import { AuthorizationError, OAUTH_ENDPOINTS, oauthApi, type GrantProps } from "../auth/oauth/provider";
 import { withSealedCode } from "../auth/oauth/token-format";
 import { tokenKeyProblem } from "../auth/oauth/token-key";
-import { ADMIN_SCOPE } from "../../shared/auth/scopes";
+import { ADMIN_SCOPE } from "../../common/auth/scopes";
 import { ConsentPage } from "./consent-page";
 import { csrfProtection, csrfTokenFor } from "./csrf";
 import { renderErrorPage } from "./error-page";

@@ -4,7 +4,7 @@
  * allows or denies; the form carries the library's one-time consent handle and our CSRF token.
  */
 import { SCOPE_WORDS } from "../auth/oauth/scope-words";
-import { ADMIN_SCOPE, isScope } from "../../shared/auth/scopes";
+import { ADMIN_SCOPE, isScope } from "../../common/auth/scopes";
 import { CsrfField } from "./csrf";
 import { SignOutForm } from "./login-page";
 import { Layout } from "./page";

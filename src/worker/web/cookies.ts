@@ -7,7 +7,7 @@
  * the name goes without the prefix and the cookie without Secure.
  */
 import type { CookieOptions } from "hono/utils/cookie";
-import { isLoopbackHost } from "../../shared/auth/redirect-uri";
+import { isLoopbackHost } from "../../common/auth/redirect-uri";
 
 /** 256 random bits, base64url (43 characters). */
 export function randomToken(): string {

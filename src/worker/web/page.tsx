@@ -12,7 +12,7 @@
 import type { Context } from "hono";
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
-import { FAVICON_PATH } from "../../shared/web/favicon";
+import { FAVICON_PATH } from "../../common/web/favicon";
 import type { WebEnv } from "./session";
 
 export const STYLESHEET_PATH = "/web/styles.css";

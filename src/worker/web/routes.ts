@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../http/context";
 import { registerAuthorizeRoutes } from "./authorize";
-import { registerFavicon } from "../../shared/web/favicon";
+import { registerFavicon } from "../../common/web/favicon";
 import { registerLoginRoutes } from "./login";
 import type { WebEnv } from "./session";
 import { registerStylesheet } from "./styles";

@@ -11,7 +11,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { sha256Hex } from "../../shared/sha256";
+import { sha256Hex } from "../../common/sha256";
 import type { AppEnv } from "../http/context";
 import { readStoredJson } from "../http/stored-json";
 import { cookieName, cookieOptions, randomToken, RANDOM_TOKEN } from "./cookies";

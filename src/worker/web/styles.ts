@@ -4,7 +4,7 @@
  */
 import type { Hono } from "hono";
 import { STYLESHEET_PATH } from "./page";
-import { WEB_STYLES } from "../../shared/web/web-styles";
+import { WEB_STYLES } from "../../common/web/web-styles";
 import type { WebEnv } from "./session";
 
 export function registerStylesheet(app: Hono<WebEnv>): void {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { buildCatalog } from "../../../scripts/catalog/build";
-import { INDEX_NAMES, type IndexName } from "../../../src/shared/catalog/profile-index";
+import { INDEX_NAMES, type IndexName } from "../../../src/common/catalog/profile-index";
 import {
   RELAID_PART_BYTES,
   TEST_INDEX_PAGE_BYTES,

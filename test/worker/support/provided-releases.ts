@@ -2,8 +2,8 @@
  * The releases the worker tests publish, built from data/profiles by the real build before the
  * tests start (catalog-releases.global-setup.ts) and handed to workerd through vitest's provide().
  */
-import type { Manifest } from "../../../src/shared/catalog/manifest";
-import type { IndexName } from "../../../src/shared/catalog/profile-index";
+import type { Manifest } from "../../../src/common/catalog/manifest";
+import type { IndexName } from "../../../src/common/catalog/profile-index";
 
 export interface ProvidedRelease {
   manifest: Manifest;

@@ -1,9 +1,9 @@
 /** The test releases, decoded inside workerd, and publishing them into the real local R2/KV. */
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
-import type { Manifest } from "../../../src/shared/catalog/manifest";
+import type { Manifest } from "../../../src/common/catalog/manifest";
 import { publishRelease, type PublishResult, type ReleaseStorage } from "../../../src/node/catalog/publish";
-import { INDEX_NAMES, type IndexName } from "../../../src/shared/catalog/profile-index";
+import { INDEX_NAMES, type IndexName } from "../../../src/common/catalog/profile-index";
 import type { TestReleaseName } from "./provided-releases";
 
 export interface TestRelease {

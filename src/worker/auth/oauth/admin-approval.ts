@@ -9,7 +9,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { readStoredJson, type TextStore } from "../../http/stored-json";
-import { ADMIN_SCOPE } from "../../../shared/auth/scopes";
+import { ADMIN_SCOPE } from "../../../common/auth/scopes";
 
 export const ADMIN_APPROVAL_PREFIX = "admin-approval:";
 

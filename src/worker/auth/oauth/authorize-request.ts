@@ -7,7 +7,7 @@
  * and scopes that exist.
  */
 import { isS256Challenge } from "./pkce";
-import { isRegisteredRedirectUri } from "../../../shared/auth/redirect-uri";
+import { isRegisteredRedirectUri } from "../../../common/auth/redirect-uri";
 import {
   AuthorizationError,
   authorizationErrorRedirect,
@@ -15,7 +15,7 @@ import {
   type ClientInfo,
   type OAuthHelpers,
 } from "./provider";
-import { isScope, SCOPES } from "../../../shared/auth/scopes";
+import { isScope, SCOPES } from "../../../common/auth/scopes";
 
 export type AuthorizeOutcome =
   | { kind: "error-page"; title: string; detail: string }

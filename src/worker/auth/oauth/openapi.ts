@@ -5,7 +5,7 @@
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/context";
-import { SCOPES } from "../../../shared/auth/scopes";
+import { SCOPES } from "../../../common/auth/scopes";
 import { ACCESS_TOKEN_TTL_SECONDS, OAUTH_ENDPOINTS } from "./provider";
 import { SCOPE_WORDS } from "./scope-words";
 

@@ -24,7 +24,7 @@ import {
 } from "@cloudflare/workers-oauth-provider";
 import { approvedTokenScopes, type ApprovalStore } from "./admin-approval";
 import { grantSubject, type GrantGuard } from "./grant-guard";
-import { SCOPES } from "../../../shared/auth/scopes";
+import { SCOPES } from "../../../common/auth/scopes";
 
 export {
   AuthorizationError,

@@ -2,7 +2,7 @@
  * Each scope in the plain words a customer reads on the consent page (and the table of docs/oauth.md).
  * `admin` says plainly that an operator has to approve it.
  */
-import type { Scope } from "../../../shared/auth/scopes";
+import type { Scope } from "../../../common/auth/scopes";
 
 export const SCOPE_WORDS = {
   "read:catalog": "Read the readiness catalog",

@@ -5,7 +5,7 @@
  * instead (RFC 6749 §5.2: the requested scope exceeds what the resource owner granted).
  */
 import { approvedTokenScopes, type ApprovalStore } from "./admin-approval";
-import { ADMIN_SCOPE } from "../../../shared/auth/scopes";
+import { ADMIN_SCOPE } from "../../../common/auth/scopes";
 
 /** Why the requested scopes cannot be granted, or null when they can. */
 export async function scopeRefusal(
