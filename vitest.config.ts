@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { copyDocsAssets } from "./scripts/docs-assets.mjs";
@@ -19,6 +20,10 @@ const testBindings = { PUBLIC_ORIGINS: ["https://api.test"], OAUTH_TOKEN_KEY: ra
 export default defineConfig({
   test: {
     reporters: ["default", "json"],
+    // Vitest's default is one worker less than the cores: on a 2-core machine, one, so the whole
+    // suite ran one file at a time (650 s). Most of a file's time is spent waiting for the processes
+    // it starts (wrangler, workerd, the CLIs), so at least two files run at once.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     outputFile: { json: "test-results/vitest.json" },
     // The worker's access log (one JSON line per request, src/worker/http/access-log.ts) is for Workers
     // Logs; in test output it would bury everything else. test/worker/access-log.test.ts reads it.
