@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PROBLEM_TYPES } from "../../src/worker/http/problem";
+import { PROBLEM_TYPES } from "../../src/worker/http/problem-types";
 
 const README = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
 const errorsSection = README.slice(

@@ -4,7 +4,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { PROBLEM_TYPES } from "../../src/worker/http/problem";
+import { PROBLEM_TYPES } from "../../src/worker/http/problem-types";
 import { expectProblem } from "./support/problems";
 
 const ORIGIN = "https://api.test";

@@ -6,7 +6,7 @@
  */
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PROBLEM_TYPES, type ProblemCode } from "../../src/worker/http/problem";
+import { PROBLEM_TYPES, type ProblemCode } from "../../src/worker/http/problem-types";
 
 interface Header {
   required?: boolean;

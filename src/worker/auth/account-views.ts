@@ -7,7 +7,7 @@ import { z } from "@hono/zod-openapi";
 import { KEY_MODES, type KeyMode } from "../../common/auth/api-key";
 import { KEY_STATUSES } from "./key-record";
 import { ScopeSchema } from "../../common/auth/scopes";
-import type { ProblemCode } from "../http/problem";
+import type { ProblemCode } from "../http/problem-types";
 
 export const ROLES = ["customer", "operator"] as const;
 export type Role = (typeof ROLES)[number];

@@ -15,7 +15,8 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/context";
-import { Problem, type ProblemCode } from "../http/problem";
+import { Problem } from "../http/problem";
+import type { ProblemCode } from "../http/problem-types";
 import { clientAddressOf, countAuthFailure, mayCheckWhileThrottled, throttledSeconds } from "../limits/ip-throttle";
 import { resolveAccessToken } from "./access-token";
 import { refusedAccessTokenDetail } from "./oauth/access-token";

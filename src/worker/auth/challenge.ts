@@ -3,7 +3,8 @@
  * (RFC 6750 §3): `realm` always, `error="invalid_token"` when a credential was sent (§3.1),
  * `error="insufficient_scope"` plus the `scope` needed on 403.
  */
-import { Problem, type ProblemCode } from "../http/problem";
+import { Problem } from "../http/problem";
+import type { ProblemCode } from "../http/problem-types";
 import type { Scope } from "../../common/auth/scopes";
 
 /** The realm names the deployment, so a client can tell production and sandbox challenges apart. */

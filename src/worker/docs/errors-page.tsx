@@ -1,11 +1,11 @@
 /**
  * GET /docs/errors: every problem `code` the API returns, rendered from PROBLEM_TYPES (the one list
- * of codes, src/worker/http/problem.ts). Each code is a section whose `id` is the code, so the `type` URL of
+ * of codes, src/worker/http/problem-types.ts). Each code is a section whose `id` is the code, so the `type` URL of
  * a problem (`/docs/errors#<code>`) lands on its explanation.
  */
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../http/context";
-import { PROBLEM_TYPES, type ProblemCode } from "../http/problem";
+import { PROBLEM_TYPES, type ProblemCode } from "../http/problem-types";
 import { Layout, renderPage } from "../web/page";
 import type { WebEnv } from "../web/session";
 import { DOCS_PATHS } from "./paths";

@@ -5,7 +5,8 @@
  * under the generic `bad_request`; a 5xx is ours (src/index.ts logs it as an internal error).
  */
 import type { HTTPException } from "hono/http-exception";
-import { Problem, type ProblemCode } from "./problem";
+import { Problem } from "./problem";
+import type { ProblemCode } from "./problem-types";
 
 /** Every route body this API declares is JSON; the OAuth forms are read by their own endpoints. */
 export const ACCEPTED_BODY_TYPE = "application/json";

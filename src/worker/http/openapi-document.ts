@@ -12,7 +12,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./context";
 import { header, RATE_LIMIT_HEADERS, withProblems, type HeaderObject, type ResponseObject } from "./openapi-responses";
-import { PROBLEM_TYPES, type ProblemCode } from "./problem";
+import { PROBLEM_TYPES, type ProblemCode } from "./problem-types";
 import { REQUEST_ID_HEADER } from "./request-id";
 
 type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;

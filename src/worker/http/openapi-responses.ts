@@ -4,7 +4,7 @@
  * the request headers of conditional and range requests. Routes list only their own codes;
  * openapi-document.ts adds what the app's middleware adds to every route (auth, limits, 405, …).
  */
-import { PROBLEM_TYPES, type ProblemCode } from "./problem";
+import { PROBLEM_TYPES, type ProblemCode } from "./problem-types";
 
 export interface HeaderObject {
   [extension: `x-${string}`]: unknown;

@@ -1,0 +1,250 @@
+/**
+ * The one list of problem codes (RFC 9457 `type`s): each code's status, title, explanation and the
+ * headers it always carries. /openapi.json, the /docs/errors page and the README's Errors table are
+ * all checked against it; problem.ts turns a code into a response.
+ */
+/** Response headers a problem of that code always carries (besides Request-Id and Cache-Control). */
+export type ProblemHeader = "WWW-Authenticate" | "Retry-After" | "Allow" | "Accept" | "Content-Range";
+
+interface ProblemType {
+  status: number;
+  title: string;
+  /** What happened and what to do, in a sentence or two: the /docs/errors page shows it. */
+  explanation: string;
+  headers?: readonly ProblemHeader[];
+}
+
+const AUTH_CHALLENGE = ["WWW-Authenticate"] as const;
+const RETRY = ["Retry-After"] as const;
+
+export const PROBLEM_TYPES = {
+  bad_request: {
+    status: 400,
+    title: "Bad request",
+    explanation:
+      "A query, path parameter or JSON body failed validation, or the JSON does not parse. The detail names the field and the rule; fix that field.",
+  },
+  invalid_release_id: {
+    status: 400,
+    title: "Invalid release id",
+    explanation:
+      "A release id is `sha256:` followed by 64 lowercase hex digits (or the bare digits). Copy it from `GET /v1/releases/current`.",
+  },
+  invalid_part_number: {
+    status: 400,
+    title: "Invalid part number",
+    explanation:
+      "A part number is a decimal integer ≥ 0 without leading zeros. A release's parts are 0 … count-1 (see `Catalog-Part`).",
+  },
+  invalid_profile_id: {
+    status: 400,
+    title: "Invalid profile id",
+    explanation:
+      "A profile id is `arp_` followed by 26 lowercase letters or digits. Copy it from the catalog or a product listing.",
+  },
+  invalid_scope_key: {
+    status: 400,
+    title: "Invalid product or funnel key",
+    explanation:
+      "A product or funnel key (or a listing's `after`) is lowercase words joined by hyphens, as in `zurich-ledger-api`.",
+  },
+  wrong_key_mode: {
+    status: 400,
+    title: "Key mode not available on this deployment",
+    explanation:
+      "`POST /v1/keys` asked for the other deployment's mode: production creates live keys, the sandbox test keys.",
+  },
+  unknown_host: {
+    status: 400,
+    title: "Unknown host",
+    explanation:
+      "The request's origin is not one this deployment answers at (a forged Host, plain http, another port). Send it to the origin the detail names.",
+  },
+  unauthenticated: {
+    status: 401,
+    title: "Authentication required",
+    explanation: "No `Authorization` header, or an empty one. Send `Authorization: Bearer <API key or access token>`.",
+    headers: AUTH_CHALLENGE,
+  },
+  invalid_authorization_header: {
+    status: 401,
+    title: "Malformed Authorization header",
+    explanation:
+      "The header is not exactly `Bearer <credential>`: another scheme, extra spaces, two credentials, non-ASCII, over 512 characters. The detail says which.",
+    headers: AUTH_CHALLENGE,
+  },
+  invalid_api_key: {
+    status: 401,
+    title: "Invalid API key",
+    explanation:
+      "An `sk_` key with a wrong prefix, length, character or checksum, or a well-formed key this deployment does not know. Copy the whole key again.",
+    headers: AUTH_CHALLENGE,
+  },
+  invalid_token: {
+    status: 401,
+    title: "Invalid access token",
+    explanation:
+      "An OAuth access token that is unknown, expired, revoked or from another deployment. Refresh it, or authorize again.",
+    headers: AUTH_CHALLENGE,
+  },
+  wrong_deployment: {
+    status: 401,
+    title: "Key not valid on this deployment",
+    explanation:
+      "A test key sent to production, or a live key to the sandbox. Use a live key on production and a test key on the sandbox.",
+    headers: AUTH_CHALLENGE,
+  },
+  revoked_api_key: {
+    status: 401,
+    title: "API key revoked",
+    explanation: "The key was revoked; it is refused from the very next request. Use another active key.",
+    headers: AUTH_CHALLENGE,
+  },
+  insufficient_scope: {
+    status: 403,
+    title: "Insufficient scope",
+    explanation:
+      "The credential is valid but lacks the scope the route needs; `required_scope` and the `WWW-Authenticate` challenge name it. Use a credential with that scope.",
+    headers: AUTH_CHALLENGE,
+  },
+  forbidden: {
+    status: 403,
+    title: "Forbidden",
+    explanation: "`/v1/keys` was called with an OAuth access token. Keys are managed with an API key of the account.",
+  },
+  admin_not_approved: {
+    status: 403,
+    title: "Admin scope not approved",
+    explanation: "A key with the `admin` scope was asked for before an operator approved `admin` for the account.",
+  },
+  key_not_manageable: {
+    status: 403,
+    title: "Key outside this key's authority",
+    explanation:
+      "`DELETE /v1/keys/{id}` of a key with scopes the calling key lacks. Revoke it with a key that has at least its scopes.",
+  },
+  not_found: {
+    status: 404,
+    title: "Not found",
+    explanation: "No route answers this path (the detail repeats method and path). See `/docs` for every route.",
+  },
+  release_not_found: {
+    status: 404,
+    title: "Release not found",
+    explanation: "No such release is kept on this deployment. `GET /v1/releases/current` names the current one.",
+  },
+  part_not_found: {
+    status: 404,
+    title: "Part not found",
+    explanation: "The part number is past the release's last part; the detail gives the range.",
+  },
+  profile_not_found: {
+    status: 404,
+    title: "Profile not found",
+    explanation:
+      "The release named in the detail has no profile with this scope or id. Check the keys, or list the product's profiles.",
+  },
+  release_not_indexed: {
+    status: 404,
+    title: "Release has no profile index",
+    explanation:
+      "The release was published before profile indexes existed. Publish its build again to add the index; whole-document and part routes still serve it.",
+  },
+  account_not_found: {
+    status: 404,
+    title: "Account not found",
+    explanation: "No such account on this deployment (operator API).",
+  },
+  key_not_found: {
+    status: 404,
+    title: "API key not found",
+    explanation: "No key with this id on the calling key's account (or, on the operator API, on this deployment).",
+  },
+  admin_request_not_found: {
+    status: 404,
+    title: "Admin request not found",
+    explanation: "No OAuth admin request is waiting for this account and client (never made, or rejected).",
+  },
+  method_not_allowed: {
+    status: 405,
+    title: "Method not allowed",
+    explanation:
+      "The path exists, but not with this method. `Allow` lists the methods it answers; `OPTIONS` on the path answers 204 with the same list.",
+    headers: ["Allow"],
+  },
+  key_limit_reached: {
+    status: 409,
+    title: "Active key limit reached",
+    explanation: "The account already has 3 active keys on this deployment. Revoke one first.",
+  },
+  account_exists: {
+    status: 409,
+    title: "Account already exists",
+    explanation: "An account with this email or id is already registered (operator API).",
+  },
+  admin_request_decided: {
+    status: 409,
+    title: "Admin request already decided",
+    explanation: "The OAuth admin request was already approved; nothing changed.",
+  },
+  precondition_failed: {
+    status: 412,
+    title: "Precondition failed",
+    explanation:
+      "`If-Match` names no tag of the current representation (the detail gives its `ETag`), or lists tags on a route that sends no `ETag`. Nothing was changed.",
+  },
+  content_too_large: {
+    status: 413,
+    title: "Content too large",
+    explanation: "The request body is over 64 KiB; no request needs more. It was refused before it was read.",
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: "Unsupported media type",
+    explanation: "The body is not `application/json`; the `Accept` header names the type to send. Nothing was changed.",
+    headers: ["Accept"],
+  },
+  range_not_satisfiable: {
+    status: 416,
+    title: "Range not satisfiable",
+    explanation:
+      "The `Range` starts past the end, is malformed, or asks for more than one range. `Content-Range: bytes */<size>` gives the size.",
+    headers: ["Content-Range"],
+  },
+  rate_limited: {
+    status: 429,
+    title: "Too many requests",
+    explanation:
+      "Over the key's (or OAuth grant's) rate limit, or too many invalid credentials from one address. Wait `Retry-After` seconds, then back off.",
+    headers: RETRY,
+  },
+  internal_error: {
+    status: 500,
+    title: "Internal error",
+    explanation: "A fault on our side; nothing was changed. Retry, and quote the `request_id` if it persists.",
+  },
+  catalog_unavailable: {
+    status: 503,
+    title: "Catalog not published yet",
+    explanation: "No catalog release has been published on this deployment yet. Retry after `Retry-After` seconds.",
+    headers: RETRY,
+  },
+  release_unavailable: {
+    status: 503,
+    title: "Release temporarily unavailable",
+    explanation:
+      "The release's stored data cannot be read at this location right now. Retry after `Retry-After` seconds.",
+    headers: RETRY,
+  },
+  oauth_not_configured: {
+    status: 503,
+    title: "OAuth not configured on this deployment",
+    explanation:
+      "An OAuth access token was sent, but the deployment has no usable token key to read it. The operator must set `OAUTH_TOKEN_KEY`.",
+  },
+} as const satisfies Record<string, ProblemType>;
+export type ProblemCode = keyof typeof PROBLEM_TYPES;
+
+/** Where a code is explained: the worker's own /docs/errors page, one anchor per code. */
+export const PROBLEM_DOCS_PATH = "/docs/errors";
+export const problemTypeUrl = (origin: string, code: ProblemCode) => `${origin}${PROBLEM_DOCS_PATH}#${code}`;
