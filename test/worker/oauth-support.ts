@@ -188,6 +188,25 @@ export async function authorizationCode(options: {
   return code;
 }
 
+/**
+ * A new customer approves a new client: the code, and the authorization_code token request that
+ * redeems it (RFC 6749 §4.1.3, with the PKCE verifier).
+ */
+export async function authorizedCode() {
+  const account = await createCustomer();
+  const { clientId } = await registerClient();
+  const { verifier, challenge } = await pkcePair();
+  const code = await authorizationCode({ clientId, challenge, account });
+  const exchange = {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  };
+  return { account, clientId, verifier, challenge, code, exchange };
+}
+
 export async function tokenRequest(
   fields: Record<string, string>,
   headers: Record<string, string> = {},

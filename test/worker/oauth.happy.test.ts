@@ -4,6 +4,7 @@ import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests"
 import { SCOPES } from "../../src/common/auth/scopes";
 import {
   authorizationCode,
+  authorizedCode,
   authorizeUrl,
   Browser,
   createCustomer,
@@ -84,18 +85,9 @@ describe("authorization code flow", () => {
   });
 
   it("exchanges the code with the PKCE verifier, refreshes with rotation and revokes", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account });
+    const { clientId, exchange } = await authorizedCode();
 
-    const exchanged = await tokenRequest({
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-      code_verifier: verifier,
-    });
+    const exchanged = await tokenRequest(exchange);
     expect(exchanged.status).toBe(200);
     expect(exchanged.headers.get("Cache-Control")).toBe("no-store");
     const tokens = await exchanged.json<TokenBody>();

@@ -7,18 +7,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../src/worker/index";
-import {
-  authorizationCode,
-  authorizeUrl,
-  createCustomer,
-  ORIGIN,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
-  standardParams,
-  tokenRequest,
-  type TokenBody,
-} from "./oauth-support";
+import { authorizedCode, authorizeUrl, ORIGIN, standardParams, tokenRequest, type TokenBody } from "./oauth-support";
 import { expectProblem } from "./support/problems";
 
 const METADATA = "/.well-known/oauth-authorization-server";
@@ -45,17 +34,7 @@ describe("a request for a host this deployment is not configured for", () => {
   });
 
   it("changes no state: a code sent to the token endpoint at another host is still redeemable here", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account });
-    const fields = {
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-      code_verifier: verifier,
-    };
+    const { exchange: fields } = await authorizedCode();
     const elsewhere = await exports.default.fetch("https://evil.example/oauth/token", {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -78,19 +57,8 @@ describe("the configured origin", () => {
   });
 
   it("is the iss of the authorization response (RFC 9207) and the resource (audience) of the tokens", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account });
-    const body = await (
-      await tokenRequest({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-        code_verifier: verifier,
-      })
-    ).json<TokenBody & { resource?: string }>();
+    const { clientId, challenge, exchange } = await authorizedCode();
+    const body = await (await tokenRequest(exchange)).json<TokenBody & { resource?: string }>();
     expect(body.resource).toBe(ORIGIN);
     // An error redirect carries it too (the client is known, the scope is not).
     const refused = await exports.default.fetch(authorizeUrl(standardParams(clientId, challenge, { scope: "nope" })), {

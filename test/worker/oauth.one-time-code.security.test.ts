@@ -5,16 +5,7 @@
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-  authorizationCode,
-  createCustomer,
-  ORIGIN,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
-  tokenRequest,
-  type TokenBody,
-} from "./oauth-support";
+import { authorizedCode, ORIGIN, pkcePair, REDIRECT_URI, tokenRequest, type TokenBody } from "./oauth-support";
 
 const CONCURRENT_REDEMPTIONS = 12;
 
@@ -33,10 +24,7 @@ const cheeses = (token: string) =>
   exports.default.fetch(new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${token}` } }));
 
 async function freshCode() {
-  const account = await createCustomer();
-  const { clientId } = await registerClient();
-  const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account });
+  const { clientId, verifier, code } = await authorizedCode();
   return { clientId, code, verifier };
 }
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { registryApi } from "../../src/worker/auth/oauth/provider";
 import {
   authorizationCode,
+  authorizedCode,
   createCustomer,
   ORIGIN,
   pkcePair,
@@ -113,10 +114,7 @@ describe("a tampered code or token", () => {
   });
 
   it("is invalid_grant at the token endpoint, as a refresh token or a code, and uses nothing up", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account });
+    const { clientId, verifier, code } = await authorizedCode();
     const exchange = (value: string) =>
       tokenRequest({
         grant_type: "authorization_code",

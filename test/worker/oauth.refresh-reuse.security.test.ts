@@ -8,31 +8,13 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
 import { grantOf, openToken } from "../../src/worker/auth/oauth/token-format";
-import {
-  authorizationCode,
-  createCustomer,
-  ORIGIN,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
-  tokenRequest,
-  type TokenBody,
-} from "./oauth-support";
+import { authorizedCode, ORIGIN, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
 
 const CONCURRENT_REFRESHES = 8;
 
 async function grantTokens() {
-  const account = await createCustomer();
-  const { clientId } = await registerClient();
-  const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account });
-  const res = await tokenRequest({
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  });
+  const { clientId, exchange } = await authorizedCode();
+  const res = await tokenRequest(exchange);
   expect(res.status).toBe(200);
   return { clientId, tokens: await res.json<TokenBody>() };
 }

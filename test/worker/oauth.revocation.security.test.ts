@@ -7,29 +7,11 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { grantOf, openToken, sealToken } from "../../src/worker/auth/oauth/token-format";
-import {
-  authorizationCode,
-  createCustomer,
-  ORIGIN,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
-  tokenRequest,
-  type TokenBody,
-} from "./oauth-support";
+import { authorizedCode, ORIGIN, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
 
 async function ownersTokens() {
-  const account = await createCustomer();
-  const { clientId } = await registerClient();
-  const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account });
-  const res = await tokenRequest({
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  });
+  const { clientId, exchange } = await authorizedCode();
+  const res = await tokenRequest(exchange);
   return { clientId, tokens: await res.json<TokenBody>() };
 }
 

@@ -7,6 +7,7 @@ import { verifyAccessToken } from "../../src/worker/auth/oauth/access-token";
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import {
   authorizationCode,
+  authorizedCode,
   authorizeUrl,
   Browser,
   createCustomer,
@@ -62,10 +63,7 @@ describe("authorization codes are one-time and short-lived", () => {
   afterEach(() => vi.useRealTimers());
 
   it("a replayed code is invalid_grant and revokes the tokens issued from it", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account });
+    const { clientId, verifier, code } = await authorizedCode();
     const first = await exchange(clientId, code, verifier);
     expect(first.status).toBe(200);
     expect(await verifyAccessToken(env, ORIGIN, first.body.access_token)).not.toBeNull();
@@ -83,10 +81,7 @@ describe("authorization codes are one-time and short-lived", () => {
   });
 
   it("a code older than 60 seconds is invalid_grant", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account });
+    const { clientId, verifier, code } = await authorizedCode();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 61_000);
     const late = await exchange(clientId, code, verifier);
@@ -156,10 +151,7 @@ describe("no scope widening (RFC 6749 §6)", () => {
   });
 
   it("a refresh may narrow the scopes", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account });
+    const { clientId, verifier, code } = await authorizedCode();
     const tokens = (await exchange(clientId, code, verifier)).body;
     const narrower = await tokenRequest({
       grant_type: "refresh_token",

@@ -7,17 +7,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../src/worker/index";
-import {
-  authorizationCode,
-  authorizeUrl,
-  createCustomer,
-  ORIGIN,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
-  standardParams,
-  type TokenBody,
-} from "./oauth-support";
+import { authorizedCode, authorizeUrl, ORIGIN, standardParams, type TokenBody } from "./oauth-support";
 import { expectProblem } from "./support/problems";
 
 type Secrets = { OAUTH_TOKEN_KEY?: string; OAUTH_TOKEN_KEY_PREVIOUS?: string };
@@ -42,21 +32,6 @@ const form = (fields: Record<string, string>): RequestInit => ({
 });
 const bearer = (token: string): RequestInit => ({ headers: { Authorization: `Bearer ${token}` } });
 
-async function codeFor() {
-  const account = await createCustomer();
-  const { clientId } = await registerClient();
-  const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account });
-  const exchange = {
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  };
-  return { clientId, challenge, exchange };
-}
-
 describe("without a usable OAUTH_TOKEN_KEY", () => {
   const broken: [string, Secrets, RegExp][] = [
     ["missing", { OAUTH_TOKEN_KEY: undefined }, /OAUTH_TOKEN_KEY secret is missing/],
@@ -66,7 +41,7 @@ describe("without a usable OAUTH_TOKEN_KEY", () => {
   it.each(broken)(
     "%s: the token endpoint answers 503 temporarily_unavailable naming the secret, and the code is not used up",
     async (_name, secrets, says) => {
-      const { exchange } = await codeFor();
+      const { exchange } = await authorizedCode();
       const refused = await fetchWith(secrets, "/oauth/token", form(exchange));
       expect(refused.status).toBe(503);
       expect(refused.headers.get("Cache-Control")).toBe("no-store");
@@ -78,7 +53,7 @@ describe("without a usable OAUTH_TOKEN_KEY", () => {
   );
 
   it("the authorize page, the API and the revocation endpoint answer 503 naming OAUTH_TOKEN_KEY", async () => {
-    const { clientId, challenge, exchange } = await codeFor();
+    const { clientId, challenge, exchange } = await authorizedCode();
     const tokens = await (await fetchWith({}, "/oauth/token", form(exchange))).json<TokenBody>();
     const missing = { OAUTH_TOKEN_KEY: undefined };
 
@@ -107,7 +82,7 @@ describe("without a usable OAUTH_TOKEN_KEY", () => {
 
 describe("rotating OAUTH_TOKEN_KEY", () => {
   it("keeps tokens of the previous key working while it is OAUTH_TOKEN_KEY_PREVIOUS, and only then", async () => {
-    const { clientId, exchange } = await codeFor();
+    const { clientId, exchange } = await authorizedCode();
     const old = await (await fetchWith({}, "/oauth/token", form(exchange))).json<TokenBody>();
     const next = newKey();
     const rotating = { OAUTH_TOKEN_KEY: next, OAUTH_TOKEN_KEY_PREVIOUS: current };
