@@ -1,6 +1,7 @@
 /** GET/HEAD /v1/catalog: the whole current document, streamed from its parts. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
+import { NO_QUERY } from "../http/strict-query";
 import { Envelope } from "../../common/catalog/schema";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { problemResponses } from "../http/openapi-responses";
@@ -20,6 +21,7 @@ export function registerDocumentRoute(app: OpenAPIHono<AppEnv>, access: CatalogA
       "HEAD answers the same headers without a body. The strong ETag is the release id (If-None-Match → 304; a failed If-Match → 412). " +
       "One `Range: bytes=` range → 206; an unsatisfiable, malformed or multi-range Range → 416 with `Content-Range: bytes */<size>`. " +
       "If-Range with the ETag makes a resumed download safe across releases.",
+    request: { query: NO_QUERY },
     parameters: BYTE_PARAMETERS,
     responses: {
       200: {

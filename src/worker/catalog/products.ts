@@ -8,6 +8,7 @@ import { z, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import type { AppEnv } from "../http/context";
+import { strictQuery } from "../http/strict-query";
 import { Problem } from "../http/problem";
 import type { ProblemCode } from "../http/problem-types";
 import { asDigest, contentDigestOf, toHex } from "../../common/catalog/digest";
@@ -71,7 +72,7 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     operationId: "listCurrentProductProfiles",
     summary: "The funnels of one product in the current release",
     description: "Content-Location names the pinned URL of the same page.",
-    request: { params: z.object({ product_key: ProductKeyParam }), query: z.object({ after: AfterQuery }) },
+    request: { params: z.object({ product_key: ProductKeyParam }), query: strictQuery({ after: AfterQuery }) },
     responses: listingResponses("catalog_unavailable"),
   });
   app.openapi(
@@ -94,7 +95,7 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     summary: "The funnels of one product in a given release (immutable)",
     request: {
       params: z.object({ release_id: ReleaseIdParam, product_key: ProductKeyParam }),
-      query: z.object({ after: AfterQuery }),
+      query: strictQuery({ after: AfterQuery }),
     },
     responses: listingResponses("invalid_release_id", "release_not_found"),
   });

@@ -10,6 +10,7 @@ import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
 import { problemResponses } from "../http/openapi-responses";
 import { noEntityTags } from "../http/preconditions";
+import { NO_QUERY } from "../http/strict-query";
 
 const Cheese = z
   .object({
@@ -33,6 +34,7 @@ const listCheeses = createRoute({
   summary: "The cheese collection",
   middleware: [protect("read:cheeses"), noEntityTags()] as const,
   security: bearerSecurity("read:cheeses"),
+  request: { query: NO_QUERY },
   responses: {
     200: { description: "Every cheese.", content: { "application/json": { schema: CheeseList } } },
     ...problemResponses("precondition_failed"),

@@ -24,6 +24,12 @@ export const PROBLEM_TYPES = {
     explanation:
       "A query, path parameter or JSON body failed validation, or the JSON does not parse. The detail names the field and the rule; fix that field.",
   },
+  unknown_parameter: {
+    status: 400,
+    title: "Unknown query parameter",
+    explanation:
+      "The request names a query parameter the route does not take; `errors` lists each one (`parameter`, `message`) and the message says which the route accepts. Remove it: unknown parameters are refused, never ignored.",
+  },
   invalid_release_id: {
     status: 400,
     title: "Invalid release id",
