@@ -105,6 +105,19 @@ describe("byte ranges (RFC 9110 §14)", () => {
     expect(await bytesOf(res)).toEqual(document);
   });
 
+  it.each([
+    ["several ranges", { Range: "bytes=0-9,20-29" }],
+    ["several ranges, one past the end", { Range: `bytes=0-9,${size + 5}-` }],
+    ["an empty If-Range", { Range: "bytes=10-19", "If-Range": "" }],
+    ["a weak If-Range", { Range: "bytes=10-19", "If-Range": `W/${etag}` }],
+    ["an If-Range date", { Range: "bytes=10-19", "If-Range": "Wed, 21 Oct 2015 07:28:00 GMT" }],
+  ])("ignores the Range for %s: 200 with the whole document (RFC 9110 §14.2, §13.1.5)", async (_, headers) => {
+    const res = await apiWithBindings(env, "/v1/catalog", { headers });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-range")).toBeNull();
+    expect(await bytesOf(res)).toEqual(document);
+  });
+
   it("ignores a Range on HEAD and a Range in a unit other than bytes", async () => {
     const head = await api("/v1/catalog", { method: "HEAD", headers: { Range: "bytes=0-9" } });
     expect(head.status).toBe(200);

@@ -19,7 +19,7 @@ export function registerDocumentRoute(app: OpenAPIHono<AppEnv>, access: CatalogA
     description:
       'Streams the current release\'s document: `{"api_contract":…,"release_id":…,"artifact_sha256":…,"data":[…]}`. ' +
       "HEAD answers the same headers without a body. The strong ETag is the release id (If-None-Match → 304; a failed If-Match → 412). " +
-      "One `Range: bytes=` range → 206; an unsatisfiable, malformed or multi-range Range → 416 with `Content-Range: bytes */<size>`. " +
+      "One `Range: bytes=` range → 206; several ranges → 200 with the whole document; an unsatisfiable or malformed Range → 416 with `Content-Range: bytes */<size>`. " +
       "If-Range with the ETag makes a resumed download safe across releases.",
     request: { query: NO_QUERY },
     parameters: BYTE_PARAMETERS,

@@ -214,7 +214,7 @@ export const PROBLEM_TYPES = {
     status: 416,
     title: "Range not satisfiable",
     explanation:
-      "The `Range` starts past the end, is malformed, or asks for more than one range. `Content-Range: bytes */<size>` gives the size.",
+      "The `Range` starts past the end or is malformed (a request for several ranges is answered 200 with the whole body instead). `Content-Range: bytes */<size>` gives the size.",
     headers: ["Content-Range"],
   },
   rate_limited: {
