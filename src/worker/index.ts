@@ -16,6 +16,8 @@ import { problemOfHttpException } from "./http/http-exception";
 import { Problem, renderProblem } from "./http/problem";
 import { answeringOrigin, publicOrigin } from "./http/public-origin";
 import { requestId } from "./http/request-id";
+import { bearerApiCors } from "./http/cors";
+import { responseHeaders } from "./http/response-headers";
 import { accessLog } from "./http/access-log";
 import { validationProblem } from "./http/validation-problem";
 import { checkWorkerEnv } from "./env";
@@ -31,6 +33,9 @@ const app = new OpenAPIHono<AppEnv>({
 });
 
 app.use(requestId());
+// Cache-Control and Vary on every answer, CORS on the bearer API (docs/contract.md "Headers").
+app.use(responseHeaders());
+app.use(bearerApiCors());
 // One JSON log line per request (docs/operations.md "Watch it": Workers Logs, wrangler tail).
 app.use(accessLog());
 // Bindings, vars and secrets checked once per isolate; a deployment mistake is logged by name.

@@ -16,8 +16,9 @@ import type { Manifest } from "../../common/catalog/manifest";
 import { Sha256Digest } from "../../common/catalog/schema";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { ifNoneMatchMatches } from "./conditional";
+import { IDENTITY_CODING } from "./identity-only";
 import { IndexReader } from "./index-reader";
-import { NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
+import { CODING_HEADERS, NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
 import { ReleaseIdParam } from "./params";
 import { LISTING_LIMIT, productPage } from "./product-listing";
 import { AfterQuery, ProductKeyParam, profileParamProblem } from "./profile-params";
@@ -55,6 +56,7 @@ const listingResponses = (...codes: ProblemCode[]): RouteConfig["responses"] => 
     headers: {
       ...RELEASE_HEADERS,
       ...RATE_LIMIT_HEADERS,
+      ...CODING_HEADERS,
       "Content-Digest": header("RFC 9530 `sha-256=:<base64>:` of the body."),
       "Content-Location": header("The pinned URL of this page (on /v1/products/… only)."),
       Link: header('`<next page>; rel="next"` while the product has more funnels (RFC 8288).'),
@@ -166,5 +168,7 @@ async function listing(
   // A page is small and bounded (LISTING_LIMIT entries), made here: its digest is too, natively.
   headers.set("Content-Digest", contentDigestOf(toHex(await crypto.subtle.digest("SHA-256", body))));
   headers.set("Content-Type", "application/json");
+  // The digest and the strong ETag name these very bytes: never content-coded (identity-only.ts).
+  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
   return plainResponse(new Response(body, { status: 200, headers }));
 }

@@ -77,7 +77,11 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   });
 
   app.get(DOCS_PATHS.document, noQueryParameters(), (c) =>
-    c.body(documentAt(app, c.var.publicOrigin), 200, { "Content-Type": "application/json" }),
+    c.body(documentAt(app, c.var.publicOrigin), 200, {
+      "Content-Type": "application/json",
+      // Always the deployed routes: revalidated (no validator, so refetched) on every use.
+      "Cache-Control": "no-cache",
+    }),
   );
   registerReferencePage(app);
   registerErrorsPage(app);
