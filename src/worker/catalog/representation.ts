@@ -38,7 +38,7 @@ export const CACHE_CURRENT = "private, no-cache, no-transform";
 export const releasePath = (releaseId: string) => `/v1/releases/${releaseId}`;
 export const partPath = (releaseId: string, index: number) => `${releasePath(releaseId)}/parts/${index}`;
 
-export const documentPath = (releaseId: string) => `${releasePath(releaseId)}/catalog`;
+const documentPath = (releaseId: string) => `${releasePath(releaseId)}/catalog`;
 
 /**
  * The whole document of a release. At /v1/catalog (`pinned` false) Content-Location names the

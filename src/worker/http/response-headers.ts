@@ -11,9 +11,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./context";
 
 /** Path prefixes of the bearer API: every answer there depends on the `Authorization` header. */
-export const BEARER_API_PREFIXES = ["/v1/", "/v2/", "/operator/"] as const;
+const BEARER_API_PREFIXES = ["/v1/", "/v2/", "/operator/"] as const;
 
-export const isBearerApiPath = (path: string) => BEARER_API_PREFIXES.some((prefix) => path.startsWith(prefix));
+const isBearerApiPath = (path: string) => BEARER_API_PREFIXES.some((prefix) => path.startsWith(prefix));
 
 export function responseHeaders(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

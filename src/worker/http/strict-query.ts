@@ -32,7 +32,7 @@ export type StrictQueryRequest = {
   request: { query: NonNullable<NonNullable<RouteConfig["request"]>["query"]> };
 };
 
-export interface UnknownParameter {
+interface UnknownParameter {
   parameter: string;
   message: string;
 }
