@@ -64,6 +64,8 @@ describe("/openapi.json", () => {
     expect(doc.paths["/v1/catalog"]!.get!.security).toEqual([
       { bearerAuth: ["read:catalog"] },
       { oauth2: ["read:catalog"] },
+      { bearerAuth: ["admin"] },
+      { oauth2: ["admin"] },
     ]);
     expect(doc.paths["/v1/keys"]!.post!.security).toEqual([{ bearerAuth: [] }]);
   });
