@@ -143,6 +143,11 @@ describe("the state machine", () => {
     const res = await call(`/v2/orders/${order.id}/test_helpers/advance`, { method: "POST", headers: bearer(secret) });
     const problem = await expectProblem(res, 404, "not_found");
     expect(problem.detail).toMatch(/sandbox only/);
+    const doc = await (await call("/openapi.json")).json<{
+      paths: Record<string, { post: { responses: Record<string, unknown> } }>;
+    }>();
+    const documented = JSON.stringify(doc.paths["/v2/orders/{id}/test_helpers/advance"]!.post.responses["404"]);
+    expect(documented).toContain('"not_found"');
     expect((await (await getJson(secret, `/v2/orders/${order.id}`)).json<{ status: string }>()).status).toBe("pending");
   });
 

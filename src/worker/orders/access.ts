@@ -2,11 +2,9 @@
 import type { Context } from "hono";
 import { accountObject } from "../auth/accounts";
 import type { AppEnv } from "../http/context";
-import { header } from "../http/openapi-responses";
 import { OrderView } from "./schemas";
 
 /** The orders of the customer the credential acts for: another customer's are simply not there (404). */
 export const ordersOf = (c: Context<AppEnv>) => accountObject(c.env, c.get("principal").accountId);
 
 export const ORDER_CONTENT = { "application/json": { schema: OrderView } };
-export const NO_STORE_HEADER = { "Cache-Control": header("`no-store`.", true) };

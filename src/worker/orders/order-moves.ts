@@ -13,14 +13,22 @@ import type { AppEnv } from "../http/context";
 import { problemResponses } from "../http/openapi-responses";
 import { noEntityTags } from "../http/preconditions";
 import { Problem } from "../http/problem";
+import type { ProblemCode } from "../http/problem-types";
 import { NO_QUERY } from "../http/strict-query";
 import { ORDER_CONTENT, ordersOf } from "./access";
 import { NoFields, OrderIdParams } from "./schemas";
 
-const moveRoute = (options: { path: string; operationId: string; summary: string; description: string }) =>
-  createRoute({
+const moveRoute = (options: {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  extraProblems: ProblemCode[];
+}) => {
+  const { extraProblems, ...described } = options;
+  return createRoute({
     method: "post",
-    ...options,
+    ...described,
     tags: ["Orders"],
     middleware: [protect("write:orders"), noEntityTags()] as const,
     security: bearerSecurity("write:orders"),
@@ -37,15 +45,18 @@ const moveRoute = (options: { path: string; operationId: string; summary: string
         "invalid_state_transition",
         "precondition_failed",
         "unsupported_media_type",
+        ...extraProblems,
       ),
     },
   });
+};
 
 const cancel = moveRoute({
   path: "/v2/orders/{id}/cancel",
   operationId: "cancelOrder",
   summary: "Cancel an order",
   description: "Allowed while the order is `pending` or `paid`; a `shipped` or `cancelled` order is 409.",
+  extraProblems: [],
 });
 
 const advance = moveRoute({
@@ -53,7 +64,8 @@ const advance = moveRoute({
   operationId: "advanceTestOrder",
   summary: "Sandbox: move a test order to its next status",
   description:
-    "Sandbox only (production answers 404): `pending` → `paid` → `shipped`, as payment and shipping would, for integration tests.",
+    "Sandbox only (production answers 404 `not_found`): `pending` → `paid` → `shipped`, as payment and shipping would, for integration tests.",
+  extraProblems: ["not_found"],
 });
 
 export function registerOrderMoves(app: OpenAPIHono<AppEnv>) {
