@@ -17,15 +17,7 @@ import {
   type OrderView,
   placeOrder,
 } from "./orders-support";
-import {
-  authorizationCode,
-  createCustomer,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
-  type TokenBody,
-  tokenRequest,
-} from "./oauth-support";
+import { consentedTokens, createCustomer } from "./oauth-support";
 import { expectProblem } from "./support/problems";
 
 interface RouteCase {
@@ -123,20 +115,8 @@ describe("one customer never reaches another's orders", () => {
     const alice = await createCustomer();
     const bob = await customer();
     const bobsOrder = await placeOrder(bob.secret);
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
     const scope = "read:orders write:orders read:profile write:profile";
-    const code = await authorizationCode({ clientId, challenge, account: alice, scope });
-    const tokens = await (
-      await tokenRequest({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-        code_verifier: verifier,
-      })
-    ).json<TokenBody>();
-    const token = tokens.access_token;
+    const token = (await consentedTokens({ account: alice, scope })).tokens.access_token;
     const profile = await (await getJson(token, "/v2/customer")).json<{ email: string }>();
     expect(profile.email).toBe(alice.email);
     expect((await call("/v2/customer", json(token, "PATCH", { shipping_address: ADDRESS }))).status).toBe(200);
@@ -152,18 +132,7 @@ describe("one customer never reaches another's orders", () => {
 
   it("refuses an OAuth token without the scope, naming it", async () => {
     const alice = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account: alice, scope: "read:orders" });
-    const { access_token } = await (
-      await tokenRequest({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-        code_verifier: verifier,
-      })
-    ).json<TokenBody>();
+    const { access_token } = (await consentedTokens({ account: alice, scope: "read:orders" })).tokens;
     const res = await createOrder(access_token, COMTE_TWICE);
     const problem = await expectProblem(res, 403, "insufficient_scope");
     expect(problem.detail).toContain("Ask the customer to authorize write:orders.");
