@@ -1,6 +1,8 @@
 /** PATCH /v2/customer refusals: every problem at once, stale tags, bad bodies; nothing saved. */
 import { describe, expect, it } from "vitest";
-import { bearer, call } from "./auth-fixtures";
+import { env } from "cloudflare:workers";
+import { createAccount } from "../../src/worker/auth/accounts";
+import { bearer, call, newKey } from "./auth-fixtures";
 import { customer, type CustomerView, json } from "./orders-support";
 import { expectProblem } from "./support/problems";
 
@@ -11,6 +13,27 @@ interface ValidationProblem {
 
 const profileOf = async (secret: string) =>
   (await call("/v2/customer", { headers: bearer(secret) })).json<CustomerView>();
+
+describe("a profile made from an account outside the profile's rules", () => {
+  it("is still shown (never a 500), and a change asks for that field to be fixed", async () => {
+    const long = "N".repeat(150);
+    const created = await createAccount(env, {
+      email: `long-${crypto.randomUUID().slice(0, 8)}@example.test`,
+      password: "correct horse battery staple",
+      name: long,
+      roles: ["customer"],
+    });
+    if (!created.ok) throw new Error(created.detail);
+    const { secret } = await newKey(created.value.id);
+    const shown = await call("/v2/customer", { headers: bearer(secret) });
+    expect(shown.status).toBe(200);
+    expect((await shown.json<CustomerView>()).name).toBe(long);
+    const res = await call("/v2/customer", json(secret, "PATCH", { phone: "+41446681800" }));
+    const problem = (await expectProblem(res, 400, "bad_request")) as unknown as ValidationProblem;
+    expect(problem.errors.map((e) => e.path)).toEqual(["name"]);
+    expect((await call("/v2/customer", json(secret, "PATCH", { name: "Short" }))).status).toBe(200);
+  });
+});
 
 describe("PATCH /v2/customer refusals", () => {
   it("lists every invalid field in one 400, and saves none of the valid ones", async () => {
