@@ -110,7 +110,10 @@ describe("PATCH /v2/customer refusals", () => {
       headers: { ...bearer(secret), "Content-Type": "text/plain" },
       body: "name=Ada",
     });
-    await expectProblem(text, 415, "unsupported_media_type");
+    const refused = await expectProblem(text, 415, "unsupported_media_type");
+    expect(refused.detail).toBe(
+      'This endpoint reads JSON bodies only, not Content-Type "text/plain"; send JSON with Content-Type: application/json.',
+    );
     const huge = await call("/v2/customer", json(secret, "PATCH", { name: "x".repeat(70_000) }));
     await expectProblem(huge, 413, "content_too_large");
     const unknownQuery = await call("/v2/customer?debug=1", json(secret, "PATCH", { name: "Ada" }));
