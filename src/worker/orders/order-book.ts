@@ -94,7 +94,15 @@ export class OrderBook {
     this.storage.transactionSync(() => {
       sql.exec(
         "INSERT INTO orders (id, status, items, amount_total, currency, shipping_address, metadata, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        ...Object.values(row),
+        row.id,
+        row.status,
+        row.items,
+        row.amount_total,
+        row.currency,
+        row.shipping_address,
+        row.metadata,
+        row.created_ms,
+        row.updated_ms,
       );
       if (idempotency) {
         sql.exec(
