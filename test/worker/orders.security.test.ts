@@ -19,6 +19,9 @@ import {
 } from "./orders-support";
 import { consentedTokens, createCustomer } from "./oauth-support";
 import { expectProblem } from "./support/problems";
+import ORDERS_DOC from "../../docs/orders.md?raw";
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 interface RouteCase {
   name: string;
@@ -78,6 +81,13 @@ describe("scopes × routes", () => {
         expect(res.headers.get("www-authenticate")).toContain(`scope="${route.scope}"`);
       }
     }
+  });
+
+  it("lists each route with its scope in docs/orders.md's scope table", () => {
+    for (const route of ROUTES)
+      expect(ORDERS_DOC, route.name).toMatch(
+        new RegExp(`^\\| \`${escapeRegExp(route.name)}\` \\| \`${route.scope}\``, "m"),
+      );
   });
 
   it("documents each route's scope, or admin, as its OpenAPI security", async () => {
