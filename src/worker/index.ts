@@ -8,6 +8,7 @@ import { bearerSecurity, protect } from "./auth/protect";
 import { registerCheeseRoutes } from "./cheeses/route";
 import { registerKeyRoutes } from "./keys";
 import { registerOperatorRoutes } from "./operator/routes";
+import { registerOrderRoutes } from "./orders";
 import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
 import { routeNotFound } from "./http/allowed-methods";
@@ -57,6 +58,8 @@ registerCatalogRoutes(app, { guard: protect("read:catalog"), security: bearerSec
 registerKeyRoutes(app);
 registerOperatorRoutes(app);
 registerCheeseRoutes(app);
+// Customer orders and profiles (docs/orders.md): /v2/customer, /v2/orders.
+registerOrderRoutes(app);
 
 // /openapi.json, the reference at /docs and the error codes at /docs/errors.
 registerDocs(app);

@@ -171,6 +171,12 @@ export const PROBLEM_TYPES = {
     title: "Admin request not found",
     explanation: "No OAuth admin request is waiting for this account and client (never made, or rejected).",
   },
+  order_not_found: {
+    status: 404,
+    title: "Order not found",
+    explanation:
+      "The customer the credential acts for has no order with this id on this deployment (another customer's order, or a sandbox order asked on production, is not found either).",
+  },
   method_not_allowed: {
     status: 405,
     title: "Method not allowed",
@@ -192,6 +198,18 @@ export const PROBLEM_TYPES = {
     status: 409,
     title: "Admin request already decided",
     explanation: "The OAuth admin request was already approved; nothing changed.",
+  },
+  idempotency_key_reused: {
+    status: 409,
+    title: "Idempotency key reused",
+    explanation:
+      "The `Idempotency-Key` was sent in the last 24 hours with a different request (method, path or body). A retry must repeat the request exactly; a new order needs a new key.",
+  },
+  invalid_state_transition: {
+    status: 409,
+    title: "Invalid state transition",
+    explanation:
+      "The order's status does not allow this: cancel only while `pending` or `paid`, advance only from `pending` or `paid`. The detail gives the status; nothing was changed.",
   },
   precondition_failed: {
     status: 412,

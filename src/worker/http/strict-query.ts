@@ -32,23 +32,40 @@ export type StrictQueryRequest = {
   request: { query: NonNullable<NonNullable<RouteConfig["request"]>["query"]> };
 };
 
-interface UnknownParameter {
+interface QueryProblemEntry {
   parameter: string;
+  /** The same name, as `bad_request` entries call it, so one reader handles both problems. */
+  path: string;
   message: string;
+  code: string;
 }
 
-/** The `unknown_parameter` problem for a query with keys the route does not take, else null. */
+/**
+ * The `unknown_parameter` problem for a query with keys the route does not take, else null. Its
+ * `errors` lists the unknown parameters first, then every other problem of the same query, so a
+ * client learns all that is wrong in one answer.
+ */
 export function unknownParameterProblem(error: z.ZodError): Problem | null {
-  const errors: UnknownParameter[] = error.issues.flatMap((issue) =>
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ parameter: key, message: `unknown query parameter "${key}": ${issue.message}` }))
-      : [],
-  );
-  if (errors.length === 0) return null;
-  const names = errors.map((entry) => JSON.stringify(entry.parameter)).join(", ");
+  const unknown: QueryProblemEntry[] = [];
+  const others: QueryProblemEntry[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const message = `unknown query parameter "${key}": ${issue.message}`;
+        unknown.push({ parameter: key, path: key, message, code: issue.code });
+      }
+    } else {
+      const name = issue.path.map(String).join(".");
+      others.push({ parameter: name, path: name, message: issue.message, code: issue.code });
+    }
+  }
+  if (unknown.length === 0) return null;
+  const names = unknown.map((entry) => JSON.stringify(entry.parameter)).join(", ");
   const accepted = error.issues.find((issue) => issue.code === "unrecognized_keys")?.message ?? "";
-  const detail = `${errors.length === 1 ? "Unknown query parameter" : `${errors.length} unknown query parameters`} ${names}: ${accepted}.`;
-  return new Problem("unknown_parameter", detail, { extra: { errors } });
+  const more =
+    others.length === 0 ? "" : ` ${others.length} more problem${others.length === 1 ? "" : "s"} in errors[].`;
+  const detail = `${unknown.length === 1 ? "Unknown query parameter" : `${unknown.length} unknown query parameters`} ${names}: ${accepted}.${more}`;
+  return new Problem("unknown_parameter", detail, { extra: { errors: [...unknown, ...others] } });
 }
 
 /** First line of a route hook of its own: a query naming parameters the route does not take is thrown. */
