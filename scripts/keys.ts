@@ -28,9 +28,12 @@ Admin approval (the admin scope is never granted without an operator):
   reject-admin --account <id> [--client=<client_id>]
                          Refuse the waiting OAuth request(s) of the account (all, or that app's);
                          tokens keep leaving admin out. API-key approval is not changed.
-  withdraw-admin --account <id>
-                         Withdraw the account's approval for admin API keys; its active keys
-                         that carry admin are revoked at once.
+  withdraw-admin --account <id> [--client=<client_id>]
+                         Without --client: withdraw the account's approval for admin API keys (its
+                         active keys that carry admin are revoked at once) and every approved
+                         OAuth app's admin. With --client: only that app's approval. The app's
+                         grants that hold admin end: their tokens stop at the next request, and
+                         the customer must authorize it again (a new admin request).
 
 Keys (live keys are on production, test keys on the sandbox):
   create --account <id> --mode live|test [--scopes a,b] [--name <n>] [--json]
@@ -126,7 +129,11 @@ runCli("keys", HELP, async (argv) => {
       });
     else if (command === "reject-admin")
       await adminCommands.rejectAdmin(ctx, { accountId: required("account", values.account), clientId: values.client });
-    else if (command === "withdraw-admin") await adminCommands.withdrawAdmin(ctx, required("account", values.account));
+    else if (command === "withdraw-admin")
+      await adminCommands.withdrawAdmin(ctx, {
+        accountId: required("account", values.account),
+        clientId: values.client,
+      });
     else if (command === "create") {
       await commands.createKey(ctx, {
         accountId: required("account", values.account),

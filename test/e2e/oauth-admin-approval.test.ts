@@ -126,4 +126,40 @@ describe("OAuth admin approval through npm run keys", () => {
     expect(late.code).toBe(1);
     expect(late.stderr).toMatch(/refused \(404 admin_request_not_found\)/);
   });
+
+  it("withdraw-admin --client takes an approval back: the token with admin is refused at its next request", async () => {
+    const customer = { email: `e2e-withdraw-${Date.now()}@example.com`, password: "yet another correct horse" };
+    const created = await keys(
+      "accounts",
+      "create",
+      "--email",
+      customer.email,
+      "--password",
+      customer.password,
+      "--json",
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const { id: accountId } = JSON.parse(created.stdout) as { id: string };
+    await authorizeApp("read:cheeses admin", customer);
+    expect((await keys("approve-admin", "--account", accountId, "--client", deployment.clientId)).code).toBe(0);
+    const withAdmin = await authorizeApp("read:cheeses admin", customer);
+    expect(scopesOf(withAdmin)).toEqual(["admin", "read:cheeses"]);
+    const cheeses = () =>
+      fetch(new URL("/v2/cheeses", deployment.server.url), {
+        headers: { Authorization: `Bearer ${withAdmin.access_token}` },
+      });
+    expect((await cheeses()).status).toBe(200);
+
+    const withdrawn = await keys("withdraw-admin", "--account", accountId, "--client", deployment.clientId);
+    expect(withdrawn.code, withdrawn.stderr).toBe(0);
+    expect(withdrawn.stdout).toContain(
+      `admin withdrawn for ${accountId}: E2E Cheese App (client ${deployment.clientId}`,
+    );
+    expect((await cheeses()).status).toBe(401);
+    expect((await authorizeApp("read:cheeses admin", customer)).scope).toBe("read:cheeses");
+
+    const twice = await keys("withdraw-admin", "--account", accountId, "--client", deployment.clientId);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toMatch(/refused \(409 admin_request_pending\)/);
+  });
 });

@@ -105,8 +105,8 @@ export async function confirmApproveRequest(c: OperatorContext) {
           account on the {c.env.DEPLOYMENT} deployment.
         </p>
         <p>
-          Withdrawing it later means the customer revoking the app on their Authorized apps page, so approve only an app
-          you trust with everything.
+          You can withdraw it later on the operator page (the app's tokens then stop at once, and the customer must
+          authorize it again), but approve only an app you trust with everything.
         </p>
       </>
     ),

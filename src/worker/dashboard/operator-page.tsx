@@ -10,6 +10,7 @@ import { ADMIN_REQUEST_PATHS, adminKeysPath, approveRequestPath, withdrawAdminKe
 import { When } from "./display";
 import { DashboardPage, Notice } from "./page";
 
+/** A row of the waiting or the approved requests. */
 export interface PendingRequestRow {
   request: AdminApproval;
   accountEmail: string;
@@ -31,6 +32,57 @@ function Decisions(props: { session: WebSession; request: AdminApproval; who: st
         </button>
       </form>
     </div>
+  );
+}
+
+/** Acts at once: the app's grants holding admin end, and the customer must authorize it again. */
+function Withdraw(props: { session: WebSession; request: AdminApproval; who: string }) {
+  return (
+    <form method="post" action={ADMIN_REQUEST_PATHS.withdraw} class="inline">
+      <CsrfField token={props.session.csrfToken} />
+      <input type="hidden" name="account_id" value={props.request.account_id} />
+      <input type="hidden" name="client_id" value={props.request.client_id} />
+      <button type="submit" class="danger">
+        Withdraw<span class="visually-hidden"> admin from {props.who}</span>
+      </button>
+    </form>
+  );
+}
+
+function ApprovedRequests(props: { session: WebSession; rows: readonly PendingRequestRow[] }) {
+  if (props.rows.length === 0) return <p class="empty">No app holds an approved admin.</p>;
+  return (
+    <table class="cards">
+      <caption class="visually-hidden">OAuth apps with an approved admin scope</caption>
+      <thead>
+        <tr>
+          <th scope="col">Account</th>
+          <th scope="col">App</th>
+          <th scope="col">Approved</th>
+          <th scope="col">Withdraw</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map(({ request, accountEmail }) => (
+          <tr>
+            <td data-label="Account">{accountEmail}</td>
+            <td data-label="App">
+              {request.client_name} <code class="muted">{request.client_id}</code>
+            </td>
+            <td data-label="Approved">
+              <When at={request.approved_at ?? request.requested_at} />
+            </td>
+            <td data-label="Withdraw">
+              <Withdraw
+                session={props.session}
+                request={request}
+                who={`${request.client_name} acting for ${accountEmail}`}
+              />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -126,6 +178,7 @@ export function OperatorPage(props: {
   session: WebSession;
   deployment: string;
   pending: readonly PendingRequestRow[];
+  approved: readonly PendingRequestRow[];
   accounts: readonly AccountView[];
   message?: { kind: "success" | "error"; text: string };
 }) {
@@ -148,6 +201,14 @@ export function OperatorPage(props: {
           Reject and it keeps everything else; the customer may ask again.
         </p>
         <PendingRequests session={props.session} rows={props.pending} />
+      </section>
+      <section aria-labelledby="approved-heading">
+        <h2 id="approved-heading">Approved admin access</h2>
+        <p class="hint">
+          Withdraw and the app's tokens that can carry admin stop at their next request; the customer must authorize the
+          app again, which asks you again.
+        </p>
+        <ApprovedRequests session={props.session} rows={props.approved} />
       </section>
       <section aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">Accounts</h2>

@@ -187,6 +187,11 @@ export const PROBLEM_TYPES = {
     title: "Admin request already decided",
     explanation: "The OAuth admin request was already approved; nothing changed.",
   },
+  admin_request_pending: {
+    status: 409,
+    title: "Admin request not approved",
+    explanation: "The OAuth admin request is still waiting, so there is no approval to withdraw; reject it instead.",
+  },
   precondition_failed: {
     status: 412,
     title: "Precondition failed",

@@ -15,7 +15,7 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
-import { findGrant, grantScopes, markGrantRevoked } from "./grant-revocation";
+import { endGrant, findGrant, grantScopes, markGrantRevoked } from "./grant-revocation";
 import { isCodeVerifier } from "./pkce";
 import { authorizationServer, OAUTH_ENDPOINTS, oauthApi } from "./provider";
 import { endGrantIfReused, recordIssuedRefreshToken, REUSED_REFRESH_TOKEN } from "./refresh-reuse";
@@ -200,8 +200,7 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
       );
     }
     // Revoking either token ends the whole grant (RFC 7009 §2.1 allows it for an access token).
-    await api.revokeGrant(grant.grantId, grant.userId);
-    await markGrantRevoked(c.env, grant.grantId);
+    await endGrant(c.env, api, { ...grant, clientId: owner });
   }
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);
