@@ -9,6 +9,7 @@ import { readAdminApproval, type AdminApproval } from "../auth/oauth/admin-appro
 import { endGrant, everyGrant, findGrant } from "../auth/oauth/grant-revocation";
 import { oauthApi } from "../auth/oauth/provider";
 import { ADMIN_SCOPE } from "../../common/auth/scopes";
+import { fitsStorageKey } from "../http/identifier-length";
 
 export interface AuthorizedApp {
   grantId: string;
@@ -23,7 +24,7 @@ export interface AuthorizedApp {
 
 /** The registered name of an OAuth client, or undefined when there is no such client. */
 export async function appNameOf(env: Env, requestUrl: string, clientId: string): Promise<string | undefined> {
-  if (clientId.length > 256) return undefined;
+  if (!fitsStorageKey(clientId)) return undefined;
   const client = await oauthApi(env, requestUrl).lookupClient(clientId);
   return client ? (client.clientName ?? client.clientId) : undefined;
 }

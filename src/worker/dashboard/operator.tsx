@@ -13,6 +13,7 @@ import type { Context, Hono } from "hono";
 import { accountDirectory, accountObject } from "../auth/accounts";
 import type { AccountView } from "../auth/account-views";
 import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
+import { fitsStorageKey } from "../http/identifier-length";
 import { requireOperatorRole } from "./access";
 import {
   approveAdminRequest,
@@ -119,7 +120,7 @@ async function decisionTarget(c: Context<DashboardEnv>) {
   const accountId = form.get("account_id");
   const clientId = form.get("client_id");
   if (typeof accountId !== "string" || !ACCOUNT_ID_PATTERN.test(accountId)) return null;
-  if (typeof clientId !== "string" || !clientId || clientId.length > 256) return null;
+  if (typeof clientId !== "string" || !clientId || !fitsStorageKey(clientId)) return null;
   return { accountId, clientId };
 }
 
