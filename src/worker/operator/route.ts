@@ -1,11 +1,11 @@
 /**
  * What every operator API route shares (routes.ts, admin-requests.ts):
  * the base path, the account-id parameter and `operatorRoute()`, which keeps a route out of
- * /openapi.json and behind `requireOperator()`.
+ * /openapi.json. `requireOperator()` guards the whole base path (registerOperatorRoutes), every
+ * method and unknown path included.
  */
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
-import { requireOperator } from "./auth";
 
 export const OPERATOR_BASE = "/operator/v1";
 
@@ -16,7 +16,6 @@ export function operatorRoute<const R extends Omit<RouteConfig, "middleware" | "
   return createRoute({
     ...config,
     hide: true,
-    middleware: [requireOperator()] as const,
     responses: { 200: { description: "ok" } },
   });
 }
