@@ -23,7 +23,7 @@ import {
   startOAuthDemo,
   type OAuthDemo,
 } from "./oauth/demo";
-import { releaseToServe } from "./start/release";
+import { releaseToServe, sampleProfileKey } from "./start/release";
 import { keysCliFlags, welcomeText, type Welcome } from "./start/welcome";
 import { startWranglerDev, type DevServer } from "./wrangler-dev";
 
@@ -40,6 +40,8 @@ const HELP = `Usage: npm start [-- --port 8787] [--sandbox-port 8788] [--no-sand
    whose callback listens on http://127.0.0.1:<oauth-port>/callback
 5. prints the release each deployment serves, the URLs, credentials and ready-to-paste commands
 `;
+
+const SAMPLE_PROFILES = "data/profiles";
 
 const DEPLOYMENTS = [
   { name: "production", environment: undefined },
@@ -75,7 +77,7 @@ runCli("start", HELP, async (argv) => {
 
   // 1. Build the sample catalog. The default part size, like catalog:build: a release's layout is
   // immutable once published, so a demo-only size would collide with a later catalog:publish.
-  const built = await buildCatalog({ input: "data/profiles", outDir: "dist" });
+  const built = await buildCatalog({ input: SAMPLE_PROFILES, outDir: "dist" });
   const { manifest } = built;
   console.log(
     `built ${manifest.release_id}: ${count(manifest.profile_count, "profile")}, ${count(manifest.parts.length, "part")} (${path.relative(".", built.releaseDir)})`,
@@ -139,7 +141,7 @@ runCli("start", HELP, async (argv) => {
     await stopAll();
     throw error;
   });
-  const welcome: Welcome = { servers: reached, releases, demo };
+  const welcome: Welcome = { servers: reached, releases, demo, exampleProfile: sampleProfileKey(SAMPLE_PROFILES) };
   try {
     oauthDemo = await startOAuthDemo({
       baseUrl: reached[0]!.baseUrl,

@@ -11,9 +11,9 @@ import type { OAuthEnv } from "../../src/worker/auth/oauth/provider";
 import { CALLBACK_PAGE_CSP, callbackPage, type CallbackOutcome } from "./callback-page";
 import { loadOAuthProvider } from "./library-in-node";
 
-export const DEMO_CLIENT_NAME = "Demo Cheese App";
+export const DEMO_CLIENT_NAME = "Readiness Demo App";
 export const DEMO_CALLBACK_PORT = 8789;
-const DEMO_SCOPE = "read:cheeses read:catalog admin";
+const DEMO_SCOPE = "read:catalog admin";
 const SEALED_CODE = /^oac_[A-Za-z0-9_-]{1,600}$/;
 
 const base64url = (bytes: Buffer) => bytes.toString("base64url");
@@ -133,8 +133,8 @@ async function finish(url: URL, flow: Flow): Promise<CallbackOutcome> {
     [
       "",
       `[oauth demo] ${DEMO_CLIENT_NAME} exchanged the code; its token has: ${tokens.scope}${adminWaits ? " (admin waits for an operator)" : ""}. Try:`,
-      `  curl -s ${base}/v2/cheeses -H 'Authorization: Bearer ${tokens.access_token}'`,
       `  curl -s ${base}/v1/catalog -H 'Authorization: Bearer ${tokens.access_token}' | head -c 300; echo`,
+      `  curl -s ${base}/v1/releases/current -H 'Authorization: Bearer ${tokens.access_token}'; echo`,
       ...(adminWaits
         ? [
             `  npm run keys -- approve-admin --account=${flow.accountId} --client=${flow.clientId}${flow.keysCliFlags}   # or Approve at ${base}/dashboard/operator`,

@@ -27,6 +27,7 @@ const WELCOME: Welcome = {
     keys: [{ deployment: "production", baseUrl: "http://localhost:8787", secret: "sk_live_x" }],
     revoked: [],
   },
+  exampleProfile: "northwind-payments-api/checkout",
 };
 
 /** Whether git ignores `file` (a path relative to the repository), tracked or not. */
@@ -45,5 +46,32 @@ describe("the printed catalog:pull command", () => {
     expect(ignored("catalog.json")).toBe(true);
     expect(ignored("catalog.json.partial-1234")).toBe(true);
     expect(ignored("data/catalog.json")).toBe(false);
+  });
+});
+
+describe("the first commands printed", () => {
+  const apiLines = (welcome: Welcome) => {
+    const lines = welcomeText(welcome).split("\n");
+    const start = lines.findIndex((line) => line.startsWith("API, as the demo customer"));
+    return { heading: lines[start]!, commands: lines.slice(start + 1).filter((line) => line.startsWith("  curl")) };
+  };
+
+  it("read one profile of the sample, then the catalog; nothing of the old demo domain", () => {
+    const { commands } = apiLines(WELCOME);
+    expect(commands[0]).toBe(
+      '  curl -s -H "Authorization: Bearer sk_live_x" http://localhost:8787/v1/profiles/northwind-payments-api/checkout; echo',
+    );
+    expect(commands[1]).toContain("http://localhost:8787/v1/catalog");
+    expect(welcomeText(WELCOME)).not.toContain("/v2/cheeses");
+  });
+
+  it("without the sample served, no profile is guessed: the catalog comes first", () => {
+    const own = { ...WELCOME, releases: [{ ...WELCOME.releases[0]!, sample: false }] };
+    expect(apiLines(own).commands[0]).toContain("/v1/catalog");
+    expect(welcomeText(own)).not.toContain("/v1/profiles/");
+  });
+
+  it("says that each demo key is one of the account's 3 active keys", () => {
+    expect(apiLines(WELCOME).heading).toContain("one of its 3 active keys");
   });
 });

@@ -15,7 +15,7 @@ import type { KeyFormField, KeyFormValues } from "./key-form";
 
 const MODE_WORDS: Record<KeyMode, string> = {
   live: "Live: production access (sk_live_…)",
-  test: "Test: sandbox only, no real orders (sk_test_…)",
+  test: "Test: the sandbox deployment only, for trying things out (sk_test_…)",
 };
 
 function FieldError(props: { id: string; message: string | undefined }) {
