@@ -24,6 +24,7 @@ import {
   type OAuthDemo,
 } from "./oauth/demo";
 import { releaseToServe, sampleProfileKey } from "./start/release";
+import { recordRunningInstance } from "./start/running-instance";
 import { keysCliFlags, welcomeText, type Welcome } from "./start/welcome";
 import { startWranglerDev, type DevServer } from "./wrangler-dev";
 
@@ -108,8 +109,10 @@ runCli("start", HELP, async (argv) => {
   let oauthDemo: OAuthDemo | undefined;
   let showRequestLog = false;
   let stopping = false;
+  let forgetInstance = () => {};
   const stopAll = () => {
     stopping = true;
+    forgetInstance();
     return Promise.all([...servers.map((server) => server.stop()), oauthDemo?.stop()]);
   };
   process.once("SIGINT", () => void stopAll());
@@ -131,6 +134,14 @@ runCli("start", HELP, async (argv) => {
     await stopAll();
     throw error;
   }
+
+  // The other CLIs (keys, clients, catalog:publish/rollback) now act on this state and these servers.
+  forgetInstance = recordRunningInstance({
+    persistTo,
+    ports: Object.fromEntries(
+      deployments.map((deployment, i) => [deployment.name, Number(new URL(servers[i]!.url).port)]),
+    ),
+  });
 
   // 4. The demo accounts, the OAuth demo app's callback, then the one screen to try it all.
   const reached = deployments.map((deployment, i) => ({
