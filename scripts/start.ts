@@ -24,6 +24,7 @@ import {
   type OAuthDemo,
 } from "./oauth/demo";
 import { releaseToServe, sampleProfileKey } from "./start/release";
+import { requestLogLines } from "./start/request-log";
 import { recordRunningInstance } from "./start/running-instance";
 import { keysCliFlags, welcomeText, type Welcome } from "./start/welcome";
 import { startWranglerDev, type DevServer } from "./wrangler-dev";
@@ -207,17 +208,4 @@ async function ensurePortsFree(ports: [flag: string, port: number][]): Promise<v
         `port ${port} is in use (another npm start?): stop that server, or choose another port with ${flag} <n>`,
       );
   }
-}
-
-/**
- * The request log shows the API's traffic, prefixed by deployment. Operator API calls are left out:
- * wrangler logs a request when it ends, so the log lines of this script's own seeding calls can
- * arrive after the welcome screen, and the operator CLI prints its own results anyway.
- */
-function requestLogLines(text: string, prefix: string): string {
-  return text
-    .split(/(?<=\n)/)
-    .filter((line) => !line.includes("/operator/v1/"))
-    .map((line) => (line.trim() ? prefix + line : line))
-    .join("");
 }

@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { requestLogLines } from "../../scripts/start/request-log";
 import { welcomeText, type Welcome } from "../../scripts/start/welcome";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
@@ -73,5 +74,14 @@ describe("the first commands printed", () => {
 
   it("says that each demo key is one of the account's 3 active keys", () => {
     expect(apiLines(WELCOME).heading).toContain("one of its 3 active keys");
+  });
+});
+
+describe("the request log after the screen", () => {
+  it("shows each request once: the worker's access-log line, not wrangler's own line for it", () => {
+    const access =
+      '{"level":"info","message":"request","request_id":"req_1","method":"GET","route":"/v1/catalog","status":200}';
+    const chunk = `${access}\n[wrangler:info] GET /v1/catalog 200 OK (12ms)\n[wrangler:info] GET /operator/v1/accounts 200 OK (3ms)\n`;
+    expect(requestLogLines(chunk, "[production] ")).toBe(`[production] ${access}\n`);
   });
 });
