@@ -41,8 +41,7 @@ function HomePage() {
   );
 }
 
-const wantsJson = (accept: string | undefined) =>
-  accept !== undefined && accept.includes("application/json") && !accept.includes("text/html");
+const wantsJson = (accept = "") => accept.includes("application/json") && !accept.includes("text/html");
 
 export function registerHomePage(app: Hono<AppEnv>): void {
   app.get(HOME_PATH, (c) => {
