@@ -68,6 +68,14 @@ const refresh = (tokens: Tokens) =>
   tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: deployment.clientId });
 const scopesOf = (tokens: Tokens) => tokens.scope.split(" ").sort();
 
+/** A new customer account made with npm run keys: its sign-in and id. */
+async function newCustomer(prefix: string, password: string) {
+  const customer = { email: `${prefix}-${Date.now()}@example.com`, password };
+  const created = await keys("accounts", "create", "--email", customer.email, "--password", password, "--json");
+  expect(created.code, created.stderr).toBe(0);
+  return { customer, accountId: (JSON.parse(created.stdout) as { id: string }).id };
+}
+
 async function accountIdOf(email: string): Promise<string> {
   const listed = await keys("accounts", "list", "--json");
   expect(listed.code, listed.stderr).toBe(0);
@@ -103,18 +111,7 @@ describe("OAuth admin approval through npm run keys", () => {
   });
 
   it("reject-admin --client refuses one request; approving it afterwards finds nothing (exit 1)", async () => {
-    const customer = { email: `e2e-reject-${Date.now()}@example.com`, password: "another correct horse battery" };
-    const created = await keys(
-      "accounts",
-      "create",
-      "--email",
-      customer.email,
-      "--password",
-      customer.password,
-      "--json",
-    );
-    expect(created.code, created.stderr).toBe(0);
-    const { id: accountId } = JSON.parse(created.stdout) as { id: string };
+    const { customer, accountId } = await newCustomer("e2e-reject", "another correct horse battery");
 
     const tokens = await authorizeApp("read:cheeses admin", customer);
     const rejected = await keys("reject-admin", "--account", accountId, "--client", deployment.clientId);
@@ -128,18 +125,7 @@ describe("OAuth admin approval through npm run keys", () => {
   });
 
   it("withdraw-admin --client takes an approval back: the token with admin is refused at its next request", async () => {
-    const customer = { email: `e2e-withdraw-${Date.now()}@example.com`, password: "yet another correct horse" };
-    const created = await keys(
-      "accounts",
-      "create",
-      "--email",
-      customer.email,
-      "--password",
-      customer.password,
-      "--json",
-    );
-    expect(created.code, created.stderr).toBe(0);
-    const { id: accountId } = JSON.parse(created.stdout) as { id: string };
+    const { customer, accountId } = await newCustomer("e2e-withdraw", "yet another correct horse");
     await authorizeApp("read:cheeses admin", customer);
     expect((await keys("approve-admin", "--account", accountId, "--client", deployment.clientId)).code).toBe(0);
     const withAdmin = await authorizeApp("read:cheeses admin", customer);

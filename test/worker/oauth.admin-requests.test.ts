@@ -37,6 +37,13 @@ interface AdminRequest {
 async function adminAsked(appName = "Cheese Admin Console") {
   const account = await createCustomer();
   const { clientId } = await registerClient({ name: appName });
+  const tokens = await askForAdmin(account, clientId);
+  expect(tokens.scope).toBe("read:cheeses");
+  return { account, clientId, tokens };
+}
+
+/** A new grant of the app asking for `admin` (code exchanged with PKCE): the tokens. */
+async function askForAdmin(account: Awaited<ReturnType<typeof createCustomer>>, clientId: string) {
   const { verifier, challenge } = await pkcePair();
   const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
   const exchanged = await tokenRequest({
@@ -46,9 +53,7 @@ async function adminAsked(appName = "Cheese Admin Console") {
     client_id: clientId,
     code_verifier: verifier,
   });
-  const tokens = await exchanged.json<TokenBody>();
-  expect(tokens.scope).toBe("read:cheeses");
-  return { account, clientId, tokens };
+  return exchanged.json<TokenBody>();
 }
 
 const refresh = async (clientId: string, refreshToken: string) =>
@@ -140,20 +145,6 @@ async function adminApproved() {
 /** Any API request with an OAuth access token (no route accepts a token for admin work alone). */
 const adminCall = (accessToken: string) => call("/v2/cheeses", { headers: bearer(accessToken) });
 
-/** A new grant of the same app asking for `admin` again: what its token carries. */
-async function askAgain(account: Awaited<ReturnType<typeof createCustomer>>, clientId: string) {
-  const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
-  const exchanged = await tokenRequest({
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  });
-  return exchanged.json<TokenBody>();
-}
-
 describe("withdrawing an approval (POST …/admin-requests/{client_id}/withdrawal)", () => {
   it("ends the grants that hold admin: their tokens fail at the next request, and a new grant needs a new approval", async () => {
     const { account, clientId, tokens } = await adminApproved();
@@ -173,7 +164,7 @@ describe("withdrawing an approval (POST …/admin-requests/{client_id}/withdrawa
     });
     expect(refreshed.status).toBe(400);
 
-    const again = await askAgain(account, clientId);
+    const again = await askForAdmin(account, clientId);
     expect(again.scope).toBe("read:cheeses");
     expect(await pendingOf(account.id)).toEqual([expect.objectContaining({ client_id: clientId, status: "pending" })]);
   });
@@ -198,7 +189,7 @@ describe("ending a grant drops its admin approval", () => {
     const { account, clientId } = await adminApproved();
     const [grant] = await authorizedApps(env, ORIGIN, account.id);
     expect(await revokeAuthorizedApp(env, ORIGIN, account.id, grant!.grantId)).toBe(true);
-    expect((await askAgain(account, clientId)).scope).toBe("read:cheeses");
+    expect((await askForAdmin(account, clientId)).scope).toBe("read:cheeses");
     expect(await pendingOf(account.id)).toEqual([expect.objectContaining({ client_id: clientId, status: "pending" })]);
   });
 
@@ -210,6 +201,6 @@ describe("ending a grant drops its admin approval", () => {
       body: new URLSearchParams({ token: tokens.refresh_token, client_id: clientId }),
     });
     expect(revoked.status).toBe(200);
-    expect((await askAgain(account, clientId)).scope).toBe("read:cheeses");
+    expect((await askForAdmin(account, clientId)).scope).toBe("read:cheeses");
   });
 });

@@ -359,17 +359,22 @@ describe("the pages themselves", () => {
     "/nowhere",
   ];
 
+  /** A sign-in from a fresh browser whose form says to continue to `target`. */
+  async function signInContinuingTo(customer: { email: string; password: string }, target: string) {
+    const browser = new Browser();
+    const page = await (await browser.get(`${ORIGIN}/login`)).text();
+    return browser.post(`${ORIGIN}/login`, {
+      csrf_token: formField(page, "csrf_token"),
+      continue: target,
+      email: customer.email,
+      password: customer.password,
+    });
+  }
+
   it("never continue to another origin, or to a page it does not serve, after sign-in", async () => {
     const customer = await createCustomer();
     for (const target of OFF_SITE) {
-      const browser = new Browser();
-      const page = await (await browser.get(`${ORIGIN}/login`)).text();
-      const res = await browser.post(`${ORIGIN}/login`, {
-        csrf_token: formField(page, "csrf_token"),
-        continue: target,
-        email: customer.email,
-        password: customer.password,
-      });
+      const res = await signInContinuingTo(customer, target);
       expect(res.status, target).toBe(303);
       expect(res.headers.get("Location"), target).toBe("/login");
     }
@@ -402,14 +407,7 @@ describe("the pages themselves", () => {
   it("continues to the pages it serves, with their query", async () => {
     const customer = await createCustomer();
     for (const target of ["/dashboard", "/dashboard/apps?revoked_client=x", "/oauth/authorize?client_id=x"]) {
-      const browser = new Browser();
-      const page = await (await browser.get(`${ORIGIN}/login`)).text();
-      const res = await browser.post(`${ORIGIN}/login`, {
-        csrf_token: formField(page, "csrf_token"),
-        continue: target,
-        email: customer.email,
-        password: customer.password,
-      });
+      const res = await signInContinuingTo(customer, target);
       expect(res.headers.get("Location"), target).toBe(target);
     }
   });

@@ -2,6 +2,7 @@
  * The operator page: `admin` scope requests waiting for a decision (approve / reject) and the
  * accounts of this deployment.
  */
+import type { Child } from "hono/jsx";
 import type { AccountView } from "../auth/account-views";
 import type { AdminApproval } from "../auth/oauth/admin-approval";
 import { CsrfField } from "../web/csrf";
@@ -23,43 +24,50 @@ function Decisions(props: { session: WebSession; request: AdminApproval; who: st
       <a class="button primary" href={approveRequestPath(props.request.account_id, props.request.client_id)}>
         Approve<span class="visually-hidden"> admin for {props.who}</span>
       </a>
-      <form method="post" action={ADMIN_REQUEST_PATHS.reject} class="inline">
-        <CsrfField token={props.session.csrfToken} />
-        <input type="hidden" name="account_id" value={props.request.account_id} />
-        <input type="hidden" name="client_id" value={props.request.client_id} />
-        <button type="submit" class="danger">
-          Reject<span class="visually-hidden"> admin for {props.who}</span>
-        </button>
-      </form>
+      <RequestForm {...props} action={ADMIN_REQUEST_PATHS.reject} label="Reject" hidden={`admin for ${props.who}`} />
     </div>
   );
 }
 
-/** Acts at once: the app's grants holding admin end, and the customer must authorize it again. */
-function Withdraw(props: { session: WebSession; request: AdminApproval; who: string }) {
+/** A form that acts at once on one request (CSRF-protected): Reject, or Withdraw (its grants holding admin end). */
+function RequestForm(props: {
+  session: WebSession;
+  request: AdminApproval;
+  action: string;
+  label: string;
+  hidden: string;
+}) {
   return (
-    <form method="post" action={ADMIN_REQUEST_PATHS.withdraw} class="inline">
+    <form method="post" action={props.action} class="inline">
       <CsrfField token={props.session.csrfToken} />
       <input type="hidden" name="account_id" value={props.request.account_id} />
       <input type="hidden" name="client_id" value={props.request.client_id} />
       <button type="submit" class="danger">
-        Withdraw<span class="visually-hidden"> admin from {props.who}</span>
+        {props.label}
+        <span class="visually-hidden"> {props.hidden}</span>
       </button>
     </form>
   );
 }
 
-function ApprovedRequests(props: { session: WebSession; rows: readonly PendingRequestRow[] }) {
-  if (props.rows.length === 0) return <p class="empty">No app holds an approved admin.</p>;
+/** The waiting or the approved requests: account, app, when, and what the operator can do. */
+function RequestsTable(props: {
+  rows: readonly PendingRequestRow[];
+  empty: string;
+  caption: string;
+  when: { label: string; of: (request: AdminApproval) => string };
+  action: { label: string; render: (request: AdminApproval, who: string) => Child };
+}) {
+  if (props.rows.length === 0) return <p class="empty">{props.empty}</p>;
   return (
     <table class="cards">
-      <caption class="visually-hidden">OAuth apps with an approved admin scope</caption>
+      <caption class="visually-hidden">{props.caption}</caption>
       <thead>
         <tr>
           <th scope="col">Account</th>
           <th scope="col">App</th>
-          <th scope="col">Approved</th>
-          <th scope="col">Withdraw</th>
+          <th scope="col">{props.when.label}</th>
+          <th scope="col">{props.action.label}</th>
         </tr>
       </thead>
       <tbody>
@@ -69,15 +77,11 @@ function ApprovedRequests(props: { session: WebSession; rows: readonly PendingRe
             <td data-label="App">
               {request.client_name} <code class="muted">{request.client_id}</code>
             </td>
-            <td data-label="Approved">
-              <When at={request.approved_at ?? request.requested_at} />
+            <td data-label={props.when.label}>
+              <When at={props.when.of(request)} />
             </td>
-            <td data-label="Withdraw">
-              <Withdraw
-                session={props.session}
-                request={request}
-                who={`${request.client_name} acting for ${accountEmail}`}
-              />
+            <td data-label={props.action.label}>
+              {props.action.render(request, `${request.client_name} acting for ${accountEmail}`)}
             </td>
           </tr>
         ))}
@@ -86,41 +90,39 @@ function ApprovedRequests(props: { session: WebSession; rows: readonly PendingRe
   );
 }
 
-function PendingRequests(props: { session: WebSession; rows: readonly PendingRequestRow[] }) {
-  if (props.rows.length === 0) return <p class="empty">No admin requests are waiting.</p>;
-  return (
-    <table class="cards">
-      <caption class="visually-hidden">Admin scope requests waiting for a decision</caption>
-      <thead>
-        <tr>
-          <th scope="col">Account</th>
-          <th scope="col">App</th>
-          <th scope="col">Requested</th>
-          <th scope="col">Decision</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map(({ request, accountEmail }) => {
-          const who = `${request.client_name} acting for ${accountEmail}`;
-          return (
-            <tr>
-              <td data-label="Account">{accountEmail}</td>
-              <td data-label="App">
-                {request.client_name} <code class="muted">{request.client_id}</code>
-              </td>
-              <td data-label="Requested">
-                <When at={request.requested_at} />
-              </td>
-              <td data-label="Decision">
-                <Decisions session={props.session} request={request} who={who} />
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-}
+const PendingRequests = (props: { session: WebSession; rows: readonly PendingRequestRow[] }) => (
+  <RequestsTable
+    rows={props.rows}
+    empty="No admin requests are waiting."
+    caption="Admin scope requests waiting for a decision"
+    when={{ label: "Requested", of: (request) => request.requested_at }}
+    action={{
+      label: "Decision",
+      render: (request, who) => <Decisions session={props.session} request={request} who={who} />,
+    }}
+  />
+);
+
+const ApprovedRequests = (props: { session: WebSession; rows: readonly PendingRequestRow[] }) => (
+  <RequestsTable
+    rows={props.rows}
+    empty="No app holds an approved admin."
+    caption="OAuth apps with an approved admin scope"
+    when={{ label: "Approved", of: (request) => request.approved_at ?? request.requested_at }}
+    action={{
+      label: "Withdraw",
+      render: (request, who) => (
+        <RequestForm
+          session={props.session}
+          request={request}
+          action={ADMIN_REQUEST_PATHS.withdraw}
+          label="Withdraw"
+          hidden={`admin from ${who}`}
+        />
+      ),
+    }}
+  />
+);
 
 /** Both links lead to a confirmation page. */
 function AdminKeysCell(props: { account: AccountView }) {
