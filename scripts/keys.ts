@@ -3,12 +3,15 @@
  * through the worker's operator API (local by default; --remote for a deployed worker). See HELP.
  */
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { SCOPES } from "../src/common/auth/scopes";
 import { EXIT, runCli, UsageError } from "./cli-run";
 import * as adminCommands from "./keys/admin-commands";
 import * as commands from "./keys/commands";
 import { connect } from "./keys/connect";
+import { DEFAULT_PERSIST_TO } from "./deployment-storage";
+import { localStateDir, runningInstance, type RunningInstance } from "./start/running-instance";
 import { OperatorRefusal, type Deployment } from "./keys/operator-client";
 
 const HELP = `Usage: npm run keys -- <command> [options]
@@ -28,9 +31,12 @@ Admin approval (the admin scope is never granted without an operator):
   reject-admin --account <id> [--client=<client_id>]
                          Refuse the waiting OAuth request(s) of the account (all, or that app's);
                          tokens keep leaving admin out. API-key approval is not changed.
-  withdraw-admin --account <id>
-                         Withdraw the account's approval for admin API keys; its active keys
-                         that carry admin are revoked at once.
+  withdraw-admin --account <id> [--client=<client_id>]
+                         Without --client: withdraw the account's approval for admin API keys (its
+                         active keys that carry admin are revoked at once) and every approved
+                         OAuth app's admin. With --client: only that app's approval. The app's
+                         grants that hold admin end: their tokens stop at the next request, and
+                         the customer must authorize it again (a new admin request).
 
 Keys (live keys are on production, test keys on the sandbox):
   create --account <id> --mode live|test [--scopes a,b] [--name <n>] [--json]
@@ -45,11 +51,13 @@ Keys (live keys are on production, test keys on the sandbox):
                          --no-strict: back to leases (a revocation holds everywhere within 1 s).
 
 Where (default: local):
-  local                  The servers of a running \`npm start\` (localhost:8787 and :8788) if they
-                         answer, else a wrangler dev this command starts over .wrangler/state.
+  local                  The servers of a running \`npm start\` (its ports and state, whatever
+                         --port/--persist-to it was given; said on stderr) if they answer, else a
+                         wrangler dev this command starts over .wrangler/state.
   --port <n>, --sandbox-port <n>
-                         The ports of a running \`npm start\` (as given to it). Default: 8787, 8788.
-  --persist-to <dir>     Local state directory (as wrangler dev --persist-to); starts its own server.
+                         The ports of the servers to use. Default: the running npm start's, else 8787, 8788.
+  --persist-to <dir>     Local state directory (as wrangler dev --persist-to); starts its own server
+                         (unless it is the state the running npm start serves: then its servers).
   --env production|sandbox
                          Only this deployment (account commands act on both by default).
   --remote --url <url>   A deployed worker, e.g. https://readiness-catalog.<you>.workers.dev, with
@@ -62,6 +70,27 @@ Options take --name value or --name=value; a value starting with "-" (a client i
 --name=value.
 
 Exit codes: 0 done; 1 refused or failed (the problem code and detail are printed); 2 usage error.`;
+
+const DEFAULT_PORTS = { production: 8787, sandbox: 8788 };
+
+/**
+ * Without --persist-to, or with the very state a running `npm start` serves: its servers (ports).
+ * With another --persist-to: that state, through a server of our own; a running npm start is named.
+ */
+function localServers(
+  persistTo: string | undefined,
+  log: (line: string) => void,
+): { persistTo: string | undefined; ports: RunningInstance["ports"] } {
+  const running = runningInstance();
+  if (running && (persistTo === undefined || path.resolve(persistTo) === running.persistTo)) {
+    log(`npm start (pid ${running.pid}) is running over ${running.persistTo}: using its servers`);
+    return { persistTo: undefined, ports: running.ports };
+  }
+  return {
+    persistTo: persistTo === undefined ? undefined : localStateDir(persistTo, DEFAULT_PERSIST_TO, log),
+    ports: {},
+  };
+}
 
 const OPTIONS = {
   email: { type: "string" },
@@ -82,8 +111,8 @@ const OPTIONS = {
   remote: { type: "boolean", default: false },
   url: { type: "string" },
   "persist-to": { type: "string" },
-  port: { type: "string", default: "8787" },
-  "sandbox-port": { type: "string", default: "8788" },
+  port: { type: "string" },
+  "sandbox-port": { type: "string" },
 } as const;
 
 runCli("keys", HELP, async (argv) => {
@@ -96,12 +125,20 @@ runCli("keys", HELP, async (argv) => {
   const only = parseEnv(values.env);
   if (values.remote && !values.url) throw new UsageError("--remote needs --url <the deployed worker's URL>");
   if (values.url && values["persist-to"]) throw new UsageError("--url and --persist-to exclude each other");
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const local = values.remote || values.url ? null : localServers(values["persist-to"], log);
   const connections = connect({
     remote: values.remote,
     url: values.url,
-    persistTo: values["persist-to"],
-    ports: { production: portFrom("port", values.port), sandbox: portFrom("sandbox-port", values["sandbox-port"]) },
-    log: (line) => process.stderr.write(`${line}\n`),
+    persistTo: local?.persistTo,
+    ports: {
+      production: portFrom("port", values.port ?? String(local?.ports.production ?? DEFAULT_PORTS.production)),
+      sandbox: portFrom(
+        "sandbox-port",
+        values["sandbox-port"] ?? String(local?.ports.sandbox ?? DEFAULT_PORTS.sandbox),
+      ),
+    },
+    log,
   });
   const ctx: commands.CommandContext = { connections, only, json: values.json, print: (text) => console.log(text) };
   const required = (name: keyof typeof values, value: string | undefined) => {
@@ -126,7 +163,11 @@ runCli("keys", HELP, async (argv) => {
       });
     else if (command === "reject-admin")
       await adminCommands.rejectAdmin(ctx, { accountId: required("account", values.account), clientId: values.client });
-    else if (command === "withdraw-admin") await adminCommands.withdrawAdmin(ctx, required("account", values.account));
+    else if (command === "withdraw-admin")
+      await adminCommands.withdrawAdmin(ctx, {
+        accountId: required("account", values.account),
+        clientId: values.client,
+      });
     else if (command === "create") {
       await commands.createKey(ctx, {
         accountId: required("account", values.account),

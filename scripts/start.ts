@@ -23,7 +23,9 @@ import {
   startOAuthDemo,
   type OAuthDemo,
 } from "./oauth/demo";
-import { releaseToServe } from "./start/release";
+import { releaseToServe, sampleProfileKey } from "./start/release";
+import { requestLogLines } from "./start/request-log";
+import { recordRunningInstance } from "./start/running-instance";
 import { keysCliFlags, welcomeText, type Welcome } from "./start/welcome";
 import { startWranglerDev, type DevServer } from "./wrangler-dev";
 
@@ -40,6 +42,8 @@ const HELP = `Usage: npm start [-- --port 8787] [--sandbox-port 8788] [--no-sand
    whose callback listens on http://127.0.0.1:<oauth-port>/callback
 5. prints the release each deployment serves, the URLs, credentials and ready-to-paste commands
 `;
+
+const SAMPLE_PROFILES = "data/profiles";
 
 const DEPLOYMENTS = [
   { name: "production", environment: undefined },
@@ -75,7 +79,7 @@ runCli("start", HELP, async (argv) => {
 
   // 1. Build the sample catalog. The default part size, like catalog:build: a release's layout is
   // immutable once published, so a demo-only size would collide with a later catalog:publish.
-  const built = await buildCatalog({ input: "data/profiles", outDir: "dist" });
+  const built = await buildCatalog({ input: SAMPLE_PROFILES, outDir: "dist" });
   const { manifest } = built;
   console.log(
     `built ${manifest.release_id}: ${count(manifest.profile_count, "profile")}, ${count(manifest.parts.length, "part")} (${path.relative(".", built.releaseDir)})`,
@@ -106,8 +110,10 @@ runCli("start", HELP, async (argv) => {
   let oauthDemo: OAuthDemo | undefined;
   let showRequestLog = false;
   let stopping = false;
+  let forgetInstance = () => {};
   const stopAll = () => {
     stopping = true;
+    forgetInstance();
     return Promise.all([...servers.map((server) => server.stop()), oauthDemo?.stop()]);
   };
   process.once("SIGINT", () => void stopAll());
@@ -130,6 +136,14 @@ runCli("start", HELP, async (argv) => {
     throw error;
   }
 
+  // The other CLIs (keys, clients, catalog:publish/rollback) now act on this state and these servers.
+  forgetInstance = recordRunningInstance({
+    persistTo,
+    ports: Object.fromEntries(
+      deployments.map((deployment, i) => [deployment.name, Number(new URL(servers[i]!.url).port)]),
+    ),
+  });
+
   // 4. The demo accounts, the OAuth demo app's callback, then the one screen to try it all.
   const reached = deployments.map((deployment, i) => ({
     deployment: deployment.name,
@@ -139,7 +153,7 @@ runCli("start", HELP, async (argv) => {
     await stopAll();
     throw error;
   });
-  const welcome: Welcome = { servers: reached, releases, demo };
+  const welcome: Welcome = { servers: reached, releases, demo, exampleProfile: sampleProfileKey(SAMPLE_PROFILES) };
   try {
     oauthDemo = await startOAuthDemo({
       baseUrl: reached[0]!.baseUrl,
@@ -194,17 +208,4 @@ async function ensurePortsFree(ports: [flag: string, port: number][]): Promise<v
         `port ${port} is in use (another npm start?): stop that server, or choose another port with ${flag} <n>`,
       );
   }
-}
-
-/**
- * The request log shows the API's traffic, prefixed by deployment. Operator API calls are left out:
- * wrangler logs a request when it ends, so the log lines of this script's own seeding calls can
- * arrive after the welcome screen, and the operator CLI prints its own results anyway.
- */
-function requestLogLines(text: string, prefix: string): string {
-  return text
-    .split(/(?<=\n)/)
-    .filter((line) => !line.includes("/operator/v1/"))
-    .map((line) => (line.trim() ? prefix + line : line))
-    .join("");
 }

@@ -8,7 +8,9 @@
  * waiting at that moment (a later request waits again); `--client C` approves only that app's
  * request. `reject-admin` refuses waiting OAuth requests (one, or all of the account's); it never
  * changes the account-wide flag; `withdraw-admin` clears the flag and revokes the account's active
- * keys that carry admin. Every command acts on each deployment in reach, as accounts do.
+ * keys that carry admin, and withdraws every approved OAuth request of the account (ending the
+ * grants that hold admin); `--client C` withdraws only that app's approval. Every command acts on
+ * each deployment in reach, as accounts do.
  */
 import type { AdminApproval, AdminRequestView } from "../../src/worker/auth/oauth/admin-approval";
 import { deploymentsOf, type CommandContext } from "./commands";
@@ -144,18 +146,74 @@ export async function rejectAdmin(
   );
 }
 
-export async function withdrawAdmin(ctx: CommandContext, accountId: string): Promise<void> {
+/** Withdraws approved OAuth requests: that app's (refused when no deployment had it approved) or every one of the account. */
+async function withdrawApprovals(ctx: CommandContext, accountId: string, clientId?: string) {
+  const withdrawn: (Decided & { grants: number })[] = [];
+  const refusals: OperatorRefusal[] = [];
+  for (const { deployment, client } of await reach(ctx)) {
+    const clientIds = clientId
+      ? [clientId]
+      : (await client.listAdminRequests(accountId, "approved")).map((request) => request.client_id);
+    for (const id of clientIds) {
+      try {
+        const done = await client.withdrawAdminApproval(accountId, id);
+        withdrawn.push({ deployment, request: done.request, grants: done.revoked_grants.length });
+      } catch (error) {
+        if (!(error instanceof OperatorRefusal && (error.status === 404 || error.status === 409))) throw error;
+        refusals.push(error);
+      }
+    }
+  }
+  if (clientId && withdrawn.length === 0) throw refusals.find((refusal) => refusal.status === 409) ?? refusals[0]!;
+  return withdrawn;
+}
+
+const grantsEnded = (withdrawn: readonly (Decided & { grants: number })[]) =>
+  withdrawn.length
+    ? `${withdrawn.map((entry) => `${appOf(entry)}: ${entry.grants} grant${entry.grants === 1 ? "" : "s"} ended`).join(", ")}; their tokens stop at the next request`
+    : "none was approved";
+
+export async function withdrawAdmin(
+  ctx: CommandContext,
+  target: { accountId: string; clientId?: string },
+): Promise<void> {
+  const { accountId, clientId } = target;
+  if (clientId) {
+    const withdrawn = await withdrawApprovals(ctx, accountId, clientId);
+    if (ctx.json) return ctx.print(JSON.stringify({ account_id: accountId, withdrawn: withdrawn.map(withdrawnJson) }));
+    return ctx.print(`admin withdrawn for ${accountId}: ${grantsEnded(withdrawn)}`);
+  }
   const done: { deployment: Deployment; revoked: string[] }[] = [];
   for (const { deployment, client } of await reach(ctx)) {
-    const withdrawn = await client.withdrawAdmin(accountId);
-    done.push({ deployment, revoked: withdrawn.revoked.map((key) => key.id) });
+    const withdrawnKeys = await client.withdrawAdmin(accountId);
+    done.push({ deployment, revoked: withdrawnKeys.revoked.map((key) => key.id) });
   }
-  if (ctx.json) return ctx.print(JSON.stringify({ account_id: accountId, admin_approved: false, deployments: done }));
+  const withdrawn = await withdrawApprovals(ctx, accountId);
+  if (ctx.json)
+    return ctx.print(
+      JSON.stringify({
+        account_id: accountId,
+        admin_approved: false,
+        deployments: done,
+        withdrawn: withdrawn.map(withdrawnJson),
+      }),
+    );
   const revoked = done.flatMap((entry) => entry.revoked);
   ctx.print(
-    `admin withdrawn for ${accountId} on ${done.map((entry) => entry.deployment).join(" and ")}: the account may no longer create keys with the admin scope; ` +
-      (revoked.length
-        ? `revoked its admin key${revoked.length === 1 ? "" : "s"} ${revoked.join(", ")}`
-        : "it had no active admin key"),
+    [
+      `admin withdrawn for ${accountId} on ${done.map((entry) => entry.deployment).join(" and ")}`,
+      `  API keys:   the account may no longer create keys with the admin scope; ${
+        revoked.length
+          ? `revoked its admin key${revoked.length === 1 ? "" : "s"} ${revoked.join(", ")}`
+          : "it had no active admin key"
+      }`,
+      `  OAuth apps: ${grantsEnded(withdrawn)}`,
+    ].join("\n"),
   );
 }
+
+const withdrawnJson = ({ deployment, request, grants }: Decided & { grants: number }) => ({
+  ...request,
+  deployment,
+  grants_ended: grants,
+});

@@ -58,7 +58,9 @@ export async function seedDemoAccounts(
     const client = new OperatorClient(baseUrl, operatorSecret);
     const customer = await findOrCreate(client, DEMO_CUSTOMER, ids.customer);
     ids.customer ??= customer.id;
-    ids.operator ??= (await findOrCreate(client, DEMO_OPERATOR, ids.operator)).id;
+    // On every deployment: the first one's id is reused, so the operator is one account on both.
+    const operator = await findOrCreate(client, DEMO_OPERATOR, ids.operator);
+    ids.operator ??= operator.id;
     const renewed = await renewDemoKey(client, customer.id, deployment);
     keys.push({ deployment, baseUrl, secret: renewed.secret });
     revoked.push(...renewed.revoked.map((key) => ({ deployment, id: key.id, last4: key.last4 })));

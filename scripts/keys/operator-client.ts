@@ -51,14 +51,27 @@ export class OperatorClient {
   withdrawAdmin(accountId: string): Promise<{ account: AccountView; revoked: KeyView[] }> {
     return this.#call("DELETE", `/accounts/${encodeURIComponent(accountId)}/admin-approval`);
   }
-  async listAdminRequests(accountId?: string): Promise<AdminRequestView[]> {
-    const query = accountId ? `?${new URLSearchParams({ account_id: accountId })}` : "";
-    return (await this.#call<{ data: AdminRequestView[] }>("GET", `/admin-requests${query}`)).data;
+  async listAdminRequests(
+    accountId?: string,
+    status: AdminApproval["status"] = "pending",
+  ): Promise<AdminRequestView[]> {
+    const query = new URLSearchParams({ status, ...(accountId ? { account_id: accountId } : {}) });
+    return (await this.#call<{ data: AdminRequestView[] }>("GET", `/admin-requests?${query}`)).data;
   }
   decideAdminRequest(accountId: string, clientId: string, decision: "approval" | "rejection"): Promise<AdminApproval> {
     return this.#call(
       "POST",
       `/accounts/${encodeURIComponent(accountId)}/admin-requests/${encodeURIComponent(clientId)}/${decision}`,
+    );
+  }
+  /** Withdraws an approved OAuth admin request; the grants of that app holding admin end. */
+  withdrawAdminApproval(
+    accountId: string,
+    clientId: string,
+  ): Promise<{ request: AdminApproval; revoked_grants: string[] }> {
+    return this.#call(
+      "POST",
+      `/accounts/${encodeURIComponent(accountId)}/admin-requests/${encodeURIComponent(clientId)}/withdrawal`,
     );
   }
   createKey(accountId: string, input: { mode?: KeyMode; scopes?: Scope[]; name?: string }): Promise<CreatedKey> {

@@ -12,6 +12,8 @@ export interface CallbackOutcome {
   ok: boolean;
   heading: string;
   message: string;
+  /** A code the demo app did not exchange (a flow by hand): shown with the command that exchanges it. */
+  byHand?: { code: string; command: string };
 }
 
 const escapeHtml = (text: string) =>
@@ -33,6 +35,12 @@ export const CALLBACK_PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+function byHandPart(byHand: { code: string; command: string }): string {
+  return `<p>The code: <code>${escapeHtml(byHand.code)}</code></p>
+<p>Exchange it within <strong>60 seconds</strong> (it works once), in the shell where <code>CODE_VERIFIER</code> holds your PKCE verifier:</p>
+<pre class="wrap"><code>${escapeHtml(byHand.command)}</code></pre>`;
+}
+
 export function callbackPage(appName: string, outcome: CallbackOutcome): string {
   return `<!doctype html>
 <html lang="en">
@@ -48,7 +56,7 @@ export function callbackPage(appName: string, outcome: CallbackOutcome): string 
 <main id="main">
 <h1>${escapeHtml(outcome.heading)}</h1>
 <p class="${outcome.ok ? "notice" : "error"}">${escapeHtml(outcome.message)}</p>
-<p class="muted">The details, with commands to try the token, are in the terminal that runs <code>npm start</code>. You can close this page.</p>
+${outcome.byHand ? byHandPart(outcome.byHand) : `<p class="muted">The details, with commands to try the token, are in the terminal that runs <code>npm start</code>. You can close this page.</p>`}
 </main>
 </body>
 </html>

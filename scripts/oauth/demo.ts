@@ -11,9 +11,10 @@ import type { OAuthEnv } from "../../src/worker/auth/oauth/provider";
 import { CALLBACK_PAGE_CSP, callbackPage, type CallbackOutcome } from "./callback-page";
 import { loadOAuthProvider } from "./library-in-node";
 
-export const DEMO_CLIENT_NAME = "Demo Cheese App";
+export const DEMO_CLIENT_NAME = "Readiness Demo App";
 export const DEMO_CALLBACK_PORT = 8789;
-const DEMO_SCOPE = "read:cheeses read:catalog admin";
+const DEMO_SCOPE = "read:catalog admin";
+const SEALED_CODE = /^oac_[A-Za-z0-9_-]{1,600}$/;
 
 const base64url = (bytes: Buffer) => bytes.toString("base64url");
 export const demoRedirectUri = (port: number) => `http://127.0.0.1:${port}/callback`;
@@ -99,10 +100,16 @@ type Flow = OAuthDemoOptions & { redirectUri: string; verifier: string; state: s
 /** What the demo app does when the browser comes back (RFC 6749 §4.1.2, RFC 9207). */
 async function finish(url: URL, flow: Flow): Promise<CallbackOutcome> {
   const params = url.searchParams;
-  if (params.get("state") !== flow.state)
-    return report(flow, "The state parameter does not match: not our request, ignored.");
+  const code = params.get("code");
+  const ours = params.get("state") === flow.state;
+  if (!ours && !code) return report(flow, "The state parameter does not match: not our request, ignored.");
   if (params.get("iss") !== new URL(flow.baseUrl).origin)
     return report(flow, `Unexpected issuer ${params.get("iss")}: ignored.`);
+  if (!ours && code) {
+    // Only the form our server issues goes into a command meant to be pasted into a shell.
+    if (!SEALED_CODE.test(code)) return report(flow, "The code is not one this server issues (oac_…): ignored.");
+    return byHand(flow, code);
+  }
   if (params.get("error"))
     return report(
       flow,
@@ -126,8 +133,8 @@ async function finish(url: URL, flow: Flow): Promise<CallbackOutcome> {
     [
       "",
       `[oauth demo] ${DEMO_CLIENT_NAME} exchanged the code; its token has: ${tokens.scope}${adminWaits ? " (admin waits for an operator)" : ""}. Try:`,
-      `  curl -s ${base}/v2/cheeses -H 'Authorization: Bearer ${tokens.access_token}'`,
       `  curl -s ${base}/v1/catalog -H 'Authorization: Bearer ${tokens.access_token}' | head -c 300; echo`,
+      `  curl -s ${base}/v1/releases/current -H 'Authorization: Bearer ${tokens.access_token}'; echo`,
       ...(adminWaits
         ? [
             `  npm run keys -- approve-admin --account=${flow.accountId} --client=${flow.clientId}${flow.keysCliFlags}   # or Approve at ${base}/dashboard/operator`,
@@ -142,6 +149,29 @@ async function finish(url: URL, flow: Flow): Promise<CallbackOutcome> {
     ok: true,
     heading: "Signed in",
     message: `Signed in: ${DEMO_CLIENT_NAME} now holds an access token for ${tokens.scope}.`,
+  };
+}
+
+/**
+ * A code from an authorization started by hand (docs/oauth.md, "By hand"): not the demo app's
+ * state, so the demo does not exchange it; whoever started it holds the PKCE verifier. The page
+ * and the terminal show the code and the exact command that exchanges it.
+ */
+function byHand(flow: Flow, code: string): CallbackOutcome {
+  const command = [
+    `curl -s ${flow.baseUrl}/oauth/token -d grant_type=authorization_code`,
+    `-d code=${code}`,
+    `-d redirect_uri=${flow.redirectUri}`,
+    `-d client_id=${flow.clientId}`,
+    `-d code_verifier="$CODE_VERIFIER"`,
+  ].join(" ");
+  flow.log(`\n[oauth demo] a code from an authorization by hand; exchange it within 60 s:\n  ${command}\n`);
+  return {
+    ok: true,
+    heading: "Code received",
+    message:
+      "This authorization was started by hand (its state is not the demo app's), so the demo app left the code to you.",
+    byHand: { code, command },
   };
 }
 

@@ -7,6 +7,8 @@
 import { hexOf, type Manifest } from "../../src/common/catalog/manifest";
 import { publishRelease, readCurrent, type ReleaseStorage } from "../../src/node/catalog/publish";
 import { readManifest } from "../../src/common/catalog/store";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { openReleaseDir } from "../release-dir";
 
 export interface ServedRelease {
@@ -53,4 +55,18 @@ export async function releaseToServe(
     sample: manifest.release_id === sample.manifest.release_id,
     publishedNow: false,
   };
+}
+
+/** `product_key/funnel_key` of the first profile (by file name) of the sample catalog, for the start screen's first curl. */
+export function sampleProfileKey(profilesDir: string): string | undefined {
+  const first = readdirSync(profilesDir)
+    .filter((name) => name.endsWith(".json"))
+    .sort()[0];
+  if (!first) return undefined;
+  const profile = JSON.parse(readFileSync(path.join(profilesDir, first), "utf8")) as {
+    scope?: { product?: { key?: string }; funnel?: { key?: string } };
+  };
+  const product = profile.scope?.product?.key;
+  const funnel = profile.scope?.funnel?.key;
+  return product && funnel ? `${product}/${funnel}` : undefined;
 }

@@ -17,6 +17,8 @@ export interface Welcome {
   /** Absent when the OAuth demo could not start (the reason is printed instead). */
   oauth?: { authorizeUrl: string; clientName: string; redirectUri: string };
   oauthProblem?: string;
+  /** `product_key/funnel_key` of a profile of the sample catalog, read when production serves the sample. */
+  exampleProfile?: string;
 }
 
 const DEFAULT_PORTS: Record<Deployment, string> = { production: "8787", sandbox: "8788" };
@@ -49,12 +51,17 @@ export function welcomeText(welcome: Welcome): string {
     ...servers.map(({ deployment, baseUrl }) => `  ${deployment.padEnd(10)}  ${baseUrl}  (${keyKind[deployment]})`),
     ...releaseLines(welcome.releases),
     "",
-    `API, as the demo customer ${demo.customer.email} (${demo.customer.id}), with new demo keys (each start revokes the previous start's):`,
+    `API, as the demo customer ${demo.customer.email} (${demo.customer.id}), with a new demo key per deployment (one of its 3 active keys; each start revokes the previous start's):`,
     ...revokedLines(demo.revoked),
-    `  curl -i ${live} ${production}/v1/releases/current`,
+    ...(welcome.exampleProfile && welcome.releases[0]?.sample
+      ? [`  curl -s ${live} ${production}/v1/profiles/${welcome.exampleProfile}; echo`]
+      : []),
     `  curl -s ${live} ${production}/v1/catalog | head -c 300; echo`,
+    `  curl -i ${live} ${production}/v1/releases/current`,
     `  curl -i ${live} -H 'Range: bytes=0-99' ${production}/v1/catalog`,
-    ...demo.keys.map(({ baseUrl, secret }) => `  curl -H "Authorization: Bearer ${secret}" ${baseUrl}/v2/cheeses`),
+    ...demo.keys
+      .slice(1)
+      .map(({ baseUrl, secret }) => `  curl -i -H "Authorization: Bearer ${secret}" ${baseUrl}/v1/releases/current`),
     ...testOrderLines(demo.keys),
     `  npm run catalog:pull -- --base-url=${production} --key=${demo.keys[0]!.secret} --out=dist/catalog.json`,
     "",

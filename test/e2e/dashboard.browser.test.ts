@@ -115,8 +115,9 @@ describe("an account owner manages API keys", () => {
       expect(await page.locator(".count").textContent()).toBe("3 of 3 active");
       await generateKey(page, "One too many");
       const alert = page.getByRole("alert");
-      expect(await alert.textContent()).toContain("an account can have at most 3 active keys at once");
-      expect(await alert.textContent()).toContain("Deploy the new key everywhere the old one is used");
+      expect(await alert.textContent()).toContain("you already have 3 active keys, the most an account can have");
+      expect(await alert.textContent()).toContain("see Rotating a key");
+      expect(await page.getByRole("heading", { name: "Rotating a key" }).isVisible()).toBe(true);
       await inspect(page, "key-limit");
 
       // Revoke with confirmation: the key stops working at once.

@@ -68,6 +68,14 @@ const refresh = (tokens: Tokens) =>
   tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: deployment.clientId });
 const scopesOf = (tokens: Tokens) => tokens.scope.split(" ").sort();
 
+/** A new customer account made with npm run keys: its sign-in and id. */
+async function newCustomer(prefix: string, password: string) {
+  const customer = { email: `${prefix}-${Date.now()}@example.com`, password };
+  const created = await keys("accounts", "create", "--email", customer.email, "--password", password, "--json");
+  expect(created.code, created.stderr).toBe(0);
+  return { customer, accountId: (JSON.parse(created.stdout) as { id: string }).id };
+}
+
 async function accountIdOf(email: string): Promise<string> {
   const listed = await keys("accounts", "list", "--json");
   expect(listed.code, listed.stderr).toBe(0);
@@ -103,18 +111,7 @@ describe("OAuth admin approval through npm run keys", () => {
   });
 
   it("reject-admin --client refuses one request; approving it afterwards finds nothing (exit 1)", async () => {
-    const customer = { email: `e2e-reject-${Date.now()}@example.com`, password: "another correct horse battery" };
-    const created = await keys(
-      "accounts",
-      "create",
-      "--email",
-      customer.email,
-      "--password",
-      customer.password,
-      "--json",
-    );
-    expect(created.code, created.stderr).toBe(0);
-    const { id: accountId } = JSON.parse(created.stdout) as { id: string };
+    const { customer, accountId } = await newCustomer("e2e-reject", "another correct horse battery");
 
     const tokens = await authorizeApp("read:cheeses admin", customer);
     const rejected = await keys("reject-admin", "--account", accountId, "--client", deployment.clientId);
@@ -125,5 +122,30 @@ describe("OAuth admin approval through npm run keys", () => {
     const late = await keys("approve-admin", "--account", accountId, "--client", deployment.clientId);
     expect(late.code).toBe(1);
     expect(late.stderr).toMatch(/refused \(404 admin_request_not_found\)/);
+  });
+
+  it("withdraw-admin --client takes an approval back: the token with admin is refused at its next request", async () => {
+    const { customer, accountId } = await newCustomer("e2e-withdraw", "yet another correct horse");
+    await authorizeApp("read:cheeses admin", customer);
+    expect((await keys("approve-admin", "--account", accountId, "--client", deployment.clientId)).code).toBe(0);
+    const withAdmin = await authorizeApp("read:cheeses admin", customer);
+    expect(scopesOf(withAdmin)).toEqual(["admin", "read:cheeses"]);
+    const cheeses = () =>
+      fetch(new URL("/v2/cheeses", deployment.server.url), {
+        headers: { Authorization: `Bearer ${withAdmin.access_token}` },
+      });
+    expect((await cheeses()).status).toBe(200);
+
+    const withdrawn = await keys("withdraw-admin", "--account", accountId, "--client", deployment.clientId);
+    expect(withdrawn.code, withdrawn.stderr).toBe(0);
+    expect(withdrawn.stdout).toContain(
+      `admin withdrawn for ${accountId}: E2E Cheese App (client ${deployment.clientId}`,
+    );
+    expect((await cheeses()).status).toBe(401);
+    expect((await authorizeApp("read:cheeses admin", customer)).scope).toBe("read:cheeses");
+
+    const twice = await keys("withdraw-admin", "--account", accountId, "--client", deployment.clientId);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toMatch(/refused \(409 admin_request_pending\)/);
   });
 });

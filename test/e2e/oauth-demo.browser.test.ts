@@ -46,7 +46,7 @@ const fontOf = (page: Page) => page.evaluate(() => getComputedStyle(document.bod
 describe("the OAuth demo's callback page", () => {
   it("a refused callback: a titled, styled page that says why, its text escaped", async () => {
     await withPage(async (page) => {
-      const response = await page.goto(`${demo.redirectUri}?state=not-ours&code=x`);
+      const response = await page.goto(`${demo.redirectUri}?state=not-ours`);
       expect(response?.status()).toBe(400);
       expect(response?.headers()["content-type"]).toBe("text/html; charset=utf-8");
       expect(await page.title()).toBe(`Not signed in · ${DEMO_CLIENT_NAME}`);
@@ -59,6 +59,29 @@ describe("the OAuth demo's callback page", () => {
       await inspect(page, "oauth-demo-callback-refused");
     });
     expect(logged.join("")).toContain("The state parameter does not match");
+  });
+
+  it("a code from a flow by hand (not the demo's state): the page shows the code and the curl that exchanges it", async () => {
+    await withPage(async (page) => {
+      const query = new URLSearchParams({ code: "oac_AbC-123_x", state: "mine", iss: "http://127.0.0.1:9" });
+      const response = await page.goto(`${demo.redirectUri}?${query}`);
+      expect(response?.status()).toBe(200);
+      expect(await page.title()).toBe(`Code received · ${DEMO_CLIENT_NAME}`);
+      const text = (await page.locator("main").textContent()) ?? "";
+      expect(text).toContain("oac_AbC-123_x");
+      expect(text).toContain("60 seconds");
+      const command = await page.locator("pre code").textContent();
+      expect(command).toBe(
+        `curl -s http://127.0.0.1:9/oauth/token -d grant_type=authorization_code -d code=oac_AbC-123_x -d redirect_uri=${demo.redirectUri} -d client_id=demo-client -d code_verifier="$CODE_VERIFIER"`,
+      );
+      expect(await fontOf(page)).toContain("system-ui");
+      await inspect(page, "oauth-demo-callback-by-hand");
+    });
+    expect(logged.join("")).toContain("-d code=oac_AbC-123_x");
+    const injected = new URLSearchParams({ code: "oac_x; rm -rf ~", state: "mine", iss: "http://127.0.0.1:9" });
+    const refused = await fetch(`${demo.redirectUri}?${injected}`);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).not.toContain("curl");
   });
 
   it("a successful sign-in: the same page with what the app now holds", async () => {

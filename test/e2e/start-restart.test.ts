@@ -154,4 +154,16 @@ describe("npm start, started again over the same state", () => {
     );
     expect(await active()).toEqual(["mine 1", "mine 2", "mine 3"]);
   });
+
+  it("the demo operator is on the sandbox too, one account under the production id", async () => {
+    const urls = baseUrls(second.welcome());
+    const { operatorSecret } = localOperator();
+    const operatorOn = async (baseUrl: string) =>
+      (await new OperatorClient(baseUrl, operatorSecret).listAccounts()).find(
+        (account) => account.email === "operator@example.com",
+      );
+    const [production, sandbox] = await Promise.all([operatorOn(urls.production), operatorOn(urls.sandbox)]);
+    expect(production?.roles).toEqual(["operator"]);
+    expect([sandbox?.id, sandbox?.roles]).toEqual([production?.id, ["operator"]]);
+  });
 });

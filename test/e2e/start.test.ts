@@ -145,12 +145,10 @@ describe("npm start", () => {
     const callback = await signInAndAllow(
       authorizeUrl,
       { email: customer[1]!, password: customer[2]! },
-      "Demo Cheese App",
+      "Readiness Demo App",
     );
     const landed = await fetch(callback);
-    expect(await landed.text()).toContain(
-      "Signed in: Demo Cheese App now holds an access token for read:cheeses read:catalog.",
-    );
+    expect(await landed.text()).toContain("Signed in: Readiness Demo App now holds an access token for read:catalog.");
 
     const demo = (await start.waitForOutput(/\[oauth demo\][^\n]*\n(?: {2}\S[^\n]*\n)+/))[0];
     expect(demo).toContain("(admin waits for an operator)");
@@ -171,7 +169,6 @@ describe("npm start", () => {
         expect((JSON.parse(run.stdout) as { scope: string }).scope.split(" ").sort()).toEqual([
           "admin",
           "read:catalog",
-          "read:cheeses",
         ]);
       if (line.includes("/oauth/revoke")) expect(run.stdout.trim()).toBe("200");
     }

@@ -182,9 +182,11 @@ describe("against running servers (as started by npm start)", () => {
     // withdraw-admin: no new admin key, and the admin key stops working at once.
     const withdrawn = await keys(["withdraw-admin", "--account", accountId!, ...where]);
     expect(withdrawn.code, withdrawn.stderr).toBe(0);
+    expect(withdrawn.stdout).toContain(`admin withdrawn for ${accountId} on production and sandbox`);
     expect(withdrawn.stdout).toContain(
-      `admin withdrawn for ${accountId} on production and sandbox: the account may no longer create keys with the admin scope; revoked its admin key ${adminKeyId}`,
+      `API keys:   the account may no longer create keys with the admin scope; revoked its admin key ${adminKeyId}`,
     );
+    expect(withdrawn.stdout).toContain("OAuth apps: none was approved");
     expect((await cheeses("sandbox", adminSecret)).status).toBe(401);
     expect(
       (await keys(["create", "--account", accountId!, "--mode", "test", "--scopes", "admin", ...where])).stderr,

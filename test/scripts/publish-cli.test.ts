@@ -3,7 +3,7 @@
  * read back through wrangler's platform proxy (the same state `wrangler dev` would serve).
  */
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +48,43 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 
 // Each CLI run starts workerd through wrangler's platform proxy: seconds each on a busy machine.
 const CLI_TIMEOUT = { timeout: 180_000 };
+
+describe("with npm start running (its record names its state)", CLI_TIMEOUT, () => {
+  const record = (persistTo: string) => {
+    const file = path.join(dir, `npm-start-${path.basename(persistTo)}.json`);
+    writeFileSync(file, JSON.stringify({ pid: process.pid, persistTo, ports: { production: 1, sandbox: 2 } }));
+    return { NPM_START_FILE: file };
+  };
+
+  it("without --persist-to, publishes to the state npm start serves and says so", async () => {
+    const state = stateDir("running");
+    const run = await runScript("catalog-publish.ts", ["--release", a.releaseDir], { env: record(state) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`npm start (pid ${process.pid}) is running over ${state}: acting on that state`);
+    expect((await currentOf(state))?.release_id).toBe(a.manifest.release_id);
+  });
+
+  it("with --persist-to elsewhere, acts there and names both places", async () => {
+    const running = stateDir("served");
+    const other = stateDir("elsewhere");
+    const run = await runScript("catalog-publish.ts", ["--release", b.releaseDir, "--persist-to", other], {
+      env: record(running),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`acting on ${other} (--persist-to), not on ${running}, the state npm start`);
+    expect((await currentOf(other))?.release_id).toBe(b.manifest.release_id);
+  });
+
+  it("a record whose process is gone is ignored", async () => {
+    const state = stateDir("gone");
+    const file = path.join(dir, "npm-start-gone.json");
+    writeFileSync(file, JSON.stringify({ pid: 2 ** 22 + 17, persistTo: state, ports: {} }));
+    const run = await runScript("catalog-rollback.ts", ["--list", "--persist-to", stateDir("noop")], {
+      env: { NPM_START_FILE: file },
+    });
+    expect(run.stderr).not.toContain("npm start");
+  });
+});
 
 describe("catalog:publish", CLI_TIMEOUT, () => {
   it("publishes into the local state, then publishing again is a no-op", async () => {

@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { requestLogLines } from "../../scripts/start/request-log";
 import { welcomeText, type Welcome } from "../../scripts/start/welcome";
 import { CreateOrderBody } from "../../src/worker/orders/schemas";
 
@@ -28,6 +29,7 @@ const WELCOME: Welcome = {
     keys: [{ deployment: "production", baseUrl: "http://localhost:8787", secret: "sk_live_x" }],
     revoked: [],
   },
+  exampleProfile: "northwind-payments-api/checkout",
 };
 
 /** Whether git ignores `file` (a path relative to the repository), tracked or not. */
@@ -71,5 +73,41 @@ describe("the printed order", () => {
     const body = /-d '([^']+)'/.exec(line)?.[1];
     expect(CreateOrderBody.safeParse(JSON.parse(body ?? "null")).success).toBe(true);
     expect(welcomeText(WELCOME)).not.toContain("/v2/orders");
+  });
+});
+
+describe("the first commands printed", () => {
+  const apiLines = (welcome: Welcome) => {
+    const lines = welcomeText(welcome).split("\n");
+    const start = lines.findIndex((line) => line.startsWith("API, as the demo customer"));
+    return { heading: lines[start]!, commands: lines.slice(start + 1).filter((line) => line.startsWith("  curl")) };
+  };
+
+  it("read one profile of the sample, then the catalog; nothing of the old demo domain", () => {
+    const { commands } = apiLines(WELCOME);
+    expect(commands[0]).toBe(
+      '  curl -s -H "Authorization: Bearer sk_live_x" http://localhost:8787/v1/profiles/northwind-payments-api/checkout; echo',
+    );
+    expect(commands[1]).toContain("http://localhost:8787/v1/catalog");
+    expect(welcomeText(WELCOME)).not.toContain("/v2/cheeses");
+  });
+
+  it("without the sample served, no profile is guessed: the catalog comes first", () => {
+    const own = { ...WELCOME, releases: [{ ...WELCOME.releases[0]!, sample: false }] };
+    expect(apiLines(own).commands[0]).toContain("/v1/catalog");
+    expect(welcomeText(own)).not.toContain("/v1/profiles/");
+  });
+
+  it("says that each demo key is one of the account's 3 active keys", () => {
+    expect(apiLines(WELCOME).heading).toContain("one of its 3 active keys");
+  });
+});
+
+describe("the request log after the screen", () => {
+  it("shows each request once: the worker's access-log line, not wrangler's own line for it", () => {
+    const access =
+      '{"level":"info","message":"request","request_id":"req_1","method":"GET","route":"/v1/catalog","status":200}';
+    const chunk = `${access}\n[wrangler:info] GET /v1/catalog 200 OK (12ms)\n[wrangler:info] GET /operator/v1/accounts 200 OK (3ms)\n`;
+    expect(requestLogLines(chunk, "[production] ")).toBe(`[production] ${access}\n`);
   });
 });

@@ -108,4 +108,17 @@ describe("malformed Authorization through the worker", () => {
     expect((await res.json<{ code: string }>()).code).toBe("invalid_token");
     expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
   });
+
+  it("tells a credential that is neither a key nor a token where each comes from, not only /oauth/token", async () => {
+    const res = await call("/v2/cheeses", {
+      headers: { Authorization: "Bearer hello", "CF-Connecting-IP": freshIp() },
+    });
+    const { detail } = await res.json<{ detail: string }>();
+    expect(detail).toContain("neither an API key (sk_live_… or sk_test_…) nor an OAuth access token (oat_…)");
+    expect(detail).toContain("/dashboard/keys");
+    const token = await call("/v2/cheeses", {
+      headers: { Authorization: "Bearer oat_bm90LWEtdG9rZW4", "CF-Connecting-IP": freshIp() },
+    });
+    expect((await token.json<{ detail: string }>()).detail).toMatch(/access token is unknown, expired.*\/oauth\/token/);
+  });
 });

@@ -138,7 +138,9 @@ describe("errors", () => {
   it("404 profile_not_found for a product with no profile, naming the release", async () => {
     for (const product of ["no-such-product", "0-before-all", "zzz-after-all", "northwind"]) {
       const problem = await expectProblem(await api(`/v1/products/${product}/profiles`), 404, "profile_not_found");
-      expect(problem.detail).toBe(`Release ${base.manifest.release_id} has no profile for product "${product}".`);
+      expect(problem.detail).toBe(
+        `Release ${base.manifest.release_id} has no profile for product "${product}": it has no product "${product}". GET /v1/catalog lists every product of the current release.`,
+      );
     }
   });
 

@@ -47,6 +47,22 @@ describe("with a release", () => {
     }
   });
 
+  it("every URL a profile_not_found detail points to answers 200", async () => {
+    await publish(release);
+    const misses = [
+      `/v1/profiles/${profile.productKey}/no-such-funnel`,
+      "/v1/profiles/no-such-product/checkout",
+      `/v1/releases/${release_id}/profiles/no-such-product/x`,
+      `/v1/releases/${release_id}/products/no-such-product/profiles`,
+    ];
+    for (const path of misses) {
+      const problem = (await expectProblem(await api(path), 404, "profile_not_found")) as { detail: string };
+      const pointed = [...problem.detail.matchAll(/GET (\/\S+?)[.;,]?(?:\s|$)/g)].map((match) => match[1]!);
+      expect(pointed.length, problem.detail).toBeGreaterThan(0);
+      for (const url of pointed) expect((await api(url)).status, `${path} → ${url}`).toBe(200);
+    }
+  });
+
   it.each([
     ["/v1/profiles/Northwind/checkout", "invalid_scope_key", 'product_key "Northwind"'],
     ["/v1/profiles/northwind-payments-api/check_out", "invalid_scope_key", 'funnel_key "check_out"'],

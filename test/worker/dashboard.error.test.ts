@@ -54,10 +54,12 @@ describe("generate: refused with the reason on the page", () => {
     expectHtmlPage(refused);
     const html = await refused.text();
     const text = visibleText(html);
-    expect(text).toContain("No key was generated: an account can have at most 3 active keys at once, and you have 3.");
-    expect(text).toContain(
-      "To rotate a key: Generate a new key on this page. Deploy the new key everywhere the old one is used.",
+    const alert = /role="alert"[^>]*>([\s\S]*?)<\/(?:p|div)>/.exec(html)?.[1] ?? "";
+    expect(visibleText(alert)).toBe(
+      "No key was generated: you already have 3 active keys, the most an account can have. Revoke one you no longer use, then generate again. To replace a key without downtime, see Rotating a key.",
     );
+    // The rotation recipe is said once, in its own panel, not repeated in the refusal.
+    expect(text.split("Deploy the new key everywhere the old one is used.")).toHaveLength(2);
     expect(html).toContain('role="alert"');
     expect(html).toContain('value="key 4"'); // the form keeps what was typed
     expect(await activeKeyCount(account.accountId)).toBe(3);

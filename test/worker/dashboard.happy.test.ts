@@ -248,7 +248,10 @@ describe("operator", () => {
     expect(decided.status).toBe(303);
     const after = visibleText(await (await operator.get(decided.headers.get("Location")!)).text());
     expect(after).toContain(`Approved: Admin Console gets admin for ${customer.email}`);
-    expect(after).not.toContain(`${customer.email} Admin Console ${clientId}`);
+    // It leaves the waiting list for the approved one (where it can be withdrawn).
+    const [waiting, approved] = after.split("Approved admin access");
+    expect(waiting).not.toContain(`${customer.email} Admin Console ${clientId}`);
+    expect(approved).toContain(`${customer.email} Admin Console ${clientId}`);
 
     const refreshed = await tokenRequest({
       grant_type: "refresh_token",

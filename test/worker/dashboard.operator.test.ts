@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountObject } from "../../src/worker/auth/accounts";
 import { readAdminApproval, requestAdminApproval } from "../../src/worker/auth/oauth/admin-approval";
+import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { newAccount, newKey } from "./auth-fixtures";
 import { bearerGet, csrfOf, keysPage, signIn, visibleText } from "./dashboard-support";
 
@@ -33,7 +34,7 @@ describe("approving is confirmed first", () => {
     expect(confirm.status).toBe(200);
     const html = await confirm.text();
     expect(visibleText(html)).toContain(`Approve admin for Confirm App acting for ${customer.email}?`);
-    expect(visibleText(html)).toContain("Withdrawing it later means the customer revoking the app");
+    expect(visibleText(html)).toContain("You can withdraw it later on the operator page");
     expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-confirm"))?.status).toBe("pending");
 
     const approved = await operator.post("/dashboard/operator/admin-requests/approve", {
@@ -124,5 +125,52 @@ describe("withdrawing the admin-keys approval", () => {
       (await operator.post(withdrawPath, { csrf_token: csrfOf(html) }, { origin: "https://evil.example" })).status,
     ).toBe(403);
     expect(await adminApproved(customer.accountId)).toBe(true);
+  });
+});
+
+describe("withdrawing an OAuth app's admin approval", () => {
+  const approvedApp = async (clientId: string) => {
+    const customer = await newAccount();
+    const target = { accountId: customer.accountId, clientId };
+    await requestAdminApproval(env.OAUTH_KV, { ...target, clientName: "Withdraw App", now: new Date() });
+    expect((await approveAdminRequest(env.OAUTH_KV, target, "ops@example.com", new Date())).ok).toBe(true);
+    return customer;
+  };
+  const WITHDRAW = "/dashboard/operator/admin-requests/withdraw";
+
+  it("the operator page lists approved apps with a Withdraw form; sending it deletes the approval", async () => {
+    const customer = await approvedApp("client-withdraw");
+    const operator = await signIn(await newAccount({ operator: true }));
+    const html = await (await operator.get("/dashboard/operator")).text();
+    expect(visibleText(html)).toContain("Approved admin access");
+    expect(html).toContain(`action="${WITHDRAW}"`);
+    const withdrawn = await operator.post(WITHDRAW, {
+      csrf_token: csrfOf(html),
+      account_id: customer.accountId,
+      client_id: "client-withdraw",
+    });
+    expect(withdrawn.status).toBe(303);
+    expect(await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-withdraw")).toBeNull();
+    const again = await operator.post(WITHDRAW, {
+      csrf_token: csrfOf(html),
+      account_id: customer.accountId,
+      client_id: "client-withdraw",
+    });
+    expect(again.status).toBe(404);
+  });
+
+  it("is for operators only, and needs the session's token and our origin", async () => {
+    const customer = await approvedApp("client-keep");
+    const fields = { account_id: customer.accountId, client_id: "client-keep" };
+    const other = await signIn(await newAccount());
+    expect((await other.post(WITHDRAW, { csrf_token: csrfOf(await keysPage(other)), ...fields })).status).toBe(403);
+    const operator = await signIn(await newAccount({ operator: true }));
+    const html = await (await operator.get("/dashboard/operator")).text();
+    expect((await operator.post(WITHDRAW, { csrf_token: "forged", ...fields })).status).toBe(403);
+    expect(
+      (await operator.post(WITHDRAW, { csrf_token: csrfOf(html), ...fields }, { origin: "https://evil.example" }))
+        .status,
+    ).toBe(403);
+    expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-keep"))?.status).toBe("approved");
   });
 });

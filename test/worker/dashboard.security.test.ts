@@ -243,3 +243,38 @@ describe("cookies, headers and escaping", () => {
     expect(await keys.text()).not.toContain("Your account is locked");
   });
 });
+
+describe("over-long and multi-byte identifiers never reach storage (no 500)", () => {
+  // KV keys are at most 512 bytes of UTF-8: 200 × "€" is 200 characters but 600 bytes.
+  const VALUES = ["a".repeat(600), "€".repeat(200), "🧀".repeat(130), "é".repeat(257)];
+
+  it("the apps page's revoked_client, an app or key to revoke", async () => {
+    const customer = await signIn(await newAccount());
+    for (const value of VALUES) {
+      const apps = await customer.get(`/dashboard/apps?${new URLSearchParams({ revoked_client: value })}`);
+      expect(apps.status).toBe(200);
+      for (const path of [
+        `/dashboard/apps/${encodeURIComponent(value)}/revoke`,
+        `/dashboard/keys/${encodeURIComponent(value)}/revoke`,
+      ])
+        expect((await customer.get(path)).status).toBe(404);
+    }
+  });
+
+  it("the operator's decisions and their confirmation: refused, nothing changed", async () => {
+    const customer = await newAccount();
+    const operator = await signIn(await newAccount({ operator: true }));
+    const html = await (await operator.get("/dashboard/operator")).text();
+    for (const value of VALUES) {
+      const fields = { csrf_token: csrfOf(html), account_id: customer.accountId, client_id: value };
+      const confirm = await operator.get(
+        `/dashboard/operator/admin-requests/approve?${new URLSearchParams({ account_id: customer.accountId, client_id: value })}`,
+      );
+      expect(confirm.status).toBe(404);
+      for (const decision of ["approve", "reject", "withdraw"]) {
+        const res = await operator.post(`/dashboard/operator/admin-requests/${decision}`, fields);
+        expect(res.status, `${decision} ${value.slice(0, 3)}`).toBe(400);
+      }
+    }
+  });
+});

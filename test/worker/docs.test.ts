@@ -5,6 +5,8 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PROBLEM_TYPES } from "../../src/worker/http/problem-types";
+import { newAccount } from "./auth-fixtures";
+import { signIn } from "./dashboard-support";
 import { expectProblem } from "./support/problems";
 
 const ORIGIN = "https://api.test";
@@ -76,5 +78,31 @@ describe("a problem's type", () => {
     const body = await res.json<{ type: string; code: string }>();
     expect(body.code).toBe("unknown_host");
     expect(body.type).toBe(`${ORIGIN}/docs/errors#unknown_host`);
+  });
+});
+
+describe("GET / (the front door)", () => {
+  const LINKS = ["/docs", "/docs/errors", "/openapi.json", "/dashboard"];
+
+  it("is a small page linking the reference, the error codes, the OpenAPI document and the dashboard", async () => {
+    const res = await get("/", { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+    expect(res.headers.get("Vary")).toMatch(/Accept/);
+    const html = await res.text();
+    for (const href of LINKS) expect(html).toContain(`href="${href}"`);
+    expect(html).toContain("consumer guide");
+  });
+
+  it("answers JSON with the same links for Accept: application/json", async () => {
+    const res = await get("/", { headers: { Accept: "application/json" } });
+    expect(res.status).toBe(200);
+    const body = await res.json<{ links: Record<string, string> }>();
+    expect(Object.values(body.links)).toEqual(expect.arrayContaining(LINKS.map((path) => `${ORIGIN}${path}`)));
+  });
+
+  it("links /docs from the dashboard", async () => {
+    const client = await signIn(await newAccount());
+    expect(await (await client.get("/dashboard/keys")).text()).toContain('href="/docs"');
   });
 });

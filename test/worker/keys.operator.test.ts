@@ -4,8 +4,8 @@
  * strict admission.
  */
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { bearer, call, countingEnv } from "./auth-fixtures";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { bearer, call, countingEnv, freshIp } from "./auth-fixtures";
 
 const SECRET = "operator-secret-for-tests-0123456789abcdef";
 const withSecret = { ...env, OPERATOR_SECRET: SECRET } as unknown as Env;
@@ -39,6 +39,56 @@ describe("operator API access", () => {
     expect(await accounts.json()).toMatchObject({ code: "unknown_parameter", errors: [{ parameter: "email" }] });
     const pending = await op("/admin-requests?account=x");
     expect(await pending.json()).toMatchObject({ code: "unknown_parameter", errors: [{ parameter: "account" }] });
+  });
+
+  it("answers 401 to any method and path without the secret, so the surface cannot be mapped", async () => {
+    const probes: [string, string][] = [
+      ["DELETE", "/operator/v1/deployment"],
+      ["PATCH", "/operator/v1/accounts"],
+      ["OPTIONS", "/operator/v1/accounts"],
+      ["GET", "/operator/v1/no-such-thing"],
+      ["POST", "/operator/v1/keys/key_live_AAAAAAAAAAAAAAAAAAAA/limits"],
+    ];
+    for (const [method, path] of probes) {
+      const res = await call(path, { method }, withSecret);
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(res.headers.get("Allow"), `${method} ${path}`).toBeNull();
+    }
+    const withIt = await call("/operator/v1/deployment", { method: "DELETE", headers: bearer(SECRET) }, withSecret);
+    expect([withIt.status, withIt.headers.get("Allow")]).toEqual([405, "GET, HEAD, OPTIONS"]);
+  });
+
+  describe("failed secrets are throttled per address, as sign-in is", () => {
+    afterEach(() => vi.restoreAllMocks());
+    const from = (ip: string, secret: string) =>
+      call("/operator/v1/deployment", { headers: { ...bearer(secret), "CF-Connecting-IP": ip } }, withSecret);
+
+    it("10 wrong secrets are 401; then 429 with Retry-After, the right secret included, logged once as a lockout", async () => {
+      const warn = vi.spyOn(console, "warn");
+      const ip = freshIp();
+      const statuses = [];
+      for (let i = 0; i < 12; i++)
+        statuses.push((await from(ip, `wrong-secret-${i}-0123456789abcdef0123456789`)).status);
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+      expect(statuses.slice(10)).toEqual([429, 429]);
+      const locked = await from(ip, SECRET);
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(0);
+      const lines = warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes("operator_auth"));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ level: "warn", event: "lockout", surface: "operator_auth" });
+      expect(lines[0]).not.toContain("wrong-secret");
+      expect((await from(freshIp(), SECRET)).status).toBe(200);
+    });
+
+    it("a missing secret guesses nothing and is not counted", async () => {
+      const ip = freshIp();
+      for (let i = 0; i < 12; i++)
+        expect(
+          (await call("/operator/v1/deployment", { headers: { "CF-Connecting-IP": ip } }, withSecret)).status,
+        ).toBe(401);
+      expect((await from(ip, SECRET)).status).toBe(200);
+    });
   });
 
   it("is not in /openapi.json", async () => {

@@ -5,10 +5,12 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { authorizedApps, revokeAuthorizedApp } from "../../src/worker/dashboard/authorized-apps";
 import { bearer, call } from "./auth-fixtures";
 import {
   authorizationCode,
   createCustomer,
+  ORIGIN,
   pkcePair,
   REDIRECT_URI,
   registerClient,
@@ -35,6 +37,13 @@ interface AdminRequest {
 async function adminAsked(appName = "Cheese Admin Console") {
   const account = await createCustomer();
   const { clientId } = await registerClient({ name: appName });
+  const tokens = await askForAdmin(account, clientId);
+  expect(tokens.scope).toBe("read:cheeses");
+  return { account, clientId, tokens };
+}
+
+/** A new grant of the app asking for `admin` (code exchanged with PKCE): the tokens. */
+async function askForAdmin(account: Awaited<ReturnType<typeof createCustomer>>, clientId: string) {
   const { verifier, challenge } = await pkcePair();
   const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
   const exchanged = await tokenRequest({
@@ -44,9 +53,7 @@ async function adminAsked(appName = "Cheese Admin Console") {
     client_id: clientId,
     code_verifier: verifier,
   });
-  const tokens = await exchanged.json<TokenBody>();
-  expect(tokens.scope).toBe("read:cheeses");
-  return { account, clientId, tokens };
+  return exchanged.json<TokenBody>();
 }
 
 const refresh = async (clientId: string, refreshToken: string) =>
@@ -121,5 +128,79 @@ describe("deciding a request", () => {
     const { account } = await adminAsked();
     expect((await op(`/accounts/${account.id}/admin-requests/not%20a%20client/approval`, "POST")).status).toBe(400);
     expect(await pendingOf(account.id)).toHaveLength(1);
+  });
+});
+
+/** A customer whose app holds an approved `admin`, with a token that carries it. */
+async function adminApproved() {
+  const asked = await adminAsked();
+  expect((await op(`/accounts/${asked.account.id}/admin-requests/${asked.clientId}/approval`, "POST")).status).toBe(
+    200,
+  );
+  const tokens = await refresh(asked.clientId, asked.tokens.refresh_token);
+  expect(tokens.scope.split(" ")).toContain("admin");
+  return { ...asked, tokens };
+}
+
+/** Any API request with an OAuth access token (no route accepts a token for admin work alone). */
+const adminCall = (accessToken: string) => call("/v2/cheeses", { headers: bearer(accessToken) });
+
+describe("withdrawing an approval (POST …/admin-requests/{client_id}/withdrawal)", () => {
+  it("ends the grants that hold admin: their tokens fail at the next request, and a new grant needs a new approval", async () => {
+    const { account, clientId, tokens } = await adminApproved();
+    expect((await adminCall(tokens.access_token)).status).toBe(200);
+
+    const withdrawn = await op(`/accounts/${account.id}/admin-requests/${clientId}/withdrawal`, "POST");
+    expect(withdrawn.status).toBe(200);
+    const body = await withdrawn.json<{ request: AdminRequest; revoked_grants: string[] }>();
+    expect(body.request).toMatchObject({ account_id: account.id, client_id: clientId, status: "approved" });
+    expect(body.revoked_grants).toHaveLength(1);
+
+    expect((await adminCall(tokens.access_token)).status).toBe(401);
+    const refreshed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
+    expect(refreshed.status).toBe(400);
+
+    const again = await askForAdmin(account, clientId);
+    expect(again.scope).toBe("read:cheeses");
+    expect(await pendingOf(account.id)).toEqual([expect.objectContaining({ client_id: clientId, status: "pending" })]);
+  });
+
+  it("refuses what is not approved: nothing asked (404), a request still waiting (409), a malformed id (400)", async () => {
+    const { account, clientId } = await adminAsked();
+    const pending = await op(`/accounts/${account.id}/admin-requests/${clientId}/withdrawal`, "POST");
+    expect(pending.status).toBe(409);
+    expect(await pending.json()).toMatchObject({ code: "admin_request_pending" });
+    expect(await pendingOf(account.id)).toHaveLength(1);
+
+    const { clientId: otherApp } = await registerClient({ name: "Other App" });
+    const none = await op(`/accounts/${account.id}/admin-requests/${otherApp}/withdrawal`, "POST");
+    expect(none.status).toBe(404);
+    expect(await none.json()).toMatchObject({ code: "admin_request_not_found" });
+    expect((await op(`/accounts/${account.id}/admin-requests/a%20b/withdrawal`, "POST")).status).toBe(400);
+  });
+});
+
+describe("ending a grant drops its admin approval", () => {
+  it("the customer revoking the app: a new grant of it is pending again", async () => {
+    const { account, clientId } = await adminApproved();
+    const [grant] = await authorizedApps(env, ORIGIN, account.id);
+    expect(await revokeAuthorizedApp(env, ORIGIN, account.id, grant!.grantId)).toBe(true);
+    expect((await askForAdmin(account, clientId)).scope).toBe("read:cheeses");
+    expect(await pendingOf(account.id)).toEqual([expect.objectContaining({ client_id: clientId, status: "pending" })]);
+  });
+
+  it("the app revoking its refresh token at /oauth/revoke: a new grant of it is pending again", async () => {
+    const { account, clientId, tokens } = await adminApproved();
+    const revoked = await call("/oauth/revoke", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: tokens.refresh_token, client_id: clientId }),
+    });
+    expect(revoked.status).toBe(200);
+    expect((await askForAdmin(account, clientId)).scope).toBe("read:cheeses");
   });
 });

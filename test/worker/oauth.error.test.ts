@@ -240,3 +240,62 @@ describe("token and revocation endpoint errors", () => {
     expect((await res.json<TokenBody>()).error).toBe("invalid_grant");
   });
 });
+
+/**
+ * KV refuses keys over 512 bytes; a value that reaches a key must be refused before (no 500).
+ * The limit is in bytes, so multi-byte values of few characters matter as much as long ones.
+ */
+const OVERLONG = {
+  "513 ASCII": "a".repeat(513),
+  "4 KiB ASCII": "A".repeat(4096),
+  "200 × 2-byte é (400 bytes)": "é".repeat(200),
+  "200 × 3-byte € (600 bytes)": "€".repeat(200),
+  "150 × 4-byte emoji (600 bytes)": "🧀".repeat(150),
+  "colons and a 3-byte tail": `${"a:".repeat(200)}€€€`,
+};
+
+describe("over-long and multi-byte identifiers are refused before storage (never 500)", () => {
+  const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    exports.default.fetch(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields),
+    });
+
+  for (const [label, value] of Object.entries(OVERLONG)) {
+    it(`${label}: /oauth/authorize client_id is an error page`, async () => {
+      const { challenge } = await pkcePair();
+      const res = await new Browser().get(authorizeUrl(standardParams(value, challenge)));
+      expect(res.status).toBe(400);
+      expect(res.headers.get("Location")).toBeNull();
+    });
+
+    it(`${label}: /oauth/token client_id, code, refresh_token and Basic credentials are 400/401 OAuth errors`, async () => {
+      const { clientId } = await registerClient();
+      const basic = `Basic ${btoa(`${encodeURIComponent(value)}:secret`)}`;
+      const requests = [
+        form("/oauth/token", { grant_type: "authorization_code", code: "a:b:c", client_id: value }),
+        form("/oauth/token", { grant_type: "authorization_code", code: value, client_id: clientId }),
+        form("/oauth/token", { grant_type: "refresh_token", refresh_token: value, client_id: clientId }),
+        form("/oauth/token", { grant_type: "refresh_token", refresh_token: `ort_${value}`, client_id: clientId }),
+        form("/oauth/token", { grant_type: "refresh_token", refresh_token: "x" }, { Authorization: basic }),
+        form("/oauth/revoke", { token: value, client_id: clientId }),
+        form("/oauth/revoke", { token: "oat_x", client_id: value }),
+        form("/oauth/revoke", { token: `oat_${value}`, client_id: clientId }),
+      ];
+      for (const res of await Promise.all(requests)) {
+        expect([400, 401], await res.clone().text()).toContain(res.status);
+        expect(["invalid_request", "invalid_client", "invalid_grant"]).toContain((await res.json<TokenBody>()).error);
+      }
+    });
+
+    it(`${label}: the API's bearer credential is 401`, async () => {
+      for (const credential of [value, `oat_${value}`, `sk_live_${value}`]) {
+        const res = await exports.default.fetch(`${ORIGIN}/v2/cheeses`, {
+          headers: { Authorization: `Bearer ${encodeURIComponent(credential)}` },
+        });
+        expect(res.status).toBe(401);
+      }
+    });
+  }
+});

@@ -341,19 +341,74 @@ describe("the pages themselves", () => {
     }
   });
 
-  it("never continue to another origin after sign-in", async () => {
+  // The usual open-redirect bypasses: each must land on the default page, never another origin.
+  const OFF_SITE = [
+    "//evil.example/x",
+    "https://evil.example/",
+    "/\\evil.example",
+    "/.//evil.example/x",
+    "/%2F%2Fevil.example",
+    "\\/evil.example",
+    "https:evil.example",
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "/\r\n/evil.example",
+    "https://localhost@evil.example/",
+    "//user:pass@evil.example/",
+    "/dashboard/..//evil.example",
+    "/nowhere",
+  ];
+
+  /** A sign-in from a fresh browser whose form says to continue to `target`. */
+  async function signInContinuingTo(customer: { email: string; password: string }, target: string) {
+    const browser = new Browser();
+    const page = await (await browser.get(`${ORIGIN}/login`)).text();
+    return browser.post(`${ORIGIN}/login`, {
+      csrf_token: formField(page, "csrf_token"),
+      continue: target,
+      email: customer.email,
+      password: customer.password,
+    });
+  }
+
+  it("never continue to another origin, or to a page it does not serve, after sign-in", async () => {
     const customer = await createCustomer();
-    for (const target of ["//evil.example/x", "https://evil.example/", "/\\evil.example"]) {
-      const browser = new Browser();
-      const page = await (await browser.get(`${ORIGIN}/login`)).text();
-      const res = await browser.post(`${ORIGIN}/login`, {
-        csrf_token: formField(page, "csrf_token"),
+    for (const target of OFF_SITE) {
+      const res = await signInContinuingTo(customer, target);
+      expect(res.status, target).toBe(303);
+      expect(res.headers.get("Location"), target).toBe("/login");
+    }
+  });
+
+  it("never continue off-site from a signed-in /login or from /logout", async () => {
+    const customer = await createCustomer();
+    const browser = new Browser();
+    const page = await (await browser.get(`${ORIGIN}/login`)).text();
+    await browser.post(`${ORIGIN}/login`, {
+      csrf_token: formField(page, "csrf_token"),
+      email: customer.email,
+      password: customer.password,
+    });
+    for (const target of OFF_SITE) {
+      const res = await browser.get(`${ORIGIN}/login?${new URLSearchParams({ continue: target })}`);
+      expect(res.status, target).toBe(200);
+    }
+    for (const target of OFF_SITE) {
+      const form = await (await browser.get(`${ORIGIN}/login`)).text();
+      const out = await browser.post(`${ORIGIN}/logout`, {
+        csrf_token: formField(form, "csrf_token"),
         continue: target,
-        email: customer.email,
-        password: customer.password,
       });
-      expect(res.status).toBe(303);
-      expect(res.headers.get("Location")).toBe("/login");
+      expect(out.status, target).toBe(303);
+      expect(out.headers.get("Location"), target).toBe("/login");
+    }
+  });
+
+  it("continues to the pages it serves, with their query", async () => {
+    const customer = await createCustomer();
+    for (const target of ["/dashboard", "/dashboard/apps?revoked_client=x", "/oauth/authorize?client_id=x"]) {
+      const res = await signInContinuingTo(customer, target);
+      expect(res.headers.get("Location"), target).toBe(target);
     }
   });
 });

@@ -9,7 +9,7 @@ import { accountObject } from "../../src/worker/auth/accounts";
 import { hashApiKey } from "../../src/common/auth/api-key";
 import { keyIndexName } from "../../src/worker/auth/key-record";
 import { adminApprovalKey, approvedTokenScopes } from "../../src/worker/auth/oauth/admin-approval";
-import { pendingAdminRequests } from "../../src/worker/auth/oauth/admin-requests";
+import { adminRequests } from "../../src/worker/auth/oauth/admin-requests";
 import { sha256Hex } from "../../src/common/sha256";
 import { accountWithKey, bearer, call, newAccount, newKey } from "./auth-fixtures";
 import { signIn } from "./dashboard-support";
@@ -46,7 +46,7 @@ describe("a corrupt record is treated as absent", () => {
       scopes: ["read:catalog", "admin"],
     });
     expect(scopes).toEqual(["read:catalog"]);
-    expect(await pendingAdminRequests(env.OAUTH_KV, { accountId })).toEqual([]);
+    expect(await adminRequests(env.OAUTH_KV, { accountId })).toEqual([]);
   });
 
   it.each(CORRUPT)("account object's JSON columns %s: read as empty lists (no scope, no role)", async (stored) => {

@@ -22,4 +22,5 @@ button.link { border: none; padding: 0; background: none; color: var(--accent); 
 .notice { padding: 0.75rem 1rem; border-left: 4px solid var(--accent); background: rgba(47, 91, 211, 0.08); }
 .error { padding: 0.75rem 1rem; border-left: 4px solid var(--danger); background: rgba(179, 38, 30, 0.08); }
 .inline { display: inline; }
+pre.wrap { white-space: pre-wrap; overflow-wrap: anywhere; padding: 0.75rem 1rem; border: 1px solid var(--border); border-radius: 6px; }
 `;

@@ -9,7 +9,6 @@ import type { Context } from "hono";
 import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import type { AppEnv } from "../http/context";
 import { strictQuery } from "../http/strict-query";
-import { Problem } from "../http/problem";
 import type { ProblemCode } from "../http/problem-types";
 import { asDigest, contentDigestOf, toHex } from "../../common/catalog/digest";
 import type { Manifest } from "../../common/catalog/manifest";
@@ -21,6 +20,7 @@ import { IndexReader } from "./index-reader";
 import { CODING_HEADERS, NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
 import { ReleaseIdParam } from "./params";
 import { LISTING_LIMIT, productPage } from "./product-listing";
+import { profileNotFound } from "./profile-not-found";
 import { AfterQuery, ProductKeyParam, profileParamProblem } from "./profile-params";
 import { productProfilesPath, profileScopePath } from "./profile-representation";
 import { currentRelease, pinnedRelease } from "./release-lookup";
@@ -124,19 +124,11 @@ async function listing(
   after: string | undefined,
   pinned: boolean,
 ) {
-  const { profiles, more } = await productPage(IndexReader.of(c.env.RELEASES, manifest, "scope"), productKey, after);
+  const scope = IndexReader.of(c.env.RELEASES, manifest, "scope");
+  const { profiles, more } = await productPage(scope, productKey, after);
   const pagePath = (from?: string) =>
     `${productProfilesPath(manifest.release_id, productKey)}${from === undefined ? "" : `?after=${from}`}`;
-  if (profiles.length === 0 && after === undefined) {
-    throw new Problem(
-      "profile_not_found",
-      `Release ${manifest.release_id} has no profile for product "${productKey}".`,
-      {
-        headers: { "Catalog-Release": manifest.release_id },
-        extra: { release_id: manifest.release_id },
-      },
-    );
-  }
+  if (profiles.length === 0 && after === undefined) throw await profileNotFound(scope, manifest, { productKey });
   const next = more ? pagePath(profiles.at(-1)!.funnelKey) : null;
   // The page is a function of the release and the URL, so the release id makes a strong validator.
   const etag = `"${manifest.release_id}/products/${productKey}${after === undefined ? "" : `?after=${after}`}"`;

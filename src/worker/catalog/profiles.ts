@@ -9,7 +9,6 @@ import type { Context } from "hono";
 import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import type { AppEnv } from "../http/context";
 import { NO_QUERY } from "../http/strict-query";
-import { Problem } from "../http/problem";
 import type { ProblemCode } from "../http/problem-types";
 import type { Manifest } from "../../common/catalog/manifest";
 import { scopeKey, type IndexName } from "../../common/catalog/profile-index";
@@ -19,7 +18,8 @@ import { IndexReader } from "./index-reader";
 import { BYTE_HEADERS, NOT_MODIFIED, PARTIAL_CONTENT } from "./openapi-responses";
 import { ReleaseIdParam } from "./params";
 import { FunnelKeyParam, ProductKeyParam, ProfileIdParam, profileParamProblem } from "./profile-params";
-import { productProfilesPath, profileIdPath, profileRepresentation, profileScopePath } from "./profile-representation";
+import { profileIdPath, profileRepresentation, profileScopePath } from "./profile-representation";
+import { profileNotFound } from "./profile-not-found";
 import { currentRelease, pinnedRelease } from "./release-lookup";
 import { serveBytes } from "./serve-bytes";
 
@@ -141,23 +141,15 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
 /** `key`: the scope key or the id. The pinned URL of the same lookup is Content-Location unless the route is pinned already. */
 async function answer(c: Context<AppEnv>, manifest: Manifest, name: IndexName, key: string, pinned: boolean) {
   const profile = await IndexReader.of(c.env.RELEASES, manifest, name).find(key);
-  if (!profile) throw profileNotFound(manifest, name, key);
+  if (!profile) {
+    const [productKey = "", funnelKey] = key.split(" ");
+    const miss = name === "scope" ? { productKey, funnelKey } : { id: key };
+    throw await profileNotFound(IndexReader.of(c.env.RELEASES, manifest, "scope"), manifest, miss);
+  }
   const [productKey, funnelKey] = key.split(" ");
   const pinnedPath =
     name === "scope"
       ? profileScopePath(manifest.release_id, productKey!, funnelKey!)
       : profileIdPath(manifest.release_id, key);
   return plainResponse(await serveBytes(c, profileRepresentation(manifest, profile, pinned ? undefined : pinnedPath)));
-}
-
-function profileNotFound(manifest: Manifest, name: IndexName, key: string): Problem {
-  const [product, funnel] = key.split(" ");
-  const what =
-    name === "scope"
-      ? `for product "${product}" and funnel "${funnel}"; GET ${productProfilesPath(manifest.release_id, product!)} lists the product's funnels`
-      : `with id ${key}`;
-  return new Problem("profile_not_found", `Release ${manifest.release_id} has no profile ${what}.`, {
-    headers: { "Catalog-Release": manifest.release_id },
-    extra: { release_id: manifest.release_id },
-  });
 }

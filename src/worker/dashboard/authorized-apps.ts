@@ -2,13 +2,14 @@
  * The OAuth grants of an account, as the "Authorized apps" page shows them, and their
  * revocation. Grants live in the OAuth library (through src/worker/auth/oauth/provider.ts); revoking
  * one marks it revoked in its KeyGuard first, which refuses its access tokens at the very next
- * request everywhere, then deletes the grant and its tokens from the library, as
- * POST /oauth/revoke does (src/worker/auth/oauth/grant-revocation.ts).
+ * request everywhere, then deletes the grant and its tokens from the library and the app's `admin`
+ * approval, as POST /oauth/revoke does (src/worker/auth/oauth/grant-revocation.ts).
  */
 import { readAdminApproval, type AdminApproval } from "../auth/oauth/admin-approval";
-import { grantScopes, markGrantRevoked } from "../auth/oauth/grant-revocation";
-import { oauthApi, type OAuthHelpers } from "../auth/oauth/provider";
+import { endGrant, everyGrant, findGrant } from "../auth/oauth/grant-revocation";
+import { oauthApi } from "../auth/oauth/provider";
 import { ADMIN_SCOPE } from "../../common/auth/scopes";
+import { fitsStorageKey } from "../http/identifier-length";
 
 export interface AuthorizedApp {
   grantId: string;
@@ -21,20 +22,9 @@ export interface AuthorizedApp {
   adminApproval: AdminApproval["status"] | null;
 }
 
-async function everyGrant(api: OAuthHelpers, accountId: string) {
-  const grants = [];
-  let cursor: string | undefined;
-  do {
-    const page = await api.listUserGrants(accountId, { cursor });
-    grants.push(...page.items);
-    cursor = page.cursor;
-  } while (cursor);
-  return grants;
-}
-
 /** The registered name of an OAuth client, or undefined when there is no such client. */
 export async function appNameOf(env: Env, requestUrl: string, clientId: string): Promise<string | undefined> {
-  if (clientId.length > 256) return undefined;
+  if (!fitsStorageKey(clientId)) return undefined;
   const client = await oauthApi(env, requestUrl).lookupClient(clientId);
   return client ? (client.clientName ?? client.clientId) : undefined;
 }
@@ -86,8 +76,8 @@ export async function revokeAuthorizedApp(
 ): Promise<boolean> {
   const api = oauthApi(env, requestUrl);
   // Only a grant listed under this account may be touched: the KeyGuard is named by grant id alone.
-  if ((await grantScopes(api, accountId, grantId)) === null) return false;
-  await markGrantRevoked(env, grantId);
-  await api.revokeGrant(grantId, accountId);
+  const grant = await findGrant(api, accountId, grantId);
+  if (!grant) return false;
+  await endGrant(env, api, { grantId, userId: accountId, clientId: grant.clientId });
   return true;
 }

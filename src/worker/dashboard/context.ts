@@ -25,6 +25,7 @@ export const revokeAppPath = (grantId: string) => `${DASHBOARD_PATHS.apps}/${gra
 export const ADMIN_REQUEST_PATHS = {
   approve: `${DASHBOARD_PATHS.operator}/admin-requests/approve`,
   reject: `${DASHBOARD_PATHS.operator}/admin-requests/reject`,
+  withdraw: `${DASHBOARD_PATHS.operator}/admin-requests/withdraw`,
 } as const;
 /** Lets an account create API keys with the `admin` scope (the account-wide approval): GET asks, POST approves. */
 export const adminKeysPath = (accountId: string) => `${DASHBOARD_PATHS.operator}/accounts/${accountId}/admin-keys`;

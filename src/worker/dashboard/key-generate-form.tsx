@@ -16,7 +16,7 @@ import { describedBy, FieldError } from "./display";
 
 const MODE_WORDS: Record<KeyMode, string> = {
   live: "Live: production access (sk_live_…)",
-  test: "Test: sandbox only, no real orders (sk_test_…)",
+  test: "Test: the sandbox deployment only, for trying things out (sk_test_…)",
 };
 
 export function KeyGenerateForm(props: {

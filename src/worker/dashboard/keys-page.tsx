@@ -25,7 +25,7 @@ export interface KeysPageProps {
   message?: { kind: "success" | "error"; text: string };
 }
 
-export const ROTATION_STEPS = [
+const ROTATION_STEPS = [
   "Generate a new key on this page.",
   "Deploy the new key everywhere the old one is used. Both keys work in the meantime.",
   "Revoke the old key. From that moment it fails with 401 everywhere.",

@@ -20,7 +20,7 @@ import { maskedKey } from "./display";
 import { claimForm, newFormId } from "./form-once";
 import { emptyKeyForm, readKeyForm } from "./key-form";
 import { keyTitle } from "./key-table";
-import { KeysPage, ROTATION_STEPS, type KeysPageProps } from "./keys-page";
+import { KeysPage, type KeysPageProps } from "./keys-page";
 import { renderDashboard, renderDashboardError, type PageStatus } from "./page";
 
 type KeysView = Partial<Pick<KeysPageProps, "form" | "formErrors" | "created" | "message">> & {
@@ -60,7 +60,8 @@ export function refusalMessage(refusal: Refusal): { status: PageStatus; text: st
     case "key_limit_reached":
       return {
         status: 409,
-        text: `No key was generated: an account can have at most ${MAX_ACTIVE_KEYS} active keys at once, and you have ${MAX_ACTIVE_KEYS}. Revoke a key you no longer use, then generate again. To rotate a key: ${ROTATION_STEPS.join(" ")}`,
+        // Short: the rotation recipe is on the same page, in its own panel.
+        text: `No key was generated: you already have ${MAX_ACTIVE_KEYS} active keys, the most an account can have. Revoke one you no longer use, then generate again. To replace a key without downtime, see Rotating a key.`,
       };
     case "admin_not_approved":
       return {

@@ -9,6 +9,7 @@
  * Names on these pages come from the account's object and the approval record, never from the URL.
  */
 import type { Context } from "hono";
+import { fitsStorageKey } from "../http/identifier-length";
 import type { Child } from "hono/jsx";
 import { accountObject } from "../auth/accounts";
 import type { AccountView } from "../auth/account-views";
@@ -84,7 +85,9 @@ export async function confirmApproveRequest(c: OperatorContext) {
   const clientId = c.req.query("client_id") ?? "";
   const account = await accountOf(c, accountId);
   const request =
-    account && clientId && clientId.length <= 256 ? await readAdminApproval(c.env.OAUTH_KV, accountId, clientId) : null;
+    account && clientId && fitsStorageKey(clientId)
+      ? await readAdminApproval(c.env.OAUTH_KV, accountId, clientId)
+      : null;
   if (!account || request?.status !== "pending") {
     return renderDashboardError(
       c,
@@ -105,8 +108,8 @@ export async function confirmApproveRequest(c: OperatorContext) {
           account on the {c.env.DEPLOYMENT} deployment.
         </p>
         <p>
-          Withdrawing it later means the customer revoking the app on their Authorized apps page, so approve only an app
-          you trust with everything.
+          You can withdraw it later on the operator page (the app's tokens then stop at once, and the customer must
+          authorize it again), but approve only an app you trust with everything.
         </p>
       </>
     ),

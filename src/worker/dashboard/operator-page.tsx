@@ -2,6 +2,7 @@
  * The operator page: `admin` scope requests waiting for a decision (approve / reject) and the
  * accounts of this deployment.
  */
+import type { Child } from "hono/jsx";
 import type { AccountView } from "../auth/account-views";
 import type { AdminApproval } from "../auth/oauth/admin-approval";
 import { CsrfField } from "../web/csrf";
@@ -10,6 +11,7 @@ import { ADMIN_REQUEST_PATHS, adminKeysPath, approveRequestPath, withdrawAdminKe
 import { When } from "./display";
 import { DashboardPage, Notice } from "./page";
 
+/** A row of the waiting or the approved requests. */
 export interface PendingRequestRow {
   request: AdminApproval;
   accountEmail: string;
@@ -22,53 +24,105 @@ function Decisions(props: { session: WebSession; request: AdminApproval; who: st
       <a class="button primary" href={approveRequestPath(props.request.account_id, props.request.client_id)}>
         Approve<span class="visually-hidden"> admin for {props.who}</span>
       </a>
-      <form method="post" action={ADMIN_REQUEST_PATHS.reject} class="inline">
-        <CsrfField token={props.session.csrfToken} />
-        <input type="hidden" name="account_id" value={props.request.account_id} />
-        <input type="hidden" name="client_id" value={props.request.client_id} />
-        <button type="submit" class="danger">
-          Reject<span class="visually-hidden"> admin for {props.who}</span>
-        </button>
-      </form>
+      <RequestForm {...props} action={ADMIN_REQUEST_PATHS.reject} label="Reject" hidden={`admin for ${props.who}`} />
     </div>
   );
 }
 
-function PendingRequests(props: { session: WebSession; rows: readonly PendingRequestRow[] }) {
-  if (props.rows.length === 0) return <p class="empty">No admin requests are waiting.</p>;
+/** A form that acts at once on one request (CSRF-protected): Reject, or Withdraw (its grants holding admin end). */
+function RequestForm(props: {
+  session: WebSession;
+  request: AdminApproval;
+  action: string;
+  label: string;
+  hidden: string;
+}) {
+  return (
+    <form method="post" action={props.action} class="inline">
+      <CsrfField token={props.session.csrfToken} />
+      <input type="hidden" name="account_id" value={props.request.account_id} />
+      <input type="hidden" name="client_id" value={props.request.client_id} />
+      <button type="submit" class="danger">
+        {props.label}
+        <span class="visually-hidden"> {props.hidden}</span>
+      </button>
+    </form>
+  );
+}
+
+/** The waiting or the approved requests: account, app, when, and what the operator can do. */
+function RequestsTable(props: {
+  rows: readonly PendingRequestRow[];
+  empty: string;
+  caption: string;
+  when: { label: string; of: (request: AdminApproval) => string };
+  action: { label: string; render: (request: AdminApproval, who: string) => Child };
+}) {
+  if (props.rows.length === 0) return <p class="empty">{props.empty}</p>;
   return (
     <table class="cards">
-      <caption class="visually-hidden">Admin scope requests waiting for a decision</caption>
+      <caption class="visually-hidden">{props.caption}</caption>
       <thead>
         <tr>
           <th scope="col">Account</th>
           <th scope="col">App</th>
-          <th scope="col">Requested</th>
-          <th scope="col">Decision</th>
+          <th scope="col">{props.when.label}</th>
+          <th scope="col">{props.action.label}</th>
         </tr>
       </thead>
       <tbody>
-        {props.rows.map(({ request, accountEmail }) => {
-          const who = `${request.client_name} acting for ${accountEmail}`;
-          return (
-            <tr>
-              <td data-label="Account">{accountEmail}</td>
-              <td data-label="App">
-                {request.client_name} <code class="muted">{request.client_id}</code>
-              </td>
-              <td data-label="Requested">
-                <When at={request.requested_at} />
-              </td>
-              <td data-label="Decision">
-                <Decisions session={props.session} request={request} who={who} />
-              </td>
-            </tr>
-          );
-        })}
+        {props.rows.map(({ request, accountEmail }) => (
+          <tr>
+            <td data-label="Account">{accountEmail}</td>
+            <td data-label="App">
+              {request.client_name} <code class="muted">{request.client_id}</code>
+            </td>
+            <td data-label={props.when.label}>
+              <When at={props.when.of(request)} />
+            </td>
+            <td data-label={props.action.label}>
+              {props.action.render(request, `${request.client_name} acting for ${accountEmail}`)}
+            </td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );
 }
+
+const PendingRequests = (props: { session: WebSession; rows: readonly PendingRequestRow[] }) => (
+  <RequestsTable
+    rows={props.rows}
+    empty="No admin requests are waiting."
+    caption="Admin scope requests waiting for a decision"
+    when={{ label: "Requested", of: (request) => request.requested_at }}
+    action={{
+      label: "Decision",
+      render: (request, who) => <Decisions session={props.session} request={request} who={who} />,
+    }}
+  />
+);
+
+const ApprovedRequests = (props: { session: WebSession; rows: readonly PendingRequestRow[] }) => (
+  <RequestsTable
+    rows={props.rows}
+    empty="No app holds an approved admin."
+    caption="OAuth apps with an approved admin scope"
+    when={{ label: "Approved", of: (request) => request.approved_at ?? request.requested_at }}
+    action={{
+      label: "Withdraw",
+      render: (request, who) => (
+        <RequestForm
+          session={props.session}
+          request={request}
+          action={ADMIN_REQUEST_PATHS.withdraw}
+          label="Withdraw"
+          hidden={`admin from ${who}`}
+        />
+      ),
+    }}
+  />
+);
 
 /** Both links lead to a confirmation page. */
 function AdminKeysCell(props: { account: AccountView }) {
@@ -126,6 +180,7 @@ export function OperatorPage(props: {
   session: WebSession;
   deployment: string;
   pending: readonly PendingRequestRow[];
+  approved: readonly PendingRequestRow[];
   accounts: readonly AccountView[];
   message?: { kind: "success" | "error"; text: string };
 }) {
@@ -148,6 +203,14 @@ export function OperatorPage(props: {
           Reject and it keeps everything else; the customer may ask again.
         </p>
         <PendingRequests session={props.session} rows={props.pending} />
+      </section>
+      <section aria-labelledby="approved-heading">
+        <h2 id="approved-heading">Approved admin access</h2>
+        <p class="hint">
+          Withdraw and the app's tokens that can carry admin stop at their next request; the customer must authorize the
+          app again, which asks you again.
+        </p>
+        <ApprovedRequests session={props.session} rows={props.approved} />
       </section>
       <section aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">Accounts</h2>

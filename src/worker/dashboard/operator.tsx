@@ -3,6 +3,7 @@
  * - GET  /dashboard/operator                            pending admin requests, accounts
  * - POST /dashboard/operator/admin-requests/approve     approve one (fields account_id, client_id)
  * - POST /dashboard/operator/admin-requests/reject      reject one
+ * - POST /dashboard/operator/admin-requests/withdraw    withdraw an approved one (its admin grants end)
  * - POST /dashboard/operator/accounts/:id/admin-keys    let the account create keys with `admin`
  * Each approval, and withdrawing the admin-keys one, is confirmed first (operator-confirm.tsx).
  * After a decision the browser is sent back with 303; the message names the account and app from
@@ -12,13 +13,16 @@ import type { Context, Hono } from "hono";
 import { accountDirectory, accountObject } from "../auth/accounts";
 import type { AccountView } from "../auth/account-views";
 import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
+import { fitsStorageKey } from "../http/identifier-length";
 import { requireOperatorRole } from "./access";
 import {
   approveAdminRequest,
-  pendingAdminRequests,
+  adminRequests,
   rejectAdminRequest,
+  withdrawAdminApproval,
   type AdminDecision,
 } from "../auth/oauth/admin-requests";
+import { oauthApi } from "../auth/oauth/provider";
 import { appNameOf } from "./authorized-apps";
 import {
   ADMIN_REQUEST_PATHS,
@@ -67,22 +71,30 @@ async function decisionMessage(c: Context<DashboardEnv>, accounts: readonly Acco
       kind: "success" as const,
       text: `Rejected: ${app} does not get admin for ${email}. Its other scopes are unchanged.`,
     };
+  if (decision === "withdrawn")
+    return {
+      kind: "success" as const,
+      text: `Withdrawn: ${app} no longer has admin for ${email}; its tokens stop at their next request, and ${email} must authorize it again.`,
+    };
   return undefined;
 }
 
 async function showOperator(c: Context<DashboardEnv>) {
-  const [pending, accounts] = await Promise.all([pendingAdminRequests(c.env.OAUTH_KV), everyAccount(c.env)]);
+  const [pending, approved, accounts] = await Promise.all([
+    adminRequests(c.env.OAUTH_KV),
+    adminRequests(c.env.OAUTH_KV, { status: "approved" }),
+    everyAccount(c.env),
+  ]);
   const emailOf = new Map(accounts.map((account) => [account.id, account.email]));
-  const rows = pending.map((request) => ({
-    request,
-    accountEmail: emailOf.get(request.account_id) ?? request.account_id,
-  }));
+  const rowsOf = (requests: typeof pending) =>
+    requests.map((request) => ({ request, accountEmail: emailOf.get(request.account_id) ?? request.account_id }));
   const page = (
     <OperatorPage
       account={c.var.account}
       session={c.var.session!}
       deployment={c.env.DEPLOYMENT}
-      pending={rows}
+      pending={rowsOf(pending)}
+      approved={rowsOf(approved)}
       accounts={accounts}
       message={await decisionMessage(c, accounts)}
     />
@@ -96,26 +108,40 @@ const REFUSED: Record<Exclude<AdminDecision, { ok: true }>["reason"], string> = 
   already_decided: "That admin request was already approved. Nothing was changed.",
 };
 
+const REFUSED_WITHDRAWAL = {
+  not_found:
+    "No app holds an approved admin for that account (it may have been withdrawn already). Nothing was changed.",
+  pending: "That admin request is still waiting, not approved: reject it instead. Nothing was changed.",
+} as const;
+
+/** The account and app a decision form names, or null when it names none. */
+async function decisionTarget(c: Context<DashboardEnv>) {
+  const form = await c.req.formData();
+  const accountId = form.get("account_id");
+  const clientId = form.get("client_id");
+  if (typeof accountId !== "string" || !ACCOUNT_ID_PATTERN.test(accountId)) return null;
+  if (typeof clientId !== "string" || !clientId || !fitsStorageKey(clientId)) return null;
+  return { accountId, clientId };
+}
+
+const notUnderstood = (c: Context<DashboardEnv>) =>
+  renderDashboardError(
+    c,
+    400,
+    "Request not understood",
+    "The form did not name an account and an app. Go back to the operator page and use its buttons.",
+  );
+
+const decided = (c: Context<DashboardEnv>, decision: string, target: { accountId: string; clientId: string }) =>
+  c.redirect(
+    `${DASHBOARD_PATHS.operator}?${new URLSearchParams({ decision, account: target.accountId, client: target.clientId })}`,
+    303,
+  );
+
 function decide(decision: "approved" | "rejected") {
   return async (c: Context<DashboardEnv>) => {
-    const form = await c.req.formData();
-    const accountId = form.get("account_id");
-    const clientId = form.get("client_id");
-    if (
-      typeof accountId !== "string" ||
-      !ACCOUNT_ID_PATTERN.test(accountId) ||
-      typeof clientId !== "string" ||
-      !clientId ||
-      clientId.length > 256
-    ) {
-      return renderDashboardError(
-        c,
-        400,
-        "Request not understood",
-        "The form did not name an account and an app. Go back to the operator page and use its buttons.",
-      );
-    }
-    const target = { accountId, clientId };
+    const target = await decisionTarget(c);
+    if (!target) return notUnderstood(c);
     const outcome =
       decision === "approved"
         ? await approveAdminRequest(c.env.OAUTH_KV, target, c.var.account.email, new Date())
@@ -127,9 +153,22 @@ function decide(decision: "approved" | "rejected") {
         "Nothing to decide",
         REFUSED[outcome.reason],
       );
-    const query = new URLSearchParams({ decision, account: accountId, client: clientId });
-    return c.redirect(`${DASHBOARD_PATHS.operator}?${query}`, 303);
+    return decided(c, decision, target);
   };
+}
+
+async function withdraw(c: Context<DashboardEnv>) {
+  const target = await decisionTarget(c);
+  if (!target) return notUnderstood(c);
+  const outcome = await withdrawAdminApproval(c.env, oauthApi(c.env, c.req.url), target);
+  if (!outcome.ok)
+    return renderDashboardError(
+      c,
+      outcome.reason === "not_found" ? 404 : 409,
+      "Nothing to withdraw",
+      REFUSED_WITHDRAWAL[outcome.reason],
+    );
+  return decided(c, "withdrawn", target);
 }
 
 async function approveAdminKeys(c: Context<DashboardEnv>) {
@@ -153,6 +192,7 @@ export function registerOperatorPages(dashboard: Hono<DashboardEnv>): void {
   dashboard.get(ADMIN_REQUEST_PATHS.approve, requireOperatorRole(), confirmApproveRequest);
   dashboard.post(ADMIN_REQUEST_PATHS.approve, requireOperatorRole(), decide("approved"));
   dashboard.post(ADMIN_REQUEST_PATHS.reject, requireOperatorRole(), decide("rejected"));
+  dashboard.post(ADMIN_REQUEST_PATHS.withdraw, requireOperatorRole(), withdraw);
   dashboard.get(adminKeysPath(":accountId"), requireOperatorRole(), confirmAdminKeys);
   dashboard.post(adminKeysPath(":accountId"), requireOperatorRole(), approveAdminKeys);
   dashboard.get(withdrawAdminKeysPath(":accountId"), requireOperatorRole(), confirmWithdrawAdminKeys);

@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import type { Child } from "hono/jsx";
 import type { AccountView } from "../auth/account-views";
+import { DOCS_PATHS } from "../docs/paths";
 import { SignOutForm } from "../web/login-page";
 import { Layout, renderPage } from "../web/page";
 import type { WebSession } from "../web/session";
@@ -35,6 +36,9 @@ function DashboardNav(props: { current: Section | null; account: AccountView; se
               </a>
             </li>
           ))}
+          <li>
+            <a href={DOCS_PATHS.reference}>API reference</a>
+          </li>
         </ul>
       </nav>
       <div class="account-menu">

@@ -7,6 +7,7 @@ import type { AppEnv } from "../http/context";
 import { openApiDocument } from "../http/openapi-document";
 import { ProblemSchema } from "../http/problem";
 import { registerErrorsPage } from "./errors-page";
+import { HOME_PATH, registerHomePage } from "./home-page";
 import { DOCS_PATHS, DOCS_TAG } from "./paths";
 import { registerReferencePage } from "./reference-page";
 import { noQueryParameters } from "../http/strict-query";
@@ -76,6 +77,25 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     responses: { 200: html("An HTML page with one section per code, anchored by the code.") },
   });
 
+  app.openAPIRegistry.registerPath({
+    ...documented,
+    method: "get",
+    path: HOME_PATH,
+    operationId: "getHome",
+    summary: "Where to start: links to the reference, the error codes, this document and the dashboard",
+    responses: {
+      200: {
+        description: "An HTML page; with `Accept: application/json` (and not `text/html`), the same links as JSON.",
+        content: {
+          "text/html": { schema: { type: "string" as const } },
+          "application/json": {
+            schema: z.object({ name: z.string(), links: z.record(z.string(), z.url()) }),
+          },
+        },
+      },
+    },
+  });
+
   app.get(DOCS_PATHS.document, noQueryParameters(), (c) =>
     c.body(documentAt(app, c.var.publicOrigin), 200, {
       "Content-Type": "application/json",
@@ -85,4 +105,5 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   );
   registerReferencePage(app);
   registerErrorsPage(app);
+  registerHomePage(app);
 }

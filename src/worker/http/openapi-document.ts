@@ -8,7 +8,8 @@
  * - a protected one (`security` names a scheme): the 401s, 403 `insufficient_scope` when a scope is
  *   required, 429 and 503 `oauth_not_configured` of protect(), RateLimit headers on every answer;
  * - a public one: `security: []`;
- * - a HEAD operation beside every GET (Hono answers HEAD with the GET route, without a body).
+ * - HEAD, which Hono answers with every GET route (without a body), said in the GET's description
+ *   rather than as a twin operation, so the reference lists each route once.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./context";
@@ -45,9 +46,9 @@ const REQUEST_ID = {
     true,
   ),
 };
-/** Range handling is defined for GET only (RFC 9110 §14.2): HEAD ignores these. */
-const GET_ONLY_PARAMETERS = new Set(["Range", "If-Range"]);
-const GET_ONLY_STATUSES = new Set(["206", "416"]);
+/** What every GET's description ends with: HEAD is answered too (RFC 9110 §9.3.2), and a Range is for GET only (§14.2). */
+const HEAD_TOO =
+  "HEAD answers the same headers without a body (RFC 9110 §9.3.2); `Range`, `If-Range`, 206 and 416 are for GET only.";
 
 export const DOCUMENT_INFO = {
   title: "Readiness Catalog API",
@@ -75,7 +76,7 @@ export function openApiDocument(
 
 function completePathItem(item: Record<string, Operation>): void {
   for (const operation of Object.values(item)) completeOperation(operation);
-  if (item.get && !item.head) item.head = headOf(item.get);
+  if (item.get) item.get.description = item.get.description ? `${item.get.description}\n\n${HEAD_TOO}` : HEAD_TOO;
 }
 
 function completeOperation(operation: Operation): void {
@@ -101,26 +102,6 @@ function completeOperation(operation: Operation): void {
 }
 
 const statusOf = (code: ProblemCode) => String(PROBLEM_TYPES[code].status);
-
-function headOf(get: Operation): Operation {
-  const responses = Object.fromEntries(
-    Object.entries(get.responses)
-      .filter(([status]) => !GET_ONLY_STATUSES.has(status))
-      .map(([status, { content: _body, ...response }]) => [status, response]),
-  );
-  return {
-    ...get,
-    operationId: get.operationId && headId(get.operationId),
-    summary: `${get.summary ?? get.operationId}: headers only`,
-    description: "The headers a GET would answer, without a body (RFC 9110 §9.3.2). A `Range` is ignored.",
-    parameters: get.parameters?.filter((parameter) => !GET_ONLY_PARAMETERS.has(parameter.name ?? "")),
-    responses,
-  };
-}
-
-/** `getCatalog` → `headCatalog`; `listKeys` → `headListKeys`. */
-const headId = (id: string) =>
-  id.startsWith("get") ? `head${id.slice(3)}` : `head${id[0]!.toUpperCase()}${id.slice(1)}`;
 
 /** OpenAPI 3.1 §4.8.29: the flow URLs are URLs; the routes register paths. */
 function absoluteOAuthUrls(doc: Document, origin: string): void {

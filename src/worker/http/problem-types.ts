@@ -211,6 +211,11 @@ export const PROBLEM_TYPES = {
     explanation:
       "The order's status does not allow this: cancel only while `pending` or `paid`, advance only from `pending` or `paid`. The detail gives the status; nothing was changed.",
   },
+  admin_request_pending: {
+    status: 409,
+    title: "Admin request not approved",
+    explanation: "The OAuth admin request is still waiting, so there is no approval to withdraw; reject it instead.",
+  },
   precondition_failed: {
     status: 412,
     title: "Precondition failed",

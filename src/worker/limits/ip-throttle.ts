@@ -52,20 +52,34 @@ export function throttledSeconds(ip: string | null, now = Date.now()): number {
   return Math.ceil((until - now) / 1000);
 }
 
-/** Counts one failed authentication; returns the seconds to refuse this address for, or 0 if still under the limit. */
+/** Where a failure happened, for the lockout log line: API credentials, the operator secret, sign-in. */
+export type FailureSurface = "api_auth" | "operator_auth" | "sign_in";
+
+/**
+ * Counts one failed authentication under `key` (the address, or the address with a surface
+ * prefix); returns the seconds to refuse it for, or 0 if still under the limit. The moment a key
+ * goes over, one warn line says so (the key and the surface, never a credential).
+ */
 export async function countAuthFailure(
   limiter: FailureLimiter | undefined,
-  ip: string | null,
-  now = Date.now(),
+  key: string | null,
+  options: { now?: number; windowSeconds?: number; surface?: FailureSurface } = {},
 ): Promise<number> {
-  if (!limiter || ip === null) return 0;
-  const remembered = throttledSeconds(ip, now);
+  const { now = Date.now(), windowSeconds = AUTH_FAILURE_WINDOW_SECONDS, surface = "api_auth" } = options;
+  if (!limiter || key === null) return 0;
+  const remembered = throttledSeconds(key, now);
   if (remembered > 0) return remembered;
-  const { success } = await limiter.limit({ key: ip });
+  const { success } = await limiter.limit({ key });
   if (success) return 0;
   if (refusedUntil.size >= MAX_REMEMBERED_IPS) refusedUntil.clear();
-  refusedUntil.set(ip, now + AUTH_FAILURE_WINDOW_SECONDS * 1000);
-  return AUTH_FAILURE_WINDOW_SECONDS;
+  refusedUntil.set(key, now + windowSeconds * 1000);
+  logLockout(surface, key, windowSeconds);
+  return windowSeconds;
+}
+
+/** One line per lockout, for alerting (docs/operations.md): which surface, which address, for how long. */
+export function logLockout(surface: FailureSurface, key: string, seconds: number): void {
+  console.warn(JSON.stringify({ level: "warn", event: "lockout", surface, client: key, retry_after_seconds: seconds }));
 }
 
 /** For an address over the limit: may one more credential be checked against storage? */

@@ -2,9 +2,10 @@
  * The operator API's side of OAuth `admin` approval (what `npm run keys -- admin-requests`,
  * `approve-admin --client` and `reject-admin` call). The decisions are src/worker/auth/oauth/
  * admin-requests.ts's, the same the dashboard's operator page makes:
- * - GET  /operator/v1/admin-requests[?account_id=]                                   pending requests
+ * - GET  /operator/v1/admin-requests[?account_id=][&status=pending|approved]         requests (pending by default)
  * - POST /operator/v1/accounts/{account_id}/admin-requests/{client_id}/approval     approve one
  * - POST /operator/v1/accounts/{account_id}/admin-requests/{client_id}/rejection    reject one
+ * - POST /operator/v1/accounts/{account_id}/admin-requests/{client_id}/withdrawal   withdraw an approval
  * The account-wide approval for API keys is POST /operator/v1/accounts/{account_id}/admin-approval.
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
@@ -13,10 +14,12 @@ import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
 import type { AdminApproval, AdminRequestView } from "../auth/oauth/admin-approval";
 import {
   approveAdminRequest,
-  pendingAdminRequests,
+  adminRequests,
   rejectAdminRequest,
+  withdrawAdminApproval,
   type AdminDecision,
 } from "../auth/oauth/admin-requests";
+import { oauthApi } from "../auth/oauth/provider";
 import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 import { strictQuery } from "../http/strict-query";
@@ -31,7 +34,10 @@ const RequestParams = AccountParams.extend({
     .string()
     .regex(/^[\w-]{1,256}$/, "a client id is letters, digits, - and _ (see npm run clients -- list)"),
 });
-const PendingQuery = strictQuery({ account_id: z.string().regex(ACCOUNT_ID_PATTERN, ACCOUNT_ID_RULE).optional() });
+const RequestsQuery = strictQuery({
+  account_id: z.string().regex(ACCOUNT_ID_PATTERN, ACCOUNT_ID_RULE).optional(),
+  status: z.enum(["pending", "approved"]).optional(),
+});
 
 async function withAccountEmails(env: Env, requests: readonly AdminApproval[]): Promise<AdminRequestView[]> {
   const emails = new Map<string, Promise<string | null>>();
@@ -64,10 +70,11 @@ function decided(outcome: AdminDecision, target: { account_id: string; client_id
 
 export function registerOperatorAdminRequests(app: OpenAPIHono<AppEnv>) {
   app.openapi(
-    operatorRoute({ method: "get", path: `${OPERATOR_BASE}/admin-requests`, request: { query: PendingQuery } }),
+    operatorRoute({ method: "get", path: `${OPERATOR_BASE}/admin-requests`, request: { query: RequestsQuery } }),
     async (c) => {
-      const pending = await pendingAdminRequests(c.env.OAUTH_KV, { accountId: c.req.valid("query").account_id });
-      return c.json({ data: await withAccountEmails(c.env, pending) });
+      const { account_id, status } = c.req.valid("query");
+      const requests = await adminRequests(c.env.OAUTH_KV, { accountId: account_id, status });
+      return c.json({ data: await withAccountEmails(c.env, requests) });
     },
   );
 
@@ -95,6 +102,30 @@ export function registerOperatorAdminRequests(app: OpenAPIHono<AppEnv>) {
         clientId: target.client_id,
       });
       return c.json(decided(outcome, target));
+    },
+  );
+
+  registerWithdrawal(app, requestPath);
+}
+
+function registerWithdrawal(app: OpenAPIHono<AppEnv>, requestPath: string) {
+  app.openapi(
+    operatorRoute({ method: "post", path: `${requestPath}/withdrawal`, request: { params: RequestParams } }),
+    async (c) => {
+      const target = c.req.valid("param");
+      const outcome = await withdrawAdminApproval(c.env, oauthApi(c.env, c.var.publicOrigin), {
+        accountId: target.account_id,
+        clientId: target.client_id,
+      });
+      const which = `account ${target.account_id} and client ${target.client_id}`;
+      if (!outcome.ok && outcome.reason === "not_found")
+        throw new Problem("admin_request_not_found", `No admin approval for ${which}; nothing changed.`);
+      if (!outcome.ok)
+        throw new Problem(
+          "admin_request_pending",
+          `The admin request for ${which} is still waiting, not approved; reject it instead (npm run keys -- reject-admin).`,
+        );
+      return c.json({ request: outcome.request, revoked_grants: outcome.revokedGrants });
     },
   );
 }

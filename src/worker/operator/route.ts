@@ -1,13 +1,13 @@
 /**
  * What every operator API route shares (routes.ts, admin-requests.ts):
  * the base path, the account-id parameter and `operatorRoute()`, which keeps a route out of
- * /openapi.json and behind `requireOperator()`, and refuses unknown query parameters (`NO_QUERY`
- * unless the route declares its own `strictQuery`).
+ * /openapi.json and refuses unknown query parameters (`NO_QUERY` unless the route declares its own
+ * `strictQuery`). `requireOperator()` guards the whole base path (registerOperatorRoutes), every
+ * method and unknown path included.
  */
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
 import { NO_QUERY } from "../http/strict-query";
-import { requireOperator } from "./auth";
 
 export const OPERATOR_BASE = "/operator/v1";
 
@@ -20,7 +20,6 @@ export function operatorRoute<const R extends Omit<RouteConfig, "middleware" | "
     request: { query: NO_QUERY, ...config.request } as Omit<{ query: typeof NO_QUERY }, keyof R["request"]> &
       R["request"],
     hide: true,
-    middleware: [requireOperator()] as const,
     responses: { 200: { description: "ok" } },
   });
 }

@@ -13,6 +13,7 @@ import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 import { RatePolicySchema } from "../limits/policy";
 import { registerOperatorAdminRequests } from "./admin-requests";
+import { requireOperator } from "./auth";
 import { AccountParams, OPERATOR_BASE, operatorRoute } from "./route";
 import { CreateKeyBody } from "../keys/schemas";
 
@@ -33,6 +34,8 @@ const NewAccountBody = z.strictObject({
 const AdmissionBody = z.strictObject({ strict: z.boolean() });
 
 export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
+  // Before any route: every method and path under the base, unknown ones included, needs the secret.
+  app.use(`${OPERATOR_BASE}/*`, requireOperator());
   app.openapi(operatorRoute({ method: "get", path: `${OPERATOR_BASE}/deployment` }), (c) =>
     c.json({ deployment: c.env.DEPLOYMENT, key_mode: c.env.KEY_MODE }),
   );

@@ -4,6 +4,7 @@
  * continues (303) to `continue`, which must be a path on this origin (no open redirect).
  */
 import type { Context, Hono } from "hono";
+import { OAUTH_ENDPOINTS } from "../auth/oauth/provider";
 import { signIn } from "../auth/sign-in";
 import { clientAddressOf } from "../limits/ip-throttle";
 import { csrfProtection, csrfTokenFor } from "./csrf";
@@ -14,13 +15,23 @@ import { endSession, loadSession, startSignedInSession, type WebEnv } from "./se
 const MAX_EMAIL_LENGTH = 254; // RFC 5321 §4.5.3.1.3
 const MAX_PASSWORD_LENGTH = 1024;
 
-/** `value` when it is a path on this origin; otherwise `fallback`. Refuses `//host` and `/\host`. */
+/** The pages a sign-in or sign-out may continue to: the sign-in page, the authorization page and the dashboard. */
+const CONTINUE_PATHS = [LOGIN_PATH, OAUTH_ENDPOINTS.authorize, "/dashboard"];
+
+const isServedPage = (pathname: string) =>
+  CONTINUE_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`)) && !pathname.includes("//");
+
+/**
+ * `value` resolved against this origin, when the result is on this origin and a page that may be continued to;
+ * otherwise `fallback`. Resolving first, as a browser does (it drops tabs and newlines, reads `\` as `/`, removes
+ * dot segments), then checking what came out is what defeats `/.//host`, `/\host`, `https:host` and the like.
+ */
 export function continuePath(value: unknown, requestUrl: string, fallback = LOGIN_PATH): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\"))
-    return fallback;
+  if (typeof value !== "string" || !value.startsWith("/")) return fallback;
   const origin = new URL(requestUrl).origin;
-  const target = new URL(value, origin);
-  return target.origin === origin ? target.pathname + target.search : fallback;
+  const target = URL.parse(value, origin);
+  if (!target || target.origin !== origin || target.username || target.password) return fallback;
+  return isServedPage(target.pathname) ? target.pathname + target.search : fallback;
 }
 
 async function showLogin(c: Context<WebEnv>) {

@@ -4,6 +4,8 @@
  * bash as pasted.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { REPO_ROOT } from "./wrangler-dev";
 
@@ -18,8 +20,13 @@ export interface NpmStart {
   exited: Promise<number | null>;
 }
 
-/** Starts `npm start -- <args>` and resolves once the welcome screen is printed. */
+/**
+ * Starts `npm start -- <args>` and resolves once the welcome screen is printed. Its record for the
+ * other CLIs (scripts/start/running-instance.ts) goes to a file of this test process, which the CLIs
+ * this test runs read too, so that no other test's CLI finds this instance.
+ */
 export async function npmStart(args: string[]): Promise<NpmStart> {
+  process.env.NPM_START_FILE ??= path.join(mkdtempSync(path.join(tmpdir(), "npm-start-record-")), "npm-start.json");
   const child: ChildProcess = spawn(
     process.execPath,
     ["--import", "tsx", path.join(REPO_ROOT, "scripts/start.ts"), ...args],
@@ -27,6 +34,7 @@ export async function npmStart(args: string[]): Promise<NpmStart> {
       cwd: REPO_ROOT,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
+      env: process.env,
     },
   );
   let output = "";

@@ -7,7 +7,7 @@
  */
 import { grantSubject } from "./grant-guard";
 import { authorizationServer, type GrantProps } from "./provider";
-import { grantOf, openToken } from "./token-format";
+import { ACCESS_TOKEN_PREFIX, grantOf, openToken } from "./token-format";
 
 export interface VerifiedAccessToken {
   accountId: string;
@@ -48,5 +48,7 @@ export async function refusedAccessTokenDetail(env: Env, presented: string): Pro
   if (guard && (await guard.describe()).revoked) {
     return "The access token was revoked: the customer revoked the app's access, or the app revoked its token. Ask the customer to authorize the app again.";
   }
-  return "The access token is unknown, expired or was issued elsewhere. Obtain a new one at /oauth/token.";
+  if (!presented.startsWith(ACCESS_TOKEN_PREFIX))
+    return "This credential is neither an API key (sk_live_… or sk_test_…) nor an OAuth access token (oat_…). Create an API key on the dashboard (/dashboard/keys); an app gets an access token at /oauth/token.";
+  return "The access token is unknown, expired or was issued elsewhere. The app obtains a new one at /oauth/token (a refresh, or a new authorization).";
 }

@@ -16,6 +16,7 @@ export const ADMIN_APPROVAL_PREFIX = "admin-approval:";
 /** The part of a KV namespace this module needs (also satisfied by the CLI's platform proxy). */
 export interface ApprovalStore extends TextStore {
   put(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
 }
 
 export const AdminApprovalRecord = z.object({
@@ -74,4 +75,9 @@ export async function approvedTokenScopes(
   if (!grant.scopes.includes(ADMIN_SCOPE)) return [...grant.scopes];
   const approval = await readAdminApproval(kv, grant.accountId, grant.clientId);
   return approval?.status === "approved" ? [...grant.scopes] : grant.scopes.filter((scope) => scope !== ADMIN_SCOPE);
+}
+
+/** Forgets the approval (pending or approved) of this pair: the next consent to `admin` asks again. */
+export async function dropAdminApproval(kv: ApprovalStore, accountId: string, clientId: string): Promise<void> {
+  await kv.delete(adminApprovalKey(accountId, clientId));
 }

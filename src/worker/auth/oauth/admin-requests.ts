@@ -5,22 +5,28 @@
  * `admin-approval:<account_id>:<client_id>`), read by every code exchange and refresh: approving
  * sets `status: "approved"`, so the grant's next token carries `admin`; rejecting deletes the
  * pending request, so tokens keep leaving `admin` out and the customer may ask again by
- * authorizing the app again.
+ * authorizing the app again. Withdrawing an approval deletes it and ends the (account, app) grants
+ * that hold `admin`, so their tokens fail at the next request and a new grant asks again.
  */
 import { readStoredJson } from "../../http/stored-json";
+import { ADMIN_SCOPE } from "../../../common/auth/scopes";
 import {
   ADMIN_APPROVAL_PREFIX,
   AdminApprovalRecord,
   adminApprovalKey,
+  dropAdminApproval,
   readAdminApproval,
   type AdminApproval,
 } from "./admin-approval";
+import { everyGrant, revokeGrantNow } from "./grant-revocation";
+import type { OAuthHelpers } from "./provider";
 
-/** Every request still waiting for an operator (of one account, when given), oldest first. */
-export async function pendingAdminRequests(
+/** Every request in this state (of one account, when given), oldest first: waiting ones by default. */
+export async function adminRequests(
   kv: KVNamespace,
-  options: { accountId?: string } = {},
+  options: { accountId?: string; status?: AdminApproval["status"] } = {},
 ): Promise<AdminApproval[]> {
+  const status = options.status ?? "pending";
   // The account id ends at the ":" before the client id, so this prefix never matches a longer id.
   const prefix = options.accountId ? `${ADMIN_APPROVAL_PREFIX}${options.accountId}:` : ADMIN_APPROVAL_PREFIX;
   const names: string[] = [];
@@ -34,7 +40,7 @@ export async function pendingAdminRequests(
     names.map((name) => readStoredJson(kv, name, AdminApprovalRecord, "admin approval")),
   );
   return records
-    .filter((record): record is AdminApproval => record?.status === "pending")
+    .filter((record): record is AdminApproval => record?.status === status)
     .sort((a, b) => a.requested_at.localeCompare(b.requested_at));
 }
 
@@ -70,4 +76,26 @@ export async function rejectAdminRequest(
   if (request.status !== "pending") return { ok: false, reason: "already_decided" };
   await kv.delete(adminApprovalKey(target.accountId, target.clientId));
   return { ok: true, request };
+}
+
+export type AdminWithdrawal =
+  | { ok: true; request: AdminApproval; revokedGrants: string[] }
+  | { ok: false; reason: "not_found" | "pending" };
+
+/** Takes back an approved `admin`: the approval goes, and so do the grants of that pair that hold it. */
+export async function withdrawAdminApproval(
+  env: Env,
+  api: OAuthHelpers,
+  target: { accountId: string; clientId: string },
+): Promise<AdminWithdrawal> {
+  const request = await readAdminApproval(env.OAUTH_KV, target.accountId, target.clientId);
+  if (!request) return { ok: false, reason: "not_found" };
+  if (request.status !== "approved") return { ok: false, reason: "pending" };
+  // The approval goes first, so no refresh from here on can mint a token with admin.
+  await dropAdminApproval(env.OAUTH_KV, target.accountId, target.clientId);
+  const holding = (await everyGrant(api, target.accountId)).filter(
+    (grant) => grant.clientId === target.clientId && grant.scope.includes(ADMIN_SCOPE),
+  );
+  await Promise.all(holding.map((grant) => revokeGrantNow(env, api, { grantId: grant.id, userId: target.accountId })));
+  return { ok: true, request, revokedGrants: holding.map((grant) => grant.id) };
 }

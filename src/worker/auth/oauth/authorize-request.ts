@@ -6,6 +6,7 @@
  * ones it leaves to us: exact redirect match including loopback ports, PKCE for every client,
  * and scopes that exist.
  */
+import { fitsStorageKey, MAX_IDENTIFIER_BYTES } from "../../http/identifier-length";
 import { isS256Challenge } from "./pkce";
 import { isRegisteredRedirectUri } from "../../../common/auth/redirect-uri";
 import {
@@ -53,6 +54,11 @@ export async function checkAuthorizeRequest(
     return errorPage(
       "Invalid authorization link",
       "The link that sent you here has no client_id, so we cannot tell which application is asking.",
+    );
+  if (!fitsStorageKey(clientId))
+    return errorPage(
+      "Unknown application",
+      `The client_id in this link is longer than ${MAX_IDENTIFIER_BYTES} bytes, so no application has it. Ask the application's developer to check its configuration.`,
     );
   const client = await api.lookupClient(clientId);
   if (!client)

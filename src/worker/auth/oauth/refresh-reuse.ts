@@ -8,7 +8,7 @@
  * KeyGuard knows tokens only by SHA-256.
  */
 import { grantSubject } from "./grant-guard";
-import { markGrantRevoked } from "./grant-revocation";
+import { revokeGrantNow } from "./grant-revocation";
 import type { OAuthHelpers } from "./provider";
 import { grantOf } from "./token-format";
 
@@ -32,8 +32,7 @@ async function endGrant(
   reason: "refresh_token_reused" | "grant_revoked",
 ): Promise<void> {
   const { userId, grantId } = grantOf(libraryToken);
-  await markGrantRevoked(env, grantId);
-  await api.revokeGrant(grantId, userId);
+  await revokeGrantNow(env, api, { grantId, userId });
   console.warn(
     JSON.stringify({
       level: "warn",

@@ -15,7 +15,8 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
-import { findGrant, grantScopes, markGrantRevoked } from "./grant-revocation";
+import { fitsStorageKey, MAX_IDENTIFIER_BYTES } from "../../http/identifier-length";
+import { endGrant, findGrant, grantScopes, markGrantRevoked } from "./grant-revocation";
 import { isCodeVerifier } from "./pkce";
 import { authorizationServer, OAUTH_ENDPOINTS, oauthApi } from "./provider";
 import { endGrantIfReused, recordIssuedRefreshToken, REUSED_REFRESH_TOKEN } from "./refresh-reuse";
@@ -46,6 +47,25 @@ async function readForm(request: Request): Promise<FormRead | null> {
     };
   }
   return { form: new URLSearchParams(text) };
+}
+
+/** The fields and credentials that name stored records, refused when too long for a KV key. */
+function overlongIdentifier(request: Request, form: URLSearchParams, fields: readonly string[]): Response | null {
+  // The Basic user name (when sent) and every client_id field.
+  const clientIds = [...form.getAll("client_id"), requestingClientId(request, form) ?? ""];
+  if (clientIds.some((clientId) => !fitsStorageKey(clientId)))
+    return oauthErrorResponse(
+      "invalid_client",
+      `client_id is longer than ${MAX_IDENTIFIER_BYTES} bytes (UTF-8), so no client has it (RFC 6749 §5.2)`,
+      401,
+    );
+  const long = fields.find((field) => form.getAll(field).some((value) => !fitsStorageKey(value)));
+  if (long)
+    return oauthErrorResponse(
+      "invalid_request",
+      `${long} is longer than ${MAX_IDENTIFIER_BYTES} bytes (UTF-8), so it is none of ours (RFC 6749 §5.2)`,
+    );
+  return null;
 }
 
 /** The library's protocol endpoints for the issuer this request reached. */
@@ -85,6 +105,8 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
       "invalid_request",
       "grant_type is required (authorization_code or refresh_token); to revoke a token use /oauth/revoke",
     );
+  const overlong = overlongIdentifier(c.req.raw, form, ["code", "refresh_token"]);
+  if (overlong) return overlong;
   // No key, no token can be read or issued: refuse before the library uses a code up.
   const keyProblem = tokenKeyProblem(c.env);
   if (keyProblem) return oauthErrorResponse("temporarily_unavailable", keyProblem, 503);
@@ -164,6 +186,8 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
   const presented = form.getAll("token");
   if (presented.length !== 1 || !presented[0])
     return oauthErrorResponse("invalid_request", "token is required, exactly once (RFC 7009 §2.1)");
+  const overlong = overlongIdentifier(c.req.raw, form, ["token"]);
+  if (overlong) return overlong;
   // RFC 7009 §2.2.1: a 503 tells the client the token may still be valid and to retry.
   const keyProblem = tokenKeyProblem(c.env);
   if (keyProblem) return oauthErrorResponse("temporarily_unavailable", keyProblem, 503);
@@ -200,8 +224,7 @@ export async function revocationEndpoint(c: Context<AppEnv>): Promise<Response> 
       );
     }
     // Revoking either token ends the whole grant (RFC 7009 §2.1 allows it for an access token).
-    await api.revokeGrant(grant.grantId, grant.userId);
-    await markGrantRevoked(c.env, grant.grantId);
+    await endGrant(c.env, api, { ...grant, clientId: owner });
   }
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);

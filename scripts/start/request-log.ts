@@ -1,0 +1,18 @@
+/**
+ * The request log `npm start` shows once everything answers: the worker's own access-log line per
+ * request (src/worker/http/access-log.ts: request id, route pattern, status, key or grant, never a
+ * raw path), prefixed by deployment. wrangler prints its own line for the same request
+ * (`[wrangler:info] GET /v1/catalog 200 OK (12ms)`): left out, or every request would show twice.
+ * Operator API calls are left out too: wrangler logs a request when it ends, so the lines of
+ * start's own seeding calls can arrive after the welcome screen, and the operator CLI prints its
+ * own results anyway.
+ */
+const WRANGLER_REQUEST_LINE = /^\[wrangler:info\] [A-Z]+ \S+ \d{3}\b/;
+
+export function requestLogLines(text: string, prefix: string): string {
+  return text
+    .split(/(?<=\n)/)
+    .filter((line) => !line.includes("/operator/v1/") && !WRANGLER_REQUEST_LINE.test(line.trim()))
+    .map((line) => (line.trim() ? prefix + line : line))
+    .join("");
+}

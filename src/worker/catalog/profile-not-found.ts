@@ -1,0 +1,32 @@
+/**
+ * The one 404 of the profile routes (lookups and product listings). Its detail names the release
+ * it looked in and points only to a URL that answers: the product's listing when the release has
+ * the product, else the whole catalog document, which lists every product.
+ */
+import { Problem } from "../http/problem";
+import type { Manifest } from "../../common/catalog/manifest";
+import type { IndexReader } from "./index-reader";
+import { productPage } from "./product-listing";
+import { productProfilesPath } from "./profile-representation";
+
+export type ProfileMiss = { productKey: string; funnelKey?: string } | { id: string };
+
+export async function profileNotFound(scope: IndexReader, manifest: Manifest, miss: ProfileMiss): Promise<Problem> {
+  const release = `Release ${manifest.release_id}`;
+  let detail: string;
+  if ("id" in miss) detail = `${release} has no profile with id ${miss.id}.`;
+  else {
+    const what =
+      miss.funnelKey === undefined
+        ? `for product "${miss.productKey}"`
+        : `for product "${miss.productKey}" and funnel "${miss.funnelKey}"`;
+    const hasProduct = miss.funnelKey !== undefined && (await productPage(scope, miss.productKey)).profiles.length > 0;
+    detail = hasProduct
+      ? `${release} has no profile ${what}; GET ${productProfilesPath(manifest.release_id, miss.productKey)} lists the product's funnels.`
+      : `${release} has no profile ${what}: it has no product "${miss.productKey}". GET /v1/catalog lists every product of the current release.`;
+  }
+  return new Problem("profile_not_found", detail, {
+    headers: { "Catalog-Release": manifest.release_id },
+    extra: { release_id: manifest.release_id },
+  });
+}
