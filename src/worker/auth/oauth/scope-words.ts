@@ -11,5 +11,6 @@ export const SCOPE_WORDS = {
   "write:orders": "Place and change orders for you",
   "read:profile": "See your customer profile",
   "write:profile": "Change your customer profile",
+  "manage:webhooks": "Register and remove webhooks that tell you when the catalog is published",
   admin: "Full access to your account — only after an operator approves it",
 } as const satisfies Record<Scope, string>;
