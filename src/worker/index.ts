@@ -22,6 +22,8 @@ import { checkWorkerEnv } from "./env";
 import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
 import { registerDocs } from "./docs/routes";
+import { registerWebhookRoutes } from "./webhooks";
+import { consumeWebhookBatch } from "./webhooks/consumer";
 
 const app = new OpenAPIHono<AppEnv>({
   // A request that fails a route's zod schemas becomes one 400 problem listing every issue.
@@ -52,6 +54,8 @@ registerCatalogRoutes(app, { guard: protect("read:catalog"), security: bearerSec
 registerKeyRoutes(app);
 registerOperatorRoutes(app);
 registerCheeseRoutes(app);
+// Webhooks (docs/webhooks.md): /v1/webhook_endpoints; deliveries go through WEBHOOK_QUEUE (below).
+registerWebhookRoutes(app);
 
 // /openapi.json, the reference at /docs and the error codes at /docs/errors.
 registerDocs(app);
@@ -76,9 +80,13 @@ app.onError((error, c) => {
   );
 });
 
-export default app;
+/** The app answers HTTP; its `queue` handler takes WEBHOOK_QUEUE's batches (the webhook consumer). */
+export default Object.assign(app, {
+  queue: (batch: MessageBatch, env: Env) => consumeWebhookBatch(batch, env),
+});
 
-// Durable Object classes (wrangler.toml [[durable_objects.bindings]]): accounts, the email index, key guards.
+// Durable Object classes (wrangler.toml [[durable_objects.bindings]]): accounts, the email index, key guards, webhooks.
 export { AccountDirectory } from "./auth/account-directory";
 export { AccountObject } from "./auth/account-object";
 export { KeyGuard } from "./limits/key-guard";
+export { WebhookStore } from "./webhooks/webhook-store";
