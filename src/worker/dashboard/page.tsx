@@ -11,11 +11,12 @@ import { Layout, renderPage } from "../web/page";
 import type { WebSession } from "../web/session";
 import { DASHBOARD_PATHS, isOperator, type DashboardEnv } from "./context";
 
-export type Section = "keys" | "apps" | "operator";
+export type Section = "keys" | "apps" | "webhooks" | "operator";
 
 const SECTIONS: { section: Section; href: string; label: string; operatorOnly: boolean }[] = [
   { section: "keys", href: DASHBOARD_PATHS.keys, label: "API keys", operatorOnly: false },
   { section: "apps", href: DASHBOARD_PATHS.apps, label: "Authorized apps", operatorOnly: false },
+  { section: "webhooks", href: DASHBOARD_PATHS.webhooks, label: "Webhooks", operatorOnly: false },
   { section: "operator", href: DASHBOARD_PATHS.operator, label: "Operator", operatorOnly: true },
 ];
 
