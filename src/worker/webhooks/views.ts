@@ -7,7 +7,6 @@ import { z } from "@hono/zod-openapi";
 import { EventTypeSchema, TEST_EVENT_TYPE, EVENT_TYPES } from "./events";
 
 export const ENDPOINT_ID_PATTERN = /^we_[0-9A-Za-z]{20}$/;
-export const DELIVERY_ID_PATTERN = /^msg_[0-9A-Za-z]{24}$/;
 
 export const WebhookEndpointView = z
   .object({
