@@ -88,6 +88,15 @@ export function Notice(props: { kind: "success" | "error"; children: Child }) {
   );
 }
 
+/** A page's outcome message, when it has one. */
+export function PageMessage(props: { message?: { kind: "success" | "error"; text: string } }) {
+  return props.message ? (
+    <Notice kind={props.message.kind}>
+      <p>{props.message.text}</p>
+    </Notice>
+  ) : null;
+}
+
 /** An error page inside the dashboard (signed in): the navigation stays, the message says what to do. */
 export function renderDashboardError(c: Context<DashboardEnv>, status: PageStatus, title: string, detail: string) {
   return renderDashboard(

@@ -11,7 +11,8 @@ import type { WebSession } from "../web/session";
 import { DASHBOARD_PATHS, webhookPath } from "./context";
 import { When } from "./display";
 import { FORM_ID_FIELD } from "./form-once";
-import { DashboardPage, Notice } from "./page";
+import { SecretField } from "./new-key-panel";
+import { DashboardPage, PageMessage } from "./page";
 
 export type WebhookMessage = { kind: "success" | "error"; text: string };
 
@@ -31,20 +32,7 @@ function NewSecretPanel(props: { endpoint: WebhookEndpointView; secret: string }
         <strong>Copy it now: this is the only time it is shown.</strong> Your receiver checks each delivery's{" "}
         <code>webhook-signature</code> with it (Standard Webhooks).
       </p>
-      <label for="new-webhook-secret">Signing secret of {props.endpoint.url}</label>
-      <div class="copy-row">
-        <input id="new-webhook-secret" class="secret" type="text" readonly value={props.secret} autocomplete="off" />
-        <button
-          type="button"
-          class="secondary"
-          data-copy-target="new-webhook-secret"
-          data-copy-status="copy-status"
-          hidden
-        >
-          Copy
-        </button>
-      </div>
-      <p id="copy-status" class="hint" role="status"></p>
+      <SecretField id="new-webhook-secret" label={`Signing secret of ${props.endpoint.url}`} value={props.secret} />
     </section>
   );
 }
@@ -97,11 +85,7 @@ export function WebhooksPage(
         We POST a signed event to your endpoints when a catalog release is published or rolled back. A delivery that
         fails is retried for about 27 hours; if every attempt fails, the endpoint is disabled.
       </p>
-      {props.message ? (
-        <Notice kind={props.message.kind}>
-          <p>{props.message.text}</p>
-        </Notice>
-      ) : null}
+      <PageMessage message={props.message} />
       {props.created ? <NewSecretPanel endpoint={props.created.endpoint} secret={props.created.secret} /> : null}
       {props.endpoints.length === 0 ? (
         <p class="empty">No webhook endpoint yet.</p>
@@ -168,11 +152,7 @@ export function DeliveriesPage(props: Common & { endpoint: WebhookEndpointView; 
           </>
         ) : null}
       </p>
-      {props.message ? (
-        <Notice kind={props.message.kind}>
-          <p>{props.message.text}</p>
-        </Notice>
-      ) : null}
+      <PageMessage message={props.message} />
       {endpoint.status === "enabled" ? (
         <form method="post" action={webhookPath(endpoint.id, "test")}>
           <CsrfField token={props.session.csrfToken} />
