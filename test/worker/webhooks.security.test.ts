@@ -85,6 +85,21 @@ describe("secrets and responses", () => {
     expect(stored).toContain("whsealed_");
   });
 
+  it("never sends a delivery unsigned: a secret no key opens fails the attempt unsent", async () => {
+    const caller = await webhookCaller();
+    const endpoint = await caller.register(receiverUrl("unsealable"));
+    await runInDurableObject(webhookStore(env), async (_, state) => {
+      state.storage.sql.exec("UPDATE endpoints SET secret_sealed = 'whsealed_AAAA' WHERE id = ?", endpoint.id);
+    });
+    await sendTestEvent(caller.accountId, endpoint.id);
+    const [delivery] = await eventually(async () => {
+      const list = await caller.deliveries(endpoint.id);
+      return list[0]?.attempts.length ? list : undefined;
+    });
+    expect(delivery!.attempts[0]).toMatchObject({ response_status: null, error: expect.stringMatching(/^not sent/) });
+    expect(await received("unsealable")).toEqual([]);
+  });
+
   it("never follows a redirect: a 302 is a failed attempt", async () => {
     const caller = await webhookCaller();
     const endpoint = await caller.register(receiverUrl("redirected", "?redirect=1"));

@@ -15,6 +15,12 @@ export const EXCERPT_BYTES = 256;
 
 const DeliveryMessage = z.object({ delivery_id: z.string() });
 
+const UNREADABLE_SECRET: AttemptResult = {
+  response_status: null,
+  error: "not sent: the signing secret cannot be opened with OAUTH_TOKEN_KEY or OAUTH_TOKEN_KEY_PREVIOUS",
+  response_excerpt: null,
+};
+
 export async function consumeWebhookBatch(batch: MessageBatch, env: Env): Promise<void> {
   await Promise.all(batch.messages.map((message) => consume(message, env)));
 }
@@ -32,7 +38,8 @@ async function consume(message: Message, env: Env): Promise<void> {
     message.ack();
     return;
   }
-  const result = await attempt(id, plan);
+  // Never unsigned: a secret that no configured key opens (OAUTH_TOKEN_KEY rotated away) fails the attempt.
+  const result = plan.secrets.length > 0 ? await attempt(id, plan) : UNREADABLE_SECRET;
   const delay = await store.recordAttempt(id, plan.attempt, result);
   if (delay === null) message.ack();
   else message.retry({ delaySeconds: delay });
