@@ -40,6 +40,28 @@ describe("/v1/webhook_endpoints", () => {
   });
 });
 
+describe("/openapi.json", () => {
+  it("describes the endpoint routes and each event's delivery (OpenAPI 3.1 webhooks)", async () => {
+    const caller = await webhookCaller();
+    const doc = await (await caller.as("/openapi.json")).json<{
+      paths: Record<string, object>;
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>;
+    }>();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        "/v1/webhook_endpoints",
+        "/v1/webhook_endpoints/{id}",
+        "/v1/webhook_endpoints/{id}/rotate_secret",
+        "/v1/webhook_endpoints/{id}/deliveries",
+      ]),
+    );
+    expect(Object.keys(doc.webhooks)).toEqual(["release.published", "release.rolled_back"]);
+    expect(doc.webhooks["release.published"]!.post.requestBody.content["application/json"]!.schema.$ref).toBe(
+      "#/components/schemas/WebhookEvent",
+    );
+  });
+});
+
 describe("deliveries", () => {
   it("announces a publish and a rollback, signed, with the change counts", async () => {
     const [smaller, base] = [testRelease("smaller"), testRelease("base")];
