@@ -27,6 +27,8 @@ function registerEventDescriptions(app: OpenAPIHono<AppEnv>) {
       path: type,
       operationId: `${type.replace(".", "_")}_webhook`,
       tags: ["Webhooks"],
+      // Sent by this API, so no credential of the receiver's: the signature authenticates it.
+      security: [],
       summary: `The ${type} event, POSTed to each subscribed endpoint`,
       description:
         "Signed per Standard Webhooks (docs/webhooks.md). Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.",
