@@ -100,6 +100,19 @@ describe("secrets and responses", () => {
     expect(await received("unsealable")).toEqual([]);
   });
 
+  it("gives up on a receiver that does not answer within 10 s", { timeout: 40_000 }, async () => {
+    const caller = await webhookCaller();
+    const endpoint = await caller.register(receiverUrl("hanging", "?hang=1"));
+    await sendTestEvent(caller.accountId, endpoint.id);
+    const [delivery] = await eventually(async () => {
+      const list = await caller.deliveries(endpoint.id);
+      return list[0]?.attempts.length ? list : undefined;
+    }, 30_000);
+    expect(delivery).toMatchObject({ status: "pending" });
+    expect(delivery!.attempts[0]).toMatchObject({ response_status: null, error: "timed out after 10 s" });
+    expect(await received("hanging")).toHaveLength(1);
+  });
+
   it("never follows a redirect: a 302 is a failed attempt", async () => {
     const caller = await webhookCaller();
     const endpoint = await caller.register(receiverUrl("redirected", "?redirect=1"));

@@ -3,7 +3,7 @@
  * worker's real queue consumer delivers to (the tests allow loopback targets, as `npm start` does).
  * `POST /hook/<name>?fail=N&status=S` records the request and answers S (default 500, with a
  * 1000-byte body) to the first N requests of that name, then 200; `?redirect=1` answers 302 to
- * /elsewhere/<name> (recorded as `elsewhere:<name>`). `GET /log/<name>` returns what was recorded.
+ * /elsewhere/<name> (recorded as `elsewhere:<name>`); `?hang=1` never answers. `GET /log/<name>` returns what was recorded.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,7 +25,9 @@ export default async function setup(project: TestProject) {
     entries.push(entry);
     log.set(key, entries);
     const fail = Number(url.searchParams.get("fail") ?? 0);
-    if (entries.length <= fail) {
+    if (url.searchParams.get("hang")) {
+      // Never answers: the consumer's 10 s timeout ends the attempt.
+    } else if (entries.length <= fail) {
       response.writeHead(Number(url.searchParams.get("status") ?? 500)).end("x".repeat(1000));
     } else if (url.searchParams.get("redirect")) {
       response.writeHead(302, { location: `http://127.0.0.1:${port()}/elsewhere/${name}` }).end();
@@ -36,7 +38,11 @@ export default async function setup(project: TestProject) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = () => (server.address() as AddressInfo).port;
   project.provide("webhookReceiver", `http://127.0.0.1:${port()}`);
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
 }
 
 async function record(request: IncomingMessage): Promise<ReceivedWebhook> {
