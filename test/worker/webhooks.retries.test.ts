@@ -4,7 +4,8 @@
  * know these deliveries, so nothing else attempts them).
  */
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { publish, testRelease } from "./support/releases";
 import { describe, expect, it } from "vitest";
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, RETRY_SPAN_SECONDS } from "../../src/worker/webhooks/schedule";
 import type { WebhookStore } from "../../src/worker/webhooks/webhook-store";
@@ -68,5 +69,27 @@ describe("retry schedule", () => {
         value: { status: "enabled" },
       });
     });
+  });
+});
+
+describe("the pointer watch", () => {
+  it("does not announce what was published while no endpoint listened", async () => {
+    const store = env.WEBHOOKS.getByName(`watch-${crypto.randomUUID()}`);
+    await publish(testRelease("smallest"));
+    const first = await runInDurableObject(store, (instance: WebhookStore) =>
+      instance.createEndpoint("acct_watch", { url: "https://example.com/a", events: ["release.published"] }),
+    );
+    if (!first.ok) throw new Error(first.detail);
+    await runInDurableObject(store, (instance: WebhookStore) =>
+      instance.deleteEndpoint("acct_watch", first.value.endpoint.id),
+    );
+    expect(await runDurableObjectAlarm(store)).toBe(true); // the last alarm: no endpoint left, the watch stops
+
+    await publish(testRelease("smaller"));
+    const announced = await runInDurableObject(store, async (instance: WebhookStore) => {
+      await instance.createEndpoint("acct_watch", { url: "https://example.com/b", events: ["release.published"] });
+      return instance.checkPointer();
+    });
+    expect(announced).toEqual([]);
   });
 });

@@ -240,13 +240,15 @@ export class WebhookStore extends DurableObject<Env> {
     return rows;
   }
 
-  /** The first endpoint starts the watch from the pointer as it is now: earlier releases are not announced. */
+  /**
+   * Starts the watch when it is stopped (no endpoint was enabled), from the pointer as it is now:
+   * what was published before, or while nobody listened, is not announced.
+   */
   async #watchPointer(): Promise<void> {
-    if (!this.#announced()) {
-      const pointer = await readCurrent(this.env.CATALOG_KV);
-      if (pointer && !this.#announced()) this.#tables.setState(ANNOUNCED, JSON.stringify(pointer));
-    }
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + POINTER_POLL_MS);
+    if ((await this.ctx.storage.getAlarm()) !== null) return;
+    const pointer = await readCurrent(this.env.CATALOG_KV);
+    if (pointer) this.#tables.setState(ANNOUNCED, JSON.stringify(pointer));
+    await this.ctx.storage.setAlarm(Date.now() + POINTER_POLL_MS);
   }
 
   #announced(): CurrentPointer | null {
