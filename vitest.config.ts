@@ -15,7 +15,12 @@ import { copyDocsAssets } from "./scripts/docs-assets.mjs";
 // wrangler.toml's [assets] directory must exist before a worker project or wrangler dev starts.
 copyDocsAssets();
 
-const testBindings = { PUBLIC_ORIGINS: ["https://api.test"], OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url") };
+// WEBHOOK_LOCAL_TARGETS lets webhooks reach the tests' receiver on 127.0.0.1, as under `npm start`.
+const testBindings = {
+  PUBLIC_ORIGINS: ["https://api.test"],
+  OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url"),
+  WEBHOOK_LOCAL_TARGETS: "loopback",
+};
 
 export default defineConfig({
   test: {
@@ -38,7 +43,11 @@ export default defineConfig({
           include: ["test/worker/**/*.test.ts"],
           exclude: ["test/worker/**/*.sandbox.test.ts"],
           // Builds the test catalog releases from data/profiles (Node) and provides them to workerd.
-          globalSetup: ["test/worker/support/catalog-releases.global-setup.ts"],
+          // And starts the webhook receiver the queue consumer delivers to.
+          globalSetup: [
+            "test/worker/support/catalog-releases.global-setup.ts",
+            "test/worker/support/webhook-receiver.global-setup.ts",
+          ],
         },
       },
       {

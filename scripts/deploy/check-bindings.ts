@@ -14,6 +14,7 @@ export type BindingKind =
   | "R2 bucket"
   | "Durable Object"
   | "rate limit"
+  | "queue"
   | "service"
   | "variable"
   | "secret";
@@ -32,6 +33,7 @@ function kindOfType(type: string): BindingKind {
   if (type.startsWith("R2Bucket")) return "R2 bucket";
   if (type.startsWith("DurableObjectNamespace")) return "Durable Object";
   if (type === "RateLimit") return "rate limit";
+  if (type.startsWith("Queue")) return "queue";
   if (type.startsWith("Fetcher") || type.startsWith("Service")) return "service";
   // `wrangler types` gives a var its literal value's type; a plain `string` is a secret.
   return type === "string" ? "secret" : "variable";
@@ -43,6 +45,7 @@ export function declaredBindings(config: WorkerConfig): Map<string, BindingKind>
   for (const { binding } of config.r2_buckets) declared.set(binding, "R2 bucket");
   for (const { name } of config.durable_objects.bindings) declared.set(name, "Durable Object");
   for (const { name } of config.ratelimits) declared.set(name, "rate limit");
+  for (const { binding } of config.queues?.producers ?? []) declared.set(binding, "queue");
   for (const { binding } of config.services ?? []) declared.set(binding, "service");
   // Workers Static Assets: its binding is a Fetcher, like a service binding.
   if (config.assets?.binding) declared.set(config.assets.binding, "service");

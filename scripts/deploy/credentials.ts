@@ -25,7 +25,7 @@ export async function credentials(): Promise<Credentials> {
     if (error instanceof WranglerFailed && /not logged in/i.test(error.output)) {
       throw new NotLoggedIn(
         "not logged in to Cloudflare: run `npx wrangler login` (a browser sign-in), or export CLOUDFLARE_API_TOKEN (a token with " +
-          "the account permissions Workers Scripts: Edit, Workers KV Storage: Edit and Workers R2 Storage: Edit) and CLOUDFLARE_ACCOUNT_ID",
+          "the account permissions Workers Scripts: Edit, Workers KV Storage: Edit, Workers R2 Storage: Edit and Queues: Edit) and CLOUDFLARE_ACCOUNT_ID",
       );
     }
     throw error;

@@ -21,6 +21,7 @@ export interface WorkerConfig {
   durable_objects: { bindings: { name: string; class_name: string; script_name?: string }[] };
   migrations: Migration[];
   ratelimits: { name: string; namespace_id: string; simple: { limit: number; period: 10 | 60 } }[];
+  queues?: { producers?: { binding: string; queue: string }[]; consumers?: { queue: string }[] };
   vars: Record<string, unknown>;
   secrets?: { required?: string[] };
   services?: { binding: string }[];
@@ -47,6 +48,8 @@ export interface Deployment {
   /** KV namespaces by binding, with the title each has on Cloudflare. */
   kvNamespaces: { binding: string; title: string }[];
   buckets: { binding: string; bucketName: string }[];
+  /** Every queue the deployment produces to or consumes from, by name (wrangler needs them to exist). */
+  queues: string[];
   secrets: string[];
 }
 
@@ -75,6 +78,12 @@ export async function readDeployment(name: string, configPath = DEFAULT_CONFIG_P
         throw new Error(`${path.basename(configPath)} (${name}): R2 binding ${binding} has no bucket_name`);
       return { binding, bucketName: bucket_name };
     }),
+    queues: [
+      ...new Set([
+        ...(config.queues?.producers ?? []).map((producer) => producer.queue),
+        ...(config.queues?.consumers ?? []).map((consumer) => consumer.queue),
+      ]),
+    ],
     secrets: config.secrets?.required ?? [],
   };
 }

@@ -1,6 +1,7 @@
 /**
  * A deployment's storage on Cloudflare, found by name or created: each KV namespace (by title, see
- * kvTitle) and each R2 bucket (by bucket name). Finding first makes a rerun create nothing, and a
+ * kvTitle), each R2 bucket (by bucket name) and each Queue (by queue name; wrangler refuses to deploy
+ * a producer or consumer of a queue that does not exist). Finding first makes a rerun create nothing, and a
  * namespace made earlier by a plain `wrangler deploy` is found and reused, not duplicated.
  */
 import { ApiError, type CloudflareApi } from "./cloudflare-api";
@@ -8,9 +9,9 @@ import type { Deployment } from "./deployments";
 
 export interface Resource {
   binding: string;
-  /** The KV namespace title or the R2 bucket name. */
+  /** The KV namespace title, the R2 bucket name or the queue name. */
   name: string;
-  /** KV: the namespace id; R2: the bucket name. */
+  /** KV: the namespace id; R2: the bucket name; Queue: the queue id. */
   id: string;
   created: boolean;
 }
@@ -19,6 +20,8 @@ const KV_READ = "Workers KV Storage: Read";
 const KV_EDIT = "Workers KV Storage: Edit";
 const R2_READ = "Workers R2 Storage: Read";
 const R2_EDIT = "Workers R2 Storage: Edit";
+const QUEUES_READ = "Queues: Read";
+const QUEUES_EDIT = "Queues: Edit";
 /** GET /r2/buckets/:name for a bucket that does not exist. */
 const NO_SUCH_BUCKET = 10006;
 
@@ -75,4 +78,28 @@ async function bucketExists(api: CloudflareApi, name: string): Promise<boolean> 
     if (error instanceof ApiError && error.code === NO_SUCH_BUCKET) return false;
     throw error;
   }
+}
+
+export async function ensureQueues(api: CloudflareApi, deployment: Deployment): Promise<Resource[]> {
+  if (deployment.queues.length === 0) return [];
+  const existing = await api.pages<{ queue_id: string; queue_name: string }>(api.account("/queues"), {
+    permission: QUEUES_READ,
+    action: `list the queues (to find ${deployment.queues.join(", ")})`,
+  });
+  const resources: Resource[] = [];
+  for (const name of deployment.queues) {
+    const found = existing.find((queue) => queue.queue_name === name);
+    if (found) {
+      resources.push({ binding: name, name, id: found.queue_id, created: false });
+      continue;
+    }
+    const created = await api.call<{ queue_id: string }>(api.account("/queues"), {
+      method: "POST",
+      body: { queue_name: name },
+      permission: QUEUES_EDIT,
+      action: `create the queue ${name}`,
+    });
+    resources.push({ binding: name, name, id: created.queue_id, created: true });
+  }
+  return resources;
 }

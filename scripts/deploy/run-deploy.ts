@@ -13,7 +13,7 @@ import { connect, credentials } from "./credentials";
 import { readKeptSecrets, writeDeployConfig, writeKeptSecrets } from "./deploy-config";
 import { readDeployment, type Deployment } from "./deployments";
 import { checkedBundle, configProblems } from "./dry-run";
-import { ensureBuckets, ensureKvNamespaces, type Resource } from "./resources";
+import { ensureBuckets, ensureKvNamespaces, ensureQueues, type Resource } from "./resources";
 import { recipeOf, valuesFor, workerSecretNames, type SecretValue } from "./secrets";
 import { smokeTest } from "./smoke";
 import { uploadWorker } from "./upload";
@@ -69,12 +69,15 @@ async function deployChecked(
 
   const kv = await ensureKvNamespaces(api, deployment);
   const buckets = await ensureBuckets(api, deployment);
+  const queues = await ensureQueues(api, deployment);
   for (const resource of kv)
     log(
       `${resource.binding}: KV namespace ${resource.name} (${resource.id}) ${resource.created ? "created" : "found"}`,
     );
   for (const resource of buckets)
     log(`${resource.binding}: R2 bucket ${resource.name} ${resource.created ? "created" : "found"}`);
+  for (const resource of queues)
+    log(`queue ${resource.name} (${resource.id}) ${resource.created ? "created" : "found"}`);
   for (const limit of deployment.config.ratelimits)
     log(
       `${limit.name}: rate-limit namespace ${limit.namespace_id} (a number chosen in wrangler.toml; nothing to create)`,
@@ -95,7 +98,7 @@ async function deployChecked(
     log,
   );
   const changes = [
-    ...created(kv, buckets),
+    ...created(kv, buckets, queues),
     ...missing.map((secret) => `${secret.rotated ? "rotated" : "set"} ${secret.name}`),
     ...(tag ? [`deployed ${tag}`] : []),
   ];

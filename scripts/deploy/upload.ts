@@ -46,5 +46,6 @@ function permissionFor(output: string): string {
   const failed = /A request to the Cloudflare API \(([^)]*)\) failed/.exec(output)?.[1] ?? "";
   if (failed.includes("/storage/kv/")) return "Workers KV Storage: Edit";
   if (failed.includes("/r2/")) return "Workers R2 Storage: Edit";
+  if (failed.includes("/queues")) return "Queues: Edit";
   return "Workers Scripts: Edit";
 }

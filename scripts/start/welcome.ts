@@ -66,8 +66,12 @@ export function welcomeText(welcome: Welcome): string {
     `  npm run catalog:pull -- --base-url=${production} --key=${demo.keys[0]!.secret} --out=dist/catalog.json`,
     "",
     `Dashboard: ${dashboards.join("  (sandbox: ")}${dashboards.length > 1 ? ")" : ""}`,
-    `  customer  ${login(demo.customer)}keys, authorized apps`,
+    `  customer  ${login(demo.customer)}keys, authorized apps, webhooks`,
     `  operator  ${login(demo.operator)}admin requests, accounts (${production}/dashboard/operator)`,
+    "",
+    "Webhooks: start a receiver that prints each delivery, register http://127.0.0.1:8790/ as the customer",
+    "(dashboard, Webhooks; add --secret=<its whsec_…> to verify signatures), then publish or Send test event:",
+    "  npm run webhooks:receive -- --port=8790",
     "",
     ...(welcome.oauth
       ? [

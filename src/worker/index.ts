@@ -25,6 +25,8 @@ import { checkWorkerEnv } from "./env";
 import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
 import { registerDocs } from "./docs/routes";
+import { registerWebhookRoutes } from "./webhooks";
+import { consumeWebhookBatch } from "./webhooks/consumer";
 
 const app = new OpenAPIHono<AppEnv>({
   // A request that fails a route's zod schemas becomes one 400 problem listing every issue.
@@ -60,6 +62,8 @@ registerOperatorRoutes(app);
 registerCheeseRoutes(app);
 // Customer orders and profiles (docs/orders.md): /v2/customer, /v2/orders.
 registerOrderRoutes(app);
+// Webhooks (docs/webhooks.md): /v1/webhook_endpoints; deliveries go through WEBHOOK_QUEUE (below).
+registerWebhookRoutes(app);
 
 // /openapi.json, the reference at /docs and the error codes at /docs/errors.
 registerDocs(app);
@@ -84,9 +88,13 @@ app.onError((error, c) => {
   );
 });
 
-export default app;
+/** The app answers HTTP; its `queue` handler takes WEBHOOK_QUEUE's batches (the webhook consumer). */
+export default Object.assign(app, {
+  queue: (batch: MessageBatch, env: Env) => consumeWebhookBatch(batch, env),
+});
 
-// Durable Object classes (wrangler.toml [[durable_objects.bindings]]): accounts, the email index, key guards.
+// Durable Object classes (wrangler.toml [[durable_objects.bindings]]): accounts, the email index, key guards, webhooks.
 export { AccountDirectory } from "./auth/account-directory";
 export { AccountObject } from "./auth/account-object";
 export { KeyGuard } from "./limits/key-guard";
+export { WebhookStore } from "./webhooks/webhook-store";

@@ -6,12 +6,14 @@
  * demo app whose client id starts with "-". Own ports and own --persist-to state, so it never
  * meets a developer's running `npm start`.
  */
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FormBrowser, formField, signInAndAllow } from "./oauth-fixture";
 import { freePort } from "../../scripts/wrangler-dev";
+import { REPO_ROOT } from "./support/wrangler-dev";
 import { DEMO_CLIENT_NAME, demoRedirectUri } from "../../scripts/oauth/demo";
 import { registerClientStartingWithDash } from "./support/dash-client";
 import { bash, npmStart, printedCommands, type NpmStart, type Shell } from "./support/npm-start";
@@ -101,7 +103,8 @@ describe("npm start", () => {
 
   it("every printed npm command works (catalog:pull writing to a temporary file instead of dist/catalog.json)", async () => {
     const lines = [
-      ...printedCommands(welcome(), "npm"),
+      // The webhook receiver runs until Ctrl-C: its own test below.
+      ...printedCommands(welcome(), "npm").filter((line) => !line.includes("webhooks:receive")),
       /npm run keys -- list --account=\S+(?: --\S+=\d+)*/.exec(welcome())![0],
     ];
     expect(lines).toHaveLength(2);
@@ -109,6 +112,32 @@ describe("npm start", () => {
       expectOptionsWithEquals(line);
       const run = await bash(line.replace("--out=dist/catalog.json", `--out=${path.join(dir, "catalog.json")}`));
       expect(run.code, `${line}\n${run.stderr}`).toBe(0);
+    }
+  });
+
+  it("the printed webhook receiver listens and prints each delivery (on a free port, not the printed one)", async () => {
+    const [line] = printedCommands(welcome(), "npm").filter((command) => command.includes("webhooks:receive"));
+    const receiverPort = await freePort();
+    const receiver = spawn("bash", ["-c", line!.replace(/--port=\d+/, `--port=${receiverPort}`)], {
+      cwd: REPO_ROOT,
+      detached: true,
+    });
+    let output = "";
+    receiver.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    try {
+      await expect.poll(() => output, { timeout: 30_000 }).toContain("listening on");
+      const body = JSON.stringify({ type: "webhook.test", data: { release_id: "sha256:x", changes: null } });
+      const answer = await fetch(`http://127.0.0.1:${receiverPort}/`, {
+        method: "POST",
+        headers: { "webhook-id": "msg_printed" },
+        body,
+      });
+      expect(answer.status).toBe(200);
+      await expect.poll(() => output).toContain("msg_printed webhook.test sha256:x");
+    } finally {
+      process.kill(-receiver.pid!, "SIGINT");
     }
   });
 

@@ -112,19 +112,31 @@ describe("dry-run checks on broken configs", () => {
     );
     expect(checkMigrations(await readDeployments(config))).toEqual([
       "production: KEY_GUARDS binds KeyGuard, which no migration creates (add it to a new migration's new_sqlite_classes)",
-      "sandbox declares other Durable Object migrations than production (v1: AccountObject, AccountDirectory, KeyGuard; production: v1: AccountObject, AccountDirectory), but both run the same code",
+      "sandbox declares other Durable Object migrations than production (v1: AccountObject, AccountDirectory, KeyGuard; v2: WebhookStore; production: v1: AccountObject, AccountDirectory; v2: WebhookStore), but both run the same code",
     ]);
   });
 
-  it("two deployments sharing a bucket or a rate-limit namespace", async () => {
+  it("two deployments sharing a bucket, a queue or a rate-limit namespace", async () => {
     const config = editedRepoConfig((toml) =>
       toml
         .replace('bucket_name = "readiness-catalog-releases-sandbox"', 'bucket_name = "readiness-catalog-releases"')
+        .replaceAll('queue = "readiness-catalog-webhooks-sandbox"', 'queue = "readiness-catalog-webhooks"')
         .replace('namespace_id = "1002"', 'namespace_id = "1001"'),
     );
     expect(checkIsolation(await readDeployments(config))).toEqual([
       "production and sandbox share the R2 bucket readiness-catalog-releases",
+      "production and sandbox share the queue readiness-catalog-webhooks",
       "production and sandbox share the rate-limit namespace 1001",
+    ]);
+  });
+
+  it("a queue producer declared at the top level only: the sandbox lacks it", async () => {
+    const config = editedRepoConfig((toml) =>
+      toml.replace(/\[\[env\.sandbox\.queues\.producers\]\]\nbinding = "WEBHOOK_QUEUE"\nqueue = "[^"]*"\n/, ""),
+    );
+    const problems = checkBindings(envTypeBindings(readFileSync(REPO_TYPES, "utf8")), await readDeployments(config));
+    expect(problems).toEqual([
+      "WEBHOOK_QUEUE (queue) is in the Env type but [env.sandbox] does not declare it (bindings are not inherited: declare it there too)",
     ]);
   });
 });

@@ -52,10 +52,17 @@ describe("npm run deploy (production)", () => {
       ]);
       expect([...fake.account.buckets.keys()]).toEqual(["readiness-catalog-releases"]);
       expect(run.stdout).toMatch(/CATALOG_KV: KV namespace readiness-catalog-catalog-kv \([0-9a-f]{32}\) created/);
+      // The webhook queue exists before wrangler deploys its producer and consumer, which wrangler registers.
+      const [queue] = [...fake.account.queues.byId.values()];
+      expect(queue).toMatchObject({
+        queue_name: "readiness-catalog-webhooks",
+        consumers: [{ type: "worker", script: "readiness-catalog" }],
+      });
+      expect(run.stdout).toMatch(/queue readiness-catalog-webhooks \([0-9a-f]{32}\) created/);
 
       const script = fake.account.workers.scripts.get("readiness-catalog")!;
       const version = script.versions.at(-1)!;
-      expect(version.migrationTag).toBe("v1");
+      expect(version.migrationTag).toBe("v2");
       expect(version.observability).toEqual({ enabled: true, head_sampling_rate: 1 });
       expect(version.annotations["workers/tag"]).toMatch(/^build-[0-9a-f]{16}$/);
       const kvIds = Object.fromEntries(
@@ -126,7 +133,7 @@ describe("npm run deploy (production)", () => {
       expect(fake.account.workers.scripts.get("readiness-catalog")!.versions).toHaveLength(versions);
       expect(run.stdout).toContain("CATALOG_KV: KV namespace readiness-catalog-catalog-kv");
       expect(run.stdout).toContain("secret OPERATOR_SECRET: already set");
-      expect(run.stdout).toContain("Durable Object migrations: v1 applied, none to apply");
+      expect(run.stdout).toContain("Durable Object migrations: v2 applied, none to apply");
       expect(run.stdout).toMatch(/worker: version 1 already is this build \(build-[0-9a-f]{16}\): not uploaded/);
       expect(run.stdout).toMatch(/^production is up to date at http:\/\/127\.0\.0\.1:\d+: nothing changed$/m);
     },

@@ -11,6 +11,7 @@ export const SCOPES = [
   "write:orders",
   "read:profile",
   "write:profile",
+  "manage:webhooks",
   "admin",
 ] as const;
 export type Scope = (typeof SCOPES)[number];

@@ -15,12 +15,16 @@ export const DASHBOARD_PATHS = {
   keys: "/dashboard/keys",
   profile: "/dashboard/profile",
   apps: "/dashboard/apps",
+  webhooks: "/dashboard/webhooks",
   operator: "/dashboard/operator",
   styles: "/dashboard/styles.css",
   copyScript: "/dashboard/copy.js",
 } as const;
 
 export const revokeKeyPath = (keyId: string) => `${DASHBOARD_PATHS.keys}/${keyId}/revoke`;
+/** An endpoint's deliveries (GET); `/test` sends a test event (POST); `/delete` asks (GET) and deletes (POST). */
+export const webhookPath = (endpointId: string, action?: "test" | "delete") =>
+  `${DASHBOARD_PATHS.webhooks}/${endpointId}${action ? `/${action}` : ""}`;
 export const revokeAppPath = (grantId: string) => `${DASHBOARD_PATHS.apps}/${grantId}/revoke`;
 export const ADMIN_REQUEST_PATHS = {
   approve: `${DASHBOARD_PATHS.operator}/admin-requests/approve`,

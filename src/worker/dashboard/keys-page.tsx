@@ -10,7 +10,7 @@ import { KeyGenerateForm } from "./key-generate-form";
 import type { KeyFormField, KeyFormValues } from "./key-form";
 import { KeyTable } from "./key-table";
 import { NewKeyPanel } from "./new-key-panel";
-import { DashboardPage, Notice } from "./page";
+import { DashboardPage, Notice, PageMessage } from "./page";
 
 export interface KeysPageProps {
   account: AccountView;
@@ -55,11 +55,7 @@ export function KeysPage(props: KeysPageProps) {
         Authenticate requests with <code>Authorization: Bearer &lt;key&gt;</code>. Live keys reach production; test keys
         reach the sandbox only.
       </p>
-      {props.message ? (
-        <Notice kind={props.message.kind}>
-          <p>{props.message.text}</p>
-        </Notice>
-      ) : null}
+      <PageMessage message={props.message} />
       {hasFieldErrors ? (
         <Notice kind="error">
           <p>

@@ -9,6 +9,30 @@ import { maskedKey } from "./display";
 
 export const SECRET_FIELD_ID = "new-key-secret";
 
+/** A secret shown once: a read-only field to select by hand, and a Copy button when the copy script runs. */
+export function SecretField(props: { id: string; label: string; value: string }) {
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      <div class="copy-row">
+        <input
+          id={props.id}
+          class="secret"
+          type="text"
+          readonly
+          value={props.value}
+          autocomplete="off"
+          spellcheck={false}
+        />
+        <button type="button" class="secondary" data-copy-target={props.id} data-copy-status="copy-status" hidden>
+          Copy
+        </button>
+      </div>
+      <p id="copy-status" class="hint" role="status"></p>
+    </>
+  );
+}
+
 export function NewKeyPanel(props: { keyView: KeyView; secret: string; origin: string }) {
   const key = props.keyView;
   return (
@@ -19,28 +43,7 @@ export function NewKeyPanel(props: { keyView: KeyView; secret: string; origin: s
         can show it to you again. If you lose it, revoke it and generate a new one. In the list below it appears as{" "}
         <code>{maskedKey(key)}</code>.
       </p>
-      <label for={SECRET_FIELD_ID}>Secret {key.mode} key</label>
-      <div class="copy-row">
-        <input
-          id={SECRET_FIELD_ID}
-          class="secret"
-          type="text"
-          readonly
-          value={props.secret}
-          autocomplete="off"
-          spellcheck={false}
-        />
-        <button
-          type="button"
-          class="secondary"
-          data-copy-target={SECRET_FIELD_ID}
-          data-copy-status="copy-status"
-          hidden
-        >
-          Copy
-        </button>
-      </div>
-      <p id="copy-status" class="hint" role="status"></p>
+      <SecretField id={SECRET_FIELD_ID} label={`Secret ${key.mode} key`} value={props.secret} />
       <p>Send it as a bearer token on every request, for example:</p>
       {/* One argument a line, as a shell continues it: narrow screens scroll the block rather than break a word. */}
       {/* biome-ignore lint/a11y/useSemanticElements: a scrolling <pre> must be a focusable, named region (axe scrollable-region-focusable); a <section> around it would not scroll. */}

@@ -12,12 +12,13 @@ import { Layout, renderPage } from "../web/page";
 import type { WebSession } from "../web/session";
 import { DASHBOARD_PATHS, isOperator, type DashboardEnv } from "./context";
 
-export type Section = "keys" | "profile" | "apps" | "operator";
+export type Section = "keys" | "profile" | "apps" | "webhooks" | "operator";
 
 const SECTIONS: { section: Section; href: string; label: string; operatorOnly: boolean }[] = [
   { section: "keys", href: DASHBOARD_PATHS.keys, label: "API keys", operatorOnly: false },
   { section: "profile", href: DASHBOARD_PATHS.profile, label: "Profile", operatorOnly: false },
   { section: "apps", href: DASHBOARD_PATHS.apps, label: "Authorized apps", operatorOnly: false },
+  { section: "webhooks", href: DASHBOARD_PATHS.webhooks, label: "Webhooks", operatorOnly: false },
   { section: "operator", href: DASHBOARD_PATHS.operator, label: "Operator", operatorOnly: true },
 ];
 
@@ -90,6 +91,15 @@ export function Notice(props: { kind: "success" | "error"; children: Child }) {
       {props.children}
     </div>
   );
+}
+
+/** A page's outcome message, when it has one. */
+export function PageMessage(props: { message?: { kind: "success" | "error"; text: string } }) {
+  return props.message ? (
+    <Notice kind={props.message.kind}>
+      <p>{props.message.text}</p>
+    </Notice>
+  ) : null;
 }
 
 /** An error page inside the dashboard (signed in): the navigation stays, the message says what to do. */

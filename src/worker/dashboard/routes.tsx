@@ -1,6 +1,6 @@
 /**
- * The dashboard at /dashboard, as one sub-app: account owners manage their API keys, profile and the apps
- * they authorized; operators decide `admin` requests. It reuses the web pages' session (the one
+ * The dashboard at /dashboard, as one sub-app: account owners manage their API keys, profile, the apps
+ * they authorized and their webhooks; operators decide `admin` requests. It reuses the web pages' session (the one
  * the OAuth consent page signs in to), CSRF protection and layout (src/worker/web).
  *
  * Every page runs `loadSession()`, `csrfProtection()` (every POST: same Origin and the session's
@@ -19,6 +19,7 @@ import { registerCopyScript } from "./copy-script";
 import { registerKeyPages } from "./keys";
 import { registerOperatorPages } from "./operator";
 import { registerProfilePages } from "./profile";
+import { registerWebhookPages } from "./webhooks";
 import { renderDashboardError } from "./page";
 import { registerDashboardStyles } from "./styles";
 
@@ -57,6 +58,7 @@ export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   registerKeyPages(pages);
   registerProfilePages(pages);
   registerAppPages(pages);
+  registerWebhookPages(pages);
   registerOperatorPages(pages);
   pages.all(`${DASHBOARD_PATHS.home}/*`, (c) =>
     renderDashboardError(c, 404, "Page not found", `The dashboard has no page at ${c.req.path}. Use the links above.`),

@@ -65,6 +65,8 @@ tr.revoked td { color: var(--muted); }
 .status-active { color: var(--success); }
 .status-revoked { color: var(--muted); }
 .status-pending { color: var(--warn); }
+.status-enabled, .status-succeeded { color: var(--success); }
+.status-disabled, .status-failed { color: var(--danger); }
 .columns { display: grid; gap: 1.5rem; margin-top: 2rem; }
 @media (min-width: 56rem) { .columns { grid-template-columns: 3fr 2fr; align-items: start; } }
 .panel { border: 1px solid var(--border); border-radius: 8px; padding: 0 1.25rem 1.25rem; }

@@ -15,6 +15,11 @@ import { noQueryParameters } from "../http/strict-query";
 const TAGS = [
   { name: "Catalog", description: "The catalog document, its parts and release manifests. Scope `read:catalog`." },
   { name: "API keys", description: "Self-service keys of the calling key's account on this deployment." },
+  {
+    name: "Webhooks",
+    description:
+      "Endpoints that receive a signed event (Standard Webhooks) when a release is published or rolled back. Scope `manage:webhooks`.",
+  },
   { name: "Cheeses", description: "The authentication spec's example collection. Scope `read:cheeses`." },
   {
     name: "OAuth 2.0",

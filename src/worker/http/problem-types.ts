@@ -166,6 +166,11 @@ export const PROBLEM_TYPES = {
     title: "API key not found",
     explanation: "No key with this id on the calling key's account (or, on the operator API, on this deployment).",
   },
+  webhook_endpoint_not_found: {
+    status: 404,
+    title: "Webhook endpoint not found",
+    explanation: "No webhook endpoint with this id on the calling account (and deployment).",
+  },
   admin_request_not_found: {
     status: 404,
     title: "Admin request not found",
@@ -188,6 +193,17 @@ export const PROBLEM_TYPES = {
     status: 409,
     title: "Active key limit reached",
     explanation: "The account already has 3 active keys on this deployment. Revoke one first.",
+  },
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    title: "Webhook endpoint limit reached",
+    explanation: "The account already has 5 webhook endpoints on this deployment. Delete one first.",
+  },
+  webhook_endpoint_disabled: {
+    status: 409,
+    title: "Webhook endpoint disabled",
+    explanation:
+      "The endpoint was disabled after a delivery failed every attempt; nothing is sent to it. Delete it and register it again.",
   },
   account_exists: {
     status: 409,

@@ -1,10 +1,11 @@
 /**
  * The state and routes of one account of the fake Cloudflare API (see fake-cloudflare.ts): KV
- * namespaces, R2 buckets, the workers.dev subdomain, workers (fake-workers.ts) and their static
+ * namespaces, R2 buckets, queues (fake-queues.ts), the workers.dev subdomain, workers (fake-workers.ts) and their static
  * assets (fake-assets.ts), each route
  * guarded by the API token permission the API documents for it.
  */
 import { FakeAssets } from "./fake-assets";
+import { FakeQueues } from "./fake-queues";
 import { FakeWorkers } from "./fake-workers";
 
 export interface Reply {
@@ -28,7 +29,10 @@ export const ALL_PERMISSIONS = [
   "Workers KV Storage: Edit",
   "Workers R2 Storage: Edit",
   "Workers Scripts: Edit",
+  "Queues: Edit",
 ];
+
+export type { Handler, Route };
 
 export const ok = (result: unknown, resultInfo?: Reply["resultInfo"]): Reply => ({ status: 200, result, resultInfo });
 export const fail = (status: number, code: number, message: string): Reply => ({ status, errors: [{ code, message }] });
@@ -40,6 +44,7 @@ export class FakeAccount {
   readonly buckets = new Map<string, { name: string; creation_date: string; location: string }>();
   subdomain: string | null = "fake-subdomain";
   readonly assets = new FakeAssets();
+  readonly queues = new FakeQueues();
   readonly workers: FakeWorkers;
   private readonly routes: Route[];
 
@@ -88,6 +93,7 @@ export class FakeAccount {
         permission: "Workers Scripts: Read",
         handle: () => this.getSubdomain(),
       },
+      ...this.queues.routes(account),
       ...this.workers.routes(account),
       ...this.assets.routes(account),
     ];
@@ -149,7 +155,7 @@ export class FakeAccount {
   }
 }
 
-function page(pageNumber: number, perPage: number, total = 1): Record<string, number> {
+export function page(pageNumber: number, perPage: number, total = 1): Record<string, number> {
   return {
     page: pageNumber,
     per_page: perPage,

@@ -121,6 +121,8 @@ function bindingsOf(version: UploadedVersion, assetsDirectory: string) {
     r2Buckets: {} as Record<string, string>,
     durableObjects: {} as Record<string, { className: string; useSQLite: boolean }>,
     ratelimits: {} as Record<string, unknown>,
+    // Producers only: the fake edge runs no consumer (what the worker enqueues stays in the queue).
+    queueProducers: {} as Record<string, string>,
     bindings: { ...version.secrets } as Record<string, unknown>,
   };
   for (const binding of version.bindings) {
@@ -132,6 +134,7 @@ function bindingsOf(version: UploadedVersion, assetsDirectory: string) {
       options.durableObjects[name] = { className, useSQLite: version.sqliteClasses.includes(className) };
     } else if (type === "ratelimit")
       options.ratelimits[name] = { namespace_id: binding.namespace_id, simple: binding.simple };
+    else if (type === "queue") options.queueProducers[name] = binding.queue_name as string;
     else if (type === "plain_text") options.bindings[name] = binding.text;
     else if (type === "json") options.bindings[name] = binding.json;
     else if (type === "assets") {

@@ -43,6 +43,7 @@ interface UploadMetadata {
 /** What an upload is checked against: the script's version now deployed, if any. */
 export interface Previous {
   secrets: Map<string, string>;
+  bindings: Binding[];
   migrationTag?: string;
   sqliteClasses: string[];
   number: number;
@@ -85,12 +86,17 @@ export async function versionOf(
   for (const binding of metadata.bindings) {
     if (binding.type === "secret_text") secrets.set(binding.name, binding.text!);
     else if (binding.type !== "inherit") bindings.push(binding);
-    else if (!previous?.secrets.has(binding.name))
-      throw new UploadRefused(
-        10057,
-        `inherit binding '${binding.name}' is invalid: no such binding in the previous version`,
-      );
-    else secrets.set(binding.name, previous.secrets.get(binding.name)!);
+    else {
+      // wrangler's version uploads inherit secrets and bindings it cannot name itself (a queue producer).
+      const inherited = previous?.bindings.find((candidate) => candidate.name === binding.name);
+      if (inherited) bindings.push(inherited);
+      else if (previous?.secrets.has(binding.name)) secrets.set(binding.name, previous.secrets.get(binding.name)!);
+      else
+        throw new UploadRefused(
+          10057,
+          `inherit binding '${binding.name}' is invalid: no such binding in the previous version`,
+        );
+    }
   }
   const modules = new Map<string, { type: string; content: Uint8Array }>();
   for (const [field, value] of form) {

@@ -233,6 +233,7 @@ function previousOf(version: Version | undefined) {
   return (
     version && {
       secrets: new Map(Object.entries(version.secrets)),
+      bindings: version.bindings,
       migrationTag: version.migrationTag,
       sqliteClasses: version.sqliteClasses,
       number: version.number,

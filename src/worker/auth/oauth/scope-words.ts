@@ -11,5 +11,6 @@ export const SCOPE_WORDS = {
   "write:orders": "Place cheese orders in your name and cancel them before they ship",
   "read:profile": "See your profile: name, contact email, phone, shipping address and preferences",
   "write:profile": "Change your profile: name, contact email, phone, shipping address and preferences",
+  "manage:webhooks": "Register and remove webhooks that tell you when the catalog is published",
   admin: "Full access to your account: everything every other permission allows — only after an operator approves it",
 } as const satisfies Record<Scope, string>;

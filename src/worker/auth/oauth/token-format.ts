@@ -17,12 +17,14 @@ export const ACCESS_TOKEN_PREFIX = "oat_";
 export const REFRESH_TOKEN_PREFIX = "ort_";
 export const CODE_PREFIX = "oac_";
 
-export type TokenKind = "access" | "refresh" | "code";
+/** `webhook_secret`: a webhook endpoint's signing secret at rest (src/worker/webhooks/webhook-store.ts), never handed out. */
+export type TokenKind = "access" | "refresh" | "code" | "webhook_secret";
 
 const PREFIX_OF: Record<TokenKind, string> = {
   access: ACCESS_TOKEN_PREFIX,
   refresh: REFRESH_TOKEN_PREFIX,
   code: CODE_PREFIX,
+  webhook_secret: "whsealed_",
 };
 const IV_BYTES = 12;
 const TAG_BYTES = 16;

@@ -1,0 +1,119 @@
+/**
+ * One webhook endpoint: GET, DELETE (its pending deliveries stop), POST …/rotate_secret (a new
+ * secret, shown once; the old one signs too for 24 h) and GET …/deliveries (newest first).
+ */
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { outcomeValue } from "../auth/accounts";
+import type { AppEnv } from "../http/context";
+import { problemResponses } from "../http/openapi-responses";
+import { NO_QUERY } from "../http/strict-query";
+import { webhookGuard, webhookSecurity } from "./endpoints";
+import { DeliveryListQuery, EndpointIdParam } from "./schemas";
+import { webhookStore } from "./store-access";
+import { DeliveryView, RotatedSecret, WebhookEndpointView } from "./views";
+
+const TAGS = ["Webhooks"];
+const params = z.object({ id: EndpointIdParam });
+const common = { tags: TAGS, middleware: webhookGuard(), security: webhookSecurity() };
+const notFound = () => problemResponses("bad_request", "webhook_endpoint_not_found", "precondition_failed");
+
+const get = createRoute({
+  ...common,
+  method: "get",
+  path: "/v1/webhook_endpoints/{id}",
+  operationId: "getWebhookEndpoint",
+  summary: "A webhook endpoint",
+  request: { query: NO_QUERY, params },
+  responses: {
+    200: { description: "The endpoint (no secret).", content: { "application/json": { schema: WebhookEndpointView } } },
+    ...notFound(),
+  },
+});
+
+const remove = createRoute({
+  ...common,
+  method: "delete",
+  path: "/v1/webhook_endpoints/{id}",
+  operationId: "deleteWebhookEndpoint",
+  summary: "Delete a webhook endpoint",
+  description: "Nothing more is sent to it, pending retries included; its delivery history goes with it.",
+  request: { query: NO_QUERY, params },
+  responses: {
+    200: {
+      description: "The endpoint, now deleted.",
+      content: { "application/json": { schema: WebhookEndpointView } },
+    },
+    ...notFound(),
+  },
+});
+
+const rotate = createRoute({
+  ...common,
+  method: "post",
+  path: "/v1/webhook_endpoints/{id}/rotate_secret",
+  operationId: "rotateWebhookSecret",
+  summary: "Rotate an endpoint's signing secret",
+  description:
+    "Returns the new secret once. For 24 h every delivery carries two signatures (new and old), so a receiver can switch at its pace.",
+  request: { query: NO_QUERY, params },
+  responses: {
+    200: {
+      description: "The endpoint with its new secret.",
+      content: { "application/json": { schema: RotatedSecret } },
+    },
+    ...notFound(),
+  },
+});
+
+const DeliveryList = z
+  .object({ object: z.literal("list"), data: z.array(DeliveryView), has_more: z.boolean() })
+  .openapi("WebhookDeliveryList");
+
+const deliveries = createRoute({
+  ...common,
+  method: "get",
+  path: "/v1/webhook_endpoints/{id}/deliveries",
+  operationId: "listWebhookDeliveries",
+  summary: "An endpoint's recent deliveries",
+  description:
+    "Newest first: each delivery's `webhook-id`, event, status, attempts (time, response status, a short excerpt) and next attempt. The last 100 are kept.",
+  request: { query: DeliveryListQuery, params },
+  responses: {
+    200: { description: "The deliveries.", content: { "application/json": { schema: DeliveryList } } },
+    ...notFound(),
+  },
+});
+
+export function registerEndpointRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(get, async (c) => {
+    const endpoint = outcomeValue(
+      await webhookStore(c.env).getEndpoint(c.get("principal").accountId, c.req.valid("param").id),
+    );
+    c.header("Cache-Control", "private, no-store");
+    return c.json(endpoint, 200);
+  });
+
+  app.openapi(remove, async (c) => {
+    const endpoint = outcomeValue(
+      await webhookStore(c.env).deleteEndpoint(c.get("principal").accountId, c.req.valid("param").id),
+    );
+    return c.json(endpoint, 200);
+  });
+
+  app.openapi(rotate, async (c) => {
+    const rotated = outcomeValue(
+      await webhookStore(c.env).rotateSecret(c.get("principal").accountId, c.req.valid("param").id),
+    );
+    c.header("Cache-Control", "no-store");
+    return c.json({ ...rotated.endpoint, secret: rotated.secret }, 200);
+  });
+
+  app.openapi(deliveries, async (c) => {
+    const limit = c.req.valid("query").limit ?? 20;
+    const page = outcomeValue(
+      await webhookStore(c.env).listDeliveries(c.get("principal").accountId, c.req.valid("param").id, limit),
+    );
+    c.header("Cache-Control", "private, no-store");
+    return c.json({ object: "list" as const, ...page }, 200);
+  });
+}

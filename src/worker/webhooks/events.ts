@@ -1,0 +1,36 @@
+/**
+ * The events an endpoint can subscribe to and the body every delivery carries, as Standard Webhooks
+ * recommends (`{type, timestamp, data}`). One zod definition serves the worker, /openapi.json and
+ * the tests.
+ */
+import { z } from "@hono/zod-openapi";
+import { Sha256Digest } from "../../common/catalog/schema";
+
+export const EVENT_TYPES = ["release.published", "release.rolled_back"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+/** Sent only on request (the dashboard's "send test event"), whatever the endpoint subscribes to. */
+export const TEST_EVENT_TYPE = "webhook.test";
+export type DeliveredEventType = EventType | typeof TEST_EVENT_TYPE;
+
+export const EventTypeSchema = z.enum(EVENT_TYPES).openapi({ example: "release.published" });
+
+export const ChangeCountsSchema = z
+  .object({ added: z.int().min(0), changed: z.int().min(0), removed: z.int().min(0) })
+  .nullable()
+  .openapi("ReleaseChangeCounts", {
+    description:
+      "Profiles added, changed (other bytes) and removed against `previous_release_id`; null when a release has no id index to compare.",
+  });
+
+export const EventBody = z
+  .strictObject({
+    type: z.enum([...EVENT_TYPES, TEST_EVENT_TYPE]),
+    timestamp: z.iso.datetime().openapi({ description: "When the event happened (the pointer moved)." }),
+    data: z.strictObject({
+      release_id: Sha256Digest.openapi({ description: "The release now served." }),
+      previous_release_id: Sha256Digest.nullable().openapi({ description: "The release served before it." }),
+      changes: ChangeCountsSchema,
+    }),
+  })
+  .openapi("WebhookEvent", { description: "The JSON body of every webhook delivery." });
+export type EventBody = z.infer<typeof EventBody>;
