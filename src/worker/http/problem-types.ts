@@ -144,6 +144,13 @@ export const PROBLEM_TYPES = {
     explanation:
       "The release named in the detail has no profile with this scope or id. Check the keys, or list the product's profiles.",
   },
+  release_gone: {
+    status: 410,
+    title: "Release no longer kept",
+    explanation:
+      "`since` names a release this deployment no longer keeps (or never published), so the changes since it cannot be listed. " +
+      "The detail and `oldest_kept_release_id` name the oldest kept release; download the whole current document instead.",
+  },
   release_not_indexed: {
     status: 404,
     title: "Release has no profile index",
