@@ -1,11 +1,10 @@
 /**
  * The changes between two releases (`GET /v1/releases/{id}/changes?since=`), every page, and the
- * bytes of chosen profiles of a pinned release fetched as byte ranges of its parts — what `sync`
- * needs to rebuild a document from the previous one. Web APIs only.
+ * bytes of the added and changed profiles in one body — what `sync` needs to rebuild a document
+ * from the previous one. Web APIs only.
  */
 import { CatalogVerificationError } from "./errors.js";
 import type { CatalogHttp } from "./http-client.js";
-import { partUrl, type ReleaseSource } from "./release-parts.js";
 import { createSha256 } from "./sha256-stream.js";
 
 /** One change as the API lists it; `offset`/`length`/`sha256` are the profile in the newer release. */
@@ -53,39 +52,66 @@ export async function fetchChanges(
   return { changes, bytes };
 }
 
-/** A byte range of a release's document: [start, end). */
-export interface DocumentRange {
-  start: number;
-  end: number;
+/**
+ * The bytes of every added and changed profile since `since`, concatenated in list order
+ * (`GET /v1/releases/{id}/changes/profiles`), read `length` bytes at a time.
+ */
+export async function openChangedProfiles(
+  http: CatalogHttp,
+  baseUrl: string,
+  releaseId: string,
+  since: string,
+  signal?: AbortSignal,
+): Promise<ByteReader> {
+  const url = new URL(`/v1/releases/${releaseId}/changes/profiles?since=${since}`, baseUrl).href;
+  const response = await http.get(url, { signal });
+  if (response.headers.get("Catalog-Release") !== releaseId)
+    throw new CatalogVerificationError(`${url}: Catalog-Release is not ${releaseId}`);
+  return new ByteReader(response, url);
 }
 
-/**
- * The document's bytes in `range`, as one buffer: one ranged GET per part the range touches,
- * each checked to be a 206 of that part of that release with the expected length.
- */
-export async function fetchDocumentRange(source: ReleaseSource, range: DocumentRange): Promise<Uint8Array> {
-  const { manifest } = source;
-  const bytes = new Uint8Array(range.end - range.start);
-  for (const part of manifest.parts) {
-    const from = Math.max(range.start, part.offset);
-    const to = Math.min(range.end, part.offset + part.length);
-    if (from >= to) continue;
-    const url = partUrl(source, part.index);
-    const response = await source.http.get(url, {
-      signal: source.signal,
-      headers: { Range: `bytes=${from - part.offset}-${to - part.offset - 1}` },
-    });
-    const body = new Uint8Array(await response.arrayBuffer());
-    const expected = `bytes ${from - part.offset}-${to - part.offset - 1}/${part.length}`;
-    if (response.status !== 206 || response.headers.get("Content-Range") !== expected || body.length !== to - from)
-      throw new CatalogVerificationError(
-        `${url}: expected 206 with Content-Range "${expected}", got ${response.status} "${response.headers.get("Content-Range")}" and ${body.length} bytes`,
-      );
-    if (response.headers.get("Catalog-Release") !== manifest.release_id)
-      throw new CatalogVerificationError(`${url}: Catalog-Release is not ${manifest.release_id}`);
-    bytes.set(body, from - range.start);
+/** Exact-length reads from a response body, a chunk at a time. */
+export class ByteReader {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private buffered = new Uint8Array(0);
+  /** Bytes received so far. */
+  received = 0;
+
+  constructor(
+    response: Response,
+    private readonly url: string,
+  ) {
+    this.reader = response.body?.getReader();
   }
-  return bytes;
+
+  async read(length: number): Promise<Uint8Array> {
+    while (this.buffered.length < length) {
+      const next = this.reader ? await this.reader.read() : { done: true as const, value: undefined };
+      if (next.done)
+        throw new CatalogVerificationError(`${this.url}: the body ended ${length - this.buffered.length} bytes early`);
+      this.received += next.value.length;
+      const joined = new Uint8Array(this.buffered.length + next.value.length);
+      joined.set(this.buffered);
+      joined.set(next.value, this.buffered.length);
+      this.buffered = joined;
+    }
+    const bytes = this.buffered.subarray(0, length);
+    this.buffered = this.buffered.subarray(length);
+    return bytes;
+  }
+
+  /** Fails if the body holds more than was read. */
+  async finish(): Promise<void> {
+    const next = this.reader ? await this.reader.read() : { done: true as const, value: undefined };
+    if (this.buffered.length || !next.done) {
+      await this.reader?.cancel();
+      throw new CatalogVerificationError(`${this.url}: the body is longer than the change list's profiles`);
+    }
+  }
+
+  async cancel(): Promise<void> {
+    await this.reader?.cancel().catch(() => {});
+  }
 }
 
 /** Checks bytes against the `sha256:<hex>` the change list gave for them. */
@@ -95,15 +121,4 @@ export async function expectProfileDigest(bytes: Uint8Array, digest: string, id:
   const found = await hash.digest();
   if (found !== digest)
     throw new CatalogVerificationError(`profile ${id}: its bytes hash to ${found}, the change list says ${digest}`);
-}
-
-/** Groups the wanted ranges (sorted, disjoint) into fewer requests: neighbours closer than `gap` bytes merge. */
-export function coalesce(wanted: readonly DocumentRange[], gap: number, maxBytes: number): DocumentRange[] {
-  const merged: DocumentRange[] = [];
-  for (const range of wanted) {
-    const last = merged.at(-1);
-    if (last && range.start - last.end <= gap && range.end - last.start <= maxBytes) last.end = range.end;
-    else merged.push({ ...range });
-  }
-  return merged;
 }

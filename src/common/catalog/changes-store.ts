@@ -10,7 +10,14 @@
  */
 import { hexOf, storageKeys, type Manifest } from "./manifest";
 import { linesOf, parseScopeLine, type ScopedProfile } from "./profile-index";
-import { changeLine, mergeChanges, parseChangeLine, type ChangeCounts, type ReleaseChange } from "./release-changes";
+import {
+  changeLine,
+  mergeChanges,
+  parseChangeLine,
+  type ChangeCounts,
+  type ProfileBytes,
+  type ReleaseChange,
+} from "./release-changes";
 
 /** The parts of an R2 object the changes store reads (R2ObjectBody satisfies it). */
 export interface ChangesObject {
@@ -49,31 +56,88 @@ const changesKey = (newer: Manifest, older: Manifest) =>
 export async function ensureChanges(bucket: ChangesBucket, newer: Manifest, older: Manifest): Promise<ChangesSummary> {
   if (newer.release_id === older.release_id) return { counts: { added: 0, changed: 0, removed: 0 }, count: 0 };
   const key = changesKey(newer, older);
+  const bytesKey = storageKeys.changedProfiles(hexOf(newer.release_id), hexOf(older.release_id));
   const stored = await bucket.head(key);
-  if (stored?.customMetadata) return summaryOf(stored.customMetadata);
+  // Both are written, the bytes first; a list without its bytes (an interrupted write) is made again.
+  if (stored?.customMetadata && (await bucket.head(bytesKey))) return summaryOf(stored.customMetadata);
   const encoder = new TextEncoder();
   const chunks: Uint8Array[] = [];
   const counts: ChangeCounts = { added: 0, changed: 0, removed: 0 };
+  const fetched: ProfileBytes[] = [];
   let size = 0;
   for await (const change of mergeChanges(scopeEntries(bucket, older), scopeEntries(bucket, newer))) {
     counts[change.change]++;
+    if (change.current) fetched.push(change.current);
     const bytes = encoder.encode(changeLine(change));
     chunks.push(bytes);
     size += bytes.length;
   }
+  // The bytes first: a stored list means both are complete.
+  const profiles = await profileBytesOf(bucket, newer, fetched);
+  await bucket.put(bytesKey, profiles, {
+    customMetadata: { profiles: String(fetched.length) },
+    httpMetadata: { contentType: "application/octet-stream" },
+  });
+  const metadata = {
+    added: String(counts.added),
+    changed: String(counts.changed),
+    removed: String(counts.removed),
+  };
+  await bucket.put(key, concatenated(chunks, size), {
+    customMetadata: metadata,
+    httpMetadata: { contentType: "text/plain" },
+  });
+  return summaryOf(metadata);
+}
+
+/**
+ * The bytes of `profiles` (in document order) in `manifest`'s document, concatenated: one ranged
+ * read per part that holds any of them, from the first to the last byte of them in it.
+ */
+async function profileBytesOf(
+  bucket: ChangesBucket,
+  manifest: Manifest,
+  profiles: ProfileBytes[],
+): Promise<Uint8Array> {
+  const total = profiles.reduce((sum, p) => sum + p.length, 0);
+  const out = new Uint8Array(total);
+  const hex = hexOf(manifest.release_id);
+  let written = 0;
+  let next = 0;
+  for (const part of manifest.parts) {
+    const end = part.offset + part.length;
+    // The profiles that have bytes in this part: from `next` while they start before its end.
+    let last = next;
+    while (last < profiles.length && profiles[last]!.offset < end) last++;
+    if (last === next) continue;
+    const from = Math.max(part.offset, profiles[next]!.offset);
+    const to = Math.min(end, profiles[last - 1]!.offset + profiles[last - 1]!.length);
+    const key = storageKeys.part(hex, part.index);
+    const object = await bucket.get(key, { range: { offset: from - part.offset, length: to - from } });
+    if (!object) throw new Error(`${key} is missing from R2`);
+    const bytes = new Uint8Array(await object.arrayBuffer());
+    for (let i = next; i < last; i++) {
+      const p = profiles[i]!;
+      const slice = bytes.subarray(Math.max(p.offset, from) - from, Math.min(p.offset + p.length, to) - from);
+      out.set(slice, written);
+      written += slice.length;
+    }
+    // A profile that goes on into the next part is taken up again there.
+    const tail = profiles[last - 1]!;
+    next = tail.offset + tail.length > end ? last - 1 : last;
+  }
+  if (written !== total) throw new Error(`read ${written} bytes of changed profiles, expected ${total}`);
+  return out;
+}
+
+function concatenated(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const body = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
     body.set(chunk, at);
     at += chunk.length;
   }
-  const metadata = {
-    added: String(counts.added),
-    changed: String(counts.changed),
-    removed: String(counts.removed),
-  };
-  await bucket.put(key, body, { customMetadata: metadata, httpMetadata: { contentType: "text/plain" } });
-  return summaryOf(metadata);
+  return body;
 }
 
 function summaryOf(metadata: Record<string, string>): ChangesSummary {

@@ -78,6 +78,8 @@ export const storageKeys = {
   indexSegment: (hex: string, name: string, index: number) => `releases/${hex}/index/${name}/${index}`,
   /** The changes from release `sinceHex` to release `hex` (changes-store.ts). */
   changes: (hex: string, sinceHex: string) => `releases/${hex}/changes/${sinceHex}`,
+  /** The bytes in release `hex` of the profiles added or changed since `sinceHex`, concatenated in catalog order. */
+  changedProfiles: (hex: string, sinceHex: string) => `releases/${hex}/changed-profiles/${sinceHex}`,
   /** The publish and rollback history (release-history.ts). */
   history: "history",
 };

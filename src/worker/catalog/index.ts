@@ -10,6 +10,7 @@ import { registerDocumentRoute } from "./document";
 import { registerPartRoutes } from "./parts";
 import { registerProductRoutes } from "./products";
 import { registerProfileRoutes } from "./profiles";
+import { registerChangedProfilesRoute } from "./release-changed-profiles";
 import { registerReleaseChangesRoute } from "./release-changes";
 import { registerReleaseHistoryRoute } from "./release-history";
 import { registerReleaseRoutes } from "./releases";
@@ -22,6 +23,7 @@ export function registerCatalogRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   registerReleaseHistoryRoute(app, access);
   registerReleaseRoutes(app, access);
   registerReleaseChangesRoute(app, access);
+  registerChangedProfilesRoute(app, access);
   registerProfileRoutes(app, access);
   registerProductRoutes(app, access);
 }

@@ -117,11 +117,7 @@ export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: Ca
       const { since, limit, after } = c.req.valid("query");
       const newer = await pinnedRelease(c.env.CATALOG_KV, release_id);
       const older = await keptRelease(c, since);
-      const summary = await ensureChanges(c.env.RELEASES, newer, older).catch((error: unknown) => {
-        if (error instanceof ReleaseWithoutIndex)
-          IndexReader.of(c.env.RELEASES, error.releaseId === newer.release_id ? newer : older, "scope");
-        throw error;
-      });
+      const summary = await changesOf(c, newer, older);
       const from = after === undefined ? 0 : Number(after);
       const page = await readChangesPage(c.env.RELEASES, newer, older, from, limit).catch((error: unknown) => {
         if (!(error instanceof ChangesCursorInvalid)) throw error;
@@ -147,16 +143,12 @@ export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: Ca
         200,
       );
     },
-    (result, c) => {
-      if (result.success) return undefined;
-      if (result.target === "param") return paramProblem(result, c);
-      throw validationProblem(result.error, result.target);
-    },
+    changesParamProblem,
   );
 }
 
 /** `since` must be kept (current or one of the 5 before it): older lists are not kept either. */
-async function keptRelease(c: Context<AppEnv>, since: string): Promise<Manifest> {
+export async function keptRelease(c: Context<AppEnv>, since: string): Promise<Manifest> {
   const pointer = await readCurrentPointer(c.env.CATALOG_KV);
   if (!pointer)
     throw new Problem("catalog_unavailable", "No catalog release has been published on this deployment yet.");
@@ -171,6 +163,22 @@ async function keptRelease(c: Context<AppEnv>, since: string): Promise<Manifest>
     );
   }
   return pinnedRelease(c.env.CATALOG_KV, since);
+}
+
+/** ensureChanges, with a release published before indexes as the 404 a lookup in it would be. */
+export function changesOf(c: Context<AppEnv>, newer: Manifest, older: Manifest) {
+  return ensureChanges(c.env.RELEASES, newer, older).catch((error: unknown) => {
+    if (error instanceof ReleaseWithoutIndex)
+      IndexReader.of(c.env.RELEASES, error.releaseId === newer.release_id ? newer : older, "scope");
+    throw error;
+  });
+}
+
+/** The route hook of both changes routes: a bad release id is its own 400, the rest one validation problem. */
+export function changesParamProblem(result: { success: boolean; error?: unknown; target?: string }, c: Context) {
+  if (result.success) return undefined;
+  if (result.target === "param") return paramProblem(result, c);
+  throw validationProblem(result.error as never, result.target ?? "query");
 }
 
 function changeView(change: ReleaseChange, newer: Manifest, older: Manifest) {

@@ -2,9 +2,10 @@
  * `client.sync(dir)` (Node): keeps `<dir>/catalog.json` a verified copy of the current release at
  * the cost of what changed. The first call downloads the document; later ones read the local
  * copy's release id from its envelope, list the changes since it, fetch only the added and changed
- * profiles (byte ranges of the parts, neighbours merged), rebuild the new document beside the old
- * one (rebuild-plan.ts), verify it like a download (every part's sha256, the document's, its
- * artifact_sha256) and only then rename it over the old copy. Interrupted anywhere, the old copy
+ * profiles in one body (a range request per profile cost more time than a full pull: bench
+ * "sync"), rebuild the new document beside the old one (rebuild-plan.ts), verify it like a
+ * download (every part's sha256, the document's, its artifact_sha256) and only then rename it
+ * over the old copy. Interrupted anywhere, the old copy
  * is whole; the next call starts again. A local release no longer kept (410), changes larger than
  * the document, or a local copy that does not rebuild into the verified document: a full download.
  */
@@ -16,14 +17,7 @@ import { DocumentCheck } from "../document-check.js";
 import { CatalogApiError, CatalogVerificationError } from "../errors.js";
 import { fetchManifest } from "../manifest.js";
 import { documentPrefix } from "../protocol/digests.js";
-import {
-  coalesce,
-  expectProfileDigest,
-  fetchChanges,
-  fetchDocumentRange,
-  type DocumentRange,
-  type ReleaseChange,
-} from "../release-changes.js";
+import { expectProfileDigest, fetchChanges, openChangedProfiles, type ReleaseChange } from "../release-changes.js";
 import type { CallOptions, Manifest, Progress } from "../types.js";
 import { downloadRelease } from "./download.js";
 import { partialName, removeAbandonedPartials } from "./local-copies.js";
@@ -32,10 +26,6 @@ import { UnchangedReader } from "./unchanged-reader.js";
 
 /** The file sync keeps in its directory. */
 export const SYNC_FILE = "catalog.json";
-/** Changed profiles closer than this merge into one range request (measured: bench "sync"). */
-const RANGE_GAP_BYTES = 2048;
-const RANGE_MAX_BYTES = 1024 * 1024;
-const RANGES_IN_FLIGHT = 6;
 
 export type SyncProgress =
   | ({ mode: "full" } & Progress)
@@ -155,8 +145,8 @@ async function rebuild(
   const byOffset = (a: Cut, b: Cut) => a.offset - b.offset;
   const newCuts = changes
     .filter((c) => c.offset !== undefined)
-    .map((c) => ({ offset: c.offset!, length: c.length!, change: c }));
-  newCuts.sort(byOffset);
+    .map((c) => ({ offset: c.offset!, length: c.length!, change: c }))
+    .sort(byOffset);
   const oldCuts = changes
     .filter((c) => c.previous_offset !== undefined)
     .map((c) => ({ offset: c.previous_offset!, length: c.previous_length! }))
@@ -164,23 +154,21 @@ async function rebuild(
   const prefix = new TextEncoder().encode(
     documentPrefix(manifest.api_contract, manifest.release_id, manifest.artifact_sha256),
   );
-  const ranges = coalesce(
-    newCuts.map((cut) => ({ start: cut.offset, end: cut.offset + cut.length })),
-    RANGE_GAP_BYTES,
-    RANGE_MAX_BYTES,
+  const fetched = await openChangedProfiles(
+    context.http,
+    context.baseUrl,
+    manifest.release_id,
+    local.releaseId,
+    options.signal,
   );
-  const source = { ...context, manifest, signal: options.signal };
   const temp = partialName(target, randomBytes(4).toString("hex"));
   const old = await open(target, "r");
   const out = await open(temp, "w");
-  let fetchedBytes = 0;
   try {
     const writer = new CheckedWriter(out, new DocumentCheck(manifest));
     await writer.write(prefix);
     await writer.write(OPEN_BRACKET);
     const unchanged = new UnchangedReader(old, unchangedRuns(oldCuts, local.dataStart, local.bytes));
-    const fetchedRanges = inOrder(ranges, RANGES_IN_FLIGHT, (range) => fetchDocumentRange(source, range));
-    let current: { range: DocumentRange; bytes: Uint8Array } | undefined;
     let unchangedSeen = false;
     let first = true;
     for (const item of newItems(newCuts, prefix.length, manifest.bytes)) {
@@ -194,26 +182,12 @@ async function rebuild(
         continue;
       }
       const cut = newCuts[item.cut]!;
-      while (!current || current.range.end <= cut.offset) {
-        const next = await fetchedRanges.next();
-        if (next.done) throw new CatalogVerificationError("ran out of fetched ranges");
-        current = next.value;
-        fetchedBytes += current.bytes.length;
-        options.onProgress?.({
-          mode: "changes",
-          phase: "fetch",
-          profilesDone: item.cut,
-          profilesTotal: newCuts.length,
-          bytesFetched: fetchedBytes,
-        });
-      }
-      const bytes = current.bytes.subarray(
-        cut.offset - current.range.start,
-        cut.offset - current.range.start + cut.length,
-      );
+      const bytes = await fetched.read(cut.length);
       await expectProfileDigest(bytes, cut.change.sha256!, cut.change.agent_readiness_profile_id);
       await writer.write(bytes);
+      report(options, "fetch", item.cut + 1, newCuts.length, fetched.received);
     }
+    await fetched.finish();
     if (!unchanged.finished)
       throw new CatalogVerificationError("the local copy holds more unchanged profiles than the change list implies");
     await writer.write(CLOSE);
@@ -223,21 +197,20 @@ async function rebuild(
     options.signal?.throwIfAborted(); // the last moment a cancelled sync leaves the old copy
     await rename(temp, target);
     await removeAbandonedPartials(target);
-    options.onProgress?.({
-      mode: "changes",
-      phase: "verified",
-      profilesDone: newCuts.length,
-      profilesTotal: newCuts.length,
-      bytesFetched: fetchedBytes,
-    });
-    return fetchedBytes;
+    report(options, "verified", newCuts.length, newCuts.length, fetched.received);
+    return fetched.received;
   } catch (error) {
+    await fetched.cancel();
     await out.close().catch(() => {});
     await rm(temp, { force: true });
     throw error;
   } finally {
     await old.close();
   }
+}
+
+function report(options: SyncOptions, phase: "fetch" | "verified", done: number, total: number, bytes: number) {
+  options.onProgress?.({ mode: "changes", phase, profilesDone: done, profilesTotal: total, bytesFetched: bytes });
 }
 
 const OPEN_BRACKET = new TextEncoder().encode("[");
@@ -277,23 +250,5 @@ class CheckedWriter {
     await this.check.add(bytes, this.position);
     await this.file.write(bytes, 0, bytes.length, this.position);
     this.position += bytes.length;
-  }
-}
-
-/** `work` over `items`, at most `inFlight` at once, the results in the items' order. */
-async function* inOrder<T, R>(items: readonly T[], inFlight: number, work: (item: T) => Promise<R>) {
-  const running: Promise<{ range: T; bytes: R }>[] = [];
-  let next = 0;
-  const start = () => {
-    const item = items[next++]!;
-    const promise = work(item).then((bytes) => ({ range: item, bytes }));
-    promise.catch(() => {}); // awaited below, in order; not an unhandled rejection meanwhile
-    running.push(promise);
-  };
-  while (next < items.length && running.length < inFlight) start();
-  while (running.length) {
-    const result = await running.shift()!;
-    if (next < items.length) start();
-    yield result;
   }
 }
