@@ -16,6 +16,8 @@ import { publish, testRelease, workerStorage, type TestRelease } from "./support
 const base = testRelease("base");
 const edited = testRelease("edited");
 const smallest = testRelease("smallest");
+/** Never published in this file (isolates keep manifests they read, across reset()). */
+const unpublished = testRelease("wide");
 
 interface Listed {
   change: string;
@@ -155,6 +157,44 @@ describe("changes between two releases", () => {
   });
 });
 
+describe("the changed profiles' bytes in one body", () => {
+  it("are the added and changed profiles' bytes in list order, each matching its sha256", async () => {
+    await publish(base);
+    await publish(edited);
+    const listed = (await allChanges(edited, base, 1000)).filter((c) => c.offset !== undefined);
+    const res = await api(
+      `/v1/releases/${edited.manifest.release_id}/changes/profiles?since=${base.manifest.release_id}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/octet-stream");
+    expect(res.headers.get("catalog-release")).toBe(edited.manifest.release_id);
+    const body = new Uint8Array(await res.arrayBuffer());
+    let at = 0;
+    for (const c of listed) {
+      const bytes = body.subarray(at, at + c.length!);
+      expect(bytes).toEqual(edited.document.subarray(c.offset!, c.offset! + c.length!));
+      expect(await sha256(new TextDecoder().decode(bytes))).toBe(c.sha256);
+      at += c.length!;
+    }
+    expect(at).toBe(body.length);
+  });
+
+  it("are computed on demand for a pair publish did not compute, and refuse what the list refuses", async () => {
+    await publish(smallest);
+    await publish(base);
+    await publish(edited);
+    const path = `/v1/releases/${edited.manifest.release_id}/changes/profiles`;
+    const res = await api(`${path}?since=${smallest.manifest.release_id}`);
+    expect(res.status).toBe(200);
+    const listed = (await allChanges(edited, smallest, 1000)).filter((c) => c.offset !== undefined);
+    expect((await res.arrayBuffer()).byteLength).toBe(listed.reduce((sum, c) => sum + c.length!, 0));
+    expect((await api(`${path}?since=${smallest.manifest.release_id}&limit=5`)).status).toBe(400);
+    expect((await api(path)).status).toBe(400);
+    const same = await api(`${path}?since=${edited.manifest.release_id}`);
+    expect((await same.arrayBuffer()).byteLength).toBe(0);
+  });
+});
+
 describe("changes: refusals", () => {
   it("since a release that is not kept: 410 release_gone naming the oldest kept one", async () => {
     await publish(base);
@@ -178,8 +218,14 @@ describe("changes: refusals", () => {
     expect(body.errors.map((e) => e.path).sort()).toEqual(["colour", "limit", "since"]);
     expect((await api(path)).status).toBe(400);
     expect((await api(`/v1/releases/nope/changes?since=${base.manifest.release_id}`)).status).toBe(400);
-    const unknown = await api(`/v1/releases/${smallest.manifest.release_id}/changes?since=${base.manifest.release_id}`);
+    const unknown = await api(
+      `/v1/releases/${unpublished.manifest.release_id}/changes?since=${base.manifest.release_id}`,
+    );
     expect(unknown.status).toBe(404);
+    const stored = await env.RELEASES.list({ prefix: `releases/${hexOf(edited.manifest.release_id)}/changes/` });
+    expect(stored.objects.map((object) => object.key)).toEqual([
+      storageKeys.changes(hexOf(edited.manifest.release_id), hexOf(base.manifest.release_id)),
+    ]);
   });
 
   it("a cursor that is not one of the list's: 400 naming `after`", async () => {
