@@ -1,7 +1,8 @@
 /**
  * GET /v1/releases/{id}/changes against an independent diff: both documents parsed with
  * JSON.parse, each profile re-serialized with the `canonicalize` package and hashed, matched by
- * scope and id — not the indexes the worker merges.
+ * scope and id — not the indexes the worker merges. Each test publishes two or three releases:
+ * given a minute, as a loaded 2-core machine needs.
  */
 import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -85,7 +86,7 @@ async function allChanges(release: TestRelease, since: TestRelease, limit: numbe
 
 beforeEach(() => reset());
 
-describe("changes between two releases", () => {
+describe("changes between two releases", { timeout: 60_000 }, () => {
   it("lists exactly the independent diff, in catalog order, paged or not, with each side's bytes", async () => {
     await publish(base);
     await publish(edited);
@@ -157,7 +158,7 @@ describe("changes between two releases", () => {
   });
 });
 
-describe("the changed profiles' bytes in one body", () => {
+describe("the changed profiles' bytes in one body", { timeout: 60_000 }, () => {
   it("are the added and changed profiles' bytes in list order, each matching its sha256", async () => {
     await publish(base);
     await publish(edited);
@@ -195,7 +196,21 @@ describe("the changed profiles' bytes in one body", () => {
   });
 });
 
-describe("changes: refusals", () => {
+describe("changes: refusals", { timeout: 60_000 }, () => {
+  it("changed profiles over half the document: their bytes are not kept, 409 changes_too_large; the list is", {
+    timeout: 60_000,
+  }, async () => {
+    const grown = testRelease("wideSmallPages"); // base and 120 more funnels: most of its bytes are new
+    await publish(base);
+    await publish(grown);
+    const path = `/v1/releases/${grown.manifest.release_id}/changes`;
+    const res = await api(`${path}/profiles?since=${base.manifest.release_id}`);
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { code: string }).code).toBe("changes_too_large");
+    const list = await api(`${path}?since=${base.manifest.release_id}&limit=1`);
+    expect(((await list.json()) as { count: number }).count).toBe(120);
+  });
+
   it("since a release that is not kept: 410 release_gone naming the oldest kept one", async () => {
     await publish(base);
     await publish(edited);
@@ -240,7 +255,7 @@ describe("changes: refusals", () => {
   });
 });
 
-describe("GET /v1/releases: the history", () => {
+describe("GET /v1/releases: the history", { timeout: 60_000 }, () => {
   it("lists publishes and a rollback newest first, with change counts; one is current; pages by `next`", async () => {
     await publish(base);
     await publish(edited);

@@ -34,6 +34,12 @@ export interface ChangesBucket {
   ): Promise<unknown>;
 }
 
+/**
+ * The changed profiles' bytes are kept only up to this share of the new document's bytes: past it,
+ * fetching them costs about as much as the document (and `sync` downloads the document instead).
+ */
+export const CHANGED_PROFILES_MAX_SHARE = 0.5;
+
 export interface ChangesSummary {
   counts: ChangeCounts;
   /** Total number of changes (the list's length). */
@@ -72,10 +78,13 @@ export async function ensureChanges(bucket: ChangesBucket, newer: Manifest, olde
     chunks.push(bytes);
     size += bytes.length;
   }
-  // The bytes first: a stored list means both are complete.
-  const profiles = await profileBytesOf(bucket, newer, fetched);
+  // The bytes first: a stored list means both are complete. Past half the document, a client
+  // downloads the document instead, so they are not stored (an empty object says so).
+  const share = fetched.reduce((sum, p) => sum + p.length, 0) / newer.bytes;
+  const tooLarge = share > CHANGED_PROFILES_MAX_SHARE;
+  const profiles = tooLarge ? new Uint8Array() : await profileBytesOf(bucket, newer, fetched);
   await bucket.put(bytesKey, profiles, {
-    customMetadata: { profiles: String(fetched.length) },
+    customMetadata: { profiles: String(fetched.length), stored: String(!tooLarge) },
     httpMetadata: { contentType: "application/octet-stream" },
   });
   const metadata = {

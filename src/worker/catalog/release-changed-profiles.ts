@@ -6,14 +6,14 @@
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
-import { problemResponses } from "../http/openapi-responses";
 import { Problem } from "../http/problem";
 import { hexOf, storageKeys } from "../../common/catalog/manifest";
+import { problemResponses } from "../http/openapi-responses";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { IDENTITY_CODING } from "./identity-only";
 import { CODING_HEADERS, RELEASE_HEADERS } from "./openapi-responses";
 import { ReleaseIdParam } from "./params";
-import { changesOf, changesParamProblem, keptRelease } from "./release-changes";
+import { CHANGES_PROBLEMS, changesOf, changesParamProblem, keptRelease } from "./release-changes";
 import { CATALOG_RETRY_AFTER_SECONDS, pinnedRelease } from "./release-lookup";
 import { CACHE_PINNED } from "./representation";
 
@@ -25,7 +25,8 @@ export function registerChangedProfilesRoute(app: OpenAPIHono<AppEnv>, access: C
     summary: "The bytes of every profile added or changed between two kept releases, in one body",
     description:
       "The profiles' bytes in `release_id`'s document, concatenated in the order of `/v1/releases/{release_id}/changes?since=` " +
-      "(each entry's `length` bytes in turn, each matching its `sha256`); removed profiles have none. Empty when nothing was added or changed.",
+      "(each entry's `length` bytes in turn, each matching its `sha256`); removed profiles have none. Empty when nothing was added or changed. " +
+      "Not kept when they are more than half the document (`409 changes_too_large`: download the document).",
     request: {
       params: z.object({ release_id: ReleaseIdParam }),
       query: z.strictObject({
@@ -41,15 +42,8 @@ export function registerChangedProfilesRoute(app: OpenAPIHono<AppEnv>, access: C
         headers: { ...RELEASE_HEADERS, ...CODING_HEADERS },
         content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
       },
-      ...problemResponses(
-        "bad_request",
-        "invalid_release_id",
-        "release_not_found",
-        "release_gone",
-        "release_not_indexed",
-        "catalog_unavailable",
-        "release_unavailable",
-      ),
+      ...CHANGES_PROBLEMS,
+      ...problemResponses("changes_too_large"),
     },
   });
   app.openapi(
@@ -69,6 +63,13 @@ export function registerChangedProfilesRoute(app: OpenAPIHono<AppEnv>, access: C
       const object = await c.env.RELEASES.get(key);
       if (!object)
         throw new Problem("release_unavailable", `The changed profiles of ${newer.release_id} are not readable yet.`);
+      if (object.customMetadata?.stored === "false") {
+        await object.body.cancel();
+        throw new Problem(
+          "changes_too_large",
+          `The profiles added or changed since ${older.release_id} are more than half of ${newer.release_id}'s document; download the document instead.`,
+        );
+      }
       headers.set("Content-Length", String(object.size));
       return plainResponse(new Response(object.body, { headers }));
     },

@@ -100,14 +100,7 @@ export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: Ca
         headers: RELEASE_HEADERS,
         content: { "application/json": { schema: ChangeList } },
       },
-      ...problemResponses(
-        "bad_request",
-        "invalid_release_id",
-        "release_not_found",
-        "release_gone",
-        "release_not_indexed",
-        "catalog_unavailable",
-      ),
+      ...CHANGES_PROBLEMS,
     },
   });
   app.openapi(
@@ -146,6 +139,17 @@ export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: Ca
     changesParamProblem,
   );
 }
+
+/** The problems both changes routes answer. */
+export const CHANGES_PROBLEMS = problemResponses(
+  "bad_request",
+  "invalid_release_id",
+  "release_not_found",
+  "release_gone",
+  "release_not_indexed",
+  "catalog_unavailable",
+  "release_unavailable",
+);
 
 /** `since` must be kept (current or one of the 5 before it): older lists are not kept either. */
 export async function keptRelease(c: Context<AppEnv>, since: string): Promise<Manifest> {

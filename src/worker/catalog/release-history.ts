@@ -82,7 +82,7 @@ export function registerReleaseHistoryRoute(app: OpenAPIHono<AppEnv>, access: Ca
         description: "One page of the history.",
         content: { "application/json": { schema: ReleaseEventList } },
       },
-      ...problemResponses("bad_request", "catalog_unavailable"),
+      ...problemResponses("bad_request", "catalog_unavailable", "release_unavailable"),
     },
   });
   app.openapi(route, async (c) => {

@@ -194,6 +194,12 @@ export const PROBLEM_TYPES = {
     title: "Admin request already decided",
     explanation: "The OAuth admin request was already approved; nothing changed.",
   },
+  changes_too_large: {
+    status: 409,
+    title: "Changes larger than the document",
+    explanation:
+      "`GET /v1/releases/{id}/changes/profiles`: the profiles added or changed since `since` are more than half of the release's document, so their bytes are not kept. Download the document.",
+  },
   precondition_failed: {
     status: 412,
     title: "Precondition failed",
