@@ -1,13 +1,19 @@
 /**
- * `npm run catalog:pull -- --base-url URL [--key K] --out file`: the reference consumer, a thin CLI
- * over the client package's download() (packages/client): arguments, output and exit codes.
+ * `npm run catalog:pull -- --base-url URL [--key K] --out file | --sync dir`: the reference consumer,
+ * a thin CLI over the client package's download() and sync() (packages/client): arguments, output
+ * and exit codes.
  */
 import { parseArgs } from "node:util";
-import { CatalogApiError, CatalogVerificationError, createCatalogClient } from "../packages/client/src/node.js";
+import {
+  CatalogApiError,
+  CatalogVerificationError,
+  createCatalogClient,
+  type SyncResult,
+} from "../packages/client/src/node.js";
 import { count, EXIT, runCli, UsageError } from "./cli-run";
 import { transferProgress, type TransferProgress } from "./transfer-progress";
 
-const HELP = `Usage: npm run catalog:pull -- --base-url <url> --out <file> [--key <key>]
+const HELP = `Usage: npm run catalog:pull -- --base-url <url> (--out <file> | --sync <dir>) [--key <key>]
 
 Fetches GET /v1/releases/current, downloads every part of that release from its pinned URLs
 (/v1/releases/<id>/parts/<n>, each one's Link rel=next naming the next), verifies each part against the manifest and
@@ -19,6 +25,10 @@ retries 401, 403 or other 4xx.
 
   --base-url <url>   The API, e.g. http://localhost:8787
   --out <file>       Where the verified document is written (replaced atomically).
+  --sync <dir>       Keep <dir>/catalog.json current instead: the first run downloads it, later
+                     runs fetch only the profiles changed since its release, rebuild the new
+                     document, verify it as above and replace the file atomically (a full download
+                     when its release is no longer kept or the changes would cost more).
   --key <key>        API key, sent as Authorization: Bearer <key>. Default: $CATALOG_API_KEY.
   -h, --help         This help.
 
@@ -30,9 +40,16 @@ const EXIT_REQUEST_FAILED = 3;
 runCli("catalog:pull", HELP, async (argv) => {
   const { values } = parseArgs({
     args: argv,
-    options: { "base-url": { type: "string" }, out: { type: "string" }, key: { type: "string" } },
+    options: {
+      "base-url": { type: "string" },
+      out: { type: "string" },
+      sync: { type: "string" },
+      key: { type: "string" },
+    },
   });
-  if (!values["base-url"] || !values.out) throw new UsageError("--base-url <url> and --out <file> are required");
+  const out = values.out;
+  if (!values["base-url"] || (out === undefined) === (values.sync === undefined))
+    throw new UsageError("--base-url <url> and one of --out <file> or --sync <dir> are required");
   let baseUrl: URL;
   try {
     baseUrl = new URL(values["base-url"]);
@@ -48,7 +65,19 @@ runCli("catalog:pull", HELP, async (argv) => {
 
   let bar: TransferProgress | undefined;
   try {
-    const { manifest, partsReused } = await client.download(values.out, {
+    if (out === undefined) {
+      const result = await client.sync(values.sync!, {
+        onProgress: (progress) => {
+          if (progress.mode !== "full" || !progress.partsDone) return;
+          bar ??= transferProgress("download parts", progress.partsTotal);
+          bar.update(progress.partsDone);
+        },
+      });
+      bar?.stop();
+      console.log(syncSummary(result));
+      return EXIT.ok;
+    }
+    const { manifest, partsReused } = await client.download(out, {
       onProgress: (progress) => {
         if (!progress.partsDone) return;
         bar ??= transferProgress("download parts", progress.partsTotal);
@@ -58,7 +87,7 @@ runCli("catalog:pull", HELP, async (argv) => {
     bar?.stop();
     const reused = partsReused ? `; ${partsReused} already on disk, not downloaded again` : "";
     console.log(
-      `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}${reused}) to ${values.out}: ` +
+      `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}${reused}) to ${out}: ` +
         "every part, the document sha256, artifact_sha256 and release_id verified",
     );
     return EXIT.ok;
@@ -75,3 +104,14 @@ runCli("catalog:pull", HELP, async (argv) => {
     throw error;
   }
 });
+
+function syncSummary(result: SyncResult): string {
+  const what = `${result.path} holds ${result.release_id}, verified`;
+  if (result.previous_release_id === result.release_id)
+    return `synced: ${what}; it was already current, nothing fetched`;
+  const how =
+    result.mode === "changes"
+      ? `${count(result.profiles, "changed profile")} fetched (${result.bytes} bytes) since ${result.previous_release_id}`
+      : `downloaded in full (${result.bytes} bytes; ${result.reason?.replaceAll("-", " ")})`;
+  return `synced: ${what}; ${how}`;
+}

@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ReleaseBucket, ReleaseKv, ReleaseStorage } from "../src/node/catalog/publish";
+import type { ReleaseKv, ReleaseStorage } from "../src/node/catalog/publish";
 import { deployConfigPath, deployDirOf, deployedKvIds } from "./deploy/deploy-config";
 
 export interface DeploymentOptions {
@@ -74,7 +74,7 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
       remoteBindings: remote,
     });
     return {
-      storage: { bucket: proxy.env.RELEASES as ReleaseBucket, kv: proxy.env.CATALOG_KV as ReleaseKv },
+      storage: { bucket: proxy.env.RELEASES as ReleaseStorage["bucket"], kv: proxy.env.CATALOG_KV as ReleaseKv },
       env: proxy.env,
       where: remote
         ? `remote ${deployment} (KV ${ids.CATALOG_KV}, R2 ${bucket.bucket_name})`

@@ -2,6 +2,7 @@
 import { buildBench } from "./build";
 import { clientBench } from "./client";
 import { serveBench } from "./serve";
+import { syncBench } from "./sync";
 import type { BenchModule } from "./types";
 
-export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench, clientBench];
+export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench, clientBench, syncBench];

@@ -9,7 +9,7 @@ const repo = path.resolve(import.meta.dirname, "../..");
 const root = mkdtempSync(path.join(tmpdir(), "catalog-bench-test-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-it("npm run bench -- --quick writes a report with the build, serve and client figures as ratios to floors", () => {
+it("npm run bench -- --quick writes a report with the build, serve, client and sync figures", () => {
   const report = path.join(root, "report.md");
   const result = spawnSync(
     "npm",
@@ -56,7 +56,14 @@ it("npm run bench -- --quick writes a report with the build, serve and client fi
     /\| GET \/v1\/profiles\/\{id\}, 5,000 profiles \(\d[\d,]* different\) \| \d+ \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \|/,
   );
   expect(markdown).toContain("| case | pull (s) | pull MB/s | floor (s) | pull ÷ floor |");
+  expect(result.stdout).toMatch(
+    /^sync 2,000 profiles, 1 % retested: fetched [\d.]+ % of the document \(target ≤ 3 %\), [\d.]+× a full pull .*byte-identical$/m,
+  );
+  expect(markdown).toContain(
+    "| case | profiles fetched | bytes fetched | of the document | sync (s) | full pull (s) |",
+  );
   expect(markdown).toMatch(
     /\| GET \/v1\/catalog\/parts\/1 \(16 KiB part\), bench worker, leases, KeyGuard 150 ms away \| \d+ \|/,
   );
-}, 240_000);
+  // The sync module builds and publishes three 2,000-profile releases: about two minutes more.
+}, 480_000);

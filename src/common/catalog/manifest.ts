@@ -76,6 +76,12 @@ export const storageKeys = {
   releaseManifestR2: (hex: string) => `releases/${hex}/manifest.json`,
   part: (hex: string, index: number) => `releases/${hex}/parts/${index}`,
   indexSegment: (hex: string, name: string, index: number) => `releases/${hex}/index/${name}/${index}`,
+  /** The changes from release `sinceHex` to release `hex` (changes-store.ts). */
+  changes: (hex: string, sinceHex: string) => `releases/${hex}/changes/${sinceHex}`,
+  /** The bytes in release `hex` of the profiles added or changed since `sinceHex`, concatenated in catalog order. */
+  changedProfiles: (hex: string, sinceHex: string) => `releases/${hex}/changed-profiles/${sinceHex}`,
+  /** The publish and rollback history (release-history.ts). */
+  history: "history",
 };
 
 /** How many earlier releases stay reachable after a publish (a client mid-download can finish). */

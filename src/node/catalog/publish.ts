@@ -22,6 +22,9 @@ import {
 } from "./release-objects";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
 import { readCurrent, writeCurrentPointer } from "../../common/catalog/store";
+import type { ChangeCounts } from "../../common/catalog/release-changes";
+import type { ChangesBucket } from "../../common/catalog/changes-store";
+import { changesBetween, recordInHistory } from "./release-events";
 
 export { readCurrent, PublishError };
 export type { ReleaseBucket } from "./release-objects";
@@ -32,7 +35,7 @@ export interface ReleaseKv {
   put(key: string, value: string): Promise<void>;
 }
 export interface ReleaseStorage {
-  bucket: ReleaseBucket;
+  bucket: ReleaseBucket & ChangesBucket;
   kv: ReleaseKv;
 }
 /** A built release: its manifest and a way to read each part's and index segment's bytes. */
@@ -57,6 +60,8 @@ export interface PublishResult {
   /** False when the release was already current (publishing it again changed nothing). */
   pointer_flipped: boolean;
   previous_release_id: string | null;
+  /** Against previous_release_id (null when there is none, or one of the two has no index). */
+  changes: ChangeCounts | null;
 }
 
 export async function publishRelease(
@@ -132,7 +137,18 @@ export async function publishRelease(
 
   const current = await readCurrent(storage.kv);
   const next = pointerMakingCurrent(current, manifest.release_id);
-  if (next !== current) await writeCurrentPointer(storage.kv, next);
+  const flipped = next !== current;
+  const previousId = flipped ? (current?.release_id ?? null) : null;
+  // Stored before the flip, so the changes from the release it replaces are ready when it is served.
+  const changes = await changesBetween(storage, manifest, previousId);
+  if (flipped) await writeCurrentPointer(storage.kv, next);
+  await recordInHistory(storage.kv, {
+    event: "publish",
+    release_id: manifest.release_id,
+    previous_release_id: previousId,
+    changes,
+    at: (options.now?.() ?? new Date()).toISOString(),
+  });
   return {
     release_id: manifest.release_id,
     published_at: manifest.published_at!,
@@ -141,8 +157,9 @@ export async function publishRelease(
     bytes_uploaded: uploaded.bytes,
     index_segments: objects.length - partCount,
     index_segments_uploaded: uploaded.segments,
-    pointer_flipped: next !== current,
-    previous_release_id: next !== current ? (current?.release_id ?? null) : null,
+    pointer_flipped: flipped,
+    previous_release_id: previousId,
+    changes,
   };
 }
 
@@ -150,8 +167,13 @@ export async function publishRelease(
 export async function rollbackRelease(
   storage: ReleaseStorage,
   releaseId: string,
-  options: { onProgress?: (progress: PublishProgress) => void } = {},
-): Promise<{ release_id: string; previous_release_id: string; pointer_flipped: boolean }> {
+  options: { now?: () => Date; onProgress?: (progress: PublishProgress) => void } = {},
+): Promise<{
+  release_id: string;
+  previous_release_id: string;
+  pointer_flipped: boolean;
+  changes: ChangeCounts | null;
+}> {
   const current = await readCurrent(storage.kv);
   const next = pointerRollingBackTo(current, releaseId);
   const manifest = await readManifest(storage.kv, hexOf(releaseId));
@@ -160,8 +182,19 @@ export async function rollbackRelease(
       `${releaseId} is listed as kept but its manifest is missing from KV; publish its build again`,
     );
   await verifyRelease(storage, manifest, options.onProgress);
-  if (next !== current) await writeCurrentPointer(storage.kv, next);
-  return { release_id: releaseId, previous_release_id: current!.release_id, pointer_flipped: next !== current };
+  const flipped = next !== current;
+  const changes = flipped ? await changesBetween(storage, manifest, current!.release_id) : null;
+  if (flipped) {
+    await writeCurrentPointer(storage.kv, next);
+    await recordInHistory(storage.kv, {
+      event: "rollback",
+      release_id: releaseId,
+      previous_release_id: current!.release_id,
+      changes,
+      at: (options.now?.() ?? new Date()).toISOString(),
+    });
+  }
+  return { release_id: releaseId, previous_release_id: current!.release_id, pointer_flipped: flipped, changes };
 }
 
 async function readObject(source: ReleaseSource, object: ReleaseObject): Promise<Uint8Array> {

@@ -10,6 +10,9 @@ import { registerDocumentRoute } from "./document";
 import { registerPartRoutes } from "./parts";
 import { registerProductRoutes } from "./products";
 import { registerProfileRoutes } from "./profiles";
+import { registerChangedProfilesRoute } from "./release-changed-profiles";
+import { registerReleaseChangesRoute } from "./release-changes";
+import { registerReleaseHistoryRoute } from "./release-history";
 import { registerReleaseRoutes } from "./releases";
 
 export type { CatalogAccess } from "./access";
@@ -17,7 +20,10 @@ export type { CatalogAccess } from "./access";
 export function registerCatalogRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAccess) {
   registerDocumentRoute(app, access);
   registerPartRoutes(app, access);
+  registerReleaseHistoryRoute(app, access);
   registerReleaseRoutes(app, access);
+  registerReleaseChangesRoute(app, access);
+  registerChangedProfilesRoute(app, access);
   registerProfileRoutes(app, access);
   registerProductRoutes(app, access);
 }

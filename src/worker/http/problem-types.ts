@@ -150,6 +150,13 @@ export const PROBLEM_TYPES = {
     explanation:
       "The release named in the detail has no profile with this scope or id. Check the keys, or list the product's profiles.",
   },
+  release_gone: {
+    status: 410,
+    title: "Release no longer kept",
+    explanation:
+      "`since` names a release this deployment no longer keeps (or never published), so the changes since it cannot be listed. " +
+      "The detail and `oldest_kept_release_id` name the oldest kept release; download the whole current document instead.",
+  },
   release_not_indexed: {
     status: 404,
     title: "Release has no profile index",
@@ -231,6 +238,12 @@ export const PROBLEM_TYPES = {
     status: 409,
     title: "Admin request not approved",
     explanation: "The OAuth admin request is still waiting, so there is no approval to withdraw; reject it instead.",
+  },
+  changes_too_large: {
+    status: 409,
+    title: "Changes larger than the document",
+    explanation:
+      "`GET /v1/releases/{id}/changes/profiles`: the profiles added or changed since `since` are more than half of the release's document, so their bytes are not kept. Download the document.",
   },
   precondition_failed: {
     status: 412,

@@ -12,6 +12,7 @@ import {
   RELAID_PART_BYTES,
   TEST_INDEX_PAGE_BYTES,
   TEST_PART_BYTES,
+  EDITED,
   WIDE_PRODUCT,
   type ProvidedRelease,
   type TestReleaseName,
@@ -51,6 +52,24 @@ export default async function setup(project: TestProject) {
       writeFileSync(file, `${lines.join("\n")}\n`);
       return file;
     };
+    /** The samples with some profiles retested (a new last_tested_at), some removed and two added. */
+    const edited = (name: string) => {
+      const profiles = files.map(
+        (file) => JSON.parse(readFileSync(path.join(PROFILES, file), "utf8")) as Record<string, unknown>,
+      );
+      const kept = profiles.filter((_, i) => !EDITED.removed.includes(i));
+      for (const i of EDITED.retested) profiles[i]!.last_tested_at = "2026-11-24T09:30:00.125Z";
+      for (let i = 0; i < EDITED.added; i++) {
+        kept.push({
+          ...profiles[1],
+          agent_readiness_profile_id: `arp_e${String(i).padStart(25, "0")}`,
+          scope: { product: WIDE_PRODUCT, funnel: { key: `added-${i}`, name: `Added ${i}` } },
+        });
+      }
+      const file = path.join(work, `${name}.ndjson`);
+      writeFileSync(file, `${kept.map((profile) => JSON.stringify(profile)).join("\n")}\n`);
+      return file;
+    };
     const build = async (
       input: string,
       partBytes: number,
@@ -81,6 +100,7 @@ export default async function setup(project: TestProject) {
       relaid: await build(PROFILES, RELAID_PART_BYTES),
       wide: await build(wide("wide", 250), TEST_PART_BYTES, 16 * 1024),
       wideSmallPages: await build(wide("wide-small-pages", 120), TEST_PART_BYTES),
+      edited: await build(edited("edited"), TEST_PART_BYTES),
     };
     project.provide("catalogReleases", releases);
   } finally {

@@ -20,11 +20,13 @@ export function countingStorage(storage: ReleaseStorage, failAfterWrites = Infin
   return {
     writes,
     bucket: {
-      put: async (key, value, options) => {
+      // One wrapper for both put signatures (release objects and stored changes).
+      put: (async (key: string, ...rest: unknown[]) => {
         attempt(`r2 ${key}`);
-        return storage.bucket.put(key, value, options);
-      },
+        return (storage.bucket.put as (key: string, ...rest: unknown[]) => Promise<unknown>)(key, ...rest);
+      }) as ReleaseStorage["bucket"]["put"],
       head: (key) => storage.bucket.head(key),
+      get: (key, options) => storage.bucket.get(key, options),
     },
     kv: {
       put: async (key, value) => {

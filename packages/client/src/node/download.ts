@@ -28,6 +28,8 @@ export interface DownloadResult {
   partsFetched: number;
   /** Parts taken from files already on disk, not downloaded again. */
   partsReused: number;
+  /** Bytes of the parts downloaded (not those taken from disk). */
+  bytesFetched: number;
 }
 
 export async function downloadRelease(
@@ -40,7 +42,7 @@ export async function downloadRelease(
   const temp = partialName(target, randomBytes(4).toString("hex"));
   const file = await open(temp, "w");
   try {
-    const progress = await writeParts(
+    const { progress, bytesFetched } = await writeParts(
       { ...context, manifest, signal: options.signal },
       target,
       file,
@@ -55,6 +57,7 @@ export async function downloadRelease(
       path: target,
       partsFetched: manifest.parts.length - progress.partsReused,
       partsReused: progress.partsReused,
+      bytesFetched,
     };
   } catch (error) {
     await file.close().catch(() => {});
@@ -69,7 +72,7 @@ async function writeParts(
   target: string,
   file: FileHandle,
   onProgress?: (progress: Progress) => void,
-): Promise<Progress> {
+): Promise<{ progress: Progress; bytesFetched: number }> {
   const local = await LocalCopies.open(target);
   try {
     return await writeEachPart(source, local, file, onProgress);
@@ -83,8 +86,9 @@ async function writeEachPart(
   local: LocalCopies,
   file: FileHandle,
   onProgress?: (progress: Progress) => void,
-): Promise<Progress> {
+): Promise<{ progress: Progress; bytesFetched: number }> {
   const { manifest } = source;
+  let bytesFetched = 0;
   const check = new DocumentCheck(manifest);
   const progress: Progress = {
     phase: "download",
@@ -102,16 +106,18 @@ async function writeEachPart(
   for (const part of manifest.parts) {
     source.signal?.throwIfAborted();
     if (await reuse(local, part, take)) progress.partsReused++;
-    else
+    else {
       await fetchPart(source, part, async (chunk, offset) => {
         await take(chunk, offset);
         onProgress?.({ ...progress });
       });
+      bytesFetched += part.length;
+    }
     progress.partsDone++;
     onProgress?.({ ...progress });
   }
   await check.finish();
-  return progress;
+  return { progress, bytesFetched };
 }
 
 async function reuse(

@@ -1,0 +1,255 @@
+/**
+ * `client.sync(dir)` (Node): keeps `<dir>/catalog.json` a verified copy of the current release at
+ * the cost of what changed. The first call downloads the document; later ones read the local
+ * copy's release id from its envelope, list the changes since it, fetch only the added and changed
+ * profiles in one body (a range request per profile cost more time than a full pull: bench
+ * "sync"), rebuild the new document beside the old one (rebuild-plan.ts), verify it like a
+ * download (every part's sha256, the document's, its artifact_sha256) and only then rename it
+ * over the old copy. Interrupted anywhere, the old copy
+ * is whole; the next call starts again. A local release no longer kept (410), changes larger than
+ * the document, or a local copy that does not rebuild into the verified document: a full download.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
+import path from "node:path";
+import type { ClientContext } from "../client.js";
+import { DocumentCheck } from "../document-check.js";
+import { CatalogApiError, CatalogVerificationError } from "../errors.js";
+import { fetchManifest } from "../manifest.js";
+import { documentPrefix } from "../protocol/digests.js";
+import { expectProfileDigest, fetchChanges, openChangedProfiles, type ReleaseChange } from "../release-changes.js";
+import type { CallOptions, Manifest, Progress } from "../types.js";
+import { downloadRelease } from "./download.js";
+import { partialName, removeAbandonedPartials } from "./local-copies.js";
+import { newItems, unchangedRuns, type Cut } from "./rebuild-plan.js";
+import { UnchangedReader } from "./unchanged-reader.js";
+
+/** The file sync keeps in its directory. */
+export const SYNC_FILE = "catalog.json";
+
+export type SyncProgress =
+  | ({ mode: "full" } & Progress)
+  | {
+      mode: "changes";
+      phase: "listed" | "fetch" | "verified";
+      profilesDone: number;
+      profilesTotal: number;
+      bytesFetched: number;
+    };
+
+export interface SyncOptions extends CallOptions {
+  onProgress?: (progress: SyncProgress) => void;
+}
+
+export interface SyncResult {
+  /** "changes": rebuilt from the local copy and the changed profiles; "full": downloaded whole. */
+  mode: "changes" | "full";
+  /** Why a full download: no local copy, its release is no longer kept, changes too large, or it did not rebuild. */
+  reason?: "no-local-copy" | "release-gone" | "changes-too-large" | "local-copy-mismatch";
+  path: string;
+  release_id: string;
+  previous_release_id: string | null;
+  /** Profiles fetched (full: every profile). */
+  profiles: number;
+  /** Bytes received: change list and ranges, or the parts downloaded. */
+  bytes: number;
+}
+
+export async function syncRelease(context: ClientContext, dir: string, options: SyncOptions = {}): Promise<SyncResult> {
+  const { signal } = options;
+  await mkdir(dir, { recursive: true });
+  const target = path.resolve(dir, SYNC_FILE);
+  const local = await localRelease(target);
+  const manifest = await fetchManifest(context.http, context.baseUrl, undefined, signal);
+  const full = async (reason: NonNullable<SyncResult["reason"]>, listed = 0): Promise<SyncResult> => {
+    const result = await downloadRelease(context, target, {
+      release: manifest.release_id,
+      signal,
+      onProgress: (progress) => options.onProgress?.({ mode: "full", ...progress }),
+    });
+    return {
+      mode: "full",
+      reason,
+      path: target,
+      release_id: manifest.release_id,
+      previous_release_id: local?.releaseId ?? null,
+      profiles: manifest.profile_count,
+      bytes: listed + result.bytesFetched,
+    };
+  };
+  if (!local) return full("no-local-copy");
+  const unchanged = { path: target, release_id: manifest.release_id, previous_release_id: local.releaseId };
+  if (local.releaseId === manifest.release_id) return { mode: "changes", ...unchanged, profiles: 0, bytes: 0 };
+
+  let list: Awaited<ReturnType<typeof fetchChanges>>;
+  try {
+    list = await fetchChanges(context.http, context.baseUrl, manifest.release_id, local.releaseId, signal);
+  } catch (error) {
+    if (error instanceof CatalogApiError && error.status === 410) return full("release-gone");
+    throw error;
+  }
+  const fetched = list.changes.filter((change) => change.offset !== undefined);
+  const wanted = fetched.reduce((sum, change) => sum + change.length!, 0);
+  // Past half the document the server keeps no bytes of them (409 changes_too_large): a full download.
+  if (wanted > manifest.bytes / 2) return full("changes-too-large", list.bytes);
+  options.onProgress?.({
+    mode: "changes",
+    phase: "listed",
+    profilesDone: 0,
+    profilesTotal: fetched.length,
+    bytesFetched: list.bytes,
+  });
+  try {
+    const bytes = await rebuild(context, manifest, local, list.changes, target, options);
+    return { mode: "changes", ...unchanged, profiles: fetched.length, bytes: list.bytes + bytes };
+  } catch (error) {
+    if (error instanceof CatalogVerificationError) return full("local-copy-mismatch", list.bytes);
+    throw error;
+  }
+}
+
+interface LocalRelease {
+  releaseId: string;
+  /** Where `[` of `data` is. */
+  dataStart: number;
+  bytes: number;
+}
+
+/** The release the local copy holds, from its envelope; null when there is no readable copy. */
+async function localRelease(target: string): Promise<LocalRelease | null> {
+  const file = await open(target, "r").catch(() => null);
+  if (!file) return null;
+  try {
+    const head = new Uint8Array(1024);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    const text = new TextDecoder().decode(head.subarray(0, bytesRead));
+    const match =
+      /^\{"api_contract":"[^"\\]*","release_id":"(sha256:[0-9a-f]{64})","artifact_sha256":"sha256:[0-9a-f]{64}","data":\[/.exec(
+        text,
+      );
+    if (!match) return null;
+    return { releaseId: match[1]!, dataStart: match[0].length - 1, bytes: (await file.stat()).size };
+  } finally {
+    await file.close();
+  }
+}
+
+/** Writes the new document to a partial file from the old one and the fetched profiles, verifies it, renames it. */
+async function rebuild(
+  context: ClientContext,
+  manifest: Manifest,
+  local: LocalRelease,
+  changes: readonly ReleaseChange[],
+  target: string,
+  options: SyncOptions,
+): Promise<number> {
+  const byOffset = (a: Cut, b: Cut) => a.offset - b.offset;
+  const newCuts = changes
+    .filter((c) => c.offset !== undefined)
+    .map((c) => ({ offset: c.offset!, length: c.length!, change: c }))
+    .sort(byOffset);
+  const oldCuts = changes
+    .filter((c) => c.previous_offset !== undefined)
+    .map((c) => ({ offset: c.previous_offset!, length: c.previous_length! }))
+    .sort(byOffset);
+  const prefix = new TextEncoder().encode(
+    documentPrefix(manifest.api_contract, manifest.release_id, manifest.artifact_sha256),
+  );
+  const fetched = await openChangedProfiles(
+    context.http,
+    context.baseUrl,
+    manifest.release_id,
+    local.releaseId,
+    options.signal,
+  );
+  const temp = partialName(target, randomBytes(4).toString("hex"));
+  const old = await open(target, "r");
+  const out = await open(temp, "w");
+  try {
+    const writer = new CheckedWriter(out, new DocumentCheck(manifest));
+    await writer.write(prefix);
+    await writer.write(OPEN_BRACKET);
+    const unchanged = new UnchangedReader(old, unchangedRuns(oldCuts, local.dataStart, local.bytes));
+    let unchangedSeen = false;
+    let first = true;
+    for (const item of newItems(newCuts, prefix.length, manifest.bytes)) {
+      options.signal?.throwIfAborted();
+      if (!first) await writer.write(COMMA);
+      first = false;
+      if (item.kind === "unchanged") {
+        if (unchangedSeen) await unchanged.skipComma();
+        unchangedSeen = true;
+        for await (const chunk of unchanged.take(item.length)) await writer.write(chunk);
+        continue;
+      }
+      const cut = newCuts[item.cut]!;
+      const bytes = await fetched.read(cut.length);
+      await expectProfileDigest(bytes, cut.change.sha256!, cut.change.agent_readiness_profile_id);
+      await writer.write(bytes);
+      report(options, "fetch", item.cut + 1, newCuts.length, fetched.received);
+    }
+    await fetched.finish();
+    if (!unchanged.finished)
+      throw new CatalogVerificationError("the local copy holds more unchanged profiles than the change list implies");
+    await writer.write(CLOSE);
+    await writer.finish();
+    await out.sync();
+    await out.close();
+    options.signal?.throwIfAborted(); // the last moment a cancelled sync leaves the old copy
+    await rename(temp, target);
+    await removeAbandonedPartials(target);
+    report(options, "verified", newCuts.length, newCuts.length, fetched.received);
+    return fetched.received;
+  } catch (error) {
+    await fetched.cancel();
+    await out.close().catch(() => {});
+    await rm(temp, { force: true });
+    throw error;
+  } finally {
+    await old.close();
+  }
+}
+
+function report(options: SyncOptions, phase: "fetch" | "verified", done: number, total: number, bytes: number) {
+  options.onProgress?.({ mode: "changes", phase, profilesDone: done, profilesTotal: total, bytesFetched: bytes });
+}
+
+const OPEN_BRACKET = new TextEncoder().encode("[");
+const COMMA = new TextEncoder().encode(",");
+const CLOSE = new TextEncoder().encode("]}");
+
+/** Sequential writes through a buffer, every byte fed to the document's checks first. */
+class CheckedWriter {
+  private readonly buffer = new Uint8Array(1024 * 1024);
+  private used = 0;
+  private position = 0;
+
+  constructor(
+    private readonly file: FileHandle,
+    private readonly check: DocumentCheck,
+  ) {}
+
+  async write(bytes: Uint8Array): Promise<void> {
+    if (this.used + bytes.length > this.buffer.length) await this.flush();
+    if (bytes.length > this.buffer.length) return this.put(bytes);
+    this.buffer.set(bytes, this.used);
+    this.used += bytes.length;
+  }
+
+  async finish(): Promise<void> {
+    await this.flush();
+    await this.check.finish();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.used === 0) return;
+    await this.put(this.buffer.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private async put(bytes: Uint8Array): Promise<void> {
+    await this.check.add(bytes, this.position);
+    await this.file.write(bytes, 0, bytes.length, this.position);
+    this.position += bytes.length;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * client.sync(dir) and `catalog:pull --sync` against the real `wrangler dev`: releases built from
+ * edited copies of the samples, published with the CLI, synced after each publish and after a
+ * rollback — the copy byte-identical to the release each time, with only the changed profiles
+ * fetched; a sync aborted at each of its steps leaves the old copy whole, and the next finishes.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCatalogClient, type SyncProgress, type SyncResult } from "../../packages/client/src/node.js";
+import { apiKeyFor } from "./support/api-key";
+import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
+import { runScript } from "./support/scripts";
+import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
+
+type Built = Awaited<ReturnType<CatalogState["build"]>>;
+let state: CatalogState;
+let server: DevServer;
+const releases: Record<"a" | "b" | "c" | "unpublished", Built> = {} as never;
+
+const sampleFiles = () =>
+  readdirSync(SAMPLE_PROFILES)
+    .filter((file) => file.endsWith(".json"))
+    .sort();
+
+/** The samples, `retested` of them with a new last_tested_at, `removed` left out, `added` new ones. */
+function edition(name: string, edit: { retested: number[]; removed: number[]; added: number; stamp: string }) {
+  const files = sampleFiles();
+  const profiles = files.map((file) => JSON.parse(readFileSync(path.join(SAMPLE_PROFILES, file), "utf8")));
+  for (const i of edit.retested) profiles[i].last_tested_at = edit.stamp;
+  const kept = profiles.filter((_, i) => !edit.removed.includes(i));
+  for (let i = 0; i < edit.added; i++)
+    kept.push({
+      ...profiles[2],
+      agent_readiness_profile_id: `arp_${name[0]}${String(i).padStart(25, "0")}`,
+      scope: { product: profiles[2].scope.product, funnel: { key: `${name}-added-${i}`, name: `Added ${i}` } },
+    });
+  const file = path.join(state.dir, `${name}.ndjson`);
+  writeFileSync(file, `${kept.map((p) => JSON.stringify(p)).join("\n")}\n`);
+  return file;
+}
+
+const client = () => createCatalogClient({ baseUrl: server.url, apiKey: apiKeyFor(server.url) });
+const copyIn = (dir: string) => readFileSync(path.join(dir, "catalog.json"));
+const leftovers = (dir: string) => readdirSync(dir).filter((name) => name !== "catalog.json");
+
+async function publish(release: Built) {
+  const run = await state.publish(release.releaseDir);
+  expect(run.code, run.stderr).toBe(0);
+  await servedWithin(release.manifest.release_id);
+}
+
+async function servedWithin(releaseId: string) {
+  const deadline = Date.now() + 3_000;
+  while ((await client().currentRelease()).release_id !== releaseId) {
+    if (Date.now() > deadline) throw new Error(`${releaseId} not served`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  state = catalogState();
+  const stamp = (day: number) => `2026-11-${day}T10:00:00.500Z`;
+  releases.a = await state.build(SAMPLE_PROFILES);
+  releases.b = await state.build(edition("b", { retested: [1, 7, 8, 19], removed: [4], added: 1, stamp: stamp(21) }));
+  releases.c = await state.build(edition("c", { retested: [0, 7, 25], removed: [4, 5], added: 2, stamp: stamp(22) }));
+  releases.unpublished = await state.build(edition("u", { retested: [3], removed: [], added: 0, stamp: stamp(23) }));
+  await publish(releases.a).catch(() => {}); // before the server starts: served once it is up
+  server = await startWranglerDev({ persistTo: state.persistTo });
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop();
+  state?.remove();
+});
+
+describe("sync", () => {
+  it("across publishes and a rollback: exact bytes each time, only the changed profiles fetched", async () => {
+    const dir = path.join(state.dir, "copy");
+    const first = await client().sync(dir);
+    expect(first).toMatchObject({ mode: "full", reason: "no-local-copy", release_id: releases.a.manifest.release_id });
+    expect(copyIn(dir).equals(releases.a.document)).toBe(true);
+
+    // Fetched: changed + added. a→b: 4 retested, 1 added. b→c: 0, 7, 25 retested again, b's 1, 8, 19
+    // back to a's bytes, 2 added (b's added one and 5 removed).
+    const steps: [Built, number][] = [
+      [releases.b, 4 + 1],
+      [releases.c, 6 + 2],
+    ];
+    for (const [release, fetched] of steps) {
+      await publish(release);
+      const result = await client().sync(dir);
+      expect(result).toMatchObject({ mode: "changes", release_id: release.manifest.release_id, profiles: fetched });
+      expect(result.bytes).toBeLessThan(release.manifest.bytes / 2);
+      expect(copyIn(dir).equals(release.document)).toBe(true);
+      expect(leftovers(dir)).toEqual([]);
+    }
+
+    const rollback = await runScript("catalog-rollback.ts", [
+      "--release-id",
+      releases.a.manifest.release_id,
+      "--persist-to",
+      state.persistTo,
+    ]);
+    expect(rollback.code, rollback.stderr).toBe(0);
+    await servedWithin(releases.a.manifest.release_id);
+    const back = await client().sync(dir);
+    expect(back).toMatchObject({ mode: "changes", previous_release_id: releases.c.manifest.release_id });
+    expect(copyIn(dir).equals(releases.a.document)).toBe(true);
+    expect(await client().sync(dir)).toMatchObject({ mode: "changes", profiles: 0, bytes: 0 });
+  });
+
+  it("aborted at each step, the old copy stays whole and nothing is left beside it; the next sync finishes", {
+    timeout: 300_000,
+  }, async () => {
+    await publish(releases.c);
+    const dir = path.join(state.dir, "interrupted");
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, "catalog.json"), releases.b.document);
+    const steps: SyncProgress[] = [];
+    const probe = path.join(state.dir, "probe");
+    mkdirSync(probe);
+    writeFileSync(path.join(probe, "catalog.json"), releases.b.document);
+    await client().sync(probe, { onProgress: (progress) => steps.push(progress) });
+    expect(steps.length).toBeGreaterThan(2);
+    // The last report ("verified") comes after the copy was replaced: every one before it is a step.
+    expect(steps.at(-1)).toMatchObject({ mode: "changes", phase: "verified" });
+    for (let stop = 0; stop < steps.length - 1; stop++) {
+      const controller = new AbortController();
+      let seen = 0;
+      const outcome = await client()
+        .sync(dir, {
+          signal: controller.signal,
+          onProgress: () => {
+            if (seen++ === stop) controller.abort();
+          },
+        })
+        .catch((error: unknown) => error);
+      expect(outcome, `step ${stop}`).toBeInstanceOf(DOMException);
+      expect(copyIn(dir).equals(releases.b.document), `step ${stop}`).toBe(true);
+      expect(leftovers(dir), `step ${stop}`).toEqual([]);
+    }
+    expect((await client().sync(dir)).mode).toBe("changes");
+    expect(copyIn(dir).equals(releases.c.document)).toBe(true);
+  });
+
+  it("falls back to a full download when the local release is gone (410) or the local copy does not rebuild", async () => {
+    await publish(releases.c);
+    const gone = path.join(state.dir, "gone");
+    mkdirSync(gone);
+    writeFileSync(path.join(gone, "catalog.json"), releases.unpublished.document);
+    const result: SyncResult = await client().sync(gone);
+    expect(result).toMatchObject({ mode: "full", reason: "release-gone" });
+    expect(copyIn(gone).equals(releases.c.document)).toBe(true);
+
+    const damaged = path.join(state.dir, "damaged");
+    mkdirSync(damaged);
+    const copy = Buffer.from(releases.a.document);
+    // A byte of a profile c did not change (sample 12): the rebuilt document cannot verify.
+    const unchanged = JSON.parse(readFileSync(path.join(SAMPLE_PROFILES, sampleFiles()[12]!), "utf8"));
+    const at = copy.indexOf(`"agent_readiness_profile_id":"${unchanged.agent_readiness_profile_id}"`);
+    expect(at).toBeGreaterThan(0);
+    copy[at + 40]! ^= 1;
+    writeFileSync(path.join(damaged, "catalog.json"), copy);
+    expect(await client().sync(damaged)).toMatchObject({ mode: "full", reason: "local-copy-mismatch" });
+    expect(copyIn(damaged).equals(releases.c.document)).toBe(true);
+  });
+
+  it("npm run catalog:pull -- --sync DIR says what it fetched", async () => {
+    await publish(releases.c);
+    const dir = path.join(state.dir, "cli");
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, "catalog.json"), releases.b.document);
+    const run = await runScript("catalog-pull.ts", ["--base-url", server.url, "--sync", dir], {
+      env: { CATALOG_API_KEY: apiKeyFor(server.url)! },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/synced: .* holds sha256:[0-9a-f]{64}, verified; \d+ changed profiles fetched/);
+    expect(copyIn(dir).equals(releases.c.document)).toBe(true);
+    expect(existsSync(path.join(dir, "catalog.json"))).toBe(true);
+  });
+});

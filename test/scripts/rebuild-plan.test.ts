@@ -1,0 +1,69 @@
+/**
+ * The pure plan `sync` rebuilds a document with (packages/client/src/node/rebuild-plan.ts), against
+ * random old and new element lists: the unchanged runs of the old document, joined by commas, and
+ * the new document's items must give back the new document exactly.
+ */
+import fc from "fast-check";
+import { expect, it } from "vitest";
+import { newItems, unchangedRuns, type Cut } from "../../packages/client/src/node/rebuild-plan";
+
+const PREFIX = '{"data":';
+
+/** The document `{"data":[e1,e2,…]}` and where each element is in it. */
+function documentOf(elements: readonly string[]): { text: string; at: Cut[] } {
+  const at: Cut[] = [];
+  let text = `${PREFIX}[`;
+  for (const [i, element] of elements.entries()) {
+    if (i) text += ",";
+    at.push({ offset: text.length, length: element.length });
+    text += element;
+  }
+  return { text: `${text}]}`, at };
+}
+
+it("rebuilds the new document from the old one's unchanged runs and the new elements", () => {
+  const element = fc.string({ minLength: 1, maxLength: 6 }).map((s) => `"${s.replaceAll(/["\\]/g, "x")}"`);
+  const step = fc.record({ kept: fc.boolean(), changed: fc.boolean(), added: fc.array(element, { maxLength: 2 }) });
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(element, step), { maxLength: 12 }),
+      fc.array(element, { maxLength: 2 }),
+      (plan, head) => {
+        // Old elements, each kept as is, changed, or removed; new ones added anywhere.
+        const before: string[] = [];
+        const after: string[] = [...head];
+        const fromOld: boolean[] = head.map(() => false);
+        const oldCut: boolean[] = [];
+        for (const [value, { kept, changed, added }] of plan) {
+          before.push(value);
+          oldCut.push(!kept || changed);
+          if (kept) {
+            after.push(changed ? `${value}0` : value);
+            fromOld.push(!changed);
+          }
+          after.push(...added);
+          fromOld.push(...added.map(() => false));
+        }
+        const old = documentOf(before);
+        const now = documentOf(after);
+        const oldCuts = old.at.filter((_, i) => oldCut[i]);
+        const newCuts = now.at.filter((_, i) => !fromOld[i]);
+        const k = unchangedRuns(oldCuts, PREFIX.length, old.text.length)
+          .map((run) => old.text.slice(run.start, run.end))
+          .join(",");
+        let taken = 0;
+        const parts = newItems(newCuts, PREFIX.length, now.text.length).map((item) => {
+          if (item.kind === "fetched")
+            return now.text.slice(newCuts[item.cut]!.offset, newCuts[item.cut]!.offset + newCuts[item.cut]!.length);
+          if (taken > 0) taken++; // the comma between two runs
+          const run = k.slice(taken, taken + item.length);
+          taken += item.length;
+          return run;
+        });
+        expect(`${PREFIX}[${parts.join(",")}]}`).toBe(now.text);
+        expect(taken).toBe(k.length);
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
