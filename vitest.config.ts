@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { copyDocsAssets } from "./scripts/docs-assets.mjs";
+import { copyDocsAssets } from "./src/node/local/docs-assets.mjs";
 
 // Four suites, one command (`npm test`):
 // - worker:  inside workerd, with the real local KV/R2/Durable Objects of wrangler.toml
 // - worker-sandbox: the same, with the bindings and vars of [env.sandbox]
-// - scripts: the Node CLIs (build, publish, keys, pull) in plain Node 22
+// - node:    the Node engines and CLIs (build, publish, keys, pull) and the client package, in Node 22
 // - e2e:     the real `wrangler dev` on a free port, driven over HTTP (and a browser)
 
 // What wrangler.toml leaves to each deployment: the tests' public origin (their requests go to
@@ -52,7 +52,12 @@ export default defineConfig({
         test: { name: "worker-sandbox", include: ["test/worker/**/*.sandbox.test.ts"] },
       },
       {
-        test: { name: "scripts", include: ["test/scripts/**/*.test.ts"], environment: "node", testTimeout: 60_000 },
+        test: {
+          name: "node",
+          include: ["test/node/**/*.test.ts", "packages/client/test/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+        },
       },
       {
         test: {

@@ -11,9 +11,9 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { localOperator } from "../keys/local-operator";
-import { OperatorClient } from "../keys/operator-client";
-import { freePort, startWranglerDev, type DevServer } from "../wrangler-dev";
+import { localOperator } from "../src/node/operator/local-operator";
+import { OperatorClient } from "../src/node/operator/operator-client";
+import { freePort, startWranglerDev, type DevServer } from "../src/node/local/wrangler-dev";
 import { REPO } from "./measure";
 
 export type ServerKind = "catalog" | "limiter-switch" | "ok";

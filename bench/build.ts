@@ -7,7 +7,7 @@
 import { availableParallelism } from "node:os";
 import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
-import type { BuildProgress } from "../catalog/build";
+import type { BuildProgress } from "../src/node/catalog/build/build";
 import { dataset } from "./datasets";
 import { median, mib, node, packageCommand, REPO, runMeasured, type Measured } from "./measure";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
@@ -72,7 +72,7 @@ export const buildBench: BenchModule = {
       for (let rep = 0; rep < reps; rep++) {
         // Alternate floor and build so that a burst of load on the machine hits both alike.
         log(`build ${count}: floor ${rep + 1}/${reps}`);
-        floors.push(runMeasured(node, [path.join(REPO, "scripts/bench/floor.mjs"), data.file], fromFloor));
+        floors.push(runMeasured(node, [path.join(REPO, "bench/floor.mjs"), data.file], fromFloor));
         log(`build ${count}: catalog:build ${rep + 1}/${reps}`);
         builds.push(buildOnce(data.file, dataDir));
       }

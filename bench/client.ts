@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DEFAULT_PART_BYTES } from "../../src/common/catalog/parts";
+import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
 import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
 import { median, mib, node, packageCommand, REPO, runMeasured, type Measured } from "./measure";
 import { benchStateDir, builtRelease, makeCurrent } from "./served-releases";
@@ -54,17 +54,13 @@ export const clientBench: BenchModule = {
           log(`client: ${profiles} profiles, floor ${rep + 1}/${plan.reps}`);
           floors.push(
             await retried(log, () =>
-              runMeasured(node, [path.join(REPO, "scripts/bench/pull-floor.mjs"), url, out, key], fromJson),
+              runMeasured(node, [path.join(REPO, "bench/pull-floor.mjs"), url, out, key], fromJson),
             ),
           );
           checkedOut(bytes);
           log(`client: ${profiles} profiles, catalog:pull ${rep + 1}/${plan.reps}`);
           // Exactly `npm run catalog:pull`, with a hook that reports the process's own peak RSS.
-          const pullArgs = [
-            "--import",
-            path.join(REPO, "scripts/bench/peak-rss.mjs"),
-            ...packageCommand("catalog:pull"),
-          ];
+          const pullArgs = ["--import", path.join(REPO, "bench/peak-rss.mjs"), ...packageCommand("catalog:pull")];
           pulls.push(
             await retried(log, () =>
               runMeasured(node, [...pullArgs, "--base-url", url, "--out", out, "--key", key], fromJson),

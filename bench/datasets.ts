@@ -6,10 +6,10 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateProfiles } from "../catalog/generator";
+import { generateProfiles } from "../src/node/catalog/build/generator";
 
 const GENERATOR_SOURCES = ["generator.ts", "profile-factory.ts", "signal-texts.ts"].map((f) =>
-  fileURLToPath(new URL(`../catalog/${f}`, import.meta.url)),
+  fileURLToPath(new URL(`../src/node/catalog/build/${f}`, import.meta.url)),
 );
 
 function generatorDigest(): string {

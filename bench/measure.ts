@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const REPO = fileURLToPath(new URL("../..", import.meta.url));
+export const REPO = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(REPO, "node_modules", ".bin");
 
 export interface Measured {

@@ -8,9 +8,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BENCH_MODULES } from "./bench/modules";
-import { REPO } from "./bench/measure";
-import type { BenchSection } from "./bench/types";
+import { BENCH_MODULES } from "./modules";
+import { REPO } from "./measure";
+import type { BenchSection } from "./types";
 
 const HELP = `Usage: npm run bench [-- --quick] [--only NAMES] [--data-dir DIR] [--report FILE]
 

@@ -3,8 +3,8 @@
  * connections, timing the first byte and the whole body; around the first GET, the RSS of the
  * workerd process that runs the worker (streaming must not grow it with the document's size).
  */
-import type { Manifest } from "../../src/common/catalog/manifest";
-import type { DevServer } from "../wrangler-dev";
+import type { Manifest } from "../src/common/catalog/manifest";
+import type { DevServer } from "../src/node/local/wrangler-dev";
 import { rssBytes, workerPid } from "./bench-servers";
 import { timedDownload } from "./download";
 import { median } from "./measure";

@@ -7,8 +7,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Manifest } from "../../src/common/catalog/manifest";
-import type { DevServer } from "../wrangler-dev";
+import type { Manifest } from "../src/common/catalog/manifest";
+import type { DevServer } from "../src/node/local/wrangler-dev";
 import type { LoadOptions, RoundedLoad } from "./load";
 import { median } from "./measure";
 import { count, loadRow, ms, times } from "./serve-rows";

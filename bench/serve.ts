@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DEFAULT_PART_BYTES } from "../../src/common/catalog/parts";
+import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
 import { admissionKeys, admissionLoads, admissionRows, admissionSummary, type FarCase } from "./admission-cases";
 import {
   provisionBenchKey,

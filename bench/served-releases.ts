@@ -6,12 +6,12 @@
  */
 import { existsSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
-import { buildCatalog } from "../catalog/build";
-import { openDeploymentStorage } from "../deployment-storage";
-import { openReleaseDir } from "../release-dir";
-import { publishRelease } from "../../src/node/catalog/publish";
-import type { Manifest } from "../../src/common/catalog/manifest";
-import { DEFAULT_INDEX_PAGE_BYTES } from "../../src/common/catalog/profile-index";
+import { buildCatalog } from "../src/node/catalog/build/build";
+import { openDeploymentStorage } from "../src/node/local/deployment-storage";
+import { openReleaseDir } from "../src/node/catalog/release-dir";
+import { publishRelease } from "../src/node/catalog/publish";
+import type { Manifest } from "../src/common/catalog/manifest";
+import { DEFAULT_INDEX_PAGE_BYTES } from "../src/common/catalog/profile-index";
 import { dataset } from "./datasets";
 
 /** The persisted state (`wrangler dev --persist-to`) the serve and client benchmarks share: big releases are uploaded once. */

@@ -12,13 +12,13 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
-import { BuildFailed, buildCatalog, type BuildProgress, type BuildResult } from "./catalog/build";
-import { readNamespace } from "./catalog/config";
-import { buildProgress } from "./catalog/progress";
-import { formatReport } from "./catalog/report";
-import { buildFailureMessage } from "./build-failure";
-import { UsageError } from "./cli-run";
-import { onInterrupt } from "./interrupt";
+import { BuildFailed, buildCatalog, type BuildProgress, type BuildResult } from "../src/node/catalog/build/build";
+import { readNamespace } from "../src/node/catalog/build/config";
+import { buildProgress } from "../src/node/catalog/build/progress";
+import { formatReport } from "../src/node/catalog/build/report";
+import { buildFailureMessage } from "../src/node/catalog/build/build-failure";
+import { UsageError } from "../src/node/cli/cli-run";
+import { onInterrupt } from "../src/node/cli/interrupt";
 
 const HELP = `Usage: npm run catalog:build -- --in <dir|file.json|file.ndjson> --out <dir> [options]
 

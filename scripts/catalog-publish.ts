@@ -4,13 +4,13 @@
  */
 import { parseArgs } from "node:util";
 import { publishRelease, type PublishProgress } from "../src/node/catalog/publish";
-import { count, EXIT, runCli, UsageError } from "./cli-run";
-import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "./deployment-args";
-import { openDeploymentStorage } from "./deployment-storage";
-import { onInterrupt } from "./interrupt";
-import { publishTracker } from "./publish-interrupted";
-import { openReleaseDir } from "./release-dir";
-import { phaseProgress } from "./transfer-progress";
+import { count, EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
+import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../src/node/local/deployment-args";
+import { openDeploymentStorage } from "../src/node/local/deployment-storage";
+import { onInterrupt } from "../src/node/cli/interrupt";
+import { publishTracker } from "../src/node/catalog/publish-interrupted";
+import { openReleaseDir } from "../src/node/catalog/release-dir";
+import { phaseProgress } from "../src/node/cli/transfer-progress";
 
 const HELP = `Usage: npm run catalog:publish -- --release <dir> [options]
 

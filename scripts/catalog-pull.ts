@@ -4,8 +4,8 @@
  */
 import { parseArgs } from "node:util";
 import { CatalogApiError, CatalogVerificationError, createCatalogClient } from "../packages/client/src/node.js";
-import { count, EXIT, runCli, UsageError } from "./cli-run";
-import { transferProgress, type TransferProgress } from "./transfer-progress";
+import { count, EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
+import { transferProgress, type TransferProgress } from "../src/node/cli/transfer-progress";
 
 const HELP = `Usage: npm run catalog:pull -- --base-url <url> --out <file> [--key <key>]
 

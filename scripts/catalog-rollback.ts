@@ -5,11 +5,11 @@
 import { parseArgs } from "node:util";
 import { PublishError, readCurrent, rollbackRelease } from "../src/node/catalog/publish";
 import { RollbackRefused } from "../src/node/catalog/release-pointer";
-import { EXIT, runCli, UsageError } from "./cli-run";
-import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "./deployment-args";
-import { openDeploymentStorage } from "./deployment-storage";
-import { direction, keptReleases, releaseTable, type KeptRelease } from "./release-list";
-import { phaseProgress } from "./transfer-progress";
+import { EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
+import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../src/node/local/deployment-args";
+import { openDeploymentStorage } from "../src/node/local/deployment-storage";
+import { direction, keptReleases, releaseTable, type KeptRelease } from "../src/node/catalog/release-list";
+import { phaseProgress } from "../src/node/cli/transfer-progress";
 
 const HELP = `Usage: npm run catalog:rollback -- --release-id <id> [options]
 

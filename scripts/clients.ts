@@ -6,9 +6,9 @@
  */
 import { parseArgs } from "node:util";
 import { redirectUriProblem } from "../src/common/auth/redirect-uri";
-import { EXIT, runCli, UsageError } from "./cli-run";
-import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "./deployment-args";
-import { loadOAuthProvider } from "./oauth/library-in-node";
+import { EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
+import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../src/node/local/deployment-args";
+import { loadOAuthProvider } from "../src/node/oauth/library-in-node";
 
 const HELP = `Usage: npm run clients -- <command> [options]
 
@@ -69,7 +69,7 @@ runCli("clients", HELP, async (argv) => {
   }
 
   // Loaded only now, so that usage errors answer at once (wrangler is a large import).
-  const { openDeploymentStorage } = await import("./deployment-storage");
+  const { openDeploymentStorage } = await import("../src/node/local/deployment-storage");
   const { registerClient, registryApi } = await loadOAuthProvider();
   const opened = await openDeploymentStorage(deployment);
   try {

@@ -3,13 +3,13 @@
  * nothing or again, in one command (docs/operations.md "Deploying to Cloudflare").
  */
 import { parseArgs } from "node:util";
-import { count, EXIT, runCli, UsageError } from "./cli-run";
-import { MissingPermission } from "./deploy/cloudflare-api";
-import { NotLoggedIn } from "./deploy/credentials";
-import { deployDirOf } from "./deploy/deploy-config";
-import { DEFAULT_CONFIG_PATH, deploymentNamed, readDeployments, type Deployment } from "./deploy/deployments";
-import { dryRun } from "./deploy/dry-run";
-import { runDeploy } from "./deploy/run-deploy";
+import { count, EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
+import { MissingPermission } from "../src/node/deploy/cloudflare-api";
+import { NotLoggedIn } from "../src/node/deploy/credentials";
+import { deployDirOf } from "../src/node/deploy/deploy-config";
+import { DEFAULT_CONFIG_PATH, deploymentNamed, readDeployments, type Deployment } from "../src/node/deploy/deployments";
+import { dryRun } from "../src/node/deploy/dry-run";
+import { runDeploy } from "../src/node/deploy/run-deploy";
 
 const HELP = `Usage: npm run deploy -- [--env <name>] [--dry-run] [options]
 

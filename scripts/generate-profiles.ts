@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { generateProfiles } from "./catalog/generator";
+import { generateProfiles } from "../src/node/catalog/build/generator";
 
 const HELP = `Usage: npm run catalog:generate -- --count N --out file.ndjson [--seed S]
 

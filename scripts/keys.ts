@@ -5,11 +5,11 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { SCOPES } from "../src/common/auth/scopes";
-import { EXIT, runCli, UsageError } from "./cli-run";
-import * as adminCommands from "./keys/admin-commands";
-import * as commands from "./keys/commands";
-import { connect } from "./keys/connect";
-import { OperatorRefusal, type Deployment } from "./keys/operator-client";
+import { EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
+import * as adminCommands from "../src/node/operator/admin-commands";
+import * as commands from "../src/node/operator/commands";
+import { connect } from "../src/node/operator/connect";
+import { OperatorRefusal, type Deployment } from "../src/node/operator/operator-client";
 
 const HELP = `Usage: npm run keys -- <command> [options]
 

@@ -10,11 +10,11 @@
 import { createServer } from "node:net";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { buildCatalog } from "./catalog/build";
-import { count, EXIT, runCli, UsageError } from "./cli-run";
-import { DEFAULT_PERSIST_TO, openDeploymentStorage } from "./deployment-storage";
-import { seedDemoAccounts } from "./keys/demo";
-import { localOperator } from "./keys/local-operator";
+import { buildCatalog } from "../src/node/catalog/build/build";
+import { count, EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
+import { DEFAULT_PERSIST_TO, openDeploymentStorage } from "../src/node/local/deployment-storage";
+import { seedDemoAccounts } from "../src/node/operator/demo";
+import { localOperator } from "../src/node/operator/local-operator";
 import {
   DEMO_CALLBACK_PORT,
   DEMO_CLIENT_NAME,
@@ -22,10 +22,10 @@ import {
   seedDemoClient,
   startOAuthDemo,
   type OAuthDemo,
-} from "./oauth/demo";
-import { releaseToServe } from "./start/release";
-import { keysCliFlags, welcomeText, type Welcome } from "./start/welcome";
-import { startWranglerDev, type DevServer } from "./wrangler-dev";
+} from "../src/node/oauth/demo";
+import { releaseToServe } from "../src/node/start/release";
+import { keysCliFlags, welcomeText, type Welcome } from "../src/node/start/welcome";
+import { startWranglerDev, type DevServer } from "../src/node/local/wrangler-dev";
 
 const HELP = `Usage: npm start [-- --port 8787] [--sandbox-port 8788] [--no-sandbox] [--oauth-port 8789] [--persist-to <dir>] [--publish-sample]
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
-const CRUISED = ["src", "scripts", "bench", "packages/client/src"];
+const CRUISED = ["src", "scripts", "bench", "packages/client/src", "packages/client/test", "test"];
 
 function run(bin: string, args: string[]) {
   const result = spawnSync(process.execPath, [path.join(REPO, "node_modules", bin), ...args], {

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageCommand } from "../../scripts/bench/measure";
-import { buildFailureMessage } from "../../scripts/build-failure";
-import { generateProfiles } from "../../scripts/catalog/generator";
+import { packageCommand } from "../../bench/measure";
+import { buildFailureMessage } from "../../src/node/catalog/build/build-failure";
+import { generateProfiles } from "../../src/node/catalog/build/generator";
 import { allPassProfile, constrainedProfile, PROFILES_DIR } from "./profile-fixtures";
 
 const repo = path.resolve(import.meta.dirname, "../..");

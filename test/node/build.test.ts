@@ -6,8 +6,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BuildFailed, buildCatalog } from "../../scripts/catalog/build";
-import { generateProfiles } from "../../scripts/catalog/generator";
+import { BuildFailed, buildCatalog } from "../../src/node/catalog/build/build";
+import { generateProfiles } from "../../src/node/catalog/build/generator";
 import { allSamples, PROFILES_DIR } from "./profile-fixtures";
 import { checkRelease, expectCatalogOrder } from "./release-check";
 

@@ -5,8 +5,8 @@
 import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, CanonicalizationError } from "../../src/node/catalog/canonical";
-import { generateProfiles } from "../../scripts/catalog/generator";
-import { canonicalOfSortedCopy, sortedProfileCopy } from "../../scripts/catalog/profile-canonical";
+import { generateProfiles } from "../../src/node/catalog/build/generator";
+import { canonicalOfSortedCopy, sortedProfileCopy } from "../../src/node/catalog/build/profile-canonical";
 import { allSamples, constrainedProfile } from "./profile-fixtures";
 
 const jcs = (value: unknown) => canonicalize(value) as string;

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { workerScript } from "../../scripts/catalog/check-pool";
+import { workerScript } from "../../src/node/catalog/build/check-pool";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -63,7 +63,7 @@ describe("the check-worker bundle cache", () => {
     // As a second checkout whose node_modules is this one would have left it: same files, its own entry.
     writeFileSync(
       path.join(cache, "check-worker.inputs.json"),
-      JSON.stringify({ ...record, entry: "/elsewhere/scripts/catalog/check-worker.ts" }),
+      JSON.stringify({ ...record, entry: "/elsewhere/src/node/catalog/build/check-worker.ts" }),
     );
     writeFileSync(bundle, "another checkout's code");
     expect(workerScript(tempDir(), cache)).toBe(bundle);

@@ -15,7 +15,7 @@ import {
   type DownloadOptions,
   type Progress,
 } from "../../packages/client/src/node.js";
-import { buildCatalog, type BuildResult } from "../../scripts/catalog/build";
+import { buildCatalog, type BuildResult } from "../../src/node/catalog/build/build";
 import { fixtureServer, type Fault } from "./pull-fixture-server";
 
 let dir: string;

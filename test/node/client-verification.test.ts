@@ -16,7 +16,7 @@ import {
   type CatalogClient,
   type Profile,
 } from "../../packages/client/src/index.js";
-import { buildCatalog, type BuildResult } from "../../scripts/catalog/build";
+import { buildCatalog, type BuildResult } from "../../src/node/catalog/build/build";
 import { fixtureServer, type Fault } from "./pull-fixture-server";
 
 let dir: string;

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDeploymentStorage } from "../../scripts/deployment-storage";
-import { loadOAuthProvider } from "../../scripts/oauth/library-in-node";
-import { DEMO_CLIENT_NAME, seedDemoClient } from "../../scripts/oauth/demo";
+import { openDeploymentStorage } from "../../src/node/local/deployment-storage";
+import { loadOAuthProvider } from "../../src/node/oauth/library-in-node";
+import { DEMO_CLIENT_NAME, seedDemoClient } from "../../src/node/oauth/demo";
 import { nextClientIdStartsWithDash, registerClientStartingWithDash } from "../e2e/support/dash-client";
 import { runScript } from "../e2e/support/scripts";
 

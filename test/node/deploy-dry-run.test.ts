@@ -5,11 +5,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkBindings, envTypeBindings } from "../../scripts/deploy/check-bindings";
-import { buildBundle, checkBudget, checkGlobalScope } from "../../scripts/deploy/check-bundle";
-import { checkIsolation } from "../../scripts/deploy/check-isolation";
-import { checkMigrations } from "../../scripts/deploy/check-migrations";
-import { readDeployments } from "../../scripts/deploy/deployments";
+import { checkBindings, envTypeBindings } from "../../src/node/deploy/check-bindings";
+import { buildBundle, checkBudget, checkGlobalScope } from "../../src/node/deploy/check-bundle";
+import { checkIsolation } from "../../src/node/deploy/check-isolation";
+import { checkMigrations } from "../../src/node/deploy/check-migrations";
+import { readDeployments } from "../../src/node/deploy/deployments";
 import { runScript, type ScriptRun } from "../e2e/support/scripts";
 import { FakeCloudflare } from "./deploy-support/fake-cloudflare";
 import {

@@ -9,9 +9,9 @@ import { appendFileSync, cpSync, readFileSync, statSync, writeFileSync } from "n
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishRelease } from "../../src/node/catalog/publish";
-import { buildCatalog } from "../../scripts/catalog/build";
-import { deployConfigPath, keptSecretsPath } from "../../scripts/deploy/deploy-config";
-import { openReleaseDir } from "../../scripts/release-dir";
+import { buildCatalog } from "../../src/node/catalog/build/build";
+import { deployConfigPath, keptSecretsPath } from "../../src/node/deploy/deploy-config";
+import { openReleaseDir } from "../../src/node/catalog/release-dir";
 import { runScript, type ScriptRun } from "../e2e/support/scripts";
 import { FakeCloudflare } from "./deploy-support/fake-cloudflare";
 import { editedRepoConfig, REPO_ROOT, tempDir } from "./deploy-support/fixtures";

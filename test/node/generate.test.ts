@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { generateProfiles } from "../../scripts/catalog/generator";
+import { generateProfiles } from "../../src/node/catalog/build/generator";
 import { validateProfile } from "../../src/node/catalog/rules";
 import { GRADES, SIGNAL_CODES, STAGES } from "../../src/common/catalog/schema";
 

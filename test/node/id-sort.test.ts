@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { IdSort } from "../../scripts/catalog/id-sort";
-import { IndexWriter } from "../../scripts/catalog/index-writer";
+import { IdSort } from "../../src/node/catalog/build/id-sort";
+import { IndexWriter } from "../../src/node/catalog/build/index-writer";
 import { idLine } from "../../src/common/catalog/profile-index";
 
 const root = mkdtempSync(path.join(tmpdir(), "catalog-id-sort-test-"));

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { localOperator } from "../../scripts/keys/local-operator";
+import { localOperator } from "../../src/node/operator/local-operator";
 
 const dirs: string[] = [];
 const scratchFile = () => {

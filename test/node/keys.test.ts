@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { localOperator } from "../../scripts/keys/local-operator";
-import { freePort, startWranglerDev, type DevServer } from "../../scripts/wrangler-dev";
+import { localOperator } from "../../src/node/operator/local-operator";
+import { freePort, startWranglerDev, type DevServer } from "../../src/node/local/wrangler-dev";
 import { runScript } from "../e2e/support/scripts";
 
 /** `npm run keys -- …` as a real process. */

@@ -1,7 +1,7 @@
 /** The build's one k-way merge (scripts/catalog/merge-sorted.ts), used by spill.ts and id-sort.ts. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mergeSorted } from "../../scripts/catalog/merge-sorted";
+import { mergeSorted } from "../../src/node/catalog/build/merge-sorted";
 
 const byNumber = (a: number, b: number) => a - b;
 

@@ -4,7 +4,7 @@
  */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatSeconds, startProgress } from "../../scripts/progress";
+import { formatBytes, formatSeconds, startProgress } from "../../src/node/cli/progress";
 
 function fakeStream(tty: boolean) {
   const stream = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };

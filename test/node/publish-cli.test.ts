@@ -7,8 +7,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCatalog, type BuildResult } from "../../scripts/catalog/build";
-import { openDeploymentStorage } from "../../scripts/deployment-storage";
+import { buildCatalog, type BuildResult } from "../../src/node/catalog/build/build";
+import { openDeploymentStorage } from "../../src/node/local/deployment-storage";
 import { readCurrent } from "../../src/node/catalog/publish";
 import { runScript } from "../e2e/support/scripts";
 

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCatalog, type BuildResult } from "../../scripts/catalog/build";
+import { buildCatalog, type BuildResult } from "../../src/node/catalog/build/build";
 import { runScript } from "../e2e/support/scripts";
 import { fixtureServer, type Fault } from "./pull-fixture-server";
 

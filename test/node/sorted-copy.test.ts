@@ -10,8 +10,12 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { canonicalJson, CanonicalizationError } from "../../src/node/catalog/canonical";
 import { Profile } from "../../src/common/catalog/schema";
-import { generateProfiles } from "../../scripts/catalog/generator";
-import { canonicalOfSortedCopy, compileSortedCopy, sortedProfileCopy } from "../../scripts/catalog/profile-canonical";
+import { generateProfiles } from "../../src/node/catalog/build/generator";
+import {
+  canonicalOfSortedCopy,
+  compileSortedCopy,
+  sortedProfileCopy,
+} from "../../src/node/catalog/build/profile-canonical";
 import { allSamples } from "./profile-fixtures";
 
 const accepts = (value: unknown) => sortedProfileCopy(value) !== undefined;

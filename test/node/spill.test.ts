@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SortedSpill, type SpillRecord } from "../../scripts/catalog/spill";
+import { SortedSpill, type SpillRecord } from "../../src/node/catalog/build/spill";
 
 const root = mkdtempSync(path.join(tmpdir(), "catalog-spill-test-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishRelease, readCurrent } from "../../src/node/catalog/publish";
-import { buildCatalog } from "../../scripts/catalog/build";
-import { openDeploymentStorage, type DeploymentStorage } from "../../scripts/deployment-storage";
-import { openReleaseDir } from "../../scripts/release-dir";
-import { releaseToServe, type SampleBuild } from "../../scripts/start/release";
+import { buildCatalog } from "../../src/node/catalog/build/build";
+import { openDeploymentStorage, type DeploymentStorage } from "../../src/node/local/deployment-storage";
+import { openReleaseDir } from "../../src/node/catalog/release-dir";
+import { releaseToServe, type SampleBuild } from "../../src/node/start/release";
 import { PROFILES_DIR } from "./profile-fixtures";
 
 let dir: string;

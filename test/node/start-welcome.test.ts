@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { welcomeText, type Welcome } from "../../scripts/start/welcome";
+import { welcomeText, type Welcome } from "../../src/node/start/welcome";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const account = (email: string) => ({ id: "acct_00000000000000000000", email, password: "pw" });

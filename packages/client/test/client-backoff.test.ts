@@ -3,8 +3,8 @@
  * how long it waits (Retry-After, else capped full-jitter backoff), and when it gives up.
  */
 import { describe, expect, it } from "vitest";
-import { CatalogApiError } from "../../packages/client/src/errors.js";
-import { DEFAULT_RETRY_POLICY } from "../../packages/client/src/retry-policy.js";
+import { CatalogApiError } from "../src/errors.js";
+import { DEFAULT_RETRY_POLICY } from "../src/retry-policy.js";
 import { client, problem } from "./client-fakes";
 
 const URL_ = "https://api.test/v1/releases/current";

@@ -4,8 +4,8 @@
  * its retries and its backoff with the platform's AbortError, and an abort is never retried.
  */
 import { describe, expect, it } from "vitest";
-import { CatalogApiError } from "../../packages/client/src/errors.js";
-import { createCatalogHttp } from "../../packages/client/src/http-client.js";
+import { CatalogApiError } from "../src/errors.js";
+import { createCatalogHttp } from "../src/http-client.js";
 import { client, fakeClock, problem } from "./client-fakes";
 
 const URL_ = "https://api.test/v1/releases/current";

@@ -2,7 +2,7 @@
  * Fakes for the client package's unit tests: a clock that records its sleeps instead of sleeping,
  * and a server that answers from a script. Real HTTP is in the worker and e2e tests.
  */
-import { createCatalogHttp, type CatalogHttpOptions } from "../../packages/client/src/http-client.js";
+import { createCatalogHttp, type CatalogHttpOptions } from "../src/http-client.js";
 
 export function fakeClock(startMs = Date.UTC(2026, 0, 1), onSleep: () => void = () => {}) {
   let now = startMs;

@@ -1,6 +1,6 @@
 /** The streaming scanner of root-array .json files: element bounds, positions, broken structure. */
 import { describe, expect, it } from "vitest";
-import { ArrayElementScanner, type JsonStructureError } from "../../packages/client/src/json-elements.js";
+import { ArrayElementScanner, type JsonStructureError } from "../src/json-elements.js";
 
 function scan(text: string, chunkSize = Infinity) {
   const scanner = new ArrayElementScanner();

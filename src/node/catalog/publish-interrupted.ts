@@ -3,7 +3,7 @@
  * R2 objects, harmless), and `current`, which it moves only after every object is verified. A rerun
  * of the same command finishes: parts already there are checked, not sent again.
  */
-import type { PublishProgress } from "../src/node/catalog/publish";
+import type { PublishProgress } from "./publish";
 
 export function publishTracker(releaseId: string) {
   let uploaded = 0;

@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { ReleaseSource } from "../src/node/catalog/publish";
-import { UsageError } from "./cli-run";
+import type { ReleaseSource } from "./publish";
+import { UsageError } from "../cli/cli-run";
 
 /**
  * Opens `dir` as a release. For convenience `dir` may also be a build's --out directory holding

@@ -3,9 +3,9 @@
  * earlier ones it can go back to, each with when it was published, its profile count and size,
  * and whether making it current goes back (an older release) or forward (a newer one).
  */
-import { hexOf, type CurrentPointer } from "../src/common/catalog/manifest";
-import { readManifest, type ManifestKv } from "../src/common/catalog/store";
-import { formatBytes } from "./progress";
+import { hexOf, type CurrentPointer } from "../../common/catalog/manifest";
+import { readManifest, type ManifestKv } from "../../common/catalog/store";
+import { formatBytes } from "../cli/progress";
 
 export interface KeptRelease {
   release_id: string;

@@ -3,7 +3,7 @@
  * reporter of every long command (scripts/progress.ts), a live bar on a terminal and a plain line
  * every few seconds elsewhere.
  */
-import type { PublishProgress } from "../src/node/catalog/publish";
+import type { PublishProgress } from "../catalog/publish";
 import { startProgress, type Progress } from "./progress";
 
 export type TransferProgress = Progress;

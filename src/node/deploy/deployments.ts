@@ -4,7 +4,7 @@
  * inheritance follows wrangler's rules exactly.
  */
 import path from "node:path";
-import { UsageError } from "../cli-run";
+import { UsageError } from "../cli/cli-run";
 
 export const PRODUCTION = "production";
 export const DEFAULT_CONFIG_PATH = "wrangler.toml";

@@ -4,7 +4,7 @@
  * OPERATOR_SECRET) a key made through the operator API reads the current release with `HEAD
  * /v1/catalog`. That key belongs to a smoke-test account and is revoked at the end.
  */
-import { OperatorClient, OperatorRefusal } from "../keys/operator-client";
+import { OperatorClient, OperatorRefusal } from "../operator/operator-client";
 
 export const SMOKE_ACCOUNT_EMAIL = "deploy-smoke@readiness-catalog.invalid";
 

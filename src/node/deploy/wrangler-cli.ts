@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-const WRANGLER_DIR = path.resolve(import.meta.dirname, "../../node_modules/wrangler");
+const WRANGLER_DIR = path.resolve(import.meta.dirname, "../../../node_modules/wrangler");
 const WRANGLER_BIN = path.join(WRANGLER_DIR, "bin/wrangler.js");
 export const WRANGLER_VERSION = (
   JSON.parse(readFileSync(path.join(WRANGLER_DIR, "package.json"), "utf8")) as { version: string }

@@ -2,7 +2,7 @@
  * The options every operator script shares to choose a deployment: --env, --remote,
  * --persist-to, --config (parsed with node:util parseArgs).
  */
-import { UsageError } from "./cli-run";
+import { UsageError } from "../cli/cli-run";
 import type { DeploymentOptions } from "./deployment-storage";
 
 export const DEPLOYMENT_OPTIONS = {

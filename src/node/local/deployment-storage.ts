@@ -12,8 +12,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ReleaseBucket, ReleaseKv, ReleaseStorage } from "../src/node/catalog/publish";
-import { deployConfigPath, deployDirOf, deployedKvIds } from "./deploy/deploy-config";
+import type { ReleaseBucket, ReleaseKv, ReleaseStorage } from "../catalog/publish";
+import { deployConfigPath, deployDirOf, deployedKvIds } from "../deploy/deploy-config";
 
 export interface DeploymentOptions {
   configPath?: string;

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 export const ASSETS_DIR = path.join(REPO_ROOT, "static");
 const TARGET = path.join(ASSETS_DIR, "docs/assets");
 /** The UI's only files (no standalone preset, no source maps), and the licence it ships under. */

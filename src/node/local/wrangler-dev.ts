@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { copyDocsAssets } from "./docs-assets.mjs";
 
-const REPO_ROOT = path.resolve(import.meta.dirname, "..");
+const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 const WRANGLER_CLI = path.join(REPO_ROOT, "node_modules/wrangler/wrangler-dist/cli.js");
 const STARTUP_TIMEOUT_MS = 90_000;
 

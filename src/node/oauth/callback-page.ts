@@ -5,8 +5,8 @@
  * The CSP allows that one stylesheet by its hash and the inline icon, nothing else.
  */
 import { createHash } from "node:crypto";
-import { FAVICON_SVG } from "../../src/common/web/favicon";
-import { WEB_STYLES } from "../../src/common/web/web-styles";
+import { FAVICON_SVG } from "../../common/web/favicon";
+import { WEB_STYLES } from "../../common/web/web-styles";
 
 export interface CallbackOutcome {
   ok: boolean;

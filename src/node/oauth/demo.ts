@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { OAuthEnv } from "../../src/worker/auth/oauth/provider";
+import type { OAuthEnv } from "../../worker/auth/oauth/provider";
 import { CALLBACK_PAGE_CSP, callbackPage, type CallbackOutcome } from "./callback-page";
 import { loadOAuthProvider } from "./library-in-node";
 

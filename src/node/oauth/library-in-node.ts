@@ -12,7 +12,7 @@ import { registerHooks } from "node:module";
 const STAND_IN = `data:text/javascript,${encodeURIComponent("export class WorkerEntrypoint {}")}`;
 let registered = false;
 
-export async function loadOAuthProvider(): Promise<typeof import("../../src/worker/auth/oauth/provider")> {
+export async function loadOAuthProvider(): Promise<typeof import("../../worker/auth/oauth/provider")> {
   if (!registered) {
     // The worker runs with this flag (wrangler.toml); without it the library warns about CIMD on load.
     (globalThis as { Cloudflare?: unknown }).Cloudflare ??= {
@@ -26,5 +26,5 @@ export async function loadOAuthProvider(): Promise<typeof import("../../src/work
     });
     registered = true;
   }
-  return import("../../src/worker/auth/oauth/provider");
+  return import("../../worker/auth/oauth/provider");
 }

@@ -10,7 +10,7 @@
  * changes the account-wide flag; `withdraw-admin` clears the flag and revokes the account's active
  * keys that carry admin. Every command acts on each deployment in reach, as accounts do.
  */
-import type { AdminApproval, AdminRequestView } from "../../src/worker/auth/oauth/admin-approval";
+import type { AdminApproval, AdminRequestView } from "../../worker/auth/oauth/admin-approval";
 import { deploymentsOf, type CommandContext } from "./commands";
 import { adminRequestsTable } from "./format";
 import { OperatorRefusal, type Deployment, type OperatorClient } from "./operator-client";

@@ -5,11 +5,11 @@
  * test → sandbox), which a key id names itself (key_live_… / key_test_…). The admin approval
  * commands are in admin-commands.ts.
  */
-import type { AccountView } from "../../src/worker/auth/account-views";
-import { KEY_MODES, type KeyMode } from "../../src/common/auth/api-key";
-import { modeOfKeyId } from "../../src/common/auth/ids";
-import { isScope, type Scope } from "../../src/common/auth/scopes";
-import { UsageError } from "../cli-run";
+import type { AccountView } from "../../worker/auth/account-views";
+import { KEY_MODES, type KeyMode } from "../../common/auth/api-key";
+import { modeOfKeyId } from "../../common/auth/ids";
+import { isScope, type Scope } from "../../common/auth/scopes";
+import { UsageError } from "../cli/cli-run";
 import type { Connections } from "./connect";
 import { accountsTable, keysTable } from "./format";
 import { DEPLOYMENT_OF, type Deployment } from "./operator-client";

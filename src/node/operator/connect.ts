@@ -10,8 +10,8 @@
  *   Object classes), and going through the one running instance keeps their in-memory state
  *   (e.g. a KeyGuard's revoked flag) authoritative.
  */
-import { freePort, startWranglerDev, type DevServer } from "../wrangler-dev";
-import { UsageError } from "../cli-run";
+import { freePort, startWranglerDev, type DevServer } from "../local/wrangler-dev";
+import { UsageError } from "../cli/cli-run";
 import { localOperator } from "./local-operator";
 import { OperatorClient, OperatorRefusal, type Deployment } from "./operator-client";
 

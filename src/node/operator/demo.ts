@@ -7,7 +7,7 @@
  *   password sign in to the dashboard and the OAuth consent page.
  * - the demo operator (the `operator` role), to try the dashboard's operator page.
  */
-import type { AccountView, KeyView } from "../../src/worker/auth/account-views";
+import type { AccountView, KeyView } from "../../worker/auth/account-views";
 import { MODE_OF, OperatorClient, OperatorRefusal, type Deployment } from "./operator-client";
 
 const DEMO_KEY_NAME = "npm start demo";

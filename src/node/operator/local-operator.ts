@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 export const LOCAL_OPERATOR_ENV_FILE = path.join(REPO_ROOT, ".wrangler", "operator.env");
 const LOCAL_SECRETS = ["OPERATOR_SECRET", "OAUTH_TOKEN_KEY"] as const;
 

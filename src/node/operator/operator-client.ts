@@ -3,10 +3,10 @@
  * way `npm run keys` reads and changes accounts and keys, locally and on Cloudflare alike.
  * A refusal becomes an `OperatorRefusal` carrying the problem's code and detail.
  */
-import type { AccountView, KeyView } from "../../src/worker/auth/account-views";
-import type { KeyMode } from "../../src/common/auth/api-key";
-import type { AdminApproval, AdminRequestView } from "../../src/worker/auth/oauth/admin-approval";
-import type { Scope } from "../../src/common/auth/scopes";
+import type { AccountView, KeyView } from "../../worker/auth/account-views";
+import type { KeyMode } from "../../common/auth/api-key";
+import type { AdminApproval, AdminRequestView } from "../../worker/auth/oauth/admin-approval";
+import type { Scope } from "../../common/auth/scopes";
 
 export type Deployment = "production" | "sandbox";
 export const MODE_OF: Record<Deployment, KeyMode> = { production: "live", sandbox: "test" };

@@ -4,10 +4,10 @@
  * published only where no release is current yet, or when asked (--publish-sample). Otherwise the
  * current release stays, and the start screen says which it is.
  */
-import { hexOf, type Manifest } from "../../src/common/catalog/manifest";
-import { publishRelease, readCurrent, type ReleaseStorage } from "../../src/node/catalog/publish";
-import { readManifest } from "../../src/common/catalog/store";
-import { openReleaseDir } from "../release-dir";
+import { hexOf, type Manifest } from "../../common/catalog/manifest";
+import { publishRelease, readCurrent, type ReleaseStorage } from "../catalog/publish";
+import { readManifest } from "../../common/catalog/store";
+import { openReleaseDir } from "../catalog/release-dir";
 
 export interface ServedRelease {
   release_id: string;

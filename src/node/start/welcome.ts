@@ -3,9 +3,9 @@
  * that work as pasted (test/e2e/start.test.ts runs every one of them). Short on purpose: one
  * screen, one block per thing to try.
  */
-import { count } from "../cli-run";
-import type { DemoAccounts } from "../keys/demo";
-import { MODE_OF, type Deployment } from "../keys/operator-client";
+import { count } from "../cli/cli-run";
+import type { DemoAccounts } from "../operator/demo";
+import { MODE_OF, type Deployment } from "../operator/operator-client";
 import type { ServedRelease } from "./release";
 
 export interface Welcome {

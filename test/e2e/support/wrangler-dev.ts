@@ -3,7 +3,7 @@
  * test's own persisted state.
  */
 import path from "node:path";
-import { freePort, startWranglerDev as start, type DevServer } from "../../../scripts/wrangler-dev";
+import { freePort, startWranglerDev as start, type DevServer } from "../../../src/node/local/wrangler-dev";
 import { operatorSecretFile, provisionApiKey } from "./api-key";
 
 export type { DevServer };

@@ -6,13 +6,7 @@
  */
 import { FakeAssets } from "./fake-assets";
 import { FakeWorkers } from "./fake-workers";
-
-export interface Reply {
-  status: number;
-  result?: unknown;
-  resultInfo?: Record<string, number>;
-  errors?: { code: number; message: string }[];
-}
+import { fail, ok, type Reply } from "./fake-reply";
 
 type Handler = (match: string[], url: URL, request: Request) => Reply | Promise<Reply>;
 interface Route {
@@ -29,9 +23,6 @@ export const ALL_PERMISSIONS = [
   "Workers R2 Storage: Edit",
   "Workers Scripts: Edit",
 ];
-
-export const ok = (result: unknown, resultInfo?: Reply["resultInfo"]): Reply => ({ status: 200, result, resultInfo });
-export const fail = (status: number, code: number, message: string): Reply => ({ status, errors: [{ code, message }] });
 
 export class FakeAccount {
   /** What the fake token may do; tests take permissions away to see the refusal. */

@@ -6,7 +6,7 @@
  * files are all stored it answers a completion token, which the script upload names in
  * `metadata.assets.jwt`. Files are kept by hash for the whole account, so a second deploy uploads nothing.
  */
-import { fail, ok, type Reply } from "./fake-account";
+import { fail, ok, type Reply } from "./fake-reply";
 
 export type AssetManifest = Record<string, { hash: string; size: number }>;
 export interface AssetFile {

@@ -10,7 +10,8 @@
  * the API does for an unknown route, so a new call shows up as a failure instead of passing unseen.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { FakeAccount, type Reply } from "./fake-account";
+import { FakeAccount } from "./fake-account";
+import type { Reply } from "./fake-reply";
 
 export const FAKE_TOKEN = "fake-token-for-tests";
 export const FAKE_ACCOUNT_ID = "f0ca1ef1a2b3c4d5e6f708192a3b4c5d";

@@ -4,7 +4,7 @@
  * version also runs in workerd (fake-edge.ts), so the deploy's smoke test calls a real worker.
  */
 import { FakeEdge } from "./fake-edge";
-import { fail, ok, type Reply } from "./fake-account";
+import { fail, ok, type Reply } from "./fake-reply";
 import type { FakeAssets } from "./fake-assets";
 import { UploadRefused, versionOf, type Binding, type Version } from "./fake-upload";
 

@@ -8,7 +8,7 @@
  */
 import { statfsSync } from "node:fs";
 import path from "node:path";
-import { formatBytes } from "./progress";
+import { formatBytes } from "../../cli/progress";
 
 export interface BuildPlace {
   /** The --out directory, resolved. */

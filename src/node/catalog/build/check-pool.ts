@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { freshBundle, keepBundle } from "../bundle-cache";
+import { freshBundle, keepBundle } from "./bundle-cache";
 import type { InputUnit } from "./profile-check";
 import { checkBatch, unitBytes, type BatchResult, type CheckRequest, type WireResult } from "./check-batch";
 
@@ -35,7 +35,7 @@ const WORKER_SOURCE = fileURLToPath(new URL("./check-worker.ts", import.meta.url
  * and mtime of every file that went into it) and used again while none of them changed. Without a
  * writable cache it is bundled into the build's scratch directory each time.
  */
-const CACHE_DIR = fileURLToPath(new URL("../../node_modules/.cache/catalog-build/", import.meta.url));
+const CACHE_DIR = fileURLToPath(new URL("../../../../node_modules/.cache/catalog-build/", import.meta.url));
 const BUNDLE_NAME = "check-worker";
 
 export function workerScript(scratchDir: string, cacheDir = CACHE_DIR, now = Date.now): string {

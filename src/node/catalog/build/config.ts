@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const CONFIG_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../data/catalog.config.json");
+const CONFIG_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../data/catalog.config.json");
 
 export function readNamespace(file = CONFIG_FILE): string {
   const config = JSON.parse(readFileSync(file, "utf8")) as { namespace?: unknown };

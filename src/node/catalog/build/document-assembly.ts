@@ -4,8 +4,8 @@
  * artifact_sha256 and the parts after the prefix on a worker thread as the data is written, then
  * release_id, the prefix, and one read pass for the whole document's SHA-256.
  */
-import type { Manifest } from "../../src/common/catalog/manifest";
-import { asDigest, documentPrefix, DOCUMENT_SUFFIX, releaseIdOf } from "../../src/common/catalog/digest";
+import type { Manifest } from "../../../common/catalog/manifest";
+import { asDigest, documentPrefix, DOCUMENT_SUFFIX, releaseIdOf } from "../../../common/catalog/digest";
 import { CHUNK_BYTES, hashDocument, PartFilesWriter } from "./document-writer";
 import type { SpillRecord } from "./spill";
 import { StreamHasher } from "./stream-hasher";

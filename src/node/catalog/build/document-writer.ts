@@ -6,7 +6,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { closeSync, constants, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
-import { asDigest } from "../../src/common/catalog/digest";
+import { asDigest } from "../../../common/catalog/digest";
 import type { PartEntry } from "./manifest-file";
 
 /** Bytes gathered before each write to the part files. */

@@ -3,7 +3,7 @@
  * same profiles, byte for byte. Products get one to six funnels; stage outcomes, signals, grades,
  * coverage and times vary; names include non-ASCII letters (multi-byte UTF-8 in the document).
  */
-import { SIGNAL_CODES, STAGES, type Profile } from "../../src/common/catalog/schema";
+import { SIGNAL_CODES, STAGES, type Profile } from "../../../common/catalog/schema";
 import { keyOf, makeProfile, type StageChoice } from "./profile-factory";
 
 const PREFIXES = [

@@ -11,7 +11,7 @@
  */
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
-import { idLine, type IndexedProfile } from "../../src/common/catalog/profile-index";
+import { idLine, type IndexedProfile } from "../../../common/catalog/profile-index";
 import { mergeSorted } from "./merge-sorted";
 
 /** A slot: the line's length (one byte), then the line (at most 30 + 16 + 10 + 64 + 4 = 124 bytes). */

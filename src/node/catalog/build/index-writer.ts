@@ -7,9 +7,9 @@
 import { createHash, type Hash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
-import { asDigest } from "../../src/common/catalog/digest";
-import type { ReleaseIndex } from "../../src/common/catalog/manifest";
-import { directoryLine, INDEX_SEGMENT_BYTES, type IndexName } from "../../src/common/catalog/profile-index";
+import { asDigest } from "../../../common/catalog/digest";
+import type { ReleaseIndex } from "../../../common/catalog/manifest";
+import { directoryLine, INDEX_SEGMENT_BYTES, type IndexName } from "../../../common/catalog/profile-index";
 
 type Segment = ReleaseIndex["segments"][number];
 const SPACE = 0x20;

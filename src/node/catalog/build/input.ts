@@ -11,8 +11,8 @@ import {
   ArrayElementScanner,
   JsonStructureError,
   type ScannedElement,
-} from "../../packages/client/src/json-elements.js";
-import { UsageError } from "../cli-run";
+} from "../../../../packages/client/src/json-elements.js";
+import { UsageError } from "../../cli/cli-run";
 import type { InputUnit } from "./profile-check";
 import { entryOf, type ReportEntry } from "./report";
 

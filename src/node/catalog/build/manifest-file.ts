@@ -2,7 +2,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { z } from "@hono/zod-openapi";
-import { Manifest, type PartEntry as PartEntrySchema } from "../../src/common/catalog/manifest";
+import { Manifest, type PartEntry as PartEntrySchema } from "../../../common/catalog/manifest";
 
 export type PartEntry = z.infer<typeof PartEntrySchema>;
 

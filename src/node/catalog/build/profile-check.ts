@@ -4,9 +4,9 @@
  * CPU work with no I/O, so it runs on worker threads as well as inline.
  */
 import { isUtf8 } from "node:buffer";
-import { canonicalJson, CanonicalizationError } from "../../src/node/catalog/canonical";
-import { isObject, ruleViolations, validateProfile } from "../../src/node/catalog/rules";
-import type { CatalogEntry } from "../../src/node/catalog/validation-catalog";
+import { canonicalJson, CanonicalizationError } from "../canonical";
+import { isObject, ruleViolations, validateProfile } from "../rules";
+import type { CatalogEntry } from "../validation-catalog";
 import { locateSyntaxError } from "./json-syntax";
 import { canonicalOfSortedCopy, sortedProfileCopy } from "./profile-canonical";
 import { entryOf, whereOf, type ReportEntry, type SourceLocation } from "./report";

@@ -3,7 +3,7 @@
  * the few choices that vary: stage outcomes and signals, grade, coverage counts, ids and times.
  * Used by `catalog:generate` and to write the sample profiles in data/profiles.
  */
-import { STAGE_LABELS, STAGES, STATE_LABELS, STATE_OF_OUTCOME, type Profile } from "../../src/common/catalog/schema";
+import { STAGE_LABELS, STAGES, STATE_LABELS, STATE_OF_OUTCOME, type Profile } from "../../../common/catalog/schema";
 import { GRADE_DERIVATION, SIGNAL_TEXTS } from "./signal-texts";
 
 export interface StageChoice {

@@ -3,7 +3,7 @@
  * (scripts/progress.ts): validating (input bytes read, with the profiles seen so far), writing
  * (profiles merged into the parts) and hashing (document bytes).
  */
-import { startProgress, type Progress, type ProgressUnit } from "../progress";
+import { startProgress, type Progress, type ProgressUnit } from "../../cli/progress";
 import type { BuildProgress } from "./build";
 
 const STEPS: Record<BuildProgress["phase"], { label: string; unit: ProgressUnit }> = {

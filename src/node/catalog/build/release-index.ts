@@ -5,8 +5,8 @@
  * written once the document is.
  */
 import path from "node:path";
-import type { ReleaseIndex } from "../../src/common/catalog/manifest";
-import { scopeKey, scopeLine, type ScopedProfile } from "../../src/common/catalog/profile-index";
+import type { ReleaseIndex } from "../../../common/catalog/manifest";
+import { scopeKey, scopeLine, type ScopedProfile } from "../../../common/catalog/profile-index";
 import { IndexWriter } from "./index-writer";
 import { IdSort } from "./id-sort";
 

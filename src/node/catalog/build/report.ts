@@ -2,7 +2,7 @@
  * The build's validation report: every violation with where it is (file, line, profile id, JSON
  * path), which rule it breaks and the expected versus found values, grouped by file and profile.
  */
-import type { RuleViolation } from "../../src/node/catalog/validation-report";
+import type { RuleViolation } from "../validation-report";
 
 export interface SourceLocation {
   file: string;

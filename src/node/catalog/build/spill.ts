@@ -12,7 +12,7 @@
  */
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
-import type { CatalogEntry } from "../../src/node/catalog/validation-catalog";
+import type { CatalogEntry } from "../validation-catalog";
 import type { SourceLocation } from "./report";
 import { mergeSorted } from "./merge-sorted";
 
