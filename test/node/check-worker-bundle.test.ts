@@ -1,5 +1,5 @@
 /**
- * The build's check-worker bundle (scripts/catalog/check-pool.ts): bundled once and kept with the
+ * The build's check-worker bundle (src/node/catalog/build/check-pool.ts): bundled once and kept with the
  * size and mtime of every file that went into it, used again while none changed, bundled again
  * when one did, and bundled into the build's scratch directory when the cache cannot be written.
  */
@@ -31,7 +31,7 @@ describe("the check-worker bundle cache", () => {
     const first = workerScript(tempDir(), cache);
     expect(first).toBe(path.join(cache, "check-worker.mjs"));
     const inputs = Object.keys(inputsOf(cache));
-    expect(inputs.some((file) => file.endsWith(path.join("scripts", "catalog", "check-worker.ts")))).toBe(true);
+    expect(inputs.some((file) => file.endsWith(path.join("catalog", "build", "check-worker.ts")))).toBe(true);
     expect(inputs.some((file) => file.endsWith(path.join("src", "common", "catalog", "schema.ts")))).toBe(true);
 
     const written = statSync(first).mtimeMs;
@@ -59,7 +59,7 @@ describe("the check-worker bundle cache", () => {
     const cache = path.join(tempDir(), "cache");
     const bundle = workerScript(tempDir(), cache);
     const record = recordOf(cache);
-    expect(record.entry.endsWith(path.join("scripts", "catalog", "check-worker.ts"))).toBe(true);
+    expect(record.entry.endsWith(path.join("catalog", "build", "check-worker.ts"))).toBe(true);
     // As a second checkout whose node_modules is this one would have left it: same files, its own entry.
     writeFileSync(
       path.join(cache, "check-worker.inputs.json"),

@@ -3,14 +3,14 @@
  * Uploads a built release and makes it current (src/node/catalog/publish.ts does the work).
  */
 import { parseArgs } from "node:util";
-import { publishRelease, type PublishProgress } from "../src/node/catalog/publish";
-import { count, EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
-import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../src/node/local/deployment-args";
-import { openDeploymentStorage } from "../src/node/local/deployment-storage";
-import { onInterrupt } from "../src/node/cli/interrupt";
-import { publishTracker } from "../src/node/catalog/publish-interrupted";
-import { openReleaseDir } from "../src/node/catalog/release-dir";
-import { phaseProgress } from "../src/node/cli/transfer-progress";
+import { publishRelease, type PublishProgress } from "./publish";
+import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
+import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
+import { openDeploymentStorage } from "../local/deployment-storage";
+import { onInterrupt } from "../cli/interrupt";
+import { publishTracker } from "./publish-interrupted";
+import { openReleaseDir } from "./release-dir";
+import { phaseProgress } from "../cli/transfer-progress";
 
 const HELP = `Usage: npm run catalog:publish -- --release <dir> [options]
 
@@ -24,39 +24,42 @@ ${DEPLOYMENT_HELP}
 
 Exit codes: 0 published (or already current), 1 publish failed (current unchanged), 2 usage error.`;
 
-runCli("catalog:publish", HELP, async (argv) => {
-  const { values } = parseArgs({ args: argv, options: { ...DEPLOYMENT_OPTIONS, release: { type: "string" } } });
-  if (!values.release)
-    throw new UsageError("--release <dir> is required (a directory written by npm run catalog:build)");
-  const deployment = deploymentOptionsOf(values);
-  const source = openReleaseDir(values.release);
+/** `npm run catalog:publish` (scripts/catalog-publish.ts): parses the arguments, does the work, exits with its code. */
+export function runCatalogPublish(): void {
+  runCli("catalog:publish", HELP, async (argv) => {
+    const { values } = parseArgs({ args: argv, options: { ...DEPLOYMENT_OPTIONS, release: { type: "string" } } });
+    if (!values.release)
+      throw new UsageError("--release <dir> is required (a directory written by npm run catalog:build)");
+    const deployment = deploymentOptionsOf(values);
+    const source = openReleaseDir(values.release);
 
-  const progress = phaseProgress();
-  const tracker = publishTracker(String((source.manifest as { release_id?: unknown }).release_id ?? values.release));
-  const stopListening = onInterrupt("catalog:publish", tracker.describe, progress.stop);
-  const onProgress = (event: PublishProgress) => {
-    tracker.observe(event);
-    progress.report(event);
-  };
-  try {
-    const opened = await openDeploymentStorage(deployment);
+    const progress = phaseProgress();
+    const tracker = publishTracker(String((source.manifest as { release_id?: unknown }).release_id ?? values.release));
+    const stopListening = onInterrupt("catalog:publish", tracker.describe, progress.stop);
+    const onProgress = (event: PublishProgress) => {
+      tracker.observe(event);
+      progress.report(event);
+    };
     try {
-      const result = await publishRelease(opened.storage, source, { onProgress });
-      progress.stop();
-      const transfer =
-        `${count(result.parts, "part")}, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes); ` +
-        `index: ${count(result.index_segments, "segment")}, ${result.index_segments_uploaded} uploaded`;
-      console.log(
-        result.pointer_flipped
-          ? `published ${result.release_id} to ${opened.where}: ${transfer}; now current${result.previous_release_id ? ` (was ${result.previous_release_id})` : ""}`
-          : `${result.release_id} is already current on ${opened.where}: nothing changed (${count(result.parts, "part")} verified)`,
-      );
-      return EXIT.ok;
+      const opened = await openDeploymentStorage(deployment);
+      try {
+        const result = await publishRelease(opened.storage, source, { onProgress });
+        progress.stop();
+        const transfer =
+          `${count(result.parts, "part")}, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes); ` +
+          `index: ${count(result.index_segments, "segment")}, ${result.index_segments_uploaded} uploaded`;
+        console.log(
+          result.pointer_flipped
+            ? `published ${result.release_id} to ${opened.where}: ${transfer}; now current${result.previous_release_id ? ` (was ${result.previous_release_id})` : ""}`
+            : `${result.release_id} is already current on ${opened.where}: nothing changed (${count(result.parts, "part")} verified)`,
+        );
+        return EXIT.ok;
+      } finally {
+        progress.stop();
+        await opened.dispose();
+      }
     } finally {
-      progress.stop();
-      await opened.dispose();
+      stopListening();
     }
-  } finally {
-    stopListening();
-  }
-});
+  });
+}

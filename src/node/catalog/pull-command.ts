@@ -3,9 +3,9 @@
  * over the client package's download() (packages/client): arguments, output and exit codes.
  */
 import { parseArgs } from "node:util";
-import { CatalogApiError, CatalogVerificationError, createCatalogClient } from "../packages/client/src/node.js";
-import { count, EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
-import { transferProgress, type TransferProgress } from "../src/node/cli/transfer-progress";
+import { CatalogApiError, CatalogVerificationError, createCatalogClient } from "../../../packages/client/src/node.js";
+import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
+import { transferProgress, type TransferProgress } from "../cli/transfer-progress";
 
 const HELP = `Usage: npm run catalog:pull -- --base-url <url> --out <file> [--key <key>]
 
@@ -27,51 +27,54 @@ Exit codes: 0 written and verified; 1 verification failed (nothing written); 2 u
 
 const EXIT_REQUEST_FAILED = 3;
 
-runCli("catalog:pull", HELP, async (argv) => {
-  const { values } = parseArgs({
-    args: argv,
-    options: { "base-url": { type: "string" }, out: { type: "string" }, key: { type: "string" } },
-  });
-  if (!values["base-url"] || !values.out) throw new UsageError("--base-url <url> and --out <file> are required");
-  let baseUrl: URL;
-  try {
-    baseUrl = new URL(values["base-url"]);
-  } catch {
-    throw new UsageError(`--base-url "${values["base-url"]}" is not a URL (e.g. http://localhost:8787)`);
-  }
-  const client = createCatalogClient({
-    baseUrl,
-    apiKey: values.key ?? process.env.CATALOG_API_KEY,
-    onRetry: (event) =>
-      process.stderr.write(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})\n`),
-  });
-
-  let bar: TransferProgress | undefined;
-  try {
-    const { manifest, partsReused } = await client.download(values.out, {
-      onProgress: (progress) => {
-        if (!progress.partsDone) return;
-        bar ??= transferProgress("download parts", progress.partsTotal);
-        bar.update(progress.partsDone);
-      },
+/** `npm run catalog:pull` (scripts/catalog-pull.ts): parses the arguments, does the work, exits with its code. */
+export function runCatalogPull(): void {
+  runCli("catalog:pull", HELP, async (argv) => {
+    const { values } = parseArgs({
+      args: argv,
+      options: { "base-url": { type: "string" }, out: { type: "string" }, key: { type: "string" } },
     });
-    bar?.stop();
-    const reused = partsReused ? `; ${partsReused} already on disk, not downloaded again` : "";
-    console.log(
-      `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}${reused}) to ${values.out}: ` +
-        "every part, the document sha256, artifact_sha256 and release_id verified",
-    );
-    return EXIT.ok;
-  } catch (error) {
-    bar?.stop();
-    if (error instanceof CatalogVerificationError) {
-      console.error(`catalog:pull: verification failed, nothing written: ${error.message}`);
-      return EXIT.failed;
+    if (!values["base-url"] || !values.out) throw new UsageError("--base-url <url> and --out <file> are required");
+    let baseUrl: URL;
+    try {
+      baseUrl = new URL(values["base-url"]);
+    } catch {
+      throw new UsageError(`--base-url "${values["base-url"]}" is not a URL (e.g. http://localhost:8787)`);
     }
-    if (error instanceof CatalogApiError) {
-      console.error(`catalog:pull: ${error.message}`);
-      return EXIT_REQUEST_FAILED;
+    const client = createCatalogClient({
+      baseUrl,
+      apiKey: values.key ?? process.env.CATALOG_API_KEY,
+      onRetry: (event) =>
+        process.stderr.write(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})\n`),
+    });
+
+    let bar: TransferProgress | undefined;
+    try {
+      const { manifest, partsReused } = await client.download(values.out, {
+        onProgress: (progress) => {
+          if (!progress.partsDone) return;
+          bar ??= transferProgress("download parts", progress.partsTotal);
+          bar.update(progress.partsDone);
+        },
+      });
+      bar?.stop();
+      const reused = partsReused ? `; ${partsReused} already on disk, not downloaded again` : "";
+      console.log(
+        `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}${reused}) to ${values.out}: ` +
+          "every part, the document sha256, artifact_sha256 and release_id verified",
+      );
+      return EXIT.ok;
+    } catch (error) {
+      bar?.stop();
+      if (error instanceof CatalogVerificationError) {
+        console.error(`catalog:pull: verification failed, nothing written: ${error.message}`);
+        return EXIT.failed;
+      }
+      if (error instanceof CatalogApiError) {
+        console.error(`catalog:pull: ${error.message}`);
+        return EXIT_REQUEST_FAILED;
+      }
+      throw error;
     }
-    throw error;
-  }
-});
+  });
+}

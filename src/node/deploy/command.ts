@@ -3,13 +3,13 @@
  * nothing or again, in one command (docs/operations.md "Deploying to Cloudflare").
  */
 import { parseArgs } from "node:util";
-import { count, EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
-import { MissingPermission } from "../src/node/deploy/cloudflare-api";
-import { NotLoggedIn } from "../src/node/deploy/credentials";
-import { deployDirOf } from "../src/node/deploy/deploy-config";
-import { DEFAULT_CONFIG_PATH, deploymentNamed, readDeployments, type Deployment } from "../src/node/deploy/deployments";
-import { dryRun } from "../src/node/deploy/dry-run";
-import { runDeploy } from "../src/node/deploy/run-deploy";
+import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
+import { MissingPermission } from "./cloudflare-api";
+import { NotLoggedIn } from "./credentials";
+import { deployDirOf } from "./deploy-config";
+import { DEFAULT_CONFIG_PATH, deploymentNamed, readDeployments, type Deployment } from "./deployments";
+import { dryRun } from "./dry-run";
+import { runDeploy } from "./run-deploy";
 
 const HELP = `Usage: npm run deploy -- [--env <name>] [--dry-run] [options]
 
@@ -36,54 +36,57 @@ CLOUDFLARE_API_TOKEN + CLOUDFLARE_ACCOUNT_ID).
 Exit codes: 0 deployed, already up to date, or dry run passed; 1 failed (the message says what and
 why); 2 usage error.`;
 
-runCli("deploy", HELP, async (argv) => {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      env: { type: "string" },
-      "dry-run": { type: "boolean", default: false },
-      outdir: { type: "string" },
-      url: { type: "string" },
-      "rotate-secret": { type: "string", multiple: true },
-      "deploy-dir": { type: "string" },
-      config: { type: "string" },
-    },
-  });
-  const configPath = values.config ?? DEFAULT_CONFIG_PATH;
-  const deployments = await readDeployments(configPath);
-  const deployment = deploymentNamed(deployments, values.env);
-  if (values["dry-run"]) return checkOffline(deployments, configPath, values.outdir);
-
-  const rotate = values["rotate-secret"] ?? [];
-  const unknown = rotate.filter((name) => !deployment.secrets.includes(name));
-  if (unknown.length > 0)
-    throw new UsageError(
-      `--rotate-secret ${unknown.join(", ")}: ${deployment.name}'s secrets are ${deployment.secrets.join(", ") || "none"}`,
-    );
-  try {
-    const log = (line: string) => console.log(line);
-    const result = await runDeploy(deployments, deployment, {
-      configPath,
-      deployDir: values["deploy-dir"] ?? deployDirOf(configPath),
-      url: values.url,
-      rotate,
-      log,
+/** `npm run deploy` (scripts/deploy.ts): parses the arguments, does the work, exits with its code. */
+export function runDeployCommand(): void {
+  runCli("deploy", HELP, async (argv) => {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        env: { type: "string" },
+        "dry-run": { type: "boolean", default: false },
+        outdir: { type: "string" },
+        url: { type: "string" },
+        "rotate-secret": { type: "string", multiple: true },
+        "deploy-dir": { type: "string" },
+        config: { type: "string" },
+      },
     });
-    if (result.outcome === "refused") return failed(`${deployment.name} was not deployed`, result.problems);
-    if (result.problems.length > 0)
-      return failed(`${deployment.name} is deployed, but its smoke test failed`, result.problems);
-    console.log(
-      result.changes.length === 0
-        ? `${deployment.name} is up to date at ${result.url}: nothing changed`
-        : `deployed ${deployment.name} to ${result.url}: ${result.changes.join(", ")}`,
-    );
-    return EXIT.ok;
-  } catch (error) {
-    if (!(error instanceof NotLoggedIn || error instanceof MissingPermission)) throw error;
-    console.error(`deploy: ${error.message}`);
-    return EXIT.failed;
-  }
-});
+    const configPath = values.config ?? DEFAULT_CONFIG_PATH;
+    const deployments = await readDeployments(configPath);
+    const deployment = deploymentNamed(deployments, values.env);
+    if (values["dry-run"]) return checkOffline(deployments, configPath, values.outdir);
+
+    const rotate = values["rotate-secret"] ?? [];
+    const unknown = rotate.filter((name) => !deployment.secrets.includes(name));
+    if (unknown.length > 0)
+      throw new UsageError(
+        `--rotate-secret ${unknown.join(", ")}: ${deployment.name}'s secrets are ${deployment.secrets.join(", ") || "none"}`,
+      );
+    try {
+      const log = (line: string) => console.log(line);
+      const result = await runDeploy(deployments, deployment, {
+        configPath,
+        deployDir: values["deploy-dir"] ?? deployDirOf(configPath),
+        url: values.url,
+        rotate,
+        log,
+      });
+      if (result.outcome === "refused") return failed(`${deployment.name} was not deployed`, result.problems);
+      if (result.problems.length > 0)
+        return failed(`${deployment.name} is deployed, but its smoke test failed`, result.problems);
+      console.log(
+        result.changes.length === 0
+          ? `${deployment.name} is up to date at ${result.url}: nothing changed`
+          : `deployed ${deployment.name} to ${result.url}: ${result.changes.join(", ")}`,
+      );
+      return EXIT.ok;
+    } catch (error) {
+      if (!(error instanceof NotLoggedIn || error instanceof MissingPermission)) throw error;
+      console.error(`deploy: ${error.message}`);
+      return EXIT.failed;
+    }
+  });
+}
 
 async function checkOffline(
   deployments: Deployment[],

@@ -4,12 +4,12 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { SCOPES } from "../src/common/auth/scopes";
-import { EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
-import * as adminCommands from "../src/node/operator/admin-commands";
-import * as commands from "../src/node/operator/commands";
-import { connect } from "../src/node/operator/connect";
-import { OperatorRefusal, type Deployment } from "../src/node/operator/operator-client";
+import { SCOPES } from "../../common/auth/scopes";
+import { EXIT, runCli, UsageError } from "../cli/cli-run";
+import * as adminCommands from "./admin-commands";
+import * as commands from "./commands";
+import { connect } from "./connect";
+import { OperatorRefusal, type Deployment } from "./operator-client";
 
 const HELP = `Usage: npm run keys -- <command> [options]
 
@@ -86,72 +86,79 @@ const OPTIONS = {
   "sandbox-port": { type: "string", default: "8788" },
 } as const;
 
-runCli("keys", HELP, async (argv) => {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: OPTIONS,
-    allowPositionals: true,
-    allowNegative: true,
+/** `npm run keys` (scripts/keys.ts): parses the arguments, does the work, exits with its code. */
+export function runKeys(): void {
+  runCli("keys", HELP, async (argv) => {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: OPTIONS,
+      allowPositionals: true,
+      allowNegative: true,
+    });
+    const only = parseEnv(values.env);
+    if (values.remote && !values.url) throw new UsageError("--remote needs --url <the deployed worker's URL>");
+    if (values.url && values["persist-to"]) throw new UsageError("--url and --persist-to exclude each other");
+    const connections = connect({
+      remote: values.remote,
+      url: values.url,
+      persistTo: values["persist-to"],
+      ports: { production: portFrom("port", values.port), sandbox: portFrom("sandbox-port", values["sandbox-port"]) },
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+    const ctx: commands.CommandContext = { connections, only, json: values.json, print: (text) => console.log(text) };
+    const required = (name: keyof typeof values, value: string | undefined) => {
+      if (!value) throw new UsageError(`--${name} is required`);
+      return value;
+    };
+    try {
+      const [command, sub, ...rest] = positionals;
+      if (command === "accounts" && sub === "create") {
+        await commands.createAccount(ctx, {
+          email: required("email", values.email),
+          password: passwordFrom(required("password", values.password)),
+          name: values.name,
+          operator: values.operator,
+        });
+      } else if (command === "accounts" && sub === "list") await commands.listAccounts(ctx);
+      else if (command === "admin-requests") await adminCommands.listAdminRequests(ctx, values.account);
+      else if (command === "approve-admin")
+        await adminCommands.approveAdmin(ctx, {
+          accountId: required("account", values.account),
+          clientId: values.client,
+        });
+      else if (command === "reject-admin")
+        await adminCommands.rejectAdmin(ctx, {
+          accountId: required("account", values.account),
+          clientId: values.client,
+        });
+      else if (command === "withdraw-admin")
+        await adminCommands.withdrawAdmin(ctx, required("account", values.account));
+      else if (command === "create") {
+        await commands.createKey(ctx, {
+          accountId: required("account", values.account),
+          mode: commands.parseMode(values.mode),
+          scopes: commands.parseScopes(values.scopes),
+          name: values.name,
+        });
+      } else if (command === "list") await commands.listKeys(ctx, required("account", values.account));
+      else if (command === "revoke" && sub) await commands.revokeKey(ctx, sub);
+      else if (command === "limits")
+        await commands.setLimits(ctx, required("key", values.key), policyFrom(values), values.strict);
+      else
+        throw new UsageError(
+          command ? `unknown command: ${[command, sub].filter(Boolean).join(" ")}` : "no command given",
+        );
+      if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
+      return EXIT.ok;
+    } catch (error) {
+      if (!(error instanceof OperatorRefusal)) throw error;
+      console.error(`keys: refused (${error.status} ${error.code}): ${error.detail}`);
+      return EXIT.failed;
+    } finally {
+      await connections.close();
+    }
   });
-  const only = parseEnv(values.env);
-  if (values.remote && !values.url) throw new UsageError("--remote needs --url <the deployed worker's URL>");
-  if (values.url && values["persist-to"]) throw new UsageError("--url and --persist-to exclude each other");
-  const connections = connect({
-    remote: values.remote,
-    url: values.url,
-    persistTo: values["persist-to"],
-    ports: { production: portFrom("port", values.port), sandbox: portFrom("sandbox-port", values["sandbox-port"]) },
-    log: (line) => process.stderr.write(`${line}\n`),
-  });
-  const ctx: commands.CommandContext = { connections, only, json: values.json, print: (text) => console.log(text) };
-  const required = (name: keyof typeof values, value: string | undefined) => {
-    if (!value) throw new UsageError(`--${name} is required`);
-    return value;
-  };
-  try {
-    const [command, sub, ...rest] = positionals;
-    if (command === "accounts" && sub === "create") {
-      await commands.createAccount(ctx, {
-        email: required("email", values.email),
-        password: passwordFrom(required("password", values.password)),
-        name: values.name,
-        operator: values.operator,
-      });
-    } else if (command === "accounts" && sub === "list") await commands.listAccounts(ctx);
-    else if (command === "admin-requests") await adminCommands.listAdminRequests(ctx, values.account);
-    else if (command === "approve-admin")
-      await adminCommands.approveAdmin(ctx, {
-        accountId: required("account", values.account),
-        clientId: values.client,
-      });
-    else if (command === "reject-admin")
-      await adminCommands.rejectAdmin(ctx, { accountId: required("account", values.account), clientId: values.client });
-    else if (command === "withdraw-admin") await adminCommands.withdrawAdmin(ctx, required("account", values.account));
-    else if (command === "create") {
-      await commands.createKey(ctx, {
-        accountId: required("account", values.account),
-        mode: commands.parseMode(values.mode),
-        scopes: commands.parseScopes(values.scopes),
-        name: values.name,
-      });
-    } else if (command === "list") await commands.listKeys(ctx, required("account", values.account));
-    else if (command === "revoke" && sub) await commands.revokeKey(ctx, sub);
-    else if (command === "limits")
-      await commands.setLimits(ctx, required("key", values.key), policyFrom(values), values.strict);
-    else
-      throw new UsageError(
-        command ? `unknown command: ${[command, sub].filter(Boolean).join(" ")}` : "no command given",
-      );
-    if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
-    return EXIT.ok;
-  } catch (error) {
-    if (!(error instanceof OperatorRefusal)) throw error;
-    console.error(`keys: refused (${error.status} ${error.code}): ${error.detail}`);
-    return EXIT.failed;
-  } finally {
-    await connections.close();
-  }
-});
+}
 
 function portFrom(name: string, value: string): number {
   const port = Number(value);

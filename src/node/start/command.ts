@@ -10,11 +10,11 @@
 import { createServer } from "node:net";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { buildCatalog } from "../src/node/catalog/build/build";
-import { count, EXIT, runCli, UsageError } from "../src/node/cli/cli-run";
-import { DEFAULT_PERSIST_TO, openDeploymentStorage } from "../src/node/local/deployment-storage";
-import { seedDemoAccounts } from "../src/node/operator/demo";
-import { localOperator } from "../src/node/operator/local-operator";
+import { buildCatalog } from "../catalog/build/build";
+import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
+import { DEFAULT_PERSIST_TO, openDeploymentStorage } from "../local/deployment-storage";
+import { seedDemoAccounts } from "../operator/demo";
+import { localOperator } from "../operator/local-operator";
 import {
   DEMO_CALLBACK_PORT,
   DEMO_CLIENT_NAME,
@@ -22,10 +22,10 @@ import {
   seedDemoClient,
   startOAuthDemo,
   type OAuthDemo,
-} from "../src/node/oauth/demo";
-import { releaseToServe } from "../src/node/start/release";
-import { keysCliFlags, welcomeText, type Welcome } from "../src/node/start/welcome";
-import { startWranglerDev, type DevServer } from "../src/node/local/wrangler-dev";
+} from "../oauth/demo";
+import { releaseToServe } from "./release";
+import { keysCliFlags, welcomeText, type Welcome } from "./welcome";
+import { startWranglerDev, type DevServer } from "../local/wrangler-dev";
 
 const HELP = `Usage: npm start [-- --port 8787] [--sandbox-port 8788] [--no-sandbox] [--oauth-port 8789] [--persist-to <dir>] [--publish-sample]
 
@@ -46,131 +46,135 @@ const DEPLOYMENTS = [
   { name: "sandbox", environment: "sandbox" },
 ] as const;
 
-runCli("start", HELP, async (argv) => {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: "string", default: "8787" },
-      "sandbox-port": { type: "string", default: "8788" },
-      "no-sandbox": { type: "boolean", default: false },
-      "oauth-port": { type: "string", default: String(DEMO_CALLBACK_PORT) },
-      "persist-to": { type: "string", default: DEFAULT_PERSIST_TO },
-      "publish-sample": { type: "boolean", default: false },
-    },
-  });
-  const deployments = values["no-sandbox"] ? DEPLOYMENTS.slice(0, 1) : DEPLOYMENTS;
-  const ports = {
-    production: portFrom("port", values.port),
-    sandbox: portFrom("sandbox-port", values["sandbox-port"]),
-  };
-  const oauthPort = portFrom("oauth-port", values["oauth-port"]);
-  const persistTo = values["persist-to"];
-  // The OAuth demo's port is not checked: without it the API still starts (and says why).
-  await ensurePortsFree(
-    deployments.map((deployment) => [
-      deployment.name === "production" ? "--port" : "--sandbox-port",
-      ports[deployment.name],
-    ]),
-  );
-
-  // 1. Build the sample catalog. The default part size, like catalog:build: a release's layout is
-  // immutable once published, so a demo-only size would collide with a later catalog:publish.
-  const built = await buildCatalog({ input: "data/profiles", outDir: "dist" });
-  const { manifest } = built;
-  console.log(
-    `built ${manifest.release_id}: ${count(manifest.profile_count, "profile")}, ${count(manifest.parts.length, "part")} (${path.relative(".", built.releaseDir)})`,
-  );
-
-  // 2. Publish it where `wrangler dev` reads, unless another release is current; register the OAuth demo app.
-  let demoClientId = "";
-  const releases: Welcome["releases"] = [];
-  for (const deployment of deployments) {
-    const opened = await openDeploymentStorage({ environment: deployment.environment, persistTo });
-    try {
-      const served = await releaseToServe(opened.storage, built, { publishSample: values["publish-sample"] });
-      releases.push({ ...served, deployment: deployment.name });
-      console.log(
-        `${deployment.name}: ${served.publishedNow ? "published" : "keeps"} ${served.release_id}${served.sample ? " (the sample)" : ""}`,
-      );
-      if (deployment.name === "production") demoClientId = await seedDemoClient(opened.env, demoRedirectUri(oauthPort));
-    } finally {
-      await opened.dispose();
-    }
-  }
-  console.log(`local state in ${persistTo}`);
-
-  // 3. Serve, both with the local secrets (.wrangler/operator.env: OPERATOR_SECRET, which `npm run keys`
-  // also uses, and OAUTH_TOKEN_KEY).
-  const operator = localOperator();
-  const servers: DevServer[] = [];
-  let oauthDemo: OAuthDemo | undefined;
-  let showRequestLog = false;
-  let stopping = false;
-  const stopAll = () => {
-    stopping = true;
-    return Promise.all([...servers.map((server) => server.stop()), oauthDemo?.stop()]);
-  };
-  process.once("SIGINT", () => void stopAll());
-  process.once("SIGTERM", () => void stopAll());
-  try {
-    for (const deployment of deployments) {
-      console.log(`starting ${deployment.name} (wrangler dev on port ${ports[deployment.name]})…`);
-      const prefix = `[${deployment.name}] `;
-      const server = await startWranglerDev({
-        port: ports[deployment.name],
-        persistTo,
-        environment: deployment.environment,
-        envFile: operator.envFile,
-        onOutput: (text) => showRequestLog && process.stdout.write(requestLogLines(text, prefix)),
-      });
-      servers.push(server);
-    }
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
-
-  // 4. The demo accounts, the OAuth demo app's callback, then the one screen to try it all.
-  const reached = deployments.map((deployment, i) => ({
-    deployment: deployment.name,
-    baseUrl: servers[i]!.url.replace("127.0.0.1", "localhost"),
-  }));
-  const demo = await seedDemoAccounts(reached, operator.operatorSecret).catch(async (error: unknown) => {
-    await stopAll();
-    throw error;
-  });
-  const welcome: Welcome = { servers: reached, releases, demo };
-  try {
-    oauthDemo = await startOAuthDemo({
-      baseUrl: reached[0]!.baseUrl,
-      clientId: demoClientId,
-      port: oauthPort,
-      accountId: demo.customer.id,
-      keysCliFlags: keysCliFlags(reached),
-      log: (text) => console.log(text),
+/** `npm run start` (scripts/start.ts): parses the arguments, does the work, exits with its code. */
+export function runStart(): void {
+  runCli("start", HELP, async (argv) => {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: "string", default: "8787" },
+        "sandbox-port": { type: "string", default: "8788" },
+        "no-sandbox": { type: "boolean", default: false },
+        "oauth-port": { type: "string", default: String(DEMO_CALLBACK_PORT) },
+        "persist-to": { type: "string", default: DEFAULT_PERSIST_TO },
+        "publish-sample": { type: "boolean", default: false },
+      },
     });
-    welcome.oauth = {
-      authorizeUrl: oauthDemo.authorizeUrl,
-      clientName: DEMO_CLIENT_NAME,
-      redirectUri: oauthDemo.redirectUri,
+    const deployments = values["no-sandbox"] ? DEPLOYMENTS.slice(0, 1) : DEPLOYMENTS;
+    const ports = {
+      production: portFrom("port", values.port),
+      sandbox: portFrom("sandbox-port", values["sandbox-port"]),
     };
-  } catch (error) {
-    welcome.oauthProblem = `${error instanceof Error ? error.message : String(error)} (the API is up; try --oauth-port <another port>)`;
-  }
-  console.log(welcomeText(welcome));
-  console.log("\nRequest log:");
-  showRequestLog = true;
+    const oauthPort = portFrom("oauth-port", values["oauth-port"]);
+    const persistTo = values["persist-to"];
+    // The OAuth demo's port is not checked: without it the API still starts (and says why).
+    await ensurePortsFree(
+      deployments.map((deployment) => [
+        deployment.name === "production" ? "--port" : "--sandbox-port",
+        ports[deployment.name],
+      ]),
+    );
 
-  const ended = await Promise.race(
-    servers.map((server, i) => server.exited.then((exit) => ({ exit, server, name: deployments[i]!.name }))),
-  );
-  if (stopping) return EXIT.ok;
-  console.error(
-    `\n${ended.name} stopped on its own (exit ${ended.exit}); its last output:\n${ended.server.log().slice(-2000)}`,
-  );
-  await stopAll();
-  return EXIT.failed;
-});
+    // 1. Build the sample catalog. The default part size, like catalog:build: a release's layout is
+    // immutable once published, so a demo-only size would collide with a later catalog:publish.
+    const built = await buildCatalog({ input: "data/profiles", outDir: "dist" });
+    const { manifest } = built;
+    console.log(
+      `built ${manifest.release_id}: ${count(manifest.profile_count, "profile")}, ${count(manifest.parts.length, "part")} (${path.relative(".", built.releaseDir)})`,
+    );
+
+    // 2. Publish it where `wrangler dev` reads, unless another release is current; register the OAuth demo app.
+    let demoClientId = "";
+    const releases: Welcome["releases"] = [];
+    for (const deployment of deployments) {
+      const opened = await openDeploymentStorage({ environment: deployment.environment, persistTo });
+      try {
+        const served = await releaseToServe(opened.storage, built, { publishSample: values["publish-sample"] });
+        releases.push({ ...served, deployment: deployment.name });
+        console.log(
+          `${deployment.name}: ${served.publishedNow ? "published" : "keeps"} ${served.release_id}${served.sample ? " (the sample)" : ""}`,
+        );
+        if (deployment.name === "production")
+          demoClientId = await seedDemoClient(opened.env, demoRedirectUri(oauthPort));
+      } finally {
+        await opened.dispose();
+      }
+    }
+    console.log(`local state in ${persistTo}`);
+
+    // 3. Serve, both with the local secrets (.wrangler/operator.env: OPERATOR_SECRET, which `npm run keys`
+    // also uses, and OAUTH_TOKEN_KEY).
+    const operator = localOperator();
+    const servers: DevServer[] = [];
+    let oauthDemo: OAuthDemo | undefined;
+    let showRequestLog = false;
+    let stopping = false;
+    const stopAll = () => {
+      stopping = true;
+      return Promise.all([...servers.map((server) => server.stop()), oauthDemo?.stop()]);
+    };
+    process.once("SIGINT", () => void stopAll());
+    process.once("SIGTERM", () => void stopAll());
+    try {
+      for (const deployment of deployments) {
+        console.log(`starting ${deployment.name} (wrangler dev on port ${ports[deployment.name]})…`);
+        const prefix = `[${deployment.name}] `;
+        const server = await startWranglerDev({
+          port: ports[deployment.name],
+          persistTo,
+          environment: deployment.environment,
+          envFile: operator.envFile,
+          onOutput: (text) => showRequestLog && process.stdout.write(requestLogLines(text, prefix)),
+        });
+        servers.push(server);
+      }
+    } catch (error) {
+      await stopAll();
+      throw error;
+    }
+
+    // 4. The demo accounts, the OAuth demo app's callback, then the one screen to try it all.
+    const reached = deployments.map((deployment, i) => ({
+      deployment: deployment.name,
+      baseUrl: servers[i]!.url.replace("127.0.0.1", "localhost"),
+    }));
+    const demo = await seedDemoAccounts(reached, operator.operatorSecret).catch(async (error: unknown) => {
+      await stopAll();
+      throw error;
+    });
+    const welcome: Welcome = { servers: reached, releases, demo };
+    try {
+      oauthDemo = await startOAuthDemo({
+        baseUrl: reached[0]!.baseUrl,
+        clientId: demoClientId,
+        port: oauthPort,
+        accountId: demo.customer.id,
+        keysCliFlags: keysCliFlags(reached),
+        log: (text) => console.log(text),
+      });
+      welcome.oauth = {
+        authorizeUrl: oauthDemo.authorizeUrl,
+        clientName: DEMO_CLIENT_NAME,
+        redirectUri: oauthDemo.redirectUri,
+      };
+    } catch (error) {
+      welcome.oauthProblem = `${error instanceof Error ? error.message : String(error)} (the API is up; try --oauth-port <another port>)`;
+    }
+    console.log(welcomeText(welcome));
+    console.log("\nRequest log:");
+    showRequestLog = true;
+
+    const ended = await Promise.race(
+      servers.map((server, i) => server.exited.then((exit) => ({ exit, server, name: deployments[i]!.name }))),
+    );
+    if (stopping) return EXIT.ok;
+    console.error(
+      `\n${ended.name} stopped on its own (exit ${ended.exit}); its last output:\n${ended.server.log().slice(-2000)}`,
+    );
+    await stopAll();
+    return EXIT.failed;
+  });
+}
 
 function portFrom(name: string, value: string): number {
   const port = Number(value);

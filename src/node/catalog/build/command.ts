@@ -11,14 +11,14 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
-import { BuildFailed, buildCatalog, type BuildProgress, type BuildResult } from "../src/node/catalog/build/build";
-import { readNamespace } from "../src/node/catalog/build/config";
-import { buildProgress } from "../src/node/catalog/build/progress";
-import { formatReport } from "../src/node/catalog/build/report";
-import { buildFailureMessage } from "../src/node/catalog/build/build-failure";
-import { UsageError } from "../src/node/cli/cli-run";
-import { onInterrupt } from "../src/node/cli/interrupt";
+import { DEFAULT_PART_BYTES } from "../../../common/catalog/parts";
+import { BuildFailed, buildCatalog, type BuildProgress, type BuildResult } from "./build";
+import { readNamespace } from "./config";
+import { buildProgress } from "./progress";
+import { formatReport } from "./report";
+import { buildFailureMessage } from "./build-failure";
+import { UsageError } from "../../cli/cli-run";
+import { onInterrupt } from "../../cli/interrupt";
 
 const HELP = `Usage: npm run catalog:build -- --in <dir|file.json|file.ndjson> --out <dir> [options]
 
@@ -124,7 +124,8 @@ function summary(result: BuildResult, measured: ReturnType<typeof stats> | undef
   return line;
 }
 
-async function main(): Promise<void> {
+/** `npm run catalog:build` (scripts/catalog-build.ts): parses the arguments, builds, exits with its code. */
+export async function runCatalogBuild(): Promise<void> {
   const args = parse();
   if (args.help) {
     process.stdout.write(`${HELP}\n`);
@@ -186,5 +187,3 @@ async function main(): Promise<void> {
     process.exit(3);
   }
 }
-
-await main();

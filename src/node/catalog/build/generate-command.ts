@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { generateProfiles } from "../src/node/catalog/build/generator";
+import { generateProfiles } from "./generator";
 
 const HELP = `Usage: npm run catalog:generate -- --count N --out file.ndjson [--seed S]
 
@@ -45,36 +45,41 @@ const parseGenerateArgs = () =>
     strict: true,
   }).values;
 
-let values: ReturnType<typeof parseGenerateArgs>;
-try {
-  values = parseGenerateArgs();
-} catch (error) {
-  usage((error as Error).message);
-}
-if (values.help) {
-  process.stdout.write(`${HELP}\n`);
-  process.exit(0);
-}
-const count = wholeNumber("count", values.count);
-const seed = wholeNumber("seed", values.seed, 1);
-if (!values.out) usage("--out is required");
+/** `npm run catalog:generate` (scripts/generate-profiles.ts): parses the arguments, writes the file. */
+export function runGenerate(): void {
+  let values: ReturnType<typeof parseGenerateArgs>;
+  try {
+    values = parseGenerateArgs();
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    process.exit(0);
+  }
+  const count = wholeNumber("count", values.count);
+  const seed = wholeNumber("seed", values.seed, 1);
+  if (!values.out) usage("--out is required");
 
-const started = performance.now();
-mkdirSync(path.dirname(path.resolve(values.out)), { recursive: true });
-const fd = openSync(values.out, "w");
-let pending = "";
-let bytes = 0;
-const flush = () => {
-  const chunk = Buffer.from(pending);
-  for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done);
-  bytes += chunk.length;
-  pending = "";
-};
-for (const profile of generateProfiles(count, seed)) {
-  pending += `${JSON.stringify(profile)}\n`;
-  if (pending.length > 1 << 20) flush();
+  const started = performance.now();
+  mkdirSync(path.dirname(path.resolve(values.out)), { recursive: true });
+  const fd = openSync(values.out, "w");
+  let pending = "";
+  let bytes = 0;
+  const flush = () => {
+    const chunk = Buffer.from(pending);
+    for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done);
+    bytes += chunk.length;
+    pending = "";
+  };
+  for (const profile of generateProfiles(count, seed)) {
+    pending += `${JSON.stringify(profile)}\n`;
+    if (pending.length > 1 << 20) flush();
+  }
+  flush();
+  closeSync(fd);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stdout.write(
+    `Generated ${count} profiles (${bytes} bytes, seed ${seed}) into ${values.out} in ${seconds} s\n`,
+  );
 }
-flush();
-closeSync(fd);
-const seconds = ((performance.now() - started) / 1000).toFixed(1);
-process.stdout.write(`Generated ${count} profiles (${bytes} bytes, seed ${seed}) into ${values.out} in ${seconds} s\n`);
