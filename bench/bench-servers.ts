@@ -1,6 +1,6 @@
 /**
  * The servers the serve and client benchmarks talk to, all run by the real `wrangler dev`
- * (scripts/wrangler-dev.ts) on free ports over one persisted state:
+ * (src/node/local/wrangler-dev.ts) on free ports over one persisted state:
  * - "catalog": the real worker (wrangler.toml as it is);
  * - "limiter-switch": bench/workers/limiter-switch.ts under a copy of wrangler.toml (same name,
  *   bindings and Durable Objects, so the same keys and releases);

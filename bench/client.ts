@@ -3,7 +3,7 @@
  * worker under `wrangler dev`, each run a fresh process: MB/s over its whole life (startup
  * included) and peak RSS, which must not grow with the catalog. Floor, alternated with the pulls:
  * a plain Node process that GETs the same parts one after the other, writes them to a file and
- * hashes them once (scripts/bench/pull-floor.mjs), the least any verifying pull has to do.
+ * hashes them once (bench/pull-floor.mjs), the least any verifying pull has to do.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

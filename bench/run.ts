@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --quick] [--only build,serve] [--data-dir DIR] [--report FILE]`
  *
- * Runs the benchmark modules (scripts/bench/modules.ts), writes bench/out/report.md and prints a
+ * Runs the benchmark modules (bench/modules.ts), writes bench/out/report.md and prints a
  * summary. Every figure is a ratio against a floor measured in the same run on the same machine.
  */
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
  * The benchmark's plug-in shape: each area (build, serve, client) is one module that measures its
  * figures *and* its floor in the same run, so a noisy machine still gives comparable ratios.
- * Register a module in scripts/bench/modules.ts.
+ * Register a module in bench/modules.ts.
  */
 export interface BenchContext {
   /** Small sizes, few repetitions: the smoke check in the test suite (< 2 minutes). */

@@ -1,5 +1,5 @@
 /**
- * The id index's external sort (scripts/catalog/id-sort.ts) and the index writer's order check:
+ * The id index's external sort (src/node/catalog/build/id-sort.ts) and the index writer's order check:
  * entries spilled to many runs come back merged in id order, each exactly once and unchanged,
  * including ids that share their first ten characters after `arp_`.
  */

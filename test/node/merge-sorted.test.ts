@@ -1,4 +1,4 @@
-/** The build's one k-way merge (scripts/catalog/merge-sorted.ts), used by spill.ts and id-sort.ts. */
+/** The build's one k-way merge (src/node/catalog/build/merge-sorted.ts), used by spill.ts and id-sort.ts. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mergeSorted } from "../../src/node/catalog/build/merge-sorted";

@@ -1,5 +1,5 @@
 /**
- * The progress every long command reports (scripts/progress.ts): on a terminal a bar with human
+ * The progress every long command reports (src/node/cli/progress.ts): on a terminal a bar with human
  * units, rate and ETA; elsewhere plain lines, when a step starts, every interval and when it ends.
  */
 import { PassThrough } from "node:stream";

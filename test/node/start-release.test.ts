@@ -1,5 +1,5 @@
 /**
- * Which release `npm start` serves (scripts/start/release.ts), over real local KV and R2 (wrangler's
+ * Which release `npm start` serves (src/node/start/release.ts), over real local KV and R2 (wrangler's
  * platform proxy on a temporary --persist-to): the sample only where nothing is current, or when
  * asked; a release the developer published stays current.
  */

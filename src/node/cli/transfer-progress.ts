@@ -1,6 +1,6 @@
 /**
  * Progress of an upload, a verification or a download, counted in parts, on stderr: the shared
- * reporter of every long command (scripts/progress.ts), a live bar on a terminal and a plain line
+ * reporter of every long command (src/node/cli/progress.ts), a live bar on a terminal and a plain line
  * every few seconds elsewhere.
  */
 import type { PublishProgress } from "../catalog/publish";

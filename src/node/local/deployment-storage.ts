@@ -4,7 +4,7 @@
  *   `<persistTo>/v3` like `wrangler dev --persist-to <persistTo>`), so a publish is served at once;
  * - remote: the real namespaces and buckets, through wrangler's remote bindings and its own login
  *   (`wrangler login` or CLOUDFLARE_API_TOKEN). wrangler.toml holds no namespace ids: they are read
- *   from the config `npm run deploy` generated for the deployment (scripts/deploy/deploy-config.ts).
+ *   from the config `npm run deploy` generated for the deployment (src/node/deploy/deploy-config.ts).
  * `environment` selects a wrangler environment (e.g. "sandbox"), with its own KV and R2.
  * Remote bindings need `remote = true` on each binding; rather than asking for that in
  * wrangler.toml (which would make `wrangler dev` remote too), a temporary config says it.

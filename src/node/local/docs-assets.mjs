@@ -2,7 +2,7 @@
  * Copies the API reference's UI (Swagger UI, from the swagger-ui-dist package) into static/, the
  * Workers Static Assets directory of wrangler.toml, where it is served at /docs/assets/. The copies
  * are not committed (.gitignore): they follow the installed package. Runs after `npm install`
- * (postinstall), before `wrangler dev` (scripts/wrangler-dev.ts) and before the tests
+ * (postinstall), before `wrangler dev` (src/node/local/wrangler-dev.ts) and before the tests
  * (vitest.config.ts); a copy that is already current is left alone.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

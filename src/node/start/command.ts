@@ -1,9 +1,9 @@
 /**
  * `npm start`: the whole local setup in one command. Builds the sample catalog, publishes it to the
  * local state of each deployment (production and sandbox) where no release is current yet (a
- * restart keeps what was published since: scripts/start/release.ts), serves them with `wrangler dev`
+ * restart keeps what was published since: src/node/start/release.ts), serves them with `wrangler dev`
  * on http://localhost:8787 and http://localhost:8788, seeds the demo accounts and the OAuth demo
- * app, and prints one screen of commands and URLs that work as pasted (scripts/start/welcome.ts).
+ * app, and prints one screen of commands and URLs that work as pasted (src/node/start/welcome.ts).
  * wrangler's own start-up output is kept back (it is shown if a server fails); once everything
  * answers, its request log follows, prefixed with the deployment.
  */

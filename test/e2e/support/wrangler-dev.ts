@@ -1,5 +1,5 @@
 /**
- * The real `wrangler dev` (scripts/wrangler-dev.ts, the one `npm start` uses) on a free port over a
+ * The real `wrangler dev` (src/node/local/wrangler-dev.ts, the one `npm start` uses) on a free port over a
  * test's own persisted state.
  */
 import path from "node:path";

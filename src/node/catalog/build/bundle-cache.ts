@@ -1,7 +1,7 @@
 /**
  * Bundles kept in a cache directory with what they were made from — their entry point and the size
  * and mtime of every file that went into them — and used again while none of those changed: the
- * build's check-worker bundle (scripts/catalog/check-pool.ts) is kept this way.
+ * build's check-worker bundle (src/node/catalog/build/check-pool.ts) is kept this way.
  *
  * Files: `<cacheDir>/<name>.mjs` (the bundle) and `<cacheDir>/<name>.inputs.json`, both written
  * aside and renamed, so that a process starting at the same moment never reads half a file.

@@ -31,7 +31,7 @@ const WORKER_SOURCE = fileURLToPath(new URL("./check-worker.ts", import.meta.url
  * The worker as one plain JavaScript file, run with no TypeScript loader: a worker started with the
  * parent's execArgv loads `--import tsx` too, which cost the 5k-profile build ~0.2 s of start-up
  * (0.91–1.01 s against 0.74–0.80 s with `execArgv: []`) and the 100k build ~10 MiB. Bundling takes
- * ~0.15 s, so the bundle is kept in node_modules/.cache (scripts/bundle-cache.ts: with the size
+ * ~0.15 s, so the bundle is kept in node_modules/.cache (src/node/catalog/build/bundle-cache.ts: with the size
  * and mtime of every file that went into it) and used again while none of them changed. Without a
  * writable cache it is bundled into the build's scratch directory each time.
  */

@@ -1,6 +1,6 @@
 /**
  * The build's progress on stderr, one step per pass, through the shared reporter
- * (scripts/progress.ts): validating (input bytes read, with the profiles seen so far), writing
+ * (src/node/cli/progress.ts): validating (input bytes read, with the profiles seen so far), writing
  * (profiles merged into the parts) and hashing (document bytes).
  */
 import { startProgress, type Progress, type ProgressUnit } from "../../cli/progress";
