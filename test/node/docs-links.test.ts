@@ -1,5 +1,5 @@
 /**
- * Every relative link in README.md and docs/*.md must reach an existing file, and every `#anchor`
+ * Every relative link in README.md, CONTRIBUTING.md and docs/*.md must reach an existing file, and every `#anchor`
  * (in the page or `file.md#anchor`) a heading of its target, named as GitHub names it. Every
  * repository path a page names in code (`src/worker/index.ts`) must exist, so a moved file cannot
  * leave the docs pointing at nothing.
@@ -13,6 +13,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 const docsDir = path.join(root, "docs");
 const pages = [
   "README.md",
+  "CONTRIBUTING.md",
   ...readdirSync(docsDir)
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
