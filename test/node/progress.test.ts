@@ -4,7 +4,7 @@
  */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatSeconds, startProgress } from "../../src/node/cli/progress";
+import { formatBytes, formatSeconds, startProgress, stepProgress } from "../../src/node/cli/progress";
 
 function fakeStream(tty: boolean) {
   const stream = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };
@@ -68,6 +68,24 @@ describe("off a terminal", () => {
     expect(out.text().trimEnd().split("\n")).toEqual([
       "upload parts: 0/12 parts (0%)",
       expect.stringMatching(/^upload parts: 5\/12 parts \(41%\)/),
+    ]);
+  });
+});
+
+describe("a command in steps", () => {
+  it("shows each step once, completes the previous step when the next starts, and trims padded labels", async () => {
+    const out = fakeStream(false);
+    const steps = stepProgress(out.stream);
+    steps.show("write", { label: "write   ", unit: "profiles" }, 10, 40, "first");
+    steps.show("write", { label: "write   ", unit: "profiles" }, 30, 40);
+    steps.show("hash", { label: "hash    ", unit: "parts" }, 1, 3);
+    steps.stop();
+    await sleep(10);
+    expect(out.text().trimEnd().split("\n")).toEqual([
+      "write: 0/40 profiles (0%)",
+      expect.stringMatching(/^write: 40\/40 profiles \(100%\)/),
+      "hash: 0/3 parts (0%)",
+      expect.stringMatching(/^hash: 1\/3 parts \(33%\)/),
     ]);
   });
 });

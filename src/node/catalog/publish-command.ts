@@ -3,14 +3,13 @@
  * Uploads a built release and makes it current (src/node/catalog/publish.ts does the work).
  */
 import { parseArgs } from "node:util";
-import { publishRelease, type PublishProgress } from "./publish";
+import { publishProgress, publishRelease, type PublishProgress } from "./publish";
 import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
 import { openDeploymentStorage } from "../local/deployment-storage";
 import { onInterrupt } from "../cli/interrupt";
 import { publishTracker } from "./publish-interrupted";
 import { openReleaseDir } from "./release-dir";
-import { phaseProgress } from "../cli/transfer-progress";
 
 const HELP = `Usage: npm run catalog:publish -- --release <dir> [options]
 
@@ -33,7 +32,7 @@ export function runCatalogPublish(): void {
     const deployment = deploymentOptionsOf(values);
     const source = openReleaseDir(values.release);
 
-    const progress = phaseProgress();
+    const progress = publishProgress();
     const tracker = publishTracker(String((source.manifest as { release_id?: unknown }).release_id ?? values.release));
     const stopListening = onInterrupt("catalog:publish", tracker.describe, progress.stop);
     const onProgress = (event: PublishProgress) => {

@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { CatalogApiError, CatalogVerificationError, createCatalogClient } from "../../../packages/client/src/node.js";
 import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
-import { transferProgress, type TransferProgress } from "../cli/transfer-progress";
+import { startProgress, type Progress } from "../cli/progress";
 
 const HELP = `Usage: npm run catalog:pull -- --base-url <url> --out <file> [--key <key>]
 
@@ -48,12 +48,12 @@ export function runCatalogPull(): void {
         process.stderr.write(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})\n`),
     });
 
-    let bar: TransferProgress | undefined;
+    let bar: Progress | undefined;
     try {
       const { manifest, partsReused } = await client.download(values.out, {
         onProgress: (progress) => {
           if (!progress.partsDone) return;
-          bar ??= transferProgress("download parts", progress.partsTotal);
+          bar ??= startProgress("download parts", "parts", progress.partsTotal);
           bar.update(progress.partsDone);
         },
       });

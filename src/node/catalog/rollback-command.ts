@@ -3,13 +3,12 @@
  * Points `current` back at one of the kept earlier releases, after verifying its objects.
  */
 import { parseArgs } from "node:util";
-import { PublishError, readCurrent, rollbackRelease } from "./publish";
+import { PublishError, publishProgress, readCurrent, rollbackRelease } from "./publish";
 import { RollbackRefused } from "./release-pointer";
 import { EXIT, runCli, UsageError } from "../cli/cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
 import { openDeploymentStorage } from "../local/deployment-storage";
 import { direction, keptReleases, releaseTable, type KeptRelease } from "./release-list";
-import { phaseProgress } from "../cli/transfer-progress";
 
 const HELP = `Usage: npm run catalog:rollback -- --release-id <id> [options]
 
@@ -62,7 +61,7 @@ export function runCatalogRollback(): void {
       );
 
     const opened = await openDeploymentStorage(deployment);
-    const progress = phaseProgress();
+    const progress = publishProgress();
     try {
       const pointer = await readCurrent(opened.storage.kv);
       const kept = pointer ? await keptReleases(opened.storage.kv, pointer) : [];

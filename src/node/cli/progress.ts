@@ -6,6 +6,9 @@
  *   step starts, one every 5 s, and one when it ends:
  *   `validate: 12.0 MiB/98.4 MiB (12%), 24.0 MiB/s, ETA 4 s, 2,310 profiles`.
  * Sizes are in binary units, rates are averages since the step started, the ETA follows from them.
+ * The one progress module: a command that runs in steps (the build's validate, write and hash;
+ * publish's upload and verify) reports through `stepProgress`, a single transfer through
+ * `startProgress`.
  */
 import { SingleBar, type Params } from "cli-progress";
 
@@ -102,5 +105,36 @@ export function startProgress(
   return {
     update: (done, note) => bar.update(done, { note }),
     stop: () => bar.stop(),
+  };
+}
+
+/** One step of a command that runs in steps: what its bar is called and what it counts. */
+export interface Step {
+  label: string;
+  unit: ProgressUnit;
+}
+
+/**
+ * Progress of a command that runs in steps, one bar (or plain line) per step: when the step
+ * changes, the previous one is shown complete and stopped (its last events are coarse) and the
+ * next one starts. Labels may be padded to line up the bars; off a terminal they are trimmed.
+ */
+export function stepProgress(stream: NodeJS.WriteStream = process.stderr) {
+  let current: { step: string; bar: Progress; total: number; note?: string } | undefined;
+  const stop = () => {
+    current?.bar.stop();
+    current = undefined;
+  };
+  return {
+    show(step: string, { label, unit }: Step, done: number, total: number, note?: string): void {
+      if (current?.step !== step) {
+        current?.bar.update(current.total, current.note);
+        stop();
+        current = { step, bar: startProgress(stream.isTTY ? label : label.trim(), unit, total, { stream }), total };
+      }
+      current.note = note;
+      current.bar.update(done, note);
+    },
+    stop,
   };
 }

@@ -14,10 +14,10 @@ import { parseArgs } from "node:util";
 import { DEFAULT_PART_BYTES } from "../../../common/catalog/parts";
 import { BuildFailed, buildCatalog, type BuildProgress, type BuildResult } from "./build";
 import { readNamespace } from "./config";
-import { buildProgress } from "./progress";
 import { formatReport } from "./report";
 import { buildFailureMessage } from "./build-failure";
 import { UsageError } from "../../cli/cli-run";
+import { stepProgress, type Step } from "../../cli/progress";
 import { onInterrupt } from "../../cli/interrupt";
 
 const HELP = `Usage: npm run catalog:build -- --in <dir|file.json|file.ndjson> --out <dir> [options]
@@ -101,6 +101,25 @@ function phaseClock(started: number) {
 }
 
 type PhaseSeconds = Record<BuildProgress["phase"], number>;
+
+const STEPS: Record<BuildProgress["phase"], Step> = {
+  validate: { label: "validate", unit: "bytes" },
+  write: { label: "write   ", unit: "profiles" },
+  hash: { label: "hash    ", unit: "bytes" },
+};
+
+/**
+ * The build's progress on stderr, one step per pass: validating (input bytes read, with the
+ * profiles seen so far), writing (profiles merged into the parts) and hashing (document bytes).
+ */
+function buildProgress() {
+  const steps = stepProgress();
+  const onProgress = (event: BuildProgress) => {
+    const note = event.profiles === undefined ? undefined : `${event.profiles.toLocaleString("en-US")} profiles`;
+    steps.show(event.phase, STEPS[event.phase], event.done, event.total, note);
+  };
+  return { onProgress, stop: steps.stop };
+}
 
 function stats(seconds: number, phases: PhaseSeconds) {
   const cpu = process.cpuUsage(); // the whole process: main thread and workers
