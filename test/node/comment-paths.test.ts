@@ -35,9 +35,9 @@ const exists = (target: string) =>
 describe("paths named in comments", () => {
   it("finds the paths in each kind of comment, and not in strings or URLs", () => {
     expect(namedPaths("// see src/worker/index.ts, and test/node/x.{a,b}.test.ts.")).toEqual(["src/worker/index.ts"]);
-    expect(commentsOf("a.ts", 'const u = "https://x.test/src/gone.ts"; // src/a.ts\n/* bench/b.ts */')).toEqual([
-      "// src/a.ts",
-      "/* bench/b.ts */",
+    expect(commentsOf("a.ts", 'const u = "https://x.test/src/gone.ts"; // src/worker\n/* bench/run.ts */')).toEqual([
+      "// src/worker",
+      "/* bench/run.ts */",
     ]);
     expect(commentsOf("wrangler.toml", 'main = "src/x.ts" # src/y.ts')).toEqual([" # src/y.ts"]);
   });
