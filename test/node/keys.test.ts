@@ -29,6 +29,10 @@ describe("usage", () => {
     [["limits", "--key", "key_test_AAAAAAAAAAAAAAAAAAAA"], /--rate .* --burst .*, --reset, or --strict/],
     [["revoke", "sk_live_oops"], /is not a key id/],
     [["accounts", "list", "--remote"], /--remote needs --url/],
+    [
+      ["accounts", "list", "--deployed", "https://x.test", "--url", "https://y.test"],
+      /--deployed <url> names the server/,
+    ],
     [["accounts", "list", "--env", "staging"], /--env must be production or sandbox/],
     [["reject-admin", "--client", "abc"], /--account is required/],
     // --name=value, also for a value that starts with "-" (a client id may).
@@ -254,12 +258,26 @@ describe("against running servers (as started by npm start)", () => {
     expect((JSON.parse(production.stdout) as { id: string }[]).map((a) => a.id)).not.toContain(id);
   });
 
-  it("--url with a secret the server does not accept: exit 1, saying what to do", { timeout: 60_000 }, async () => {
+  it("--deployed with a secret the server does not accept: exit 1, saying what to do", {
+    timeout: 60_000,
+  }, async () => {
+    const run = await keys(["accounts", "list", "--deployed", servers.production!.url], {
+      env: { OPERATOR_SECRET: "not-the-secret-not-the-secret-123456" },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/does not accept this operator secret/);
+    expect(run.stderr).not.toMatch(/deprecated/);
+  });
+
+  it("--remote --url, the old spelling of --deployed, still works and says it is deprecated", {
+    timeout: 60_000,
+  }, async () => {
     const run = await keys(["accounts", "list", "--remote", "--url", servers.production!.url], {
       env: { OPERATOR_SECRET: "not-the-secret-not-the-secret-123456" },
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/does not accept this operator secret/);
+    expect(run.stderr).toMatch(/--remote --url <url> is deprecated .* use --deployed <url>/);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Where `npm run keys` sends its operator API calls, per deployment:
- * - `--url <base>` (with `--remote`, a deployed worker): that one server, with $OPERATOR_SECRET
- *   (remote) or the local operator secret;
+ * - `--url <base>` (or `--deployed <base>`, a deployed worker): that one server, with the local
+ *   operator secret (or $OPERATOR_SECRET when deployed);
  * - local (default): the servers of a running `npm start` (localhost:8787 production, :8788
  *   sandbox) when they answer with the local operator secret; otherwise a `wrangler dev` this
  *   command starts itself over the same persisted state (`.wrangler/state`, or --persist-to) and

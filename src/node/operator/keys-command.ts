@@ -52,8 +52,9 @@ Where (default: local):
   --persist-to <dir>     Local state directory (as wrangler dev --persist-to); starts its own server.
   --env production|sandbox
                          Only this deployment (account commands act on both by default).
-  --remote --url <url>   A deployed worker, e.g. https://readiness-catalog.<you>.workers.dev, with
+  --deployed <url>       A deployed worker, e.g. https://readiness-catalog.<you>.workers.dev, with
                          its operator secret in $OPERATOR_SECRET (npx wrangler secret put OPERATOR_SECRET).
+                         (\`--remote --url <url>\`, its old spelling, still works until the next release.)
   --url <url>            A specific local server instead of the default ports.
   --json                 Machine-readable output.
   -h, --help             This help.
@@ -79,12 +80,24 @@ const OPTIONS = {
   strict: { type: "boolean" },
   json: { type: "boolean", default: false },
   env: { type: "string" },
+  deployed: { type: "string" },
+  /** Deprecated: `--remote --url <url>` is `--deployed <url>` (the other CLIs' --remote means Cloudflare's storage). */
   remote: { type: "boolean", default: false },
   url: { type: "string" },
   "persist-to": { type: "string" },
   port: { type: "string", default: "8787" },
   "sandbox-port": { type: "string", default: "8788" },
 } as const;
+
+/** The deployed worker's URL, from `--deployed <url>` or the deprecated `--remote --url <url>`. */
+function deployedUrlOf(values: { deployed?: string; remote: boolean; url?: string; "persist-to"?: string }) {
+  if (values.deployed !== undefined && (values.remote || values.url || values["persist-to"]))
+    throw new UsageError("--deployed <url> names the server: leave out --remote, --url and --persist-to");
+  if (!values.remote) return values.deployed;
+  if (!values.url) throw new UsageError("--remote needs --url <the deployed worker's URL>");
+  process.stderr.write("keys: --remote --url <url> is deprecated and goes in the next release: use --deployed <url>\n");
+  return values.url;
+}
 
 /** `npm run keys` (scripts/keys.ts): parses the arguments, does the work, exits with its code. */
 export function runKeys(): void {
@@ -96,11 +109,11 @@ export function runKeys(): void {
       allowNegative: true,
     });
     const only = parseEnv(values.env);
-    if (values.remote && !values.url) throw new UsageError("--remote needs --url <the deployed worker's URL>");
+    const deployed = deployedUrlOf(values);
     if (values.url && values["persist-to"]) throw new UsageError("--url and --persist-to exclude each other");
     const connections = connect({
-      remote: values.remote,
-      url: values.url,
+      remote: deployed !== undefined,
+      url: deployed ?? values.url,
       persistTo: values["persist-to"],
       ports: { production: portFrom("port", values.port), sandbox: portFrom("sandbox-port", values["sandbox-port"]) },
       log: (line) => process.stderr.write(`${line}\n`),
