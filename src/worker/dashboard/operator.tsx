@@ -26,6 +26,7 @@ import {
   DASHBOARD_PATHS,
   withdrawAdminKeysPath,
   type DashboardEnv,
+  signedInSession,
 } from "./context";
 import {
   confirmAdminKeys,
@@ -80,7 +81,7 @@ async function showOperator(c: Context<DashboardEnv>) {
   const page = (
     <OperatorPage
       account={c.var.account}
-      session={c.var.session!}
+      session={signedInSession(c)}
       deployment={c.env.DEPLOYMENT}
       pending={rows}
       accounts={accounts}
