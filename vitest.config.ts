@@ -25,6 +25,15 @@ export default defineConfig({
     // it starts (wrangler, workerd, the CLIs), so at least two files run at once.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     outputFile: { json: "test-results/vitest.json" },
+    // `npm run coverage`: line coverage of the Node side (the node project runs in Node, where V8
+    // coverage works; the worker's tests run inside workerd, where it does not). Per file and per
+    // folder in test-results/coverage; docs/development.md reports the figures.
+    coverage: {
+      provider: "v8",
+      include: ["src/node/**", "src/common/**", "packages/client/src/**"],
+      reporter: ["text-summary", "json-summary"],
+      reportsDirectory: "test-results/coverage",
+    },
     // The worker's access log (one JSON line per request, src/worker/http/access-log.ts) is for Workers
     // Logs; in test output it would bury everything else. test/worker/access-log.test.ts reads it.
     onConsoleLog: (log) => !log.includes('"message":"request"'),
