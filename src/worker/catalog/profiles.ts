@@ -138,19 +138,19 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
 async function answer(c: Context<AppEnv>, manifest: Manifest, name: IndexName, key: string, pinned: boolean) {
   const profile = await IndexReader.of(c.env.RELEASES, manifest, name).find(key);
   if (!profile) throw profileNotFound(manifest, name, key);
-  const [productKey, funnelKey] = key.split(" ");
+  const [productKey = "", funnelKey = ""] = key.split(" "); // a scope key is "<product> <funnel>"
   const pinnedPath =
     name === "scope"
-      ? profileScopePath(manifest.release_id, productKey!, funnelKey!)
+      ? profileScopePath(manifest.release_id, productKey, funnelKey)
       : profileIdPath(manifest.release_id, key);
   return plainResponse(await serveBytes(c, profileRepresentation(manifest, profile, pinned ? undefined : pinnedPath)));
 }
 
 function profileNotFound(manifest: Manifest, name: IndexName, key: string): Problem {
-  const [product, funnel] = key.split(" ");
+  const [product = "", funnel = ""] = key.split(" ");
   const what =
     name === "scope"
-      ? `for product "${product}" and funnel "${funnel}"; GET ${productProfilesPath(manifest.release_id, product!)} lists the product's funnels`
+      ? `for product "${product}" and funnel "${funnel}"; GET ${productProfilesPath(manifest.release_id, product)} lists the product's funnels`
       : `with id ${key}`;
   return new Problem("profile_not_found", `Release ${manifest.release_id} has no profile ${what}.`, {
     headers: { "Catalog-Release": manifest.release_id },

@@ -14,7 +14,8 @@ export async function streamSlices(
 ): Promise<ReadableStream> {
   const [first, ...rest] = slices;
   // The first object is fetched before the response starts, so a missing one is still an error status.
-  const firstBody = await getSlice(bucket, first!);
+  if (!first) throw new Error("streamSlices needs at least one slice");
+  const firstBody = await getSlice(bucket, first);
   if (rest.length === 0) return firstBody;
 
   const total = slices.reduce((sum, slice) => sum + slice.length, 0);
