@@ -8,6 +8,7 @@ import { bearerSecurity, protect } from "./auth/protect";
 import { registerCheeseRoutes } from "./cheeses/route";
 import { registerKeyRoutes } from "./keys";
 import { registerOperatorRoutes } from "./operator/routes";
+import { registerOrderRoutes } from "./orders";
 import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
 import { routeNotFound } from "./http/allowed-methods";
@@ -16,6 +17,8 @@ import { problemOfHttpException } from "./http/http-exception";
 import { Problem, renderProblem } from "./http/problem";
 import { answeringOrigin, publicOrigin } from "./http/public-origin";
 import { requestId } from "./http/request-id";
+import { bearerApiCors } from "./http/cors";
+import { responseHeaders } from "./http/response-headers";
 import { accessLog } from "./http/access-log";
 import { validationProblem } from "./http/validation-problem";
 import { checkWorkerEnv } from "./env";
@@ -31,6 +34,9 @@ const app = new OpenAPIHono<AppEnv>({
 });
 
 app.use(requestId());
+// Cache-Control and Vary on every answer, CORS on the bearer API (docs/contract.md "Headers").
+app.use(responseHeaders());
+app.use(bearerApiCors());
 // One JSON log line per request (docs/operations.md "Watch it": Workers Logs, wrangler tail).
 app.use(accessLog());
 // Bindings, vars and secrets checked once per isolate; a deployment mistake is logged by name.
@@ -52,6 +58,8 @@ registerCatalogRoutes(app, { guard: protect("read:catalog"), security: bearerSec
 registerKeyRoutes(app);
 registerOperatorRoutes(app);
 registerCheeseRoutes(app);
+// Customer orders and profiles (docs/orders.md): /v2/customer, /v2/orders.
+registerOrderRoutes(app);
 
 // /openapi.json, the reference at /docs and the error codes at /docs/errors.
 registerDocs(app);

@@ -5,10 +5,14 @@
  * reads `current` at most once a second).
  */
 import { createHash } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { cpSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
+import { apiKeyFor } from "./support/api-key";
+import { launchChromium } from "./support/chromium";
 import { e2eFetch } from "./support/http";
 import { rawExchange, rawGet, type RawResponse } from "./support/raw-http";
 import { pullCatalog, runScript } from "./support/scripts";
@@ -153,5 +157,63 @@ describe("catalog over real HTTP", () => {
     expect((await e2eFetch(server.url, "/v2/cheeses", { headers: { "CF-Connecting-IP": "203.0.113.7" } })).status).toBe(
       200,
     );
+  });
+});
+
+describe("CORS from a page on another origin, in Chromium (issue 24, item 10)", () => {
+  let page: Server;
+  let pageUrl: string;
+
+  beforeAll(async () => {
+    // An empty page on another port of 127.0.0.1: another origin than wrangler dev's.
+    page = createServer((_, res) =>
+      res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>app</title>"),
+    );
+    await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+    pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => page?.close(resolve));
+  });
+
+  it("a script reads the catalog with a bearer key and a Range, and the headers it needs", async () => {
+    expect(new URL(pageUrl).origin).not.toBe(new URL(server.url).origin);
+    const browser = await launchChromium();
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(pageUrl);
+      const seen = await tab.evaluate(
+        async ({ api, key }) => {
+          const names = ["catalog-release", "content-digest", "repr-digest", "content-location", "etag", "request-id"];
+          const headersOf = (res: Response) => Object.fromEntries(names.map((name) => [name, res.headers.get(name)]));
+          const whole = await fetch(`${api}/v1/catalog`, { headers: { Authorization: `Bearer ${key}` } });
+          const range = await fetch(`${api}/v1/catalog`, {
+            headers: { Authorization: `Bearer ${key}`, Range: "bytes=0-15" },
+          });
+          const anonymous = await fetch(`${api}/v1/catalog`);
+          return {
+            whole: { status: whole.status, headers: headersOf(whole), bytes: (await whole.arrayBuffer()).byteLength },
+            range: { status: range.status, text: await range.text(), rateLimit: range.headers.get("ratelimit") },
+            anonymous: { status: anonymous.status, code: ((await anonymous.json()) as { code: string }).code },
+          };
+        },
+        { api: server.url.replace(/\/$/, ""), key: apiKeyFor(server.url)! },
+      );
+      expect(seen.whole.status).toBe(200);
+      expect(seen.whole.bytes).toBe(first.manifest.bytes);
+      expect(seen.whole.headers).toMatchObject({
+        "catalog-release": first.manifest.release_id,
+        "content-location": `/v1/releases/${first.manifest.release_id}/catalog`,
+        etag: `"${first.manifest.release_id}"`,
+      });
+      for (const name of ["content-digest", "repr-digest", "request-id"])
+        expect(seen.whole.headers[name], name).toBeTruthy();
+      expect(seen.range).toMatchObject({ status: 206, text: first.document.subarray(0, 16).toString("utf8") });
+      expect(seen.range.rateLimit).toMatch(/^"default";r=\d+/);
+      expect(seen.anonymous).toEqual({ status: 401, code: "unauthenticated" });
+    } finally {
+      await browser.close();
+    }
   });
 });

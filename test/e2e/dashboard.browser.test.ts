@@ -2,8 +2,9 @@
  * The dashboard in a real browser (Debian chromium + playwright-core) against the real
  * `wrangler dev`: an account owner signs in, generates a key, copies it and uses it, runs into the
  * 3-key limit, revokes a key and sees it fail, signs out; an operator approves an admin request and
- * the app's next OAuth token carries `admin`. Every page is screenshotted at desktop and phone
- * width into test-results/screenshots/ and checked with axe-core (no serious or critical issue).
+ * the app's next OAuth token carries `admin`; the customer edits the profile. Every page is
+ * screenshotted at desktop and phone width into test-results/screenshots/ and checked with
+ * axe-core (no serious or critical issue).
  */
 import * as oauth from "oauth4webapi";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -278,5 +279,40 @@ describe("an operator approves an admin request", () => {
       );
     });
     expect((await callApi("/v2/cheeses", refreshed.access_token)).status).toBe(401);
+  });
+});
+
+describe("the profile page", () => {
+  it("edits the profile: an error by its field, then saved", async () => {
+    await withPage(async (page) => {
+      await page.goto(url("/dashboard"));
+      await signIn(page, deployment.server.url, deployment.customer);
+      await Promise.all([page.waitForURL("**/dashboard/profile"), page.getByRole("link", { name: "Profile" }).click()]);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Profile");
+      expect(await page.getByLabel("Name").inputValue()).toBe("E2E Owner");
+      await inspect(page, "profile");
+
+      await page.getByLabel("Phone (optional)").fill("+41446681800");
+      await page.getByLabel("Address line 1").fill("Bahnhofstrasse 1");
+      await page.getByLabel("City").fill("Zürich");
+      await page.getByLabel("Postal code").fill("8001");
+      await page.getByLabel("Country").fill("XX");
+      await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Save profile" }).click()]);
+      expect(await page.getByRole("alert").textContent()).toContain("Nothing was saved");
+      const country = page.getByLabel("Country");
+      expect(await country.getAttribute("aria-invalid")).toBe("true");
+      expect(await page.locator("#profile-country-error").textContent()).toContain("ISO 3166-1 alpha-2");
+      await inspect(page, "profile-error");
+
+      await country.fill("ch");
+      await Promise.all([
+        page.waitForURL("**/dashboard/profile?saved=1"),
+        page.getByRole("button", { name: "Save profile" }).click(),
+      ]);
+      expect(await page.getByRole("status").textContent()).toContain("Profile saved.");
+      expect(await page.getByLabel("Country").inputValue()).toBe("CH");
+      expect(await page.getByLabel("Phone (optional)").inputValue()).toBe("+41446681800");
+      await inspect(page, "profile-saved");
+    });
   });
 });

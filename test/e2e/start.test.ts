@@ -177,6 +177,40 @@ describe("npm start", () => {
     }
   });
 
+  it("the printed order is a sandbox test order that production never lists, and the other way round", async () => {
+    const keys = [
+      ...welcome().matchAll(
+        /curl -H "Authorization: Bearer (sk_(?:live|test)_\w+)" (http:\/\/localhost:\d+)\/v2\/cheeses/g,
+      ),
+    ];
+    const [live, test] = ["sk_live_", "sk_test_"].map((prefix) => keys.find((m) => m[1]!.startsWith(prefix))!);
+    const api = (key: RegExpMatchArray, path: string, init: RequestInit = {}) =>
+      fetch(`${key[2]}${path}`, { ...init, headers: { Authorization: `Bearer ${key[1]}`, ...init.headers } });
+    const printed = printedCommands(welcome(), "curl").find((line) => line.includes("/v2/orders"))!;
+    const run = await bash(printed);
+    expectCurlSucceeded(printed, run);
+    const sandboxOrder = JSON.parse(run.stdout) as { id: string; livemode: boolean };
+    expect(sandboxOrder.livemode).toBe(false);
+    const created = await api(live!, "/v2/orders", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        items: [{ cheese_id: "chs_feta", quantity: 1 }],
+        shipping_address: { line1: "1 Live Street", city: "Lyon", postal_code: "69002", country: "FR" },
+      }),
+    });
+    const liveOrder = (await created.json()) as { id: string; livemode: boolean };
+    expect([created.status, liveOrder.livemode]).toEqual([201, true]);
+    const ids = async (key: RegExpMatchArray) =>
+      ((await (await api(key, "/v2/orders?limit=100")).json()) as { data: { id: string }[] }).data.map((o) => o.id);
+    expect(await ids(live!)).toContain(liveOrder.id);
+    expect(await ids(live!)).not.toContain(sandboxOrder.id);
+    expect(await ids(test!)).toContain(sandboxOrder.id);
+    expect(await ids(test!)).not.toContain(liveOrder.id);
+    expect((await api(live!, `/v2/orders/${sandboxOrder.id}`)).status).toBe(404);
+    expect((await api(test!, `/v2/orders/${liveOrder.id}`)).status).toBe(404);
+  });
+
   it("Ctrl-C stops both servers and the demo app's callback", async () => {
     const servers = [...welcome().matchAll(/^ {2}(?:production|sandbox) +(http:\/\/localhost:\d+)/gm)].map(
       (m) => m[1]!,

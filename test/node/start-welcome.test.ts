@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { welcomeText, type Welcome } from "../../src/node/start/welcome";
+import { CreateOrderBody } from "../../src/worker/orders/schemas";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const account = (email: string) => ({ id: "acct_00000000000000000000", email, password: "pw" });
@@ -45,5 +46,30 @@ describe("the printed catalog:pull command", () => {
     expect(ignored("catalog.json")).toBe(true);
     expect(ignored("catalog.json.partial-1234")).toBe(true);
     expect(ignored("data/catalog.json")).toBe(false);
+  });
+});
+
+describe("the printed order", () => {
+  it("is one POST /v2/orders to the sandbox with the test key, an Idempotency-Key and a valid body", () => {
+    const both: Welcome = {
+      ...WELCOME,
+      servers: [...WELCOME.servers, { deployment: "sandbox", baseUrl: "http://localhost:8788" }],
+      demo: {
+        ...WELCOME.demo,
+        keys: [...WELCOME.demo.keys, { deployment: "sandbox", baseUrl: "http://localhost:8788", secret: "sk_test_y" }],
+      },
+    };
+    const orders = welcomeText(both)
+      .split("\n")
+      .filter((line) => line.includes("/v2/orders"));
+    expect(orders).toHaveLength(1);
+    const [line] = orders as [string];
+    expect(line).toMatch(
+      /^ {2}curl -X POST -H "Authorization: Bearer sk_test_y" -H "Idempotency-Key: demo-[0-9a-f-]{36}" /,
+    );
+    expect(line.endsWith(" http://localhost:8788/v2/orders")).toBe(true);
+    const body = /-d '([^']+)'/.exec(line)?.[1];
+    expect(CreateOrderBody.safeParse(JSON.parse(body ?? "null")).success).toBe(true);
+    expect(welcomeText(WELCOME)).not.toContain("/v2/orders");
   });
 });

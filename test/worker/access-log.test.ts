@@ -7,16 +7,7 @@ import { exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AccessLogLine } from "../../src/worker/http/access-log";
 import { accountWithKey, bearer } from "./auth-fixtures";
-import {
-  authorizationCode,
-  createCustomer,
-  ORIGIN,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
-  tokenRequest,
-  type TokenBody,
-} from "./oauth-support";
+import { consentedTokens, createCustomer, ORIGIN } from "./oauth-support";
 
 let lines: string[] = [];
 beforeEach(() => {
@@ -83,18 +74,7 @@ describe("access log", () => {
 
   it("names an OAuth access token by its grant id, never by the token", async () => {
     const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses" });
-    const tokens = await (
-      await tokenRequest({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-        code_verifier: verifier,
-      })
-    ).json<TokenBody>();
+    const { tokens } = await consentedTokens({ account, scope: "read:cheeses" });
     lines = [];
     await send("/v2/cheeses", bearer(tokens.access_token));
     const [line] = accessLines();

@@ -1,6 +1,6 @@
 /** GET/HEAD /v1/catalog: the whole document, conditional requests and byte ranges. */
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { contentDigestOf } from "../../src/common/catalog/digest";
 import { api, apiWithBindings } from "./support/api";
 import { publish, testRelease } from "./support/releases";
@@ -105,6 +105,19 @@ describe("byte ranges (RFC 9110 §14)", () => {
     expect(await bytesOf(res)).toEqual(document);
   });
 
+  it.each([
+    ["several ranges", { Range: "bytes=0-9,20-29" }],
+    ["several ranges, one past the end", { Range: `bytes=0-9,${size + 5}-` }],
+    ["an empty If-Range", { Range: "bytes=10-19", "If-Range": "" }],
+    ["a weak If-Range", { Range: "bytes=10-19", "If-Range": `W/${etag}` }],
+    ["an If-Range date", { Range: "bytes=10-19", "If-Range": "Wed, 21 Oct 2015 07:28:00 GMT" }],
+  ])("ignores the Range for %s: 200 with the whole document (RFC 9110 §14.2, §13.1.5)", async (_, headers) => {
+    const res = await apiWithBindings(env, "/v1/catalog", { headers });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-range")).toBeNull();
+    expect(await bytesOf(res)).toEqual(document);
+  });
+
   it("ignores a Range on HEAD and a Range in a unit other than bytes", async () => {
     const head = await api("/v1/catalog", { method: "HEAD", headers: { Range: "bytes=0-9" } });
     expect(head.status).toBe(200);
@@ -141,5 +154,69 @@ describe("what each answer reads from R2", () => {
       await apiWithBindings(bindings, "/v1/catalog", { headers: { Range: `bytes=${start}-${start + 10}` } }),
     );
     expect(calls).toEqual([`get releases/${hex}/parts/2`]);
+  });
+});
+
+describe("a client that stops reading (issue 24, item 11)", () => {
+  interface Logged {
+    debug: string[];
+    error: string[];
+  }
+
+  /** The stream is fed in waitUntil, after the response: waits (on real timers) until `done`. */
+  async function until(done: () => boolean) {
+    for (let waited = 0; !done() && waited < 3000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  /** Collects the worker's console lines at each level while `run` goes. */
+  async function logsDuring(run: (lines: Logged) => Promise<void>) {
+    const lines: Logged = { debug: [], error: [] };
+    const debug = vi.spyOn(console, "debug").mockImplementation((line: unknown) => void lines.debug.push(String(line)));
+    const error = vi.spyOn(console, "error").mockImplementation((line: unknown) => void lines.error.push(String(line)));
+    try {
+      await run(lines);
+    } finally {
+      debug.mockRestore();
+      error.mockRestore();
+    }
+    return lines;
+  }
+
+  it("is logged at debug with the bytes sent, not as an error", async () => {
+    const lines = await logsDuring(async (lines) => {
+      const res = await api("/v1/catalog");
+      const reader = res.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      await until(() => lines.debug.length > 0);
+    });
+    expect(lines.error).toEqual([]);
+    const line = JSON.parse(lines.debug[0]!);
+    expect(line).toMatchObject({
+      level: "debug",
+      message: "catalog stream closed by the client",
+      bytes: manifest.bytes,
+    });
+    expect(line.bytes_sent).toBeGreaterThanOrEqual(0);
+    expect(line.bytes_sent).toBeLessThan(manifest.bytes);
+  });
+
+  it("a part missing from storage mid-stream is still an error", async () => {
+    const missing = `releases/${manifest.release_id.slice(7)}/parts/2`;
+    const bucket = recordingBinding(env.RELEASES, () => {});
+    const withHole = new Proxy(bucket, {
+      get: (target, name) =>
+        name === "get"
+          ? (key: string, options: R2GetOptions) => (key === missing ? Promise.resolve(null) : target.get(key, options))
+          : Reflect.get(target, name),
+    });
+    const lines = await logsDuring(async (lines) => {
+      const res = await apiWithBindings({ ...env, RELEASES: withHole } as Env, "/v1/catalog");
+      await res.arrayBuffer().catch(() => {});
+      await until(() => lines.error.length > 0);
+    });
+    expect(JSON.parse(lines.error[0]!)).toMatchObject({ level: "error", bytes_sent: manifest.parts[2]!.offset });
+    expect(lines.debug).toEqual([]);
   });
 });

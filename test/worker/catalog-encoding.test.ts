@@ -22,7 +22,8 @@ beforeAll(async () => {
 function expectIdentityOnly(res: Response) {
   expect(res.headers.get("cache-control")).toMatch(/(^|,\s*)no-transform(,|$)/);
   expect(res.headers.get("content-encoding") ?? "identity").toBe("identity");
-  expect(res.headers.get("vary")).toBeNull();
+  // One representation per URL and credential: Vary names the credential, never the coding.
+  expect(res.headers.get("vary")).toBe("Authorization");
 }
 
 describe("catalog responses are identity-only (no content coding)", () => {

@@ -5,7 +5,8 @@
 import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { storageKeys } from "../../src/common/catalog/manifest";
+import { toHex } from "../../src/common/catalog/digest";
+import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
 import { PublishError, readCurrent, rollbackRelease } from "../../src/node/catalog/publish";
 import { RollbackRefused } from "../../src/node/catalog/release-pointer";
 import { api } from "./support/api";
@@ -144,6 +145,29 @@ describe("pinning: a client paging through a release is never switched to anothe
     await publish(b);
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) received.push(chunk.value);
     expect(new Uint8Array(await new Blob(received).arrayBuffer())).toEqual(a.document);
+  });
+
+  it("a download resumed with a plain Range (curl -C -, wget -c) at Content-Location is one release", async () => {
+    await publish(a);
+    const first = await api("/v1/catalog");
+    const pinned = first.headers.get("content-location")!;
+    expect(pinned).toBe(`/v1/releases/${a.manifest.release_id}/catalog`);
+    const cut = Math.floor(a.document.length / 2);
+    const head = (await bytesOf(first)).slice(0, cut); // the connection broke here
+
+    await publish(b);
+    // What the issue found: the same plain Range on /v1/catalog is cut from the new release.
+    const mixed = await api("/v1/catalog", { headers: { Range: `bytes=${cut}-` } });
+    expect(mixed.headers.get("catalog-release")).toBe(b.manifest.release_id);
+
+    const rest = await api(pinned, { headers: { Range: `bytes=${cut}-` } });
+    expect(rest.status).toBe(206);
+    expect(rest.headers.get("catalog-release")).toBe(a.manifest.release_id);
+    expect(rest.headers.get("cache-control")).toContain("immutable");
+    expect(rest.headers.get("content-location")).toBeNull();
+    const whole = new Uint8Array(await new Blob([head, await bytesOf(rest)]).arrayBuffer());
+    expect(whole).toEqual(a.document);
+    expect(toHex(await crypto.subtle.digest("SHA-256", whole))).toBe(hexOf(a.manifest.sha256));
   });
 });
 

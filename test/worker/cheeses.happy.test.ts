@@ -25,6 +25,8 @@ describe("GET /v2/cheeses", () => {
     expect(doc.paths["/v2/cheeses"]!.get!.security).toEqual([
       { bearerAuth: ["read:cheeses"] },
       { oauth2: ["read:cheeses"] },
+      { bearerAuth: ["admin"] },
+      { oauth2: ["admin"] },
     ]);
     expect(Object.keys(doc.paths["/v2/cheeses"]!.get!.responses).sort()).toEqual([
       "200",

@@ -184,7 +184,7 @@ describe("authorized apps", () => {
     const text = visibleText(html);
     expect(text).toContain("Cheese Tracker");
     expect(text).toContain("Browse the cheese catalog read:cheeses");
-    expect(text).toContain("See your order history read:orders");
+    expect(text).toContain("See your cheese orders: items, totals, status and shipping address read:orders");
     expect(text).toMatch(/Authorized \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/);
 
     const confirmHref = /href="(\/dashboard\/apps\/[A-Za-z0-9_-]+\/revoke)"/.exec(html)?.[1];

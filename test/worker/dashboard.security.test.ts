@@ -19,15 +19,7 @@ import {
   signIn,
   visibleText,
 } from "./dashboard-support";
-import {
-  authorizationCode,
-  createCustomer,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
-  tokenRequest,
-  type TokenBody,
-} from "./oauth-support";
+import { consentedTokens, createCustomer } from "./oauth-support";
 
 async function keyCount(accountId: string): Promise<number> {
   const listed = await accountObject(env, accountId).listKeys();
@@ -136,18 +128,7 @@ describe("one account cannot reach another's keys or apps", () => {
 
   it("cannot revoke another account's authorized app", async () => {
     const owner = await createCustomer();
-    const { clientId } = await registerClient({ name: "Owner's App" });
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account: owner, scope: "read:cheeses" });
-    const tokens = await (
-      await tokenRequest({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-        code_verifier: verifier,
-      })
-    ).json<TokenBody>();
+    const { tokens } = await consentedTokens({ account: owner, scope: "read:cheeses", clientName: "Owner's App" });
     const ownerPage = await (await signIn(owner).then((c) => c.get("/dashboard/apps"))).text();
     const grantPath = /href="(\/dashboard\/apps\/[A-Za-z0-9_-]+\/revoke)"/.exec(ownerPage)![1]!;
 

@@ -33,6 +33,14 @@ describe("operator API access", () => {
     expect(await wrong.json()).toMatchObject({ code: "invalid_token" });
   });
 
+  it("refuses unknown query parameters, as every route does (issue 24, item 12)", async () => {
+    const accounts = await op("/accounts?email=x");
+    expect(accounts.status).toBe(400);
+    expect(await accounts.json()).toMatchObject({ code: "unknown_parameter", errors: [{ parameter: "email" }] });
+    const pending = await op("/admin-requests?account=x");
+    expect(await pending.json()).toMatchObject({ code: "unknown_parameter", errors: [{ parameter: "account" }] });
+  });
+
   it("is not in /openapi.json", async () => {
     expect(await (await call("/openapi.json", {}, withSecret)).text()).not.toContain("/operator");
   });

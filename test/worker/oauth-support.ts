@@ -229,3 +229,22 @@ export interface TokenBody {
   error?: string;
   error_description?: string;
 }
+
+/** `account` consents to `scope` for a new public client: the client's id and the tokens of the code exchange. */
+export async function consentedTokens(options: {
+  account: { email: string; password: string };
+  scope: string;
+  clientName?: string;
+}): Promise<{ clientId: string; tokens: TokenBody }> {
+  const { clientId } = await registerClient(options.clientName ? { name: options.clientName } : {});
+  const { verifier, challenge } = await pkcePair();
+  const code = await authorizationCode({ clientId, challenge, account: options.account, scope: options.scope });
+  const exchange = await tokenRequest({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
+  return { clientId, tokens: await exchange.json<TokenBody>() };
+}

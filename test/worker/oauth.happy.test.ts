@@ -17,6 +17,7 @@ import {
   standardParams,
   tokenRequest,
   type TokenBody,
+  consentedTokens,
 } from "./oauth-support";
 
 describe("OAuth 2.0 authorization server metadata (RFC 8414)", () => {
@@ -143,18 +144,7 @@ describe("authorization code flow", () => {
 
   it("records a pending admin approval and issues the token without admin until an operator approves", async () => {
     const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
-    const tokens = await (
-      await tokenRequest({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-        code_verifier: verifier,
-      })
-    ).json<TokenBody>();
+    const { clientId, tokens } = await consentedTokens({ account, scope: "read:cheeses admin" });
     expect(tokens.scope).toBe("read:cheeses");
 
     const pending = await env.OAUTH_KV.get<{ status: string }>(`admin-approval:${account.id}:${clientId}`, "json");

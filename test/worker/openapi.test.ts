@@ -7,6 +7,7 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROBLEM_TYPES, type ProblemCode } from "../../src/worker/http/problem-types";
+import { sharedTestKey } from "./auth-fixtures";
 
 interface Header {
   required?: boolean;
@@ -20,6 +21,7 @@ interface Operation {
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; example?: string; schema?: { example?: string } }[];
   responses: Record<string, Response>;
+  "x-unknown-query-parameters"?: string;
 }
 interface Document {
   paths: Record<string, Record<string, Operation>>;
@@ -64,6 +66,8 @@ describe("/openapi.json", () => {
     expect(doc.paths["/v1/catalog"]!.get!.security).toEqual([
       { bearerAuth: ["read:catalog"] },
       { oauth2: ["read:catalog"] },
+      { bearerAuth: ["admin"] },
+      { oauth2: ["admin"] },
     ]);
     expect(doc.paths["/v1/keys"]!.post!.security).toEqual([{ bearerAuth: [] }]);
   });
@@ -160,7 +164,9 @@ describe("/openapi.json", () => {
       const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) =>
         String(item.get?.parameters?.find((p) => p.name === name)?.example ?? exampleOf(item, name)),
       );
-      const res = await exports.default.fetch(new Request(`${ORIGIN}${concrete}`, { method: "PATCH" }));
+      // A method the path does not answer, so the server says which it does.
+      const probe = item.patch ? "PUT" : "PATCH";
+      const res = await exports.default.fetch(new Request(`${ORIGIN}${concrete}`, { method: probe }));
       const allow = res.headers
         .get("allow")
         ?.split(", ")
@@ -191,6 +197,63 @@ describe("/openapi.json", () => {
       authorizationUrl: `${ORIGIN}/oauth/authorize`,
       tokenUrl: `${ORIGIN}/oauth/token`,
     });
+  });
+});
+
+describe("unknown query parameters (issue 24, item 12)", () => {
+  const concretePath = (path: string, item: Record<string, Operation>) =>
+    path.replace(/\{(\w+)\}/g, (_, name: string) => exampleOf(item, name));
+  const refuses = (op: Operation) => op["x-unknown-query-parameters"] !== "ignored";
+
+  it("refuses them on every operation but the OAuth endpoints, naming each, and documents the 400", async () => {
+    const headers = { Authorization: `Bearer ${await sharedTestKey()}` };
+    const checked: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item).filter(([, op]) => refuses(op))) {
+        const where = `${method} ${path}`;
+        const url = `${ORIGIN}${concretePath(path, item)}?grade=A&colour=red`;
+        const res = await exports.default.fetch(new Request(url, { method: method.toUpperCase(), headers }));
+        expect(res.status, where).toBe(400);
+        if (method !== "head") {
+          expect(codesOf(op.responses["400"]), where).toContain("unknown_parameter");
+          const problem = await res.json<{ code: string; errors: { parameter: string; message: string }[] }>();
+          expect(problem.code, where).toBe("unknown_parameter");
+          expect(
+            problem.errors.map((error) => error.parameter),
+            where,
+          ).toEqual(["grade", "colour"]);
+        }
+        checked.push(where);
+      }
+    }
+    expect(checked).toEqual(expect.arrayContaining(["get /v1/catalog", "post /v1/keys", "get /openapi.json"]));
+    expect(checked.length).toBeGreaterThan(25);
+  });
+
+  it("ignores them on the OAuth endpoints, as RFC 6749 §3.1 requires", () => {
+    const ignoring = operations().filter(({ op }) => !refuses(op));
+    expect(ignoring.map(({ method, path }) => `${method} ${path}`).sort()).toEqual([
+      "get /.well-known/oauth-authorization-server",
+      "head /.well-known/oauth-authorization-server",
+      "post /oauth/revoke",
+      "post /oauth/token",
+    ]);
+  });
+
+  it("names the parameters a route accepts, in the message and in the document", async () => {
+    const headers = { Authorization: `Bearer ${await sharedTestKey()}` };
+    const res = await exports.default.fetch(`${ORIGIN}/v1/products/x/profiles?after=a&grade=A`, { headers });
+    expect(await res.json()).toMatchObject({
+      code: "unknown_parameter",
+      detail: 'Unknown query parameter "grade": this route accepts after.',
+      errors: [{ parameter: "grade", message: 'unknown query parameter "grade": this route accepts after' }],
+    });
+    const none = await exports.default.fetch(`${ORIGIN}/v1/catalog?grade=A`, { headers });
+    expect((await none.json<{ detail: string }>()).detail).toBe(
+      'Unknown query parameter "grade": this route takes no query parameters.',
+    );
+    const listing = doc.paths["/v1/products/{product_key}/profiles"]!.get!;
+    expect(listing.parameters?.filter((p) => p.in === "query").map((p) => p.name)).toEqual(["after"]);
   });
 });
 

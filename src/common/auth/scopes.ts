@@ -23,6 +23,11 @@ export const ADMIN_SCOPE: Scope = "admin";
 /** A key created without a scope list gets every scope except `admin`. */
 export const DEFAULT_KEY_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope !== ADMIN_SCOPE);
 
+/** Whether a credential with `held` may use a route that needs `needed`: `admin` implies every scope. */
+export function holdsScope(held: readonly Scope[], needed: Scope): boolean {
+  return held.includes(needed) || held.includes(ADMIN_SCOPE);
+}
+
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }

@@ -3,6 +3,7 @@
  * that work as pasted (test/e2e/start.test.ts runs every one of them). Short on purpose: one
  * screen, one block per thing to try.
  */
+import { randomUUID } from "node:crypto";
 import { count } from "../cli/cli-run";
 import type { DemoAccounts } from "../operator/demo";
 import { MODE_OF, type Deployment } from "../operator/operator-client";
@@ -54,6 +55,7 @@ export function welcomeText(welcome: Welcome): string {
     `  curl -s ${live} ${production}/v1/catalog | head -c 300; echo`,
     `  curl -i ${live} -H 'Range: bytes=0-99' ${production}/v1/catalog`,
     ...demo.keys.map(({ baseUrl, secret }) => `  curl -H "Authorization: Bearer ${secret}" ${baseUrl}/v2/cheeses`),
+    ...testOrderLines(demo.keys),
     `  npm run catalog:pull -- --base-url=${production} --key=${demo.keys[0]!.secret} --out=dist/catalog.json`,
     "",
     `Dashboard: ${dashboards.join("  (sandbox: ")}${dashboards.length > 1 ? ")" : ""}`,
@@ -71,6 +73,18 @@ export function welcomeText(welcome: Welcome): string {
     `Operators: npm run keys -- list --account=${demo.customer.id}${keysCliFlags(servers)}   (npm run keys -- --help, npm run clients -- --help)`,
   ].join("\n");
 }
+
+/** A sandbox order with the test key: livemode false, never a real order; the key makes a retry a replay. */
+function testOrderLines(keys: DemoAccounts["keys"]): string[] {
+  const sandbox = keys.find((key) => key.deployment === "sandbox");
+  if (!sandbox) return [];
+  const body = JSON.stringify({ items: [{ cheese_id: "chs_comte", quantity: 2 }], shipping_address: DEMO_ADDRESS });
+  return [
+    `  curl -X POST -H "Authorization: Bearer ${sandbox.secret}" -H "Idempotency-Key: demo-${randomUUID()}" -H "Content-Type: application/json" -d '${body}' ${sandbox.baseUrl}/v2/orders`,
+  ];
+}
+
+const DEMO_ADDRESS = { line1: "12 rue des Fromages", city: "Lyon", postal_code: "69002", country: "FR" };
 
 /** One line per deployment: each has its own state, so its own release and publication time. */
 function releaseLines(releases: Welcome["releases"]): string[] {

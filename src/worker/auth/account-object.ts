@@ -22,9 +22,15 @@ import { AccountTables, rolesOf, scopesOf, type AccountRow, type KeyRow } from "
 import { newKeyId } from "../../common/auth/ids";
 import { keyIndexName, type KeyRecord } from "./key-record";
 import { hashPassword } from "./password";
+import { CustomerStore, type CustomerRecord } from "../customers/customer-store";
+import type { CustomerFields } from "../customers/schemas";
+import { OrderBook, type CreatedOrder, type NewOrder, type OrderFilter } from "../orders/order-book";
+import type { OrderView } from "../orders/schemas";
+import type { OrderAction } from "../orders/state-machine";
 import { ADMIN_SCOPE, DEFAULT_KEY_SCOPES, normalizeScopes, scopesMissing, type Scope } from "../../common/auth/scopes";
 
 export const MAX_ACTIVE_KEYS = 3;
+const NO_ACCOUNT = "No such account on this deployment.";
 
 export interface NewAccount {
   id: string;
@@ -43,10 +49,15 @@ export type SignInRecord = { account: AccountView; password: string } | null;
 
 export class AccountObject extends DurableObject<Env> {
   #tables: AccountTables;
+  #customer: CustomerStore;
+  #orders: OrderBook;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#tables = new AccountTables(ctx.storage.sql);
+    const livemode = env.KEY_MODE === "live";
+    this.#customer = new CustomerStore(ctx.storage.sql, livemode);
+    this.#orders = new OrderBook(ctx.storage, livemode);
   }
 
   async initialize(input: NewAccount): Promise<Outcome<AccountView>> {
@@ -170,6 +181,41 @@ export class AccountObject extends DurableObject<Env> {
   async signInRecord(): Promise<SignInRecord> {
     const account = this.#tables.account();
     return account ? { account: viewOfAccount(account), password: account.password } : null;
+  }
+
+  /** The customer profile of this account (docs/orders.md), made from the account on first read. */
+  async customer(): Promise<Outcome<CustomerRecord>> {
+    const account = this.#tables.account();
+    return account ? accept(this.#customer.read(account)) : refuse("account_not_found", NO_ACCOUNT);
+  }
+
+  /** Saves a whole, already checked profile if nobody changed it since `expectedVersion` (its ETag). */
+  async replaceCustomer(fields: CustomerFields, expectedVersion: number): Promise<Outcome<CustomerRecord>> {
+    const account = this.#tables.account();
+    if (!account) return refuse("account_not_found", NO_ACCOUNT);
+    if (!this.#customer.replace(fields, expectedVersion)) {
+      return refuse("precondition_failed", "The profile changed since it was read; read it again and retry.");
+    }
+    return accept(this.#customer.read(account));
+  }
+
+  /** Idempotent order creation: no await between the key lookup and the insert (order-book.ts). */
+  async createOrder(input: NewOrder): Promise<Outcome<CreatedOrder>> {
+    const account = this.#tables.account();
+    if (!account) return refuse("account_not_found", NO_ACCOUNT);
+    return this.#orders.create(input, this.#customer.read(account).customer.shipping_address);
+  }
+
+  async orders(filter: OrderFilter): Promise<Outcome<{ data: OrderView[]; has_more: boolean }>> {
+    return this.#orders.list(filter);
+  }
+
+  async order(id: string): Promise<Outcome<OrderView>> {
+    return this.#orders.order(id);
+  }
+
+  async moveOrder(id: string, action: OrderAction): Promise<Outcome<OrderView>> {
+    return this.#orders.move(id, action);
   }
 
   /** The edge's view of a key: written on create and on revoke (hash → record). */

@@ -19,7 +19,7 @@ export async function findAccountByEmail(env: Env, email: string): Promise<strin
 
 /** Turns a refusal from an account object into the Problem a route throws. */
 export function outcomeValue<T>(outcome: Outcome<T>): T {
-  if (!outcome.ok) throw new Problem(outcome.code, outcome.detail);
+  if (!outcome.ok) throw new Problem(outcome.code, outcome.detail, outcome.extra ? { extra: outcome.extra } : {});
   return outcome.value;
 }
 

@@ -14,7 +14,7 @@ import { OAUTH_SCHEME_NAME } from "./oauth/openapi";
 import { rateLimit } from "./rate-limit";
 import { authenticate } from "./authenticate";
 import { requireScope } from "./require-scope";
-import type { Scope } from "../../common/auth/scopes";
+import { ADMIN_SCOPE, type Scope } from "../../common/auth/scopes";
 
 export const BEARER_SCHEME_NAME = "bearerAuth";
 
@@ -25,11 +25,18 @@ export function protect(scope?: Scope): MiddlewareHandler<AppEnv> {
 
 /**
  * The `security` of a route that `protect(scope)` guards (OpenAPI 3.1 §4.8.30): an API key or an
- * OAuth access token with the scope (either requirement). Without a scope (/v1/keys) only API keys:
- * keys are managed with keys (src/worker/keys/caller.ts refuses tokens).
+ * OAuth access token with the scope, or with `admin`, which implies every scope (any one
+ * requirement). Without a scope (/v1/keys) only API keys: keys are managed with keys
+ * (src/worker/keys/caller.ts refuses tokens).
  */
-export const bearerSecurity = (scope?: Scope): Record<string, string[]>[] =>
-  scope ? [{ [BEARER_SCHEME_NAME]: [scope] }, { [OAUTH_SCHEME_NAME]: [scope] }] : [{ [BEARER_SCHEME_NAME]: [] }];
+export function bearerSecurity(scope?: Scope): Record<string, string[]>[] {
+  if (!scope) return [{ [BEARER_SCHEME_NAME]: [] }];
+  const scopes = scope === ADMIN_SCOPE ? [scope] : [scope, ADMIN_SCOPE];
+  return scopes.flatMap((needed): Record<string, string[]>[] => [
+    { [BEARER_SCHEME_NAME]: [needed] },
+    { [OAUTH_SCHEME_NAME]: [needed] },
+  ]);
+}
 
 /** Declares the Bearer scheme once in /openapi.json's components. */
 export function registerBearerScheme(app: OpenAPIHono<AppEnv>) {

@@ -2,17 +2,18 @@
  * `requireScope(scope)`: the last of the three middleware of a protected route. A valid credential
  * without the scope gets 403 `insufficient_scope` naming it (RFC 6750 §3.1), with
  * `WWW-Authenticate: Bearer realm="…", error="insufficient_scope", scope="…"`.
+ * `admin` implies every other scope (docs/contract.md "Scopes"): it passes every route.
  */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/context";
 import { insufficientScope, realmOf } from "./challenge";
 import type { Principal } from "./principal";
-import { ADMIN_SCOPE, type Scope } from "../../common/auth/scopes";
+import { ADMIN_SCOPE, holdsScope, type Scope } from "../../common/auth/scopes";
 
 export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = c.get("principal");
-    if (!principal.scopes.includes(scope))
+    if (!holdsScope(principal.scopes, scope))
       throw insufficientScope(scope, realmOf(c.env.DEPLOYMENT), missingScopeDetail(principal, scope));
     await next();
   };

@@ -1,7 +1,8 @@
 /**
  * The `Range` request header (RFC 9110 §14), decided against a representation's size. Pure.
- * One range per request: a multi-range request is refused with 416 rather than answered with a
- * multipart/byteranges body (RFC 9110 §14.2 lets a server reject a range set it does not serve).
+ * One range per request: a multi-range request is answered with the whole representation (200),
+ * as RFC 9110 §14.2 lets a server ignore Range; no multipart/byteranges. A 416 for it made download
+ * tools fail, and a cache in front (Varnish) turn it into a 503.
  */
 export type RangeDecision =
   | { kind: "whole" }
@@ -20,12 +21,11 @@ export function decideRange(header: string | undefined, size: number): RangeDeci
     .split(",")
     .map((spec) => spec.trim())
     .filter(Boolean);
-  if (specs.length !== 1) {
+  if (specs.length > 1) return { kind: "whole" };
+  if (specs.length === 0) {
     return {
       kind: "unsatisfiable",
-      detail: specs.length
-        ? `Range asks for ${specs.length} ranges; this API serves one range per request (send one Range: bytes=first-last at a time).`
-        : "Range: bytes= names no range; expected e.g. bytes=0-1023, bytes=1024- or bytes=-512.",
+      detail: "Range: bytes= names no range; expected e.g. bytes=0-1023, bytes=1024- or bytes=-512.",
     };
   }
   const [spec = ""] = specs; // exactly one, checked above

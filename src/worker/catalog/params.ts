@@ -5,6 +5,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { Problem } from "../http/problem";
+import { rejectUnknownQuery } from "../http/strict-query";
 
 const RELEASE_ID = /^(sha256:)?[0-9a-f]{64}$/;
 const PART_NUMBER = /^(0|[1-9][0-9]{0,8})$/;
@@ -30,8 +31,9 @@ export const PartNumberParam = z
   });
 
 /** Route hook: a malformed release id or part number is a 400 naming the parameter and the value. */
-export function paramProblem(result: { success: boolean }, c: Context): undefined {
+export function paramProblem(result: { target: string; success: boolean; error?: unknown }, c: Context): undefined {
   if (result.success) return undefined;
+  rejectUnknownQuery(result);
   const releaseId = c.req.param("release_id");
   if (releaseId !== undefined && !RELEASE_ID.test(releaseId)) {
     throw new Problem(

@@ -4,6 +4,7 @@
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
+import { NO_QUERY } from "../http/strict-query";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { problemResponses } from "../http/openapi-responses";
 import { BYTE_PARAMETERS, NOT_MODIFIED, PART_HEADERS, PARTIAL_PART } from "./openapi-responses";
@@ -27,7 +28,7 @@ export function registerPartRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAcce
     description:
       "Content-Location and Link point at the pinned URLs of the same release: follow them (not this URL) to page through " +
       "the parts without mixing two releases.",
-    request: { params: z.object({ n: PartNumberParam }) },
+    request: { query: NO_QUERY, params: z.object({ n: PartNumberParam }) },
     parameters: BYTE_PARAMETERS,
     responses: {
       200: partBody,
@@ -59,7 +60,7 @@ export function registerPartRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAcce
     operationId: "getReleasePart",
     summary: "Part n of a given release (immutable)",
     description: "Pinned to one release: the bytes never change, so the response may be cached for a year.",
-    request: { params: z.object({ release_id: ReleaseIdParam, n: PartNumberParam }) },
+    request: { query: NO_QUERY, params: z.object({ release_id: ReleaseIdParam, n: PartNumberParam }) },
     parameters: BYTE_PARAMETERS,
     responses: {
       200: partBody,

@@ -8,6 +8,7 @@ import { z, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import type { AppEnv } from "../http/context";
+import { strictQuery } from "../http/strict-query";
 import { Problem } from "../http/problem";
 import type { ProblemCode } from "../http/problem-types";
 import { asDigest, contentDigestOf, toHex } from "../../common/catalog/digest";
@@ -15,8 +16,9 @@ import type { Manifest } from "../../common/catalog/manifest";
 import { Sha256Digest } from "../../common/catalog/schema";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { ifNoneMatchMatches } from "./conditional";
+import { IDENTITY_CODING } from "./identity-only";
 import { IndexReader } from "./index-reader";
-import { NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
+import { CODING_HEADERS, NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
 import { ReleaseIdParam } from "./params";
 import { LISTING_LIMIT, productPage } from "./product-listing";
 import { AfterQuery, ProductKeyParam, profileParamProblem } from "./profile-params";
@@ -54,6 +56,7 @@ const listingResponses = (...codes: ProblemCode[]): RouteConfig["responses"] => 
     headers: {
       ...RELEASE_HEADERS,
       ...RATE_LIMIT_HEADERS,
+      ...CODING_HEADERS,
       "Content-Digest": header("RFC 9530 `sha-256=:<base64>:` of the body."),
       "Content-Location": header("The pinned URL of this page (on /v1/products/… only)."),
       Link: header('`<next page>; rel="next"` while the product has more funnels (RFC 8288).'),
@@ -71,7 +74,7 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     operationId: "listCurrentProductProfiles",
     summary: "The funnels of one product in the current release",
     description: "Content-Location names the pinned URL of the same page.",
-    request: { params: z.object({ product_key: ProductKeyParam }), query: z.object({ after: AfterQuery }) },
+    request: { params: z.object({ product_key: ProductKeyParam }), query: strictQuery({ after: AfterQuery }) },
     responses: listingResponses("catalog_unavailable"),
   });
   app.openapi(
@@ -94,7 +97,7 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     summary: "The funnels of one product in a given release (immutable)",
     request: {
       params: z.object({ release_id: ReleaseIdParam, product_key: ProductKeyParam }),
-      query: z.object({ after: AfterQuery }),
+      query: strictQuery({ after: AfterQuery }),
     },
     responses: listingResponses("invalid_release_id", "release_not_found"),
   });
@@ -166,5 +169,7 @@ async function listing(
   // A page is small and bounded (LISTING_LIMIT entries), made here: its digest is too, natively.
   headers.set("Content-Digest", contentDigestOf(toHex(await crypto.subtle.digest("SHA-256", body))));
   headers.set("Content-Type", "application/json");
+  // The digest and the strong ETag name these very bytes: never content-coded (identity-only.ts).
+  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
   return plainResponse(new Response(body, { status: 200, headers }));
 }

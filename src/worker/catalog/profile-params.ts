@@ -5,6 +5,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { Problem } from "../http/problem";
+import { rejectUnknownQuery } from "../http/strict-query";
 import { KEY_PATTERN, PROFILE_ID_PATTERN } from "../../common/catalog/schema";
 import { paramProblem, quoted } from "./params";
 
@@ -41,8 +42,12 @@ export const AfterQuery = z
   });
 
 /** Route hook: names the first malformed parameter. */
-export function profileParamProblem(result: { success: boolean }, c: Context): undefined {
+export function profileParamProblem(
+  result: { target: string; success: boolean; error?: unknown },
+  c: Context,
+): undefined {
   if (result.success) return undefined;
+  rejectUnknownQuery(result);
   const id = c.req.param("agent_readiness_profile_id");
   if (id !== undefined && !PROFILE_ID_PATTERN.test(id)) {
     throw new Problem(

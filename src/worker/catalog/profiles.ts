@@ -8,6 +8,7 @@ import { z, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import type { AppEnv } from "../http/context";
+import { NO_QUERY } from "../http/strict-query";
 import { Problem } from "../http/problem";
 import type { ProblemCode } from "../http/problem-types";
 import type { Manifest } from "../../common/catalog/manifest";
@@ -63,7 +64,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     operationId: "getCurrentProfileByScope",
     summary: "One profile of the current release, by product and funnel key",
     description: `${DESCRIPTION} Content-Location names the pinned URL.`,
-    request: { params: z.object(byScope) },
+    request: { query: NO_QUERY, params: z.object(byScope) },
     responses: profileResponses("invalid_scope_key", "catalog_unavailable"),
   });
   app.openapi(
@@ -81,7 +82,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     operationId: "getReleaseProfileByScope",
     summary: "One profile of a given release, by product and funnel key (immutable)",
     description: DESCRIPTION,
-    request: { params: z.object({ release_id: ReleaseIdParam, ...byScope }) },
+    request: { query: NO_QUERY, params: z.object({ release_id: ReleaseIdParam, ...byScope }) },
     responses: profileResponses("invalid_release_id", "invalid_scope_key", "release_not_found"),
   });
   app.openapi(
@@ -105,7 +106,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     operationId: "getCurrentProfileById",
     summary: "One profile of the current release, by id",
     description: `${DESCRIPTION} Content-Location names the pinned URL.`,
-    request: { params: z.object({ agent_readiness_profile_id: ProfileIdParam }) },
+    request: { query: NO_QUERY, params: z.object({ agent_readiness_profile_id: ProfileIdParam }) },
     responses: profileResponses("invalid_profile_id", "catalog_unavailable"),
   });
   app.openapi(
@@ -121,7 +122,10 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     operationId: "getReleaseProfileById",
     summary: "One profile of a given release, by id (immutable)",
     description: DESCRIPTION,
-    request: { params: z.object({ release_id: ReleaseIdParam, agent_readiness_profile_id: ProfileIdParam }) },
+    request: {
+      query: NO_QUERY,
+      params: z.object({ release_id: ReleaseIdParam, agent_readiness_profile_id: ProfileIdParam }),
+    },
     responses: profileResponses("invalid_release_id", "invalid_profile_id", "release_not_found"),
   });
   app.openapi(

@@ -2,6 +2,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
+import { NO_QUERY } from "../http/strict-query";
 import { Manifest } from "../../common/catalog/manifest";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { ifNoneMatchMatches, requireIfMatch } from "./conditional";
@@ -29,6 +30,7 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     parameters: CONDITIONAL_PARAMETERS,
     summary: "The current release's manifest",
     description: "Content-Location names the pinned manifest URL of the same release.",
+    request: { query: NO_QUERY },
     responses: {
       200: manifestBody,
       304: NOT_MODIFIED,
@@ -43,7 +45,7 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     operationId: "getRelease",
     parameters: CONDITIONAL_PARAMETERS,
     summary: "A given release's manifest (immutable)",
-    request: { params: z.object({ release_id: ReleaseIdParam }) },
+    request: { query: NO_QUERY, params: z.object({ release_id: ReleaseIdParam }) },
     responses: {
       200: manifestBody,
       304: NOT_MODIFIED,

@@ -38,15 +38,24 @@ export const CACHE_CURRENT = "private, no-cache, no-transform";
 export const releasePath = (releaseId: string) => `/v1/releases/${releaseId}`;
 export const partPath = (releaseId: string, index: number) => `${releasePath(releaseId)}/parts/${index}`;
 
-export function documentRepresentation(manifest: Manifest): ByteRepresentation {
+const documentPath = (releaseId: string) => `${releasePath(releaseId)}/catalog`;
+
+/**
+ * The whole document of a release. At /v1/catalog (`pinned` false) Content-Location names the
+ * pinned URL: a download tool that resumes with a plain Range (curl -C -, wget -c, aria2c -c sends
+ * no If-Range) resumes that URL and cannot mix two releases.
+ */
+export function documentRepresentation(manifest: Manifest, pinned: boolean): ByteRepresentation {
   const hex = hexOf(manifest.release_id);
+  const headers: Record<string, string> = { "Catalog-Release": manifest.release_id };
+  if (!pinned) headers["Content-Location"] = documentPath(manifest.release_id);
   return {
     size: manifest.bytes,
     etag: `"${manifest.release_id}"`,
     contentType: "application/json",
     digest: contentDigestOf(manifest.sha256),
-    cacheControl: CACHE_CURRENT,
-    headers: { "Catalog-Release": manifest.release_id },
+    cacheControl: pinned ? CACHE_PINNED : CACHE_CURRENT,
+    headers,
     slices: (start, end) =>
       partSlicesFor(manifest.parts, start, end).map((slice) => ({ ...slice, key: storageKeys.part(hex, slice.index) })),
   };

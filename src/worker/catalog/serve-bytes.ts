@@ -42,7 +42,7 @@ export async function serveBytes(c: Context<AppEnv>, representation: ByteReprese
     const body =
       status === 200 && representation.wholeObject
         ? await wholePartBody(c.env.RELEASES, representation.wholeObject, c.executionCtx)
-        : await streamSlices(c.env.RELEASES, representation.slices(start, end), c.executionCtx);
+        : await streamSlices(c.env.RELEASES, representation.slices(start, end), c.executionCtx, c.req.raw.signal);
     return new Response(body, { status, headers });
   } catch (error) {
     if (!(error instanceof MissingObject)) throw error;

@@ -11,6 +11,8 @@ export async function streamSlices(
   bucket: R2Bucket,
   slices: ObjectSlice[],
   ctx: { waitUntil(promise: Promise<unknown>): void },
+  /** The request's signal: aborted when the client goes away (compatibility flag enable_request_signal). */
+  clientGone: AbortSignal,
 ): Promise<ReadableStream> {
   const [first, ...rest] = slices;
   // The first object is fetched before the response starts, so a missing one is still an error status.
@@ -20,21 +22,37 @@ export async function streamSlices(
 
   const total = slices.reduce((sum, slice) => sum + slice.length, 0);
   const { readable, writable } = new FixedLengthStream(total);
+  const pipe = { preventClose: true };
   ctx.waitUntil(
     (async () => {
+      let sent = 0;
       try {
-        await firstBody.pipeTo(writable, { preventClose: true });
-        for (const slice of rest) await (await getSlice(bucket, slice)).pipeTo(writable, { preventClose: true });
+        await firstBody.pipeTo(writable, pipe);
+        sent += first.length;
+        for (const slice of rest) {
+          await (await getSlice(bucket, slice)).pipeTo(writable, pipe);
+          sent += slice.length;
+        }
         await writable.close();
       } catch (error) {
-        // The status line is gone already: all that is left is to cut the body short, which the
-        // client detects through Content-Length.
-        console.error(JSON.stringify({ level: "error", message: `catalog stream aborted: ${String(error)}` }));
+        logAbort(error, clientGone.aborted, { bytes_sent: sent, bytes: total });
         await writable.abort(error).catch(() => {});
       }
     })(),
   );
   return readable;
+}
+
+/**
+ * A client closing a connection it no longer needs (aria2c does, for every split download) is
+ * normal: debug, with how far the body got (to the last whole object). A storage failure is an
+ * error; either way the body is cut short, which the client detects through Content-Length.
+ */
+function logAbort(error: unknown, byClient: boolean, progress: { bytes_sent: number; bytes: number }): void {
+  if (byClient)
+    console.debug(JSON.stringify({ level: "debug", message: "catalog stream closed by the client", ...progress }));
+  else
+    console.error(JSON.stringify({ level: "error", message: `catalog stream aborted: ${String(error)}`, ...progress }));
 }
 
 async function getSlice(bucket: R2Bucket, slice: ObjectSlice): Promise<ReadableStream> {

@@ -1,29 +1,15 @@
 /**
  * GET /v2/cheeses: the cheese collection of the authentication spec's example request
  * (`curl {base_url}/v2/cheeses -H "Authorization: Bearer <API_KEY>"`), scope `read:cheeses`.
- * The collection is a small fixed file, data/cheeses.json, bundled into the worker and checked
- * against the schema once at load, so a bad edit fails the build's tests, not a request.
+ * Each cheese has its price (`unit_amount` in minor units, `currency`), which orders use (collection.ts).
  */
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import collection from "../../../data/cheeses.json";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { bearerSecurity, protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
 import { problemResponses } from "../http/openapi-responses";
 import { noEntityTags } from "../http/preconditions";
-
-const Cheese = z
-  .object({
-    id: z.string().openapi({ example: "chs_comte" }),
-    name: z.string().openapi({ example: "Comté" }),
-    country: z.string().length(2).openapi({ description: "ISO 3166-1 alpha-2 country of origin", example: "FR" }),
-    milk: z.enum(["cow", "sheep", "goat", "buffalo"]),
-    texture: z.enum(["soft", "semi-hard", "hard", "blue", "brined"]),
-    aged_months: z.int().min(0),
-  })
-  .openapi("Cheese");
-
-const CheeseList = z.object({ data: z.array(Cheese) }).openapi("CheeseList");
-const CHEESES = CheeseList.parse({ data: collection });
+import { NO_QUERY } from "../http/strict-query";
+import { CHEESES, CheeseList } from "./collection";
 
 const listCheeses = createRoute({
   method: "get",
@@ -33,8 +19,9 @@ const listCheeses = createRoute({
   summary: "The cheese collection",
   middleware: [protect("read:cheeses"), noEntityTags()] as const,
   security: bearerSecurity("read:cheeses"),
+  request: { query: NO_QUERY },
   responses: {
-    200: { description: "Every cheese.", content: { "application/json": { schema: CheeseList } } },
+    200: { description: "Every cheese, with its price.", content: { "application/json": { schema: CheeseList } } },
     ...problemResponses("precondition_failed"),
   },
 });

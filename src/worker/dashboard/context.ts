@@ -14,6 +14,7 @@ export interface DashboardEnv {
 export const DASHBOARD_PATHS = {
   home: "/dashboard",
   keys: "/dashboard/keys",
+  profile: "/dashboard/profile",
   apps: "/dashboard/apps",
   operator: "/dashboard/operator",
   styles: "/dashboard/styles.css",

@@ -49,3 +49,14 @@ export function ScopeList(props: { scopes: readonly string[] }) {
     </ul>
   );
 }
+
+/** A field's error, next to it; tie it to the field with `aria-describedby`. */
+export function FieldError(props: { id: string; message: string | undefined }) {
+  return props.message ? (
+    <p id={props.id} class="field-error">
+      {props.message}
+    </p>
+  ) : null;
+}
+
+export const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(" ") || undefined;

@@ -12,21 +12,12 @@ import { DASHBOARD_PATHS } from "./context";
 import { FORM_ID_FIELD } from "./form-once";
 import { MAX_KEY_NAME_LENGTH } from "../auth/account-views";
 import type { KeyFormField, KeyFormValues } from "./key-form";
+import { describedBy, FieldError } from "./display";
 
 const MODE_WORDS: Record<KeyMode, string> = {
   live: "Live: production access (sk_live_…)",
   test: "Test: sandbox only, no real orders (sk_test_…)",
 };
-
-function FieldError(props: { id: string; message: string | undefined }) {
-  return props.message ? (
-    <p id={props.id} class="field-error">
-      {props.message}
-    </p>
-  ) : null;
-}
-
-const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(" ") || undefined;
 
 export function KeyGenerateForm(props: {
   session: WebSession;

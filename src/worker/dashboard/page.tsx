@@ -11,10 +11,11 @@ import { Layout, renderPage } from "../web/page";
 import type { WebSession } from "../web/session";
 import { DASHBOARD_PATHS, isOperator, signedInSession, type DashboardEnv } from "./context";
 
-export type Section = "keys" | "apps" | "operator";
+export type Section = "keys" | "profile" | "apps" | "operator";
 
 const SECTIONS: { section: Section; href: string; label: string; operatorOnly: boolean }[] = [
   { section: "keys", href: DASHBOARD_PATHS.keys, label: "API keys", operatorOnly: false },
+  { section: "profile", href: DASHBOARD_PATHS.profile, label: "Profile", operatorOnly: false },
   { section: "apps", href: DASHBOARD_PATHS.apps, label: "Authorized apps", operatorOnly: false },
   { section: "operator", href: DASHBOARD_PATHS.operator, label: "Operator", operatorOnly: true },
 ];

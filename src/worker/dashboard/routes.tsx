@@ -1,5 +1,5 @@
 /**
- * The dashboard at /dashboard, as one sub-app: account owners manage their API keys and the apps
+ * The dashboard at /dashboard, as one sub-app: account owners manage their API keys, profile and the apps
  * they authorized; operators decide `admin` requests. It reuses the web pages' session (the one
  * the OAuth consent page signs in to), CSRF protection and layout (src/worker/web).
  *
@@ -18,6 +18,7 @@ import { DASHBOARD_PATHS, isOperator, type DashboardEnv } from "./context";
 import { registerCopyScript } from "./copy-script";
 import { registerKeyPages } from "./keys";
 import { registerOperatorPages } from "./operator";
+import { registerProfilePages } from "./profile";
 import { renderDashboardError } from "./page";
 import { registerDashboardStyles } from "./styles";
 
@@ -54,6 +55,7 @@ export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   pages.get(DASHBOARD_PATHS.home, landing);
   pages.get(`${DASHBOARD_PATHS.home}/`, landing);
   registerKeyPages(pages);
+  registerProfilePages(pages);
   registerAppPages(pages);
   registerOperatorPages(pages);
   pages.all(`${DASHBOARD_PATHS.home}/*`, (c) =>

@@ -9,6 +9,7 @@ import { PROBLEM_TYPES, type ProblemCode } from "../http/problem-types";
 import { Layout, renderPage } from "../web/page";
 import type { WebEnv } from "../web/session";
 import { DOCS_PATHS } from "./paths";
+import { noQueryParameters } from "../http/strict-query";
 
 const STYLES = `
 main { max-width: 48rem; }
@@ -58,7 +59,7 @@ function ErrorsPage() {
 }
 
 export function registerErrorsPage(app: Hono<AppEnv>): void {
-  app.get(DOCS_PATHS.errors, (c) => renderPage(c as unknown as Context<WebEnv>, <ErrorsPage />));
+  app.get(DOCS_PATHS.errors, noQueryParameters(), (c) => renderPage(c as unknown as Context<WebEnv>, <ErrorsPage />));
   app.get(DOCS_PATHS.styles, (c) =>
     c.body(STYLES, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=3600" }),
   );

@@ -9,6 +9,7 @@ import type { Context, Hono } from "hono";
 import { raw } from "hono/html";
 import type { AppEnv } from "../http/context";
 import { DOCS_PATHS } from "./paths";
+import { noQueryParameters } from "../http/strict-query";
 
 export const REFERENCE_CSP = [
   "default-src 'none'",
@@ -60,7 +61,7 @@ function ReferencePage() {
 }
 
 export function registerReferencePage(app: Hono<AppEnv>): void {
-  app.get(DOCS_PATHS.reference, (c: Context<AppEnv>) => {
+  app.get(DOCS_PATHS.reference, noQueryParameters(), (c: Context<AppEnv>) => {
     c.header("Content-Security-Policy", REFERENCE_CSP);
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Referrer-Policy", "same-origin");

@@ -9,6 +9,7 @@ import { ProblemSchema } from "../http/problem";
 import { registerErrorsPage } from "./errors-page";
 import { DOCS_PATHS, DOCS_TAG } from "./paths";
 import { registerReferencePage } from "./reference-page";
+import { noQueryParameters } from "../http/strict-query";
 
 const TAGS = [
   { name: "Catalog", description: "The catalog document, its parts and release manifests. Scope `read:catalog`." },
@@ -75,8 +76,12 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     responses: { 200: html("An HTML page with one section per code, anchored by the code.") },
   });
 
-  app.get(DOCS_PATHS.document, (c) =>
-    c.body(documentAt(app, c.var.publicOrigin), 200, { "Content-Type": "application/json" }),
+  app.get(DOCS_PATHS.document, noQueryParameters(), (c) =>
+    c.body(documentAt(app, c.var.publicOrigin), 200, {
+      "Content-Type": "application/json",
+      // Always the deployed routes: revalidated (no validator, so refetched) on every use.
+      "Cache-Control": "no-cache",
+    }),
   );
   registerReferencePage(app);
   registerErrorsPage(app);

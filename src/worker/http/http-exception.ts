@@ -36,7 +36,7 @@ function unsupportedMediaType(contentType: string | undefined): Problem {
     : "a body without a Content-Type";
   return new Problem(
     "unsupported_media_type",
-    `This endpoint reads ${ACCEPTED_BODY_TYPE} bodies only, not ${sent}; send JSON with Content-Type: ${ACCEPTED_BODY_TYPE}.`,
+    `This endpoint reads JSON bodies only, not ${sent}; send JSON with Content-Type: ${ACCEPTED_BODY_TYPE}.`,
     {
       // RFC 9110 §15.5.16: Accept in a 415 names the media types the request could have used.
       headers: { Accept: ACCEPTED_BODY_TYPE },

@@ -2,7 +2,8 @@
  * /openapi.json: the document zod-openapi generates from the routes, completed with what the
  * app's middleware adds to every route, so that it names every status and header the server can
  * send. Routes declare only their own answers; from their `security` this adds:
- * - every operation: 400 `unknown_host` (public-origin.ts), 405 with Allow (allowed-methods.ts),
+ * - every operation: 400 `unknown_host` (public-origin.ts), 400 `unknown_parameter` (strict-query.ts,
+ *   except the OAuth endpoints marked `IGNORES_UNKNOWN_QUERY`), 405 with Allow (allowed-methods.ts),
  *   500 `internal_error`, 413 where a body is accepted (body-limit.ts), `Request-Id` on every answer;
  * - a protected one (`security` names a scheme): the 401s, 403 `insufficient_scope` when a scope is
  *   required, 429 and 503 `oauth_not_configured` of protect(), RateLimit headers on every answer;
@@ -14,6 +15,7 @@ import type { AppEnv } from "./context";
 import { header, RATE_LIMIT_HEADERS, withProblems, type HeaderObject, type ResponseObject } from "./openapi-responses";
 import { PROBLEM_TYPES, type ProblemCode } from "./problem-types";
 import { REQUEST_ID_HEADER } from "./request-id";
+import { IGNORES_UNKNOWN_QUERY } from "./strict-query";
 
 type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
 interface Operation {
@@ -24,6 +26,7 @@ interface Operation {
   parameters?: { name?: string; in?: string }[];
   requestBody?: unknown;
   responses: Record<string, ResponseObject>;
+  "x-unknown-query-parameters"?: string;
 }
 
 const UNAUTHORIZED: ProblemCode[] = [
@@ -79,6 +82,8 @@ function completeOperation(operation: Operation): void {
   const scheme = operation.security?.find((requirement) => Object.keys(requirement).length > 0);
   operation.security ??= [];
   const codes = [...EVERY_OPERATION];
+  if (operation["x-unknown-query-parameters"] !== IGNORES_UNKNOWN_QUERY["x-unknown-query-parameters"])
+    codes.push("unknown_parameter");
   if (operation.requestBody) codes.push("content_too_large");
   if (scheme)
     codes.push(

@@ -127,7 +127,7 @@ export const CONDITIONAL_PARAMETERS = [
 export const RANGE_PARAMETERS = [
   requestHeader(
     "Range",
-    "One range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix` → 206; several ranges or one past the end → 416. Another unit is ignored.",
+    "One range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix` → 206; one past the end → 416. Several ranges or another unit are ignored (200, the whole body).",
   ),
   requestHeader(
     "If-Range",

@@ -24,6 +24,12 @@ export const PROBLEM_TYPES = {
     explanation:
       "A query, path parameter or JSON body failed validation, or the JSON does not parse. The detail names the field and the rule; fix that field.",
   },
+  unknown_parameter: {
+    status: 400,
+    title: "Unknown query parameter",
+    explanation:
+      "The request names a query parameter the route does not take; `errors` lists each one (`parameter`, `message`) and the message says which the route accepts. Remove it: unknown parameters are refused, never ignored.",
+  },
   invalid_release_id: {
     status: 400,
     title: "Invalid release id",
@@ -165,6 +171,12 @@ export const PROBLEM_TYPES = {
     title: "Admin request not found",
     explanation: "No OAuth admin request is waiting for this account and client (never made, or rejected).",
   },
+  order_not_found: {
+    status: 404,
+    title: "Order not found",
+    explanation:
+      "The customer the credential acts for has no order with this id on this deployment (another customer's order, or a sandbox order asked on production, is not found either).",
+  },
   method_not_allowed: {
     status: 405,
     title: "Method not allowed",
@@ -187,6 +199,18 @@ export const PROBLEM_TYPES = {
     title: "Admin request already decided",
     explanation: "The OAuth admin request was already approved; nothing changed.",
   },
+  idempotency_key_reused: {
+    status: 409,
+    title: "Idempotency key reused",
+    explanation:
+      "The `Idempotency-Key` was sent in the last 24 hours with a different request (method, path or body). A retry must repeat the request exactly; a new order needs a new key.",
+  },
+  invalid_state_transition: {
+    status: 409,
+    title: "Invalid state transition",
+    explanation:
+      "The order's status does not allow this: cancel only while `pending` or `paid`, advance only from `pending` or `paid`. The detail gives the status; nothing was changed.",
+  },
   precondition_failed: {
     status: 412,
     title: "Precondition failed",
@@ -208,7 +232,7 @@ export const PROBLEM_TYPES = {
     status: 416,
     title: "Range not satisfiable",
     explanation:
-      "The `Range` starts past the end, is malformed, or asks for more than one range. `Content-Range: bytes */<size>` gives the size.",
+      "The `Range` starts past the end or is malformed (a request for several ranges is answered 200 with the whole body instead). `Content-Range: bytes */<size>` gives the size.",
     headers: ["Content-Range"],
   },
   rate_limited: {

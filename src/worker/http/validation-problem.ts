@@ -5,6 +5,7 @@
  */
 import type { z } from "@hono/zod-openapi";
 import { Problem } from "./problem";
+import { unknownParameterProblem } from "./strict-query";
 
 export interface ValidationError {
   /** Dotted path inside the part of the request that failed (`scopes.0`, `limit`); "" for the whole part. */
@@ -23,14 +24,13 @@ const PART_NAMES: Record<string, string> = {
   cookie: "the cookies",
 };
 
-export function validationErrors(error: z.ZodError, target = "json"): ValidationError[] {
-  const unknown = target === "query" ? "unknown query parameter" : "unknown field";
+function validationErrors(error: z.ZodError): ValidationError[] {
   return error.issues.flatMap((issue): ValidationError[] => {
     const path = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => ({
         path: path ? `${path}.${key}` : key,
-        message: `${unknown} "${key}"`,
+        message: `unknown field "${key}"`,
         code: issue.code,
       }));
     }
@@ -39,7 +39,9 @@ export function validationErrors(error: z.ZodError, target = "json"): Validation
 }
 
 export function validationProblem(error: z.ZodError, target: string): Problem {
-  const errors = validationErrors(error, target);
+  const unknown = target === "query" ? unknownParameterProblem(error) : null;
+  if (unknown) return unknown;
+  const errors = validationErrors(error);
   const where = PART_NAMES[target] ?? "the request";
   const lines = errors.map((entry) => `${entry.path || where}: ${entry.message}`);
   const detail = errors.length === 1 ? lines[0]! : `${errors.length} problems in ${where}: ${lines.join("; ")}`;

@@ -4,6 +4,7 @@ import { KEY_MODES } from "../../common/auth/api-key";
 import { KeyNameSchema, KeyView } from "../auth/account-views";
 import { KEY_ID_PATTERN } from "../../common/auth/ids";
 import { ScopeSchema } from "../../common/auth/scopes";
+import { strictQuery } from "../http/strict-query";
 
 export const CreateKeyBody = z
   .strictObject({
@@ -53,20 +54,18 @@ const cursor = (description: string) =>
     .openapi({ description, example: "key_test_8sQd2LmZpR4vXw1cTy7b" });
 
 /** Cursor pagination as Stripe's lists have it; any other parameter is refused (strict), never ignored. */
-export const KeyListQuery = z
-  .strictObject({
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_PAGE_LIMIT)
-      .optional()
-      .openapi({ description: `1–${MAX_PAGE_LIMIT}. Without it, every key.`, example: 10 }),
-    starting_after: cursor("A key id from the list: the page starts right after it."),
-    ending_before: cursor("A key id from the list: the page ends right before it."),
-  })
-  .refine((query) => !(query.starting_after && query.ending_before), {
-    message: "give starting_after or ending_before, not both",
-    path: ["ending_before"],
-  });
+export const KeyListQuery = strictQuery({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_LIMIT)
+    .optional()
+    .openapi({ description: `1–${MAX_PAGE_LIMIT}. Without it, every key.`, example: 10 }),
+  starting_after: cursor("A key id from the list: the page starts right after it."),
+  ending_before: cursor("A key id from the list: the page ends right before it."),
+}).refine((query) => !(query.starting_after && query.ending_before), {
+  message: "give starting_after or ending_before, not both",
+  path: ["ending_before"],
+});
 export type KeyListQuery = z.infer<typeof KeyListQuery>;

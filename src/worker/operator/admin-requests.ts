@@ -19,6 +19,7 @@ import {
 } from "../auth/oauth/admin-requests";
 import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
+import { strictQuery } from "../http/strict-query";
 import { ACCOUNT_ID_RULE, AccountParams, OPERATOR_BASE, operatorRoute } from "./route";
 
 /** Recorded as `approved_by` of a decision made through this API (the dashboard records the operator's email). */
@@ -30,7 +31,7 @@ const RequestParams = AccountParams.extend({
     .string()
     .regex(/^[\w-]{1,256}$/, "a client id is letters, digits, - and _ (see npm run clients -- list)"),
 });
-const PendingQuery = z.object({ account_id: z.string().regex(ACCOUNT_ID_PATTERN, ACCOUNT_ID_RULE).optional() });
+const PendingQuery = strictQuery({ account_id: z.string().regex(ACCOUNT_ID_PATTERN, ACCOUNT_ID_RULE).optional() });
 
 async function withAccountEmails(env: Env, requests: readonly AdminApproval[]): Promise<AdminRequestView[]> {
   const emails = new Map<string, Promise<string | null>>();

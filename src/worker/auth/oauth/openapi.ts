@@ -8,6 +8,7 @@ import type { AppEnv } from "../../http/context";
 import { SCOPES } from "../../../common/auth/scopes";
 import { ACCESS_TOKEN_TTL_SECONDS, OAUTH_ENDPOINTS } from "./provider";
 import { SCOPE_WORDS } from "./scope-words";
+import { IGNORES_UNKNOWN_QUERY } from "../../http/strict-query";
 
 export const OAUTH_SCHEME_NAME = "oauth2";
 
@@ -100,6 +101,7 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
     path: OAUTH_ENDPOINTS.metadata,
     operationId: "getAuthorizationServerMetadata",
     tags,
+    ...IGNORES_UNKNOWN_QUERY,
     summary: "Authorization server metadata (RFC 8414)",
     responses: {
       200: {
@@ -113,6 +115,7 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
     path: OAUTH_ENDPOINTS.token,
     operationId: "requestToken",
     tags,
+    ...IGNORES_UNKNOWN_QUERY,
     summary: "Exchange a code, or refresh (rotating refresh tokens)",
     request: form(TokenRequest),
     responses: {
@@ -131,6 +134,7 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
     path: OAUTH_ENDPOINTS.revoke,
     operationId: "revokeToken",
     tags,
+    ...IGNORES_UNKNOWN_QUERY,
     summary: "Revoke a token and its grant (RFC 7009)",
     request: form(RevocationRequest),
     responses: {

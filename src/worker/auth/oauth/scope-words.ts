@@ -1,15 +1,15 @@
 /**
  * Each scope in the plain words a customer reads on the consent page (and the table of docs/oauth.md).
- * `admin` says plainly that an operator has to approve it.
+ * Each names what the app will be able to do; `admin` says it implies all the others and that an operator has to approve it.
  */
 import type { Scope } from "../../../common/auth/scopes";
 
 export const SCOPE_WORDS = {
   "read:catalog": "Read the readiness catalog",
   "read:cheeses": "Browse the cheese catalog",
-  "read:orders": "See your order history",
-  "write:orders": "Place and change orders for you",
-  "read:profile": "See your customer profile",
-  "write:profile": "Change your customer profile",
-  admin: "Full access to your account — only after an operator approves it",
+  "read:orders": "See your cheese orders: items, totals, status and shipping address",
+  "write:orders": "Place cheese orders in your name and cancel them before they ship",
+  "read:profile": "See your profile: name, contact email, phone, shipping address and preferences",
+  "write:profile": "Change your profile: name, contact email, phone, shipping address and preferences",
+  admin: "Full access to your account: everything every other permission allows — only after an operator approves it",
 } as const satisfies Record<Scope, string>;

@@ -1,0 +1,126 @@
+/**
+ * GET and PATCH /v2/customer: the profile of the customer the credential acts for (the account
+ * that owns the API key, or the customer who consented to the OAuth app), scopes `read:profile`
+ * and `write:profile`. PATCH is a JSON merge patch (RFC 7396) guarded by If-Match on the profile's
+ * ETag (RFC 9110 §13.1.1): a change based on a stale read is 412, never a lost update.
+ */
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { accountObject, outcomeValue } from "../auth/accounts";
+import { bearerSecurity, protect } from "../auth/protect";
+import { ifNoneMatchMatches, requireIfMatch } from "../catalog/conditional";
+import type { AppEnv } from "../http/context";
+import { header, problemResponses } from "../http/openapi-responses";
+import { NO_QUERY } from "../http/strict-query";
+import { validationProblem } from "../http/validation-problem";
+import type { CustomerRecord } from "./customer-store";
+import { mergePatch } from "./merge-patch";
+import { CustomerFields, CustomerPatch, CustomerView } from "./schemas";
+
+export const CUSTOMER_PATH = "/v2/customer";
+/** A profile changed under a PATCH without If-Match is read and patched again, this many times at most. */
+const ATTEMPTS = 3;
+
+const etagOf = (record: CustomerRecord) => `"v${record.version}"`;
+const ETAG_HEADER = {
+  ETag: header('The profile\'s version, e.g. `"v3"`: send it in If-Match to change it safely.', true),
+};
+const PROFILE_CONTENT = { "application/json": { schema: CustomerView } };
+
+const getCustomer = createRoute({
+  method: "get",
+  path: CUSTOMER_PATH,
+  operationId: "getCustomer",
+  tags: ["Customer"],
+  summary: "The customer's profile",
+  middleware: [protect("read:profile")] as const,
+  security: bearerSecurity("read:profile"),
+  request: {
+    query: NO_QUERY,
+    headers: z.object({
+      "if-none-match": z
+        .string()
+        .optional()
+        .openapi({ description: "The ETag of a profile you hold: 304 while it is current." }),
+      "if-match": z
+        .string()
+        .optional()
+        .openapi({ description: "412 unless the profile's ETag is listed (strong comparison)." }),
+    }),
+  },
+  responses: {
+    200: { description: "The profile.", headers: ETAG_HEADER, content: PROFILE_CONTENT },
+    304: { description: "The profile is still the one If-None-Match names.", headers: ETAG_HEADER },
+    ...problemResponses("bad_request", "precondition_failed"),
+  },
+});
+
+const patchCustomer = createRoute({
+  method: "patch",
+  path: CUSTOMER_PATH,
+  operationId: "updateCustomer",
+  tags: ["Customer"],
+  summary: "Change the customer's profile",
+  description:
+    "A JSON merge patch (RFC 7396): members replace, `null` removes `phone`, `shipping_address` or `line2`, objects merge. " +
+    "Every problem is listed at once; nothing is saved unless the whole result is valid. Send `If-Match` with the ETag of " +
+    "the profile you read: if it changed since, 412 and nothing is saved. An email change is recorded, not verified.",
+  middleware: [protect("write:profile")] as const,
+  security: bearerSecurity("write:profile"),
+  request: {
+    query: NO_QUERY,
+    headers: z.object({
+      "if-match": z.string().optional().openapi({ description: "The ETag of the profile this change is based on." }),
+    }),
+    body: {
+      required: true,
+      content: {
+        "application/merge-patch+json": { schema: CustomerPatch },
+        "application/json": { schema: CustomerPatch },
+      },
+    },
+  },
+  responses: {
+    200: { description: "The profile as saved.", headers: ETAG_HEADER, content: PROFILE_CONTENT },
+    ...problemResponses("bad_request", "precondition_failed", "unsupported_media_type"),
+  },
+});
+
+const customerOf = (c: Context<AppEnv>) => accountObject(c.env, c.get("principal").accountId);
+
+export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(getCustomer, async (c) => {
+    const record = outcomeValue(await customerOf(c).customer());
+    const etag = etagOf(record);
+    requireIfMatch(c.req.header("If-Match"), etag);
+    c.header("ETag", etag);
+    c.header("Cache-Control", "private, no-cache");
+    if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return c.body(null, 304);
+    return c.json(record.customer, 200);
+  });
+
+  app.openapi(patchCustomer, async (c) => {
+    const patch = c.req.valid("json");
+    const ifMatch = c.req.header("If-Match");
+    const stub = customerOf(c);
+    for (let attempt = 1; ; attempt++) {
+      const current = outcomeValue(await stub.customer());
+      requireIfMatch(ifMatch, etagOf(current));
+      const checked = CustomerFields.safeParse(mergePatch(fieldsOf(current.customer), patch));
+      if (!checked.success) throw validationProblem(checked.error, "json");
+      const saved = await stub.replaceCustomer(checked.data, current.version);
+      // Without a tag from the client, a concurrent change is merged into, not reported.
+      const retry = !saved.ok && saved.code === "precondition_failed" && (ifMatch ?? "*").trim() === "*";
+      if (retry && attempt < ATTEMPTS) continue;
+      const record = outcomeValue(saved);
+      c.header("ETag", etagOf(record));
+      c.header("Cache-Control", "no-store");
+      return c.json(record.customer, 200);
+    }
+  });
+}
+
+function fieldsOf(customer: CustomerView): CustomerFields {
+  const { name, email, phone, shipping_address, preferences } = customer;
+  return { name, email, phone, shipping_address, preferences };
+}

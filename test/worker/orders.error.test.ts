@@ -1,0 +1,168 @@
+/** Refusals of the orders API: bad input (every problem at once), unknown ids, the state machine. */
+import { describe, expect, it } from "vitest";
+import { bearer, call } from "./auth-fixtures";
+import { advanceDirectly, COMTE_TWICE, createOrder, customer, getJson, json, placeOrder } from "./orders-support";
+import { expectProblem } from "./support/problems";
+
+interface ValidationProblem {
+  detail: string;
+  errors: { path: string; message: string; code: string }[];
+}
+const pathsOf = async (res: Response) =>
+  ((await expectProblem(res, 400, "bad_request")) as unknown as ValidationProblem).errors.map((e) => e.path).sort();
+
+const countOrders = async (secret: string) =>
+  (await (await getJson(secret, "/v2/orders?limit=100")).json<{ data: unknown[] }>()).data.length;
+
+describe("POST /v2/orders bad input", () => {
+  it("names every bad line at once: unknown cheese, quantity 0 and 100, a repeated cheese, an unknown field", async () => {
+    const { secret } = await customer();
+    const res = await createOrder(secret, {
+      items: [
+        { cheese_id: "chs_comte", quantity: 0 },
+        { cheese_id: "chs_stilton", quantity: 1 },
+        { cheese_id: "chs_feta", quantity: 100 },
+        { cheese_id: "chs_manchego", quantity: 1.5, colour: "red" },
+      ],
+      gift: true,
+    });
+    expect(await pathsOf(res)).toEqual([
+      "gift",
+      "items.0.quantity",
+      "items.1.cheese_id",
+      "items.2.quantity",
+      "items.3.colour",
+      "items.3.quantity",
+    ]);
+    expect(await countOrders(secret)).toBe(0);
+  });
+
+  it("refuses no lines, more than 50 lines, mixed currencies and a cheese twice", async () => {
+    const { secret } = await customer();
+    expect(await pathsOf(await createOrder(secret, { items: [] }))).toEqual(["items"]);
+    const many = Array.from({ length: 51 }, () => ({ cheese_id: "chs_comte", quantity: 1 }));
+    expect(await pathsOf(await createOrder(secret, { items: many }))).toEqual(["items"]);
+    const mixed = await createOrder(secret, {
+      items: [
+        { cheese_id: "chs_comte", quantity: 1 },
+        { cheese_id: "chs_cheddar", quantity: 1 },
+      ],
+    });
+    const problem = (await expectProblem(mixed, 400, "bad_request")) as unknown as ValidationProblem;
+    expect(problem.errors).toEqual([
+      { path: "items", message: "one currency per order, not eur and gbp", code: "custom" },
+    ]);
+    const twice = await createOrder(secret, {
+      items: [
+        { cheese_id: "chs_comte", quantity: 1 },
+        { cheese_id: "chs_comte", quantity: 2 },
+      ],
+    });
+    expect(await pathsOf(twice)).toEqual(["items.1.cheese_id"]);
+    expect(await countOrders(secret)).toBe(0);
+  });
+
+  it("checks the address and metadata, and needs an address when the customer has none", async () => {
+    const { secret } = await customer({ address: null });
+    const res = await createOrder(secret, {
+      ...COMTE_TWICE,
+      shipping_address: { line1: "", city: "Lyon", postal_code: "69002", country: "fr" },
+      metadata: { ["k".repeat(41)]: "v", ok: "x".repeat(501) },
+    });
+    expect(await pathsOf(res)).toEqual([
+      "metadata.kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk",
+      "metadata.ok",
+      "shipping_address.country",
+      "shipping_address.line1",
+    ]);
+    const none = await createOrder(secret, COMTE_TWICE);
+    const problem = (await expectProblem(none, 400, "bad_request")) as unknown as ValidationProblem;
+    expect(problem.errors).toEqual([expect.objectContaining({ path: "shipping_address" })]);
+    expect(await countOrders(secret)).toBe(0);
+  });
+
+  it("refuses malformed JSON, no body, another media type, a huge body and an unknown query parameter", async () => {
+    const { secret } = await customer();
+    await expectProblem(await createOrder(secret, '{"items": ['), 400, "bad_request");
+    await expectProblem(await call("/v2/orders", { method: "POST", headers: bearer(secret) }), 400, "bad_request");
+    const form = await call("/v2/orders", {
+      method: "POST",
+      headers: { ...bearer(secret), "Content-Type": "application/x-www-form-urlencoded" },
+      body: "items=chs_comte",
+    });
+    await expectProblem(form, 415, "unsupported_media_type");
+    const huge = { ...COMTE_TWICE, metadata: { note: "x".repeat(70_000) } };
+    await expectProblem(await createOrder(secret, huge), 413, "content_too_large");
+    await expectProblem(
+      await call("/v2/orders?dry_run=1", json(secret, "POST", COMTE_TWICE)),
+      400,
+      "unknown_parameter",
+    );
+    expect(await countOrders(secret)).toBe(0);
+  });
+});
+
+describe("reading orders: bad ids and parameters", () => {
+  it("400 for a malformed id, 404 order_not_found for an unknown one", async () => {
+    const { secret } = await customer();
+    expect(await pathsOf(await getJson(secret, "/v2/orders/12345"))).toEqual(["id"]);
+    await expectProblem(await getJson(secret, "/v2/orders/ord_AAAAAAAAAAAAAAAAAAAA"), 404, "order_not_found");
+    const cancel = await call("/v2/orders/ord_AAAAAAAAAAAAAAAAAAAA/cancel", {
+      method: "POST",
+      headers: bearer(secret),
+    });
+    await expectProblem(cancel, 404, "order_not_found");
+  });
+
+  it("lists every bad list parameter at once, and refuses an unknown cursor", async () => {
+    const { secret } = await customer();
+    const res = await getJson(
+      secret,
+      "/v2/orders?limit=0&status=lost&created[gte]=yesterday&created[lt]=2026-13-01&starting_after=x&sort=asc",
+    );
+    const problem = await expectProblem(res, 400, "unknown_parameter");
+    const paths = (problem as unknown as ValidationProblem).errors.map((e) => e.path);
+    expect(paths[0]).toBe("sort");
+    expect(paths.sort()).toEqual(["created[gte]", "created[lt]", "limit", "sort", "starting_after", "status"]);
+    const cursor = await getJson(secret, "/v2/orders?starting_after=ord_AAAAAAAAAAAAAAAAAAAA");
+    expect(await pathsOf(cursor)).toEqual(["starting_after"]);
+  });
+});
+
+describe("the state machine", () => {
+  it("refuses to cancel a cancelled or shipped order with 409 invalid_state_transition, changing nothing", async () => {
+    const { secret, accountId } = await customer();
+    const cancelled = await placeOrder(secret);
+    const cancel = (id: string) => call(`/v2/orders/${id}/cancel`, { method: "POST", headers: bearer(secret) });
+    expect((await cancel(cancelled.id)).status).toBe(200);
+    const again = await expectProblem(await cancel(cancelled.id), 409, "invalid_state_transition");
+    expect(again.detail).toBe(`Order ${cancelled.id} is cancelled; cancel is allowed only from pending or paid.`);
+    const shipped = await placeOrder(secret);
+    await advanceDirectly(accountId, shipped.id, 2);
+    await expectProblem(await cancel(shipped.id), 409, "invalid_state_transition");
+    const read = await (await getJson(secret, `/v2/orders/${shipped.id}`)).json<{ status: string }>();
+    expect(read.status).toBe("shipped");
+  });
+
+  it("has no test helper on production: advance is 404 not_found and changes nothing", async () => {
+    const { secret } = await customer();
+    const order = await placeOrder(secret);
+    const res = await call(`/v2/orders/${order.id}/test_helpers/advance`, { method: "POST", headers: bearer(secret) });
+    const problem = await expectProblem(res, 404, "not_found");
+    expect(problem.detail).toMatch(/sandbox only/);
+    const doc = await (await call("/openapi.json")).json<{
+      paths: Record<string, { post: { responses: Record<string, unknown> } }>;
+    }>();
+    const documented = JSON.stringify(doc.paths["/v2/orders/{id}/test_helpers/advance"]!.post.responses["404"]);
+    expect(documented).toContain('"not_found"');
+    expect((await (await getJson(secret, `/v2/orders/${order.id}`)).json<{ status: string }>()).status).toBe("pending");
+  });
+
+  it("refuses a cancel body with fields", async () => {
+    const { secret } = await customer();
+    const order = await placeOrder(secret);
+    const res = await call(`/v2/orders/${order.id}/cancel`, json(secret, "POST", { reason: "changed my mind" }));
+    expect(await pathsOf(res)).toEqual(["reason"]);
+    expect((await (await getJson(secret, `/v2/orders/${order.id}`)).json<{ status: string }>()).status).toBe("pending");
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Idempotency-Key on POST /v2/orders, as Stripe's: a retry replays the first answer, the key with
+ * another request is 409, and concurrent requests with one key make one order.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { IDEMPOTENCY_TTL_MS } from "../../src/worker/orders/order-book";
+import { bearer, call } from "./auth-fixtures";
+import { expectProblem } from "./support/problems";
+import { COMTE_TWICE, createOrder, customer, getJson, type OrderView } from "./orders-support";
+
+const orderCount = async (secret: string) =>
+  (await (await getJson(secret, "/v2/orders?limit=100")).json<{ data: OrderView[] }>()).data.length;
+
+describe("Idempotency-Key", () => {
+  it("replays the first answer (status, body) for a retry and creates nothing more", async () => {
+    const { secret } = await customer();
+    const key = crypto.randomUUID();
+    const first = await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key });
+    expect(first.status).toBe(201);
+    const body = await first.text();
+    const retry = await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key });
+    expect(retry.status).toBe(201);
+    expect(await retry.text()).toBe(body);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(retry.headers.get("location")).toBe(first.headers.get("location"));
+    expect(await orderCount(secret)).toBe(1);
+  });
+
+  it("replays the first answer even after the order changed (the answer, not the order)", async () => {
+    const { secret } = await customer();
+    const key = crypto.randomUUID();
+    const first = await (await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key })).json<OrderView>();
+    await createOrder(secret, COMTE_TWICE); // no key: never deduplicated
+    const cancel = await call(`/v2/orders/${first.id}/cancel`, { method: "POST", headers: bearer(secret) });
+    expect((await cancel.json<OrderView>()).status).toBe("cancelled");
+    const again = await (await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key })).json<OrderView>();
+    expect(again).toEqual(first);
+    expect(again.status).toBe("pending");
+    expect(await orderCount(secret)).toBe(2);
+  });
+
+  it("treats the same request with members in another order as the same request", async () => {
+    const { secret } = await customer();
+    const key = crypto.randomUUID();
+    const body = { items: [{ cheese_id: "chs_feta", quantity: 1 }], metadata: { a: "1", b: "2" } };
+    const first = await createOrder(secret, body, { "Idempotency-Key": key });
+    const reordered = '{"metadata":{"b":"2","a":"1"},"items":[{"quantity":1,"cheese_id":"chs_feta"}]}';
+    const retry = await createOrder(secret, reordered, { "Idempotency-Key": key });
+    expect(retry.status).toBe(201);
+    expect(await retry.text()).toBe(await first.text());
+  });
+
+  it("refuses the same key with a different body: 409 idempotency_key_reused, nothing created", async () => {
+    const { secret } = await customer();
+    const key = crypto.randomUUID();
+    expect((await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key })).status).toBe(201);
+    const other = await createOrder(
+      secret,
+      { items: [{ cheese_id: "chs_comte", quantity: 3 }] },
+      { "Idempotency-Key": key },
+    );
+    const problem = await expectProblem(other, 409, "idempotency_key_reused");
+    expect(problem.detail).toMatch(/different request/);
+    expect(await orderCount(secret)).toBe(1);
+  });
+
+  it("creates exactly one order from 20 concurrent requests with one key, all answering the same order", async () => {
+    const { secret } = await customer();
+    const key = crypto.randomUUID();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key })),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array(20).fill(201));
+    const ids = new Set(await Promise.all(answers.map(async (res) => (await res.json<OrderView>()).id)));
+    expect(ids.size).toBe(1);
+    expect(answers.filter((res) => res.headers.get("idempotent-replayed") === "true")).toHaveLength(19);
+    expect(await orderCount(secret)).toBe(1);
+  });
+
+  it("keeps keys per customer: another customer's same key makes their own order", async () => {
+    const a = await customer();
+    const b = await customer();
+    const key = crypto.randomUUID();
+    const first = await (await createOrder(a.secret, COMTE_TWICE, { "Idempotency-Key": key })).json<OrderView>();
+    const second = await createOrder(
+      b.secret,
+      { items: [{ cheese_id: "chs_feta", quantity: 1 }] },
+      { "Idempotency-Key": key },
+    );
+    expect(second.status).toBe(201);
+    expect((await second.json<OrderView>()).id).not.toBe(first.id);
+  });
+
+  it("records nothing for a refused request: corrected, the same key creates the order", async () => {
+    const { secret } = await customer();
+    const key = crypto.randomUUID();
+    const bad = await createOrder(
+      secret,
+      { items: [{ cheese_id: "chs_comte", quantity: 0 }] },
+      { "Idempotency-Key": key },
+    );
+    await expectProblem(bad, 400, "bad_request");
+    expect((await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key })).status).toBe(201);
+  });
+
+  it("forgets a key after 24 hours: the record's expiry is 24 h after the first request", async () => {
+    const { secret, accountId } = await customer();
+    const key = crypto.randomUUID();
+    const before = Date.now();
+    expect((await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key })).status).toBe(201);
+    const stub = env.ACCOUNTS.getByName(accountId);
+    const { runInDurableObject } = await import("cloudflare:test");
+    const expires = await runInDurableObject(
+      stub,
+      (_instance, state) =>
+        state.storage.sql.exec<{ expires_ms: number }>("SELECT expires_ms FROM idempotency_keys").one().expires_ms,
+    );
+    expect(expires).toBeGreaterThanOrEqual(before + IDEMPOTENCY_TTL_MS);
+    expect(expires).toBeLessThanOrEqual(Date.now() + IDEMPOTENCY_TTL_MS);
+    // Expire it, as 24 hours would: the same key with another body is now a new order, not a 409.
+    await runInDurableObject(stub, (_instance, state) => {
+      state.storage.sql.exec("UPDATE idempotency_keys SET expires_ms = ?", Date.now() - 1);
+    });
+    const later = await createOrder(
+      secret,
+      { items: [{ cheese_id: "chs_feta", quantity: 1 }] },
+      { "Idempotency-Key": key },
+    );
+    expect(later.status).toBe(201);
+  });
+
+  it("refuses a key that is empty, too long or not visible ASCII, with 400 naming the header", async () => {
+    const { secret } = await customer();
+    for (const key of ["x".repeat(256), "two words", "ключ"]) {
+      const res = await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key });
+      const problem = (await expectProblem(res, 400, "bad_request")) as unknown as { errors: { path: string }[] };
+      expect(problem.errors.map((e) => e.path)).toEqual(["idempotency-key"]);
+    }
+    expect((await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": "x".repeat(255) })).status).toBe(201);
+    expect(await orderCount(secret)).toBe(1);
+  });
+});
