@@ -1,6 +1,6 @@
 /**
  * The layout's rules (docs/architecture.md "Rules"): what may import what. `npm test` runs them
- * (test/scripts/boundaries.test.ts); `npx depcruise src scripts bench packages/client/src` alone.
+ * (test/node/boundaries.test.ts); `npx depcruise src scripts bench packages/client/src packages/client/test test` alone.
  */
 const WORKER = "^src/worker/";
 const SHARED = "^src/common/";
@@ -26,6 +26,11 @@ module.exports = {
           "\\.d\\.m?ts$",
           "^scripts/[^/]+\\.(ts|mjs)$",
           "^bench/workers/",
+          "^bench/[^/]+\\.mjs$",
+          "^bench/run\\.ts$",
+          "^src/node/local/docs-assets\\.mjs$",
+          "\\.test\\.ts$",
+          "^test/worker/support/[^/]+\\.global-setup\\.ts$",
           "^src/worker/index\\.ts$",
           "^packages/client/src/(index|node)\\.ts$",
         ],
@@ -37,30 +42,46 @@ module.exports = {
       severity: "error",
       comment: "src/common runs in the worker and in Node: it imports neither side's code.",
       from: { path: SHARED },
-      to: { path: [WORKER, NODE, "^scripts/", "^test/"] },
+      to: { path: [WORKER, NODE, "^scripts/", "^bench/", "^test/"] },
     },
     {
       name: "node-not-worker",
       severity: "error",
-      comment: "src/node runs in Node only: worker code (workerd globals, bindings) is not for it.",
+      comment:
+        "src/node runs in Node only: it takes the operator API's response shapes from the worker as types; " +
+        "values come from src/common. One exception: src/node/oauth/ loads the OAuth provider config in Node on purpose.",
+      from: { path: NODE, pathNot: "^src/node/oauth/(library-in-node|demo)\\.ts$" },
+      to: { path: WORKER, dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "node-not-doors",
+      severity: "error",
+      comment: "src/node is the engine: it imports no CLI door, bench or test.",
       from: { path: NODE },
-      to: { path: [WORKER, "^scripts/"] },
+      to: { path: ["^scripts/", "^bench/", "^test/"] },
     },
     {
       name: "worker-not-node",
       severity: "error",
       comment: "The worker bundle must not carry the build/publish code that only Node runs.",
       from: { path: WORKER },
-      to: { path: [NODE, "^scripts/"] },
+      to: { path: [NODE, "^scripts/", "^bench/", "^test/"] },
     },
     {
-      name: "scripts-use-worker-types-only",
+      name: "scripts-are-doors",
       severity: "error",
       comment:
-        "The CLIs take the operator API's response shapes from the worker as types; values come from src/common. " +
-        "One exception: scripts/oauth/library-in-node.ts loads the OAuth provider config in Node on purpose.",
-      from: { path: "^scripts/", pathNot: "^scripts/oauth/library-in-node\\.ts$" },
-      to: { path: WORKER, dependencyTypesNot: ["type-only"] },
+        "scripts/ holds thin command-line doors: each parses its arguments and calls src/node, nothing else " +
+        "(the shapes it prints come through src/node too).",
+      from: { path: "^scripts/" },
+      to: { path: ["^src/worker/", "^src/common/", "^bench/", "^test/", "^packages/"] },
+    },
+    {
+      name: "nothing-imports-scripts",
+      severity: "error",
+      comment: "A door is run, never imported: what a test or another door needs lives in src/node.",
+      from: {},
+      to: { path: "^scripts/" },
     },
     {
       name: "auth-not-pages",

@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { copyDocsAssets } from "./scripts/docs-assets.mjs";
+import { copyDocsAssets } from "./src/node/local/docs-assets.mjs";
 
 // Four suites, one command (`npm test`):
 // - worker:  inside workerd, with the real local KV/R2/Durable Objects of wrangler.toml
 // - worker-sandbox: the same, with the bindings and vars of [env.sandbox]
-// - scripts: the Node CLIs (build, publish, keys, pull) in plain Node 22
+// - node:    the Node engines and CLIs (build, publish, keys, pull) and the client package, in Node 22
 // - e2e:     the real `wrangler dev` on a free port, driven over HTTP (and a browser)
 
 // What wrangler.toml leaves to each deployment: the tests' public origin (their requests go to
@@ -30,6 +30,15 @@ export default defineConfig({
     // it starts (wrangler, workerd, the CLIs), so at least two files run at once.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     outputFile: { json: "test-results/vitest.json" },
+    // `npm run coverage`: line coverage of the Node side (the node project runs in Node, where V8
+    // coverage works; the worker's tests run inside workerd, where it does not). Per file and per
+    // folder in test-results/coverage; docs/development.md reports the figures.
+    coverage: {
+      provider: "v8",
+      include: ["src/node/**", "src/common/**", "packages/client/src/**"],
+      reporter: ["text-summary", "json-summary"],
+      reportsDirectory: "test-results/coverage",
+    },
     // The worker's access log (one JSON line per request, src/worker/http/access-log.ts) is for Workers
     // Logs; in test output it would bury everything else. test/worker/access-log.test.ts reads it.
     onConsoleLog: (log) => !log.includes('"message":"request"'),
@@ -61,7 +70,12 @@ export default defineConfig({
         test: { name: "worker-sandbox", include: ["test/worker/**/*.sandbox.test.ts"] },
       },
       {
-        test: { name: "scripts", include: ["test/scripts/**/*.test.ts"], environment: "node", testTimeout: 60_000 },
+        test: {
+          name: "node",
+          include: ["test/node/**/*.test.ts", "packages/client/test/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+        },
       },
       {
         test: {

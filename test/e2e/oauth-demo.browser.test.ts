@@ -5,9 +5,9 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callbackPage } from "../../scripts/oauth/callback-page";
-import { DEMO_CLIENT_NAME, startOAuthDemo, type OAuthDemo } from "../../scripts/oauth/demo";
-import { freePort } from "../../scripts/wrangler-dev";
+import { callbackPage } from "../../src/node/oauth/callback-page";
+import { DEMO_CLIENT_NAME, startOAuthDemo, type OAuthDemo } from "../../src/node/oauth/demo";
+import { freePort } from "../../src/node/local/wrangler-dev";
 import { DESKTOP, inspect } from "./dashboard-support";
 import { launchChromium } from "./support/chromium";
 

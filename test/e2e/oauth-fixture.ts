@@ -8,7 +8,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
-import { localOperator } from "../../scripts/keys/local-operator";
+import { localOperator } from "../../src/node/operator/local-operator";
 import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
 import { runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";

@@ -12,9 +12,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FormBrowser, formField, signInAndAllow } from "./oauth-fixture";
-import { freePort } from "../../scripts/wrangler-dev";
+import { freePort } from "../../src/node/local/wrangler-dev";
 import { REPO_ROOT } from "./support/wrangler-dev";
-import { DEMO_CLIENT_NAME, demoRedirectUri } from "../../scripts/oauth/demo";
+import { DEMO_CLIENT_NAME, demoRedirectUri } from "../../src/node/oauth/demo";
 import { registerClientStartingWithDash } from "./support/dash-client";
 import { bash, npmStart, printedCommands, type NpmStart, type Shell } from "./support/npm-start";
 

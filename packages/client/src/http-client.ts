@@ -25,7 +25,7 @@ export const systemClock: Clock = {
     new Promise((resolve, reject) => {
       const wake = () => {
         clearTimeout(timer);
-        reject(signal!.reason);
+        reject(signal?.reason);
       };
       const timer = setTimeout(() => {
         signal?.removeEventListener("abort", wake);

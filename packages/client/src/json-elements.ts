@@ -73,7 +73,7 @@ export class ArrayElementScanner {
   private scan(chunk: Uint8Array, out: ScannedElement[]): void {
     let from = 0; // where the current element's bytes start in this chunk
     for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i]!;
+      const byte = chunk[i] ?? 0; // i < chunk.length: `?? 0` only satisfies the type
       if (byte === NEWLINE) {
         this.line++;
         this.column = 0;
@@ -155,7 +155,8 @@ export class ArrayElementScanner {
 
 /** A copy: the caller may reuse the chunks' memory. */
 function concat(pieces: Uint8Array[]): Uint8Array {
-  if (pieces.length === 1) return new Uint8Array(pieces[0]!);
+  const [only] = pieces;
+  if (pieces.length === 1 && only) return new Uint8Array(only);
   const out = new Uint8Array(pieces.reduce((n, piece) => n + piece.length, 0));
   let at = 0;
   for (const piece of pieces) {

@@ -1,6 +1,6 @@
 /**
  * What the API serves, as the client hands it out: a release's manifest (README "Catalog") and a
- * profile (the shape `GET /openapi.json` names Profile). test/scripts/client-types.test.ts keeps
+ * profile (the shape `GET /openapi.json` names Profile). test/node/client-types.test.ts keeps
  * these equal to the schemas the worker validates with.
  */
 export interface PartEntry {

@@ -21,7 +21,8 @@ const CRC32_TABLE = (() => {
 export function crc32(ascii: string): number {
   let crc = 0xffffffff;
   for (let i = 0; i < ascii.length; i++) {
-    crc = CRC32_TABLE[(crc ^ ascii.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
+    // The index is a byte, and the table has 256 entries: `?? 0` only satisfies the type.
+    crc = (CRC32_TABLE[(crc ^ ascii.charCodeAt(i)) & 0xff] ?? 0) ^ (crc >>> 8);
   }
   return (crc ^ 0xffffffff) >>> 0;
 }
@@ -31,7 +32,7 @@ export function base62Fixed(value: number, width: number): string {
   let out = "";
   let rest = value;
   for (let i = 0; i < width; i++) {
-    out = BASE62_ALPHABET[rest % 62]! + out;
+    out = BASE62_ALPHABET.charAt(rest % 62) + out;
     rest = Math.floor(rest / 62);
   }
   return out;

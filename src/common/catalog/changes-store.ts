@@ -113,26 +113,31 @@ async function profileBytesOf(
   const hex = hexOf(manifest.release_id);
   let written = 0;
   let next = 0;
+  const at = (i: number) => {
+    const profile = profiles[i];
+    if (!profile) throw new Error(`changed profile ${i} of ${profiles.length} is out of range`);
+    return profile;
+  };
   for (const part of manifest.parts) {
     const end = part.offset + part.length;
     // The profiles that have bytes in this part: from `next` while they start before its end.
     let last = next;
-    while (last < profiles.length && profiles[last]!.offset < end) last++;
+    while (last < profiles.length && at(last).offset < end) last++;
     if (last === next) continue;
-    const from = Math.max(part.offset, profiles[next]!.offset);
-    const to = Math.min(end, profiles[last - 1]!.offset + profiles[last - 1]!.length);
+    const from = Math.max(part.offset, at(next).offset);
+    const to = Math.min(end, at(last - 1).offset + at(last - 1).length);
     const key = storageKeys.part(hex, part.index);
     const object = await bucket.get(key, { range: { offset: from - part.offset, length: to - from } });
     if (!object) throw new Error(`${key} is missing from R2`);
     const bytes = new Uint8Array(await object.arrayBuffer());
     for (let i = next; i < last; i++) {
-      const p = profiles[i]!;
+      const p = at(i);
       const slice = bytes.subarray(Math.max(p.offset, from) - from, Math.min(p.offset + p.length, to) - from);
       out.set(slice, written);
       written += slice.length;
     }
     // A profile that goes on into the next part is taken up again there.
-    const tail = profiles[last - 1]!;
+    const tail = at(last - 1);
     next = tail.offset + tail.length > end ? last - 1 : last;
   }
   if (written !== total) throw new Error(`read ${written} bytes of changed profiles, expected ${total}`);

@@ -105,7 +105,8 @@ export function lastAtOrBefore(sorted: readonly string[], key: string): number {
   let high = sorted.length - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
-    if (sorted[mid]! <= key) low = mid + 1;
+    // mid is in range: `?? key` only satisfies the type.
+    if ((sorted[mid] ?? key) <= key) low = mid + 1;
     else high = mid - 1;
   }
   return high;

@@ -93,9 +93,10 @@ export function parseChangeLine(line: string): ReleaseChange {
   const f = line.split(" ");
   const change = KINDS[f[0] ?? ""];
   if (f.length !== 10 || !change) throw new ChangeFormatError(`a change line has ${f.length} fields, expected 10`);
+  const field = (at: number) => f[at] ?? ""; // ten fields, checked above
   const side = (at: number): ProfileBytes | undefined =>
-    f[at] === "-" ? undefined : { offset: Number(f[at]), length: Number(f[at + 1]), sha256: f[at + 2]! };
-  return { change, productKey: f[1]!, funnelKey: f[2]!, id: f[3]!, current: side(4), previous: side(7) };
+    field(at) === "-" ? undefined : { offset: Number(field(at)), length: Number(field(at + 1)), sha256: field(at + 2) };
+  return { change, productKey: field(1), funnelKey: field(2), id: field(3), current: side(4), previous: side(7) };
 }
 
 export class ChangeFormatError extends Error {}

@@ -56,7 +56,8 @@ export async function readManifest(kv: ManifestKv, hex: string): Promise<Manifes
   if (text === null) return null;
   const manifest = Manifest.parse(JSON.parse(text));
   if (!manifest.index) return manifest;
-  if (manifests.size >= MANIFESTS_KEPT_IN_ISOLATE) manifests.delete(manifests.keys().next().value!);
+  const oldest = manifests.keys().next();
+  if (manifests.size >= MANIFESTS_KEPT_IN_ISOLATE && !oldest.done) manifests.delete(oldest.value);
   manifests.set(hex, manifest);
   return manifest;
 }

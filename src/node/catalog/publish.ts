@@ -10,6 +10,7 @@
 import { sha256Hex } from "../../common/sha256";
 import { hexOf, Manifest, storageKeys } from "../../common/catalog/manifest";
 import type { IndexName } from "../../common/catalog/profile-index";
+import { stepProgress, type Step } from "../cli/progress";
 import { indexProblems, releaseProblems, sameIndex, sameLayout } from "./release-check";
 import {
   PublishError,
@@ -48,6 +49,19 @@ export interface ReleaseSource {
 export type PublishProgress =
   | { phase: "upload"; index: number; count: number; bytes: number; existed: boolean }
   | { phase: "verify"; index: number; count: number };
+
+/** Publish and rollback progress on stderr: one bar per phase (upload, then verify), in parts. */
+export function publishProgress() {
+  const steps = stepProgress();
+  const report = (event: PublishProgress) =>
+    steps.show(event.phase, PUBLISH_STEPS[event.phase], event.index + 1, event.count);
+  return { report, stop: steps.stop };
+}
+
+const PUBLISH_STEPS: Record<PublishProgress["phase"], Step> = {
+  upload: { label: "upload parts", unit: "parts" },
+  verify: { label: "verify parts", unit: "parts" },
+};
 
 export interface PublishResult {
   release_id: string;

@@ -28,7 +28,7 @@ export function decideRange(header: string | undefined, size: number): RangeDeci
       detail: "Range: bytes= names no range; expected e.g. bytes=0-1023, bytes=1024- or bytes=-512.",
     };
   }
-  const spec = specs[0]!;
+  const [spec = ""] = specs; // exactly one, checked above
   const match = BYTE_RANGE.exec(spec);
   const [first, last] = [match?.[1] ?? "", match?.[2] ?? ""];
   if (!match || (first === "" && last === "")) {

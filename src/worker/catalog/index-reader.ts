@@ -72,23 +72,20 @@ export class IndexReader {
   /** The leaf after `position` and its first key, or undefined at the end of the index. */
   async next(position: LeafPosition): Promise<{ position: LeafPosition; first: string } | undefined> {
     const directory = await this.directory(position.segment);
-    if (position.leaf + 1 < directory.first.length) {
-      return {
-        position: { segment: position.segment, leaf: position.leaf + 1 },
-        first: directory.first[position.leaf + 1]!,
-      };
-    }
+    const first = directory.first[position.leaf + 1];
+    if (first !== undefined) return { position: { segment: position.segment, leaf: position.leaf + 1 }, first };
     const segment = position.segment + 1;
-    return segment < this.index.segments.length
-      ? { position: { segment, leaf: 0 }, first: this.index.segments[segment]!.first }
-      : undefined;
+    const next = this.index.segments[segment];
+    return next ? { position: { segment, leaf: 0 }, first: next.first } : undefined;
   }
 
   async leafLines(position: LeafPosition): Promise<string[]> {
     const directory = await this.directory(position.segment);
-    return linesOf(
-      await this.readPage(position.segment, directory.offset[position.leaf]!, directory.length[position.leaf]!),
-    );
+    const offset = directory.offset[position.leaf];
+    const length = directory.length[position.leaf];
+    if (offset === undefined || length === undefined)
+      throw new Error(`index segment ${position.segment} has no leaf ${position.leaf}`);
+    return linesOf(await this.readPage(position.segment, offset, length));
   }
 
   private firsts(): string[] {
@@ -109,9 +106,12 @@ export class IndexReader {
       directories.set(key, cached);
       return cached;
     }
-    const { length, directory_offset } = this.index.segments[segment]!;
+    const entry = this.index.segments[segment];
+    if (!entry) throw new Error(`the index has no segment ${segment}`);
+    const { length, directory_offset } = entry;
     const directory = parseDirectory(await this.readPage(segment, directory_offset, length - directory_offset));
-    if (directories.size >= DIRECTORIES_KEPT) directories.delete(directories.keys().next().value!);
+    const oldest = directories.keys().next();
+    if (directories.size >= DIRECTORIES_KEPT && !oldest.done) directories.delete(oldest.value);
     directories.set(key, directory);
     return directory;
   }

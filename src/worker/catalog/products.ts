@@ -129,7 +129,8 @@ async function listing(
   const pagePath = (from?: string) =>
     `${productProfilesPath(manifest.release_id, productKey)}${from === undefined ? "" : `?after=${from}`}`;
   if (profiles.length === 0 && after === undefined) throw await profileNotFound(scope, manifest, { productKey });
-  const next = more ? pagePath(profiles.at(-1)!.funnelKey) : null;
+  const last = profiles.at(-1);
+  const next = more && last ? pagePath(last.funnelKey) : null;
   // The page is a function of the release and the URL, so the release id makes a strong validator.
   const etag = `"${manifest.release_id}/products/${productKey}${after === undefined ? "" : `?after=${after}`}"`;
   const headers = new Headers({

@@ -146,10 +146,10 @@ async function answer(c: Context<AppEnv>, manifest: Manifest, name: IndexName, k
     const miss = name === "scope" ? { productKey, funnelKey } : { id: key };
     throw await profileNotFound(IndexReader.of(c.env.RELEASES, manifest, "scope"), manifest, miss);
   }
-  const [productKey, funnelKey] = key.split(" ");
+  const [productKey = "", funnelKey = ""] = key.split(" "); // a scope key is "<product> <funnel>"
   const pinnedPath =
     name === "scope"
-      ? profileScopePath(manifest.release_id, productKey!, funnelKey!)
+      ? profileScopePath(manifest.release_id, productKey, funnelKey)
       : profileIdPath(manifest.release_id, key);
   return plainResponse(await serveBytes(c, profileRepresentation(manifest, profile, pinned ? undefined : pinnedPath)));
 }

@@ -14,7 +14,7 @@ import { IDENTITY_CODING } from "./identity-only";
 import { CODING_HEADERS, RELEASE_HEADERS } from "./openapi-responses";
 import { ReleaseIdParam } from "./params";
 import { CHANGES_PROBLEMS, changesOf, changesParamProblem, keptRelease } from "./release-changes";
-import { CATALOG_RETRY_AFTER_SECONDS, pinnedRelease } from "./release-lookup";
+import { pinnedRelease } from "./release-lookup";
 import { CACHE_PINNED } from "./representation";
 
 export function registerChangedProfilesRoute(app: OpenAPIHono<AppEnv>, access: CatalogAccess) {

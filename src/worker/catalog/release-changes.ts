@@ -159,7 +159,7 @@ export async function keptRelease(c: Context<AppEnv>, since: string): Promise<Ma
     throw new Problem("catalog_unavailable", "No catalog release has been published on this deployment yet.");
   const kept = [pointer.release_id, ...pointer.previous];
   if (!kept.includes(since)) {
-    const oldest = kept.at(-1)!;
+    const oldest = kept.at(-1) ?? pointer.release_id;
     throw new Problem(
       "release_gone",
       `Release ${since} is not kept on this deployment, so the changes since it cannot be listed; the oldest kept release is ${oldest}. ` +

@@ -115,7 +115,8 @@ export function registerReleaseHistoryRoute(app: OpenAPIHono<AppEnv>, access: Ca
         };
       }),
     );
-    const next = hasMore ? `/v1/releases?limit=${limit}&after=${page.at(-1)!.sequence}` : null;
+    const last = page.at(-1);
+    const next = hasMore && last ? `/v1/releases?limit=${limit}&after=${last.sequence}` : null;
     c.header("Cache-Control", CACHE_CURRENT);
     return c.json({ object: "list" as const, data, has_more: hasMore, next }, 200);
   });

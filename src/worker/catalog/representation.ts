@@ -69,12 +69,19 @@ function partDigestOf(manifest: Manifest, index: number): string {
     digests = [];
     partDigests.set(manifest, digests);
   }
-  digests[index] ??= contentDigestOf(manifest.parts[index]!.sha256);
+  digests[index] ??= contentDigestOf(partOf(manifest, index).sha256);
   return digests[index];
 }
 
+/** Part `index` of the manifest; the routes check the index against the manifest before asking. */
+function partOf(manifest: Manifest, index: number) {
+  const part = manifest.parts[index];
+  if (!part) throw new Error(`release ${manifest.release_id} has no part ${index}`);
+  return part;
+}
+
 export function partRepresentation(manifest: Manifest, index: number, pinned: boolean): ByteRepresentation {
-  const part = manifest.parts[index]!;
+  const part = partOf(manifest, index);
   const count = manifest.parts.length;
   const headers: Record<string, string> = {
     "Catalog-Release": manifest.release_id,

@@ -16,7 +16,8 @@ export async function streamSlices(
 ): Promise<ReadableStream> {
   const [first, ...rest] = slices;
   // The first object is fetched before the response starts, so a missing one is still an error status.
-  const firstBody = await getSlice(bucket, first!);
+  if (!first) throw new Error("streamSlices needs at least one slice");
+  const firstBody = await getSlice(bucket, first);
   if (rest.length === 0) return firstBody;
 
   const total = slices.reduce((sum, slice) => sum + slice.length, 0);
@@ -27,7 +28,7 @@ export async function streamSlices(
       let sent = 0;
       try {
         await firstBody.pipeTo(writable, pipe);
-        sent += first!.length;
+        sent += first.length;
         for (const slice of rest) {
           await (await getSlice(bucket, slice)).pipeTo(writable, pipe);
           sent += slice.length;

@@ -9,7 +9,7 @@ import { CsrfField } from "../web/csrf";
 import { appNameOf, authorizedApp, authorizedApps, revokeAuthorizedApp } from "./authorized-apps";
 import { AppsPage } from "./apps-page";
 import { ConfirmPage } from "./confirm-page";
-import { DASHBOARD_PATHS, revokeAppPath, type DashboardEnv } from "./context";
+import { DASHBOARD_PATHS, revokeAppPath, signedInSession, type DashboardEnv } from "./context";
 import { ScopeList } from "./display";
 import { renderDashboard, renderDashboardError } from "./page";
 
@@ -23,7 +23,7 @@ async function showApps(c: Context<DashboardEnv>) {
   const revokedAppName = revokedClient ? await appNameOf(c.env, c.req.url, revokedClient) : undefined;
   return renderDashboard(
     c,
-    <AppsPage account={c.var.account} session={c.var.session!} apps={apps} revokedAppName={revokedAppName} />,
+    <AppsPage account={c.var.account} session={signedInSession(c)} apps={apps} revokedAppName={revokedAppName} />,
   );
 }
 
@@ -42,13 +42,13 @@ async function confirmRevoke(c: Context<DashboardEnv>) {
   const page = (
     <ConfirmPage
       account={c.var.account}
-      session={c.var.session!}
+      session={signedInSession(c)}
       current="apps"
       title={`Revoke access of ${app.appName}?`}
       cancelHref={DASHBOARD_PATHS.apps}
       form={
         <form method="post" action={revokeAppPath(app.grantId)}>
-          <CsrfField token={c.var.session!.csrfToken} />
+          <CsrfField token={signedInSession(c).csrfToken} />
           <button class="danger" type="submit">
             Revoke access
           </button>

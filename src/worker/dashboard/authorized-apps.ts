@@ -35,12 +35,11 @@ export async function authorizedApps(env: Env, requestUrl: string, accountId: st
   const grants = await everyGrant(api, accountId);
   const names = new Map<string, Promise<string>>();
   const nameOf = (clientId: string) => {
-    if (!names.has(clientId))
-      names.set(
-        clientId,
-        api.lookupClient(clientId).then((client) => client?.clientName ?? clientId),
-      );
-    return names.get(clientId)!;
+    const known = names.get(clientId);
+    if (known) return known;
+    const name = api.lookupClient(clientId).then((client) => client?.clientName ?? clientId);
+    names.set(clientId, name);
+    return name;
   };
   const apps = await Promise.all(
     grants.map(async (grant) => ({

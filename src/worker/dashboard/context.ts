@@ -2,8 +2,9 @@
  * The dashboard's Hono environment and addresses. It is the web pages' environment (src/worker/web:
  * session, CSRF) plus the signed-in account, loaded once per request by `requireAccount()`.
  */
+import type { Context } from "hono";
 import type { AccountView } from "../auth/account-views";
-import type { WebEnv } from "../web/session";
+import type { WebEnv, WebSession } from "../web/session";
 
 export interface DashboardEnv {
   Bindings: Env;
@@ -40,3 +41,10 @@ export const approveRequestPath = (accountId: string, clientId: string) =>
   `${ADMIN_REQUEST_PATHS.approve}?${new URLSearchParams({ account_id: accountId, client_id: clientId })}`;
 
 export const isOperator = (account: AccountView) => account.roles.includes("operator");
+
+/** The session of a page behind `requireAccount()`, which lets no request through without one. */
+export function signedInSession(c: Context<DashboardEnv>): WebSession {
+  const { session } = c.var;
+  if (!session) throw new Error("a dashboard page ran without requireAccount()");
+  return session;
+}

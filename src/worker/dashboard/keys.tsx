@@ -14,7 +14,7 @@ import { MAX_ACTIVE_KEYS } from "../auth/account-object";
 import type { KeyView, Refusal } from "../auth/account-views";
 import { KEY_ID_PATTERN } from "../../common/auth/ids";
 import { CsrfField } from "../web/csrf";
-import { DASHBOARD_PATHS, revokeKeyPath, type DashboardEnv } from "./context";
+import { DASHBOARD_PATHS, revokeKeyPath, signedInSession, type DashboardEnv } from "./context";
 import { ConfirmPage } from "./confirm-page";
 import { maskedKey } from "./display";
 import { claimForm, newFormId } from "./form-once";
@@ -40,7 +40,7 @@ async function renderKeys(c: Context<DashboardEnv>, view: KeysView, status: Page
   const page = (
     <KeysPage
       account={c.var.account}
-      session={c.var.session!}
+      session={signedInSession(c)}
       origin={new URL(c.req.url).origin}
       deploymentMode={c.env.KEY_MODE}
       keys={listed.value}
@@ -119,13 +119,13 @@ async function confirmRevoke(c: Context<DashboardEnv>) {
   const page = (
     <ConfirmPage
       account={c.var.account}
-      session={c.var.session!}
+      session={signedInSession(c)}
       current="keys"
       title={`Revoke key ${keyTitle(key)}?`}
       cancelHref={DASHBOARD_PATHS.keys}
       form={
         <form method="post" action={revokeKeyPath(key.id)}>
-          <CsrfField token={c.var.session!.csrfToken} />
+          <CsrfField token={signedInSession(c).csrfToken} />
           <button class="danger" type="submit">
             Revoke key
           </button>

@@ -24,6 +24,7 @@ import {
   DASHBOARD_PATHS,
   withdrawAdminKeysPath,
   type DashboardEnv,
+  signedInSession,
 } from "./context";
 import { keyTitle } from "./key-table";
 import { renderDashboard, renderDashboardError } from "./page";
@@ -58,13 +59,13 @@ function confirm(
   const page = (
     <ConfirmPage
       account={c.var.account}
-      session={c.var.session!}
+      session={signedInSession(c)}
       current="operator"
       title={props.title}
       cancelHref={DASHBOARD_PATHS.operator}
       form={
         <form method="post" action={props.action}>
-          <CsrfField token={c.var.session!.csrfToken} />
+          <CsrfField token={signedInSession(c).csrfToken} />
           {Object.entries(props.hidden ?? {}).map(([name, value]) => (
             <input type="hidden" name={name} value={value} />
           ))}

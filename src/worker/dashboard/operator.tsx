@@ -30,6 +30,7 @@ import {
   DASHBOARD_PATHS,
   withdrawAdminKeysPath,
   type DashboardEnv,
+  signedInSession,
 } from "./context";
 import {
   confirmAdminKeys,
@@ -91,7 +92,7 @@ async function showOperator(c: Context<DashboardEnv>) {
   const page = (
     <OperatorPage
       account={c.var.account}
-      session={c.var.session!}
+      session={signedInSession(c)}
       deployment={c.env.DEPLOYMENT}
       pending={rowsOf(pending)}
       approved={rowsOf(approved)}

@@ -10,7 +10,7 @@ import { DOCS_PATHS } from "../docs/paths";
 import { SignOutForm } from "../web/login-page";
 import { Layout, renderPage } from "../web/page";
 import type { WebSession } from "../web/session";
-import { DASHBOARD_PATHS, isOperator, type DashboardEnv } from "./context";
+import { DASHBOARD_PATHS, isOperator, signedInSession, type DashboardEnv } from "./context";
 
 export type Section = "keys" | "profile" | "apps" | "webhooks" | "operator";
 
@@ -106,7 +106,7 @@ export function PageMessage(props: { message?: { kind: "success" | "error"; text
 export function renderDashboardError(c: Context<DashboardEnv>, status: PageStatus, title: string, detail: string) {
   return renderDashboard(
     c,
-    <DashboardPage title={title} current={null} account={c.var.account} session={c.var.session!}>
+    <DashboardPage title={title} current={null} account={c.var.account} session={signedInSession(c)}>
       <h1>{title}</h1>
       <Notice kind="error">
         <p>{detail}</p>

@@ -7,7 +7,7 @@
  */
 import type { Context, Hono } from "hono";
 import { accountObject } from "../auth/accounts";
-import { DASHBOARD_PATHS, type DashboardEnv } from "./context";
+import { DASHBOARD_PATHS, signedInSession, type DashboardEnv } from "./context";
 import { renderDashboard, type PageStatus } from "./page";
 import {
   formValuesOf,
@@ -70,7 +70,7 @@ function page(
     c,
     <ProfilePage
       account={c.var.account}
-      session={c.var.session!}
+      session={signedInSession(c)}
       version={version}
       values={values}
       errors={errors}

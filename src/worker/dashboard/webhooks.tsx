@@ -16,7 +16,7 @@ import { targetUrlProblems } from "../webhooks/target-url";
 import { ENDPOINT_ID_PATTERN } from "../webhooks/views";
 import { CsrfField } from "../web/csrf";
 import { ConfirmPage } from "./confirm-page";
-import { DASHBOARD_PATHS, webhookPath, type DashboardEnv } from "./context";
+import { DASHBOARD_PATHS, signedInSession, webhookPath, type DashboardEnv } from "./context";
 import { claimForm, newFormId } from "./form-once";
 import { renderDashboard, renderDashboardError, type PageStatus } from "./page";
 import { DeliveriesPage, type WebhookMessage, WebhooksPage } from "./webhooks-page";
@@ -28,7 +28,7 @@ async function renderList(c: Context<DashboardEnv>, view: ListView, status: Page
   const page = (
     <WebhooksPage
       account={c.var.account}
-      session={c.var.session!}
+      session={signedInSession(c)}
       endpoints={endpoints}
       formId={newFormId()}
       {...view}
@@ -84,7 +84,7 @@ async function showDeliveries(c: Context<DashboardEnv>) {
   const page = (
     <DeliveriesPage
       account={c.var.account}
-      session={c.var.session!}
+      session={signedInSession(c)}
       endpoint={endpoint.value}
       deliveries={deliveries.value.data}
       message={message}
@@ -111,13 +111,13 @@ async function confirmDelete(c: Context<DashboardEnv>) {
   const page = (
     <ConfirmPage
       account={c.var.account}
-      session={c.var.session!}
+      session={signedInSession(c)}
       current="webhooks"
       title="Delete this webhook endpoint?"
       cancelHref={DASHBOARD_PATHS.webhooks}
       form={
         <form method="post" action={webhookPath(id, "delete")}>
-          <CsrfField token={c.var.session!.csrfToken} />
+          <CsrfField token={signedInSession(c).csrfToken} />
           <button class="danger" type="submit">
             Delete endpoint
           </button>

@@ -5,7 +5,7 @@ export const DOCS_PATHS = {
   errors: "/docs/errors",
   script: "/docs/reference.js",
   styles: "/docs/errors.css",
-  /** Workers Static Assets (wrangler.toml [assets]): the Swagger UI files, copied by scripts/docs-assets.mjs. */
+  /** Workers Static Assets (wrangler.toml [assets]): the Swagger UI files, copied by src/node/local/docs-assets.mjs. */
   uiScript: "/docs/assets/swagger-ui-bundle.js",
   uiStyles: "/docs/assets/swagger-ui.css",
 } as const;

@@ -2,7 +2,7 @@
  * The HTTPExceptions Hono and @hono/zod-openapi throw for a request they refuse (malformed JSON
  * 400, a body of a media type the route does not declare 415), as problems with their own status:
  * a client's mistake is never reported as our 500. A 4xx status no code names keeps its status
- * under the generic `bad_request`; a 5xx is ours (src/index.ts logs it as an internal error).
+ * under the generic `bad_request`; a 5xx is ours (src/worker/index.ts logs it as an internal error).
  */
 import type { HTTPException } from "hono/http-exception";
 import { Problem } from "./problem";

@@ -26,7 +26,7 @@ export const NO_QUERY = strictQuery({});
 
 /**
  * What a route helper demands of its config: a query schema, so none can be forgotten
- * (`strictQuery`/`NO_QUERY`; test/worker/http-query.test.ts sends every operation an unknown one).
+ * (`strictQuery`/`NO_QUERY`; test/worker/openapi.test.ts sends every operation an unknown one).
  */
 export type StrictQueryRequest = {
   request: { query: NonNullable<NonNullable<RouteConfig["request"]>["query"]> };

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildCatalog, type BuildResult } from "../../../scripts/catalog/build";
+import { buildCatalog, type BuildResult } from "../../../src/node/catalog/build/build";
 import { REPO_ROOT } from "./wrangler-dev";
 import { runScript } from "./scripts";
 

@@ -4,8 +4,8 @@
  * random source is steered so that a test does not depend on a 1-in-64 chance.
  */
 import { vi } from "vitest";
-import { openDeploymentStorage } from "../../../scripts/deployment-storage";
-import { loadOAuthProvider } from "../../../scripts/oauth/library-in-node";
+import { openDeploymentStorage } from "../../../src/node/local/deployment-storage";
+import { loadOAuthProvider } from "../../../src/node/oauth/library-in-node";
 
 /** The index of "-" in the alphabet of the library's ids (A-Z a-z 0-9 - _). */
 const DASH = 62;

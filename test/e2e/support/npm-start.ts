@@ -22,7 +22,7 @@ export interface NpmStart {
 
 /**
  * Starts `npm start -- <args>` and resolves once the welcome screen is printed. Its record for the
- * other CLIs (scripts/start/running-instance.ts) goes to a file of this test process, which the CLIs
+ * other CLIs (src/node/start/running-instance.ts) goes to a file of this test process, which the CLIs
  * this test runs read too, so that no other test's CLI finds this instance.
  */
 export async function npmStart(args: string[]): Promise<NpmStart> {

@@ -1,9 +1,9 @@
 /**
- * The real `wrangler dev` (scripts/wrangler-dev.ts, the one `npm start` uses) on a free port over a
+ * The real `wrangler dev` (src/node/local/wrangler-dev.ts, the one `npm start` uses) on a free port over a
  * test's own persisted state.
  */
 import path from "node:path";
-import { freePort, startWranglerDev as start, type DevServer } from "../../../scripts/wrangler-dev";
+import { freePort, startWranglerDev as start, type DevServer } from "../../../src/node/local/wrangler-dev";
 import { operatorSecretFile, provisionApiKey } from "./api-key";
 
 export type { DevServer };

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { buildCatalog } from "../../../scripts/catalog/build";
+import { buildCatalog } from "../../../src/node/catalog/build/build";
 import { INDEX_NAMES, type IndexName } from "../../../src/common/catalog/profile-index";
 import {
   RELAID_PART_BYTES,

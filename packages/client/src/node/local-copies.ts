@@ -53,7 +53,8 @@ export class LocalCopies {
 /** After a download: the partial files of processes that are gone (a running one's may still grow). Best effort. */
 export async function removeAbandonedPartials(target: string): Promise<void> {
   for (const file of await partialFiles(target)) {
-    const pid = Number(PARTIAL.exec(file.slice(target.length))![1]);
+    const pid = Number(PARTIAL.exec(file.slice(target.length))?.[1]);
+    if (!Number.isSafeInteger(pid)) continue; // not a partial file of ours
     if (pid !== process.pid && !isRunning(pid)) await rm(file, { force: true }).catch(() => {});
   }
 }

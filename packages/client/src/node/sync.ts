@@ -89,7 +89,7 @@ export async function syncRelease(context: ClientContext, dir: string, options: 
     throw error;
   }
   const fetched = list.changes.filter((change) => change.offset !== undefined);
-  const wanted = fetched.reduce((sum, change) => sum + change.length!, 0);
+  const wanted = fetched.reduce((sum, change) => sum + (change.length ?? 0), 0);
   // Past half the document the server keeps no bytes of them (409 changes_too_large): a full download.
   if (wanted > manifest.bytes / 2) return full("changes-too-large", list.bytes);
   options.onProgress?.({
@@ -127,8 +127,9 @@ async function localRelease(target: string): Promise<LocalRelease | null> {
       /^\{"api_contract":"[^"\\]*","release_id":"(sha256:[0-9a-f]{64})","artifact_sha256":"sha256:[0-9a-f]{64}","data":\[/.exec(
         text,
       );
-    if (!match) return null;
-    return { releaseId: match[1]!, dataStart: match[0].length - 1, bytes: (await file.stat()).size };
+    const releaseId = match?.[1];
+    if (!match || !releaseId) return null;
+    return { releaseId, dataStart: match[0].length - 1, bytes: (await file.stat()).size };
   } finally {
     await file.close();
   }
@@ -144,13 +145,19 @@ async function rebuild(
   options: SyncOptions,
 ): Promise<number> {
   const byOffset = (a: Cut, b: Cut) => a.offset - b.offset;
+  // A change with a new side (added, changed) is cut from the new document, with an old side
+  // (changed, removed) from the old one; the list's schema gives each side's offset and length together.
   const newCuts = changes
-    .filter((c) => c.offset !== undefined)
-    .map((c) => ({ offset: c.offset!, length: c.length!, change: c }))
+    .flatMap(({ offset, length, sha256, ...change }) =>
+      offset === undefined || length === undefined || sha256 === undefined
+        ? []
+        : [{ offset, length, sha256, id: change.agent_readiness_profile_id }],
+    )
     .sort(byOffset);
   const oldCuts = changes
-    .filter((c) => c.previous_offset !== undefined)
-    .map((c) => ({ offset: c.previous_offset!, length: c.previous_length! }))
+    .flatMap(({ previous_offset: offset, previous_length: length }) =>
+      offset === undefined || length === undefined ? [] : [{ offset, length }],
+    )
     .sort(byOffset);
   const prefix = new TextEncoder().encode(
     documentPrefix(manifest.api_contract, manifest.release_id, manifest.artifact_sha256),
@@ -182,9 +189,10 @@ async function rebuild(
         for await (const chunk of unchanged.take(item.length)) await writer.write(chunk);
         continue;
       }
-      const cut = newCuts[item.cut]!;
+      const cut = newCuts[item.cut];
+      if (!cut) throw new Error(`rebuild plan names cut ${item.cut} of ${newCuts.length}`);
       const bytes = await fetched.read(cut.length);
-      await expectProfileDigest(bytes, cut.change.sha256!, cut.change.agent_readiness_profile_id);
+      await expectProfileDigest(bytes, cut.sha256, cut.id);
       await writer.write(bytes);
       report(options, "fetch", item.cut + 1, newCuts.length, fetched.received);
     }

@@ -1,6 +1,6 @@
 /**
  * How a release's parts tile its document (README "Paging and verifying"), shared by the publish
- * check (src/catalog/release-check.ts) and the client, so both refuse exactly the same manifests:
+ * check (src/node/catalog/release-check.ts) and the client, so both refuse exactly the same manifests:
  * parts numbered in order, each starting where the previous one ended, `part_bytes` long except
  * the last (which may be shorter, never empty), together covering `bytes`.
  */

@@ -1,0 +1,99 @@
+/**
+ * `npm run bench [-- --quick] [--only build,serve] [--data-dir DIR] [--report FILE]`
+ *
+ * Runs the benchmark modules (bench/modules.ts), writes bench/out/report.md and prints a
+ * summary. Every figure is a ratio against a floor measured in the same run on the same machine.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { BENCH_MODULES } from "./modules";
+import { REPO } from "./measure";
+import type { BenchSection } from "./types";
+
+const HELP = `Usage: npm run bench [-- --quick] [--only NAMES] [--data-dir DIR] [--report FILE]
+
+Measures every benchmark module (${BENCH_MODULES.map((m) => m.name).join(", ")}) against floors measured in the
+same run, writes bench/out/report.md and prints a summary.
+
+Options:
+  --quick          small sizes and few runs (< 2 minutes): the test suite's smoke check
+  --only <names>   comma-separated modules to run
+  --data-dir <dir> where generated catalogs are cached (default: <tmp>/readiness-catalog-bench)
+  --report <file>  where the report goes (default: bench/out/report.md)
+  -h, --help       this help`;
+
+function usage(message: string): never {
+  process.stderr.write(`bench: ${message}\nRun with --help for usage.\n`);
+  process.exit(2);
+}
+
+const parseBenchArgs = () =>
+  parseArgs({
+    options: {
+      quick: { type: "boolean", default: false },
+      only: { type: "string" },
+      "data-dir": { type: "string" },
+      report: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  }).values;
+
+let args: ReturnType<typeof parseBenchArgs>;
+try {
+  args = parseBenchArgs();
+} catch (error) {
+  usage((error as Error).message);
+}
+if (args.help) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
+const only = args.only?.split(",").map((s) => s.trim());
+const unknown = only?.filter((name) => !BENCH_MODULES.some((m) => m.name === name)) ?? [];
+if (unknown.length)
+  usage(`unknown module ${unknown.join(", ")}; known: ${BENCH_MODULES.map((m) => m.name).join(", ")}`);
+const modules = BENCH_MODULES.filter((m) => !only || only.includes(m.name));
+const dataDir = path.resolve(args["data-dir"] ?? path.join(tmpdir(), "readiness-catalog-bench"));
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+const started = new Date();
+const loadBefore = loadavg()[0]!;
+const sections: BenchSection[] = [];
+for (const module of modules) {
+  log(`${module.name}…`);
+  sections.push(await module.run({ quick: args.quick, dataDir, log }));
+}
+
+// The load average says how much else ran on the machine meanwhile (ratios absorb some of it).
+const load = `load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}, ${load}`;
+const table = (s: BenchSection) =>
+  [
+    `| ${s.columns.join(" | ")} |`,
+    `|${s.columns.map(() => "---").join("|")}|`,
+    ...s.rows.map((r) => `| ${s.columns.map((c) => String(r[c] ?? "")).join(" | ")} |`),
+  ].join("\n");
+const report = [
+  `# Benchmark report${args.quick ? " (quick)" : ""}`,
+  "",
+  `${started.toISOString()} · ${machine} · \`npm run bench${args.quick ? " -- --quick" : ""}\``,
+  "",
+  ...sections.flatMap((s) => [
+    `## ${s.title}`,
+    "",
+    s.method,
+    "",
+    table(s),
+    "",
+    ...s.summary.map((line) => `- ${line}`),
+    "",
+  ]),
+].join("\n");
+const reportFile = path.resolve(args.report ?? path.join(REPO, "bench", "out", "report.md"));
+mkdirSync(path.dirname(reportFile), { recursive: true });
+writeFileSync(reportFile, report);
+process.stdout.write(
+  `${sections.flatMap((s) => s.summary).join("\n")}\nReport: ${path.relative(process.cwd(), reportFile) || reportFile} (${machine})\n`,
+);

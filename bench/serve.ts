@@ -1,0 +1,235 @@
+/**
+ * Serve benchmark (issue 7): the real worker in local workerd under the real `wrangler dev`, loaded
+ * by autocannon, against floors measured in the same run under the same harness:
+ * - request rate and p50/p99 of an authenticated, rate-limited part and of /v1/releases/current,
+ *   ÷ a bare Hono "ok" worker (bench/workers/ok.ts);
+ * - the rate limiter's cost: the same part route with and without it (bench/workers/limiter-switch.ts);
+ * - admission leases against one KeyGuard RPC per request, the KeyGuard local or far (admission-cases.ts);
+ * - the whole /v1/catalog: time to first byte and MB/s for a small and a large catalog, and the RSS
+ *   of the workerd process that runs the worker before, during (peak, sampled) and after streaming;
+ * - one profile by scope and by id (many different ones) against the manifest request, at both
+ *   sizes (serve-lookup.ts).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
+import { admissionKeys, admissionLoads, admissionRows, admissionSummary, type FarCase } from "./admission-cases";
+import {
+  provisionBenchKey,
+  rssBytes,
+  startBenchServer,
+  workerPid,
+  type BenchServer,
+  type ServerKind,
+} from "./bench-servers";
+import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
+import { measureDocument, type DocumentFigures } from "./serve-document";
+import { count, loadRow, mib, ms, signed, times } from "./serve-rows";
+import { lookupRows, lookupSummary, measureLookups, type LookupFigures } from "./serve-lookup";
+import { benchStateDir, builtRelease, makeCurrent, type BuiltRelease } from "./served-releases";
+import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
+
+const FULL = { documents: [10_000, 100_000], rounds: 3, seconds: 5, warmupSeconds: 2, downloads: 3 };
+const QUICK = { documents: [1_000, 5_000], rounds: 1, seconds: 1.5, warmupSeconds: 1, downloads: 2 };
+/**
+ * Small parts, so that a part request measures the edge path (auth, limiter, lookups), not bandwidth.
+ * Its own profile count: a release id names content, not layout, so no document size may reuse it.
+ */
+const RATE_RELEASE = { profiles: 500, partBytes: 16 * 1024 };
+const RATE_PART = 1;
+const CONNECTIONS = 10;
+const LIMITER_OFF = { "Bench-Limiter": "off" };
+
+export const serveBench: BenchModule = {
+  name: "serve",
+  async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
+    const plan = quick ? QUICK : FULL;
+    const persistTo = benchStateDir(dataDir);
+    const scratch = mkdtempSync(path.join(tmpdir(), "bench-serve-"));
+    const servers: BenchServer[] = [];
+    const start = async (kind: ServerKind) => {
+      log(`serve: starting wrangler dev (${kind})`);
+      const server = await startBenchServer(kind, persistTo, scratch);
+      servers.push(server);
+      return server;
+    };
+    const stop = async (server: BenchServer) => {
+      servers.splice(servers.indexOf(server), 1);
+      await server.stop();
+    };
+    try {
+      const rateRelease = await builtRelease(dataDir, RATE_RELEASE.profiles, RATE_RELEASE.partBytes, log);
+      const documentReleases: BuiltRelease[] = [];
+      for (const count of plan.documents)
+        documentReleases.push(await builtRelease(dataDir, count, DEFAULT_PART_BYTES, log));
+
+      // The floor runs beside every measured server and is loaded in turn with it, round by round,
+      // so that whatever else the machine does hits floor and figure alike.
+      const ok = await start("ok");
+      const okPid = workerPid(ok);
+      const okRssBefore = rssBytes(okPid);
+      const load = (url: string, headers: Record<string, string> = {}): LoadOptions => ({
+        url,
+        headers,
+        connections: CONNECTIONS,
+        seconds: plan.seconds,
+        warmupSeconds: plan.warmupSeconds,
+      });
+      const rounds = <K extends string>(subjects: Record<K, LoadOptions>) =>
+        loadRounds(load(`${ok.url}/`), subjects, plan.rounds, log);
+
+      const real = await start("catalog");
+      const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
+      const farKeys = await admissionKeys(real);
+      const documents: DocumentFigures[] = [];
+      const lookups: LookupFigures[] = [];
+      for (const release of documentReleases) {
+        await makeCurrent(persistTo, release, log);
+        log(`serve: /v1/catalog of ${release.manifest.profile_count} profiles`);
+        documents.push(await measureDocument(real, release.manifest, auth, plan.downloads));
+        log(`serve: profile lookups in ${release.manifest.profile_count} profiles`);
+        lookups.push(await measureLookups(real, release, auth, load, rounds));
+      }
+      await makeCurrent(persistTo, rateRelease, log);
+      const edge = await rounds({
+        part: load(`${real.url}/v1/catalog/parts/${RATE_PART}`, auth),
+        manifest: load(`${real.url}/v1/releases/current`, auth),
+      });
+      await stop(real);
+
+      const bench = await start("limiter-switch");
+      const url = `${bench.url}/v1/catalog/parts/${RATE_PART}`;
+      await expectLimiter(url, auth, true);
+      await expectLimiter(url, { ...auth, ...LIMITER_OFF }, false);
+      const far = await admissionLoads(url, farKeys, (headers) => load(url, headers));
+      const { on, off, floor, ...farLoads } = await rounds({
+        on: load(url, auth),
+        off: load(url, { ...auth, ...LIMITER_OFF }),
+        ...far,
+      });
+      const limiter = { on, off, floor };
+      // The harness's own memory growth, for scale: workerd under wrangler dev grows with every request, even for "ok".
+      // Over a long run wrangler dev may replace the floor's workerd process; its growth then has no
+      // before and after of one process, so it is not reported rather than failing the whole bench.
+      const okRssAfter = sameWorkerd(ok, okPid) ? rssBytes(okPid) : undefined;
+      const harnessGrowthPerRequest =
+        okRssAfter === undefined
+          ? undefined
+          : (okRssAfter - okRssBefore) / (edge.floor.requests + limiter.floor.requests);
+      return section({ documents, lookups, edge, limiter, far: farLoads, harnessGrowthPerRequest });
+    } catch (error) {
+      // What the servers printed is usually the reason (e.g. a worker that failed to load).
+      const logs = servers
+        .map((server) => `--- wrangler dev ${server.url} ---\n${server.log().slice(-4000)}`)
+        .join("\n");
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs}`, { cause: error });
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  },
+};
+
+/** The switch must really switch: only the limited variant answers with RateLimit headers. */
+async function expectLimiter(url: string, headers: Record<string, string>, limited: boolean): Promise<void> {
+  const response = await fetch(url, { headers });
+  await response.body?.cancel();
+  if (response.status !== 200 || response.headers.has("RateLimit") !== limited) {
+    throw new Error(
+      `limiter switch: GET ${url} answered ${response.status} ${limited ? "without" : "with"} a RateLimit header`,
+    );
+  }
+}
+
+interface Measured {
+  documents: DocumentFigures[];
+  lookups: LookupFigures[];
+  edge: Record<"part" | "manifest" | "floor", RoundedLoad>;
+  limiter: Record<"on" | "off" | "floor", RoundedLoad>;
+  far: Record<FarCase, RoundedLoad>;
+  harnessGrowthPerRequest: number | undefined;
+}
+
+/** True while `pid` still is the workerd process serving `server`. */
+function sameWorkerd(server: BenchServer, pid: number): boolean {
+  try {
+    return workerPid(server) === pid;
+  } catch {
+    return false;
+  }
+}
+
+function section({ documents, lookups, edge, limiter, far, harnessGrowthPerRequest }: Measured): BenchSection {
+  const partLabel = `GET /v1/catalog/parts/${RATE_PART} (${RATE_RELEASE.partBytes / 1024} KiB part)`;
+  const rows: BenchRow[] = [
+    {
+      ...loadRow('bare Hono worker: GET / → "ok" (floor)', edge.floor),
+      "workerd RSS before → peak → after (MiB)":
+        harnessGrowthPerRequest === undefined
+          ? "n/a (wrangler dev replaced its workerd process during the run)"
+          : `+${(harnessGrowthPerRequest / 1024).toFixed(1)} KiB per request (the harness's own growth)`,
+    },
+    loadRow(`${partLabel}, authenticated + rate-limited`, edge.part),
+    loadRow("GET /v1/releases/current, authenticated + rate-limited", edge.manifest),
+    loadRow(`${partLabel}, bench worker without the limiter`, limiter.off),
+    ...lookups.flatMap(lookupRows),
+    ...admissionRows(`${partLabel}, bench worker`, limiter.on, far),
+    ...documents.map((d) => ({
+      case: `GET /v1/catalog, ${count(d.profiles)} profiles (${mib(d.bytes)} MiB)`,
+      "TTFB (ms)": ms(d.ttfbMs),
+      "MB/s": (d.bytesPerSecond / 1e6).toFixed(0),
+      "workerd RSS before → peak → after (MiB)": `${mib(d.rssBefore)} → ${mib(d.rssPeak)} → ${mib(d.rssAfter)}`,
+    })),
+  ];
+  // Server time per request at saturation: 1/rate, so differences of it add up per request.
+  const extraMs = (a: RoundedLoad, b: RoundedLoad) => (1 / a.requestsPerSecond - 1 / b.requestsPerSecond) * 1000;
+  const [small, large] = [documents[0]!, documents.at(-1)!];
+  const growth = large.rssPeak - large.rssBefore;
+  return {
+    title: "Serve",
+    method:
+      "The real worker (wrangler.toml) in local workerd under the real `wrangler dev` (its proxy worker included, for floor and figures alike), " +
+      `loaded by autocannon (${CONNECTIONS} connections, after a warm-up; rounds of floor then figures, medians) from the bench process. ` +
+      "Every request carries a live API key whose rate limit the operator API raised (as `npm run keys -- limits` does), " +
+      "so the limiter runs on every request and admits them all. " +
+      `Floor: a bare Hono worker answering "ok" (bench/workers/ok.ts) under the same harness. Parts come from a ${count(RATE_RELEASE.profiles)}-profile release cut into ` +
+      `${RATE_RELEASE.partBytes / 1024} KiB parts, so a part request measures the edge path rather than bandwidth. ` +
+      "The limiter's cost: a bench-only worker (bench/workers/limiter-switch.ts) serving the same route with and without `rateLimit()`. " +
+      "The same worker puts every KeyGuard 50 or 150 ms of round trip away on request (bench/workers/far-guard.ts: half the delay each way of every RPC), " +
+      "for a key with admission leases and a strict key (one KeyGuard RPC per request), one key per case. " +
+      "The whole document: a fresh connection per GET (median of the runs); around the first GET, the RSS of the workerd process running the worker, sampled every 10 ms. " +
+      "Local workerd under wrangler dev grows by some KiB with every request even for the bare worker (its row gives the figure), and each part of the document is one local R2 read. " +
+      "Profile lookups: many different profiles in turn (spread over the catalog, scrambled), by scope and by id, loaded in the same rounds as " +
+      "GET /v1/releases/current on the same release; a lookup's cost is the manifest request's req/s ÷ its own in the same round (median over the rounds). " +
+      "Targets: authenticated part ≥ 0.6× the bare worker's req/s; with leases, p50 with the KeyGuard 150 ms away within 5 ms of local; a lookup ≤ 1.5× a manifest request's cost, the same at both sizes; " +
+      "TTFB independent of size; workerd RSS growth while streaming < 10 MB.",
+    columns: [
+      "case",
+      "req/s",
+      "p50 (ms)",
+      "p99 (ms)",
+      "req/s ÷ bare worker",
+      "cost ÷ manifest request",
+      "TTFB (ms)",
+      "MB/s",
+      "workerd RSS before → peak → after (MiB)",
+    ],
+    rows,
+    summary: [
+      `serve authenticated part: ${Math.round(edge.part.requestsPerSecond)} req/s = ${times(edge.part.ratioToFloor)} bare worker (target ≥ 0.6×), ` +
+        `p50 ${ms(edge.part.p50Ms)} ms (bare ${ms(edge.floor.p50Ms)} ms), ${signed(extraMs(edge.part, edge.floor))} ms server time per request`,
+      `serve /v1/releases/current: ${Math.round(edge.manifest.requestsPerSecond)} req/s = ${times(edge.manifest.ratioToFloor)} bare worker, p50 ${ms(edge.manifest.p50Ms)} ms`,
+      `serve rate limiter: ${ms(extraMs(limiter.on, limiter.off))} ms server time per request with leases, ${ms(extraMs(far["rpc-0"], limiter.off))} ms with one RPC per request ` +
+        `(${Math.round(limiter.off.requestsPerSecond)} → ${Math.round(limiter.on.requestsPerSecond)} / ${Math.round(far["rpc-0"].requestsPerSecond)} req/s, ` +
+        `p50 ${ms(limiter.off.p50Ms)} → ${ms(limiter.on.p50Ms)} / ${ms(far["rpc-0"].p50Ms)} ms)`,
+      ...admissionSummary(limiter.on, far),
+      `serve profile lookup (target ≤ 1.5× a manifest request): ${lookups.map(lookupSummary).join("; ")}`,
+      `serve /v1/catalog TTFB: ${count(small.profiles)} profiles ${ms(small.ttfbMs)} ms, ${count(large.profiles)} profiles ${ms(large.ttfbMs)} ms (${times(large.ttfbMs / small.ttfbMs)}); ` +
+        `${(small.bytesPerSecond / 1e6).toFixed(0)} / ${(large.bytesPerSecond / 1e6).toFixed(0)} MB/s`,
+      `serve workerd RSS streaming ${count(large.profiles)} profiles once: ${mib(large.rssBefore)} → peak ${mib(large.rssPeak)} → ${mib(large.rssAfter)} MiB ` +
+        `(growth ${(growth / 1e6).toFixed(1)} MB, target < 10 MB; ${count(small.profiles)} profiles: ${((small.rssPeak - small.rssBefore) / 1e6).toFixed(1)} MB; ` +
+        `bare worker ${harnessGrowthPerRequest === undefined ? "n/a" : `+${(harnessGrowthPerRequest / 1024).toFixed(1)}`} KiB per request)`,
+    ],
+  };
+}

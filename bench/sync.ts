@@ -1,0 +1,132 @@
+/**
+ * Sync benchmark (issue 28): a copy of the 100k release kept current after a publish that retested
+ * 1 % (then 10 %) of the profiles, against the real worker under `wrangler dev`. In one process and
+ * the same run: `client.download()` of the new release into an empty directory (the full pull) and
+ * `client.sync()` of a copy of the old release, alternated; the bytes each received, their times,
+ * and that the synced file is byte-identical to the downloaded one.
+ */
+import { createHash } from "node:crypto";
+import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createCatalogClient, type SyncResult } from "../packages/client/src/node.js";
+import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
+import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
+import { changedRelease } from "./changed-dataset";
+import { median, mib } from "./measure";
+import { benchStateDir, builtRelease, makeCurrent } from "./served-releases";
+import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
+
+const FULL = { count: 100_000, percents: [1, 10], reps: 2 };
+const QUICK = { count: 2_000, percents: [1, 10], reps: 1 };
+
+const sha256Of = (file: string) =>
+  new Promise<string>((resolve, reject) => {
+    const hash = createHash("sha256");
+    createReadStream(file)
+      .on("data", (chunk) => hash.update(chunk))
+      .on("end", () => resolve(`sha256:${hash.digest("hex")}`))
+      .on("error", reject);
+  });
+
+async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; value: T }> {
+  const started = performance.now();
+  const value = await work();
+  return { seconds: (performance.now() - started) / 1000, value };
+}
+
+export const syncBench: BenchModule = {
+  name: "sync",
+  async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
+    const plan = quick ? QUICK : FULL;
+    const persistTo = benchStateDir(dataDir);
+    const base = await builtRelease(dataDir, plan.count, DEFAULT_PART_BYTES, log);
+    const changed = [];
+    for (const percent of plan.percents)
+      changed.push({ percent, release: await changedRelease(dataDir, plan.count, percent, DEFAULT_PART_BYTES, log) });
+    const scratch = mkdtempSync(path.join(tmpdir(), "bench-sync-"));
+    const rows: BenchRow[] = [];
+    const summary: string[] = [];
+    let server: BenchServer | undefined;
+    try {
+      log("sync: starting wrangler dev (catalog)");
+      server = await startBenchServer("catalog", persistTo, scratch);
+      const client = createCatalogClient({ baseUrl: server.url, apiKey: await provisionBenchKey(server) });
+      const oldCopy = path.join(scratch, "old.json");
+      await makeCurrent(persistTo, base, log);
+      await client.download(oldCopy);
+      for (const { percent, release } of changed) {
+        const { bytes } = release.manifest;
+        await makeCurrent(persistTo, base, log);
+        await makeCurrent(persistTo, release, log); // publish computes the changes from base
+        const fulls: number[] = [];
+        const syncs: number[] = [];
+        let synced: SyncResult | undefined;
+        for (let rep = 0; rep < plan.reps; rep++) {
+          const fullDir = path.join(scratch, `full-${percent}-${rep}`);
+          mkdirSync(fullDir);
+          log(`sync: ${percent} % changed, full pull ${rep + 1}/${plan.reps}`);
+          const full = await timed(() => client.download(path.join(fullDir, "catalog.json")));
+          fulls.push(full.seconds);
+          const syncDir = path.join(scratch, `sync-${percent}-${rep}`);
+          mkdirSync(syncDir);
+          copyFileSync(oldCopy, path.join(syncDir, "catalog.json"));
+          log(`sync: ${percent} % changed, sync ${rep + 1}/${plan.reps}`);
+          const sync = await timed(() => client.sync(syncDir));
+          syncs.push(sync.seconds);
+          synced = sync.value;
+          const [a, b] = [await sha256Of(path.join(fullDir, "catalog.json")), await sha256Of(synced.path)];
+          if (a !== b || a !== release.manifest.sha256)
+            throw new Error(
+              `sync: the synced copy (${b}) is not the release (${release.manifest.sha256}, pulled ${a})`,
+            );
+          if (synced.mode !== "changes") throw new Error(`sync: fell back to a full download (${synced.reason})`);
+          rmSync(fullDir, { recursive: true, force: true });
+          rmSync(syncDir, { recursive: true, force: true });
+        }
+        const [full, sync] = [median(fulls), median(syncs)];
+        const share = synced!.bytes / bytes;
+        rows.push({
+          case: `${plan.count.toLocaleString("en")} profiles (${mib(bytes)} MiB), ${percent} % retested`,
+          "profiles fetched": synced!.profiles,
+          "bytes fetched": synced!.bytes,
+          "of the document": `${(share * 100).toFixed(2)} %`,
+          "sync (s)": sync.toFixed(2),
+          "full pull (s)": full.toFixed(2),
+          "sync ÷ full": `${(sync / full).toFixed(3)}×`,
+          "byte-identical": "yes",
+          runs: plan.reps,
+        });
+        summary.push(
+          `sync ${plan.count.toLocaleString("en")} profiles, ${percent} % retested: fetched ${(share * 100).toFixed(2)} % of the document` +
+            `${percent === 1 ? " (target ≤ 3 %)" : ""}, ${(sync / full).toFixed(3)}× a full pull${percent === 1 ? " (target ≤ 0.15×)" : ""}, byte-identical`,
+        );
+      }
+    } finally {
+      await server?.stop();
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    return {
+      title: "Sync",
+      method:
+        "`client.sync(dir)` of a copy of the generated release after a publish that retested 1 % (then 10 %) of its profiles " +
+        "(new `last_tested_at` and headline finding text), against the real worker under `wrangler dev` with a live API key, " +
+        "alternated with a full `client.download()` of the same new release into an empty directory, in one Node process; median of the runs. " +
+        "Bytes fetched count the change list and the ranges received. The synced file's sha256 must equal the downloaded file's and the manifest's. " +
+        "Targets at 1 %: ≤ 3 % of the document's bytes, ≤ 0.15× the full pull's time.",
+      columns: [
+        "case",
+        "profiles fetched",
+        "bytes fetched",
+        "of the document",
+        "sync (s)",
+        "full pull (s)",
+        "sync ÷ full",
+        "byte-identical",
+        "runs",
+      ],
+      rows,
+      summary,
+    };
+  },
+};

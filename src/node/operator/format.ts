@@ -1,0 +1,64 @@
+/** How `npm run keys` shows accounts, keys and admin requests to an operator: aligned columns, never a secret. */
+import type { AccountView, KeyView } from "../../worker/auth/account-views";
+import type { AdminRequestView } from "../../worker/auth/oauth/admin-approval";
+import type { Deployment } from "./operator-client";
+
+export function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+export function accountsTable(accounts: { account: AccountView; deployments: Deployment[] }[]): string {
+  if (accounts.length === 0) return "no accounts";
+  return table([
+    ["ACCOUNT", "EMAIL", "NAME", "ROLES", "ADMIN", "DEPLOYMENTS", "CREATED"],
+    ...accounts.map(({ account, deployments }) => [
+      account.id,
+      account.email,
+      account.name,
+      account.roles.join(","),
+      account.admin_approved ? "approved" : "-",
+      deployments.join(","),
+      account.created_at,
+    ]),
+  ]);
+}
+
+export function keysTable(keys: KeyView[]): string {
+  if (keys.length === 0) return "no keys";
+  return table([
+    ["KEY", "MODE", "STATUS", "ENDS", "NAME", "SCOPES", "CREATED", "LAST USED"],
+    ...keys.map((key) => [
+      key.id,
+      key.mode,
+      key.status,
+      `…${key.last4}`,
+      key.name ?? "-",
+      key.scopes.join(","),
+      key.created_at,
+      key.last_used_at ?? "never",
+    ]),
+  ]);
+}
+
+export function adminRequestsTable(requests: { request: AdminRequestView; deployment: Deployment }[]): string {
+  if (requests.length === 0) return "no admin requests are waiting";
+  return table([
+    ["ACCOUNT", "EMAIL", "APP", "CLIENT", "DEPLOYMENT", "REQUESTED"],
+    ...requests.map(({ request, deployment }) => [
+      request.account_id,
+      request.account_email ?? "(deleted)",
+      request.client_name,
+      request.client_id,
+      deployment,
+      request.requested_at,
+    ]),
+  ]);
+}
