@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
-import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { copyDocsAssets } from "./scripts/docs-assets.mjs";
 
@@ -15,7 +15,12 @@ import { copyDocsAssets } from "./scripts/docs-assets.mjs";
 // wrangler.toml's [assets] directory must exist before a worker project or wrangler dev starts.
 copyDocsAssets();
 
-const testBindings = { PUBLIC_ORIGINS: ["https://api.test"], OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url") };
+// The D1 migrations (migrations/), applied to each test file's CATALOG_DB by apply-migrations.ts.
+const testBindings = {
+  PUBLIC_ORIGINS: ["https://api.test"],
+  OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url"),
+  TEST_MIGRATIONS: await readD1Migrations("migrations"),
+};
 
 export default defineConfig({
   test: {
@@ -37,6 +42,7 @@ export default defineConfig({
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
           exclude: ["test/worker/**/*.sandbox.test.ts"],
+          setupFiles: ["test/worker/support/apply-migrations.ts"],
           // Builds the test catalog releases from data/profiles (Node) and provides them to workerd.
           globalSetup: ["test/worker/support/catalog-releases.global-setup.ts"],
         },
@@ -49,7 +55,11 @@ export default defineConfig({
             miniflare: { bindings: testBindings },
           }),
         ],
-        test: { name: "worker-sandbox", include: ["test/worker/**/*.sandbox.test.ts"] },
+        test: {
+          name: "worker-sandbox",
+          include: ["test/worker/**/*.sandbox.test.ts"],
+          setupFiles: ["test/worker/support/apply-migrations.ts"],
+        },
       },
       {
         test: { name: "scripts", include: ["test/scripts/**/*.test.ts"], environment: "node", testTimeout: 60_000 },

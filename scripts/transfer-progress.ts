@@ -4,7 +4,7 @@
  * every few seconds elsewhere.
  */
 import type { PublishProgress } from "../src/node/catalog/publish";
-import { startProgress, type Progress } from "./progress";
+import { startProgress, type Progress, type ProgressUnit } from "./progress";
 
 export type TransferProgress = Progress;
 
@@ -16,14 +16,21 @@ export function transferProgress(
   return startProgress(label, "parts", total, { stream });
 }
 
-/** Publish/rollback progress: one report per phase (upload, then verify). */
+const PHASE_LABELS: Record<PublishProgress["phase"], [string, ProgressUnit]> = {
+  upload: ["upload parts", "parts"],
+  verify: ["verify parts", "parts"],
+  load: ["load query rows", "batches"],
+};
+
+/** Publish/rollback progress: one report per phase (upload, verify, then the D1 load). */
 export function phaseProgress(stream: NodeJS.WriteStream = process.stderr) {
   let bar: TransferProgress | undefined;
   return {
     report(progress: PublishProgress) {
       if (progress.index === 0) {
         bar?.stop();
-        bar = transferProgress(progress.phase === "upload" ? "upload parts" : "verify parts", progress.count, stream);
+        const [label, unit] = PHASE_LABELS[progress.phase];
+        bar = startProgress(label, unit, progress.count, { stream });
       }
       bar?.update(progress.index + 1);
     },

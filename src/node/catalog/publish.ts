@@ -4,7 +4,7 @@
  * getPlatformProxy, local or remote) and the workerd tests (the real local bindings).
  *
  * Order is the whole point: parts and index segments (create-only, checksummed by R2) → manifest
- * (KV, then R2) → verify every object → only then flip `current`. Interrupted anywhere before the flip, the
+ * (KV, then R2) → verify every object → load the D1 query tables → only then flip `current`. Interrupted anywhere before the flip, the
  * previous release is still the one served; run again, it picks up where it stopped.
  */
 import { sha256Hex } from "../../common/sha256";
@@ -21,6 +21,7 @@ import {
   type ReleaseObject,
 } from "./release-objects";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
+import { loadQueryTables, pruneQueryTables, type LoadProgress, type QueryDb } from "./query-load";
 import { readCurrent, writeCurrentPointer } from "../../common/catalog/store";
 
 export { readCurrent, PublishError };
@@ -34,6 +35,8 @@ export interface ReleaseKv {
 export interface ReleaseStorage {
   bucket: ReleaseBucket;
   kv: ReleaseKv;
+  /** CATALOG_DB: the query tables (migrations/). */
+  db: QueryDb;
 }
 /** A built release: its manifest and a way to read each part's and index segment's bytes. */
 export interface ReleaseSource {
@@ -44,7 +47,8 @@ export interface ReleaseSource {
 
 export type PublishProgress =
   | { phase: "upload"; index: number; count: number; bytes: number; existed: boolean }
-  | { phase: "verify"; index: number; count: number };
+  | { phase: "verify"; index: number; count: number }
+  | LoadProgress;
 
 export interface PublishResult {
   release_id: string;
@@ -54,6 +58,8 @@ export interface PublishResult {
   bytes_uploaded: number;
   index_segments: number;
   index_segments_uploaded: number;
+  /** Profiles loaded into the query tables by this run (0 when an earlier publish loaded them). */
+  query_rows_loaded: number;
   /** False when the release was already current (publishing it again changed nothing). */
   pointer_flipped: boolean;
   previous_release_id: string | null;
@@ -129,10 +135,12 @@ export async function publishRelease(
   if (stored !== manifestText)
     throw new PublishError(`KV ${storageKeys.releaseManifestKv(hex)} does not hold the manifest just written`);
   await verifyObject(storage.bucket, storageKeys.releaseManifestR2(hex), manifestBytes.byteLength, manifestDigest);
+  const load = await loadQueryTables(storage.db, manifest, source, options.onProgress);
 
   const current = await readCurrent(storage.kv);
   const next = pointerMakingCurrent(current, manifest.release_id);
   if (next !== current) await writeCurrentPointer(storage.kv, next);
+  await pruneQueryTables(storage.db, [next.release_id, ...next.previous]);
   return {
     release_id: manifest.release_id,
     published_at: manifest.published_at!,
@@ -141,6 +149,7 @@ export async function publishRelease(
     bytes_uploaded: uploaded.bytes,
     index_segments: objects.length - partCount,
     index_segments_uploaded: uploaded.segments,
+    query_rows_loaded: load.loaded ? load.rows : 0,
     pointer_flipped: next !== current,
     previous_release_id: next !== current ? (current?.release_id ?? null) : null,
   };

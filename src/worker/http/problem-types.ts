@@ -48,6 +48,24 @@ export const PROBLEM_TYPES = {
     explanation:
       "A product or funnel key (or a listing's `after`) is lowercase words joined by hyphens, as in `zurich-ledger-api`.",
   },
+  unknown_parameter: {
+    status: 400,
+    title: "Unknown query parameter",
+    explanation:
+      "The query string has a parameter the route does not take (a typo, or a filter that does not exist). `errors[]` lists every problem as `{parameter, message, allowed?}`; nothing is ignored.",
+  },
+  invalid_parameter: {
+    status: 400,
+    title: "Invalid query parameter",
+    explanation:
+      "A query parameter's value is not allowed: an unknown value (`allowed` lists the valid ones), a malformed date, `limit` out of range, too many values, or a parameter given twice. `errors[]` lists every problem as `{parameter, message, allowed?}`.",
+  },
+  invalid_cursor: {
+    status: 400,
+    title: "Invalid cursor",
+    explanation:
+      "The `cursor` was not made by this query: it was changed, or is used with other filters or another sort. Follow the `next` URL of the previous page as it is, or start again without a cursor.",
+  },
   wrong_key_mode: {
     status: 400,
     title: "Key mode not available on this deployment",
@@ -149,6 +167,12 @@ export const PROBLEM_TYPES = {
     title: "Release has no profile index",
     explanation:
       "The release was published before profile indexes existed. Publish its build again to add the index; whole-document and part routes still serve it.",
+  },
+  release_not_queryable: {
+    status: 404,
+    title: "Release not loaded for queries",
+    explanation:
+      "The release has no query rows: it was published before queries existed, or it is no longer kept (the current release and the 5 before it are). Publish its build again; single lookups, parts and the document still serve it.",
   },
   account_not_found: {
     status: 404,

@@ -17,9 +17,19 @@ export interface ProvidedRelease {
  * base: every sample profile; smaller / smallest: one / two profiles fewer (different releases);
  * relaid: the same release as base cut with another part size (a layout that must be refused);
  * wide / wideSmallPages: the samples plus 250 / 120 funnels of WIDE_PRODUCT, with 16 KiB / small
- * index pages (a product listing over many pages, leaves and segments).
+ * index pages (a product listing over many pages, leaves and segments); generated / generatedNext:
+ * varied generated catalogs (seeds 7 and 8) for the queries.
  */
-export type TestReleaseName = "base" | "smaller" | "smallest" | "relaid" | "wide" | "wideSmallPages";
+export type TestReleaseName =
+  | "base"
+  | "smaller"
+  | "smallest"
+  | "relaid"
+  | "wide"
+  | "wideSmallPages"
+  | "generated"
+  | "generatedNext";
+export const GENERATED_PROFILES = 400;
 export const WIDE_PRODUCT = { key: "many-funnels-api", name: "Many Funnels API" };
 
 /** Small parts, so that parts end inside profiles and inside multi-byte UTF-8 characters. */
