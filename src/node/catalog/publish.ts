@@ -60,6 +60,8 @@ export interface PublishResult {
   index_segments_uploaded: number;
   /** Profiles loaded into the query tables by this run (0 when an earlier publish loaded them). */
   query_rows_loaded: number;
+  /** How long the D1 load took (or found the release loaded already), in ms. */
+  query_load_ms: number;
   /** False when the release was already current (publishing it again changed nothing). */
   pointer_flipped: boolean;
   previous_release_id: string | null;
@@ -135,7 +137,9 @@ export async function publishRelease(
   if (stored !== manifestText)
     throw new PublishError(`KV ${storageKeys.releaseManifestKv(hex)} does not hold the manifest just written`);
   await verifyObject(storage.bucket, storageKeys.releaseManifestR2(hex), manifestBytes.byteLength, manifestDigest);
+  const loadStarted = performance.now();
   const load = await loadQueryTables(storage.db, manifest, source, options.onProgress);
+  const queryLoadMs = performance.now() - loadStarted;
 
   const current = await readCurrent(storage.kv);
   const next = pointerMakingCurrent(current, manifest.release_id);
@@ -150,6 +154,7 @@ export async function publishRelease(
     index_segments: objects.length - partCount,
     index_segments_uploaded: uploaded.segments,
     query_rows_loaded: load.loaded ? load.rows : 0,
+    query_load_ms: queryLoadMs,
     pointer_flipped: next !== current,
     previous_release_id: next !== current ? (current?.release_id ?? null) : null,
   };
