@@ -9,7 +9,6 @@
  */
 import { sha256Hex } from "../../common/sha256";
 import { hexOf, Manifest, storageKeys } from "../../common/catalog/manifest";
-import type { IndexName } from "../../common/catalog/profile-index";
 import { indexProblems, releaseProblems, sameIndex, sameLayout } from "./release-check";
 import {
   PublishError,
@@ -21,11 +20,13 @@ import {
   type ReleaseObject,
 } from "./release-objects";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
+import type { ReleaseSource } from "./release-source";
 import { loadQueryTables, pruneQueryTables, type LoadProgress, type QueryDb } from "./query-load";
 import { readCurrent, writeCurrentPointer } from "../../common/catalog/store";
 
 export { readCurrent, PublishError };
 export type { ReleaseBucket } from "./release-objects";
+export type { ReleaseSource } from "./release-source";
 
 /** The subset of a KV namespace binding publishing uses (KVNamespace satisfies it). */
 export interface ReleaseKv {
@@ -37,12 +38,6 @@ export interface ReleaseStorage {
   kv: ReleaseKv;
   /** CATALOG_DB: the query tables (migrations/). */
   db: QueryDb;
-}
-/** A built release: its manifest and a way to read each part's and index segment's bytes. */
-export interface ReleaseSource {
-  manifest: unknown;
-  readPart(index: number): Promise<Uint8Array>;
-  readIndexSegment(name: IndexName, index: number): Promise<Uint8Array>;
 }
 
 export type PublishProgress =
