@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ReleaseBucket, ReleaseKv, ReleaseStorage } from "../src/node/catalog/publish";
 import type { QueryDb } from "../src/node/catalog/query-load";
+import { applyMigrationsInProcess } from "./d1-migrations";
 import { deployConfigPath, deployDirOf, deployedD1Ids, deployedKvIds } from "./deploy/deploy-config";
 
 export interface DeploymentOptions {
@@ -99,6 +100,8 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
       persist: remote ? false : { path: persistPath },
       remoteBindings: remote,
     });
+    // Locally the schema comes with the state, as `npm start` applies it: a fresh --persist-to works.
+    if (!remote) await applyMigrationsInProcess(proxy.env.CATALOG_DB as Parameters<typeof applyMigrationsInProcess>[0]);
     return {
       storage: {
         bucket: proxy.env.RELEASES as ReleaseBucket,
