@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
-import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { copyDocsAssets } from "./src/node/local/docs-assets.mjs";
 
@@ -16,10 +16,12 @@ import { copyDocsAssets } from "./src/node/local/docs-assets.mjs";
 copyDocsAssets();
 
 // WEBHOOK_LOCAL_TARGETS lets webhooks reach the tests' receiver on 127.0.0.1, as under `npm start`.
+// The D1 migrations (migrations/), applied to each test file's CATALOG_DB by apply-migrations.ts.
 const testBindings = {
   PUBLIC_ORIGINS: ["https://api.test"],
   OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url"),
   WEBHOOK_LOCAL_TARGETS: "loopback",
+  TEST_MIGRATIONS: await readD1Migrations("migrations"),
 };
 
 export default defineConfig({
@@ -51,6 +53,7 @@ export default defineConfig({
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
           exclude: ["test/worker/**/*.sandbox.test.ts"],
+          setupFiles: ["test/worker/support/apply-migrations.ts"],
           // Builds the test catalog releases from data/profiles (Node) and provides them to workerd.
           // And starts the webhook receiver the queue consumer delivers to.
           globalSetup: [
@@ -67,7 +70,11 @@ export default defineConfig({
             miniflare: { bindings: testBindings },
           }),
         ],
-        test: { name: "worker-sandbox", include: ["test/worker/**/*.sandbox.test.ts"] },
+        test: {
+          name: "worker-sandbox",
+          include: ["test/worker/**/*.sandbox.test.ts"],
+          setupFiles: ["test/worker/support/apply-migrations.ts"],
+        },
       },
       {
         test: {

@@ -1,8 +1,9 @@
 /** Every benchmark module, in report order. Add serve/client modules here (one import, one entry). */
 import { buildBench } from "./build";
 import { clientBench } from "./client";
+import { queryBench } from "./query";
 import { serveBench } from "./serve";
 import { syncBench } from "./sync";
 import type { BenchModule } from "./types";
 
-export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench, clientBench, syncBench];
+export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench, queryBench, clientBench, syncBench];

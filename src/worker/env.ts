@@ -40,6 +40,7 @@ const WorkerEnvSchema = z.looseObject({
   OAUTH_KV: kv,
   AUTH_KV: kv,
   RELEASES: binding("R2 bucket", "head"),
+  CATALOG_DB: binding("D1 database", "withSession"),
   ACCOUNTS: durableObject,
   ACCOUNT_DIRECTORY: durableObject,
   KEY_GUARDS: durableObject,

@@ -94,7 +94,7 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout.trim()).toBe(
       `published ${a.manifest.release_id} to local production (${state}/v3): ${a.manifest.parts.length} parts, ${a.manifest.parts.length} uploaded (${a.manifest.bytes} bytes); ` +
-        `index: ${segments} segments, ${segments} uploaded; now current`,
+        `index: ${segments} segments, ${segments} uploaded; query rows: 26 loaded; now current`,
     );
     expect(first.stderr).toContain(`upload parts: ${a.manifest.parts.length}/${a.manifest.parts.length}`);
     const again = await publish(a.releaseDir, state);

@@ -5,7 +5,7 @@
  * reports its test as skipped, and it runs by itself once /openapi.json lists /v1/profiles/….
  * (It passed against lookup ddecac7 merged into this branch.)
  */
-import { createExecutionContext, reset, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CatalogApiError, createCatalogClient, type Profile } from "../../packages/client/src/index.js";
@@ -13,6 +13,7 @@ import app from "../../src/worker/index";
 import { sharedTestKey } from "./auth-fixtures";
 import { API_ORIGIN } from "./support/api";
 import { publish, testRelease } from "./support/releases";
+import { resetStorage } from "./support/reset-storage";
 
 const base = testRelease("base");
 const smaller = testRelease("smaller");
@@ -30,7 +31,7 @@ const openapi = (await (await workerFetch(new Request(`${API_ORIGIN}/openapi.jso
 };
 const lookupRoutes = Object.keys(openapi.paths).some((route) => route.startsWith("/v1/profiles/"));
 
-beforeEach(() => reset());
+beforeEach(() => resetStorage());
 afterEach(async () => {
   await Promise.all(contexts.splice(0).map((ctx) => waitOnExecutionContext(ctx)));
 });

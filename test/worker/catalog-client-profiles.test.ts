@@ -3,7 +3,7 @@
  * manifest, every profile of one pinned release streamed and verified part by part (parts of 7919
  * bytes end inside profiles and inside UTF-8 characters), a part altered in storage, cancellation.
  */
-import { createExecutionContext, reset, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -20,6 +20,7 @@ import { sharedTestKey } from "./auth-fixtures";
 import app from "../../src/worker/index";
 import { API_ORIGIN } from "./support/api";
 import { publish, testRelease, type TestRelease } from "./support/releases";
+import { resetStorage } from "./support/reset-storage";
 
 const base = testRelease("base");
 const smaller = testRelease("smaller");
@@ -70,7 +71,7 @@ function profilesEndingBefore(release: TestRelease, offset: number): number {
   return count;
 }
 
-beforeEach(() => reset());
+beforeEach(() => resetStorage());
 afterEach(async () => {
   await Promise.all(contexts.splice(0).map((ctx) => waitOnExecutionContext(ctx)));
 });

@@ -2,13 +2,13 @@
  * The client package (packages/client) against the real worker: it waits out a 503's Retry-After
  * (on a fake clock) and gets the catalog once it is published; it never retries the worker's 4xx answers.
  */
-import { reset } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { CatalogApiError } from "../../packages/client/src/errors.js";
 import { createCatalogHttp } from "../../packages/client/src/http-client.js";
 import { CATALOG_RETRY_AFTER_SECONDS } from "../../src/worker/catalog/release-lookup";
 import { API_ORIGIN, apiFetch } from "./support/api";
 import { publish, testRelease } from "./support/releases";
+import { resetStorage } from "./support/reset-storage";
 
 const release = testRelease("base");
 
@@ -32,7 +32,7 @@ function clientWith(onSleep: () => Promise<void> = async () => {}) {
   return { http, sleeps, requests };
 }
 
-beforeEach(() => reset());
+beforeEach(() => resetStorage());
 
 describe("catalog client against the worker", () => {
   it("waits the 503's Retry-After while nothing is published, then gets the release published meanwhile", async () => {

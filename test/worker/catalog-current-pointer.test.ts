@@ -3,7 +3,6 @@
  * isolate, so a busy isolate pays one KV read a second for it; a flip made elsewhere (the CLI,
  * another isolate) is served within that second, a flip made by this isolate at once.
  */
-import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { storageKeys } from "../../src/common/catalog/manifest";
@@ -11,6 +10,7 @@ import { CURRENT_POINTER_TTL_MS, readCurrentPointer } from "../../src/common/cat
 import { api } from "./support/api";
 import { recordingBinding } from "./support/recording-binding";
 import { publish, testRelease } from "./support/releases";
+import { resetStorage } from "./support/reset-storage";
 
 const a = testRelease("base");
 const b = testRelease("smaller");
@@ -28,11 +28,11 @@ function countingKv() {
 const flipElsewhere = (releaseId: string, previous: string[]) =>
   env.CATALOG_KV.put(storageKeys.current, JSON.stringify({ release_id: releaseId, previous }));
 
-beforeEach(() => reset());
+beforeEach(() => resetStorage());
 // The tests read at instants ahead of the clock; leave no pointer kept for later: with `current`
 // gone, a read forgets it.
 afterEach(async () => {
-  await reset();
+  await resetStorage();
   expect(await readCurrentPointer(env.CATALOG_KV, Number.MAX_SAFE_INTEGER)).toBeNull();
 });
 

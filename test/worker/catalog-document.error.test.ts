@@ -1,15 +1,15 @@
 /** /v1/catalog refusals: unsatisfiable ranges (416) and a deployment with nothing published (503). */
-import { reset } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { api } from "./support/api";
 import { expectProblem } from "./support/problems";
 import { publish, testRelease } from "./support/releases";
+import { resetStorage } from "./support/reset-storage";
 
 const release = testRelease("base");
 const size = release.manifest.bytes;
 
 describe("nothing published yet", () => {
-  beforeEach(() => reset());
+  beforeEach(() => resetStorage());
 
   it.each(["/v1/catalog", "/v1/catalog/parts/0", "/v1/releases/current"])(
     "GET %s → 503 problem with Retry-After",

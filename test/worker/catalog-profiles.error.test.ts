@@ -3,13 +3,13 @@
  * releases (404, naming the release looked in), no credential or scope (401/403), nothing
  * published (503); and the routes in /openapi.json.
  */
-import { reset } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { accountWithKey, bearer, call } from "./auth-fixtures";
 import { api } from "./support/api";
 import { documentProfiles } from "./support/document-profiles";
 import { expectProblem } from "./support/problems";
 import { publish, testRelease } from "./support/releases";
+import { resetStorage } from "./support/reset-storage";
 
 const release = testRelease("base");
 const { release_id } = release.manifest;
@@ -18,7 +18,7 @@ const unknownId = "arp_zzzzzzzzzzzzzzzzzzzzzzzzzz";
 
 describe("nothing published yet", () => {
   it("503 catalog_unavailable with Retry-After", async () => {
-    await reset();
+    await resetStorage();
     const res = await api(`/v1/profiles/${profile.productKey}/${profile.funnelKey}`);
     await expectProblem(res, 503, "catalog_unavailable");
     expect(res.headers.get("retry-after")).toBe("30");

@@ -3,7 +3,6 @@
  * verified before `current` moves; a build without one is refused; a release published before
  * indexes existed gains one when its build is published again; rollback checks the index too.
  */
-import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/common/sha256";
@@ -14,6 +13,7 @@ import { documentProfiles } from "./support/document-profiles";
 import { expectProblem } from "./support/problems";
 import { publish, testRelease, workerStorage } from "./support/releases";
 import { countingStorage } from "./support/storage-faults";
+import { resetStorage } from "./support/reset-storage";
 
 const a = testRelease("base");
 const b = testRelease("smaller");
@@ -23,7 +23,7 @@ const hexOf = (releaseId: string) => releaseId.slice("sha256:".length);
 const first = documentProfiles(a)[0]!;
 const lookup = `/v1/profiles/${first.productKey}/${first.funnelKey}`;
 
-beforeEach(() => reset());
+beforeEach(() => resetStorage());
 
 describe("publishing the index", () => {
   it("an index segment whose bytes do not match its sha256 is refused by R2, and the previous release stays current", async () => {

@@ -4,7 +4,6 @@
  * scope and id — not the indexes the worker merges. Each test publishes two or three releases:
  * given a minute, as a loaded 2-core machine needs.
  */
-import { reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import canonicalize from "canonicalize";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -13,11 +12,12 @@ import { rollbackRelease } from "../../src/node/catalog/publish";
 import { api } from "./support/api";
 import { EDITED } from "./support/provided-releases";
 import { publish, testRelease, workerStorage, type TestRelease } from "./support/releases";
+import { resetStorage } from "./support/reset-storage";
 
 const base = testRelease("base");
 const edited = testRelease("edited");
 const smallest = testRelease("smallest");
-/** Never published in this file (isolates keep manifests they read, across reset()). */
+/** Never published in this file (isolates keep manifests they read, across resetStorage()). */
 const unpublished = testRelease("wide");
 
 interface Listed {
@@ -84,7 +84,7 @@ async function allChanges(release: TestRelease, since: TestRelease, limit: numbe
   return listed;
 }
 
-beforeEach(() => reset());
+beforeEach(() => resetStorage());
 
 describe("changes between two releases", { timeout: 60_000 }, () => {
   it("lists exactly the independent diff, in catalog order, paged or not, with each side's bytes", async () => {

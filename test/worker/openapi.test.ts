@@ -214,10 +214,12 @@ describe("unknown query parameters (issue 24, item 12)", () => {
           const problem = await res.json<{ code: string; errors: { parameter: string; code: string }[] }>();
           expect(problem.code, where).toBe("unknown_parameter");
           // The unknown ones first; a route with a required parameter (changes' `since`) adds its own.
+          // `grade` is a filter of the query routes: there only `colour` is unknown.
+          const accepted = new Set((op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name));
           expect(
             problem.errors.filter((error) => error.code === "unrecognized_keys").map((error) => error.parameter),
             where,
-          ).toEqual(["grade", "colour"]);
+          ).toEqual(["grade", "colour"].filter((name) => !accepted.has(name)));
         }
         checked.push(where);
       }

@@ -4,12 +4,11 @@
  * getPlatformProxy, local or remote) and the workerd tests (the real local bindings).
  *
  * Order is the whole point: parts and index segments (create-only, checksummed by R2) → manifest
- * (KV, then R2) → verify every object → only then flip `current`. Interrupted anywhere before the flip, the
+ * (KV, then R2) → verify every object → load the D1 query tables → only then flip `current`. Interrupted anywhere before the flip, the
  * previous release is still the one served; run again, it picks up where it stopped.
  */
 import { sha256Hex } from "../../common/sha256";
 import { hexOf, Manifest, storageKeys } from "../../common/catalog/manifest";
-import type { IndexName } from "../../common/catalog/profile-index";
 import { stepProgress, type Step } from "../cli/progress";
 import { indexProblems, releaseProblems, sameIndex, sameLayout } from "./release-check";
 import {
@@ -22,6 +21,8 @@ import {
   type ReleaseObject,
 } from "./release-objects";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
+import type { ReleaseSource } from "./release-source";
+import { loadQueryTables, pruneQueryTables, type LoadProgress, type QueryDb } from "./query-load";
 import { readCurrent, writeCurrentPointer } from "../../common/catalog/store";
 import type { ChangeCounts } from "../../common/catalog/release-changes";
 import type { ChangesBucket } from "../../common/catalog/changes-store";
@@ -29,6 +30,7 @@ import { changesBetween, recordInHistory } from "./release-events";
 
 export { readCurrent, PublishError };
 export type { ReleaseBucket } from "./release-objects";
+export type { ReleaseSource } from "./release-source";
 
 /** The subset of a KV namespace binding publishing uses (KVNamespace satisfies it). */
 export interface ReleaseKv {
@@ -38,19 +40,16 @@ export interface ReleaseKv {
 export interface ReleaseStorage {
   bucket: ReleaseBucket & ChangesBucket;
   kv: ReleaseKv;
-}
-/** A built release: its manifest and a way to read each part's and index segment's bytes. */
-export interface ReleaseSource {
-  manifest: unknown;
-  readPart(index: number): Promise<Uint8Array>;
-  readIndexSegment(name: IndexName, index: number): Promise<Uint8Array>;
+  /** CATALOG_DB: the query tables (migrations/). */
+  db: QueryDb;
 }
 
 export type PublishProgress =
   | { phase: "upload"; index: number; count: number; bytes: number; existed: boolean }
-  | { phase: "verify"; index: number; count: number };
+  | { phase: "verify"; index: number; count: number }
+  | LoadProgress;
 
-/** Publish and rollback progress on stderr: one bar per phase (upload, then verify), in parts. */
+/** Publish and rollback progress on stderr: one bar per phase (upload, verify, then the D1 load). */
 export function publishProgress() {
   const steps = stepProgress();
   const report = (event: PublishProgress) =>
@@ -61,6 +60,7 @@ export function publishProgress() {
 const PUBLISH_STEPS: Record<PublishProgress["phase"], Step> = {
   upload: { label: "upload parts", unit: "parts" },
   verify: { label: "verify parts", unit: "parts" },
+  load: { label: "load query rows", unit: "batches" },
 };
 
 export interface PublishResult {
@@ -71,6 +71,10 @@ export interface PublishResult {
   bytes_uploaded: number;
   index_segments: number;
   index_segments_uploaded: number;
+  /** Profiles loaded into the query tables by this run (0 when an earlier publish loaded them). */
+  query_rows_loaded: number;
+  /** How long the D1 load took (or found the release loaded already), in ms. */
+  query_load_ms: number;
   /** False when the release was already current (publishing it again changed nothing). */
   pointer_flipped: boolean;
   previous_release_id: string | null;
@@ -148,6 +152,9 @@ export async function publishRelease(
   if (stored !== manifestText)
     throw new PublishError(`KV ${storageKeys.releaseManifestKv(hex)} does not hold the manifest just written`);
   await verifyObject(storage.bucket, storageKeys.releaseManifestR2(hex), manifestBytes.byteLength, manifestDigest);
+  const loadStarted = performance.now();
+  const load = await loadQueryTables(storage.db, manifest, source, options.onProgress);
+  const queryLoadMs = performance.now() - loadStarted;
 
   const current = await readCurrent(storage.kv);
   const next = pointerMakingCurrent(current, manifest.release_id);
@@ -156,6 +163,7 @@ export async function publishRelease(
   // Stored before the flip, so the changes from the release it replaces are ready when it is served.
   const changes = await changesBetween(storage, manifest, previousId);
   if (flipped) await writeCurrentPointer(storage.kv, next);
+  await pruneQueryTables(storage.db, [next.release_id, ...next.previous]);
   await recordInHistory(storage.kv, {
     event: "publish",
     release_id: manifest.release_id,
@@ -171,6 +179,8 @@ export async function publishRelease(
     bytes_uploaded: uploaded.bytes,
     index_segments: objects.length - partCount,
     index_segments_uploaded: uploaded.segments,
+    query_rows_loaded: load.loaded ? load.rows : 0,
+    query_load_ms: queryLoadMs,
     pointer_flipped: flipped,
     previous_release_id: previousId,
     changes,

@@ -12,7 +12,7 @@
  */
 import { SingleBar, type Params } from "cli-progress";
 
-export type ProgressUnit = "bytes" | "parts" | "profiles";
+export type ProgressUnit = "bytes" | "parts" | "profiles" | "batches";
 
 export interface Progress {
   /** `note` is shown after the numbers, e.g. "2,310 profiles". */

@@ -17,6 +17,7 @@ type RawConfig = Record<string, unknown> & {
   main?: string;
   assets?: { directory?: string };
   kv_namespaces?: { binding: string; id?: string }[];
+  d1_databases?: { binding: string; database_id?: string }[];
   vars?: Record<string, unknown>;
   env?: Record<string, RawConfig>;
 };
@@ -65,6 +66,17 @@ export function deployedKvIds(deployDir: string, deployment: string): Record<str
   const raw = JSON.parse(readFileSync(file, "utf8")) as RawConfig;
   const section = deployment === "production" ? raw : raw.env?.[deployment];
   return Object.fromEntries((section?.kv_namespaces ?? []).flatMap(({ binding, id }) => (id ? [[binding, id]] : [])));
+}
+
+/** The D1 database ids the last `npm run deploy` of this deployment recorded, by binding. */
+export function deployedD1Ids(deployDir: string, deployment: string): Record<string, string> | undefined {
+  const file = deployConfigPath(deployDir, deployment);
+  if (!existsSync(file)) return undefined;
+  const raw = JSON.parse(readFileSync(file, "utf8")) as RawConfig;
+  const section = deployment === "production" ? raw : raw.env?.[deployment];
+  return Object.fromEntries(
+    (section?.d1_databases ?? []).flatMap(({ binding, database_id }) => (database_id ? [[binding, database_id]] : [])),
+  );
 }
 
 /** Kept secrets (e.g. OPERATOR_SECRET) of a deployment: a dotenv file only its owner can read. */

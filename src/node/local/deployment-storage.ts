@@ -13,7 +13,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ReleaseKv, ReleaseStorage } from "../catalog/publish";
-import { deployConfigPath, deployDirOf, deployedKvIds } from "../deploy/deploy-config";
+import type { QueryDb } from "../catalog/query-load";
+import { applyMigrationsInProcess } from "./d1-migrations";
+import { deployConfigPath, deployDirOf, deployedD1Ids, deployedKvIds } from "../deploy/deploy-config";
 
 export interface DeploymentOptions {
   configPath?: string;
@@ -43,16 +45,28 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
   const config = unstable_readConfig({ config: configPath, env: options.environment }, { hideWarnings: true });
   const kvNamespaces: { binding: string; id?: string; preview_id?: string }[] = config.kv_namespaces;
   const buckets: { binding: string; bucket_name?: string }[] = config.r2_buckets;
+  const databases: {
+    binding: string;
+    database_name?: string;
+    database_id?: string;
+    preview_database_id?: string;
+  }[] = config.d1_databases;
   const bucket = buckets.find((binding) => binding.binding === "RELEASES");
-  if (!kvNamespaces.some((binding) => binding.binding === "CATALOG_KV") || !bucket?.bucket_name) {
-    throw new Error(`${configPath} (${deployment}) declares no CATALOG_KV namespace or RELEASES bucket`);
+  if (
+    !kvNamespaces.some((binding) => binding.binding === "CATALOG_KV") ||
+    !bucket?.bucket_name ||
+    !databases.some((binding) => binding.binding === "CATALOG_DB")
+  ) {
+    throw new Error(
+      `${configPath} (${deployment}) declares no CATALOG_KV namespace, RELEASES bucket or CATALOG_DB database`,
+    );
   }
   const remote = options.remote === true;
   const ids = remote
     ? remoteKvIds(kvNamespaces, options.environment, deployDirOf(configPath))
     : localKvIds(kvNamespaces);
 
-  // Only the KV and R2 bindings, under the same namespace ids and bucket names (the keys of the
+  // Only the KV, R2 and D1 bindings, under the same namespace ids and names (the keys of the
   // persisted state): the worker's Durable Objects are not needed here and would only warn.
   const dir = mkdtempSync(path.join(tmpdir(), "catalog-bindings-"));
   const bindingsConfig = path.join(dir, "wrangler.json");
@@ -64,6 +78,19 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
       ...(config.account_id ? { account_id: config.account_id } : {}),
       kv_namespaces: kvNamespaces.map((binding) => ({ binding: binding.binding, id: ids[binding.binding], remote })),
       r2_buckets: buckets.map((binding) => ({ binding: binding.binding, bucket_name: binding.bucket_name, remote })),
+      // Locally the database wrangler dev opens (its preview_database_id); remotely the id deploy recorded.
+      d1_databases: databases.map((binding) => {
+        const id = remote
+          ? (binding.database_id ?? deployedD1Id(deployDirOf(configPath), options.environment, binding.binding))
+          : (binding.preview_database_id ?? binding.database_id ?? binding.binding);
+        return {
+          binding: binding.binding,
+          database_name: binding.database_name,
+          database_id: id,
+          ...(remote ? {} : { preview_database_id: id }),
+          remote,
+        };
+      }),
     }),
   );
   const persistPath = path.resolve(options.persistTo ?? DEFAULT_PERSIST_TO, "v3");
@@ -73,8 +100,14 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
       persist: remote ? false : { path: persistPath },
       remoteBindings: remote,
     });
+    // Locally the schema comes with the state, as `npm start` applies it: a fresh --persist-to works.
+    if (!remote) await applyMigrationsInProcess(proxy.env.CATALOG_DB as Parameters<typeof applyMigrationsInProcess>[0]);
     return {
-      storage: { bucket: proxy.env.RELEASES as ReleaseStorage["bucket"], kv: proxy.env.CATALOG_KV as ReleaseKv },
+      storage: {
+        bucket: proxy.env.RELEASES as ReleaseStorage["bucket"],
+        kv: proxy.env.CATALOG_KV as ReleaseKv,
+        db: proxy.env.CATALOG_DB as QueryDb,
+      },
       env: proxy.env,
       where: remote
         ? `remote ${deployment} (KV ${ids.CATALOG_KV}, R2 ${bucket.bucket_name})`
@@ -88,6 +121,17 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+function deployedD1Id(deployDir: string, environment: string | undefined, binding: string): string {
+  const deployment = environment || "production";
+  const id = deployedD1Ids(deployDir, deployment)?.[binding];
+  if (!id) {
+    throw new Error(
+      `no Cloudflare database id for ${binding} of ${deployment}: run \`npm run deploy${environment ? ` -- --env ${environment}` : ""}\` first`,
+    );
+  }
+  return id;
 }
 
 /** Locally a namespace is named by its `preview_id` (one per deployment), as `wrangler dev` does. */

@@ -1,6 +1,6 @@
 /**
  * The catalog's HTTP surface (docs/contract.md, "URLs"): the document, its parts, release
- * manifests, single profiles and a product's profiles. src/worker/index.ts registers it with one call and
+ * manifests, single profiles, a product's profiles, and queries of the profiles, products and funnels. src/worker/index.ts registers it with one call and
  * decides the access guard.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
@@ -9,6 +9,8 @@ import type { CatalogAccess } from "./access";
 import { registerDocumentRoute } from "./document";
 import { registerPartRoutes } from "./parts";
 import { registerProductRoutes } from "./products";
+import { registerBrowseRoutes } from "./browse";
+import { registerProfileQueryRoutes } from "./profile-query";
 import { registerProfileRoutes } from "./profiles";
 import { registerChangedProfilesRoute } from "./release-changed-profiles";
 import { registerReleaseChangesRoute } from "./release-changes";
@@ -24,6 +26,8 @@ export function registerCatalogRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   registerReleaseRoutes(app, access);
   registerReleaseChangesRoute(app, access);
   registerChangedProfilesRoute(app, access);
+  registerProfileQueryRoutes(app, access);
   registerProfileRoutes(app, access);
   registerProductRoutes(app, access);
+  registerBrowseRoutes(app, access);
 }

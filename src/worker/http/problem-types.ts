@@ -28,7 +28,7 @@ export const PROBLEM_TYPES = {
     status: 400,
     title: "Unknown query parameter",
     explanation:
-      "The request names a query parameter the route does not take; `errors` lists each one (`parameter`, `message`) and the message says which the route accepts. Remove it: unknown parameters are refused, never ignored.",
+      "The request names a query parameter the route does not take (a typo, or a filter that does not exist); `errors` lists each one (`parameter`, `message`), then any other problem of the query, and the message says which parameters the route accepts. Remove it: unknown parameters are refused, never ignored.",
   },
   invalid_release_id: {
     status: 400,
@@ -53,6 +53,18 @@ export const PROBLEM_TYPES = {
     title: "Invalid product or funnel key",
     explanation:
       "A product or funnel key (or a listing's `after`) is lowercase words joined by hyphens, as in `zurich-ledger-api`.",
+  },
+  invalid_parameter: {
+    status: 400,
+    title: "Invalid query parameter",
+    explanation:
+      "A query parameter's value is not allowed: an unknown value (`allowed` lists the valid ones), a malformed date, `limit` out of range, too many values, or a parameter given twice. `errors[]` lists every problem as `{parameter, path, message, code, allowed?}`.",
+  },
+  invalid_cursor: {
+    status: 400,
+    title: "Invalid cursor",
+    explanation:
+      "The `cursor` was not made by this query: it was changed, or is used with other filters or another sort. Follow the `next` URL of the previous page as it is, or start again without a cursor.",
   },
   wrong_key_mode: {
     status: 400,
@@ -162,6 +174,12 @@ export const PROBLEM_TYPES = {
     title: "Release has no profile index",
     explanation:
       "The release was published before profile indexes existed. Publish its build again to add the index; whole-document and part routes still serve it.",
+  },
+  release_not_queryable: {
+    status: 404,
+    title: "Release not loaded for queries",
+    explanation:
+      "The release has no query rows: it was published before queries existed, or it is no longer kept (the current release and the 5 before it are). Publish its build again; single lookups, parts and the document still serve it.",
   },
   account_not_found: {
     status: 404,

@@ -71,7 +71,11 @@ export class FakeEdge {
   async catalogStorage(name: string) {
     const mf = this.running.get(name);
     if (!mf) throw new Error(`fake edge: ${name} is not deployed`);
-    return { kv: await mf.getKVNamespace("CATALOG_KV"), bucket: await mf.getR2Bucket("RELEASES") };
+    return {
+      kv: await mf.getKVNamespace("CATALOG_KV"),
+      bucket: await mf.getR2Bucket("RELEASES"),
+      db: await mf.getD1Database("CATALOG_DB"),
+    };
   }
 
   /** The worker's stable local URL (what its workers.dev address would be); 404 until deployed. */

@@ -7,8 +7,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { buildCatalog } from "../../../src/node/catalog/build/build";
+import { generateProfiles } from "../../../src/node/catalog/build/generator";
 import { INDEX_NAMES, type IndexName } from "../../../src/common/catalog/profile-index";
 import {
+  GENERATED_PROFILES,
   RELAID_PART_BYTES,
   TEST_INDEX_PAGE_BYTES,
   TEST_PART_BYTES,
@@ -70,6 +72,12 @@ export default async function setup(project: TestProject) {
       writeFileSync(file, `${kept.map((profile) => JSON.stringify(profile)).join("\n")}\n`);
       return file;
     };
+    /** `count` varied profiles from the generator (the queries' test catalog). */
+    const generated = (name: string, count: number, seed: number) => {
+      const file = path.join(work, `${name}.ndjson`);
+      writeFileSync(file, Array.from(generateProfiles(count, seed), (p) => `${JSON.stringify(p)}\n`).join(""));
+      return file;
+    };
     const build = async (
       input: string,
       partBytes: number,
@@ -101,6 +109,8 @@ export default async function setup(project: TestProject) {
       wide: await build(wide("wide", 250), TEST_PART_BYTES, 16 * 1024),
       wideSmallPages: await build(wide("wide-small-pages", 120), TEST_PART_BYTES),
       edited: await build(edited("edited"), TEST_PART_BYTES),
+      generated: await build(generated("generated", GENERATED_PROFILES, 7), TEST_PART_BYTES, 16 * 1024),
+      generatedNext: await build(generated("generated-next", GENERATED_PROFILES - 40, 8), TEST_PART_BYTES, 16 * 1024),
     };
     project.provide("catalogReleases", releases);
   } finally {

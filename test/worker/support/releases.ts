@@ -29,7 +29,7 @@ export function testRelease(name: TestReleaseName): TestRelease {
 
 /** The worker's own bindings, as publish.ts sees them. */
 export function workerStorage(): ReleaseStorage {
-  return { bucket: env.RELEASES, kv: env.CATALOG_KV };
+  return { bucket: env.RELEASES, kv: env.CATALOG_KV, db: env.CATALOG_DB };
 }
 
 export function publish(release: TestRelease, storage: ReleaseStorage = workerStorage()): Promise<PublishResult> {

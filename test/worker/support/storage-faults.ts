@@ -7,7 +7,7 @@ import type { ReleaseStorage } from "../../../src/node/catalog/publish";
 export class SimulatedOutage extends Error {}
 
 export interface CountingStorage extends ReleaseStorage {
-  /** Every put attempted, in order: "r2 <key>" or "kv <key>". */
+  /** Every write attempted, in order: "r2 <key>", "kv <key>" or "d1 batch". */
   readonly writes: string[];
 }
 
@@ -34,6 +34,13 @@ export function countingStorage(storage: ReleaseStorage, failAfterWrites = Infin
         return storage.kv.put(key, value);
       },
       get: (key) => storage.kv.get(key),
+    },
+    db: {
+      prepare: (query) => storage.db.prepare(query),
+      batch: async (statements) => {
+        attempt("d1 batch");
+        return storage.db.batch(statements);
+      },
     },
   };
 }

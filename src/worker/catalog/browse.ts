@@ -1,0 +1,162 @@
+/**
+ * GET /v1/products and GET /v1/funnels (and their pinned forms): every product and every funnel of
+ * a release in key order, from the lists the publish load keeps (query_products, query_funnels),
+ * with the same keyset paging as the profile query.
+ */
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../http/context";
+import type { ProblemCode } from "../http/problem-types";
+import { hexOf, type Manifest } from "../../common/catalog/manifest";
+import { Sha256Digest } from "../../common/catalog/schema";
+import { catalogRoute, type CatalogAccess } from "./access";
+import { ReleaseIdParam } from "./params";
+import { productProfilesPath } from "./profile-representation";
+import { decodeCursor, encodeCursor } from "./query-cursor";
+import { queryRelease } from "./query-db";
+import { CursorParam, DEFAULT_LIMIT, limitParam } from "./query-params";
+import { queryHook } from "./query-problem";
+import { listResponse, listResponses, pinnedListPath } from "./query-response";
+import { currentRelease, pinnedRelease } from "./release-lookup";
+import { releasePath } from "./representation";
+
+const ONCE = { error: "must be given once" };
+const Limit = limitParam("Entries");
+
+const ProductsQuery = z.strictObject({
+  q: z
+    .string(ONCE)
+    .min(1, "must not be empty")
+    .max(100, "must be at most 100 characters")
+    .optional()
+    .openapi({
+      param: { name: "q", in: "query" },
+      description: "Products whose key or name starts with this text (case-insensitive).",
+      example: "northwind",
+    }),
+  limit: Limit,
+  cursor: CursorParam,
+});
+const FunnelsQuery = z.strictObject({ limit: Limit, cursor: CursorParam });
+
+const Product = z
+  .strictObject({
+    product_key: z.string(),
+    name: z.string(),
+    funnel_count: z.int(),
+    href: z.string().openapi({ description: "The pinned URL of the product's profiles." }),
+  })
+  .openapi("Product");
+const Funnel = z
+  .strictObject({
+    funnel_key: z.string(),
+    name: z.string(),
+    profile_count: z.int(),
+    href: z.string().openapi({ description: "The pinned query of the funnel's profiles." }),
+  })
+  .openapi("Funnel");
+const listOf = (item: z.ZodType, name: string) =>
+  z
+    .strictObject({
+      object: z.literal("list"),
+      release_id: Sha256Digest,
+      data: z.array(item),
+      has_more: z.boolean(),
+      next: z.string().nullable().openapi({ description: "The next page's pinned URL, or null." }),
+    })
+    .openapi(name);
+
+const responses = (schema: z.ZodType, what: string, ...codes: ProblemCode[]) =>
+  listResponses(schema, `One page of the release's ${what}, in key order.`, ...codes);
+
+interface Listing {
+  route: "products" | "funnels";
+  query: typeof ProductsQuery | typeof FunnelsQuery;
+  schema: z.ZodType;
+  summary: string;
+}
+
+const LISTINGS: Listing[] = [
+  { route: "products", query: ProductsQuery, schema: listOf(Product, "ProductList"), summary: "products" },
+  { route: "funnels", query: FunnelsQuery, schema: listOf(Funnel, "FunnelList"), summary: "funnels" },
+];
+
+export function registerBrowseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAccess) {
+  const hook = queryHook(() => undefined);
+  for (const listing of LISTINGS) {
+    const name = listing.route === "products" ? "Products" : "Funnels";
+    const current = catalogRoute(access, {
+      method: "get",
+      path: `/v1/${listing.route}`,
+      operationId: `listCurrent${name}`,
+      summary: `Every ${listing.summary.slice(0, -1)} of the current release, in key order`,
+      request: { query: listing.query },
+      responses: responses(listing.schema, listing.summary, "catalog_unavailable"),
+    });
+    app.openapi(current, async (c) => browse(c, listing.route, await currentRelease(c.env.CATALOG_KV), false), hook);
+    const pinned = catalogRoute(access, {
+      method: "get",
+      path: `/v1/releases/{release_id}/${listing.route}`,
+      operationId: `listRelease${name}`,
+      summary: `Every ${listing.summary.slice(0, -1)} of a given release, in key order (immutable)`,
+      request: { params: z.object({ release_id: ReleaseIdParam }), query: listing.query },
+      responses: responses(listing.schema, listing.summary, "invalid_release_id", "release_not_found"),
+    });
+    app.openapi(
+      pinned,
+      async (c) =>
+        browse(c, listing.route, await pinnedRelease(c.env.CATALOG_KV, c.req.valid("param").release_id), true),
+      hook,
+    );
+  }
+}
+
+async function browse(c: Context<AppEnv>, route: Listing["route"], manifest: Manifest, pinned: boolean) {
+  const params = c.req.valid("query" as never) as { q?: string; limit?: number; cursor?: string };
+  const limit = params.limit ?? DEFAULT_LIMIT;
+  const binding = JSON.stringify([manifest.release_id, route, params.q ?? null]);
+  const after = params.cursor === undefined ? undefined : await decodeCursor(binding, params.cursor);
+  const release = hexOf(manifest.release_id);
+  const key = route === "products" ? "product_key" : "funnel_key";
+  const where = ["release = ?"];
+  const args: (string | number)[] = [release];
+  if (after) {
+    where.push(`${key} > ?`);
+    args.push(after.value);
+  }
+  if (params.q) {
+    // Prefix ranges, so both are index range scans: [q, q + U+FFFF).
+    const prefix = params.q.toLowerCase();
+    where.push("((product_key >= ? AND product_key < ?) OR (lower_name >= ? AND lower_name < ?))");
+    args.push(prefix, `${prefix}\uffff`, prefix, `${prefix}\uffff`);
+  }
+  const columns = route === "products" ? "product_key, name, funnel_count" : "funnel_key, name, profile_count";
+  const { results } = await queryRelease(c.env.CATALOG_DB, manifest, [
+    {
+      text: `SELECT ${columns} FROM query_${route} WHERE ${where.join(" AND ")} ORDER BY ${key} LIMIT ?`,
+      args: [...args, limit + 1],
+    },
+  ]);
+  const rows = results[0] ?? [];
+  const page: Record<string, unknown>[] = rows.slice(0, limit).map((row) => ({
+    ...row,
+    href:
+      route === "products"
+        ? productProfilesPath(manifest.release_id, String(row.product_key))
+        : `${releasePath(manifest.release_id)}/profiles?funnel=${String(row.funnel_key)}`,
+  }));
+  const last = page.at(-1);
+  const next =
+    rows.length > limit && last
+      ? pinnedListPath(manifest, route, c.req.url, await encodeCursor(binding, { value: String(last[key]), seq: 0 }))
+      : null;
+  const body = {
+    object: "list",
+    release_id: manifest.release_id,
+    data: page,
+    has_more: next !== null,
+    next,
+  };
+  const pinnedPath = pinnedListPath(manifest, route, c.req.url, params.cursor);
+  return listResponse(manifest, [JSON.stringify(body)], { pinnedPath, next, pinned });
+}

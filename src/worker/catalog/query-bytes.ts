@@ -1,0 +1,47 @@
+/**
+ * The bytes of a page of profiles, read from the release's parts exactly as single lookups read
+ * them (profile-representation.ts): each profile's range, from the one or two parts that hold it,
+ * all ranges at once.
+ */
+import { Problem } from "../http/problem";
+import { hexOf, storageKeys, type Manifest } from "../../common/catalog/manifest";
+import { partSlicesFor } from "../../common/catalog/parts";
+import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
+
+export interface ByteRange {
+  offset: number;
+  length: number;
+}
+
+export async function profileBytes(bucket: R2Bucket, manifest: Manifest, ranges: ByteRange[]): Promise<Uint8Array[]> {
+  const hex = hexOf(manifest.release_id);
+  return Promise.all(
+    ranges.map(async ({ offset, length }) => {
+      const slices = partSlicesFor(manifest.parts, offset, offset + length - 1);
+      const pieces = await Promise.all(
+        slices.map(async (slice) => {
+          const object = await bucket.get(storageKeys.part(hex, slice.index), {
+            range: { offset: slice.offset, length: slice.length },
+          });
+          if (!object) {
+            throw new Problem(
+              "release_unavailable",
+              "Part of this release cannot be read from storage right now; retry shortly.",
+              { headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) } },
+            );
+          }
+          return new Uint8Array(await object.arrayBuffer());
+        }),
+      );
+      const [only] = pieces;
+      if (pieces.length === 1 && only) return only;
+      const bytes = new Uint8Array(length);
+      let at = 0;
+      for (const piece of pieces) {
+        bytes.set(piece, at);
+        at += piece.byteLength;
+      }
+      return bytes;
+    }),
+  );
+}

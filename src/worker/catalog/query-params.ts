@@ -1,0 +1,177 @@
+/**
+ * The query parameters of GET /v1/profiles (docs/contract.md, "Querying the catalog"), as one strict
+ * zod schema: the route's validation and its OpenAPI parameters. A request that fails gets one 400
+ * listing every problem as `{parameter, message, allowed?}`.
+ */
+import { z } from "@hono/zod-openapi";
+import {
+  FACET_FIELDS,
+  SORTS,
+  VALUE_FIELDS,
+  wordsOf,
+  type Sort,
+  type ValueField,
+} from "../../common/catalog/query-fields";
+import { KEY_PATTERN } from "../../common/catalog/schema";
+
+export const MAX_VALUES = 50;
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+const MAX_Q = 200;
+
+const ONCE = { error: "must be given once (send several values as one comma-separated list)" };
+const ENTITY_PATTERN = /^ent_[a-z0-9]{26}$/;
+
+const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The pattern of a comma-separated list of `allowed` values, for the OpenAPI document. */
+const listPattern = (allowed: readonly string[]) => {
+  const one = `(${allowed.map(escapeRegex).join("|")})`;
+  return `^${one}(,${one})*$`;
+};
+
+/** A comma-separated list (any of), each value allowed or of the field's key format; at most MAX_VALUES. */
+function listParam(name: string, description: string, allowed?: readonly string[], format?: RegExp) {
+  return z
+    .string(ONCE)
+    .transform((text, ctx) => {
+      const values = text.split(",");
+      if (values.length > MAX_VALUES)
+        ctx.addIssue({ code: "custom", message: `at most ${MAX_VALUES} values, got ${values.length}` });
+      for (const value of new Set(values)) {
+        if (allowed ? !allowed.includes(value) : format && !format.test(value))
+          ctx.addIssue({
+            code: "custom",
+            message: allowed
+              ? `${JSON.stringify(value.slice(0, 80))} is not an allowed value`
+              : `${JSON.stringify(value.slice(0, 80))} is not a ${name === "entity" ? "entity id (ent_ and 26 lowercase letters or digits)" : "key (lowercase words joined by hyphens)"}`,
+          });
+      }
+      return [...new Set(values)];
+    })
+    .optional()
+    .openapi({
+      param: { name, in: "query" },
+      description: allowed ? `${description} Allowed: ${allowed.map((v) => `\`${v}\``).join(", ")}.` : description,
+      type: "string",
+      pattern: allowed ? listPattern(allowed) : undefined,
+    });
+}
+
+const fieldParam = (field: ValueField) =>
+  listParam(
+    field.name,
+    `Profiles whose ${field.matches} is any of these (comma-separated, at most ${MAX_VALUES}).`,
+    field.allowed,
+    field.name === "entity" ? ENTITY_PATTERN : KEY_PATTERN,
+  );
+
+/** An ISO 8601 UTC instant, as the milliseconds `last_tested_at` is written in, rounded up (so ≥ and < stay exact). */
+const instantParam = (name: string, description: string) =>
+  z
+    .string(ONCE)
+    .regex(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/,
+      "must be an ISO 8601 UTC instant, e.g. 2026-11-01T00:00:00Z",
+    )
+    .refine((text) => !Number.isNaN(Date.parse(text)), "is not a real date and time")
+    .transform((text) => {
+      const fraction = /\.(\d+)Z$/.exec(text)?.[1] ?? "";
+      const ms = Date.parse(text) + (/[1-9]/.test(fraction.slice(3)) ? 1 : 0);
+      return new Date(ms).toISOString();
+    })
+    .optional()
+    .openapi({ param: { name, in: "query" }, description, example: "2026-11-01T00:00:00Z" });
+
+/** `limit`: 1–MAX_LIMIT entries per page, of the query and browse routes alike. */
+export const limitParam = (what: string) =>
+  z
+    .string(ONCE)
+    .regex(/^[1-9][0-9]{0,2}$/, `must be an integer from 1 to ${MAX_LIMIT}`)
+    .transform(Number)
+    .refine((n) => n <= MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`)
+    .optional()
+    .openapi({
+      param: { name: "limit", in: "query" },
+      description: `${what} per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
+      example: "20",
+    });
+
+export const CursorParam = z
+  .string(ONCE)
+  .max(512, "is not a cursor of this query")
+  .optional()
+  .openapi({
+    param: { name: "cursor", in: "query" },
+    description: "Where the page starts: set by the previous page's `next` URL, never made by hand.",
+  });
+
+export const FACETABLE = FACET_FIELDS.map((field) => field.name);
+
+export const ProfileQueryParams = z.strictObject({
+  ...Object.fromEntries(VALUE_FIELDS.map((field) => [field.name, fieldParam(field)])),
+  tested_after: instantParam("tested_after", "Profiles with `last_tested_at` at or after this instant."),
+  tested_before: instantParam("tested_before", "Profiles with `last_tested_at` before this instant."),
+  q: z
+    .string(ONCE)
+    .max(MAX_Q, `must be at most ${MAX_Q} characters`)
+    .refine((text) => wordsOf(text).length > 0, "must contain a word (letters or digits)")
+    .optional()
+    .openapi({
+      param: { name: "q", in: "query" },
+      description:
+        "Full text: every word must occur (case-insensitive; the last word may be a prefix) in the product or funnel name or key, or in a stage's finding or condition.",
+      example: "payments",
+    }),
+  sort: z
+    .enum(SORTS, { error: `must be one of ${SORTS.join(", ")}` })
+    .default("catalog")
+    .openapi({
+      param: { name: "sort", in: "query" },
+      description:
+        "`catalog` (product key, funnel key), `grade` (best first), `-grade` (worst first), `last_tested_at` (oldest first), `-last_tested_at` (newest first). Ties fall back to catalog order.",
+    }),
+  limit: limitParam("Profiles"),
+  facets: listParam(
+    "facets",
+    "Add counts over all matches for these fields (comma-separated); `product` and `funnel` give their 100 largest values.",
+    FACETABLE,
+  ),
+  cursor: CursorParam,
+});
+
+export interface ProfileQuery {
+  /** Filter name → the values any of which must match. */
+  filters: Map<string, string[]>;
+  q?: string;
+  testedAfter?: string;
+  testedBefore?: string;
+  sort: Sort;
+  limit: number;
+  facets: string[];
+  cursor?: string;
+}
+
+export function profileQueryOf(params: Record<string, unknown>): ProfileQuery {
+  const filters = new Map<string, string[]>();
+  for (const field of VALUE_FIELDS) {
+    const values = params[field.name] as string[] | undefined;
+    if (values) filters.set(field.name, values);
+  }
+  return {
+    filters,
+    q: params.q as string | undefined,
+    testedAfter: params.tested_after as string | undefined,
+    testedBefore: params.tested_before as string | undefined,
+    sort: params.sort as Sort,
+    limit: (params.limit as number | undefined) ?? DEFAULT_LIMIT,
+    facets: (params.facets as string[] | undefined) ?? [],
+    cursor: params.cursor as string | undefined,
+  };
+}
+
+/** Values a parameter allows, for the `allowed` of its error entries. */
+export function allowedValuesOf(parameter: string): readonly string[] | undefined {
+  if (parameter === "sort") return SORTS;
+  if (parameter === "facets") return FACETABLE;
+  return VALUE_FIELDS.find((field) => field.name === parameter)?.allowed;
+}

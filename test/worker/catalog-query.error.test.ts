@@ -1,0 +1,126 @@
+/**
+ * Bad input to the query and browse routes: one 400 problem listing every problem of the query
+ * string at once, each as `{parameter, message, allowed?}`; cursors that this query did not make;
+ * releases without query rows. Nothing a client sends is ignored or answers 500.
+ */
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "./support/api";
+import { expectProblem } from "./support/problems";
+import { publish, testRelease } from "./support/releases";
+
+const generated = testRelease("generated");
+const releaseId = generated.manifest.release_id;
+
+interface Errors {
+  errors: { parameter: string; message: string; allowed?: string[] }[];
+}
+
+async function errorsOf(path: string, code: string): Promise<Errors["errors"]> {
+  const res = await api(path);
+  await expectProblem(res.clone(), 400, code);
+  return ((await res.json()) as Errors).errors;
+}
+
+describe("GET /v1/profiles: bad input", () => {
+  // Loading 400 profiles into D1 takes seconds on a busy machine.
+  beforeAll(async () => {
+    await publish(generated);
+  }, 60_000);
+
+  it("lists every problem at once: unknown parameters, unknown values, dates, limit, too many values", async () => {
+    const many = Array.from({ length: 51 }, (_, i) => `p-${i}`).join(",");
+    const errors = await errorsOf(
+      `/v1/profiles?grade=A,Z&colour=red&tested_after=yesterday&limit=500&product=${many}&sort=best&facets=q&Grade=A`,
+      "unknown_parameter",
+    );
+    const byParameter = Object.fromEntries(errors.map((e) => [e.parameter, e]));
+    expect(Object.keys(byParameter).sort()).toEqual(
+      ["Grade", "colour", "facets", "grade", "limit", "product", "sort", "tested_after"].sort(),
+    );
+    expect(byParameter.grade!.allowed).toEqual(["A", "B+", "B", "C+", "C", "D", "F"]);
+    expect(byParameter.grade!.message).toContain('"Z"');
+    expect(byParameter.sort!.allowed).toContain("-last_tested_at");
+    expect(byParameter.facets!.allowed).not.toContain("q");
+    expect(byParameter.product!.message).toContain("at most 50 values");
+    expect(byParameter.colour!.message).toBe('unknown parameter "colour"');
+  });
+
+  it("an unknown value alone is invalid_parameter, with the allowed values", async () => {
+    const errors = await errorsOf("/v1/profiles?stage.pay=maybe", "invalid_parameter");
+    expect(errors).toEqual([
+      {
+        parameter: "stage.pay",
+        path: "stage.pay",
+        code: "custom",
+        message: '"maybe" is not an allowed value',
+        allowed: ["ready", "limited"],
+      },
+    ]);
+  });
+
+  for (const [query, parameter] of [
+    ["limit=0", "limit"],
+    ["limit=101", "limit"],
+    ["limit=ten", "limit"],
+    ["tested_before=2026-13-01T00:00:00Z", "tested_before"],
+    ["tested_before=2026-11-01T00:00:00%2B01:00", "tested_before"],
+    ["q=---", "q"],
+    ["grade=A&grade=B", "grade"],
+    ["product=Not_A_Key", "product"],
+    ["entity=arp_x", "entity"],
+    ["facets=grade,colour", "facets"],
+  ]) {
+    it(`${query} is invalid_parameter naming ${parameter}`, async () => {
+      const errors = await errorsOf(`/v1/profiles?${query}`, "invalid_parameter");
+      expect(errors.map((e) => e.parameter)).toEqual([parameter]);
+    });
+  }
+
+  it("a cursor is refused when changed, or used with other filters or another sort", async () => {
+    const first = (await (await api("/v1/profiles?grade=A&limit=2")).json()) as { next: string };
+    const cursor = new URL(first.next, "https://api.test").searchParams.get("cursor")!;
+    expect((await api(first.next)).status).toBe(200);
+    for (const path of [
+      `/v1/profiles?grade=B&limit=2&cursor=${cursor}`,
+      `/v1/profiles?grade=A&sort=grade&limit=2&cursor=${cursor}`,
+      `/v1/profiles?grade=A&limit=2&cursor=${cursor.replace(/^./, (c) => (c === "W" ? "X" : "W"))}`,
+      `/v1/profiles?grade=A&limit=2&cursor=not-a-cursor`,
+      `/v1/profiles?grade=A&limit=2&cursor=${"x".repeat(600)}`,
+    ]) {
+      const errors = await errorsOf(path, "invalid_cursor");
+      expect(errors.map((e) => e.parameter)).toEqual(["cursor"]);
+    }
+    // The limit is not part of the query a cursor is bound to: a client may change its page size.
+    expect((await api(`/v1/profiles?grade=A&limit=5&cursor=${cursor}`)).status).toBe(200);
+  });
+
+  it("a malformed release id is invalid_release_id; an unknown release is release_not_found", async () => {
+    await expectProblem(await api("/v1/releases/sha256:abc/profiles"), 400, "invalid_release_id");
+    await expectProblem(await api(`/v1/releases/${"0".repeat(64)}/profiles`), 404, "release_not_found");
+  });
+
+  it("a release published without query rows is release_not_queryable, on every query route", async () => {
+    await env.CATALOG_DB.prepare("DELETE FROM query_releases WHERE release = ?").bind(releaseId.slice(7)).run();
+    try {
+      for (const route of ["profiles", "products", "funnels"]) {
+        const body = await expectProblem(await api(`/v1/releases/${releaseId}/${route}`), 404, "release_not_queryable");
+        expect(body.detail).toContain(releaseId);
+      }
+    } finally {
+      // Publishing again finishes the load: the rows are there, only the release's line was missing.
+      await publish(generated);
+    }
+    expect((await api(`/v1/releases/${releaseId}/profiles`)).status).toBe(200);
+  });
+});
+
+describe("GET /v1/products and /v1/funnels: bad input", () => {
+  it("refuses unknown parameters and bad limits, listing each", async () => {
+    const errors = await errorsOf("/v1/products?grade=A&limit=0", "unknown_parameter");
+    expect(errors.map((e) => e.parameter).sort()).toEqual(["grade", "limit"]);
+    const funnels = await errorsOf("/v1/funnels?q=check", "unknown_parameter");
+    expect(funnels.map((e) => e.parameter)).toEqual(["q"]);
+    await errorsOf("/v1/products?cursor=abc.def", "invalid_cursor");
+  });
+});
