@@ -1,0 +1,44 @@
+/**
+ * `POST /mcp`, the catalog's MCP server (docs/mcp.md), an OAuth 2.1 protected resource as the MCP
+ * authorization specification requires: behind `protect("read:catalog")` like every catalog route
+ * (API keys and access tokens, the per-credential limits, the access log), with OAuth tokens
+ * checked for the MCP resource as their audience (RFC 8707), and every 401 pointing at the
+ * protected resource metadata (RFC 9728 §5.1), where a host discovers our authorization server.
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { protect } from "../auth/protect";
+import type { AppEnv } from "../http/context";
+import { Problem } from "../http/problem";
+import { documentMcp } from "./openapi";
+import {
+  MCP_PATH,
+  mcpResourceOf,
+  PROTECTED_RESOURCE_METADATA_PATH,
+  registerProtectedResourceMetadata,
+} from "./protected-resource";
+import { answerMcp } from "./server";
+
+/** RFC 9728 §5.1: the challenge names the metadata document; the rest of the problem stays as it was. */
+function withResourceMetadata(guard: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    try {
+      await guard(c, next);
+    } catch (error) {
+      const challenge = error instanceof Problem ? error.options.headers?.["WWW-Authenticate"] : undefined;
+      if (!(error instanceof Problem) || !challenge) throw error;
+      const metadata = `${c.var.publicOrigin}${PROTECTED_RESOURCE_METADATA_PATH}`;
+      throw new Problem(error.code, error.detail, {
+        ...error.options,
+        headers: { ...error.options.headers, "WWW-Authenticate": `${challenge}, resource_metadata="${metadata}"` },
+      });
+    }
+  };
+}
+
+export function registerMcpRoutes(app: OpenAPIHono<AppEnv>) {
+  registerProtectedResourceMetadata(app);
+  documentMcp(app);
+  const guard = withResourceMetadata(protect("read:catalog", { resource: mcpResourceOf }));
+  app.post(MCP_PATH, guard, (c) => answerMcp(c.req.raw, { env: c.env, origin: c.var.publicOrigin }));
+}
