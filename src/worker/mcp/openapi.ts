@@ -6,7 +6,8 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { bearerSecurity } from "../auth/protect";
 import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import type { AppEnv } from "../http/context";
-import { MCP_PATH, PROTECTED_RESOURCE_METADATA_PATH } from "./protected-resource";
+import { PROTECTED_RESOURCE_METADATA_PATH } from "./protected-resource";
+import { MCP_PATH } from "./resource-id";
 
 const JsonRpc = z.record(z.string(), z.unknown()).openapi({ description: "A JSON-RPC 2.0 message (or a batch)." });
 

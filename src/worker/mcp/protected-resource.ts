@@ -6,13 +6,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
+import { MCP_PATH, mcpResourceOf } from "./resource-id";
 
-export const MCP_PATH = "/mcp";
 export const MCP_SCOPE = "read:catalog";
 export const PROTECTED_RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
-
-/** The resource identifier of the MCP server at an origin: its URL (MCP authorization § Canonical server URI). */
-export const mcpResourceOf = (origin: string) => `${origin}${MCP_PATH}`;
 
 function metadata(c: Context<AppEnv>) {
   const origin = c.var.publicOrigin;

@@ -11,12 +11,8 @@ import { protect } from "../auth/protect";
 import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 import { documentMcp } from "./openapi";
-import {
-  MCP_PATH,
-  mcpResourceOf,
-  PROTECTED_RESOURCE_METADATA_PATH,
-  registerProtectedResourceMetadata,
-} from "./protected-resource";
+import { PROTECTED_RESOURCE_METADATA_PATH, registerProtectedResourceMetadata } from "./protected-resource";
+import { MCP_PATH, mcpResourceOf } from "./resource-id";
 import { answerMcp } from "./server";
 
 /** RFC 9728 §5.1: the challenge names the metadata document; the rest of the problem stays as it was. */

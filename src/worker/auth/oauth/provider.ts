@@ -25,7 +25,7 @@ import {
 import { approvedTokenScopes, type ApprovalStore } from "./admin-approval";
 import { grantSubject, type GrantGuard } from "./grant-guard";
 import { SCOPES } from "../../../common/auth/scopes";
-import { mcpResourceOf } from "../../mcp/protected-resource";
+import { mcpResourceOf } from "../../mcp/resource-id";
 import { dynamicRegistrationOptions } from "./dynamic-registration";
 
 export {
