@@ -16,7 +16,7 @@ const HELP = `Usage: npm run catalog:publish -- --release <dir> [options]
 
 Publishes a release built by npm run catalog:build: uploads its parts and index segments to R2
 (create-only, with their sha256 so R2 verifies them), writes its manifest to KV and R2, verifies
-every object, and only then points KV "current" at it. Interrupted at any point, the previous release is still served; run
+every object, loads its query rows into D1 (CATALOG_DB), and only then points KV "current" at it. Interrupted at any point, the previous release is still served; run
 it again to finish. Publishing an already-current release changes nothing.
 
   --release <dir>      The release directory, dist/<hex> (or a --out directory holding one release).
@@ -45,7 +45,8 @@ runCli("catalog:publish", HELP, async (argv) => {
       progress.stop();
       const transfer =
         `${count(result.parts, "part")}, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes); ` +
-        `index: ${count(result.index_segments, "segment")}, ${result.index_segments_uploaded} uploaded`;
+        `index: ${count(result.index_segments, "segment")}, ${result.index_segments_uploaded} uploaded; ` +
+        `query rows: ${result.query_rows_loaded} loaded`;
       console.log(
         result.pointer_flipped
           ? `published ${result.release_id} to ${opened.where}: ${transfer}; now current${result.previous_release_id ? ` (was ${result.previous_release_id})` : ""}`

@@ -44,7 +44,12 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
   const config = unstable_readConfig({ config: configPath, env: options.environment }, { hideWarnings: true });
   const kvNamespaces: { binding: string; id?: string; preview_id?: string }[] = config.kv_namespaces;
   const buckets: { binding: string; bucket_name?: string }[] = config.r2_buckets;
-  const databases: { binding: string; database_name?: string; database_id?: string }[] = config.d1_databases;
+  const databases: {
+    binding: string;
+    database_name?: string;
+    database_id?: string;
+    preview_database_id?: string;
+  }[] = config.d1_databases;
   const bucket = buckets.find((binding) => binding.binding === "RELEASES");
   if (
     !kvNamespaces.some((binding) => binding.binding === "CATALOG_KV") ||
@@ -60,7 +65,7 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
     ? remoteKvIds(kvNamespaces, options.environment, deployDirOf(configPath))
     : localKvIds(kvNamespaces);
 
-  // Only the KV and R2 bindings, under the same namespace ids and bucket names (the keys of the
+  // Only the KV, R2 and D1 bindings, under the same namespace ids and names (the keys of the
   // persisted state): the worker's Durable Objects are not needed here and would only warn.
   const dir = mkdtempSync(path.join(tmpdir(), "catalog-bindings-"));
   const bindingsConfig = path.join(dir, "wrangler.json");
@@ -72,18 +77,19 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
       ...(config.account_id ? { account_id: config.account_id } : {}),
       kv_namespaces: kvNamespaces.map((binding) => ({ binding: binding.binding, id: ids[binding.binding], remote })),
       r2_buckets: buckets.map((binding) => ({ binding: binding.binding, bucket_name: binding.bucket_name, remote })),
-      // Locally the same database wrangler dev opens (by the same name and id); remotely the id deploy recorded.
-      d1_databases: databases.map((binding) => ({
-        binding: binding.binding,
-        database_name: binding.database_name,
-        ...(remote || binding.database_id
-          ? {
-              database_id:
-                binding.database_id ?? deployedD1Id(deployDirOf(configPath), options.environment, binding.binding),
-            }
-          : {}),
-        remote,
-      })),
+      // Locally the database wrangler dev opens (its preview_database_id); remotely the id deploy recorded.
+      d1_databases: databases.map((binding) => {
+        const id = remote
+          ? (binding.database_id ?? deployedD1Id(deployDirOf(configPath), options.environment, binding.binding))
+          : (binding.preview_database_id ?? binding.database_id ?? binding.binding);
+        return {
+          binding: binding.binding,
+          database_name: binding.database_name,
+          database_id: id,
+          ...(remote ? {} : { preview_database_id: id }),
+          remote,
+        };
+      }),
     }),
   );
   const persistPath = path.resolve(options.persistTo ?? DEFAULT_PERSIST_TO, "v3");

@@ -12,6 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildCatalog } from "./catalog/build";
 import { count, EXIT, runCli, UsageError } from "./cli-run";
+import { applyLocalMigrations } from "./d1-migrations";
 import { DEFAULT_PERSIST_TO, openDeploymentStorage } from "./deployment-storage";
 import { seedDemoAccounts } from "./keys/demo";
 import { localOperator } from "./keys/local-operator";
@@ -30,9 +31,10 @@ import { startWranglerDev, type DevServer } from "./wrangler-dev";
 const HELP = `Usage: npm start [-- --port 8787] [--sandbox-port 8788] [--no-sandbox] [--oauth-port 8789] [--persist-to <dir>] [--publish-sample]
 
 1. builds data/profiles into dist/ (as npm run catalog:build -- --in data/profiles --out dist)
-2. publishes it to the local state of production and of the sandbox (--persist-to, default
-   ${DEFAULT_PERSIST_TO}) where no release is current yet; a release current there (published by
-   an earlier start, catalog:publish or catalog:rollback) stays current, unless --publish-sample
+2. applies the D1 migrations (migrations/) to the local state of production and of the sandbox
+   (--persist-to, default ${DEFAULT_PERSIST_TO}), and publishes the sample there where no release
+   is current yet (or the sample is, to finish its query load); a release current there (published
+   by an earlier start, catalog:publish or catalog:rollback) stays current, unless --publish-sample
 3. serves production on http://localhost:<port> and the sandbox on http://localhost:<sandbox-port>
    with wrangler dev, until Ctrl-C
 4. seeds the demo customer (demo@example.com) with a new live and test key, revoking the previous
@@ -85,6 +87,9 @@ runCli("start", HELP, async (argv) => {
   let demoClientId = "";
   const releases: Welcome["releases"] = [];
   for (const deployment of deployments) {
+    console.log(
+      `${deployment.name}: ${await applyLocalMigrations({ environment: deployment.environment, persistTo })}`,
+    );
     const opened = await openDeploymentStorage({ environment: deployment.environment, persistTo });
     try {
       const served = await releaseToServe(opened.storage, built, { publishSample: values["publish-sample"] });

@@ -30,7 +30,8 @@ export async function releaseToServe(
   options: { publishSample: boolean },
 ): Promise<ServedRelease> {
   const current = await readCurrent(storage.kv);
-  if (!current || options.publishSample) {
+  // Publishing the current sample again changes nothing but what it lacks (e.g. its D1 query rows).
+  if (!current || options.publishSample || current.release_id === sample.manifest.release_id) {
     const published = await publishRelease(storage, openReleaseDir(sample.releaseDir));
     return {
       release_id: published.release_id,
