@@ -8,7 +8,7 @@ import type { Manifest } from "../../common/catalog/manifest";
 import { scopeKey } from "../../common/catalog/profile-index";
 import { STAGES, type Profile } from "../../common/catalog/schema";
 import { IndexReader } from "../catalog/index-reader";
-import { profileIdPath, profileScopePath } from "../catalog/profile-representation";
+import { profileScopePath } from "../catalog/profile-representation";
 import { profileBytes } from "../catalog/query-bytes";
 import { currentRelease, pinnedRelease } from "../catalog/release-lookup";
 import { Problem } from "../http/problem";
@@ -55,9 +55,6 @@ export async function findProfile(ctx: McpContext, manifest: Manifest, ref: Prof
 export const hrefOf = (ctx: McpContext, manifest: Manifest, profile: Profile) =>
   `${ctx.origin}${profileScopePath(manifest.release_id, profile.scope.product.key, profile.scope.funnel.key)}`;
 
-export const idHrefOf = (ctx: McpContext, manifest: Manifest, id: string) =>
-  `${ctx.origin}${profileIdPath(manifest.release_id, id)}`;
-
 /** A profile in the compact form of search results and comparisons. */
 export function compactProfile(profile: Profile, sha256: string, href: string) {
   return {
@@ -74,4 +71,3 @@ export function compactProfile(profile: Profile, sha256: string, href: string) {
     sha256,
   };
 }
-export type CompactProfile = ReturnType<typeof compactProfile>;

@@ -9,7 +9,7 @@ import type { AppEnv } from "../../http/context";
 import { documentOAuth } from "./openapi";
 import { OAUTH_ENDPOINTS } from "./provider";
 import { CLIENT_REGISTRATION_ENDPOINT } from "./dynamic-registration";
-import { registrationEndpoint } from "./registration-endpoint";
+import { documentRegistration, registrationEndpoint } from "./registration-endpoint";
 import { revocationEndpoint, serveProtocol, tokenEndpoint } from "./token-endpoint";
 
 /** RFC 8414 §3: the library's document, pointed at our revocation endpoint and trimmed to S256. */
@@ -43,6 +43,7 @@ export function registerOAuthEndpoints(app: OpenAPIHono<AppEnv>): void {
   app.on(["POST", "OPTIONS"], OAUTH_ENDPOINTS.token, (c) =>
     c.req.method === "OPTIONS" ? serveProtocol(c, c.req.raw) : tokenEndpoint(c),
   );
+  documentRegistration(app);
   app.on(["POST", "OPTIONS"], CLIENT_REGISTRATION_ENDPOINT, registrationEndpoint);
   app.on(["POST", "OPTIONS"], OAUTH_ENDPOINTS.revoke, (c) =>
     c.req.method === "OPTIONS" ? revocationPreflight(c) : revocationEndpoint(c),
