@@ -3,13 +3,15 @@
  * argument and what it allows; never a protocol error or a 500. Malformed JSON-RPC is the
  * transport's JSON-RPC error, never a 500 either.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, API_ORIGIN, apiFetch } from "./support/api";
+import { api } from "./support/api";
+import { MCP_HEADERS, mcpClient } from "./support/mcp";
 import { publish, testRelease } from "./support/releases";
 
 const generated = testRelease("generated");
+/** Publishing the generated release takes seconds on this shared machine. */
+const SETUP_TIMEOUT = 60_000;
 
 const CASES: [string, Record<string, unknown>, RegExp][] = [
   ["search_profiles", { grade: ["Z"] }, /grade/],
@@ -37,13 +39,8 @@ describe("MCP tools: bad input", () => {
   let client: Client;
   beforeAll(async () => {
     await publish(generated);
-    client = new Client({ name: "catalog-test", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL("/mcp", API_ORIGIN), {
-        fetch: (input, init) => apiFetch(new Request(input, init)),
-      }),
-    );
-  });
+    client = await mcpClient();
+  }, SETUP_TIMEOUT);
   afterAll(() => client.close());
 
   for (const [name, args, message] of CASES) {
@@ -66,7 +63,7 @@ describe("MCP tools: bad input", () => {
     const post = (body: string, headers: Record<string, string> = {}) =>
       api("/mcp", {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+        headers: { ...MCP_HEADERS, ...headers },
         body,
       });
     const answers = await Promise.all([

@@ -3,25 +3,18 @@
  * the worker: every tool listed with its schemas and annotations, each tool's answer, and answers
  * that agree with the REST routes for the same release.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, API_ORIGIN, apiFetch } from "./support/api";
+import { api, API_ORIGIN } from "./support/api";
+import { mcpClient } from "./support/mcp";
 import { oracleProfiles } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
 
 const generated = testRelease("generated");
+/** Publishing the generated release takes seconds on this shared machine. */
+const SETUP_TIMEOUT = 60_000;
 const releaseId = generated.manifest.release_id;
 const profiles = oracleProfiles(generated).map((p) => p.profile);
-
-async function connectedClient(): Promise<Client> {
-  const client = new Client({ name: "catalog-test", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL("/mcp", API_ORIGIN), {
-    fetch: (input, init) => apiFetch(new Request(input, init)),
-  });
-  await client.connect(transport);
-  return client;
-}
 
 interface Compact {
   agent_readiness_profile_id: string;
@@ -36,8 +29,8 @@ describe("MCP server: happy paths", () => {
   let client: Client;
   beforeAll(async () => {
     await publish(generated);
-    client = await connectedClient();
-  });
+    client = await mcpClient();
+  }, SETUP_TIMEOUT);
   afterAll(() => client.close());
 
   it("lists the four read-only tools with input and output schemas", async () => {

@@ -3,20 +3,14 @@
  * `wrong_deployment`, with the sandbox realm and the resource metadata in the challenge.
  */
 import { describe, expect, it } from "vitest";
+import { INITIALIZE, MCP_HEADERS } from "./support/mcp";
 import { generateApiKey } from "../../src/common/auth/api-key";
 import { accountWithKey, bearer, call, freshIp } from "./auth-fixtures";
-
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-});
 
 const mcp = (headers: Record<string, string>) =>
   call("/mcp", {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+    headers: { ...MCP_HEADERS, ...headers },
     body: INITIALIZE,
   });
 

@@ -4,6 +4,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { INITIALIZE, MCP_HEADERS } from "./support/mcp";
 import { bearer, freshIp, newAccount, newKey } from "./auth-fixtures";
 import {
   authorizeUrl,
@@ -24,19 +25,12 @@ import {
   REGISTRATIONS_PER_ADDRESS,
 } from "../../src/worker/auth/oauth/registration-endpoint";
 
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-};
-
-function mcp(headers: Record<string, string>, body: unknown = INITIALIZE) {
+function mcp(headers: Record<string, string>, body = INITIALIZE) {
   return exports.default.fetch(
     new Request(`${ORIGIN}/mcp`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
-      body: JSON.stringify(body),
+      headers: { ...MCP_HEADERS, ...headers },
+      body,
     }),
   );
 }
@@ -89,6 +83,17 @@ describe("/mcp: authorization", () => {
     expect(bad.status).toBe(401);
     expect(bad.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
     expect(bad.headers.get("WWW-Authenticate")).toContain("resource_metadata=");
+  });
+
+  it("refuses a page of another origin (DNS rebinding), before reading the credential", async () => {
+    const res = await mcp({ Origin: "https://evil.example" });
+    expect(res.status).toBe(403);
+    expect((await res.json<{ code: string }>()).code).toBe("forbidden");
+    const forged = await exports.default.fetch(
+      new Request("https://evil.example/mcp", { method: "POST", headers: MCP_HEADERS, body: INITIALIZE }),
+    );
+    expect(forged.status).toBe(400);
+    expect((await forged.json<{ code: string }>()).code).toBe("unknown_host");
   });
 
   it("serves RFC 9728 metadata naming this origin as the authorization server", async () => {

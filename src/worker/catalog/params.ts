@@ -6,7 +6,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { Problem } from "../http/problem";
 
-const RELEASE_ID = /^(sha256:)?[0-9a-f]{64}$/;
+export const RELEASE_ID = /^(sha256:)?[0-9a-f]{64}$/;
 const PART_NUMBER = /^(0|[1-9][0-9]{0,8})$/;
 
 export const ReleaseIdParam = z

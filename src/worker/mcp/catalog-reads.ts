@@ -19,8 +19,6 @@ export interface McpContext {
   origin: string;
 }
 
-export const RELEASE_ID = /^(sha256:)?[0-9a-f]{64}$/;
-
 /** The given release (`sha256:<hex>` or bare hex), or the current one. */
 export function releaseOf(ctx: McpContext, releaseId?: string): Promise<Manifest> {
   if (releaseId === undefined) return currentRelease(ctx.env.CATALOG_KV);

@@ -32,9 +32,24 @@ function withResourceMetadata(guard: MiddlewareHandler<AppEnv>): MiddlewareHandl
   };
 }
 
+/**
+ * MCP transport §Security: servers must validate Origin (DNS rebinding). The Host is a configured
+ * origin already (public-origin.ts); a browser page of another origin is refused too, before any
+ * credential is read. Hosts that are not browsers send no Origin.
+ */
+const sameOriginOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const origin = c.req.header("Origin");
+  if (origin !== undefined && origin !== c.var.publicOrigin)
+    throw new Problem(
+      "forbidden",
+      `Requests from pages of another origin (${origin.slice(0, 100)}) are refused; call /mcp from an MCP host or a server.`,
+    );
+  await next();
+};
+
 export function registerMcpRoutes(app: OpenAPIHono<AppEnv>) {
   registerProtectedResourceMetadata(app);
   documentMcp(app);
   const guard = withResourceMetadata(protect("read:catalog", { resource: mcpResourceOf }));
-  app.post(MCP_PATH, guard, (c) => answerMcp(c.req.raw, { env: c.env, origin: c.var.publicOrigin }));
+  app.post(MCP_PATH, sameOriginOnly, guard, (c) => answerMcp(c.req.raw, { env: c.env, origin: c.var.publicOrigin }));
 }

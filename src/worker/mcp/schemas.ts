@@ -1,7 +1,7 @@
 /** The zod schemas the MCP tools share: a release argument and the compact profile. */
 import { z } from "zod";
 import { STAGES } from "../../common/catalog/schema";
-import { RELEASE_ID } from "./catalog-reads";
+import { RELEASE_ID } from "../catalog/params";
 
 export const ReleaseIdArgument = z
   .string()
