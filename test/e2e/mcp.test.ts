@@ -13,9 +13,16 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAndAllow, startOAuthDeployment, type OAuthDeployment } from "./oauth-fixture";
 import { apiKeyFor } from "./support/api-key";
+import { REPO_ROOT } from "./support/wrangler-dev";
+
+/** The MCP Inspector's CLI mode (`npx @modelcontextprotocol/inspector-cli`), run from node_modules. */
+const INSPECTOR_CLI = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
 
 let deployment: OAuthDeployment;
 let mcpUrl: URL;
@@ -108,6 +115,33 @@ describe("MCP over wrangler dev, with an API key", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("MCP over wrangler dev, with the MCP Inspector's CLI", () => {
+  it("lists the tools", async () => {
+    // Run from its own build/: it finds its package.json by a path relative to the working directory.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        INSPECTOR_CLI,
+        mcpUrl.href,
+        "--transport",
+        "http",
+        "--method",
+        "tools/list",
+        "--header",
+        `Authorization: Bearer ${apiKeyFor(deployment.server.url)}`,
+      ],
+      { cwd: path.dirname(INSPECTOR_CLI) },
+    );
+    const { tools } = JSON.parse(stdout) as { tools: { name: string }[] };
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "compare_profiles",
+      "describe_catalog",
+      "get_profile",
+      "search_profiles",
+    ]);
   });
 });
 
