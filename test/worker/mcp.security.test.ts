@@ -145,8 +145,11 @@ describe("/oauth/register: dynamic client registration", () => {
     const body = await res.json<Record<string, unknown>>();
     expect(body.token_endpoint_auth_method).toBe("none");
     expect(body.client_secret).toBeUndefined();
-    const stored = await env.OAUTH_KV.getWithMetadata(`client:${body.client_id}`);
-    expect(stored.value).not.toBeNull();
+    // Stored to expire unless used: the library renews a registration only on token requests.
+    const stored = await env.OAUTH_KV.get<{ registrationExpiresAt: number }>(`client:${body.client_id}`, "json");
+    const week = 7 * 24 * 3600;
+    expect(stored!.registrationExpiresAt - Math.floor(Date.now() / 1000)).toBeGreaterThan(week - 60);
+    expect(stored!.registrationExpiresAt - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(week);
   });
 
   it("refuses confidential clients and unsafe redirect URIs, storing nothing", async () => {
