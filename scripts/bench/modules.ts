@@ -1,7 +1,8 @@
 /** Every benchmark module, in report order. Add serve/client modules here (one import, one entry). */
 import { buildBench } from "./build";
 import { clientBench } from "./client";
+import { queryBench } from "./query";
 import { serveBench } from "./serve";
 import type { BenchModule } from "./types";
 
-export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench, clientBench];
+export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench, queryBench, clientBench];

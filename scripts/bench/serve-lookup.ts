@@ -89,7 +89,7 @@ export function lookupSummary(figures: LookupFigures): string {
  * consecutive requests land on different index pages and parts. Read from the built release's
  * scope index (its leaves: every segment up to its directory page).
  */
-function sampledProfiles(releaseDir: string): [string, string, string][] {
+export function sampledProfiles(releaseDir: string): [string, string, string][] {
   const manifest = JSON.parse(readFileSync(path.join(releaseDir, "manifest.json"), "utf8")) as Manifest;
   const scope = manifest.index!.find((index) => index.name === "scope")!;
   const dir = path.join(releaseDir, "index", "scope");

@@ -9,7 +9,8 @@ import path from "node:path";
 import { buildCatalog } from "../catalog/build";
 import { openDeploymentStorage } from "../deployment-storage";
 import { openReleaseDir } from "../release-dir";
-import { publishRelease } from "../../src/node/catalog/publish";
+import { publishRelease, type PublishResult } from "../../src/node/catalog/publish";
+import { applyLocalMigrations } from "../d1-migrations";
 import type { Manifest } from "../../src/common/catalog/manifest";
 import { DEFAULT_INDEX_PAGE_BYTES } from "../../src/common/catalog/profile-index";
 import { dataset } from "./datasets";
@@ -57,11 +58,16 @@ export async function makeCurrent(
   persistTo: string,
   release: BuiltRelease,
   log: (line: string) => void,
-): Promise<void> {
+): Promise<PublishResult> {
+  log(await applyLocalMigrations({ persistTo }));
   const opened = await openDeploymentStorage({ persistTo });
   try {
     const result = await publishRelease(opened.storage, openReleaseDir(release.dir));
-    log(`${result.release_id} current (${result.parts_uploaded} of ${result.parts} parts uploaded)`);
+    log(
+      `${result.release_id} current (${result.parts_uploaded} of ${result.parts} parts uploaded; ` +
+        `${result.query_rows_loaded} query rows loaded in ${(result.query_load_ms / 1000).toFixed(1)} s)`,
+    );
+    return result;
   } finally {
     await opened.dispose();
   }

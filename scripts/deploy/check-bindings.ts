@@ -12,6 +12,7 @@ import type { Deployment, WorkerConfig } from "./deployments";
 export type BindingKind =
   | "KV namespace"
   | "R2 bucket"
+  | "D1 database"
   | "Durable Object"
   | "rate limit"
   | "service"
@@ -30,6 +31,7 @@ export function envTypeBindings(declarations: string): Map<string, BindingKind> 
 function kindOfType(type: string): BindingKind {
   if (type.startsWith("KVNamespace")) return "KV namespace";
   if (type.startsWith("R2Bucket")) return "R2 bucket";
+  if (type.startsWith("D1Database")) return "D1 database";
   if (type.startsWith("DurableObjectNamespace")) return "Durable Object";
   if (type === "RateLimit") return "rate limit";
   if (type.startsWith("Fetcher") || type.startsWith("Service")) return "service";
@@ -41,6 +43,7 @@ export function declaredBindings(config: WorkerConfig): Map<string, BindingKind>
   const declared = new Map<string, BindingKind>();
   for (const { binding } of config.kv_namespaces) declared.set(binding, "KV namespace");
   for (const { binding } of config.r2_buckets) declared.set(binding, "R2 bucket");
+  for (const { binding } of config.d1_databases ?? []) declared.set(binding, "D1 database");
   for (const { name } of config.durable_objects.bindings) declared.set(name, "Durable Object");
   for (const { name } of config.ratelimits) declared.set(name, "rate limit");
   for (const { binding } of config.services ?? []) declared.set(binding, "service");

@@ -18,6 +18,7 @@ export interface WorkerConfig {
   compatibility_flags?: string[];
   kv_namespaces: { binding: string; id?: string; preview_id?: string }[];
   r2_buckets: { binding: string; bucket_name?: string }[];
+  d1_databases?: { binding: string; database_name?: string; database_id?: string; migrations_dir?: string }[];
   durable_objects: { bindings: { name: string; class_name: string; script_name?: string }[] };
   migrations: Migration[];
   ratelimits: { name: string; namespace_id: string; simple: { limit: number; period: 10 | 60 } }[];

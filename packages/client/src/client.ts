@@ -6,6 +6,16 @@ import { createCatalogHttp, type CatalogHttp, type Clock, type RetryEvent } from
 import { fetchManifest } from "./manifest.js";
 import { lookUpProfile, type ProfileOptions, type ProfileResult } from "./profile-lookup.js";
 import { streamProfiles } from "./profiles.js";
+import {
+  listEvery,
+  queryEvery,
+  queryPage,
+  type FunnelEntry,
+  type ProductEntry,
+  type QueryFilters,
+  type QueryOptions,
+  type QueryPage,
+} from "./query.js";
 import type { RetryBudgetOptions } from "./retry-budget.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import type { CallOptions, Manifest, Profile, ReleaseOptions } from "./types.js";
@@ -41,6 +51,14 @@ export interface CatalogClient {
    * parts of a release that did not verify as a whole).
    */
   profiles(options?: ReleaseOptions): AsyncGenerator<Profile, void, undefined>;
+  /** The first page of a query (`GET /v1/profiles`): profiles, exact count, facets when asked. */
+  query(filters?: QueryFilters, options?: QueryOptions): Promise<QueryPage>;
+  /** Every match of a query, page after page in one release, each verified against its index. */
+  queryAll(filters?: QueryFilters, options?: QueryOptions): AsyncGenerator<Profile, void, undefined>;
+  /** Every product of a release in key order (`q`: key or name prefix). */
+  products(options?: CallOptions & { release?: string; q?: string }): AsyncGenerator<ProductEntry, void, undefined>;
+  /** Every funnel of a release in key order, with its number of profiles. */
+  funnels(options?: CallOptions & { release?: string }): AsyncGenerator<FunnelEntry, void, undefined>;
 }
 
 export interface ClientContext {
@@ -75,6 +93,10 @@ export function catalogClient({ http, baseUrl }: ClientContext): CatalogClient {
       const manifest = await fetchManifest(http, baseUrl, options.release, options.signal);
       yield* streamProfiles({ http, baseUrl, manifest, signal: options.signal }, options.onProgress);
     },
+    query: (filters = {}, options = {}) => queryPage(http, baseUrl, filters, options),
+    queryAll: (filters = {}, options = {}) => queryEvery(http, baseUrl, filters, options),
+    products: (options = {}) => listEvery<ProductEntry>(http, baseUrl, "products", options),
+    funnels: (options = {}) => listEvery<FunnelEntry>(http, baseUrl, "funnels", options),
   };
 }
 

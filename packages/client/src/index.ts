@@ -6,6 +6,7 @@ export { createCatalogClient, type CatalogClient, type CatalogClientOptions } fr
 export { CatalogApiError, CatalogVerificationError } from "./errors.js";
 export type { Clock, RetryEvent } from "./http-client.js";
 export type { ProfileOptions, ProfileResult } from "./profile-lookup.js";
+export type { FunnelEntry, ProductEntry, QueryFilters, QueryOptions, QueryPage, QuerySort } from "./query.js";
 export { DEFAULT_RETRY_BUDGET, type RetryBudgetOptions } from "./retry-budget.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 export type * from "./types.js";

@@ -9,7 +9,6 @@
  */
 import { sha256Hex } from "../../common/sha256";
 import { hexOf, Manifest, storageKeys } from "../../common/catalog/manifest";
-import type { IndexName } from "../../common/catalog/profile-index";
 import { indexProblems, releaseProblems, sameIndex, sameLayout } from "./release-check";
 import {
   PublishError,
@@ -21,11 +20,13 @@ import {
   type ReleaseObject,
 } from "./release-objects";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
+import type { ReleaseSource } from "./release-source";
 import { loadQueryTables, pruneQueryTables, type LoadProgress, type QueryDb } from "./query-load";
 import { readCurrent, writeCurrentPointer } from "../../common/catalog/store";
 
 export { readCurrent, PublishError };
 export type { ReleaseBucket } from "./release-objects";
+export type { ReleaseSource } from "./release-source";
 
 /** The subset of a KV namespace binding publishing uses (KVNamespace satisfies it). */
 export interface ReleaseKv {
@@ -37,12 +38,6 @@ export interface ReleaseStorage {
   kv: ReleaseKv;
   /** CATALOG_DB: the query tables (migrations/). */
   db: QueryDb;
-}
-/** A built release: its manifest and a way to read each part's and index segment's bytes. */
-export interface ReleaseSource {
-  manifest: unknown;
-  readPart(index: number): Promise<Uint8Array>;
-  readIndexSegment(name: IndexName, index: number): Promise<Uint8Array>;
 }
 
 export type PublishProgress =
@@ -60,6 +55,8 @@ export interface PublishResult {
   index_segments_uploaded: number;
   /** Profiles loaded into the query tables by this run (0 when an earlier publish loaded them). */
   query_rows_loaded: number;
+  /** How long the D1 load took (or found the release loaded already), in ms. */
+  query_load_ms: number;
   /** False when the release was already current (publishing it again changed nothing). */
   pointer_flipped: boolean;
   previous_release_id: string | null;
@@ -135,7 +132,9 @@ export async function publishRelease(
   if (stored !== manifestText)
     throw new PublishError(`KV ${storageKeys.releaseManifestKv(hex)} does not hold the manifest just written`);
   await verifyObject(storage.bucket, storageKeys.releaseManifestR2(hex), manifestBytes.byteLength, manifestDigest);
+  const loadStarted = performance.now();
   const load = await loadQueryTables(storage.db, manifest, source, options.onProgress);
+  const queryLoadMs = performance.now() - loadStarted;
 
   const current = await readCurrent(storage.kv);
   const next = pointerMakingCurrent(current, manifest.release_id);
@@ -150,6 +149,7 @@ export async function publishRelease(
     index_segments: objects.length - partCount,
     index_segments_uploaded: uploaded.segments,
     query_rows_loaded: load.loaded ? load.rows : 0,
+    query_load_ms: queryLoadMs,
     pointer_flipped: next !== current,
     previous_release_id: next !== current ? (current?.release_id ?? null) : null,
   };

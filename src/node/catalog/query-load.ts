@@ -10,7 +10,7 @@ import { queryRowOf, type QueryRow } from "../../common/catalog/query-fields";
 import { STAGES } from "../../common/catalog/schema";
 import { FacetCounter } from "./query-facets";
 import { placedProfiles, scopeEntries, type PlacedProfile } from "./query-profiles";
-import type { ReleaseSource } from "./publish";
+import type { ReleaseSource } from "./release-source";
 
 /** The subset of a D1 binding the load uses (D1Database satisfies it). */
 export interface QueryDb {

@@ -6,7 +6,7 @@
 import { linesOf, parseScopeLine, type ScopedProfile } from "../../common/catalog/profile-index";
 import type { Manifest } from "../../common/catalog/manifest";
 import type { Profile } from "../../common/catalog/schema";
-import type { ReleaseSource } from "./publish";
+import type { ReleaseSource } from "./release-source";
 
 export interface PlacedProfile {
   /** The profile's place in catalog order (the scope index's order), from 0. */

@@ -1,0 +1,166 @@
+/**
+ * The query benchmark (issue 26): GET /v1/profiles cases loaded in the same rounds as a profile
+ * lookup (many different profiles by scope) on the same release, under the real `wrangler dev`
+ * with its local D1, at each catalog size. A case's figure is its p50 ÷ the lookup's p50 in the
+ * same round (median over the rounds). Targets: every case ≤ 2× a lookup, and each case's ratio at
+ * the largest size within 1.3× its ratio at the smallest. Also: the publish's D1 load time.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DEFAULT_PART_BYTES } from "../../src/common/catalog/parts";
+import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
+import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
+import { median } from "./measure";
+import { sampledProfiles } from "./serve-lookup";
+import { count, loadRow, ms, times } from "./serve-rows";
+import { benchStateDir, builtRelease, makeCurrent, type BuiltRelease } from "./served-releases";
+import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
+
+const FULL = { sizes: [10_000, 100_000], rounds: 3, seconds: 5, warmupSeconds: 2 };
+const QUICK = { sizes: [1_000], rounds: 1, seconds: 1.5, warmupSeconds: 1 };
+const CONNECTIONS = 10;
+const TARGET_RATIO = 2;
+const TARGET_GROWTH = 1.3;
+
+/** The cases, by name: the query URL (page 50 is found by walking `next`). */
+const CASES = {
+  broad: "/v1/profiles?grade=A",
+  combined: "/v1/profiles?funnel=checkout&stage.pay=limited",
+  selective: "", // one product's profiles (< 0.1 %): filled in from the release
+  q: "/v1/profiles?q=ledger",
+  facets: "/v1/profiles?grade=A&facets=stage.pay,funnel,primary_stage",
+  page50: "", // page 50 of `broad`
+};
+type CaseName = keyof typeof CASES;
+
+interface SizeFigures {
+  profiles: number;
+  loadSeconds: number;
+  loads: Record<CaseName | "lookup" | "floor", RoundedLoad>;
+  ratios: Record<CaseName, number>;
+}
+
+export const queryBench: BenchModule = {
+  name: "query",
+  async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
+    const plan = quick ? QUICK : FULL;
+    const persistTo = benchStateDir(dataDir);
+    const scratch = mkdtempSync(path.join(tmpdir(), "bench-query-"));
+    const servers: BenchServer[] = [];
+    try {
+      const releases: BuiltRelease[] = [];
+      for (const size of plan.sizes) releases.push(await builtRelease(dataDir, size, DEFAULT_PART_BYTES, log));
+      const ok = await startBenchServer("ok", persistTo, scratch);
+      servers.push(ok);
+      const real = await startBenchServer("catalog", persistTo, scratch);
+      servers.push(real);
+      const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
+      const load = (url: string, paths?: string[]): LoadOptions => ({
+        url,
+        headers: auth,
+        connections: CONNECTIONS,
+        seconds: plan.seconds,
+        warmupSeconds: plan.warmupSeconds,
+        ...(paths ? { paths } : {}),
+      });
+      const figures: SizeFigures[] = [];
+      for (const release of releases) {
+        const published = await makeCurrent(persistTo, release, log);
+        const sample = sampledProfiles(release.dir);
+        const lookups = sample.map(([product, funnel]) => `/v1/profiles/${product}/${funnel}`);
+        const cases: Record<CaseName, string> = {
+          ...CASES,
+          selective: `/v1/profiles?product=${sample[0]![0]}`,
+          page50: await pageUrl(real.url, CASES.broad, 50, auth),
+        };
+        for (const url of Object.values(cases)) await expectOk(`${real.url}${url}`, auth);
+        log(`query: ${count(release.manifest.profile_count)} profiles`);
+        const loads = await loadRounds(
+          { ...load(`${ok.url}/`), headers: {} },
+          {
+            lookup: load(`${real.url}${lookups[0]}`, lookups),
+            ...(Object.fromEntries(
+              Object.entries(cases).map(([name, url]) => [name, load(`${real.url}${url}`)]),
+            ) as Record<CaseName, LoadOptions>),
+          },
+          plan.rounds,
+          log,
+        );
+        const ratios = Object.fromEntries(
+          (Object.keys(CASES) as CaseName[]).map((name) => [
+            name,
+            median(loads[name].p50sMs.map((p50, round) => p50 / loads.lookup.p50sMs[round]!)),
+          ]),
+        ) as Record<CaseName, number>;
+        const size = {
+          profiles: release.manifest.profile_count,
+          loadSeconds: published.query_load_ms / 1000,
+          loads,
+          ratios,
+        };
+        log(`query: ${summaryOf(size)}`);
+        figures.push(size);
+      }
+      return section(figures);
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  },
+};
+
+/** The pinned URL of page `n` (limit 20) of a query, by following `next`. */
+async function pageUrl(origin: string, first: string, n: number, headers: Record<string, string>) {
+  let url = first;
+  for (let page = 1; page < n; page++) {
+    const body = (await (await fetch(`${origin}${url}`, { headers })).json()) as { next: string | null };
+    if (!body.next) throw new Error(`${first} has fewer than ${n} pages`);
+    url = body.next;
+  }
+  return url;
+}
+
+async function expectOk(url: string, headers: Record<string, string>) {
+  const response = await fetch(url, { headers });
+  await response.body?.cancel();
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
+}
+
+const summaryOf = (size: SizeFigures) =>
+  `${count(size.profiles)} profiles, lookup p50 ${ms(size.loads.lookup.p50Ms)} ms; ` +
+  (Object.keys(CASES) as CaseName[]).map((name) => `${name} ${times(size.ratios[name])}`).join(", ") +
+  `; D1 load ${size.loadSeconds.toFixed(1)} s`;
+
+function section(figures: SizeFigures[]): BenchSection {
+  const rows: BenchRow[] = figures.flatMap((size) => [
+    loadRow(`lookup by scope, ${count(size.profiles)} profiles`, size.loads.lookup),
+    ...(Object.keys(CASES) as CaseName[]).map((name) => ({
+      ...loadRow(`${name}, ${count(size.profiles)} profiles`, size.loads[name]),
+      "p50 ÷ lookup": times(size.ratios[name]),
+    })),
+  ]);
+  const [smallest, largest] = [figures[0]!, figures.at(-1)!];
+  const growth = (name: CaseName) => largest.ratios[name] / smallest.ratios[name];
+  return {
+    title: "Queries (GET /v1/profiles on D1, under wrangler dev)",
+    method:
+      `Each case is loaded (${CONNECTIONS} connections) in the same rounds as lookups of many different profiles by scope on the same release; ` +
+      "a case's figure is its p50 ÷ the lookup's p50 in the same round (median over the rounds). Cases: " +
+      Object.entries(CASES)
+        .map(([name, url]) => `${name} ${url || (name === "page50" ? "(page 50 of broad)" : "(one product)")}`)
+        .join("; ") +
+      `. Targets: every case ≤ ${TARGET_RATIO}× a lookup; each case's ratio at the largest size within ${TARGET_GROWTH}× its ratio at the smallest; the D1 load at 100k ≤ 60 s.`,
+    columns: ["case", "req/s", "p50 (ms)", "p99 (ms)", "req/s ÷ bare worker", "p50 ÷ lookup"],
+    rows,
+    summary: [
+      ...figures.map((size) => `query ${summaryOf(size)}`),
+      ...(figures.length > 1
+        ? [
+            `query growth ${count(smallest.profiles)} → ${count(largest.profiles)} (target ≤ ${TARGET_GROWTH}×): ` +
+              (Object.keys(CASES) as CaseName[]).map((name) => `${name} ${times(growth(name))}`).join(", "),
+          ]
+        : []),
+    ],
+  };
+}
