@@ -51,9 +51,10 @@ function expectedProducts(prefix = "") {
 }
 
 describe("browse", () => {
+  // Loading 400 profiles into D1 takes seconds on a busy machine.
   beforeAll(async () => {
     await publish(generated);
-  });
+  }, 60_000);
 
   it("GET /v1/products lists every product in key order, with its funnel count", { timeout: 60_000 }, async () => {
     expect(await everyEntry("/v1/products?limit=13")).toEqual(expectedProducts());

@@ -25,7 +25,7 @@ const client = async (fetch = workerFetch) =>
   createCatalogClient({ baseUrl: API_ORIGIN, apiKey: await sharedTestKey(), fetch });
 const ids = (profiles: { agent_readiness_profile_id: string }[]) => profiles.map((p) => p.agent_readiness_profile_id);
 
-beforeAll(() => publish(generated));
+beforeAll(() => publish(generated), 60_000);
 afterEach(async () => {
   await Promise.all(contexts.splice(0).map((ctx) => waitOnExecutionContext(ctx)));
 });

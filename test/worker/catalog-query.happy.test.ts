@@ -70,9 +70,10 @@ const CASES: Record<string, string>[] = [
 ];
 
 describe("GET /v1/profiles: matches, order and count as the oracle has them", () => {
+  // Loading 400 profiles into D1 takes seconds on a busy machine.
   beforeAll(async () => {
     await publish(generated);
-  });
+  }, 60_000);
 
   for (const params of CASES) {
     it(

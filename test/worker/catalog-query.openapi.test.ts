@@ -26,7 +26,7 @@ beforeAll(async () => {
   paths = ((await (await exports.default.fetch("https://api.test/openapi.json")).json()) as { paths: typeof paths })
     .paths;
   await publish(testRelease("generated"));
-});
+}, 60_000);
 
 const queryParameters = (path: string) =>
   (paths[path]!.get!.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);

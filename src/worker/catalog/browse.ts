@@ -3,41 +3,25 @@
  * a release in key order, from the lists the publish load keeps (query_products, query_funnels),
  * with the same keyset paging as the profile query.
  */
-import { z, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import type { AppEnv } from "../http/context";
 import type { ProblemCode } from "../http/problem-types";
 import { hexOf, type Manifest } from "../../common/catalog/manifest";
 import { Sha256Digest } from "../../common/catalog/schema";
 import { catalogRoute, type CatalogAccess } from "./access";
-import { RELEASE_HEADERS } from "./openapi-responses";
 import { ReleaseIdParam } from "./params";
 import { productProfilesPath } from "./profile-representation";
 import { decodeCursor, encodeCursor } from "./query-cursor";
 import { queryRelease } from "./query-db";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "./query-params";
+import { CursorParam, DEFAULT_LIMIT, limitParam } from "./query-params";
 import { queryHook } from "./query-problem";
-import { listHeaders, listResponse, pinnedListPath } from "./query-response";
+import { listResponse, listResponses, pinnedListPath } from "./query-response";
 import { currentRelease, pinnedRelease } from "./release-lookup";
 import { releasePath } from "./representation";
 
 const ONCE = { error: "must be given once" };
-const Limit = z
-  .string(ONCE)
-  .regex(/^[1-9][0-9]{0,2}$/, `must be an integer from 1 to ${MAX_LIMIT}`)
-  .transform(Number)
-  .refine((n) => n <= MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`)
-  .optional()
-  .openapi({
-    param: { name: "limit", in: "query" },
-    description: `Entries per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
-  });
-const Cursor = z
-  .string(ONCE)
-  .max(512, "is not a cursor of this listing")
-  .optional()
-  .openapi({ param: { name: "cursor", in: "query" }, description: "Set by the previous page's `next` URL." });
+const Limit = limitParam("Entries");
 
 const ProductsQuery = z.strictObject({
   q: z
@@ -51,9 +35,9 @@ const ProductsQuery = z.strictObject({
       example: "northwind",
     }),
   limit: Limit,
-  cursor: Cursor,
+  cursor: CursorParam,
 });
-const FunnelsQuery = z.strictObject({ limit: Limit, cursor: Cursor });
+const FunnelsQuery = z.strictObject({ limit: Limit, cursor: CursorParam });
 
 const Product = z
   .strictObject({
@@ -82,27 +66,8 @@ const listOf = (item: z.ZodType, name: string) =>
     })
     .openapi(name);
 
-const responses = (schema: z.ZodType, what: string, ...codes: ProblemCode[]): RouteConfig["responses"] => ({
-  200: {
-    description: `One page of the release's ${what}, in key order.`,
-    headers: {
-      ...RELEASE_HEADERS,
-      ...RATE_LIMIT_HEADERS,
-      "Content-Digest": listHeaders("RFC 9530 `sha-256=:<base64>:` of the body."),
-      "Content-Location": listHeaders("The pinned URL of this page (on the current routes only)."),
-      Link: listHeaders('`<next page>; rel="next"` while more follow (RFC 8288).'),
-    },
-    content: { "application/json": { schema } },
-  },
-  ...problemResponses(
-    ...codes,
-    "unknown_parameter",
-    "invalid_parameter",
-    "invalid_cursor",
-    "release_not_queryable",
-    "release_unavailable",
-  ),
-});
+const responses = (schema: z.ZodType, what: string, ...codes: ProblemCode[]) =>
+  listResponses(schema, `One page of the release's ${what}, in key order.`, ...codes);
 
 interface Listing {
   route: "products" | "funnels";

@@ -4,20 +4,18 @@
  * tables by index (query-plan.ts), the profiles' bytes from the release's parts, as single lookups
  * serve them; the counts come from the tables, or from the counts kept at publish.
  */
-import { z, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import type { AppEnv } from "../http/context";
 import type { ProblemCode } from "../http/problem-types";
 import type { Manifest } from "../../common/catalog/manifest";
 import { Profile, Sha256Digest } from "../../common/catalog/schema";
 import { catalogRoute, type CatalogAccess } from "./access";
-import { RELEASE_HEADERS } from "./openapi-responses";
 import { ReleaseIdParam } from "./params";
 import { allowedValuesOf, ProfileQueryParams, profileQueryOf } from "./query-params";
 import { queryHook } from "./query-problem";
+import { listResponse, listResponses, pinnedListPath } from "./query-response";
 import { runProfileQuery } from "./query-run";
-import { listHeaders, listResponse, pinnedListPath } from "./query-response";
 import { currentRelease, pinnedRelease } from "./release-lookup";
 
 const Facets = z
@@ -38,27 +36,8 @@ const ProfileList = z
   })
   .openapi("ProfileList");
 
-const responses = (...codes: ProblemCode[]): RouteConfig["responses"] => ({
-  200: {
-    description: "One page of the matches, in the asked order.",
-    headers: {
-      ...RELEASE_HEADERS,
-      ...RATE_LIMIT_HEADERS,
-      "Content-Digest": listHeaders("RFC 9530 `sha-256=:<base64>:` of the body."),
-      "Content-Location": listHeaders("The pinned URL of this page (on /v1/profiles only)."),
-      Link: listHeaders('`<next page>; rel="next"` while more matches follow (RFC 8288).'),
-    },
-    content: { "application/json": { schema: ProfileList } },
-  },
-  ...problemResponses(
-    ...codes,
-    "unknown_parameter",
-    "invalid_parameter",
-    "invalid_cursor",
-    "release_not_queryable",
-    "release_unavailable",
-  ),
-});
+const responses = (...codes: ProblemCode[]) =>
+  listResponses(ProfileList, "One page of the matches, in the asked order.", ...codes);
 
 const DESCRIPTION =
   "Filters combine with *and*; a comma-separated list means *any of*. Keyset paging: `next` is a pinned URL that carries " +

@@ -82,6 +82,29 @@ const instantParam = (name: string, description: string) =>
     .optional()
     .openapi({ param: { name, in: "query" }, description, example: "2026-11-01T00:00:00Z" });
 
+/** `limit`: 1–MAX_LIMIT entries per page, of the query and browse routes alike. */
+export const limitParam = (what: string) =>
+  z
+    .string(ONCE)
+    .regex(/^[1-9][0-9]{0,2}$/, `must be an integer from 1 to ${MAX_LIMIT}`)
+    .transform(Number)
+    .refine((n) => n <= MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`)
+    .optional()
+    .openapi({
+      param: { name: "limit", in: "query" },
+      description: `${what} per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
+      example: "20",
+    });
+
+export const CursorParam = z
+  .string(ONCE)
+  .max(512, "is not a cursor of this query")
+  .optional()
+  .openapi({
+    param: { name: "cursor", in: "query" },
+    description: "Where the page starts: set by the previous page's `next` URL, never made by hand.",
+  });
+
 export const FACETABLE = FACET_FIELDS.map((field) => field.name);
 
 export const ProfileQueryParams = z.strictObject({
@@ -107,30 +130,13 @@ export const ProfileQueryParams = z.strictObject({
       description:
         "`catalog` (product key, funnel key), `grade` (best first), `-grade` (worst first), `last_tested_at` (oldest first), `-last_tested_at` (newest first). Ties fall back to catalog order.",
     }),
-  limit: z
-    .string(ONCE)
-    .regex(/^[1-9][0-9]{0,2}$/, `must be an integer from 1 to ${MAX_LIMIT}`)
-    .transform(Number)
-    .refine((n) => n <= MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`)
-    .optional()
-    .openapi({
-      param: { name: "limit", in: "query" },
-      description: `Profiles per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
-      example: "20",
-    }),
+  limit: limitParam("Profiles"),
   facets: listParam(
     "facets",
     "Add counts over all matches for these fields (comma-separated); `product` and `funnel` give their 100 largest values.",
     FACETABLE,
   ),
-  cursor: z
-    .string(ONCE)
-    .max(512, "is not a cursor of this query")
-    .optional()
-    .openapi({
-      param: { name: "cursor", in: "query" },
-      description: "Where the page starts: set by the previous page's `next` URL, never made by hand.",
-    }),
+  cursor: CursorParam,
 });
 
 export interface ProfileQuery {

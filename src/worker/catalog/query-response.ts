@@ -3,9 +3,13 @@
  * profiles are their exact bytes from the document), with its Content-Digest and the listing
  * headers: Catalog-Release, Cache-Control, Content-Location on the current route, Link to the next page.
  */
+import type { RouteConfig, z } from "@hono/zod-openapi";
+import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
+import type { ProblemCode } from "../http/problem-types";
 import { contentDigestOf, toHex } from "../../common/catalog/digest";
 import type { Manifest } from "../../common/catalog/manifest";
 import { plainResponse } from "./access";
+import { RELEASE_HEADERS } from "./openapi-responses";
 import { CACHE_CURRENT, CACHE_PINNED, releasePath } from "./representation";
 
 export interface ListPage {
@@ -48,4 +52,31 @@ export function pinnedListPath(manifest: Manifest, route: string, requestUrl: st
   return `${releasePath(manifest.release_id)}/${route}${kept.length ? `?${kept.join("&")}` : ""}`;
 }
 
-export const listHeaders = (description: string) => ({ description, schema: { type: "string" as const } });
+const header = (description: string) => ({ description, schema: { type: "string" as const } });
+
+/** The OpenAPI responses of a query or browse route: its page, and every problem it can answer. */
+export const listResponses = (
+  schema: z.ZodType,
+  description: string,
+  ...codes: ProblemCode[]
+): RouteConfig["responses"] => ({
+  200: {
+    description,
+    headers: {
+      ...RELEASE_HEADERS,
+      ...RATE_LIMIT_HEADERS,
+      "Content-Digest": header("RFC 9530 `sha-256=:<base64>:` of the body."),
+      "Content-Location": header("The pinned URL of this page (on the routes that follow the current release)."),
+      Link: header('`<next page>; rel="next"` while more follow (RFC 8288).'),
+    },
+    content: { "application/json": { schema } },
+  },
+  ...problemResponses(
+    ...codes,
+    "unknown_parameter",
+    "invalid_parameter",
+    "invalid_cursor",
+    "release_not_queryable",
+    "release_unavailable",
+  ),
+});
