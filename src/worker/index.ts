@@ -27,6 +27,7 @@ import { registerDashboardRoutes } from "./dashboard/routes";
 import { registerDocs } from "./docs/routes";
 import { registerWebhookRoutes } from "./webhooks";
 import { consumeWebhookBatch } from "./webhooks/consumer";
+import { registerMcpRoutes } from "./mcp/route";
 
 const app = new OpenAPIHono<AppEnv>({
   // A request that fails a route's zod schemas becomes one 400 problem listing every issue.
@@ -55,6 +56,9 @@ registerDashboardRoutes(app);
 
 // Every catalog route: authenticate → rate limit → read:catalog (src/worker/auth/protect.ts).
 registerCatalogRoutes(app, { guard: protect("read:catalog"), security: bearerSecurity("read:catalog") });
+
+// The MCP server for agents (docs/mcp.md): the same catalog, credentials and limits.
+registerMcpRoutes(app);
 
 // API keys (docs/authentication.md): self-service /v1/keys, the operator API, the cheeses example.
 registerKeyRoutes(app);

@@ -3,8 +3,9 @@
  * itself, so a new route is covered) gets every method and a table of malformed requests: broken
  * and oversized bodies, wrong media types, odd Range/If-* values, odd credentials, invalid UTF-8
  * and percent-encodings in paths and queries, oversized headers. Each answer must be < 500 and in
- * the route's documented error form: problem+json, RFC 6749 JSON on the OAuth protocol endpoints,
- * an HTML page (or a redirect) on the browser pages.
+ * the route's documented error form: problem+json, RFC 6749 JSON on the OAuth protocol endpoints
+ * (RFC 7591's on /oauth/register), JSON-RPC errors on /mcp, an HTML page (or a redirect) on the
+ * browser pages.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -39,7 +40,7 @@ beforeAll(async () => {
 /** What an error answer on `path` may look like. */
 function errorFormOk(path: string, contentType: string): boolean {
   if (contentType === "application/problem+json") return true;
-  if (/^\/oauth\/(token|revoke)$/.test(path)) return contentType.startsWith("application/json");
+  if (/^\/(oauth\/(token|revoke|register)|mcp)$/.test(path)) return contentType.startsWith("application/json");
   if (/^\/(login|logout|oauth\/authorize|dashboard|web\/)/.test(path)) return contentType.startsWith("text/html");
   return false;
 }

@@ -35,8 +35,8 @@ describe("OAuth 2.0 authorization server metadata (RFC 8414)", () => {
       grant_types_supported: ["authorization_code", "refresh_token"],
       code_challenge_methods_supported: ["S256"],
       authorization_response_iss_parameter_supported: true,
+      registration_endpoint: `${ORIGIN}/oauth/register`,
     });
-    expect(metadata).not.toHaveProperty("registration_endpoint");
   });
 
   it("is described in /openapi.json: the oauth2 scheme with every scope, and the token and revocation endpoints", async () => {
@@ -57,9 +57,10 @@ describe("OAuth 2.0 authorization server metadata (RFC 8414)", () => {
     expect(doc.paths).toHaveProperty(["/.well-known/oauth-authorization-server"]);
   });
 
-  it("has no dynamic client registration endpoint", async () => {
+  it("registers clients dynamically only with valid metadata (RFC 7591; more in mcp.security)", async () => {
     const res = await exports.default.fetch(`${ORIGIN}/oauth/register`, { method: "POST", body: "{}" });
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: string }>()).error).toBe("invalid_client_metadata");
   });
 });
 

@@ -232,6 +232,9 @@ describe("unknown query parameters (issue 24, item 12)", () => {
     const ignoring = operations().filter(({ op }) => !refuses(op));
     expect(ignoring.map(({ method, path }) => `${method} ${path}`).sort()).toEqual([
       "get /.well-known/oauth-authorization-server",
+      "get /.well-known/oauth-protected-resource",
+      "get /.well-known/oauth-protected-resource/mcp",
+      "post /oauth/register",
       "post /oauth/revoke",
       "post /oauth/token",
     ]);

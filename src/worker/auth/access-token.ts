@@ -12,8 +12,13 @@ import { verifyAccessToken } from "./oauth/access-token";
 import type { Principal } from "./principal";
 import { isScope } from "../../common/auth/scopes";
 
-export async function resolveAccessToken(env: Env, issuer: string, token: string): Promise<Principal | null> {
-  const verified = await verifyAccessToken(env, issuer, token);
+export async function resolveAccessToken(
+  env: Env,
+  issuer: string,
+  token: string,
+  resource = issuer,
+): Promise<Principal | null> {
+  const verified = await verifyAccessToken(env, issuer, token, resource);
   if (!verified) return null;
   return {
     kind: "access_token",

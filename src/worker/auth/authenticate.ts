@@ -25,7 +25,15 @@ import { realmOf, unauthorized } from "./challenge";
 import { checkableWithoutStorage, lookUpApiKey } from "./key-lookup";
 import type { Principal } from "./principal";
 
-export function authenticate(): MiddlewareHandler<AppEnv> {
+export interface AuthenticateOptions {
+  /**
+   * The RFC 8707 resource an OAuth access token must be bound to, from the request's public
+   * origin; default the origin itself (the REST API). API keys have no audience.
+   */
+  resource?: (origin: string) => string;
+}
+
+export function authenticate(options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const ip = clientAddressOf(c.req.raw, c.env.CLIENT_ADDRESS_SOURCE);
     const parsed = parseAuthorization(c.req.header("Authorization"));
@@ -40,7 +48,9 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
       if (!found.ok) return refuse(c, ip, found.code, found.detail, true);
       principal = found.principal;
     } else {
-      const resolved = await resolveAccessToken(c.env, c.var.publicOrigin, credential.token);
+      const origin = c.var.publicOrigin;
+      const resource = options.resource?.(origin) ?? origin;
+      const resolved = await resolveAccessToken(c.env, origin, credential.token, resource);
       if (!resolved)
         return refuse(c, ip, "invalid_token", await refusedAccessTokenDetail(c.env, credential.token), true);
       principal = resolved;

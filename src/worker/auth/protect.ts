@@ -12,15 +12,19 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/context";
 import { OAUTH_SCHEME_NAME } from "./oauth/openapi";
 import { rateLimit } from "./rate-limit";
-import { authenticate } from "./authenticate";
+import { authenticate, type AuthenticateOptions } from "./authenticate";
 import { requireScope } from "./require-scope";
 import { ADMIN_SCOPE, type Scope } from "../../common/auth/scopes";
 
 export const BEARER_SCHEME_NAME = "bearerAuth";
 
-/** Without a scope, any valid credential passes (the route then decides, e.g. /v1/keys). */
-export function protect(scope?: Scope): MiddlewareHandler<AppEnv> {
-  return scope ? every(authenticate(), rateLimit(), requireScope(scope)) : every(authenticate(), rateLimit());
+/**
+ * Without a scope, any valid credential passes (the route then decides, e.g. /v1/keys). `options`
+ * as for `authenticate` (the MCP server's own token audience).
+ */
+export function protect(scope?: Scope, options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> {
+  const authn = authenticate(options);
+  return scope ? every(authn, rateLimit(), requireScope(scope)) : every(authn, rateLimit());
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { Problem } from "../http/problem";
 import { rejectUnknownQuery } from "../http/strict-query";
 
-const RELEASE_ID = /^(sha256:)?[0-9a-f]{64}$/;
+export const RELEASE_ID = /^(sha256:)?[0-9a-f]{64}$/;
 const PART_NUMBER = /^(0|[1-9][0-9]{0,8})$/;
 
 export const ReleaseIdParam = z

@@ -8,27 +8,14 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
 import type { ProblemCode } from "../http/problem-types";
-import { hexOf, type Manifest } from "../../common/catalog/manifest";
-import { byCountThenValue, isTopOnlyFacet, TOP_FACET_VALUES } from "../../common/catalog/query-fields";
+import type { Manifest } from "../../common/catalog/manifest";
 import { Profile, Sha256Digest } from "../../common/catalog/schema";
 import { catalogRoute, type CatalogAccess } from "./access";
 import { ReleaseIdParam } from "./params";
-import { profileBytes } from "./query-bytes";
-import { decodeCursor, encodeCursor } from "./query-cursor";
-import { queryRelease } from "./query-db";
-import { allowedValuesOf, ProfileQueryParams, profileQueryOf, type ProfileQuery } from "./query-params";
-import {
-  countSql,
-  keptCountSql,
-  keptFacetFilter,
-  keptFacetsSql,
-  pageSql,
-  scannedFacetSql,
-  sortColumnOf,
-  type Sql,
-} from "./query-plan";
+import { allowedValuesOf, ProfileQueryParams, profileQueryOf } from "./query-params";
 import { queryHook } from "./query-problem";
 import { listResponse, listResponses, pinnedListPath } from "./query-response";
+import { runProfileQuery } from "./query-run";
 import { currentRelease, pinnedRelease } from "./release-lookup";
 
 const Facets = z
@@ -85,77 +72,17 @@ export function registerProfileQueryRoutes(app: OpenAPIHono<AppEnv>, access: Cat
   );
 }
 
-/** What a cursor is bound to: the release and every parameter that decides the matches and their order. */
-const bindingOf = (manifest: Manifest, query: ProfileQuery) =>
-  JSON.stringify([
-    manifest.release_id,
-    [...query.filters].map(([name, values]) => [name, [...values].sort()]).sort(),
-    query.q ?? null,
-    query.testedAfter ?? null,
-    query.testedBefore ?? null,
-    query.sort,
-  ]);
-
 async function answer(c: Context<AppEnv>, manifest: Manifest, pinned: boolean) {
   const query = profileQueryOf(c.req.valid("query" as never));
-  const release = hexOf(manifest.release_id);
-  const binding = bindingOf(manifest, query);
-  const after = query.cursor === undefined ? undefined : await decodeCursor(binding, query.cursor);
-
-  const unfiltered = query.filters.size === 0 && !query.q && !query.testedAfter && !query.testedBefore;
-  const statements: Sql[] = [pageSql(release, query, after)];
-  const count = unfiltered ? undefined : (keptCountSql(release, query) ?? countSql(release, query));
-  if (count) statements.push(count);
-  const kept = query.facets.length ? keptFacetFilter(query) : undefined;
-  if (query.facets.length && kept !== undefined) statements.push(keptFacetsSql(release, kept, query.facets));
-  else for (const facet of query.facets) statements.push(scannedFacetSql(release, query, facet));
-
-  const { release: loaded, results } = await queryRelease(c.env.CATALOG_DB, manifest, statements);
-  const [rows, ...rest] = results as [PageRow[], ...Record<string, unknown>[][]];
-  const total = count ? Number(rest.shift()?.[0]?.n ?? 0) : loaded.profile_count;
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  const nextCursor =
-    rows.length > query.limit && last
-      ? await encodeCursor(binding, { value: last[sortColumnOf(query.sort) as keyof PageRow], seq: last.seq })
-      : undefined;
-  const bytes = await profileBytes(
-    c.env.RELEASES,
-    manifest,
-    page.map((row) => ({ offset: row.byte_offset, length: row.byte_length })),
-  );
-
-  const next = nextCursor ? pinnedListPath(manifest, "profiles", c.req.url, nextCursor) : null;
+  const found = await runProfileQuery(c.env, manifest, query);
+  const next = found.nextCursor ? pinnedListPath(manifest, "profiles", c.req.url, found.nextCursor) : null;
   const pieces: (string | Uint8Array)[] = [
-    `{"object":"list","release_id":${JSON.stringify(manifest.release_id)},"count":${total},"data":[`,
+    `{"object":"list","release_id":${JSON.stringify(manifest.release_id)},"count":${found.count},"data":[`,
   ];
-  for (const [i, profile] of bytes.entries()) pieces.push(...(i ? [",", profile] : [profile]));
+  for (const [i, profile] of found.bytes.entries()) pieces.push(...(i ? [",", profile] : [profile]));
   pieces.push(`],"has_more":${next !== null},"next":${JSON.stringify(next)}`);
-  if (query.facets.length) pieces.push(`,"facets":${JSON.stringify(facetsOf(query.facets, rest.flat()))}`);
+  if (found.facets) pieces.push(`,"facets":${JSON.stringify(found.facets)}`);
   pieces.push("}");
   const pinnedPath = pinnedListPath(manifest, "profiles", c.req.url, query.cursor);
   return listResponse(manifest, pieces, { pinnedPath, next, pinned });
-}
-
-interface PageRow {
-  seq: number;
-  grade_rank: number;
-  last_tested_at: string;
-  byte_offset: number;
-  byte_length: number;
-  sha256: string;
-}
-
-/** Per asked facet, in the order asked: values by count, largest first, ties by value. */
-function facetsOf(asked: string[], rows: Record<string, unknown>[]): Record<string, Record<string, number>> {
-  const facets: Record<string, Record<string, number>> = {};
-  for (const facet of asked) {
-    const entries = rows
-      .filter((row) => row.facet === facet)
-      .map((row) => [String(row.value), Number(row.n)] as [string, number])
-      .filter(([, n]) => n > 0)
-      .sort(byCountThenValue);
-    facets[facet] = Object.fromEntries(isTopOnlyFacet(facet) ? entries.slice(0, TOP_FACET_VALUES) : entries);
-  }
-  return facets;
 }

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildCatalog, type BuildResult } from "../../../src/node/catalog/build/build";
+import { applyLocalMigrations } from "../../../src/node/local/d1-migrations";
 import { REPO_ROOT } from "./wrangler-dev";
 import { runScript } from "./scripts";
 
@@ -32,8 +33,11 @@ export function catalogState(): CatalogState {
       );
       return { ...result, document };
     },
-    publish: (releaseDir, extraArgs = []) =>
-      runScript("catalog-publish.ts", ["--release", releaseDir, "--persist-to", persistTo, ...extraArgs]),
+    // The publish loads the D1 query tables, so the schema comes first (as npm start does it).
+    async publish(releaseDir, extraArgs = []) {
+      await applyLocalMigrations({ persistTo });
+      return runScript("catalog-publish.ts", ["--release", releaseDir, "--persist-to", persistTo, ...extraArgs]);
+    },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

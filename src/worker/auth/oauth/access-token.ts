@@ -23,10 +23,12 @@ export async function verifyAccessToken(
   env: Env,
   issuer: string,
   presented: string,
+  resource = issuer,
 ): Promise<VerifiedAccessToken | null> {
   const libraryToken = await openToken(env, "access", presented);
   if (!libraryToken) return null;
-  const validated = await authorizationServer(issuer).validateToken<GrantProps>(issuer, libraryToken, env);
+  // RFC 8707: the token's audience must be the resource asked for (the origin, or its MCP server).
+  const validated = await authorizationServer(issuer).validateToken<GrantProps>(resource, libraryToken, env);
   if (!validated) return null;
   return {
     accountId: validated.props.accountId,

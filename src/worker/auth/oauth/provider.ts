@@ -3,8 +3,8 @@
  * else imports from here, so the library can be swapped or upgraded in one place.
  *
  * We use its role API, `OAuthAuthorizationServer`: Hono owns the routes, the library owns client
- * records, grants, hashed tokens and the token/revocation protocol. Dynamic client registration
- * is off (no `clientRegistrationEndpoint`): clients come from the operator CLI only.
+ * records, grants, hashed tokens and the token/revocation protocol. Clients come from the operator
+ * CLI, or register themselves as public clients (RFC 7591, dynamic-registration.ts).
  *
  * Where the library is looser than our contract (RFC 9700), this module and the routes close the
  * gap: codes live 60 s, not 10 min (checked in `tokenExchangeCallback`); `admin` only reaches a
@@ -25,6 +25,8 @@ import {
 import { approvedTokenScopes, type ApprovalStore } from "./admin-approval";
 import { grantSubject, type GrantGuard } from "./grant-guard";
 import { SCOPES } from "../../../common/auth/scopes";
+import { mcpResourceOf } from "../../mcp/resource-id";
+import { dynamicRegistrationOptions } from "./dynamic-registration";
 
 export {
   AuthorizationError,
@@ -69,8 +71,9 @@ const MAX_CACHED_ISSUERS = 16;
 
 /**
  * The server for one issuer (RFC 8414 §2): a configured public origin of the deployment
- * (src/worker/http/public-origin.ts), which is also the one protected resource, so tokens issued at
- * `https://api.example.com` are only valid there.
+ * (src/worker/http/public-origin.ts). Its resources (RFC 8707) are the origin itself (the REST
+ * API, the default) and its MCP server (`<origin>/mcp`), so tokens issued at
+ * `https://api.example.com` are only valid there, and only for the resource they were asked for.
  */
 export function authorizationServer(issuer: string): OAuthAuthorizationServer<OAuthEnv> {
   let server = servers.get(issuer);
@@ -78,7 +81,10 @@ export function authorizationServer(issuer: string): OAuthAuthorizationServer<OA
     if (servers.size >= MAX_CACHED_ISSUERS) servers.clear();
     server = new OAuthAuthorizationServer<OAuthEnv>({
       issuer,
-      resources: [issuer],
+      resources: [issuer, mcpResourceOf(issuer)],
+      defaultResource: issuer,
+      legacyGrantResource: issuer,
+      ...dynamicRegistrationOptions,
       authorizeEndpoint: OAUTH_ENDPOINTS.authorize,
       tokenEndpoint: OAUTH_ENDPOINTS.token,
       scopesSupported: [...SCOPES],

@@ -1,13 +1,15 @@
 /**
  * Registers the protocol endpoints of the authorization server: metadata (RFC 8414), token
  * (RFC 6749 §3.2) and revocation (RFC 7009). The interactive `/oauth/authorize` page lives in
- * src/worker/web. Dynamic client registration (RFC 7591) is deliberately absent.
+ * src/worker/web. Dynamic client registration (RFC 7591): registration-endpoint.ts.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { documentOAuth } from "./openapi";
 import { OAUTH_ENDPOINTS } from "./provider";
+import { CLIENT_REGISTRATION_ENDPOINT } from "./dynamic-registration";
+import { documentRegistration, registrationEndpoint } from "./registration-endpoint";
 import { revocationEndpoint, serveProtocol, tokenEndpoint } from "./token-endpoint";
 
 /** RFC 8414 §3: the library's document, pointed at our revocation endpoint and trimmed to S256. */
@@ -15,7 +17,7 @@ async function serverMetadata(c: Context<AppEnv>): Promise<Response> {
   const response = await serveProtocol(c, c.req.raw);
   if (c.req.raw.method !== "GET" || response.status !== 200) return response;
   const issuer = c.var.publicOrigin;
-  const { registration_endpoint: _none, ...metadata } = await response.json<Record<string, unknown>>();
+  const metadata = await response.json<Record<string, unknown>>();
   const document = {
     ...metadata,
     revocation_endpoint: `${issuer}${OAUTH_ENDPOINTS.revoke}`,
@@ -41,6 +43,8 @@ export function registerOAuthEndpoints(app: OpenAPIHono<AppEnv>): void {
   app.on(["POST", "OPTIONS"], OAUTH_ENDPOINTS.token, (c) =>
     c.req.method === "OPTIONS" ? serveProtocol(c, c.req.raw) : tokenEndpoint(c),
   );
+  documentRegistration(app);
+  app.on(["POST", "OPTIONS"], CLIENT_REGISTRATION_ENDPOINT, registrationEndpoint);
   app.on(["POST", "OPTIONS"], OAUTH_ENDPOINTS.revoke, (c) =>
     c.req.method === "OPTIONS" ? revocationPreflight(c) : revocationEndpoint(c),
   );

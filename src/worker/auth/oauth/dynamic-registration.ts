@@ -1,0 +1,49 @@
+/**
+ * Dynamic client registration (RFC 7591), which MCP hosts use to register themselves: the
+ * library's own endpoint (`clientRegistrationEndpoint`), held to what this server accepts: public
+ * clients only (`token_endpoint_auth_method: "none"`, so PKCE is their only proof, which every
+ * client here needs anyway) with https or loopback http redirect URIs (redirect-uri.ts, as the
+ * operator CLI). Registrations expire when unused: the library stores them with a TTL and renews
+ * one only when its client exchanges tokens past half of it. How many may be made is bounded by
+ * registration-endpoint.ts.
+ */
+import type { ClientRegistrationCallbackResult } from "@cloudflare/workers-oauth-provider";
+import { redirectUriProblem } from "../../../common/auth/redirect-uri";
+
+export const CLIENT_REGISTRATION_ENDPOINT = "/oauth/register";
+/** An unused registration is gone after this (a used one is renewed by each token request past half of it). */
+export const CLIENT_REGISTRATION_TTL_SECONDS = 7 * 24 * 3600;
+const MAX_REDIRECT_URIS = 10;
+
+const refuse = (description: string): ClientRegistrationCallbackResult => ({
+  code: "invalid_client_metadata",
+  description,
+  status: 400,
+});
+
+/** Runs after the library parsed the metadata and before it stores the client. */
+export function checkRegistration({
+  clientMetadata,
+}: {
+  clientMetadata: Record<string, unknown>;
+}): ClientRegistrationCallbackResult | undefined {
+  const method = clientMetadata.token_endpoint_auth_method;
+  if (method !== "none")
+    return refuse(
+      'token_endpoint_auth_method must be "none": only public clients with PKCE register here (confidential clients: ask an operator)',
+    );
+  const uris = clientMetadata.redirect_uris;
+  if (!Array.isArray(uris) || uris.length === 0) return refuse("redirect_uris must list at least one URI");
+  if (uris.length > MAX_REDIRECT_URIS) return refuse(`at most ${MAX_REDIRECT_URIS} redirect_uris`);
+  for (const uri of uris) {
+    const problem = typeof uri === "string" ? redirectUriProblem(uri) : "a redirect URI must be a string";
+    if (problem) return refuse(`redirect_uris: ${problem}`);
+  }
+  return undefined;
+}
+
+export const dynamicRegistrationOptions = {
+  clientRegistrationEndpoint: CLIENT_REGISTRATION_ENDPOINT,
+  clientRegistrationTTL: CLIENT_REGISTRATION_TTL_SECONDS,
+  clientRegistrationCallback: checkRegistration,
+};

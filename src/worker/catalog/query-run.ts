@@ -1,0 +1,107 @@
+/**
+ * One profile query of one release, run: the page's rows and bytes, the exact count, the facets and
+ * the next page's cursor. GET /v1/profiles (profile-query.ts) and the MCP tool `search_profiles`
+ * (src/worker/mcp) both answer from it, so both answer the same.
+ */
+import { hexOf, type Manifest } from "../../common/catalog/manifest";
+import { byCountThenValue, isTopOnlyFacet, TOP_FACET_VALUES } from "../../common/catalog/query-fields";
+import { profileBytes } from "./query-bytes";
+import { decodeCursor, encodeCursor } from "./query-cursor";
+import { queryRelease } from "./query-db";
+import type { ProfileQuery } from "./query-params";
+import {
+  countSql,
+  keptCountSql,
+  keptFacetFilter,
+  keptFacetsSql,
+  pageSql,
+  scannedFacetSql,
+  sortColumnOf,
+  type Sql,
+} from "./query-plan";
+
+export interface PageRow {
+  seq: number;
+  grade_rank: number;
+  last_tested_at: string;
+  byte_offset: number;
+  byte_length: number;
+  sha256: string;
+}
+
+export interface QueryAnswer {
+  /** The exact number of matches. */
+  count: number;
+  rows: PageRow[];
+  /** Each row's profile, exactly its bytes in the release's document. */
+  bytes: Uint8Array[];
+  /** The next page's cursor, absent on the last page. */
+  nextCursor?: string;
+  /** Per asked facet (absent when none was asked). */
+  facets?: Record<string, Record<string, number>>;
+}
+
+/** What a cursor is bound to: the release and every parameter that decides the matches and their order. */
+const bindingOf = (manifest: Manifest, query: ProfileQuery) =>
+  JSON.stringify([
+    manifest.release_id,
+    [...query.filters].map(([name, values]) => [name, [...values].sort()]).sort(),
+    query.q ?? null,
+    query.testedAfter ?? null,
+    query.testedBefore ?? null,
+    query.sort,
+  ]);
+
+export async function runProfileQuery(
+  env: { CATALOG_DB: D1Database; RELEASES: R2Bucket },
+  manifest: Manifest,
+  query: ProfileQuery,
+): Promise<QueryAnswer> {
+  const release = hexOf(manifest.release_id);
+  const binding = bindingOf(manifest, query);
+  const after = query.cursor === undefined ? undefined : await decodeCursor(binding, query.cursor);
+
+  const unfiltered = query.filters.size === 0 && !query.q && !query.testedAfter && !query.testedBefore;
+  const statements: Sql[] = [pageSql(release, query, after)];
+  const count = unfiltered ? undefined : (keptCountSql(release, query) ?? countSql(release, query));
+  if (count) statements.push(count);
+  const kept = query.facets.length ? keptFacetFilter(query) : undefined;
+  if (query.facets.length && kept !== undefined) statements.push(keptFacetsSql(release, kept, query.facets));
+  else for (const facet of query.facets) statements.push(scannedFacetSql(release, query, facet));
+
+  const { release: loaded, results } = await queryRelease(env.CATALOG_DB, manifest, statements);
+  const [rows, ...rest] = results as [PageRow[], ...Record<string, unknown>[][]];
+  const total = count ? Number(rest.shift()?.[0]?.n ?? 0) : loaded.profile_count;
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > query.limit && last
+      ? await encodeCursor(binding, { value: last[sortColumnOf(query.sort) as keyof PageRow], seq: last.seq })
+      : undefined;
+  const bytes = await profileBytes(
+    env.RELEASES,
+    manifest,
+    page.map((row) => ({ offset: row.byte_offset, length: row.byte_length })),
+  );
+  return {
+    count: total,
+    rows: page,
+    bytes,
+    ...(nextCursor ? { nextCursor } : {}),
+    ...(query.facets.length ? { facets: facetsOf(query.facets, rest.flat()) } : {}),
+  };
+}
+
+/** Per asked facet, in the order asked: values by count, largest first, ties by value. */
+function facetsOf(asked: string[], rows: Record<string, unknown>[]): Record<string, Record<string, number>> {
+  const facets: Record<string, Record<string, number>> = {};
+  for (const facet of asked) {
+    const entries = rows
+      .filter((row) => row.facet === facet)
+      .map((row) => [String(row.value), Number(row.n)] as [string, number])
+      .filter(([, n]) => n > 0)
+      .sort(byCountThenValue);
+    facets[facet] = Object.fromEntries(isTopOnlyFacet(facet) ? entries.slice(0, TOP_FACET_VALUES) : entries);
+  }
+  return facets;
+}

@@ -1,0 +1,136 @@
+/**
+ * `get_profile` (one whole profile, by scope or id) and `compare_profiles` (2–10 scopes side by
+ * side, stage by stage, the differences named). Both read through the release index exactly as
+ * GET /v1/profiles/… does (catalog-reads.ts).
+ */
+import { z } from "zod";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { KEY_PATTERN, PROFILE_ID_PATTERN, Profile, STAGE_LABELS, STAGES } from "../../common/catalog/schema";
+import { compactProfile, findProfile, type McpContext, type ProfileRef, releaseOf } from "./catalog-reads";
+import { CompactProfileSchema, ReleaseIdArgument } from "./schemas";
+import { answering, toolAnswer, toolError } from "./tool-result";
+
+const Key = (what: string) =>
+  z.string().regex(KEY_PATTERN, `must be a ${what} key: lowercase words joined by hyphens, e.g. payments-api`);
+
+const GetArguments = z.strictObject({
+  product: Key("product").optional().describe("The product key (with funnel)."),
+  funnel: Key("funnel").optional().describe("The funnel key (with product)."),
+  id: z
+    .string()
+    .regex(PROFILE_ID_PATTERN, "must be arp_ followed by 26 lowercase letters or digits")
+    .optional()
+    .describe("The agent_readiness_profile_id, instead of product and funnel."),
+  release_id: ReleaseIdArgument,
+});
+
+const GetOutput = z.strictObject({
+  release_id: z.string(),
+  sha256: z.string(),
+  href: z.string(),
+  profile: Profile,
+});
+
+const CompareArguments = z.strictObject({
+  profiles: z
+    .array(z.strictObject({ product: Key("product"), funnel: Key("funnel") }))
+    .min(2, "compare at least 2 profiles")
+    .max(10, "compare at most 10 profiles")
+    .describe("The scopes to compare, 2 to 10."),
+  release_id: ReleaseIdArgument,
+});
+
+const CompareOutput = z.strictObject({
+  release_id: z.string(),
+  profiles: z.array(CompactProfileSchema),
+  stages: z.array(
+    z.strictObject({
+      stage: z.string(),
+      states: z.array(z.string()).describe("Each profile's state, in the order of profiles."),
+      same: z.boolean(),
+    }),
+  ),
+  differences: z.array(z.string()),
+});
+
+/** Exactly one of (product and funnel) or id, else a message saying what to send. */
+function refOf(args: z.infer<typeof GetArguments>): ProfileRef | string {
+  const byScope = args.product !== undefined || args.funnel !== undefined;
+  if (byScope && args.id !== undefined) return "send either product and funnel, or id, not both";
+  if (args.id !== undefined) return { id: args.id };
+  if (args.product === undefined || args.funnel === undefined)
+    return "send product and funnel together (both keys), or id (search_profiles finds them)";
+  return { product: args.product, funnel: args.funnel };
+}
+
+export function registerProfileTools(server: McpServer, ctx: McpContext) {
+  server.registerTool(
+    "get_profile",
+    {
+      title: "Get one readiness profile",
+      description:
+        "The whole readiness profile of one product in one funnel (by product and funnel keys, or by id), in the current or a given release, " +
+        "with its sha256 and release id to cite. Same bytes as GET /v1/profiles/{product}/{funnel}.",
+      inputSchema: GetArguments,
+      outputSchema: GetOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      answering(async () => {
+        const ref = refOf(args);
+        if (typeof ref === "string") return toolError(`invalid_parameter: ${ref}`);
+        const manifest = await releaseOf(ctx, args.release_id);
+        const found = await findProfile(ctx, manifest, ref);
+        const { profile } = found;
+        return toolAnswer(
+          { release_id: manifest.release_id, sha256: found.sha256, href: found.href, profile },
+          `${profile.scope.product.name} (${profile.scope.funnel.name}): grade ${profile.grade}, ${profile.state_label}. ` +
+            `Cite as release ${manifest.release_id}, profile ${found.sha256}.`,
+        );
+      }),
+  );
+
+  server.registerTool(
+    "compare_profiles",
+    {
+      title: "Compare readiness profiles",
+      description:
+        "Put 2 to 10 products (each in one funnel) side by side, stage by stage (evaluate, sign_up, pay, provision, operate), " +
+        "and name where they differ, e.g. which can be paid for self-service and which needs a sales call.",
+      inputSchema: CompareArguments,
+      outputSchema: CompareOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      answering(async () => {
+        const manifest = await releaseOf(ctx, args.release_id);
+        const found = await Promise.all(args.profiles.map((ref) => findProfile(ctx, manifest, ref)));
+        const names = found.map(({ profile }) => `${profile.scope.product.name} (${profile.scope.funnel.key})`);
+        const stages = STAGES.map((stage) => {
+          const entries = found.map(({ profile }) => profile.stages.find((s) => s.stage === stage)!);
+          const states = entries.map((entry) => entry.public_state);
+          return { stage, entries, states, same: new Set(states).size === 1 };
+        });
+        const differences = stages
+          .filter((s) => !s.same)
+          .map(({ stage, entries }) => {
+            const each = entries.map((entry, i) =>
+              entry.public_state === "ready"
+                ? `${names[i]} is ready`
+                : `${names[i]} is ${entry.public_state}: ${entry.primary_finding.finding}`,
+            );
+            return `${STAGE_LABELS[stage]}: ${each.join("; ")}.`;
+          });
+        const answer = {
+          release_id: manifest.release_id,
+          profiles: found.map(({ profile, sha256, href }) => compactProfile(profile, sha256, href)),
+          stages: stages.map(({ stage, states, same }) => ({ stage, states, same })),
+          differences,
+        };
+        const summary = differences.length
+          ? `They differ in ${differences.length} stage(s):\n${differences.join("\n")}`
+          : "Every stage has the same state in all of them.";
+        return toolAnswer(answer, summary);
+      }),
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * Resources, for hosts that attach context by browsing: `catalog://releases/current` (the current
+ * release's manifest, as GET /v1/releases/current) and the template
+ * `catalog://profiles/{product}/{funnel}` (one profile of the current release, its exact bytes).
+ */
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { KEY_PATTERN } from "../../common/catalog/schema";
+import { Problem } from "../http/problem";
+import { findProfile, type McpContext, releaseOf } from "./catalog-reads";
+
+const JSON_TYPE = "application/json";
+
+/** A refusal as the JSON-RPC error resources/read answers with (there is no isError for resources). */
+async function reading<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof Problem) throw new McpError(ErrorCode.InvalidParams, `${error.code}: ${error.detail}`);
+    throw error;
+  }
+}
+
+export function registerResources(server: McpServer, ctx: McpContext) {
+  server.registerResource(
+    "current_release",
+    "catalog://releases/current",
+    {
+      title: "Current catalog release",
+      description: "The manifest of the current release: id, digests, profile count, parts.",
+      mimeType: JSON_TYPE,
+    },
+    (uri) =>
+      reading(async () => {
+        const manifest = await releaseOf(ctx);
+        return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(manifest) }] };
+      }),
+  );
+
+  server.registerResource(
+    "profile",
+    new ResourceTemplate("catalog://profiles/{product}/{funnel}", { list: undefined }),
+    {
+      title: "Readiness profile",
+      description: "One product's readiness profile in one funnel, in the current release.",
+      mimeType: JSON_TYPE,
+    },
+    (uri, variables) =>
+      reading(async () => {
+        const [product, funnel] = [variables.product, variables.funnel].map(String) as [string, string];
+        for (const [name, key] of [
+          ["product", product],
+          ["funnel", funnel],
+        ])
+          if (!KEY_PATTERN.test(key!))
+            throw new McpError(ErrorCode.InvalidParams, `${name} must be lowercase words joined by hyphens`);
+        const manifest = await releaseOf(ctx);
+        const found = await findProfile(ctx, manifest, { product, funnel });
+        return {
+          contents: [
+            {
+              uri: uri.href,
+              mimeType: JSON_TYPE,
+              text: JSON.stringify(found.profile),
+              _meta: { release_id: manifest.release_id, sha256: found.sha256, href: found.href },
+            },
+          ],
+        };
+      }),
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * The catalog's MCP server (docs/mcp.md), built per request: stateless Streamable HTTP with the
+ * official SDK's web-standard transport, JSON answers (no SSE stream, no session), so any isolate
+ * at any location answers any request.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpContext } from "./catalog-reads";
+import { registerDescribeTool } from "./describe-tool";
+import { registerProfileTools } from "./profile-tools";
+import { registerResources } from "./resources";
+import { registerSearchTool } from "./search-tool";
+import { MAX_BODY_BYTES } from "../http/body-limit";
+
+const INSTRUCTIONS =
+  "The Readiness Catalog rates how ready API products are for automated agents, per product and funnel, across five stages " +
+  "(evaluate, sign_up, pay, provision, operate). Start with describe_catalog; find products with search_profiles; read one " +
+  "with get_profile; compare candidates with compare_profiles. Cite a profile by release_id and sha256.";
+
+export function catalogServer(ctx: McpContext): McpServer {
+  const server = new McpServer(
+    { name: "readiness-catalog", title: "Readiness Catalog", version: "1.0.0" },
+    { instructions: INSTRUCTIONS },
+  );
+  registerDescribeTool(server, ctx);
+  registerSearchTool(server, ctx);
+  registerProfileTools(server, ctx);
+  registerResources(server, ctx);
+  return server;
+}
+
+/** One JSON-RPC request (or batch) answered by a fresh server and stateless transport. */
+export async function answerMcp(request: Request, ctx: McpContext): Promise<Response> {
+  const server = catalogServer(ctx);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request);
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * The MCP server against the real `wrangler dev`, with the official SDK's client (Client +
+ * StreamableHTTPClientTransport), written by nobody on this team: tools listed and called with an
+ * API key, answers that agree with the REST routes, and the whole MCP authorization path: the 401,
+ * discovery (RFC 9728 → RFC 8414), dynamic registration (RFC 7591), authorization code + PKCE
+ * through our sign-in and consent pages, the token for the /mcp resource (RFC 8707), a tool call.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAndAllow, startOAuthDeployment, type OAuthDeployment } from "./oauth-fixture";
+import { apiKeyFor } from "./support/api-key";
+import { REPO_ROOT } from "./support/wrangler-dev";
+
+/** The MCP Inspector's CLI mode (`npx @modelcontextprotocol/inspector-cli`), run from node_modules. */
+const INSPECTOR_CLI = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
+
+let deployment: OAuthDeployment;
+let mcpUrl: URL;
+
+beforeAll(async () => {
+  deployment = await startOAuthDeployment();
+  mcpUrl = new URL("/mcp", deployment.server.url);
+});
+afterAll(async () => {
+  await deployment?.stop();
+});
+
+const HOST_NAME = "E2E MCP Host";
+
+async function withKey(): Promise<Client> {
+  const client = new Client({ name: "e2e", version: "1.0.0" });
+  const key = apiKeyFor(deployment.server.url)!;
+  await client.connect(
+    new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+  );
+  return client;
+}
+
+async function rest<T>(path: string): Promise<T> {
+  const res = await fetch(new URL(path, deployment.server.url), {
+    headers: { Authorization: `Bearer ${apiKeyFor(deployment.server.url)}` },
+  });
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
+interface Compact {
+  agent_readiness_profile_id: string;
+  product: { key: string };
+  funnel: { key: string };
+  sha256: string;
+}
+
+describe("MCP over wrangler dev, with an API key", () => {
+  it("lists the tools and calls each, agreeing with the REST routes", async () => {
+    const client = await withKey();
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        "compare_profiles",
+        "describe_catalog",
+        "get_profile",
+        "search_profiles",
+      ]);
+
+      const described = (await client.callTool({ name: "describe_catalog", arguments: {} })).structuredContent as {
+        release_id: string;
+        profile_count: number;
+      };
+      const current = await rest<{ release_id: string; profile_count: number }>("/v1/releases/current");
+      expect(described.release_id).toBe(current.release_id);
+      expect(described.profile_count).toBe(current.profile_count);
+
+      const search = await client.callTool({ name: "search_profiles", arguments: { limit: 5, sort: "grade" } });
+      const found = search.structuredContent as { count: number; profiles: Compact[] };
+      const listed = await rest<{ count: number; data: { agent_readiness_profile_id: string }[] }>(
+        "/v1/profiles?limit=5&sort=grade",
+      );
+      expect(found.count).toBe(listed.count);
+      expect(found.profiles.map((p) => p.agent_readiness_profile_id)).toEqual(
+        listed.data.map((p) => p.agent_readiness_profile_id),
+      );
+
+      const [a, b] = found.profiles as [Compact, Compact];
+      const got = await client.callTool({
+        name: "get_profile",
+        arguments: { product: a.product.key, funnel: a.funnel.key },
+      });
+      const profile = await rest<unknown>(`/v1/profiles/${a.product.key}/${a.funnel.key}`);
+      expect((got.structuredContent as { profile: unknown }).profile).toEqual(profile);
+      expect((got.structuredContent as { sha256: string }).sha256).toBe(a.sha256);
+
+      const compared = await client.callTool({
+        name: "compare_profiles",
+        arguments: { profiles: [a, b].map((p) => ({ product: p.product.key, funnel: p.funnel.key })) },
+      });
+      expect(compared.isError).toBeFalsy();
+      expect((compared.structuredContent as { stages: unknown[] }).stages).toHaveLength(5);
+
+      const bad = await client.callTool({ name: "search_profiles", arguments: { grade: ["Z"] } });
+      expect(bad.isError).toBe(true);
+      const missing = await client.callTool({ name: "get_profile", arguments: { product: "nope", funnel: "nope" } });
+      expect(missing.isError).toBe(true);
+      expect((missing.content as { text: string }[])[0]!.text).toMatch(/^profile_not_found: /);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("MCP over wrangler dev, with the MCP Inspector's CLI", () => {
+  it("lists the tools", async () => {
+    // Run from its own build/: it finds its package.json by a path relative to the working directory.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        INSPECTOR_CLI,
+        mcpUrl.href,
+        "--transport",
+        "http",
+        "--method",
+        "tools/list",
+        "--header",
+        `Authorization: Bearer ${apiKeyFor(deployment.server.url)}`,
+      ],
+      { cwd: path.dirname(INSPECTOR_CLI) },
+    );
+    const { tools } = JSON.parse(stdout) as { tools: { name: string }[] };
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "compare_profiles",
+      "describe_catalog",
+      "get_profile",
+      "search_profiles",
+    ]);
+  });
+});
+
+/** An MCP host's OAuth state, kept in memory; its "browser" is the customer signing in and clicking Allow. */
+class HostProvider implements OAuthClientProvider {
+  client?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = "";
+  landedAt?: URL;
+  constructor(private readonly redirect: string) {}
+  get redirectUrl() {
+    return this.redirect;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: HOST_NAME,
+      redirect_uris: [this.redirect],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      scope: "read:catalog",
+    };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.client = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  async redirectToAuthorization(url: URL) {
+    expect(url.searchParams.get("resource")).toBe(mcpUrl.href);
+    this.landedAt = await signInAndAllow(url.href, deployment.account, HOST_NAME);
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+describe("MCP authorization over wrangler dev, as an MCP host does it", () => {
+  it("discovers from the 401, registers, authorizes with PKCE through consent, and calls a tool", async () => {
+    const provider = new HostProvider(deployment.callback.redirectUri);
+    const first = new Client({ name: "e2e-host", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+    await expect(first.connect(transport)).rejects.toThrow(UnauthorizedError);
+    // Registered dynamically, as a public client.
+    expect(provider.client?.client_id).toBeTruthy();
+    expect((provider.client as { token_endpoint_auth_method?: string }).token_endpoint_auth_method).toBe("none");
+    const code = provider.landedAt?.searchParams.get("code");
+    expect(code, String(provider.landedAt)).toBeTruthy();
+    await transport.finishAuth(code!);
+    expect(provider.saved?.access_token).toMatch(/^oat_/);
+    expect(provider.saved?.scope).toBe("read:catalog");
+
+    const client = new Client({ name: "e2e-host", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+    try {
+      const result = await client.callTool({ name: "describe_catalog", arguments: {} });
+      expect(result.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    // The token is for /mcp alone (RFC 8707): the REST API refuses it.
+    const onApi = await fetch(new URL("/v1/releases/current", deployment.server.url), {
+      headers: { Authorization: `Bearer ${provider.saved!.access_token}` },
+    });
+    expect(onApi.status).toBe(401);
+  });
+});

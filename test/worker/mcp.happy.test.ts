@@ -1,0 +1,149 @@
+/**
+ * The MCP server with the official SDK's client (Client + StreamableHTTPClientTransport) against
+ * the worker: every tool listed with its schemas and annotations, each tool's answer, and answers
+ * that agree with the REST routes for the same release.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, API_ORIGIN } from "./support/api";
+import { mcpClient } from "./support/mcp";
+import { oracleProfiles } from "./support/query-oracle";
+import { publish, testRelease } from "./support/releases";
+
+const generated = testRelease("generated");
+/** Publishing the generated release takes seconds on this shared machine. */
+const SETUP_TIMEOUT = 60_000;
+const releaseId = generated.manifest.release_id;
+const profiles = oracleProfiles(generated).map((p) => p.profile);
+
+interface Compact {
+  agent_readiness_profile_id: string;
+  product: { key: string };
+  funnel: { key: string };
+  sha256: string;
+  href: string;
+  stages: Record<string, string>;
+}
+
+describe("MCP server: happy paths", () => {
+  let client: Client;
+  beforeAll(async () => {
+    await publish(generated);
+    client = await mcpClient();
+  }, SETUP_TIMEOUT);
+  afterAll(() => client.close());
+
+  it("lists the four read-only tools with input and output schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "compare_profiles",
+      "describe_catalog",
+      "get_profile",
+      "search_profiles",
+    ]);
+    for (const tool of tools) {
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type, tool.name).toBe("object");
+    }
+  });
+
+  it("search_profiles answers what GET /v1/profiles answers, page by page", async () => {
+    const args = { grade: ["A", "B+"], sort: "-grade", limit: 7, facets: ["grade"] };
+    const rest = await (
+      await api(`/v1/releases/${releaseId}/profiles?grade=A,B%2B&sort=-grade&limit=7&facets=grade`)
+    ).json<{
+      count: number;
+      data: { agent_readiness_profile_id: string }[];
+      facets: Record<string, Record<string, number>>;
+      next: string | null;
+    }>();
+    const result = await client.callTool({ name: "search_profiles", arguments: args });
+    expect(result.isError).toBeFalsy();
+    const found = result.structuredContent as {
+      release_id: string;
+      count: number;
+      profiles: Compact[];
+      next_cursor: string | null;
+      facets: Record<string, Record<string, number>>;
+    };
+    expect(found.release_id).toBe(releaseId);
+    expect(found.count).toBe(rest.count);
+    expect(found.facets).toEqual(rest.facets);
+    expect(found.profiles.map((p) => p.agent_readiness_profile_id)).toEqual(
+      rest.data.map((p) => p.agent_readiness_profile_id),
+    );
+    // The cursor pages on exactly as the route's next URL.
+    expect(found.next_cursor).not.toBeNull();
+    expect(rest.next).toContain(`cursor=${found.next_cursor}`);
+    const second = await client.callTool({
+      name: "search_profiles",
+      arguments: { ...args, cursor: found.next_cursor },
+    });
+    const restSecond = await (await api(rest.next!)).json<{ data: { agent_readiness_profile_id: string }[] }>();
+    expect(
+      (second.structuredContent as { profiles: Compact[] }).profiles.map((p) => p.agent_readiness_profile_id),
+    ).toEqual(restSecond.data.map((p) => p.agent_readiness_profile_id));
+  });
+
+  it("get_profile is the REST profile, with the sha256 the route's ETag names", async () => {
+    const first = profiles[3]!;
+    const { product, funnel } = first.scope;
+    const res = await api(`/v1/profiles/${product.key}/${funnel.key}`);
+    const result = await client.callTool({
+      name: "get_profile",
+      arguments: { product: product.key, funnel: funnel.key },
+    });
+    expect(result.isError).toBeFalsy();
+    const answer = result.structuredContent as { release_id: string; sha256: string; href: string; profile: unknown };
+    expect(answer.profile).toEqual(await res.json());
+    expect(`"${answer.sha256}"`).toBe(res.headers.get("ETag"));
+    expect(answer.release_id).toBe(releaseId);
+    expect(answer.href).toBe(`${API_ORIGIN}/v1/releases/${releaseId}/profiles/${product.key}/${funnel.key}`);
+    const byId = await client.callTool({ name: "get_profile", arguments: { id: first.agent_readiness_profile_id } });
+    expect((byId.structuredContent as { sha256: string }).sha256).toBe(answer.sha256);
+  });
+
+  it("compare_profiles names the stages where they differ", async () => {
+    const [a, b] = pairDifferingIn("pay");
+    const result = await client.callTool({
+      name: "compare_profiles",
+      arguments: { profiles: [a, b].map((p) => ({ product: p.scope.product.key, funnel: p.scope.funnel.key })) },
+    });
+    expect(result.isError).toBeFalsy();
+    const answer = result.structuredContent as {
+      stages: { stage: string; same: boolean }[];
+      differences: string[];
+    };
+    expect(answer.stages.find((s) => s.stage === "pay")!.same).toBe(false);
+    expect(answer.differences.some((line) => line.startsWith("Pay:"))).toBe(true);
+  });
+
+  it("describe_catalog gives the release, its size and the grade counts of the facets", async () => {
+    const result = await client.callTool({ name: "describe_catalog", arguments: {} });
+    const answer = result.structuredContent as { release_id: string; profile_count: number; grades: object };
+    expect(answer.release_id).toBe(releaseId);
+    expect(answer.profile_count).toBe(profiles.length);
+    const rest = await (await api("/v1/profiles?facets=grade&limit=1")).json<{ facets: { grade: object } }>();
+    expect(answer.grades).toEqual(rest.facets.grade);
+  });
+
+  it("serves the current release and a profile as resources", async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["catalog://profiles/{product}/{funnel}"]);
+    const current = await client.readResource({ uri: "catalog://releases/current" });
+    expect(JSON.parse((current.contents[0] as { text: string }).text).release_id).toBe(releaseId);
+    const p = profiles[0]!;
+    const profile = await client.readResource({
+      uri: `catalog://profiles/${p.scope.product.key}/${p.scope.funnel.key}`,
+    });
+    expect(JSON.parse((profile.contents[0] as { text: string }).text)).toEqual(p);
+  });
+});
+
+function pairDifferingIn(stage: string) {
+  const state = (p: (typeof profiles)[number]) => p.stages.find((s) => s.stage === stage)!.public_state;
+  const a = profiles.find((p) => state(p) === "ready")!;
+  const b = profiles.find((p) => state(p) !== "ready")!;
+  return [a, b] as const;
+}
