@@ -30,7 +30,7 @@ export interface MigrationDb {
   batch(statements: unknown[]): Promise<unknown>;
 }
 
-const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../migrations");
+const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../../migrations");
 
 /**
  * The same as `wrangler d1 migrations apply --local`, in process, for the local CLIs that open a

@@ -101,7 +101,13 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
       remoteBindings: remote,
     });
     // Locally the schema comes with the state, as `npm start` applies it: a fresh --persist-to works.
-    if (!remote) await applyMigrationsInProcess(proxy.env.CATALOG_DB as Parameters<typeof applyMigrationsInProcess>[0]);
+    if (!remote)
+      await applyMigrationsInProcess(proxy.env.CATALOG_DB as Parameters<typeof applyMigrationsInProcess>[0]).catch(
+        async (error: unknown) => {
+          await proxy.dispose(); // else its workerd keeps the process alive after the error
+          throw error;
+        },
+      );
     return {
       storage: {
         bucket: proxy.env.RELEASES as ReleaseStorage["bucket"],
