@@ -2,8 +2,8 @@
  * A deployment's D1 schema, brought up to `migrations/` by wrangler itself (`wrangler d1 migrations
  * apply <binding> --remote`), against the generated config that names each database by id. wrangler
  * records what it applied in the database's own `d1_migrations` table, the same record the local
- * CLIs keep (src/node/local/d1-migrations.ts), so a rerun applies nothing. It runs before the upload: the new code may
- * read the tables a new migration adds.
+ * CLIs keep (src/node/local/d1-migrations.ts), so a rerun applies nothing. It runs before the
+ * upload: the new code may read the tables a new migration adds.
  */
 import { MissingPermission } from "./cloudflare-api";
 import type { Deployment } from "./deployments";
