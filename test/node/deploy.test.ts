@@ -76,7 +76,7 @@ describe("npm run deploy (production)", () => {
       expect(run.stdout).toContain(`CATALOG_DB: D1 database readiness-catalog (${database!.uuid}) created`);
       expect(run.stdout).toContain("CATALOG_DB: D1 migrations of readiness-catalog: applied 0001_catalog_query.sql");
       const paths = fake.calls.map((call) => `${call.method} ${call.path.replace(/^\/accounts\/\w+/, "")}`);
-      const lastQuery = paths.findLastIndex((call) => call === `POST /d1/database/${database!.uuid}/query`);
+      const lastQuery = paths.lastIndexOf(`POST /d1/database/${database!.uuid}/query`);
       expect(lastQuery).toBeGreaterThan(-1);
       expect(lastQuery).toBeLessThan(paths.findIndex((call) => call.startsWith("PUT /workers/scripts/")));
       expect(await tablesOf(database!.uuid)).toEqual(expect.arrayContaining(["d1_migrations", "query_profiles"]));
