@@ -368,6 +368,24 @@ describe("npm run deploy stops with what to do", () => {
   );
 
   it(
+    "when the token may not create D1 databases: names D1: Edit, before anything is uploaded",
+    async () => {
+      bare.account.permissions.add("Workers KV Storage: Edit");
+      bare.account.permissions.delete("D1: Edit");
+      bare.account.permissions.add("D1: Read");
+      const run = await deployTo({});
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        'deploy: the Cloudflare API token lacks the permission "D1: Edit" (needed to create the D1 database readiness-catalog)',
+      );
+      expect(bare.account.d1.names()).toEqual([]);
+      expect(bare.account.workers.scripts.size).toBe(0);
+      bare.account.permissions.add("D1: Edit");
+    },
+    DEPLOY_TIMEOUT,
+  );
+
+  it(
     "when the token may not upload workers: names Workers Scripts: Edit (the refusal comes through wrangler)",
     async () => {
       bare.account.permissions.add("Workers KV Storage: Edit");
