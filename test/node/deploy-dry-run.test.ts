@@ -51,6 +51,12 @@ describe("npm run deploy -- --dry-run", () => {
     expect(run.stdout).toMatch(
       /^sandbox: bundle [\d.]+ KiB compressed \(budget 512\.0 KiB\), starts in workerd with no I\/O in global scope$/m,
     );
+    expect(run.stdout).toContain(
+      "production: CATALOG_DB: D1 database readiness-catalog, found or created by name on deploy; 1 migration(s) in migrations, the unapplied ones applied before the upload",
+    );
+    expect(run.stdout).toContain(
+      "sandbox: CATALOG_DB: D1 database readiness-catalog-sandbox, found or created by name on deploy; 1 migration(s) in migrations, the unapplied ones applied before the upload",
+    );
     expect(run.stdout).toContain("dry run passed for production and sandbox: nothing was deployed");
     expect(existsSync(path.join(outDir, "production", "index.js"))).toBe(true);
     expect(existsSync(path.join(outDir, "sandbox", "index.js"))).toBe(true);
@@ -116,15 +122,17 @@ describe("dry-run checks on broken configs", () => {
     ]);
   });
 
-  it("two deployments sharing a bucket, a queue or a rate-limit namespace", async () => {
+  it("two deployments sharing a bucket, a D1 database, a queue or a rate-limit namespace", async () => {
     const config = editedRepoConfig((toml) =>
       toml
         .replace('bucket_name = "readiness-catalog-releases-sandbox"', 'bucket_name = "readiness-catalog-releases"')
+        .replace('database_name = "readiness-catalog-sandbox"', 'database_name = "readiness-catalog"')
         .replaceAll('queue = "readiness-catalog-webhooks-sandbox"', 'queue = "readiness-catalog-webhooks"')
         .replace('namespace_id = "1002"', 'namespace_id = "1001"'),
     );
     expect(checkIsolation(await readDeployments(config))).toEqual([
       "production and sandbox share the R2 bucket readiness-catalog-releases",
+      "production and sandbox share the D1 database readiness-catalog",
       "production and sandbox share the queue readiness-catalog-webhooks",
       "production and sandbox share the rate-limit namespace 1001",
     ]);

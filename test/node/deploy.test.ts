@@ -35,6 +35,16 @@ async function deploy(args: string[] = [], env: Record<string, string> = {}): Pr
   });
 }
 
+/** The tables of a D1 database of the fake account, by name (SQLite's and Cloudflare's own left out). */
+async function tablesOf(databaseId: string): Promise<string[]> {
+  const { results } = await fake.account.workers.edge.d1Query(
+    databaseId,
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name",
+    [],
+  );
+  return (results as { name: string }[]).map((row) => row.name);
+}
+
 const writesTo = (pattern: RegExp) => fake.writes().filter((call) => pattern.test(call.path));
 
 describe("npm run deploy (production)", () => {
@@ -60,6 +70,17 @@ describe("npm run deploy (production)", () => {
       });
       expect(run.stdout).toMatch(/queue readiness-catalog-webhooks \([0-9a-f]{32}\) created/);
 
+      // The D1 database is made by name, and its schema is applied (by wrangler) before the worker goes up.
+      const [database] = [...fake.account.d1.byId.values()];
+      expect(fake.account.d1.names()).toEqual(["readiness-catalog"]);
+      expect(run.stdout).toContain(`CATALOG_DB: D1 database readiness-catalog (${database!.uuid}) created`);
+      expect(run.stdout).toContain("CATALOG_DB: D1 migrations of readiness-catalog: applied 0001_catalog_query.sql");
+      const paths = fake.calls.map((call) => `${call.method} ${call.path.replace(/^\/accounts\/\w+/, "")}`);
+      const lastQuery = paths.lastIndexOf(`POST /d1/database/${database!.uuid}/query`);
+      expect(lastQuery).toBeGreaterThan(-1);
+      expect(lastQuery).toBeLessThan(paths.findIndex((call) => call.startsWith("PUT /workers/scripts/")));
+      expect(await tablesOf(database!.uuid)).toEqual(expect.arrayContaining(["d1_migrations", "query_profiles"]));
+
       const script = fake.account.workers.scripts.get("readiness-catalog")!;
       const version = script.versions.at(-1)!;
       expect(version.migrationTag).toBe("v2");
@@ -69,6 +90,7 @@ describe("npm run deploy (production)", () => {
         version.bindings.filter((b) => b.type === "kv_namespace").map((b) => [b.name, b.namespace_id]),
       );
       expect(Object.values(kvIds).sort()).toEqual([...fake.account.kvNamespaces.keys()].sort());
+      expect(version.bindings.find((b) => b.name === "CATALOG_DB")).toMatchObject({ type: "d1", id: database!.uuid });
 
       // The secret on the worker is the one kept for the operator, in a file only its owner can read.
       const keptFile = keptSecretsPath(deployDir, "production");
@@ -85,7 +107,8 @@ describe("npm run deploy (production)", () => {
       expect(
         Object.fromEntries(generated.kv_namespaces.map((kv: { binding: string; id: string }) => [kv.binding, kv.id])),
       ).toEqual(kvIds);
-      expect(readFileSync(path.join(REPO_ROOT, "wrangler.toml"), "utf8")).not.toMatch(/^id = /m);
+      expect(generated.d1_databases).toMatchObject([{ binding: "CATALOG_DB", database_id: database!.uuid }]);
+      expect(readFileSync(path.join(REPO_ROOT, "wrangler.toml"), "utf8")).not.toMatch(/^(?:database_)?id = /m);
       // The worker answers (and issues OAuth tokens) at the URL it was deployed to.
       const deployedTo = /^deployed production to (\S+):/m.exec(run.stdout)?.[1];
       expect(generated.vars.PUBLIC_ORIGINS).toEqual([new URL(deployedTo!).origin]);
@@ -106,7 +129,7 @@ describe("npm run deploy (production)", () => {
       expect(run.stdout).toContain("smoke: GET /v1/catalog without credentials → 401 problem+json (unauthenticated)");
       expect(run.stdout).toContain("smoke: no release is current yet");
       expect(run.stdout).toMatch(
-        /^deployed production to http:\/\/127\.0\.0\.1:\d+: created readiness-catalog-catalog-kv, .*set OPERATOR_SECRET, set OAUTH_TOKEN_KEY, deployed build-/m,
+        /^deployed production to http:\/\/127\.0\.0\.1:\d+: created readiness-catalog-catalog-kv, .*created readiness-catalog, .*applied the D1 migrations of CATALOG_DB, set OPERATOR_SECRET, set OAUTH_TOKEN_KEY, deployed build-/m,
       );
     },
     DEPLOY_TIMEOUT,
@@ -132,6 +155,9 @@ describe("npm run deploy (production)", () => {
       expect(fake.writes()).toEqual([]);
       expect(fake.account.workers.scripts.get("readiness-catalog")!.versions).toHaveLength(versions);
       expect(run.stdout).toContain("CATALOG_KV: KV namespace readiness-catalog-catalog-kv");
+      expect(run.stdout).toMatch(/CATALOG_DB: D1 database readiness-catalog \([\w-]{36}\) found/);
+      expect(run.stdout).toContain("CATALOG_DB: D1 migrations of readiness-catalog: none to apply");
+      expect(fake.account.d1.names()).toEqual(["readiness-catalog"]);
       expect(run.stdout).toContain("secret OPERATOR_SECRET: already set");
       expect(run.stdout).toContain("Durable Object migrations: v2 applied, none to apply");
       expect(run.stdout).toMatch(/worker: version 1 already is this build \(build-[0-9a-f]{16}\): not uploaded/);
@@ -270,9 +296,16 @@ describe("npm run deploy -- --env sandbox", () => {
         "readiness-catalog-sandbox-oauth-kv",
       ]);
       expect(fake.account.buckets.has("readiness-catalog-releases-sandbox")).toBe(true);
+      expect(fake.account.d1.names().sort()).toEqual(["readiness-catalog", "readiness-catalog-sandbox"]);
+      const sandboxDb = [...fake.account.d1.byId.values()].find((db) => db.name === "readiness-catalog-sandbox");
+      expect(run.stdout).toContain(
+        "CATALOG_DB: D1 migrations of readiness-catalog-sandbox: applied 0001_catalog_query.sql",
+      );
+      expect(await tablesOf(sandboxDb!.uuid)).toEqual(expect.arrayContaining(["d1_migrations", "query_profiles"]));
       const sandbox = fake.account.workers.scripts.get("readiness-catalog-sandbox")!.versions.at(-1)!;
       const production = fake.account.workers.scripts.get("readiness-catalog")!.versions.at(-1)!;
       expect(sandbox.bindings.find((b) => b.name === "DEPLOYMENT")).toMatchObject({ text: "sandbox" });
+      expect(sandbox.bindings.find((b) => b.name === "CATALOG_DB")).toMatchObject({ id: sandboxDb!.uuid });
       expect(sandbox.secrets.OPERATOR_SECRET).not.toBe(production.secrets.OPERATOR_SECRET);
       expect(readFileSync(keptSecretsPath(deployDir, "sandbox"), "utf8")).toBe(
         `OPERATOR_SECRET=${sandbox.secrets.OPERATOR_SECRET}\n`,
@@ -330,6 +363,24 @@ describe("npm run deploy stops with what to do", () => {
       );
       expect(bare.calls.at(-1)).toMatchObject({ method: "POST", status: 403 });
       expect(bare.writes()).toEqual([]);
+    },
+    DEPLOY_TIMEOUT,
+  );
+
+  it(
+    "when the token may not create D1 databases: names D1: Edit, before anything is uploaded",
+    async () => {
+      bare.account.permissions.add("Workers KV Storage: Edit");
+      bare.account.permissions.delete("D1: Edit");
+      bare.account.permissions.add("D1: Read");
+      const run = await deployTo({});
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        'deploy: the Cloudflare API token lacks the permission "D1: Edit" (needed to create the D1 database readiness-catalog)',
+      );
+      expect(bare.account.d1.names()).toEqual([]);
+      expect(bare.account.workers.scripts.size).toBe(0);
+      bare.account.permissions.add("D1: Edit");
     },
     DEPLOY_TIMEOUT,
   );

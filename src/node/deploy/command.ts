@@ -14,8 +14,9 @@ import { runDeploy } from "./run-deploy";
 const HELP = `Usage: npm run deploy -- [--env <name>] [--dry-run] [options]
 
 Deploys one deployment (production, or --env sandbox) to Cloudflare: finds or creates its KV
-namespaces and R2 bucket by name, sets the Worker secrets it lacks (generating OPERATOR_SECRET),
-deploys the worker with its Durable Object migrations, then smoke-tests the deployed URL. Running it
+namespaces, R2 bucket, D1 database and queue by name, applies the D1 migrations not yet applied,
+sets the Worker secrets it lacks (generating OPERATOR_SECRET), deploys the worker with its Durable
+Object migrations, then smoke-tests the deployed URL. Running it
 again changes nothing and says so. Logs in through wrangler (npx wrangler login, or
 CLOUDFLARE_API_TOKEN + CLOUDFLARE_ACCOUNT_ID).
 

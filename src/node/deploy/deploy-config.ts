@@ -1,9 +1,9 @@
 /**
  * Where the resource ids live: not in wrangler.toml, but in the config `npm run deploy` generates
  * and hands to `wrangler deploy --config`: `.wrangler/deploy/<deployment>.wrangler.json` (git-
- * ignored), which is wrangler.toml as JSON with that deployment's KV namespace ids filled in. It is
- * remade from the names on every deploy, so losing it loses nothing; `--remote` operator scripts
- * read the ids from it.
+ * ignored), which is wrangler.toml as JSON with that deployment's KV namespace and D1 database ids
+ * filled in. It is remade from the names on every deploy, so losing it loses nothing; `--remote`
+ * operator scripts read the ids from it.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -17,7 +17,7 @@ type RawConfig = Record<string, unknown> & {
   main?: string;
   assets?: { directory?: string };
   kv_namespaces?: { binding: string; id?: string }[];
-  d1_databases?: { binding: string; database_id?: string }[];
+  d1_databases?: { binding: string; database_id?: string; migrations_dir?: string }[];
   vars?: Record<string, unknown>;
   env?: Record<string, RawConfig>;
 };
@@ -35,6 +35,7 @@ export async function writeDeployConfig(
   deployDir: string,
   deployment: Deployment,
   kv: Resource[],
+  d1: Resource[],
   url: string,
 ): Promise<string> {
   const { experimental_readRawConfig } = await import("wrangler");
@@ -44,15 +45,21 @@ export async function writeDeployConfig(
     const resolved = kv.find((resource) => resource.binding === namespace.binding);
     if (resolved) namespace.id = resolved.id;
   }
+  for (const database of target.d1_databases ?? []) {
+    const resolved = d1.find((resource) => resource.binding === database.binding);
+    if (resolved) database.database_id = resolved.id;
+  }
   const origins = Array.isArray(target.vars?.PUBLIC_ORIGINS) ? (target.vars.PUBLIC_ORIGINS as string[]) : [];
   target.vars = { ...target.vars, PUBLIC_ORIGINS: [...new Set([...origins, new URL(url).origin])] };
   const file = deployConfigPath(deployDir, deployment.name);
   const from = path.dirname(path.resolve(configPath));
   // Paths in a wrangler config are relative to the config file: keep them pointing at the same files.
+  const moved = (file: string) => path.relative(path.resolve(deployDir), path.resolve(from, file));
   for (const section of [raw, ...Object.values(raw.env ?? {})]) {
-    if (section.main) section.main = path.relative(path.resolve(deployDir), path.resolve(from, section.main));
-    if (section.assets?.directory)
-      section.assets.directory = path.relative(path.resolve(deployDir), path.resolve(from, section.assets.directory));
+    if (section.main) section.main = moved(section.main);
+    if (section.assets?.directory) section.assets.directory = moved(section.assets.directory);
+    for (const database of section.d1_databases ?? [])
+      database.migrations_dir = moved(database.migrations_dir ?? "migrations");
   }
   mkdirSync(deployDir, { recursive: true });
   writeFileSync(file, `${JSON.stringify(raw, null, 2)}\n`);

@@ -49,6 +49,8 @@ export interface Deployment {
   /** KV namespaces by binding, with the title each has on Cloudflare. */
   kvNamespaces: { binding: string; title: string }[];
   buckets: { binding: string; bucketName: string }[];
+  /** D1 databases by binding, with the name each has on Cloudflare (`database_name`). */
+  d1Databases: { binding: string; databaseName: string }[];
   /** Every queue the deployment produces to or consumes from, by name (wrangler needs them to exist). */
   queues: string[];
   secrets: string[];
@@ -78,6 +80,11 @@ export async function readDeployment(name: string, configPath = DEFAULT_CONFIG_P
       if (!bucket_name)
         throw new Error(`${path.basename(configPath)} (${name}): R2 binding ${binding} has no bucket_name`);
       return { binding, bucketName: bucket_name };
+    }),
+    d1Databases: (config.d1_databases ?? []).map(({ binding, database_name }) => {
+      if (!database_name)
+        throw new Error(`${path.basename(configPath)} (${name}): D1 binding ${binding} has no database_name`);
+      return { binding, databaseName: database_name };
     }),
     queues: [
       ...new Set([

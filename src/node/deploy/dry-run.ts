@@ -4,7 +4,7 @@
  * budget and started in workerd. `npm run deploy -- --dry-run` runs them for every deployment (CI
  * does); a real deploy runs them for its deployment before it touches Cloudflare.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { checkBindings, envTypeBindings } from "./check-bindings";
@@ -28,6 +28,8 @@ export async function dryRun(deployments: Deployment[], options: DryRunOptions):
   options.log(
     `config: ${problems.length === 0 ? `bindings, migrations and isolation of ${names} check out` : `${problems.length} problem(s)`}`,
   );
+  for (const deployment of deployments)
+    for (const line of d1Summary(deployment, options.configPath)) options.log(`${deployment.name}: ${line}`);
   const outDir = options.outDir ?? mkdtempSync(path.join(tmpdir(), "deploy-dry-run-"));
   try {
     for (const deployment of deployments)
@@ -39,6 +41,21 @@ export async function dryRun(deployments: Deployment[], options: DryRunOptions):
     if (!options.outDir) rmSync(outDir, { recursive: true, force: true });
   }
   return problems;
+}
+
+/**
+ * What a deploy will do for each D1 database, said without an account: find or create it by name,
+ * then apply the migrations in its directory (wrangler's default `migrations`) not yet applied.
+ */
+function d1Summary(deployment: Deployment, configPath: string): string[] {
+  return (deployment.config.d1_databases ?? []).flatMap(({ binding, database_name, migrations_dir }) => {
+    const dir = path.resolve(path.dirname(configPath), migrations_dir ?? "migrations");
+    const files = existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith(".sql")) : [];
+    return [
+      `${binding}: D1 database ${database_name ?? "(no database_name)"}, found or created by name on deploy; ` +
+        `${files.length} migration(s) in ${path.relative(path.dirname(configPath), dir) || "."}, the unapplied ones applied before the upload`,
+    ];
+  });
 }
 
 /** The config checks, against the Env type (`worker-configuration.d.ts` next to the config). */

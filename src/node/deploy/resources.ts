@@ -1,6 +1,6 @@
 /**
  * A deployment's storage on Cloudflare, found by name or created: each KV namespace (by title, see
- * kvTitle), each R2 bucket (by bucket name) and each Queue (by queue name; wrangler refuses to deploy
+ * kvTitle), each R2 bucket (by bucket name), each D1 database (by `database_name`) and each Queue (by queue name; wrangler refuses to deploy
  * a producer or consumer of a queue that does not exist). Finding first makes a rerun create nothing, and a
  * namespace made earlier by a plain `wrangler deploy` is found and reused, not duplicated.
  */
@@ -9,9 +9,9 @@ import type { Deployment } from "./deployments";
 
 export interface Resource {
   binding: string;
-  /** The KV namespace title, the R2 bucket name or the queue name. */
+  /** The KV namespace title, the R2 bucket name, the D1 database name or the queue name. */
   name: string;
-  /** KV: the namespace id; R2: the bucket name; Queue: the queue id. */
+  /** KV: the namespace id; R2: the bucket name; D1: the database id (uuid); Queue: the queue id. */
   id: string;
   created: boolean;
 }
@@ -20,6 +20,8 @@ const KV_READ = "Workers KV Storage: Read";
 const KV_EDIT = "Workers KV Storage: Edit";
 const R2_READ = "Workers R2 Storage: Read";
 const R2_EDIT = "Workers R2 Storage: Edit";
+const D1_READ = "D1: Read";
+const D1_EDIT = "D1: Edit";
 const QUEUES_READ = "Queues: Read";
 const QUEUES_EDIT = "Queues: Edit";
 /** GET /r2/buckets/:name for a bucket that does not exist. */
@@ -100,6 +102,31 @@ export async function ensureQueues(api: CloudflareApi, deployment: Deployment): 
       action: `create the queue ${name}`,
     });
     resources.push({ binding: name, name, id: created.queue_id, created: true });
+  }
+  return resources;
+}
+
+export async function ensureD1Databases(api: CloudflareApi, deployment: Deployment): Promise<Resource[]> {
+  const wanted = deployment.d1Databases;
+  if (wanted.length === 0) return [];
+  const existing = await api.pages<{ uuid: string; name: string }>(api.account("/d1/database"), {
+    permission: D1_READ,
+    action: `list the D1 databases (to find ${wanted.map((db) => db.databaseName).join(", ")})`,
+  });
+  const resources: Resource[] = [];
+  for (const { binding, databaseName } of wanted) {
+    const found = existing.find((database) => database.name === databaseName);
+    if (found) {
+      resources.push({ binding, name: databaseName, id: found.uuid, created: false });
+      continue;
+    }
+    const created = await api.call<{ uuid: string }>(api.account("/d1/database"), {
+      method: "POST",
+      body: { name: databaseName },
+      permission: D1_EDIT,
+      action: `create the D1 database ${databaseName}`,
+    });
+    resources.push({ binding, name: databaseName, id: created.uuid, created: true });
   }
   return resources;
 }

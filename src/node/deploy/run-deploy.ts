@@ -1,8 +1,8 @@
 /**
  * One deployment, from nothing or again: the offline checks first (a deployment that would not
  * work changes nothing), then log in, find or create its storage, generate the config with the
- * ids, set the missing secrets and upload the worker (only when something differs), and smoke-test
- * it. Each step says what it found or changed; a rerun changes nothing and says so.
+ * ids, apply the D1 migrations, set the missing secrets and upload the worker (only when something
+ * differs), and smoke-test it. Each step says what it found or changed; a rerun changes nothing and says so.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +13,8 @@ import { connect, credentials } from "./credentials";
 import { readKeptSecrets, writeDeployConfig, writeKeptSecrets } from "./deploy-config";
 import { readDeployment, type Deployment } from "./deployments";
 import { checkedBundle, configProblems } from "./dry-run";
-import { ensureBuckets, ensureKvNamespaces, ensureQueues, type Resource } from "./resources";
+import { applyD1Migrations } from "./d1-migrations";
+import { ensureBuckets, ensureD1Databases, ensureKvNamespaces, ensureQueues, type Resource } from "./resources";
 import { recipeOf, valuesFor, workerSecretNames, type SecretValue } from "./secrets";
 import { smokeTest } from "./smoke";
 import { uploadWorker } from "./upload";
@@ -69,6 +70,7 @@ async function deployChecked(
 
   const kv = await ensureKvNamespaces(api, deployment);
   const buckets = await ensureBuckets(api, deployment);
+  const databases = await ensureD1Databases(api, deployment);
   const queues = await ensureQueues(api, deployment);
   for (const resource of kv)
     log(
@@ -76,6 +78,8 @@ async function deployChecked(
     );
   for (const resource of buckets)
     log(`${resource.binding}: R2 bucket ${resource.name} ${resource.created ? "created" : "found"}`);
+  for (const resource of databases)
+    log(`${resource.binding}: D1 database ${resource.name} (${resource.id}) ${resource.created ? "created" : "found"}`);
   for (const resource of queues)
     log(`queue ${resource.name} (${resource.id}) ${resource.created ? "created" : "found"}`);
   for (const limit of deployment.config.ratelimits)
@@ -84,8 +88,10 @@ async function deployChecked(
     );
   const url = options.url ?? (await workersDevUrl(api, deployment));
 
-  const configFile = await writeDeployConfig(options.configPath, options.deployDir, deployment, kv, url);
+  const configFile = await writeDeployConfig(options.configPath, options.deployDir, deployment, kv, databases, url);
   log(`config with the ids: ${configFile}`);
+  // Before the upload: the new code may read tables the migrations add.
+  const migrated = await applyD1Migrations(configFile, deployment, api.accountId, log);
   const missing = await secretsToSet(api, deployment, options, log);
 
   const tag = await uploadIfChanged(
@@ -98,7 +104,8 @@ async function deployChecked(
     log,
   );
   const changes = [
-    ...created(kv, buckets, queues),
+    ...created(kv, buckets, databases, queues),
+    ...migrated.map((binding) => `applied the D1 migrations of ${binding}`),
     ...missing.map((secret) => `${secret.rotated ? "rotated" : "set"} ${secret.name}`),
     ...(tag ? [`deployed ${tag}`] : []),
   ];

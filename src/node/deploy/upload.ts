@@ -47,5 +47,6 @@ function permissionFor(output: string): string {
   if (failed.includes("/storage/kv/")) return "Workers KV Storage: Edit";
   if (failed.includes("/r2/")) return "Workers R2 Storage: Edit";
   if (failed.includes("/queues")) return "Queues: Edit";
+  if (failed.includes("/d1/")) return "D1: Edit";
   return "Workers Scripts: Edit";
 }

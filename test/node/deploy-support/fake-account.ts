@@ -1,10 +1,11 @@
 /**
  * The state and routes of one account of the fake Cloudflare API (see fake-cloudflare.ts): KV
- * namespaces, R2 buckets, queues (fake-queues.ts), the workers.dev subdomain, workers (fake-workers.ts) and their static
+ * namespaces, R2 buckets, D1 databases (fake-d1.ts), queues (fake-queues.ts), the workers.dev subdomain, workers (fake-workers.ts) and their static
  * assets (fake-assets.ts), each route
  * guarded by the API token permission the API documents for it.
  */
 import { FakeAssets } from "./fake-assets";
+import { FakeD1 } from "./fake-d1";
 import { FakeQueues } from "./fake-queues";
 import { FakeWorkers } from "./fake-workers";
 import { fail, ok, page, type Reply, type Route } from "./fake-reply";
@@ -15,6 +16,7 @@ export const ALL_PERMISSIONS = [
   "Workers R2 Storage: Edit",
   "Workers Scripts: Edit",
   "Queues: Edit",
+  "D1: Edit",
 ];
 
 export class FakeAccount {
@@ -26,10 +28,12 @@ export class FakeAccount {
   readonly assets = new FakeAssets();
   readonly queues = new FakeQueues();
   readonly workers: FakeWorkers;
+  readonly d1: FakeD1;
   private readonly routes: Route[];
 
   constructor(readonly id: string) {
     this.workers = new FakeWorkers(this.assets);
+    this.d1 = new FakeD1(this.workers.edge);
     const account = `^/accounts/${id}`;
     this.routes = [
       {
@@ -74,6 +78,7 @@ export class FakeAccount {
         handle: () => this.getSubdomain(),
       },
       ...this.queues.routes(account),
+      ...this.d1.routes(account),
       ...this.workers.routes(account),
       ...this.assets.routes(account),
     ];

@@ -5,7 +5,7 @@
  * `npm run deploy` reach it through CLOUDFLARE_API_BASE_URL, the variable wrangler reads for its API
  * base. It answers the documented endpoints that deploying uses, in the documented envelope
  * `{success, errors, messages, result}`, keeps their state (KV namespaces, R2 buckets, workers,
- * versions, secrets, static assets), records every call, and refuses a call whose permission the
+ * versions, secrets, static assets, D1 databases), records every call, and refuses a call whose permission the
  * token lacks the way the API does: 403 with error code 10000. What it does not know it answers 404 code 7003, as
  * the API does for an unknown route, so a new call shows up as a failure instead of passing unseen.
  */
@@ -21,6 +21,8 @@ export interface ApiCall {
   /** The path below /client/v4, without the query. */
   path: string;
   status: number;
+  /** A POST that changed nothing (a D1 query that only read). */
+  readOnly?: boolean;
 }
 
 export class FakeCloudflare {
@@ -50,9 +52,9 @@ export class FakeCloudflare {
     };
   }
 
-  /** Calls that changed something (anything but GET). */
+  /** Calls that changed something (anything but GET, and but a D1 query that only read). */
   writes(): ApiCall[] {
-    return this.calls.filter((call) => call.method !== "GET" && call.status < 400);
+    return this.calls.filter((call) => call.method !== "GET" && call.status < 400 && !call.readOnly);
   }
 
   async close(): Promise<void> {
@@ -78,7 +80,12 @@ export class FakeCloudflare {
         errors: [{ code: 10013, message: `fake: ${error instanceof Error ? error.stack : String(error)}` }],
       };
     }
-    this.calls.push({ method: req.method ?? "GET", path, status: reply.status });
+    this.calls.push({
+      method: req.method ?? "GET",
+      path,
+      status: reply.status,
+      ...(reply.readOnly ? { readOnly: true } : {}),
+    });
     const success = reply.status < 400;
     res.writeHead(reply.status, { "Content-Type": "application/json" });
     res.end(

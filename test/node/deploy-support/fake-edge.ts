@@ -1,7 +1,9 @@
 /**
  * The fake Cloudflare's edge: each worker's deployed version runs in workerd (Miniflare) with the
  * modules and bindings of its upload, behind a stable local URL that stands in for its workers.dev
- * address. Storage persists across versions, as on Cloudflare.
+ * address. Storage persists across versions, as on Cloudflare. All workers share one storage
+ * directory, each KV namespace, bucket and D1 database in it by its own id or name, so the fake API's
+ * D1 queries (fake-d1.ts) reach the database a worker's binding of that id reads.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -38,6 +40,7 @@ export class FakeEdge {
   private readonly running = new Map<string, Miniflare>();
   private readonly fronts = new Map<string, { server: Server; url: string }>();
   private readonly persistRoot = mkdtempSync(path.join(tmpdir(), "fake-edge-"));
+  private readonly statePath = path.join(this.persistRoot, "state");
 
   /** Replaces the worker's running version with this one. */
   async run(name: string, version: UploadedVersion): Promise<void> {
@@ -55,7 +58,7 @@ export class FakeEdge {
         modulesRoot: root,
         compatibilityDate: version.compatibilityDate,
         compatibilityFlags: version.compatibilityFlags,
-        resourcePersistencePath: path.join(this.persistRoot, name, "state"),
+        resourcePersistencePath: this.statePath,
         log: new NoOpLog(),
         handleStructuredLogs: ({ message }: { message: string }) => this.logs.push(message),
         ...bindingsOf(version, path.join(this.persistRoot, name, `assets-${version.id}`)),
@@ -76,6 +79,46 @@ export class FakeEdge {
       bucket: await mf.getR2Bucket("RELEASES"),
       db: await mf.getD1Database("CATALOG_DB"),
     };
+  }
+
+  /**
+   * Runs SQL on the D1 database of this id, as the API's `/query` does: its statements in one
+   * batch (a transaction), the last one's rows returned. workerd runs it on the shared storage,
+   * then stops.
+   */
+  async d1Query(
+    databaseId: string,
+    sql: string,
+    params: unknown[],
+  ): Promise<{ results: unknown[]; meta: Record<string, unknown> & { changed_db: boolean } }> {
+    const mf = new Miniflare(
+      convertV4MiniflareOptions({
+        name: "fake-d1-api",
+        modules: true,
+        script: "export default { fetch: () => new Response(null, { status: 404 }) };",
+        d1Databases: { DB: databaseId },
+        resourcePersistencePath: this.statePath,
+        log: new NoOpLog(),
+      } as never),
+    );
+    try {
+      const db = await mf.getD1Database("DB");
+      const statements = splitStatements(sql);
+      const results =
+        statements.length === 1
+          ? [
+              await db
+                .prepare(sql)
+                .bind(...params)
+                .all(),
+            ]
+          : await db.batch(statements.map((statement) => db.prepare(statement)));
+      const last = results.at(-1);
+      const changed = results.some((result) => (result.meta as { changed_db?: boolean }).changed_db === true);
+      return { results: last?.results ?? [], meta: { ...(last?.meta ?? {}), changed_db: changed } };
+    } finally {
+      await mf.dispose();
+    }
   }
 
   /** The worker's stable local URL (what its workers.dev address would be); 404 until deployed. */
@@ -123,6 +166,7 @@ function bindingsOf(version: UploadedVersion, assetsDirectory: string) {
     assets: undefined as { directory: string; binding: string; routerConfig: { has_user_worker: boolean } } | undefined,
     kvNamespaces: {} as Record<string, string>,
     r2Buckets: {} as Record<string, string>,
+    d1Databases: {} as Record<string, string>,
     durableObjects: {} as Record<string, { className: string; useSQLite: boolean }>,
     ratelimits: {} as Record<string, unknown>,
     // Producers only: the fake edge runs no consumer (what the worker enqueues stays in the queue).
@@ -133,6 +177,7 @@ function bindingsOf(version: UploadedVersion, assetsDirectory: string) {
     const { type, name } = binding;
     if (type === "kv_namespace") options.kvNamespaces[name] = binding.namespace_id as string;
     else if (type === "r2_bucket") options.r2Buckets[name] = binding.bucket_name as string;
+    else if (type === "d1") options.d1Databases[name] = binding.id as string;
     else if (type === "durable_object_namespace") {
       const className = binding.class_name as string;
       options.durableObjects[name] = { className, useSQLite: version.sqliteClasses.includes(className) };
@@ -162,4 +207,12 @@ function writeAssets(version: UploadedVersion, directory: string): string {
     writeFileSync(target, content);
   }
   return directory;
+}
+
+/** The SQL text's statements, split at each `;` that ends a line; comment-only pieces dropped. */
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;[ \t]*(?:\r?\n|$)/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece.replace(/^\s*--.*$/gm, "").trim() !== "");
 }

@@ -4,6 +4,8 @@ export interface Reply {
   result?: unknown;
   resultInfo?: Record<string, number>;
   errors?: { code: number; message: string }[];
+  /** A POST that changed nothing (a D1 query that only read): not one of the fake's writes(). */
+  readOnly?: boolean;
 }
 
 export const ok = (result: unknown, resultInfo?: Reply["resultInfo"]): Reply => ({ status: 200, result, resultInfo });

@@ -23,15 +23,16 @@ export function tempDir(prefix = "deploy-test-"): string {
 }
 
 /**
- * wrangler.toml with `edit` applied, `main` and the assets directory made absolute so the copy
- * builds the real worker with its assets, next
- * to a copy of the Env type (worker-configuration.d.ts), as in the repository.
+ * wrangler.toml with `edit` applied, `main`, the assets directory and the D1 migrations directory
+ * made absolute so the copy builds the real worker with its assets and schema, next to a copy of the
+ * Env type (worker-configuration.d.ts), as in the repository.
  */
 export function editedRepoConfig(edit: (toml: string) => string = (toml) => toml): string {
   const dir = tempDir();
   const toml = readFileSync(REPO_CONFIG, "utf8")
     .replace('main = "src/worker/index.ts"', `main = "${path.join(REPO_ROOT, "src/worker/index.ts")}"`)
-    .replaceAll('directory = "./static"', `directory = "${path.join(REPO_ROOT, "static")}"`);
+    .replaceAll('directory = "./static"', `directory = "${path.join(REPO_ROOT, "static")}"`)
+    .replaceAll('migrations_dir = "migrations"', `migrations_dir = "${path.join(REPO_ROOT, "migrations")}"`);
   writeFileSync(path.join(dir, "wrangler.toml"), edit(toml));
   copyFileSync(REPO_TYPES, path.join(dir, "worker-configuration.d.ts"));
   return path.join(dir, "wrangler.toml");
