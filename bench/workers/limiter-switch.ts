@@ -46,3 +46,4 @@ export default {
 export { AccountDirectory } from "../../src/worker/auth/account-directory";
 export { AccountObject } from "../../src/worker/auth/account-object";
 export { KeyGuard } from "../../src/worker/limits/key-guard";
+export { WebhookStore } from "../../src/worker/webhooks/webhook-store";

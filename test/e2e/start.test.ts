@@ -205,9 +205,7 @@ describe("npm start", () => {
 
   it("the printed order is a sandbox test order that production never lists, and the other way round", async () => {
     const keys = [
-      ...welcome().matchAll(
-        /curl -H "Authorization: Bearer (sk_(?:live|test)_\w+)" (http:\/\/localhost:\d+)\/v2\/cheeses/g,
-      ),
+      ...welcome().matchAll(/-H "Authorization: Bearer (sk_(?:live|test)_\w+)" (http:\/\/localhost:\d+)\/v1\//g),
     ];
     const [live, test] = ["sk_live_", "sk_test_"].map((prefix) => keys.find((m) => m[1]!.startsWith(prefix))!);
     const api = (key: RegExpMatchArray, path: string, init: RequestInit = {}) =>

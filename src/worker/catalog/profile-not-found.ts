@@ -20,7 +20,12 @@ export async function profileNotFound(scope: IndexReader, manifest: Manifest, mi
       miss.funnelKey === undefined
         ? `for product "${miss.productKey}"`
         : `for product "${miss.productKey}" and funnel "${miss.funnelKey}"`;
-    const hasProduct = miss.funnelKey !== undefined && (await productPage(scope, miss.productKey)).profiles.length > 0;
+    // Every key of the product sorts before `${product}!`: when the index starts after that, it has
+    // none, and the manifest's segment keys say so without reading storage.
+    const hasProduct =
+      miss.funnelKey !== undefined &&
+      (await scope.leafAtOrBefore(`${miss.productKey}!`)) !== undefined &&
+      (await productPage(scope, miss.productKey)).profiles.length > 0;
     detail = hasProduct
       ? `${release} has no profile ${what}; GET ${productProfilesPath(manifest.release_id, miss.productKey)} lists the product's funnels.`
       : `${release} has no profile ${what}: it has no product "${miss.productKey}". GET /v1/catalog lists every product of the current release.`;

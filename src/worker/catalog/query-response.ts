@@ -10,6 +10,7 @@ import { contentDigestOf, toHex } from "../../common/catalog/digest";
 import type { Manifest } from "../../common/catalog/manifest";
 import { plainResponse } from "./access";
 import { RELEASE_HEADERS } from "./openapi-responses";
+import { IDENTITY_CODING } from "./identity-only";
 import { CACHE_CURRENT, CACHE_PINNED, releasePath } from "./representation";
 
 export interface ListPage {
@@ -35,6 +36,8 @@ export async function listResponse(manifest: Manifest, pieces: (string | Uint8Ar
     "Catalog-Release": manifest.release_id,
     "Cache-Control": page.pinned ? CACHE_PINNED : CACHE_CURRENT,
     "Content-Digest": contentDigestOf(toHex(await crypto.subtle.digest("SHA-256", body))),
+    // The digest names these bytes: never compressed on the way (identity-only.ts).
+    ...IDENTITY_CODING,
   });
   if (!page.pinned) headers.set("Content-Location", page.pinnedPath);
   if (page.next) headers.set("Link", `<${page.next}>; rel="next"`);

@@ -15,6 +15,7 @@ import { readCurrentPointer, readManifest } from "../../common/catalog/store";
 import { catalogRoute } from "./access";
 import type { CatalogAccess } from "./access";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
+import { IDENTITY_CODING } from "./identity-only";
 import { CACHE_CURRENT } from "./representation";
 
 const HISTORY_PAGE_LIMIT = 100;
@@ -118,6 +119,8 @@ export function registerReleaseHistoryRoute(app: OpenAPIHono<AppEnv>, access: Ca
     const last = page.at(-1);
     const next = hasMore && last ? `/v1/releases?limit=${limit}&after=${last.sequence}` : null;
     c.header("Cache-Control", CACHE_CURRENT);
+    // CACHE_CURRENT says no-transform, as on every catalog answer: sent as it is (identity-only.ts).
+    for (const [name, value] of Object.entries(IDENTITY_CODING)) c.header(name, value);
     return c.json({ object: "list" as const, data, has_more: hasMore, next }, 200);
   });
 }
