@@ -65,5 +65,6 @@ it("npm run bench -- --quick writes a report with the build, serve, client and s
   expect(markdown).toMatch(
     /\| GET \/v1\/catalog\/parts\/1 \(16 KiB part\), bench worker, leases, KeyGuard 150 ms away \| \d+ \|/,
   );
-  // The sync module builds and publishes three 2,000-profile releases: about two minutes more.
-}, 480_000);
+  // The sync module builds and publishes three 2,000-profile releases, and the query module loads
+  // D1 at two sizes: about six minutes alone on two cores, more beside another test file.
+}, 900_000);
