@@ -127,9 +127,14 @@ export function queryRowOf(profile: Profile): QueryRow {
 export function facetValuesOf(row: QueryRow, name: string): string[] {
   if (name === "signal") return STAGES.map((stage) => row.stages[stage].signal);
   if (name.startsWith("stage.")) return [row.stages[name.slice(6) as StageName].state];
-  const field = VALUE_FIELDS.find((candidate) => candidate.name === name);
-  if (!field) throw new Error(`"${name}" is not a facet field`);
-  return [String(row[field.column as keyof QueryRow])];
+  return [String(row[columnOf(VALUE_FIELDS, name) as keyof QueryRow])];
+}
+
+/** The D1 column of a field the query schema already accepted (one of `fields`, by name). */
+export function columnOf(fields: readonly ValueField[], name: string): string {
+  const field = fields.find((candidate) => candidate.name === name);
+  if (!field) throw new Error(`"${name}" is not one of the query's fields`);
+  return field.column;
 }
 
 /** The words of a `q`, as the full-text index splits text: letters and digits, lowercase. */

@@ -6,6 +6,7 @@
  * D1's 100 bound parameters per statement.
  */
 import {
+  columnOf,
   FACET_FIELDS,
   isTopOnlyFacet,
   stageOfSignal,
@@ -60,7 +61,7 @@ export function matchesWhere(release: string, query: ProfileQuery): Sql {
         .filter(([, codes]) => codes.length > 0)
         .map(([stage, codes]) => inList(`signal_${stage}`, codes));
       parts.push(`(${ors.join(" OR ")})`);
-    } else parts.push(inList(valueColumn(name), values));
+    } else parts.push(inList(columnOf(VALUE_FIELDS, name), values));
   }
   if (query.testedAfter) {
     parts.push("last_tested_at >= ?");
@@ -141,7 +142,7 @@ export function keptFacetsSql(
 /** Facet counts over every match, for queries the kept counts cannot answer: one statement per facet. */
 export function scannedFacetSql(release: string, query: ProfileQuery, facet: string): Sql {
   const where = matchesWhere(release, query);
-  const columns = facet === "signal" ? STAGES.map((stage) => `signal_${stage}`) : [facetColumn(facet)];
+  const columns = facet === "signal" ? STAGES.map((stage) => `signal_${stage}`) : [columnOf(FACET_FIELDS, facet)];
   const values = columns.map((column) => `SELECT ${column} AS value FROM matches`).join(" UNION ALL ");
   return {
     text:
@@ -194,16 +195,4 @@ export function keptCountSql(release: string, query: ProfileQuery): Sql | undefi
     }
   }
   return undefined;
-}
-
-function valueColumn(name: string): string {
-  const field = VALUE_FIELDS.find((candidate) => candidate.name === name);
-  if (!field) throw new Error(`"${name}" is not a filter field`);
-  return field.column;
-}
-
-function facetColumn(name: string): string {
-  const field = FACET_FIELDS.find((candidate) => candidate.name === name);
-  if (!field) throw new Error(`"${name}" is not a facet field`);
-  return field.column;
 }
