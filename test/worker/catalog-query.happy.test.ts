@@ -142,4 +142,26 @@ describe("GET /v1/profiles: matches, order and count as the oracle has them", ()
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).toBase64();
     expect(pinned.headers.get("content-digest")).toBe(`sha-256=:${digest}:`);
   });
+
+  it("a page's ETag is its digest, and If-None-Match naming it is a 304 on every list route", async () => {
+    for (const path of [
+      "/v1/profiles?grade=A&limit=2",
+      `/v1/releases/${releaseId}/profiles?grade=A&limit=2`,
+      "/v1/products?limit=2",
+      "/v1/funnels?limit=2",
+    ]) {
+      const page = await api(path);
+      const bytes = new Uint8Array(await page.arrayBuffer());
+      const hex = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).toHex();
+      expect(page.headers.get("etag"), path).toBe(`"${hex}"`);
+      const again = await api(path, { headers: { "If-None-Match": `"other", W/"${hex}"` } });
+      expect(again.status, path).toBe(304);
+      expect(await again.text(), path).toBe("");
+      expect(again.headers.get("etag"), path).toBe(`"${hex}"`);
+      expect(again.headers.get("catalog-release"), path).toBe(releaseId);
+      const stale = await api(path, { headers: { "If-None-Match": '"other"' } });
+      expect(stale.status, path).toBe(200);
+      await stale.body?.cancel();
+    }
+  });
 });

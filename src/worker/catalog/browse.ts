@@ -16,6 +16,7 @@ import { decodeCursor, encodeCursor } from "./query-cursor";
 import { queryRelease } from "./query-db";
 import { CursorParam, DEFAULT_LIMIT, limitParam } from "./query-params";
 import { queryHook } from "./query-problem";
+import { IF_NONE_MATCH } from "../http/openapi-responses";
 import { listResponse, listResponses, pinnedListPath } from "./query-response";
 import { currentRelease, pinnedRelease } from "./release-lookup";
 import { releasePath } from "./representation";
@@ -90,6 +91,7 @@ export function registerBrowseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAc
       path: `/v1/${listing.route}`,
       operationId: `listCurrent${name}`,
       summary: `Every ${listing.summary.slice(0, -1)} of the current release, in key order`,
+      parameters: [IF_NONE_MATCH],
       request: { query: listing.query },
       responses: responses(listing.schema, listing.summary, "catalog_unavailable"),
     });
@@ -99,6 +101,7 @@ export function registerBrowseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAc
       path: `/v1/releases/{release_id}/${listing.route}`,
       operationId: `listRelease${name}`,
       summary: `Every ${listing.summary.slice(0, -1)} of a given release, in key order (immutable)`,
+      parameters: [IF_NONE_MATCH],
       request: { params: z.object({ release_id: ReleaseIdParam }), query: listing.query },
       responses: responses(listing.schema, listing.summary, "invalid_release_id", "release_not_found"),
     });
@@ -158,5 +161,10 @@ async function browse(c: Context<AppEnv>, route: Listing["route"], manifest: Man
     next,
   };
   const pinnedPath = pinnedListPath(manifest, route, c.req.url, params.cursor);
-  return listResponse(manifest, [JSON.stringify(body)], { pinnedPath, next, pinned });
+  return listResponse(manifest, [JSON.stringify(body)], {
+    pinnedPath,
+    next,
+    pinned,
+    ifNoneMatch: c.req.header("If-None-Match"),
+  });
 }

@@ -14,6 +14,7 @@ import { catalogRoute, type CatalogAccess } from "./access";
 import { ReleaseIdParam } from "./params";
 import { allowedValuesOf, ProfileQueryParams, profileQueryOf } from "./query-params";
 import { queryHook } from "./query-problem";
+import { IF_NONE_MATCH } from "../http/openapi-responses";
 import { listResponse, listResponses, pinnedListPath } from "./query-response";
 import { runProfileQuery } from "./query-run";
 import { currentRelease, pinnedRelease } from "./release-lookup";
@@ -51,6 +52,7 @@ export function registerProfileQueryRoutes(app: OpenAPIHono<AppEnv>, access: Cat
     operationId: "queryCurrentProfiles",
     summary: "Query the profiles of the current release",
     description: `${DESCRIPTION} Content-Location names the pinned URL of the same page.`,
+    parameters: [IF_NONE_MATCH],
     request: { query: ProfileQueryParams },
     responses: responses("catalog_unavailable"),
   });
@@ -62,6 +64,7 @@ export function registerProfileQueryRoutes(app: OpenAPIHono<AppEnv>, access: Cat
     operationId: "queryReleaseProfiles",
     summary: "Query the profiles of a given release (immutable)",
     description: DESCRIPTION,
+    parameters: [IF_NONE_MATCH],
     request: { params: z.object({ release_id: ReleaseIdParam }), query: ProfileQueryParams },
     responses: responses("invalid_release_id", "release_not_found"),
   });
@@ -84,5 +87,5 @@ async function answer(c: Context<AppEnv>, manifest: Manifest, pinned: boolean) {
   if (found.facets) pieces.push(`,"facets":${JSON.stringify(found.facets)}`);
   pieces.push("}");
   const pinnedPath = pinnedListPath(manifest, "profiles", c.req.url, query.cursor);
-  return listResponse(manifest, pieces, { pinnedPath, next, pinned });
+  return listResponse(manifest, pieces, { pinnedPath, next, pinned, ifNoneMatch: c.req.header("If-None-Match") });
 }

@@ -9,8 +9,9 @@ import type { ProblemCode } from "../http/problem-types";
 import { contentDigestOf, toHex } from "../../common/catalog/digest";
 import type { Manifest } from "../../common/catalog/manifest";
 import { plainResponse } from "./access";
-import { RELEASE_HEADERS } from "./openapi-responses";
+import { NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
 import { IDENTITY_CODING } from "./identity-only";
+import { ifNoneMatchMatches } from "./conditional";
 import { CACHE_CURRENT, CACHE_PINNED, releasePath } from "./representation";
 
 export interface ListPage {
@@ -19,6 +20,8 @@ export interface ListPage {
   /** The next page's pinned path, or null on the last page. */
   next: string | null;
   pinned: boolean;
+  /** The request's If-None-Match: a page whose ETag it names is answered 304. */
+  ifNoneMatch: string | undefined;
 }
 
 /** `pieces`: JSON text and raw JSON bytes, joined as they are. */
@@ -31,16 +34,21 @@ export async function listResponse(manifest: Manifest, pieces: (string | Uint8Ar
     body.set(chunk, at);
     at += chunk.byteLength;
   }
+  const digest = toHex(await crypto.subtle.digest("SHA-256", body));
+  // The body's own digest: a strong validator, whatever in the page (its cursor too) made it.
+  const etag = `"${digest}"`;
   const headers = new Headers({
-    "Content-Type": "application/json",
+    ETag: etag,
     "Catalog-Release": manifest.release_id,
     "Cache-Control": page.pinned ? CACHE_PINNED : CACHE_CURRENT,
-    "Content-Digest": contentDigestOf(toHex(await crypto.subtle.digest("SHA-256", body))),
-    // The digest names these bytes: never compressed on the way (identity-only.ts).
-    ...IDENTITY_CODING,
   });
   if (!page.pinned) headers.set("Content-Location", page.pinnedPath);
   if (page.next) headers.set("Link", `<${page.next}>; rel="next"`);
+  if (ifNoneMatchMatches(page.ifNoneMatch, etag)) return plainResponse(new Response(null, { status: 304, headers }));
+  headers.set("Content-Type", "application/json");
+  headers.set("Content-Digest", contentDigestOf(digest));
+  // The digest names these bytes: never compressed on the way (identity-only.ts).
+  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
   return plainResponse(new Response(body, { status: 200, headers }));
 }
 
@@ -74,6 +82,7 @@ export const listResponses = (
     },
     content: { "application/json": { schema } },
   },
+  304: NOT_MODIFIED,
   ...problemResponses(
     ...codes,
     "unknown_parameter",

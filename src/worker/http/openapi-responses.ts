@@ -111,12 +111,15 @@ const requestHeader = (name: string, description: string) => ({
   schema: { type: "string" as const },
 });
 
-/** Conditional request headers (RFC 9110 §13) of every route that sends an ETag. */
+/** RFC 9110 §13.1.2, on every route that sends an ETag. */
+export const IF_NONE_MATCH = requestHeader(
+  "If-None-Match",
+  "A list of entity tags (or `*`): 304 Not Modified while one matches the `ETag` (weak comparison, RFC 9110 §13.1.2).",
+);
+
+/** Conditional request headers (RFC 9110 §13) of the routes that also honour If-Match. */
 export const CONDITIONAL_PARAMETERS = [
-  requestHeader(
-    "If-None-Match",
-    "A list of entity tags (or `*`): 304 Not Modified while one matches the `ETag` (weak comparison, RFC 9110 §13.1.2).",
-  ),
+  IF_NONE_MATCH,
   requestHeader(
     "If-Match",
     "A list of entity tags (or `*`): 412 unless one equals the `ETag` (strong comparison, RFC 9110 §13.1.1); checked first.",
