@@ -156,9 +156,12 @@ describe("against running servers (as started by npm start)", () => {
     expect((await cheeses("production", live[1]!.secret)).headers.get("ratelimit-policy")).toBe('"default";q=4;w=2');
     expect((await keys(["limits", "--key", live[1]!.id, "--reset", ...where])).code).toBe(0);
     expect((await cheeses("production", live[1]!.secret)).headers.get("ratelimit-policy")).toBe('"default";q=100;w=1');
-    // Strict: every request asks the key's KeyGuard (no leases); then back to leases.
+    // Strict: every request asks the key's SubjectGuard (no leases); then back to leases.
     const strict = await keys(["limits", "--key", live[1]!.id, "--strict", ...where]);
-    expect([strict.code, strict.stdout]).toEqual([0, expect.stringMatching(/strict: every request asks its KeyGuard/)]);
+    expect([strict.code, strict.stdout]).toEqual([
+      0,
+      expect.stringMatching(/strict: every request asks its SubjectGuard/),
+    ]);
     expect((await keys(["limits", "--key", live[1]!.id, "--no-strict", "--json", ...where])).stdout).toContain(
       '"strict":false',
     );

@@ -64,9 +64,9 @@ describe("a corrupt record is treated as absent", () => {
     expect(await accountObject(env, accountId).account()).toMatchObject({ ok: true, value: { roles: [] } });
   });
 
-  it("KeyGuard values of the wrong type: a policy or owner counts as absent, a revocation mark still revokes", async () => {
+  it("SubjectGuard values of the wrong type: a policy or owner counts as absent, a revocation mark still revokes", async () => {
     const name = `key_live_corrupt${crypto.randomUUID().slice(0, 8)}`;
-    await runInDurableObject(env.KEY_GUARDS.getByName(name), (_, state) => {
+    await runInDurableObject(env.SUBJECT_GUARDS.getByName(name), (_, state) => {
       for (const [key, value] of Object.entries({
         owner: 42,
         revoked_at: "yesterday",
@@ -77,8 +77,8 @@ describe("a corrupt record is treated as absent", () => {
         state.storage.kv.put(key, value);
       }
     });
-    await evictDurableObject(env.KEY_GUARDS.getByName(name)); // the next instance reads storage afresh
-    expect(await env.KEY_GUARDS.getByName(name).describe()).toEqual({
+    await evictDurableObject(env.SUBJECT_GUARDS.getByName(name)); // the next instance reads storage afresh
+    expect(await env.SUBJECT_GUARDS.getByName(name).describe()).toEqual({
       owner: null,
       revoked: true,
       revokedAt: new Date(0).toISOString(),

@@ -123,7 +123,7 @@ export async function setLimits(
     result = { ...result, ...(await client!.setAdmission(keyId, strict)) };
     lines.push(
       strict
-        ? `${keyId}: strict: every request asks its KeyGuard (no leases); a revocation holds from the very next request`
+        ? `${keyId}: strict: every request asks its SubjectGuard (no leases); a revocation holds from the very next request`
         : `${keyId}: admission leases: a revocation holds everywhere within 1 s`,
     );
   }

@@ -8,7 +8,7 @@
  *   stops when done. Why a worker at all: accounts and keys live in Durable Objects, which only a
  *   running worker can reach (wrangler's getPlatformProxy cannot host this worker's own Durable
  *   Object classes), and going through the one running instance keeps their in-memory state
- *   (e.g. a KeyGuard's revoked flag) authoritative.
+ *   (e.g. a SubjectGuard's revoked flag) authoritative.
  */
 import { freePort, startWranglerDev, type DevServer } from "../local/wrangler-dev";
 import { UsageError } from "../cli/cli-run";

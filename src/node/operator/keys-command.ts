@@ -46,7 +46,7 @@ Keys (live keys are on production, test keys on the sandbox):
   revoke <key_id>        Revoke a key; refused from its very next request on.
   limits --key <key_id> [--rate <n> --burst <m> | --reset] [--strict | --no-strict]
                          Override the key's rate limit (requests/s, burst); --reset removes it.
-                         --strict: every request asks the key's KeyGuard (no admission leases), so
+                         --strict: every request asks the key's SubjectGuard (no admission leases), so
                          a revocation holds from the very next request; each request is slower.
                          --no-strict: back to leases (a revocation holds everywhere within 1 s).
 

@@ -92,7 +92,7 @@ export class OperatorClient {
       : this.#call("DELETE", `/keys/${encodeURIComponent(keyId)}/limits`);
   }
 
-  /** Strict: every request of the key asks its KeyGuard. Answers once the key's earlier leases have ended. */
+  /** Strict: every request of the key asks its SubjectGuard. Answers once the key's earlier leases have ended. */
   setAdmission(keyId: string, strict: boolean): Promise<{ key_id: string; strict: boolean }> {
     return this.#call("PUT", `/keys/${encodeURIComponent(keyId)}/admission`, { strict });
   }

@@ -1,7 +1,7 @@
 /**
  * The OAuth grants of an account, as the "Authorized apps" page shows them, and their
  * revocation. Grants live in the OAuth library (through src/worker/auth/oauth/provider.ts); revoking
- * one marks it revoked in its KeyGuard first, which refuses its access tokens at the very next
+ * one marks it revoked in its SubjectGuard first, which refuses its access tokens at the very next
  * request everywhere, then deletes the grant and its tokens from the library and the app's `admin`
  * approval, as POST /oauth/revoke does (src/worker/auth/oauth/grant-revocation.ts).
  */
@@ -74,7 +74,7 @@ export async function revokeAuthorizedApp(
   grantId: string,
 ): Promise<boolean> {
   const api = oauthApi(env, requestUrl);
-  // Only a grant listed under this account may be touched: the KeyGuard is named by grant id alone.
+  // Only a grant listed under this account may be touched: the SubjectGuard is named by grant id alone.
   const grant = await findGrant(api, accountId, grantId);
   if (!grant) return false;
   await endGrant(env, api, { grantId, userId: accountId, clientId: grant.clientId });

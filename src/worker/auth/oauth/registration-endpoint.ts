@@ -1,7 +1,7 @@
 /**
  * POST /oauth/register (RFC 7591), bounded before the library stores anything, so an anonymous
  * caller cannot fill OAUTH_KV: each address may register 10 clients an hour, and the deployment
- * 1000 a week (the TTL of an unused registration), each a GCRA budget in a KeyGuard admitting
+ * 1000 a week (the TTL of an unused registration), each a GCRA budget in a SubjectGuard admitting
  * directly. Every attempt counts, valid or not. Refusals are RFC 6749 §5.2 JSON, 429 with
  * Retry-After; what is registered and refused otherwise: dynamic-registration.ts.
  */
@@ -17,12 +17,12 @@ import { oauthErrorResponse, serveProtocol } from "./token-endpoint";
 
 export const REGISTRATIONS_PER_ADDRESS: RatePolicy = { rate: 10 / 3600, burst: 10 };
 export const REGISTRATIONS_PER_DEPLOYMENT: RatePolicy = { rate: 1000 / CLIENT_REGISTRATION_TTL_SECONDS, burst: 1000 };
-/** KeyGuard names of the two budgets (API key ids are `key_…`, grants `grant_…`). */
+/** SubjectGuard names of the two budgets (API key ids are `key_…`, grants `grant_…`). */
 export const DEPLOYMENT_REGISTRATIONS_SUBJECT = "registrations";
 export const addressRegistrationsSubject = (address: string) => `registrations_${address}`;
 
 async function admitted(c: Context<AppEnv>, subject: string, policy: RatePolicy): Promise<number> {
-  const reply = await c.env.KEY_GUARDS.getByName(subject).acquire({ want: 1, finished: [], policy, direct: true });
+  const reply = await c.env.SUBJECT_GUARDS.getByName(subject).acquire({ want: 1, finished: [], policy, direct: true });
   return reply.verdict === "limited" ? retryAfterSeconds(reply.retryAfterMs) : 0;
 }
 
