@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { accountObject } from "../../src/worker/auth/accounts";
 import { hashApiKey } from "../../src/common/auth/api-key";
 import { keyIndexName } from "../../src/worker/auth/key-record";
-import { adminApprovalKey, approvedTokenScopes } from "../../src/worker/auth/oauth/admin-approval";
+import { adminRequestEntryName, approvedTokenScopes } from "../../src/worker/auth/oauth/admin-request-record";
 import { adminRequests } from "../../src/worker/auth/oauth/admin-requests";
 import { sha256Hex } from "../../src/common/sha256";
 import { accountWithKey, bearer, call, newAccount, newKey } from "./auth-fixtures";
@@ -39,7 +39,7 @@ describe("a corrupt record is treated as absent", () => {
 
   it.each(CORRUPT)("admin approval %s: no admin scope, and no pending request listed", async (stored) => {
     const accountId = `acct_corrupt${crypto.randomUUID().slice(0, 8)}`;
-    await env.OAUTH_KV.put(adminApprovalKey(accountId, "client-1"), stored);
+    await env.OAUTH_KV.put(adminRequestEntryName(accountId, "client-1"), stored);
     const scopes = await approvedTokenScopes(env.OAUTH_KV, {
       accountId,
       clientId: "client-1",

@@ -2,8 +2,8 @@
  * The commands of `npm run keys`, each one function over the operator API. Account commands act on
  * every deployment in reach (an account is one identity, under one id, on production and on the
  * sandbox); key commands act on the deployment that holds the key's mode (live → production,
- * test → sandbox), which a key id names itself (key_live_… / key_test_…). The admin approval
- * commands are in admin-commands.ts.
+ * test → sandbox), which a key id names itself (key_live_… / key_test_…). The admin clearance
+ * and admin request commands are in admin-commands.ts.
  */
 import type { AccountView } from "../../worker/auth/account-views";
 import { KEY_MODES, type KeyMode } from "../../common/auth/api-key";

@@ -1,5 +1,5 @@
 /**
- * `npm run keys -- <command>`: operator management of accounts, API keys and admin approval,
+ * `npm run keys -- <command>`: operator management of accounts, API keys, admin clearance and admin requests,
  * through the worker's operator API (local by default; --remote for a deployed worker). See HELP.
  */
 import { readFileSync } from "node:fs";
@@ -21,18 +21,19 @@ Accounts (an account exists under one id on production and on the sandbox):
                          Create an account (--password - reads it from stdin).
   accounts list          Every account, with the deployments it is on.
 
-Admin approval (the admin scope is never granted without an operator):
+Admin clearance and admin requests (the admin scope is never granted without an operator):
   admin-requests [--account <id>]
                          OAuth apps waiting for admin: account, email, app name, client id.
   approve-admin --account <id> [--client=<client_id>]
-                         Without --client: the account may create API keys with admin, and every
+                         Without --client: admin clearance (the account may create API keys with
+                         admin), and every
                          OAuth app waiting for admin on it is approved (later requests wait again).
                          With --client: only that app's request. Its next token carries admin.
   reject-admin --account <id> [--client=<client_id>]
                          Refuse the waiting OAuth request(s) of the account (all, or that app's);
-                         tokens keep leaving admin out. API-key approval is not changed.
+                         tokens keep leaving admin out. The admin clearance is not changed.
   withdraw-admin --account <id> [--client=<client_id>]
-                         Without --client: withdraw the account's approval for admin API keys (its
+                         Without --client: withdraw the account's admin clearance (its
                          active keys that carry admin are revoked at once) and every approved
                          OAuth app's admin. With --client: only that app's approval. The app's
                          grants that hold admin end: their tokens stop at the next request, and

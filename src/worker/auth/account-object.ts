@@ -80,7 +80,7 @@ export class AccountObject extends DurableObject<Env> {
   }
 
   /**
-   * Withdraws the account's admin approval: no new key may carry `admin`, and every active key that
+   * Withdraws the account's admin clearance: no new key may carry `admin`, and every active key that
    * carries it is revoked (through its SubjectGuard, so at once), since otherwise it would keep admin.
    */
   async withdrawAdmin(): Promise<Outcome<{ account: AccountView; revoked: KeyView[] }>> {

@@ -5,7 +5,7 @@
  * request everywhere, then deletes the grant and its tokens from the library and the app's `admin`
  * approval, as POST /oauth/revoke does (src/worker/auth/oauth/grant-revocation.ts).
  */
-import { readAdminApproval, type AdminApproval } from "../auth/oauth/admin-approval";
+import { readAdminRequest, type AdminRequest } from "../auth/oauth/admin-request-record";
 import { endGrant, everyGrant, findGrant } from "../auth/oauth/grant-revocation";
 import { oauthApi } from "../auth/oauth/provider";
 import { ADMIN_SCOPE } from "../../common/auth/scopes";
@@ -19,7 +19,7 @@ export interface AuthorizedApp {
   /** Unix seconds. */
   grantedAt: number;
   /** For a grant that asked for `admin`: whether an operator has approved it yet. */
-  adminApproval: AdminApproval["status"] | null;
+  adminRequest: AdminRequest["status"] | null;
 }
 
 /** The registered name of an OAuth client, or undefined when there is no such client. */
@@ -48,8 +48,8 @@ export async function authorizedApps(env: Env, requestUrl: string, accountId: st
       appName: await nameOf(grant.clientId),
       scopes: grant.scope,
       grantedAt: grant.createdAt,
-      adminApproval: grant.scope.includes(ADMIN_SCOPE)
-        ? ((await readAdminApproval(env.OAUTH_KV, accountId, grant.clientId))?.status ?? "pending")
+      adminRequest: grant.scope.includes(ADMIN_SCOPE)
+        ? ((await readAdminRequest(env.OAUTH_KV, accountId, grant.clientId))?.status ?? "pending")
         : null,
     })),
   );

@@ -11,7 +11,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { accountObject } from "../auth/accounts";
 import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
-import type { AdminApproval, AdminRequestView } from "../auth/oauth/admin-approval";
+import type { AdminRequest, AdminRequestView } from "../auth/oauth/admin-request-record";
 import {
   approveAdminRequest,
   adminRequests,
@@ -39,7 +39,7 @@ const RequestsQuery = strictQuery({
   status: z.enum(["pending", "approved"]).optional(),
 });
 
-async function withAccountEmails(env: Env, requests: readonly AdminApproval[]): Promise<AdminRequestView[]> {
+async function withAccountEmails(env: Env, requests: readonly AdminRequest[]): Promise<AdminRequestView[]> {
   const emails = new Map<string, Promise<string | null>>();
   const emailOf = (id: string) => {
     if (!emails.has(id))
@@ -56,7 +56,7 @@ async function withAccountEmails(env: Env, requests: readonly AdminApproval[]): 
   );
 }
 
-function decided(outcome: AdminDecision, target: { account_id: string; client_id: string }): AdminApproval {
+function decided(outcome: AdminDecision, target: { account_id: string; client_id: string }): AdminRequest {
   if (outcome.ok) return outcome.request;
   const which = `account ${target.account_id} and client ${target.client_id}`;
   if (outcome.reason === "not_found") {

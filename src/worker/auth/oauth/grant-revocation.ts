@@ -5,7 +5,7 @@
  * strongly consistent, so marking the grant revoked there refuses its tokens at once (docs/contract.md
  * "Credentials": KV decides what a credential is, never that it is still valid).
  */
-import { dropAdminApproval } from "./admin-approval";
+import { dropAdminRequest } from "./admin-request-record";
 import { grantSubject } from "./grant-guard";
 import type { GrantSummary, OAuthHelpers } from "./provider";
 
@@ -51,5 +51,5 @@ export async function endGrant(
   grant: { grantId: string; userId: string; clientId: string },
 ): Promise<void> {
   await revokeGrantNow(env, api, grant);
-  await dropAdminApproval(env.OAUTH_KV, grant.userId, grant.clientId);
+  await dropAdminRequest(env.OAUTH_KV, grant.userId, grant.clientId);
 }

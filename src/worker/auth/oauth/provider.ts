@@ -22,7 +22,7 @@ import {
   type TokenExchangeCallbackOptions,
   type TokenExchangeCallbackResult,
 } from "@cloudflare/workers-oauth-provider";
-import { approvedTokenScopes, type ApprovalStore } from "./admin-approval";
+import { approvedTokenScopes, type AdminRequestStore } from "./admin-request-record";
 import { grantSubject, type GrantGuard } from "./grant-guard";
 import { SCOPES } from "../../../common/auth/scopes";
 import { mcpResourceOf } from "../../mcp/resource-id";
@@ -55,7 +55,7 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
  * has no SUBJECT_GUARDS: it manages clients and never issues a token.
  */
 export interface OAuthEnv {
-  OAUTH_KV: ApprovalStore;
+  OAUTH_KV: AdminRequestStore;
   SUBJECT_GUARDS?: { getByName(name: string): GrantGuard };
 }
 
