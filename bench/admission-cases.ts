@@ -1,6 +1,6 @@
 /**
  * Serve benchmark, issue 18: the same authenticated part request with admission leases and with one
- * SubjectGuard RPC per request (a strict key, as `npm run keys -- limits --strict` makes it), the
+ * SubjectGuard RPC per request (a strict key, as `npm run operator -- limits --strict` makes it), the
  * SubjectGuard local or 50 / 150 ms of round trip away. The delay is injected by the bench worker
  * (bench/workers/far-guard.ts, header `Bench-Guard-Delay-Ms`), never by production code. Each case
  * has its own key, so no lease of one case serves another.

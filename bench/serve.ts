@@ -191,7 +191,7 @@ function section({ documents, lookups, edge, limiter, far, harnessGrowthPerReque
     method:
       "The real worker (wrangler.toml) in local workerd under the real `wrangler dev` (its proxy worker included, for floor and figures alike), " +
       `loaded by autocannon (${CONNECTIONS} connections, after a warm-up; rounds of floor then figures, medians) from the bench process. ` +
-      "Every request carries a live API key whose rate limit the operator API raised (as `npm run keys -- limits` does), " +
+      "Every request carries a live API key whose rate limit the operator API raised (as `npm run operator -- limits` does), " +
       "so the limiter runs on every request and admits them all. " +
       `Floor: a bare Hono worker answering "ok" (bench/workers/ok.ts) under the same harness. Parts come from a ${count(RATE_RELEASE.profiles)}-profile release cut into ` +
       `${RATE_RELEASE.partBytes / 1024} KiB parts, so a part request measures the edge path rather than bandwidth. ` +

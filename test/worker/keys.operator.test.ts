@@ -1,5 +1,5 @@
 /**
- * The operator API behind `npm run keys` (/operator/v1/*): closed unless OPERATOR_SECRET is set,
+ * The operator API behind `npm run operator` (/operator/v1/*): closed unless OPERATOR_SECRET is set,
  * then only for that secret; accounts, keys of any account, admin approval, per-key limits and
  * strict admission.
  */

@@ -1,5 +1,5 @@
 /**
- * OAuth `admin` requests through the operator API (what `npm run keys -- admin-requests`,
+ * OAuth `admin` requests through the operator API (what `npm run operator -- admin-requests`,
  * `approve-admin --client` and `reject-admin` call): a customer asks for admin, the token comes
  * without it, an operator lists and approves the request, and the grant's next token carries it.
  */

@@ -1,5 +1,5 @@
 /**
- * The admin clearance and admin request commands of `npm run keys`, over the operator API. `admin` is granted in two
+ * The admin clearance and admin request commands of `npm run operator`, over the operator API. `admin` is granted in two
  * places, both only by an operator (authentication spec: "requires manual approval"):
  * - API keys: an account-wide flag (the account may create keys with admin);
  * - OAuth: one request per (account, app), recorded when the customer consents to admin; the app's

@@ -1,5 +1,5 @@
 /**
- * The commands of `npm run keys`, each one function over the operator API. Account commands act on
+ * The commands of `npm run operator`, each one function over the operator API. Account commands act on
  * every deployment in reach (an account is one identity, under one id, on production and on the
  * sandbox); key commands act on the deployment that holds the key's mode (live → production,
  * test → sandbox), which a key id names itself (key_live_… / key_test_…). The admin clearance

@@ -1,5 +1,5 @@
 /**
- * Where `npm run keys` sends its operator API calls, per deployment:
+ * Where `npm run operator` sends its operator API calls, per deployment:
  * - `--url <base>` (or `--deployed <base>`, a deployed worker): that one server, with the local
  *   operator secret (or $OPERATOR_SECRET when deployed);
  * - local (default): the servers of a running `npm start` (localhost:8787 production, :8788

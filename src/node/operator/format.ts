@@ -1,4 +1,4 @@
-/** How `npm run keys` shows accounts, keys and admin requests to an operator: aligned columns, never a secret. */
+/** How `npm run operator` shows accounts, keys and admin requests to an operator: aligned columns, never a secret. */
 import type { AccountView, KeyView } from "../../worker/auth/account-views";
 import type { AdminRequestView } from "../../worker/auth/oauth/admin-request-record";
 import type { Deployment } from "./operator-client";

@@ -1,6 +1,6 @@
 /**
  * A typed client of the worker's operator API (/operator/v1, src/worker/operator/routes.ts): the one
- * way `npm run keys` reads and changes accounts and keys, locally and on Cloudflare alike.
+ * way `npm run operator` reads and changes accounts and keys, locally and on Cloudflare alike.
  * A refusal becomes an `OperatorRefusal` carrying the problem's code and detail.
  */
 import type { AccountView, KeyView } from "../../worker/auth/account-views";

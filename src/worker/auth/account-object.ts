@@ -105,7 +105,7 @@ export class AccountObject extends DurableObject<Env> {
     if (scopes.includes(ADMIN_SCOPE) && !account.admin_approved) {
       return refuse(
         "admin_not_approved",
-        "The admin scope needs an operator's approval for this account (npm run keys -- approve-admin).",
+        "The admin scope needs an operator's approval for this account (npm run operator -- approve-admin).",
       );
     }
     // From here to the insert there is no await: the count and the insert are one atomic step.

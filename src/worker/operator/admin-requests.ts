@@ -1,5 +1,5 @@
 /**
- * The operator API's side of OAuth `admin` approval (what `npm run keys -- admin-requests`,
+ * The operator API's side of OAuth `admin` approval (what `npm run operator -- admin-requests`,
  * `approve-admin --client` and `reject-admin` call). The decisions are src/worker/auth/oauth/
  * admin-requests.ts's, the same the dashboard's operator page makes:
  * - GET  /operator/v1/admin-requests[?account_id=][&status=pending|approved]         requests (pending by default)
@@ -62,7 +62,7 @@ function decided(outcome: AdminDecision, target: { account_id: string; client_id
   if (outcome.reason === "not_found") {
     throw new Problem(
       "admin_request_not_found",
-      `No admin request for ${which}: the customer has not asked for admin through this app, or it was rejected. See npm run keys -- admin-requests.`,
+      `No admin request for ${which}: the customer has not asked for admin through this app, or it was rejected. See npm run operator -- admin-requests.`,
     );
   }
   throw new Problem("admin_request_decided", `The admin request for ${which} was already approved; nothing changed.`);
@@ -123,7 +123,7 @@ function registerWithdrawal(app: OpenAPIHono<AppEnv>, requestPath: string) {
       if (!outcome.ok)
         throw new Problem(
           "admin_request_pending",
-          `The admin request for ${which} is still waiting, not approved; reject it instead (npm run keys -- reject-admin).`,
+          `The admin request for ${which} is still waiting, not approved; reject it instead (npm run operator -- reject-admin).`,
         );
       return c.json({ request: outcome.request, revoked_grants: outcome.revokedGrants });
     },

@@ -1,5 +1,5 @@
 /**
- * The operator API behind `npm run keys` (scripts/keys.ts): accounts, keys of any account, admin
+ * The operator API behind `npm run operator` (scripts/operator.ts): accounts, keys of any account, admin
  * approval (for API keys here; for OAuth apps in admin-requests.ts), per-key rate limits
  * and strict admission (every request asks the key's SubjectGuard). It runs inside the worker because
  * the Durable Objects that own accounts and keys can only be reached there, the same way locally

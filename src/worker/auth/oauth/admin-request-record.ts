@@ -31,7 +31,7 @@ export const AdminRequestRecord = z.object({
 });
 export type AdminRequest = z.infer<typeof AdminRequestRecord>;
 
-/** A request as operators see it (operator API, `npm run keys -- admin-requests`). */
+/** A request as operators see it (operator API, `npm run operator -- admin-requests`). */
 export interface AdminRequestView extends AdminRequest {
   /** The account's email on that deployment, or null when the account no longer exists. */
   account_email: string | null;

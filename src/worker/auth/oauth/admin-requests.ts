@@ -1,6 +1,6 @@
 /**
  * Operators' decisions on `admin` scope requests: the one definition that the dashboard's operator
- * page (src/worker/dashboard/operator.tsx) and the operator API behind `npm run keys` (src/worker/
+ * page (src/worker/dashboard/operator.tsx) and the operator API behind `npm run operator` (src/worker/
  * operator/admin-requests.ts) both call. The records are admin-request-record.ts's (OAUTH_KV
  * `admin-approval:<account_id>:<client_id>`), read by every code exchange and refresh: approving
  * sets `status: "approved"`, so the grant's next token carries `admin`; rejecting deletes the

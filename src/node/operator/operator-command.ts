@@ -1,6 +1,7 @@
 /**
- * `npm run keys -- <command>`: operator management of accounts, API keys, admin clearance and admin requests,
- * through the worker's operator API (local by default; --remote for a deployed worker). See HELP.
+ * `npm run operator -- <command>` (formerly `npm run keys`): operator management of accounts, API
+ * keys, admin clearance and admin requests, through the worker's operator API (local by default;
+ * `--deployed <url>` for a deployed worker). See HELP.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,7 +15,7 @@ import { DEFAULT_PERSIST_TO } from "../local/deployment-storage";
 import { localStateDir, runningInstance, type RunningInstance } from "../start/running-instance";
 import { OperatorRefusal, type Deployment } from "./operator-client";
 
-const HELP = `Usage: npm run keys -- <command> [options]
+const HELP = `Usage: npm run operator -- <command> [options]
 
 Accounts (an account exists under one id on production and on the sandbox):
   accounts create --email <e> --password <p|-> [--name <n>] [--operator]
@@ -125,13 +126,15 @@ function deployedUrlOf(values: { deployed?: string; remote: boolean; url?: strin
     throw new UsageError("--deployed <url> names the server: leave out --remote, --url and --persist-to");
   if (!values.remote) return values.deployed;
   if (!values.url) throw new UsageError("--remote needs --url <the deployed worker's URL>");
-  process.stderr.write("keys: --remote --url <url> is deprecated and goes in the next release: use --deployed <url>\n");
+  process.stderr.write(
+    "operator: --remote --url <url> is deprecated and goes in the next release: use --deployed <url>\n",
+  );
   return values.url;
 }
 
-/** `npm run keys` (scripts/keys.ts): parses the arguments, does the work, exits with its code. */
-export function runKeys(): void {
-  runCli("keys", HELP, async (argv) => {
+/** `npm run operator` (scripts/operator.ts): parses the arguments, does the work, exits with its code. */
+export function runOperator(): void {
+  runCli("operator", HELP, async (argv) => {
     const { values, positionals } = parseArgs({
       args: argv,
       options: OPTIONS,
@@ -206,7 +209,7 @@ export function runKeys(): void {
       return EXIT.ok;
     } catch (error) {
       if (!(error instanceof OperatorRefusal)) throw error;
-      console.error(`keys: refused (${error.status} ${error.code}): ${error.detail}`);
+      console.error(`operator: refused (${error.status} ${error.code}): ${error.detail}`);
       return EXIT.failed;
     } finally {
       await connections.close();
@@ -250,4 +253,13 @@ function policyFrom(values: {
     );
   }
   return { rate, burst };
+}
+
+/**
+ * `npm run keys` (scripts/keys.ts), the operator CLI's name until this release: "keys" also named
+ * API keys, KV entries and signing keys. It still works, one release more, and says so on stderr.
+ */
+export function runDeprecatedKeys(): void {
+  process.stderr.write("keys: `npm run keys` is deprecated and goes in the next release: use `npm run operator`\n");
+  runOperator();
 }
