@@ -67,6 +67,12 @@ describe("usage", () => {
     expect(run.stderr).not.toContain("deprecated");
   });
 
+  it("--deployed without $OPERATOR_SECRET exits 2 before any request, naming --deployed", async () => {
+    const run = await keys(["accounts", "list", "--deployed", "https://x.test"], { env: { OPERATOR_SECRET: "" } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^operator: --deployed needs the deployment's operator secret in \$OPERATOR_SECRET/);
+  });
+
   it("npm run keys, its former name, still runs it for one release and says so on stderr", async () => {
     const help = await runScript("keys.ts", ["--help"]);
     expect(help.code).toBe(0);

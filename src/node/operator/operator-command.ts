@@ -147,7 +147,7 @@ export function runOperator(): void {
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const local = deployed !== undefined || values.url ? null : localServers(values["persist-to"], log);
     const connections = connect({
-      remote: deployed !== undefined,
+      deployed: deployed !== undefined,
       url: deployed ?? values.url,
       persistTo: local?.persistTo,
       ports: {
