@@ -128,7 +128,7 @@ describe("withdrawing the admin-keys approval", () => {
   });
 });
 
-describe("withdrawing an OAuth app's admin approval", () => {
+describe("withdrawing an OAuth app's approved admin request", () => {
   const approvedApp = async (clientId: string) => {
     const customer = await newAccount();
     const target = { accountId: customer.accountId, clientId };

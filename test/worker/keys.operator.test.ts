@@ -1,6 +1,6 @@
 /**
  * The operator API behind `npm run operator` (/operator/v1/*): closed unless OPERATOR_SECRET is set,
- * then only for that secret; accounts, keys of any account, admin approval, per-key limits and
+ * then only for that secret; accounts, keys of any account, admin clearance and requests, per-key limits and
  * strict admission.
  */
 import { env } from "cloudflare:workers";
@@ -236,7 +236,7 @@ describe("accounts and keys through the operator API", () => {
   });
 });
 
-describe("withdrawing an account's admin approval", () => {
+describe("withdrawing an account's admin clearance", () => {
   it("DELETE …/admin-approval: no new admin key, and the active ones carrying admin are revoked at once", async () => {
     const account = await (
       await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })

@@ -184,7 +184,7 @@ describe("withdrawing an approval (POST …/admin-requests/{client_id}/withdrawa
   });
 });
 
-describe("ending a grant drops its admin approval", () => {
+describe("ending a grant drops its admin request", () => {
   it("the customer revoking the app: a new grant of it is pending again", async () => {
     const { account, clientId } = await adminCleared();
     const [grant] = await authorizedApps(env, ORIGIN, account.id);

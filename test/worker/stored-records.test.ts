@@ -37,7 +37,7 @@ describe("a corrupt record is treated as absent", () => {
     expect(await res.json()).toMatchObject({ code: "invalid_api_key" });
   });
 
-  it.each(CORRUPT)("admin approval %s: no admin scope, and no pending request listed", async (stored) => {
+  it.each(CORRUPT)("admin request %s: no admin scope, and no pending request listed", async (stored) => {
     const accountId = `acct_corrupt${crypto.randomUUID().slice(0, 8)}`;
     await env.OAUTH_KV.put(adminRequestEntryName(accountId, "client-1"), stored);
     const scopes = await approvedTokenScopes(env.OAUTH_KV, {

@@ -1,5 +1,5 @@
 /**
- * The one admin approval path for OAuth, from the operator's terminal: a customer consents to
+ * The one admin request path for OAuth, from the operator's terminal: a customer consents to
  * `admin` for an app, the token comes without it; `npm run operator -- admin-requests` shows the
  * request (account, email, app); `approve-admin` approves it and the app's next refresh and next
  * authorization carry `admin`; `reject-admin` refuses one, and tokens keep leaving it out.
@@ -86,7 +86,7 @@ async function accountIdOf(email: string): Promise<string> {
   return account!.id;
 }
 
-describe("OAuth admin approval through npm run operator", () => {
+describe("OAuth admin requests through npm run operator", () => {
   it("admin-requests lists the request; approve-admin --account approves it; the next refresh and authorization carry admin", async () => {
     const accountId = await accountIdOf(deployment.account.email);
     const first = await authorizeApp("read:cheeses admin");
