@@ -1,7 +1,7 @@
 /**
  * Serve benchmark, issue 18: the same authenticated part request with admission leases and with one
- * KeyGuard RPC per request (a strict key, as `npm run keys -- limits --strict` makes it), the
- * KeyGuard local or 50 / 150 ms of round trip away. The delay is injected by the bench worker
+ * SubjectGuard RPC per request (a strict key, as `npm run operator -- limits --strict` makes it), the
+ * SubjectGuard local or 50 / 150 ms of round trip away. The delay is injected by the bench worker
  * (bench/workers/far-guard.ts, header `Bench-Guard-Delay-Ms`), never by production code. Each case
  * has its own key, so no lease of one case serves another.
  */
@@ -16,7 +16,7 @@ const GUARD_DELAY_HEADER = "Bench-Guard-Delay-Ms";
 
 type Mode = "leases" | "rpc";
 export type AdmissionCase = `${Mode}-${0 | (typeof FAR_DELAYS_MS)[number]}`;
-/** The local-KeyGuard lease case is the limiter switch's "on" load: no case of its own. */
+/** The local-SubjectGuard lease case is the limiter switch's "on" load: no case of its own. */
 export type FarCase = Exclude<AdmissionCase, "leases-0">;
 
 /** A fresh key per case (strict for "rpc"), made through `server`'s operator API, as request headers. */
@@ -53,12 +53,15 @@ export async function admissionLoads(
 
 export function admissionRows(partLabel: string, local: RoundedLoad, far: Record<FarCase, RoundedLoad>): BenchRow[] {
   const row = loadRow;
-  const where = (delay: number) => (delay === 0 ? "KeyGuard local" : `KeyGuard ${delay} ms away`);
+  const where = (delay: number) => (delay === 0 ? "SubjectGuard local" : `SubjectGuard ${delay} ms away`);
   return [
     row(`${partLabel}, leases, ${where(0)}`, local),
     ...FAR_DELAYS_MS.map((delay) => row(`${partLabel}, leases, ${where(delay)}`, far[`leases-${delay}`])),
     ...[0, ...FAR_DELAYS_MS].map((delay) =>
-      row(`${partLabel}, one KeyGuard RPC per request (strict key), ${where(delay)}`, far[`rpc-${delay}` as FarCase]),
+      row(
+        `${partLabel}, one SubjectGuard RPC per request (strict key), ${where(delay)}`,
+        far[`rpc-${delay}` as FarCase],
+      ),
     ),
   ];
 }
@@ -84,7 +87,7 @@ export function admissionSummary(local: RoundedLoad, far: Record<FarCase, Rounde
     );
   };
   return [
-    `serve far KeyGuard (local / 50 / 150 ms away), leases: ${line("leases")} (target: p50 at 150 ms within +5 ms of local)`,
-    `serve far KeyGuard (local / 50 / 150 ms away), one RPC per request: ${line("rpc")}`,
+    `serve far SubjectGuard (local / 50 / 150 ms away), leases: ${line("leases")} (target: p50 at 150 ms within +5 ms of local)`,
+    `serve far SubjectGuard (local / 50 / 150 ms away), one RPC per request: ${line("rpc")}`,
   ];
 }

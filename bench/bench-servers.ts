@@ -68,7 +68,7 @@ function configFor(kind: ServerKind, scratch: string): string | undefined {
 /**
  * A fresh account and live key on the server, with a rate-limit override far above any load the
  * bench can make (the default 100 requests/s would turn the load test into a 429 test); `strict`:
- * every request of the key asks its KeyGuard (no admission leases).
+ * every request of the key asks its SubjectGuard (no admission leases).
  */
 export async function provisionBenchKey(server: BenchServer, options: { strict?: boolean } = {}): Promise<string> {
   const operator = new OperatorClient(server.url, server.operatorSecret);

@@ -4,7 +4,7 @@
  * - request rate and p50/p99 of an authenticated, rate-limited part and of /v1/releases/current,
  *   ÷ a bare Hono "ok" worker (bench/workers/ok.ts);
  * - the rate limiter's cost: the same part route with and without it (bench/workers/limiter-switch.ts);
- * - admission leases against one KeyGuard RPC per request, the KeyGuard local or far (admission-cases.ts);
+ * - admission leases against one SubjectGuard RPC per request, the SubjectGuard local or far (admission-cases.ts);
  * - the whole /v1/catalog: time to first byte and MB/s for a small and a large catalog, and the RSS
  *   of the workerd process that runs the worker before, during (peak, sampled) and after streaming;
  * - one profile by scope and by id (many different ones) against the manifest request, at both
@@ -191,18 +191,18 @@ function section({ documents, lookups, edge, limiter, far, harnessGrowthPerReque
     method:
       "The real worker (wrangler.toml) in local workerd under the real `wrangler dev` (its proxy worker included, for floor and figures alike), " +
       `loaded by autocannon (${CONNECTIONS} connections, after a warm-up; rounds of floor then figures, medians) from the bench process. ` +
-      "Every request carries a live API key whose rate limit the operator API raised (as `npm run keys -- limits` does), " +
+      "Every request carries a live API key whose rate limit the operator API raised (as `npm run operator -- limits` does), " +
       "so the limiter runs on every request and admits them all. " +
       `Floor: a bare Hono worker answering "ok" (bench/workers/ok.ts) under the same harness. Parts come from a ${count(RATE_RELEASE.profiles)}-profile release cut into ` +
       `${RATE_RELEASE.partBytes / 1024} KiB parts, so a part request measures the edge path rather than bandwidth. ` +
       "The limiter's cost: a bench-only worker (bench/workers/limiter-switch.ts) serving the same route with and without `rateLimit()`. " +
-      "The same worker puts every KeyGuard 50 or 150 ms of round trip away on request (bench/workers/far-guard.ts: half the delay each way of every RPC), " +
-      "for a key with admission leases and a strict key (one KeyGuard RPC per request), one key per case. " +
+      "The same worker puts every SubjectGuard 50 or 150 ms of round trip away on request (bench/workers/far-guard.ts: half the delay each way of every RPC), " +
+      "for a key with admission leases and a strict key (one SubjectGuard RPC per request), one key per case. " +
       "The whole document: a fresh connection per GET (median of the runs); around the first GET, the RSS of the workerd process running the worker, sampled every 10 ms. " +
       "Local workerd under wrangler dev grows by some KiB with every request even for the bare worker (its row gives the figure), and each part of the document is one local R2 read. " +
       "Profile lookups: many different profiles in turn (spread over the catalog, scrambled), by scope and by id, loaded in the same rounds as " +
       "GET /v1/releases/current on the same release; a lookup's cost is the manifest request's req/s ÷ its own in the same round (median over the rounds). " +
-      "Targets: authenticated part ≥ 0.6× the bare worker's req/s; with leases, p50 with the KeyGuard 150 ms away within 5 ms of local; a lookup ≤ 1.5× a manifest request's cost, the same at both sizes; " +
+      "Targets: authenticated part ≥ 0.6× the bare worker's req/s; with leases, p50 with the SubjectGuard 150 ms away within 5 ms of local; a lookup ≤ 1.5× a manifest request's cost, the same at both sizes; " +
       "TTFB independent of size; workerd RSS growth while streaming < 10 MB.",
     columns: [
       "case",

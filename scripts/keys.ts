@@ -1,4 +1,4 @@
-/** `npm run keys`: the command-line door; usage, work and exit codes live in src/node/operator/keys-command.ts. */
-import { runKeys } from "../src/node/operator/keys-command";
+/** `npm run keys`: the operator CLI's deprecated name (one release more); see src/node/operator/operator-command.ts. */
+import { runDeprecatedKeys } from "../src/node/operator/operator-command";
 
-runKeys();
+runDeprecatedKeys();

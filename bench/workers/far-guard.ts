@@ -1,5 +1,5 @@
 /**
- * Bench-only (never deployed): the KEY_GUARDS binding as if every KeyGuard were `delayMs` of round
+ * Bench-only (never deployed): the SUBJECT_GUARDS binding as if every SubjectGuard were `delayMs` of round
  * trip away — half before each RPC reaches it, half before the answer comes back — the way a
  * Durable Object in another region is on Cloudflare. The delay is the harness's, not the worker's:
  * bench/workers/limiter-switch.ts wraps the binding per request under the request header
@@ -26,7 +26,7 @@ function farStub<T extends object>(stub: T, delayMs: number): T {
   });
 }
 
-export function farGuards(namespace: Env["KEY_GUARDS"], delayMs: number): Env["KEY_GUARDS"] {
+export function farGuards(namespace: Env["SUBJECT_GUARDS"], delayMs: number): Env["SUBJECT_GUARDS"] {
   return new Proxy(namespace, {
     get(target, property) {
       const value = Reflect.get(target, property) as unknown;
@@ -36,8 +36,8 @@ export function farGuards(namespace: Env["KEY_GUARDS"], delayMs: number): Env["K
   });
 }
 
-/** The request's bindings: the real ones, or with far KeyGuards when the request asks for it. */
+/** The request's bindings: the real ones, or with far SubjectGuards when the request asks for it. */
 export function bindingsFor(request: Request, env: Env): Env {
   const delayMs = Number(request.headers.get(GUARD_DELAY_HEADER) ?? 0);
-  return delayMs > 0 ? { ...env, KEY_GUARDS: farGuards(env.KEY_GUARDS, delayMs) } : env;
+  return delayMs > 0 ? { ...env, SUBJECT_GUARDS: farGuards(env.SUBJECT_GUARDS, delayMs) } : env;
 }

@@ -4,7 +4,7 @@
  * so the limiter's cost per request is one difference measured in one isolate.
  * - default: authenticate → rateLimit → read:catalog, exactly what src/worker/index.ts runs;
  * - with `Bench-Limiter: off`: authenticate → read:catalog;
- * - with `Bench-Guard-Delay-Ms: n`: every KeyGuard is n ms of round trip away (far-guard.ts).
+ * - with `Bench-Guard-Delay-Ms: n`: every SubjectGuard is n ms of round trip away (far-guard.ts).
  * It keeps the real worker's name and Durable Object classes, so it reads the same persisted keys,
  * key guards and releases.
  */
@@ -45,5 +45,5 @@ export default {
 
 export { AccountDirectory } from "../../src/worker/auth/account-directory";
 export { AccountObject } from "../../src/worker/auth/account-object";
-export { KeyGuard } from "../../src/worker/limits/key-guard";
+export { SubjectGuard } from "../../src/worker/limits/subject-guard";
 export { WebhookStore } from "../../src/worker/webhooks/webhook-store";

@@ -43,7 +43,7 @@ const WorkerEnvSchema = z.looseObject({
   CATALOG_DB: binding("D1 database", "withSession"),
   ACCOUNTS: durableObject,
   ACCOUNT_DIRECTORY: durableObject,
-  KEY_GUARDS: durableObject,
+  SUBJECT_GUARDS: durableObject,
   WEBHOOKS: durableObject,
   WEBHOOK_QUEUE: binding("Queue producer", "send"),
   AUTH_FAILURE_LIMITER: rateLimiter,

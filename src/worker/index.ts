@@ -100,5 +100,5 @@ export default Object.assign(app, {
 // Durable Object classes (wrangler.toml [[durable_objects.bindings]]): accounts, the email index, key guards, webhooks.
 export { AccountDirectory } from "./auth/account-directory";
 export { AccountObject } from "./auth/account-object";
-export { KeyGuard } from "./limits/key-guard";
+export { SubjectGuard } from "./limits/subject-guard";
 export { WebhookStore } from "./webhooks/webhook-store";

@@ -2,7 +2,7 @@
  * The deployment the dashboard's browser tests run against: the sample catalog built and
  * published with the real CLIs, an OAuth client registered with `npm run clients` (redirecting to
  * the OAuth tests' loopback callback server), the real `wrangler dev` with an operator secret, and
- * two accounts made through the operator API (what `npm run keys` drives): a customer and an operator.
+ * two accounts made through the operator API (what `npm run operator` drives): a customer and an operator.
  */
 import { expect } from "vitest";
 import { startCallbackServer, type CallbackServer } from "./oauth-fixture";

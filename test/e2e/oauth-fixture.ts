@@ -1,6 +1,6 @@
 /**
  * The deployment the OAuth end-to-end tests run against: the sample catalog built and published,
- * a customer account (through the operator API that `npm run keys` drives), a public and a
+ * a customer account (through the operator API that `npm run operator` drives), a public and a
  * confidential client registered with `npm run clients` whose redirect URI is a loopback callback
  * server of the test itself, and the real `wrangler dev`.
  * Plus the small form-driving "browser" (fetch + a cookie jar) the non-browser test uses.
@@ -88,9 +88,9 @@ export async function startOAuthDeployment(): Promise<OAuthDeployment> {
   };
 
   const account = { email: `e2e-${Date.now()}@example.com`, password: "e2e correct horse battery" };
-  // The operator API (what `npm run keys` drives) creates the customer; wrangler dev gets the
+  // The operator API (what `npm run operator` drives) creates the customer; wrangler dev gets the
   // local operator secret (.wrangler/operator.env) from this process's environment, so that
-  // `npm run keys -- … --url <server>` works against it as it does against npm start's servers.
+  // `npm run operator -- … --url <server>` works against it as it does against npm start's servers.
   const { operatorSecret } = localOperator();
   const server = await withEnvironment(
     { CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", OPERATOR_SECRET: operatorSecret },

@@ -105,7 +105,7 @@ describe("npm start", () => {
     const lines = [
       // The webhook receiver runs until Ctrl-C: its own test below.
       ...printedCommands(welcome(), "npm").filter((line) => !line.includes("webhooks:receive")),
-      /npm run keys -- list --account=\S+(?: --\S+=\d+)*/.exec(welcome())![0],
+      /npm run operator -- list --account=\S+(?: --\S+=\d+)*/.exec(welcome())![0],
     ];
     expect(lines).toHaveLength(2);
     for (const line of lines) {

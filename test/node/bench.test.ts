@@ -32,11 +32,11 @@ it("npm run bench -- --quick writes a report with the build, serve, client and s
   expect(result.stdout).toMatch(
     /^serve rate limiter: -?[\d.]+ ms server time per request with leases, -?[\d.]+ ms with one RPC per request/m,
   );
-  // The KeyGuard 50 and 150 ms away (bench/workers/far-guard.ts), with leases and with one RPC per request.
+  // The SubjectGuard 50 and 150 ms away (bench/workers/far-guard.ts), with leases and with one RPC per request.
   expect(result.stdout).toMatch(
-    /^serve far KeyGuard \(local \/ 50 \/ 150 ms away\), leases: p50 [\d.]+ \/ [\d.]+ \/ [\d.]+ ms \([−+][\d.]+ ms at 150 ms, paired by round\), p99 [\d.]+ \/ [\d.]+ \/ [\d.]+ ms/m,
+    /^serve far SubjectGuard \(local \/ 50 \/ 150 ms away\), leases: p50 [\d.]+ \/ [\d.]+ \/ [\d.]+ ms \([−+][\d.]+ ms at 150 ms, paired by round\), p99 [\d.]+ \/ [\d.]+ \/ [\d.]+ ms/m,
   );
-  expect(result.stdout).toMatch(/^serve far KeyGuard \(local \/ 50 \/ 150 ms away\), one RPC per request: p50 /m);
+  expect(result.stdout).toMatch(/^serve far SubjectGuard \(local \/ 50 \/ 150 ms away\), one RPC per request: p50 /m);
   expect(result.stdout).toMatch(
     /^serve profile lookup \(target ≤ 1\.5× a manifest request\): 1,000 profiles \d+ req\/s, p50 [\d.]+ ms = [\d.]+× \(by id [\d.]+×.*; 5,000 profiles \d+ req\/s/m,
   );
@@ -63,7 +63,7 @@ it("npm run bench -- --quick writes a report with the build, serve, client and s
     "| case | profiles fetched | bytes fetched | of the document | sync (s) | full pull (s) |",
   );
   expect(markdown).toMatch(
-    /\| GET \/v1\/catalog\/parts\/1 \(16 KiB part\), bench worker, leases, KeyGuard 150 ms away \| \d+ \|/,
+    /\| GET \/v1\/catalog\/parts\/1 \(16 KiB part\), bench worker, leases, SubjectGuard 150 ms away \| \d+ \|/,
   );
   // The sync module builds and publishes three 2,000-profile releases, and the query module loads
   // D1 at two sizes: about six minutes alone on two cores, more beside another test file.

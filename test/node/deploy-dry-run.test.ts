@@ -111,14 +111,24 @@ describe("dry-run checks on broken configs", () => {
 
   it("a bound class no migration creates, and deployments with different migrations", async () => {
     const config = editedRepoConfig((toml) =>
-      toml.replace(
-        'new_sqlite_classes = ["AccountObject", "AccountDirectory", "KeyGuard"]',
-        'new_sqlite_classes = ["AccountObject", "AccountDirectory"]',
+      toml.replace('[[migrations]]\ntag = "v3"\nrenamed_classes = [{ from = "KeyGuard", to = "SubjectGuard" }]\n', ""),
+    );
+    expect(checkMigrations(await readDeployments(config))).toEqual([
+      "production: SUBJECT_GUARDS binds SubjectGuard, which no migration creates (add it to a new migration's new_sqlite_classes)",
+      "sandbox declares other Durable Object migrations than production (v1: AccountObject, AccountDirectory, KeyGuard; v2: WebhookStore; v3: KeyGuard → SubjectGuard; production: v1: AccountObject, AccountDirectory, KeyGuard; v2: WebhookStore), but both run the same code",
+    ]);
+  });
+
+  it("a rename of a class no earlier migration created", async () => {
+    const config = editedRepoConfig((toml) =>
+      toml.replaceAll(
+        'renamed_classes = [{ from = "KeyGuard", to = "SubjectGuard" }]',
+        'renamed_classes = [{ from = "KeyGard", to = "SubjectGuard" }]',
       ),
     );
     expect(checkMigrations(await readDeployments(config))).toEqual([
-      "production: KEY_GUARDS binds KeyGuard, which no migration creates (add it to a new migration's new_sqlite_classes)",
-      "sandbox declares other Durable Object migrations than production (v1: AccountObject, AccountDirectory, KeyGuard; v2: WebhookStore; production: v1: AccountObject, AccountDirectory; v2: WebhookStore), but both run the same code",
+      "production: migration v3 renames KeyGard, which no earlier migration created",
+      "sandbox: migration v3 renames KeyGard, which no earlier migration created",
     ]);
   });
 

@@ -1,4 +1,4 @@
-/** The local worker secrets file (`.wrangler/operator.env`) that npm start and npm run keys share. */
+/** The local worker secrets file (`.wrangler/operator.env`) that npm start and npm run operator share. */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -1,5 +1,5 @@
 /**
- * `npm run keys` as an operator runs it: against running servers (like `npm start`'s, on the ports
+ * `npm run operator` as an operator runs it: against running servers (like `npm start`'s, on the ports
  * given), and starting its own server over a state directory. Every key it prints is then used
  * against the real worker.
  */
@@ -11,9 +11,9 @@ import { localOperator } from "../../src/node/operator/local-operator";
 import { freePort, startWranglerDev, type DevServer } from "../../src/node/local/wrangler-dev";
 import { runScript } from "../e2e/support/scripts";
 
-/** `npm run keys -- …` as a real process. */
+/** `npm run operator -- …` as a real process. */
 const keys = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) =>
-  runScript("keys.ts", args, options);
+  runScript("operator.ts", args, options);
 
 describe("usage", () => {
   it.each([
@@ -39,11 +39,11 @@ describe("usage", () => {
     [["create", "--account=acct_x", "--mode=prod"], /--mode must be live or test/],
     [["reject-admin", "--client=-Xy0123456789abc"], /--account is required/],
     [["reject-admin", "--client", "-Xy0123456789abc"], /argument is ambiguous[\s\S]*--client=-XYZ/],
-  ])("keys %j exits 2 with the reason and the help", async (args, reason) => {
+  ])("operator %j exits 2 with the reason and the help", async (args, reason) => {
     const run = await keys(args);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(reason);
-    expect(run.stderr).toContain("Usage: npm run keys");
+    expect(run.stderr).toContain("Usage: npm run operator");
   });
 
   it("--help prints every command and exits 0", async () => {
@@ -64,6 +64,25 @@ describe("usage", () => {
     ]) {
       expect(run.stdout).toContain(command);
     }
+    expect(run.stderr).not.toContain("deprecated");
+  });
+
+  it("--deployed without $OPERATOR_SECRET exits 2 before any request, naming --deployed", async () => {
+    const run = await keys(["accounts", "list", "--deployed", "https://x.test"], { env: { OPERATOR_SECRET: "" } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^operator: --deployed needs the deployment's operator secret in \$OPERATOR_SECRET/);
+  });
+
+  it("npm run keys, its former name, still runs it for one release and says so on stderr", async () => {
+    const help = await runScript("keys.ts", ["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: npm run operator");
+    expect(help.stderr).toBe(
+      "keys: `npm run keys` is deprecated and goes in the next release: use `npm run operator`\n",
+    );
+    const usage = await runScript("keys.ts", ["frobnicate"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/^keys: `npm run keys` is deprecated[^\n]*\noperator: unknown command: frobnicate\n/);
   });
 });
 
@@ -156,9 +175,12 @@ describe("against running servers (as started by npm start)", () => {
     expect((await cheeses("production", live[1]!.secret)).headers.get("ratelimit-policy")).toBe('"default";q=4;w=2');
     expect((await keys(["limits", "--key", live[1]!.id, "--reset", ...where])).code).toBe(0);
     expect((await cheeses("production", live[1]!.secret)).headers.get("ratelimit-policy")).toBe('"default";q=100;w=1');
-    // Strict: every request asks the key's KeyGuard (no leases); then back to leases.
+    // Strict: every request asks the key's SubjectGuard (no leases); then back to leases.
     const strict = await keys(["limits", "--key", live[1]!.id, "--strict", ...where]);
-    expect([strict.code, strict.stdout]).toEqual([0, expect.stringMatching(/strict: every request asks its KeyGuard/)]);
+    expect([strict.code, strict.stdout]).toEqual([
+      0,
+      expect.stringMatching(/strict: every request asks its SubjectGuard/),
+    ]);
     expect((await keys(["limits", "--key", live[1]!.id, "--no-strict", "--json", ...where])).stdout).toContain(
       '"strict":false',
     );

@@ -17,17 +17,26 @@ describe.each([
 ])("%s deployment in wrangler.toml", (_name, env) => {
   const config = configOf(env);
 
-  it("binds ACCOUNTS, ACCOUNT_DIRECTORY and KEY_GUARDS to their SQLite-backed classes", () => {
+  it("binds ACCOUNTS, ACCOUNT_DIRECTORY and SUBJECT_GUARDS to their SQLite-backed classes", () => {
     const bindings = Object.fromEntries(
       config.durable_objects.bindings.map((b: { name: string; class_name: string }) => [b.name, b.class_name]),
     );
     expect(bindings).toMatchObject({
       ACCOUNTS: "AccountObject",
       ACCOUNT_DIRECTORY: "AccountDirectory",
-      KEY_GUARDS: "KeyGuard",
+      SUBJECT_GUARDS: "SubjectGuard",
     });
     const sqlite = config.migrations.flatMap((m: { new_sqlite_classes?: string[] }) => m.new_sqlite_classes ?? []);
     expect(sqlite).toEqual(expect.arrayContaining(["AccountObject", "AccountDirectory", "KeyGuard"]));
+  });
+
+  it("renames the v1 KeyGuard to SubjectGuard in place, so existing guards keep their storage", () => {
+    const renames = config.migrations.flatMap(
+      (m: { renamed_classes?: { from: string; to: string }[] }) => m.renamed_classes ?? [],
+    );
+    expect(renames).toEqual([{ from: "KeyGuard", to: "SubjectGuard" }]);
+    const created = config.migrations.flatMap((m: { new_sqlite_classes?: string[] }) => m.new_sqlite_classes ?? []);
+    expect(created).not.toContain("SubjectGuard");
   });
 
   it("has its own AUTH_KV namespace for the key index (named locally; its Cloudflare id is not in wrangler.toml)", () => {

@@ -73,7 +73,7 @@ export type StorageCalls = string[];
 
 /**
  * The real bindings, wrapped so that every KV, R2 and Durable Object namespace call is recorded
- * (`"AUTH_KV.get"`, `"KEY_GUARDS.getByName"`, …). Vars and the IP limiter pass through unrecorded.
+ * (`"AUTH_KV.get"`, `"SUBJECT_GUARDS.getByName"`, …). Vars and the IP limiter pass through unrecorded.
  */
 export function countingEnv(overrides: Partial<Record<keyof Env | "OPERATOR_SECRET", unknown>> = {}): {
   env: Env;
@@ -87,7 +87,7 @@ export function countingEnv(overrides: Partial<Record<keyof Env | "OPERATOR_SECR
     "RELEASES",
     "ACCOUNTS",
     "ACCOUNT_DIRECTORY",
-    "KEY_GUARDS",
+    "SUBJECT_GUARDS",
   ] as const;
   const wrapped: Record<string, unknown> = { ...env, ...overrides };
   for (const name of storage) {
@@ -113,7 +113,7 @@ export async function sharedTestKey(): Promise<string> {
   if (current && (await env.AUTH_KV.get(current.index)) !== null) return current.secret;
   shared = (async () => {
     const { secret, key } = await accountWithKey();
-    await env.KEY_GUARDS.getByName(key.id).setPolicyOverride({ rate: 1_000_000, burst: 1_000_000 });
+    await env.SUBJECT_GUARDS.getByName(key.id).setPolicyOverride({ rate: 1_000_000, burst: 1_000_000 });
     return { secret, index: keyIndexName(await hashApiKey(secret)) };
   })();
   return (await shared).secret;

@@ -1,7 +1,7 @@
 /**
  * The isolate's short memory of key records (src/worker/auth/key-record-cache.ts): a busy key costs no KV
  * read per request, and remembering a record never lets a revoked key through — once the key's
- * KeyGuard has revoked it (which returns when no lease can admit it any more), it is refused.
+ * SubjectGuard has revoked it (which returns when no lease can admit it any more), it is refused.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -44,7 +44,7 @@ describe("through the worker", () => {
     expect((await call("/v2/cheeses", { headers: bearer(secret) })).status).toBe(200);
     const { env: counted, calls } = countingEnv();
     expect((await call("/v2/cheeses", { headers: bearer(secret) }, counted)).status).toBe(200);
-    expect(calls).toEqual(["KEY_GUARDS.getByName"]);
+    expect(calls).toEqual(["SUBJECT_GUARDS.getByName"]);
   });
 
   it("refuses a key revoked by its account at the very next request, although its record is remembered", async () => {

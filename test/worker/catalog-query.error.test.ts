@@ -43,7 +43,20 @@ describe("GET /v1/profiles: bad input", () => {
     expect(byParameter.sort!.allowed).toContain("-last_tested_at");
     expect(byParameter.facets!.allowed).not.toContain("q");
     expect(byParameter.product!.message).toContain("at most 50 values");
-    expect(byParameter.colour!.message).toBe('unknown parameter "colour"');
+    expect(byParameter.colour!.message).toMatch(
+      /^unknown query parameter "colour": this route accepts .*\btested_after\b/,
+    );
+  });
+
+  it("says unknown parameters as every route does (one builder), then counts the other problems", async () => {
+    const res = await api("/v1/profiles?colour=red&grade=Z&Grade=A");
+    const body = (await res.json()) as Errors & { code: string; detail: string };
+    expect(body.code).toBe("unknown_parameter");
+    expect(body.detail).toMatch(
+      /^2 unknown query parameters "colour", "Grade": this route accepts .*\bgrade\b.*\. 1 more problem in errors\[\]\.$/,
+    );
+    expect(body.errors.map((e) => e.parameter)).toEqual(["colour", "Grade", "grade"]);
+    expect(body.errors[2]!.allowed).toContain("A");
   });
 
   it("an unknown value alone is invalid_parameter, with the allowed values", async () => {

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readAdminApproval } from "../../src/worker/auth/oauth/admin-approval";
+import { readAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { newAccount } from "./auth-fixtures";
 import {
@@ -233,7 +233,7 @@ describe("operator", () => {
     const customer = await createCustomer();
     const { clientId, tokens } = await grantFor(customer, "read:cheeses admin", "Admin Console");
     expect(tokens.scope.split(" ")).not.toContain("admin");
-    expect((await readAdminApproval(env.OAUTH_KV, customer.id, clientId))?.status).toBe("pending");
+    expect((await readAdminRequest(env.OAUTH_KV, customer.id, clientId))?.status).toBe("pending");
 
     const operator = await signIn(await newAccount({ operator: true }));
     const page = await operator.get("/dashboard/operator");
@@ -275,7 +275,7 @@ describe("operator", () => {
     expect(decided.status).toBe(303);
     const after = visibleText(await (await operator.get(decided.headers.get("Location")!)).text());
     expect(after).toContain(`Rejected: Reporting Bot does not get admin for ${customer.email}`);
-    expect(await readAdminApproval(env.OAUTH_KV, customer.id, clientId)).toBeNull();
+    expect(await readAdminRequest(env.OAUTH_KV, customer.id, clientId)).toBeNull();
     const refreshed = await tokenRequest({
       grant_type: "refresh_token",
       refresh_token: tokens.refresh_token,

@@ -6,12 +6,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountObject } from "../../src/worker/auth/accounts";
-import { readAdminApproval, requestAdminApproval } from "../../src/worker/auth/oauth/admin-approval";
+import { readAdminRequest, recordAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { newAccount, newKey } from "./auth-fixtures";
 import { bearerGet, csrfOf, keysPage, signIn, visibleText } from "./dashboard-support";
 
-const adminApproved = async (accountId: string) => {
+const adminCleared = async (accountId: string) => {
   const account = await accountObject(env, accountId).account();
   return account.ok && account.value.admin_approved;
 };
@@ -19,7 +19,7 @@ const adminApproved = async (accountId: string) => {
 describe("approving is confirmed first", () => {
   it("an admin request: the operator page links to a confirmation; only its form approves", async () => {
     const customer = await newAccount();
-    await requestAdminApproval(env.OAUTH_KV, {
+    await recordAdminRequest(env.OAUTH_KV, {
       accountId: customer.accountId,
       clientId: "client-confirm",
       clientName: "Confirm App",
@@ -35,7 +35,7 @@ describe("approving is confirmed first", () => {
     const html = await confirm.text();
     expect(visibleText(html)).toContain(`Approve admin for Confirm App acting for ${customer.email}?`);
     expect(visibleText(html)).toContain("You can withdraw it later on the operator page");
-    expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-confirm"))?.status).toBe("pending");
+    expect((await readAdminRequest(env.OAUTH_KV, customer.accountId, "client-confirm"))?.status).toBe("pending");
 
     const approved = await operator.post("/dashboard/operator/admin-requests/approve", {
       csrf_token: csrfOf(html),
@@ -43,7 +43,7 @@ describe("approving is confirmed first", () => {
       client_id: "client-confirm",
     });
     expect(approved.status).toBe(303);
-    expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-confirm"))?.status).toBe("approved");
+    expect((await readAdminRequest(env.OAUTH_KV, customer.accountId, "client-confirm"))?.status).toBe("approved");
   });
 
   it("a request that is not waiting gets a 404 page instead of a confirmation", async () => {
@@ -66,7 +66,7 @@ describe("approving is confirmed first", () => {
     const html = await confirm.text();
     expect(visibleText(html)).toContain(`Let ${customer.email} create admin keys?`);
     expect(visibleText(html)).toContain("You can withdraw the approval later on the operator page");
-    expect(await adminApproved(customer.accountId)).toBe(false);
+    expect(await adminCleared(customer.accountId)).toBe(false);
     expect(
       (
         await operator.post(`/dashboard/operator/accounts/${customer.accountId}/admin-keys`, {
@@ -74,7 +74,7 @@ describe("approving is confirmed first", () => {
         })
       ).status,
     ).toBe(303);
-    expect(await adminApproved(customer.accountId)).toBe(true);
+    expect(await adminCleared(customer.accountId)).toBe(true);
   });
 });
 
@@ -97,7 +97,7 @@ describe("withdrawing the admin-keys approval", () => {
     expect(text).toContain(`Withdraw admin keys from ${customer.email}?`);
     expect(text).toContain(`“Ops” (sk_live_…${adminKey.secret.slice(-4)})`);
     expect(text).not.toContain(plainKey.secret.slice(-4));
-    expect(await adminApproved(customer.accountId)).toBe(true);
+    expect(await adminCleared(customer.accountId)).toBe(true);
 
     const withdrawn = await operator.post(withdrawPath, { csrf_token: csrfOf(html) });
     expect(withdrawn.status).toBe(303);
@@ -105,7 +105,7 @@ describe("withdrawing the admin-keys approval", () => {
     expect(after).toContain(
       `Withdrawn: ${customer.email} may no longer create API keys with the admin scope; 1 admin key was revoked.`,
     );
-    expect(await adminApproved(customer.accountId)).toBe(false);
+    expect(await adminCleared(customer.accountId)).toBe(false);
     expect((await bearerGet("/v2/cheeses", adminKey.secret)).status).toBe(401);
     expect((await bearerGet("/v2/cheeses", plainKey.secret)).status).toBe(200);
     expect(await keysPage(await signIn(customer))).not.toContain('value="admin"');
@@ -124,15 +124,15 @@ describe("withdrawing the admin-keys approval", () => {
     expect(
       (await operator.post(withdrawPath, { csrf_token: csrfOf(html) }, { origin: "https://evil.example" })).status,
     ).toBe(403);
-    expect(await adminApproved(customer.accountId)).toBe(true);
+    expect(await adminCleared(customer.accountId)).toBe(true);
   });
 });
 
-describe("withdrawing an OAuth app's admin approval", () => {
+describe("withdrawing an OAuth app's approved admin request", () => {
   const approvedApp = async (clientId: string) => {
     const customer = await newAccount();
     const target = { accountId: customer.accountId, clientId };
-    await requestAdminApproval(env.OAUTH_KV, { ...target, clientName: "Withdraw App", now: new Date() });
+    await recordAdminRequest(env.OAUTH_KV, { ...target, clientName: "Withdraw App", now: new Date() });
     expect((await approveAdminRequest(env.OAUTH_KV, target, "ops@example.com", new Date())).ok).toBe(true);
     return customer;
   };
@@ -150,7 +150,7 @@ describe("withdrawing an OAuth app's admin approval", () => {
       client_id: "client-withdraw",
     });
     expect(withdrawn.status).toBe(303);
-    expect(await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-withdraw")).toBeNull();
+    expect(await readAdminRequest(env.OAUTH_KV, customer.accountId, "client-withdraw")).toBeNull();
     const again = await operator.post(WITHDRAW, {
       csrf_token: csrfOf(html),
       account_id: customer.accountId,
@@ -171,6 +171,6 @@ describe("withdrawing an OAuth app's admin approval", () => {
       (await operator.post(WITHDRAW, { csrf_token: csrfOf(html), ...fields }, { origin: "https://evil.example" }))
         .status,
     ).toBe(403);
-    expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-keep"))?.status).toBe("approved");
+    expect((await readAdminRequest(env.OAUTH_KV, customer.accountId, "client-keep"))?.status).toBe("approved");
   });
 });

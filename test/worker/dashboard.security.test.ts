@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountObject } from "../../src/worker/auth/accounts";
-import { readAdminApproval, requestAdminApproval } from "../../src/worker/auth/oauth/admin-approval";
+import { readAdminRequest, recordAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
 import { newAccount, newKey } from "./auth-fixtures";
 import {
   bearerGet,
@@ -80,7 +80,7 @@ describe("CSRF: every post needs this origin and the session's token", () => {
 
   it("refuses an operator decision from a foreign Origin: the request stays pending", async () => {
     const customer = await newAccount();
-    await requestAdminApproval(env.OAUTH_KV, {
+    await recordAdminRequest(env.OAUTH_KV, {
       accountId: customer.accountId,
       clientId: "client-csrf",
       clientName: "CSRF App",
@@ -96,7 +96,7 @@ describe("CSRF: every post needs this origin and the session's token", () => {
     expect(
       (await operator.post("/dashboard/operator/admin-requests/approve", { ...fields, csrf_token: "" })).status,
     ).toBe(403);
-    expect((await readAdminApproval(env.OAUTH_KV, customer.accountId, "client-csrf"))?.status).toBe("pending");
+    expect((await readAdminRequest(env.OAUTH_KV, customer.accountId, "client-csrf"))?.status).toBe("pending");
   });
 
   it("refuses a post without a signed-in session, and the sign-in form carries a token", async () => {
@@ -144,7 +144,7 @@ describe("one account cannot reach another's keys or apps", () => {
 describe("operator pages are for operators only", () => {
   it("shows a customer 403 without the pending requests, and refuses their decisions", async () => {
     const waiting = await newAccount();
-    await requestAdminApproval(env.OAUTH_KV, {
+    await recordAdminRequest(env.OAUTH_KV, {
       accountId: waiting.accountId,
       clientId: "client-op",
       clientName: "Op App",
@@ -167,7 +167,7 @@ describe("operator pages are for operators only", () => {
       });
       expect(response.status).toBe(403);
     }
-    expect((await readAdminApproval(env.OAUTH_KV, waiting.accountId, "client-op"))?.status).toBe("pending");
+    expect((await readAdminRequest(env.OAUTH_KV, waiting.accountId, "client-op"))?.status).toBe("pending");
     const adminKeys = await customer.post(`/dashboard/operator/accounts/${waiting.accountId}/admin-keys`, {
       csrf_token: csrfOf(keys),
     });

@@ -1,6 +1,6 @@
 /**
- * The operator API behind `npm run keys` (/operator/v1/*): closed unless OPERATOR_SECRET is set,
- * then only for that secret; accounts, keys of any account, admin approval, per-key limits and
+ * The operator API behind `npm run operator` (/operator/v1/*): closed unless OPERATOR_SECRET is set,
+ * then only for that secret; accounts, keys of any account, admin clearance and requests, per-key limits and
  * strict admission.
  */
 import { env } from "cloudflare:workers";
@@ -191,7 +191,7 @@ describe("accounts and keys through the operator API", () => {
     );
   });
 
-  it("puts a key in strict admission (every request asks its KeyGuard) and back to leases", async () => {
+  it("puts a key in strict admission (every request asks its SubjectGuard) and back to leases", async () => {
     const account = await (
       await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })
     ).json<{ id: string }>();
@@ -206,7 +206,7 @@ describe("accounts and keys through the operator API", () => {
     for (let i = 0; i < 5; i++) await call("/v2/cheeses", { headers: bearer(key.secret) });
     const counted = countingEnv({ OPERATOR_SECRET: SECRET });
     expect((await call("/v2/cheeses", { headers: bearer(key.secret) }, counted.env)).status).toBe(200);
-    expect(counted.calls).toEqual(["KEY_GUARDS.getByName"]);
+    expect(counted.calls).toEqual(["SUBJECT_GUARDS.getByName"]);
     expect(await (await op(`/keys/${key.id}/admission`, { method: "PUT", body: { strict: false } })).json()).toEqual({
       key_id: key.id,
       strict: false,
@@ -236,7 +236,7 @@ describe("accounts and keys through the operator API", () => {
   });
 });
 
-describe("withdrawing an account's admin approval", () => {
+describe("withdrawing an account's admin clearance", () => {
   it("DELETE …/admin-approval: no new admin key, and the active ones carrying admin are revoked at once", async () => {
     const account = await (
       await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })

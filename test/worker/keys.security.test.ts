@@ -45,11 +45,11 @@ describe("at most 3 active keys, race-free", () => {
 });
 
 describe("revocation is decided by the key's Durable Object, not by KV", () => {
-  it("refuses the next request after a revocation in the KeyGuard while KV still says active", async () => {
+  it("refuses the next request after a revocation in the SubjectGuard while KV still says active", async () => {
     const { secret, key } = await accountWithKey();
     expect((await call("/v2/cheeses", { headers: bearer(secret) })).status).toBe(200);
 
-    await env.KEY_GUARDS.getByName(key.id).revoke(); // only the guard; the KV index is left stale
+    await env.SUBJECT_GUARDS.getByName(key.id).revoke(); // only the guard; the KV index is left stale
     const stale = await env.AUTH_KV.get<{ status: string }>(keyIndexName(await hashApiKey(secret)), "json");
     expect(stale?.status).toBe("active");
 

@@ -1,7 +1,7 @@
 /**
- * The isolate's leases (src/worker/limits/lease-book.ts) against a simulated KeyGuard that answers with
+ * The isolate's leases (src/worker/limits/lease-book.ts) against a simulated SubjectGuard that answers with
  * the real ledger after an injected round trip, on fake time: one RPC for concurrent requests,
- * renewal ahead of need, leases that end before the KeyGuard's, revocation and refusals
+ * renewal ahead of need, leases that end before the SubjectGuard's, revocation and refusals
  * remembered, strict subjects, never over-admitting across isolates, and no 429 for a steady
  * client below its rate.
  */
@@ -54,28 +54,28 @@ async function requests(admit: () => Promise<Admission>, count: number, interval
 }
 
 const verdicts = (outcomes: Outcome[]) => outcomes.map((o) => o.admission.verdict);
-/** When admissions were actually made: in the isolate for leased ones, in the KeyGuard for the others. */
+/** When admissions were actually made: in the isolate for leased ones, in the SubjectGuard for the others. */
 const admittedAt = (outcomes: Outcome[], guards: SimulatedGuard[]) => [
   ...outcomes.filter((o) => o.admission.verdict === "allowed" && o.admission.leased).map((o) => o.doneAt),
   ...guards.flatMap((guard) => guard.directAdmissions),
 ];
 
 describe("one RPC, then memory", () => {
-  it("admits a subject's first request directly in the KeyGuard, with its exact figures", async () => {
+  it("admits a subject's first request directly in the SubjectGuard, with its exact figures", async () => {
     const guard = new SimulatedGuard(LIVE);
     const [first] = await requests(isolate(guard), 1, 1);
     expect(first!.admission).toMatchObject({ verdict: "allowed", leased: false, remaining: 99, resetMs: 10 });
     expect(guard.requests).toMatchObject([{ direct: true }]);
   });
 
-  it("a request awaits only its own RPC: while a lease is on its way the others ask the KeyGuard directly, so a lease never caps throughput", async () => {
+  it("a request awaits only its own RPC: while a lease is on its way the others ask the SubjectGuard directly, so a lease never caps throughput", async () => {
     const guard = new SimulatedGuard(LIVE, 20);
     const admit = isolate(guard);
     const all = Array.from({ length: 30 }, () => admit());
     await vi.advanceTimersByTimeAsync(200);
     const admissions = await Promise.all(all);
     expect(admissions.every((a) => a.verdict === "allowed")).toBe(true);
-    // Cold: one lease, asked for by the first request the demand justified; the others admitted by the KeyGuard.
+    // Cold: one lease, asked for by the first request the demand justified; the others admitted by the SubjectGuard.
     const [lease, ...others] = guard.requests.filter((r) => !r.direct);
     expect(others).toEqual([]);
     const leased = admissions.filter((a) => a.leased).length;
@@ -96,7 +96,7 @@ describe("one RPC, then memory", () => {
     expect(guard.requests.length - asked).toBeLessThanOrEqual(1); // at most a renewal, in the background
   });
 
-  it("renews ahead of need: a steady client at 200 requests/s waits for no RPC after its first half second, 150 ms from its KeyGuard", {
+  it("renews ahead of need: a steady client at 200 requests/s waits for no RPC after its first half second, 150 ms from its SubjectGuard", {
     timeout: 30_000,
   }, async () => {
     const guard = new SimulatedGuard(WIDE, 150);
@@ -118,7 +118,7 @@ describe("one RPC, then memory", () => {
   });
 });
 
-describe("a lease ends on this isolate before it ends in the KeyGuard", () => {
+describe("a lease ends on this isolate before it ends in the SubjectGuard", () => {
   it("admits from a lease only until its sending + ttl − margin", async () => {
     const guard = new SimulatedGuard(WIDE, 100);
     const admit = isolate(guard);
@@ -186,7 +186,7 @@ describe("refusals", () => {
     expect(guard.requests).toHaveLength(3);
   });
 
-  it("asks the KeyGuard for every request of a strict subject, concurrently", async () => {
+  it("asks the SubjectGuard for every request of a strict subject, concurrently", async () => {
     const guard = new SimulatedGuard(WIDE, 20);
     guard.strict = true;
     const admit = isolate(guard);
@@ -224,9 +224,9 @@ describe("RateLimit figures from a lease", () => {
   );
 });
 
-describe("never over-admits, with several isolates against one KeyGuard", () => {
+describe("never over-admits, with several isolates against one SubjectGuard", () => {
   it.each([1, 2, 3])(
-    "seed %i: 3 isolates with bursts of demand, 50 ms from the KeyGuard",
+    "seed %i: 3 isolates with bursts of demand, 50 ms from the SubjectGuard",
     { timeout: 30_000 },
     async (seed) => {
       const policy = { rate: 200, burst: 40 };
@@ -266,7 +266,7 @@ describe("under-admission stays small: a steady client at 80 % of its rate never
     { rate: 400, burst: 40 },
   ].flatMap((policy) => [0, 50, 150].map((rtt) => [policy, rtt] as [RatePolicy, number]));
 
-  it.each(cases)("%j, KeyGuard %i ms away", { timeout: 30_000 }, async (policy, rtt) => {
+  it.each(cases)("%j, SubjectGuard %i ms away", { timeout: 30_000 }, async (policy, rtt) => {
     const guard = new SimulatedGuard(policy, rtt);
     const rate = 0.8 * policy.rate;
     // 10 s, or 1,500 requests for the fastest (the fake clock's cost is per timer).

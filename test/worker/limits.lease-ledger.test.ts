@@ -1,5 +1,5 @@
 /**
- * The KeyGuard's ledger (src/worker/limits/lease-ledger.ts), driven with explicit clocks: leases cost what
+ * The SubjectGuard's ledger (src/worker/limits/lease-ledger.ts), driven with explicit clocks: leases cost what
  * direct admissions cost, held admissions keep the bucket from refilling past what is safe, and the
  * admissions actually made by several holders never exceed the policy, whatever they do.
  */

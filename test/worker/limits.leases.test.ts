@@ -1,5 +1,5 @@
 /**
- * Admission leases against the real KeyGuard Durable Object and through the worker, in real time:
+ * Admission leases against the real SubjectGuard Durable Object and through the worker, in real time:
  * several isolates (each its own LeaseBook) never over-admit; after `revoke` returns no request is
  * admitted anywhere, and it returns within the lease lifetime; strict keys ask on every request;
  * a steady client below its rate sees no 429.
@@ -11,12 +11,12 @@ import { LeaseBook, type AdmissionContext } from "../../src/worker/limits/lease-
 import { LEASE_TTL_MS } from "../../src/worker/limits/lease-protocol";
 import { accountWithKey, bearer, call, countingEnv } from "./auth-fixtures";
 
-const guard = (keyId: string) => env.KEY_GUARDS.getByName(keyId);
+const guard = (keyId: string) => env.SUBJECT_GUARDS.getByName(keyId);
 /** What a timer may run late on a busy machine: revoke's wait for the last lease is one. */
 const TIMER_SLACK_MS = 250;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A simulated isolate: its own LeaseBook, talking to the real KeyGuard of `keyId`. */
+/** A simulated isolate: its own LeaseBook, talking to the real SubjectGuard of `keyId`. */
 function isolate(keyId: string) {
   const book = new LeaseBook();
   const background: Promise<unknown>[] = [];
@@ -43,7 +43,7 @@ async function paced<T>(
   );
 }
 
-describe("never over-admits: several isolates against one KeyGuard", () => {
+describe("never over-admits: several isolates against one SubjectGuard", () => {
   it("4 isolates, waves of concurrent requests: at most the burst of 40 admitted in all", async () => {
     const { key } = await accountWithKey();
     await guard(key.id).setPolicyOverride({ rate: 0.001, burst: 40 });
@@ -92,18 +92,18 @@ describe(`revocation is final everywhere when revoke returns, within the lease l
     for (let i = 0; i < 20; i++) await call("/v2/cheeses", { headers: bearer(secret) });
     const { env: counted, calls } = countingEnv();
     expect((await call("/v2/cheeses", { headers: bearer(secret) }, counted)).status).toBe(200);
-    expect(calls).toEqual([]); // admitted from the lease: no KeyGuard call
+    expect(calls).toEqual([]); // admitted from the lease: no SubjectGuard call
 
     const asked = Date.now();
     expect((await call(`/v1/keys/${key.id}`, { method: "DELETE", headers: bearer(secret) })).status).toBe(200);
-    expect(Date.now() - asked).toBeLessThanOrEqual(LEASE_TTL_MS + 2 * TIMER_SLACK_MS); // the account's and the KeyGuard's work too
+    expect(Date.now() - asked).toBeLessThanOrEqual(LEASE_TTL_MS + 2 * TIMER_SLACK_MS); // the account's and the SubjectGuard's work too
     const next = await call("/v2/cheeses", { headers: bearer(secret) });
     expect(next.status).toBe(401);
     expect(await next.json()).toMatchObject({ code: "revoked_api_key" });
   });
 });
 
-describe("strict keys: every request asks the KeyGuard", () => {
+describe("strict keys: every request asks the SubjectGuard", () => {
   it("asks on every request, and a revocation returns at once and holds from the very next request", async () => {
     const { secret, key } = await accountWithKey();
     await guard(key.id).setPolicyOverride({ rate: 1_000_000, burst: 1_000_000 });
@@ -114,8 +114,8 @@ describe("strict keys: every request asks the KeyGuard", () => {
       const { env: counted, calls } = countingEnv();
       const res = await call("/v2/cheeses", { headers: bearer(secret) }, counted);
       expect(res.status).toBe(200);
-      expect(res.headers.get("ratelimit")).toMatch(/^"default";r=99999\d;t=1$/); // exact: the KeyGuard's own figure
-      expect(calls).toEqual(["KEY_GUARDS.getByName"]);
+      expect(res.headers.get("ratelimit")).toMatch(/^"default";r=99999\d;t=1$/); // exact: the SubjectGuard's own figure
+      expect(calls).toEqual(["SUBJECT_GUARDS.getByName"]);
     }
     const asked = Date.now();
     await guard(key.id).revoke();

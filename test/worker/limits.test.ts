@@ -1,5 +1,5 @@
 /**
- * Per-key rate limits through the worker and the real KeyGuard Durable Objects: exact admission
+ * Per-key rate limits through the worker and the real SubjectGuard Durable Objects: exact admission
  * under concurrency, the headers, per-mode policies, separate budgets, rejected requests that do no
  * other work, and limiter state that does not outlive its use. Policies with tiny rates make the
  * counts independent of how long the test takes.
@@ -11,7 +11,7 @@ import { accountWithKey, bearer, call, countingEnv, newKey } from "./auth-fixtur
 
 /** One request per 1000 s after the burst: nothing refills while a test runs. */
 const frozen = (burst: number) => ({ rate: 0.001, burst });
-const guard = (keyId: string) => env.KEY_GUARDS.getByName(keyId);
+const guard = (keyId: string) => env.SUBJECT_GUARDS.getByName(keyId);
 
 async function statuses(secret: string, n: number, path = "/v2/cheeses", bindings: Env = env): Promise<number[]> {
   const responses = await Promise.all(
@@ -104,7 +104,7 @@ describe("rejected requests do no other work", () => {
     const { env: counted, calls } = countingEnv();
     const res = await call("/v1/keys", { headers: bearer(secret) }, counted);
     expect(res.status).toBe(429);
-    expect(calls).toEqual(["KEY_GUARDS.getByName"]);
+    expect(calls).toEqual(["SUBJECT_GUARDS.getByName"]);
   });
 
   it("a 429 on a catalog route reads no catalog KV and no R2; once refused, the isolate refuses without asking", async () => {
@@ -117,7 +117,7 @@ describe("rejected requests do no other work", () => {
       expect((await call(path, { headers: bearer(secret) }, counted)).status).toBe(429);
       seen.push(calls);
     }
-    expect(seen).toEqual([["KEY_GUARDS.getByName"], [], []]);
+    expect(seen).toEqual([["SUBJECT_GUARDS.getByName"], [], []]);
   });
 
   it("a revoked key's request touches only the key index and the key's guard", async () => {
@@ -125,7 +125,7 @@ describe("rejected requests do no other work", () => {
     await guard(key.id).revoke();
     const { env: counted, calls } = countingEnv();
     expect((await call("/v1/keys", { headers: bearer(secret) }, counted)).status).toBe(401);
-    expect(calls).toEqual(["AUTH_KV.get", "KEY_GUARDS.getByName"]);
+    expect(calls).toEqual(["AUTH_KV.get", "SUBJECT_GUARDS.getByName"]);
   });
 });
 

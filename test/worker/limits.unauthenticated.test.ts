@@ -124,7 +124,7 @@ describe("invalid credentials per client IP", () => {
 
   it("does not count valid requests against the address", async () => {
     const { secret, key } = await accountWithKey();
-    await env.KEY_GUARDS.getByName(key.id).setPolicyOverride({ rate: 1000, burst: 1000 });
+    await env.SUBJECT_GUARDS.getByName(key.id).setPolicyOverride({ rate: 1000, burst: 1000 });
     const ip = freshIp();
     const results = await Promise.all(
       Array.from({ length: 2 * LIMIT + 5 }, () =>

@@ -182,7 +182,7 @@ describe("/oauth/register: dynamic client registration", () => {
   });
 
   it("caps registrations per deployment", async () => {
-    const guard = env.KEY_GUARDS.getByName(DEPLOYMENT_REGISTRATIONS_SUBJECT);
+    const guard = env.SUBJECT_GUARDS.getByName(DEPLOYMENT_REGISTRATIONS_SUBJECT);
     await guard.setPolicyOverride({ rate: 0.0001, burst: 1 });
     try {
       await register(PUBLIC_CLIENT);

@@ -1,5 +1,5 @@
 /**
- * OAuth `admin` requests through the operator API (what `npm run keys -- admin-requests`,
+ * OAuth `admin` requests through the operator API (what `npm run operator -- admin-requests`,
  * `approve-admin --client` and `reject-admin` call): a customer asks for admin, the token comes
  * without it, an operator lists and approves the request, and the grant's next token carries it.
  */
@@ -132,7 +132,7 @@ describe("deciding a request", () => {
 });
 
 /** A customer whose app holds an approved `admin`, with a token that carries it. */
-async function adminApproved() {
+async function adminCleared() {
   const asked = await adminAsked();
   expect((await op(`/accounts/${asked.account.id}/admin-requests/${asked.clientId}/approval`, "POST")).status).toBe(
     200,
@@ -147,7 +147,7 @@ const adminCall = (accessToken: string) => call("/v2/cheeses", { headers: bearer
 
 describe("withdrawing an approval (POST …/admin-requests/{client_id}/withdrawal)", () => {
   it("ends the grants that hold admin: their tokens fail at the next request, and a new grant needs a new approval", async () => {
-    const { account, clientId, tokens } = await adminApproved();
+    const { account, clientId, tokens } = await adminCleared();
     expect((await adminCall(tokens.access_token)).status).toBe(200);
 
     const withdrawn = await op(`/accounts/${account.id}/admin-requests/${clientId}/withdrawal`, "POST");
@@ -184,9 +184,9 @@ describe("withdrawing an approval (POST …/admin-requests/{client_id}/withdrawa
   });
 });
 
-describe("ending a grant drops its admin approval", () => {
+describe("ending a grant drops its admin request", () => {
   it("the customer revoking the app: a new grant of it is pending again", async () => {
-    const { account, clientId } = await adminApproved();
+    const { account, clientId } = await adminCleared();
     const [grant] = await authorizedApps(env, ORIGIN, account.id);
     expect(await revokeAuthorizedApp(env, ORIGIN, account.id, grant!.grantId)).toBe(true);
     expect((await askForAdmin(account, clientId)).scope).toBe("read:cheeses");
@@ -194,7 +194,7 @@ describe("ending a grant drops its admin approval", () => {
   });
 
   it("the app revoking its refresh token at /oauth/revoke: a new grant of it is pending again", async () => {
-    const { account, clientId, tokens } = await adminApproved();
+    const { account, clientId, tokens } = await adminCleared();
     const revoked = await call("/oauth/revoke", {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },

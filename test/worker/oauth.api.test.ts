@@ -55,7 +55,7 @@ describe("Authorization: Bearer <access token>", () => {
     expect(catalog.status).toBe(200);
     expect(catalog.headers.get("Catalog-Release")).toMatch(/^sha256:/);
     await catalog.body?.cancel();
-    const guard = await env.KEY_GUARDS.getByName(
+    const guard = await env.SUBJECT_GUARDS.getByName(
       grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId),
     ).describe();
     expect(guard.lastUsedAt).not.toBeNull();
@@ -110,7 +110,7 @@ describe("Authorization: Bearer <access token>", () => {
     expect((await call("/v2/cheeses", tokens.access_token)).status).toBe(200);
   });
 
-  it("a replayed code ends the grant at once: the KeyGuard refuses the first tokens", async () => {
+  it("a replayed code ends the grant at once: the SubjectGuard refuses the first tokens", async () => {
     const { clientId, code, verifier, tokens } = await tokensFor("read:cheeses");
     const replay = await tokenRequest({
       grant_type: "authorization_code",
@@ -120,7 +120,7 @@ describe("Authorization: Bearer <access token>", () => {
       code_verifier: verifier,
     });
     expect((await replay.json<TokenBody>()).error).toBe("invalid_grant");
-    const guard = await env.KEY_GUARDS.getByName(
+    const guard = await env.SUBJECT_GUARDS.getByName(
       grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId),
     ).describe();
     expect(guard.revoked).toBe(true);

@@ -213,6 +213,26 @@ describe("token and revocation endpoint errors", () => {
     expect((await (await send({ client_id: "x" })).json<TokenBody>()).error).toBe("invalid_request");
   });
 
+  // The routes only document their bodies (src/worker/auth/oauth/openapi.ts): no route layer
+  // answers before the protocol code, with a problem+json or a 415 where RFC 6749 §5.2 is due.
+  it.each([
+    ["/oauth/token", "application/json", JSON.stringify({ grant_type: "refresh_token", refresh_token: "x" })],
+    ["/oauth/revoke", "application/json", JSON.stringify({ token: "x" })],
+    ["/oauth/token", "text/plain", "grant_type=refresh_token"],
+    ["/oauth/register", "text/plain", "not json"],
+  ])("%s with a %s body answers the protocol's JSON error, not the route layer's", async (path, type, body) => {
+    const res = await exports.default.fetch(`${ORIGIN}${path}?unknown=ignored`, {
+      method: "POST",
+      headers: { "Content-Type": type },
+      body,
+    });
+    expect([res.status, res.headers.get("Content-Type"), (await res.json<TokenBody>()).error]).toEqual([
+      400,
+      expect.stringMatching(/^application\/json/),
+      "invalid_request",
+    ]);
+  });
+
   it("an unknown token is not an error at /oauth/revoke (RFC 7009 §2.2)", async () => {
     const { clientId } = await registerClient();
     const res = await exports.default.fetch(`${ORIGIN}/oauth/revoke`, {

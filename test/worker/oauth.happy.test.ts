@@ -143,7 +143,7 @@ describe("authorization code flow", () => {
     expect(res.status).toBe(200);
   });
 
-  it("records a pending admin approval and issues the token without admin until an operator approves", async () => {
+  it("records a pending admin request and issues the token without admin until an operator approves", async () => {
     const account = await createCustomer();
     const { clientId, tokens } = await consentedTokens({ account, scope: "read:cheeses admin" });
     expect(tokens.scope).toBe("read:cheeses");

@@ -37,7 +37,7 @@ const cheeses = async (accessToken: string) =>
   ).status;
 
 const guardOf = async (tokens: TokenBody) =>
-  env.KEY_GUARDS.getByName(grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId));
+  env.SUBJECT_GUARDS.getByName(grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId));
 
 /** Every token of the grant is dead: each access token 401, each refresh token invalid_grant. */
 async function expectGrantEnded(clientId: string, all: TokenBody[]) {

@@ -16,7 +16,7 @@ export const COMTE_TWICE = { items: [{ cheese_id: "chs_comte", quantity: 2 }] };
 /** A fresh customer with a key of `scopes` (default: every scope but admin) and, unless `address: null`, a shipping address. */
 export async function customer(options: { scopes?: Scope[]; address?: typeof ADDRESS | null } = {}): Promise<TestKey> {
   const key = await accountWithKey({ scopes: options.scopes });
-  await env.KEY_GUARDS.getByName(key.key.id).setPolicyOverride({ rate: 1_000_000, burst: 1_000_000 });
+  await env.SUBJECT_GUARDS.getByName(key.key.id).setPolicyOverride({ rate: 1_000_000, burst: 1_000_000 });
   if (options.address !== null) {
     const stub = env.ACCOUNTS.getByName(key.accountId);
     const current = await stub.customer();

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { accountObject } from "../../src/worker/auth/accounts";
 import { hashApiKey } from "../../src/common/auth/api-key";
 import { keyIndexName } from "../../src/worker/auth/key-record";
-import { adminApprovalKey, approvedTokenScopes } from "../../src/worker/auth/oauth/admin-approval";
+import { adminRequestEntryName, approvedTokenScopes } from "../../src/worker/auth/oauth/admin-request-record";
 import { adminRequests } from "../../src/worker/auth/oauth/admin-requests";
 import { sha256Hex } from "../../src/common/sha256";
 import { accountWithKey, bearer, call, newAccount, newKey } from "./auth-fixtures";
@@ -37,9 +37,9 @@ describe("a corrupt record is treated as absent", () => {
     expect(await res.json()).toMatchObject({ code: "invalid_api_key" });
   });
 
-  it.each(CORRUPT)("admin approval %s: no admin scope, and no pending request listed", async (stored) => {
+  it.each(CORRUPT)("admin request %s: no admin scope, and no pending request listed", async (stored) => {
     const accountId = `acct_corrupt${crypto.randomUUID().slice(0, 8)}`;
-    await env.OAUTH_KV.put(adminApprovalKey(accountId, "client-1"), stored);
+    await env.OAUTH_KV.put(adminRequestEntryName(accountId, "client-1"), stored);
     const scopes = await approvedTokenScopes(env.OAUTH_KV, {
       accountId,
       clientId: "client-1",
@@ -64,9 +64,9 @@ describe("a corrupt record is treated as absent", () => {
     expect(await accountObject(env, accountId).account()).toMatchObject({ ok: true, value: { roles: [] } });
   });
 
-  it("KeyGuard values of the wrong type: a policy or owner counts as absent, a revocation mark still revokes", async () => {
+  it("SubjectGuard values of the wrong type: a policy or owner counts as absent, a revocation mark still revokes", async () => {
     const name = `key_live_corrupt${crypto.randomUUID().slice(0, 8)}`;
-    await runInDurableObject(env.KEY_GUARDS.getByName(name), (_, state) => {
+    await runInDurableObject(env.SUBJECT_GUARDS.getByName(name), (_, state) => {
       for (const [key, value] of Object.entries({
         owner: 42,
         revoked_at: "yesterday",
@@ -77,8 +77,8 @@ describe("a corrupt record is treated as absent", () => {
         state.storage.kv.put(key, value);
       }
     });
-    await evictDurableObject(env.KEY_GUARDS.getByName(name)); // the next instance reads storage afresh
-    expect(await env.KEY_GUARDS.getByName(name).describe()).toEqual({
+    await evictDurableObject(env.SUBJECT_GUARDS.getByName(name)); // the next instance reads storage afresh
+    expect(await env.SUBJECT_GUARDS.getByName(name).describe()).toEqual({
       owner: null,
       revoked: true,
       revokedAt: new Date(0).toISOString(),

@@ -56,13 +56,18 @@ function checkOne(deployment: Deployment): string[] {
   return problems;
 }
 
-/** "v1: AccountObject, KeyGuard" — each tag with the classes it creates. */
+/** "v1: AccountObject, KeyGuard; v3: KeyGuard → SubjectGuard": each tag with what it changes. */
 function summary(migrations: Migration[]): string {
   if (migrations.length === 0) return "none";
   return migrations
-    .map(
-      ({ tag, new_classes = [], new_sqlite_classes = [] }) =>
-        `${tag}: ${[...new_classes, ...new_sqlite_classes].join(", ") || "no new class"}`,
-    )
+    .map(({ tag, new_classes = [], new_sqlite_classes = [], renamed_classes = [], deleted_classes = [] }) => {
+      const changes = [
+        ...new_classes,
+        ...new_sqlite_classes,
+        ...renamed_classes.map(({ from, to }) => `${from} → ${to}`),
+        ...deleted_classes.map((name) => `${name} deleted`),
+      ];
+      return `${tag}: ${changes.join(", ") || "no change"}`;
+    })
     .join("; ");
 }

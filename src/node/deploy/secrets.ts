@@ -19,7 +19,11 @@ interface Recipe {
 const randomSecret = () => randomBytes(32).toString("base64url");
 
 const RECIPES: Record<string, Recipe> = {
-  OPERATOR_SECRET: { generate: randomSecret, keep: true, use: "the operator API (`npm run keys -- --remote`)" },
+  OPERATOR_SECRET: {
+    generate: randomSecret,
+    keep: true,
+    use: "the operator API (`npm run operator -- --deployed <url>`)",
+  },
 };
 const DEFAULT_RECIPE: Recipe = { generate: randomSecret, keep: false };
 

@@ -42,7 +42,7 @@ interface OAuthDemoOptions {
   port: number;
   /** The demo customer's account id, for the approval command the demo prints. */
   accountId: string;
-  /** How `npm run keys` reaches these servers (e.g. " --port=9000"), empty for the default ports. */
+  /** How `npm run operator` reaches these servers (e.g. " --port=9000"), empty for the default ports. */
   keysCliFlags: string;
   log: (text: string) => void;
 }
@@ -137,7 +137,7 @@ async function finish(url: URL, flow: Flow): Promise<CallbackOutcome> {
       `  curl -s ${base}/v1/releases/current -H 'Authorization: Bearer ${tokens.access_token}'; echo`,
       ...(adminWaits
         ? [
-            `  npm run keys -- approve-admin --account=${flow.accountId} --client=${flow.clientId}${flow.keysCliFlags}   # or Approve at ${base}/dashboard/operator`,
+            `  npm run operator -- approve-admin --account=${flow.accountId} --client=${flow.clientId}${flow.keysCliFlags}   # or Approve at ${base}/dashboard/operator`,
           ]
         : []),
       `  curl -s ${base}/oauth/token -d grant_type=refresh_token -d client_id=${flow.clientId} -d refresh_token=${tokens.refresh_token}`,

@@ -1,5 +1,5 @@
 /**
- * The admin approval commands of `npm run keys`, over the operator API. `admin` is granted in two
+ * The admin clearance and admin request commands of `npm run operator`, over the operator API. `admin` is granted in two
  * places, both only by an operator (authentication spec: "requires manual approval"):
  * - API keys: an account-wide flag (the account may create keys with admin);
  * - OAuth: one request per (account, app), recorded when the customer consents to admin; the app's
@@ -12,7 +12,7 @@
  * grants that hold admin); `--client C` withdraws only that app's approval. Every command acts on
  * each deployment in reach, as accounts do.
  */
-import type { AdminApproval, AdminRequestView } from "../../worker/auth/oauth/admin-approval";
+import type { AdminRequest, AdminRequestView } from "../../worker/auth/oauth/admin-request-record";
 import { deploymentsOf, type CommandContext } from "./commands";
 import { adminRequestsTable } from "./format";
 import { OperatorRefusal, type Deployment, type OperatorClient } from "./operator-client";
@@ -20,7 +20,7 @@ import { OperatorRefusal, type Deployment, type OperatorClient } from "./operato
 type Decision = "approval" | "rejection";
 interface Decided {
   deployment: Deployment;
-  request: AdminApproval;
+  request: AdminRequest;
 }
 
 const appOf = ({ request, deployment }: Decided) =>

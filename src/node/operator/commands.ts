@@ -1,9 +1,9 @@
 /**
- * The commands of `npm run keys`, each one function over the operator API. Account commands act on
+ * The commands of `npm run operator`, each one function over the operator API. Account commands act on
  * every deployment in reach (an account is one identity, under one id, on production and on the
  * sandbox); key commands act on the deployment that holds the key's mode (live → production,
- * test → sandbox), which a key id names itself (key_live_… / key_test_…). The admin approval
- * commands are in admin-commands.ts.
+ * test → sandbox), which a key id names itself (key_live_… / key_test_…). The admin clearance
+ * and admin request commands are in admin-commands.ts.
  */
 import type { AccountView } from "../../worker/auth/account-views";
 import { KEY_MODES, type KeyMode } from "../../common/auth/api-key";
@@ -123,7 +123,7 @@ export async function setLimits(
     result = { ...result, ...(await client!.setAdmission(keyId, strict)) };
     lines.push(
       strict
-        ? `${keyId}: strict: every request asks its KeyGuard (no leases); a revocation holds from the very next request`
+        ? `${keyId}: strict: every request asks its SubjectGuard (no leases); a revocation holds from the very next request`
         : `${keyId}: admission leases: a revocation holds everywhere within 1 s`,
     );
   }

@@ -1,5 +1,5 @@
 /**
- * Where `npm run keys` sends its operator API calls, per deployment:
+ * Where `npm run operator` sends its operator API calls, per deployment:
  * - `--url <base>` (or `--deployed <base>`, a deployed worker): that one server, with the local
  *   operator secret (or $OPERATOR_SECRET when deployed);
  * - local (default): the servers of a running `npm start` (localhost:8787 production, :8788
@@ -8,7 +8,7 @@
  *   stops when done. Why a worker at all: accounts and keys live in Durable Objects, which only a
  *   running worker can reach (wrangler's getPlatformProxy cannot host this worker's own Durable
  *   Object classes), and going through the one running instance keeps their in-memory state
- *   (e.g. a KeyGuard's revoked flag) authoritative.
+ *   (e.g. a SubjectGuard's revoked flag) authoritative.
  */
 import { freePort, startWranglerDev, type DevServer } from "../local/wrangler-dev";
 import { UsageError } from "../cli/cli-run";
@@ -16,7 +16,8 @@ import { localOperator } from "./local-operator";
 import { OperatorClient, OperatorRefusal, type Deployment } from "./operator-client";
 
 export interface ConnectOptions {
-  remote: boolean;
+  /** A deployed worker (`--deployed <url>`): its secret comes from $OPERATOR_SECRET. */
+  deployed: boolean;
   url?: string;
   persistTo?: string;
   ports: Record<Deployment, number>;
@@ -54,10 +55,10 @@ export function connect(options: ConnectOptions): Connections {
 }
 
 async function singleServer(options: ConnectOptions) {
-  const secret = options.remote ? process.env.OPERATOR_SECRET : localOperator().operatorSecret;
+  const secret = options.deployed ? process.env.OPERATOR_SECRET : localOperator().operatorSecret;
   if (!secret)
     throw new UsageError(
-      "--remote needs the deployment's operator secret in $OPERATOR_SECRET (set with `npx wrangler secret put OPERATOR_SECRET`)",
+      "--deployed needs the deployment's operator secret in $OPERATOR_SECRET (set with `npx wrangler secret put OPERATOR_SECRET`)",
     );
   const client = new OperatorClient(options.url!, secret);
   const { deployment } = await client.deployment().catch((error: unknown) => {
@@ -109,7 +110,7 @@ function explainProbeFailure(url: string, error: unknown): Error {
   if (error instanceof OperatorRefusal && (error.status === 401 || error.status === 404)) {
     return new Error(
       `${url} answers but does not accept this operator secret (${error.code}). Locally, start the servers with ` +
-        "`npm start` (or `npx wrangler dev --env-file .wrangler/operator.env`); remotely, set $OPERATOR_SECRET to the deployment's secret.",
+        "`npm start` (or `npx wrangler dev --env-file .wrangler/operator.env`); for a deployed worker, set $OPERATOR_SECRET to the deployment's secret.",
     );
   }
   return error instanceof Error ? error : new Error(String(error));

@@ -99,7 +99,7 @@ async function renewDemoKey(
     if (!(error instanceof OperatorRefusal && error.code === "key_limit_reached")) throw error;
     throw new Error(
       `no demo key could be made: ${DEMO_CUSTOMER.email} has ${MODE_OF[deployment]} keys of its own on ${deployment} up to the limit ` +
-        `(${error.detail}). Revoke one (npm run keys -- list --account=${accountId}, then npm run keys -- revoke <key_id>) and start again.`,
+        `(${error.detail}). Revoke one (npm run operator -- list --account=${accountId}, then npm run operator -- revoke <key_id>) and start again.`,
     );
   }
 }

@@ -1,6 +1,6 @@
-/** How `npm run keys` shows accounts, keys and admin requests to an operator: aligned columns, never a secret. */
+/** How `npm run operator` shows accounts, keys and admin requests to an operator: aligned columns, never a secret. */
 import type { AccountView, KeyView } from "../../worker/auth/account-views";
-import type { AdminRequestView } from "../../worker/auth/oauth/admin-approval";
+import type { AdminRequestView } from "../../worker/auth/oauth/admin-request-record";
 import type { Deployment } from "./operator-client";
 
 export function table(rows: string[][]): string {

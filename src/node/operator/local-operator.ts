@@ -2,7 +2,7 @@
  * The local worker secrets, one random set per checkout in `.wrangler/operator.env` (gitignored,
  * mode 0600), created on first use: OPERATOR_SECRET (the operator API) and OAUTH_TOKEN_KEY (seals
  * OAuth codes and tokens). `npm start` gives them to both of its `wrangler dev` servers
- * (`--env-file`), and `npm run keys` uses the operator secret to talk to them, or to the server it
+ * (`--env-file`), and `npm run operator` uses the operator secret to talk to them, or to the server it
  * starts itself when none is running. Deployed workers have their own (`wrangler secret put`).
  * A file from before OAUTH_TOKEN_KEY existed gets it added; existing values are kept.
  */

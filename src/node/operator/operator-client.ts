@@ -1,11 +1,11 @@
 /**
  * A typed client of the worker's operator API (/operator/v1, src/worker/operator/routes.ts): the one
- * way `npm run keys` reads and changes accounts and keys, locally and on Cloudflare alike.
+ * way `npm run operator` reads and changes accounts and keys, locally and on Cloudflare alike.
  * A refusal becomes an `OperatorRefusal` carrying the problem's code and detail.
  */
 import type { AccountView, KeyView } from "../../worker/auth/account-views";
 import type { KeyMode } from "../../common/auth/api-key";
-import type { AdminApproval, AdminRequestView } from "../../worker/auth/oauth/admin-approval";
+import type { AdminRequest, AdminRequestView } from "../../worker/auth/oauth/admin-request-record";
 import type { Scope } from "../../common/auth/scopes";
 
 export type Deployment = "production" | "sandbox";
@@ -51,14 +51,11 @@ export class OperatorClient {
   withdrawAdmin(accountId: string): Promise<{ account: AccountView; revoked: KeyView[] }> {
     return this.#call("DELETE", `/accounts/${encodeURIComponent(accountId)}/admin-approval`);
   }
-  async listAdminRequests(
-    accountId?: string,
-    status: AdminApproval["status"] = "pending",
-  ): Promise<AdminRequestView[]> {
+  async listAdminRequests(accountId?: string, status: AdminRequest["status"] = "pending"): Promise<AdminRequestView[]> {
     const query = new URLSearchParams({ status, ...(accountId ? { account_id: accountId } : {}) });
     return (await this.#call<{ data: AdminRequestView[] }>("GET", `/admin-requests?${query}`)).data;
   }
-  decideAdminRequest(accountId: string, clientId: string, decision: "approval" | "rejection"): Promise<AdminApproval> {
+  decideAdminRequest(accountId: string, clientId: string, decision: "approval" | "rejection"): Promise<AdminRequest> {
     return this.#call(
       "POST",
       `/accounts/${encodeURIComponent(accountId)}/admin-requests/${encodeURIComponent(clientId)}/${decision}`,
@@ -68,7 +65,7 @@ export class OperatorClient {
   withdrawAdminApproval(
     accountId: string,
     clientId: string,
-  ): Promise<{ request: AdminApproval; revoked_grants: string[] }> {
+  ): Promise<{ request: AdminRequest; revoked_grants: string[] }> {
     return this.#call(
       "POST",
       `/accounts/${encodeURIComponent(accountId)}/admin-requests/${encodeURIComponent(clientId)}/withdrawal`,
@@ -92,7 +89,7 @@ export class OperatorClient {
       : this.#call("DELETE", `/keys/${encodeURIComponent(keyId)}/limits`);
   }
 
-  /** Strict: every request of the key asks its KeyGuard. Answers once the key's earlier leases have ended. */
+  /** Strict: every request of the key asks its SubjectGuard. Answers once the key's earlier leases have ended. */
   setAdmission(keyId: string, strict: boolean): Promise<{ key_id: string; strict: boolean }> {
     return this.#call("PUT", `/keys/${encodeURIComponent(keyId)}/admission`, { strict });
   }

@@ -111,7 +111,7 @@ export function runStart(): void {
     }
     console.log(`local state in ${persistTo}`);
 
-    // 3. Serve, both with the local secrets (.wrangler/operator.env: OPERATOR_SECRET, which `npm run keys`
+    // 3. Serve, both with the local secrets (.wrangler/operator.env: OPERATOR_SECRET, which `npm run operator`
     // also uses, and OAUTH_TOKEN_KEY).
     const operator = localOperator();
     const servers: DevServer[] = [];

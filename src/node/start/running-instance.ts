@@ -1,7 +1,7 @@
 /**
  * A running `npm start`, as the other CLIs find it. `npm start` writes `.wrangler/npm-start.json`
  * (its pid, the absolute state directory it serves and its ports) once its servers answer, and
- * removes it when it stops. `catalog:publish`, `catalog:rollback`, `clients` and `keys`, given no
+ * removes it when it stops. `catalog:publish`, `catalog:rollback`, `clients` and `operator`, given no
  * `--persist-to` (nor `--remote`/`--url`), then act on that state and those servers rather than on
  * `.wrangler/state`; given a `--persist-to` elsewhere they act there and say which state `npm start`
  * serves instead. A file whose process is gone (a killed `npm start`) is ignored.

@@ -25,7 +25,7 @@ const DEFAULT_PORTS: Record<Deployment, string> = { production: "8787", sandbox:
 const PORT_FLAGS: Record<Deployment, string> = { production: "--port", sandbox: "--sandbox-port" };
 
 /**
- * `npm run keys` finds npm start's servers on 8787/8788; other ports must be named. Every printed
+ * `npm run operator` finds npm start's servers on 8787/8788; other ports must be named. Every printed
  * option is `--name=value`: node's parseArgs takes `--name value` for an option only when the value
  * does not start with "-", and client ids can (they are base64url).
  */
@@ -81,7 +81,7 @@ export function welcomeText(welcome: Welcome): string {
         ]
       : [`OAuth demo not started: ${welcome.oauthProblem}`]),
     "",
-    `Operators: npm run keys -- list --account=${demo.customer.id}${keysCliFlags(servers)}   (npm run keys -- --help, npm run clients -- --help)`,
+    `Operators: npm run operator -- list --account=${demo.customer.id}${keysCliFlags(servers)}   (npm run operator -- --help, npm run clients -- --help)`,
   ].join("\n");
 }
 

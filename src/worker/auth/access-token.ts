@@ -1,7 +1,7 @@
 /**
  * Extension point for OAuth 2.0 access tokens: `authenticate` hands every Bearer credential that is
  * not an API key (does not start with `sk_`) to `resolveAccessToken`. It returns the principal the
- * token acts for (subject = the grant id, so each grant gets its own KeyGuard: revocation and rate
+ * token acts for (subject = the grant id, so each grant gets its own SubjectGuard: revocation and rate
  * limit), or null for anything that is not a live access token issued by this deployment, which
  * `authenticate` answers with 401 `invalid_token`.
  *

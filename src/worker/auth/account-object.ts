@@ -1,7 +1,7 @@
 /**
  * AccountObject: one Durable Object per account (`idFromName(account_id)`), the source of truth for
  * the account and its keys (docs/storage.md "Accounts and API keys"). It writes the KV index the edge reads
- * (`apikey:<SHA-256>` → record) and tells each key's KeyGuard when it is revoked.
+ * (`apikey:<SHA-256>` → record) and tells each key's SubjectGuard when it is revoked.
  *
  * Why here: the "at most 3 active keys" rule is a read-then-write. SQLite calls on a Durable Object
  * are synchronous, so counting and inserting happen with no await between them and concurrent
@@ -80,8 +80,8 @@ export class AccountObject extends DurableObject<Env> {
   }
 
   /**
-   * Withdraws the account's admin approval: no new key may carry `admin`, and every active key that
-   * carries it is revoked (through its KeyGuard, so at once), since otherwise it would keep admin.
+   * Withdraws the account's admin clearance: no new key may carry `admin`, and every active key that
+   * carries it is revoked (through its SubjectGuard, so at once), since otherwise it would keep admin.
    */
   async withdrawAdmin(): Promise<Outcome<{ account: AccountView; revoked: KeyView[] }>> {
     if (!this.#tables.account()) return refuse("account_not_found", "No such account on this deployment.");
@@ -105,7 +105,7 @@ export class AccountObject extends DurableObject<Env> {
     if (scopes.includes(ADMIN_SCOPE) && !account.admin_approved) {
       return refuse(
         "admin_not_approved",
-        "The admin scope needs an operator's approval for this account (npm run keys -- approve-admin).",
+        "The admin scope needs an operator's approval for this account (npm run operator -- approve-admin).",
       );
     }
     // From here to the insert there is no await: the count and the insert are one atomic step.
@@ -133,7 +133,7 @@ export class AccountObject extends DurableObject<Env> {
     try {
       row.key_hash = await hashApiKey(secret);
       this.#tables.setKeyHash(row.id, row.key_hash);
-      await this.env.KEY_GUARDS.getByName(row.id).bindOwner(account.id);
+      await this.env.SUBJECT_GUARDS.getByName(row.id).bindOwner(account.id);
       await this.#publish(account.id, row);
     } catch (error) {
       this.#tables.deleteKey(row.id);
@@ -148,7 +148,7 @@ export class AccountObject extends DurableObject<Env> {
     const lastUsed = await Promise.all(
       rows.map((row) =>
         row.status === "active"
-          ? this.env.KEY_GUARDS.getByName(row.id)
+          ? this.env.SUBJECT_GUARDS.getByName(row.id)
               .describe()
               .then((d) => d.lastUsedAt)
           : row.last_used_at,
@@ -157,7 +157,7 @@ export class AccountObject extends DurableObject<Env> {
     return accept(rows.map((row, i) => viewOfKey(row, lastUsed[i] ?? null)));
   }
 
-  /** Revokes through the KeyGuard first: from that moment no request with the key is admitted. */
+  /** Revokes through the SubjectGuard first: from that moment no request with the key is admitted. */
   async revokeKey(keyId: string, options: { withinScopes?: readonly Scope[] } = {}): Promise<Outcome<KeyView>> {
     const row = this.#tables.key(keyId);
     if (!row) return refuse("key_not_found", `No key ${keyId} on this account.`);
@@ -170,7 +170,7 @@ export class AccountObject extends DurableObject<Env> {
       );
     }
     if (row.status === "revoked") return accept(viewOfKey(row, row.last_used_at));
-    const guard = await this.env.KEY_GUARDS.getByName(keyId).revoke();
+    const guard = await this.env.SUBJECT_GUARDS.getByName(keyId).revoke();
     this.#tables.markRevoked(keyId, guard.revokedAt ?? new Date().toISOString(), guard.lastUsedAt);
     const revoked = this.#tables.key(keyId)!;
     await this.#publish(this.#tables.account()!.id, revoked);
@@ -245,7 +245,7 @@ function viewOfAccount(row: AccountRow): AccountView {
 }
 
 /**
- * The KeyGuard records the minute of the last use (the start of it), which precedes created_at
+ * The SubjectGuard records the minute of the last use (the start of it), which precedes created_at
  * for a key used in the minute it was created: never show a use before the creation.
  */
 const notBefore = (createdAt: string, lastUsedAt: string | null) =>

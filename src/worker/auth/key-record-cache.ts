@@ -3,7 +3,7 @@
  * a short while, so that a busy key costs one KV read a minute instead of one per request.
  *
  * Safe because the record never decides that a key is still valid (docs/rate-limits.md "Admission leases"):
- * the key's KeyGuard holds the revoked state, and once its revocation returns no lease admits the
+ * the key's SubjectGuard holds the revoked state, and once its revocation returns no lease admits the
  * key anywhere, whatever is remembered here. Only active records
  * are kept (a record read as revoked is refused and forgotten), keyed by the key's SHA-256, never
  * the secret. KV itself serves reads up to 60 s old away from where a record was written, so

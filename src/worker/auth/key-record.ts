@@ -2,7 +2,7 @@
  * The KV index the edge reads to learn what a key is: `apikey:<SHA-256 hex of the key>` → record.
  * Written only by the key's AccountObject (the source of truth). KV is eventually consistent, so
  * the record decides what a key *is* (account, mode, scopes), never that it is still valid: the
- * key's KeyGuard decides that (docs/contract.md "Credentials").
+ * key's SubjectGuard decides that (docs/contract.md "Credentials").
  */
 import { z } from "@hono/zod-openapi";
 import { KEY_MODES } from "../../common/auth/api-key";

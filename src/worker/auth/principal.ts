@@ -7,7 +7,7 @@ import type { Scope } from "../../common/auth/scopes";
 
 export interface Principal {
   kind: "api_key" | "access_token";
-  /** The KeyGuard's name: the key id for an API key, the grant id for an OAuth access token. */
+  /** The SubjectGuard's name: the key id for an API key, the grant id for an OAuth access token. */
   subject: string;
   accountId: string;
   /** Picks the rate-limit policy; for an access token, the mode of the deployment that issued it. */

@@ -1,7 +1,7 @@
 /**
  * `rateLimit()`: after `authenticate`, admits the request from this isolate's lease of the
- * principal's KeyGuard (one Durable Object per key or OAuth grant; src/worker/limits/lease-book.ts), which
- * asks the KeyGuard only when the lease is spent or ends. Three answers: revoked (401, whatever the
+ * principal's SubjectGuard (one Durable Object per key or OAuth grant; src/worker/limits/lease-book.ts), which
+ * asks the SubjectGuard only when the lease is spent or ends. Three answers: revoked (401, whatever the
  * KV index still says), limited (429 with Retry-After; nothing else runs: no KV or R2 read), or
  * allowed. Every response past this point carries `RateLimit-Policy` and `RateLimit`.
  */
@@ -56,7 +56,7 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
 
 function admissionContext(c: Context<AppEnv>, principal: Principal): AdmissionContext {
   return {
-    source: () => c.env.KEY_GUARDS.getByName(principal.subject),
+    source: () => c.env.SUBJECT_GUARDS.getByName(principal.subject),
     policy: policyForMode(workerEnv(c.env).RATE_LIMITS, principal.mode),
     waitUntil: (work) => c.executionCtx.waitUntil(work),
   };

@@ -29,8 +29,4 @@ export function catalogRoute<const R extends Omit<RouteConfig, "middleware" | "s
   });
 }
 
-/**
- * Streamed and body-less responses are plain `Response`s; zod-openapi types only c.json/c.text
- * results, so this is where the handler's plain Response meets the route's declared responses.
- */
-export const plainResponse = (response: Response) => response as never;
+export { plainResponse } from "../http/plain-response";

@@ -6,6 +6,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
+import { strictQuery } from "../http/strict-query";
 import type { ProblemCode } from "../http/problem-types";
 import { hexOf, type Manifest } from "../../common/catalog/manifest";
 import { Sha256Digest } from "../../common/catalog/schema";
@@ -24,7 +25,7 @@ import { releasePath } from "./representation";
 const ONCE = { error: "must be given once" };
 const Limit = limitParam("Entries");
 
-const ProductsQuery = z.strictObject({
+const ProductsQuery = strictQuery({
   q: z
     .string(ONCE)
     .min(1, "must not be empty")
@@ -38,7 +39,7 @@ const ProductsQuery = z.strictObject({
   limit: Limit,
   cursor: CursorParam,
 });
-const FunnelsQuery = z.strictObject({ limit: Limit, cursor: CursorParam });
+const FunnelsQuery = strictQuery({ limit: Limit, cursor: CursorParam });
 
 const Product = z
   .strictObject({

@@ -17,3 +17,8 @@
 
 /** Content-Encoding of every catalog answer with a body; clients read it as "no coding". */
 export const IDENTITY_CODING = { "Content-Encoding": "identity" } as const;
+
+/** Names the identity coding on an answer's headers: every catalog answer with a body goes through here. */
+export function withIdentityCoding(headers: Headers): void {
+  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
+}

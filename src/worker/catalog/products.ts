@@ -15,7 +15,7 @@ import type { Manifest } from "../../common/catalog/manifest";
 import { Sha256Digest } from "../../common/catalog/schema";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { ifNoneMatchMatches } from "./conditional";
-import { IDENTITY_CODING } from "./identity-only";
+import { withIdentityCoding } from "./identity-only";
 import { IndexReader } from "./index-reader";
 import { CODING_HEADERS, NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
 import { ReleaseIdParam } from "./params";
@@ -162,6 +162,6 @@ async function listing(
   headers.set("Content-Digest", contentDigestOf(toHex(await crypto.subtle.digest("SHA-256", body))));
   headers.set("Content-Type", "application/json");
   // The digest and the strong ETag name these very bytes: never content-coded (identity-only.ts).
-  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
+  withIdentityCoding(headers);
   return plainResponse(new Response(body, { status: 200, headers }));
 }

@@ -13,6 +13,7 @@ import {
   type ValueField,
 } from "../../common/catalog/query-fields";
 import { KEY_PATTERN } from "../../common/catalog/schema";
+import { strictQuery } from "../http/strict-query";
 
 export const MAX_VALUES = 50;
 export const DEFAULT_LIMIT = 20;
@@ -107,7 +108,7 @@ export const CursorParam = z
 
 export const FACETABLE = FACET_FIELDS.map((field) => field.name);
 
-export const ProfileQueryParams = z.strictObject({
+export const ProfileQueryParams = strictQuery({
   ...Object.fromEntries(VALUE_FIELDS.map((field) => [field.name, fieldParam(field)])),
   tested_after: instantParam("tested_after", "Profiles with `last_tested_at` at or after this instant."),
   tested_before: instantParam("tested_before", "Profiles with `last_tested_at` before this instant."),

@@ -10,7 +10,7 @@ import { contentDigestOf, toHex } from "../../common/catalog/digest";
 import type { Manifest } from "../../common/catalog/manifest";
 import { plainResponse } from "./access";
 import { NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
-import { IDENTITY_CODING } from "./identity-only";
+import { withIdentityCoding } from "./identity-only";
 import { ifNoneMatchMatches } from "./conditional";
 import { CACHE_CURRENT, CACHE_PINNED, releasePath } from "./representation";
 
@@ -48,7 +48,7 @@ export async function listResponse(manifest: Manifest, pieces: (string | Uint8Ar
   headers.set("Content-Type", "application/json");
   headers.set("Content-Digest", contentDigestOf(digest));
   // The digest names these bytes: never compressed on the way (identity-only.ts).
-  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
+  withIdentityCoding(headers);
   return plainResponse(new Response(body, { status: 200, headers }));
 }
 

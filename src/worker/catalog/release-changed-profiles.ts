@@ -6,6 +6,7 @@
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
+import { strictQuery } from "../http/strict-query";
 import { Problem } from "../http/problem";
 import { hexOf, storageKeys } from "../../common/catalog/manifest";
 import { problemResponses } from "../http/openapi-responses";
@@ -29,7 +30,7 @@ export function registerChangedProfilesRoute(app: OpenAPIHono<AppEnv>, access: C
       "Not kept when they are more than half the document (`409 changes_too_large`: download the document).",
     request: {
       params: z.object({ release_id: ReleaseIdParam }),
-      query: z.strictObject({
+      query: strictQuery({
         since: ReleaseIdParam.openapi({
           param: { name: "since", in: "query" },
           description: "The release the copy holds: `sha256:<64 hex>` or the bare hex.",

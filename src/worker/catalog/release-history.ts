@@ -120,8 +120,7 @@ export function registerReleaseHistoryRoute(app: OpenAPIHono<AppEnv>, access: Ca
     const next = hasMore && last ? `/v1/releases?limit=${limit}&after=${last.sequence}` : null;
     c.header("Cache-Control", CACHE_CURRENT);
     // CACHE_CURRENT says no-transform, as on every catalog answer: sent as it is (identity-only.ts).
-    for (const [name, value] of Object.entries(IDENTITY_CODING)) c.header(name, value);
-    return c.json({ object: "list" as const, data, has_more: hasMore, next }, 200);
+    return c.json({ object: "list" as const, data, has_more: hasMore, next }, 200, IDENTITY_CODING);
   });
 }
 

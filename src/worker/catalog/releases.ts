@@ -6,7 +6,7 @@ import { NO_QUERY } from "../http/strict-query";
 import { Manifest } from "../../common/catalog/manifest";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { ifNoneMatchMatches, requireIfMatch } from "./conditional";
-import { IDENTITY_CODING } from "./identity-only";
+import { withIdentityCoding } from "./identity-only";
 import { problemResponses } from "../http/openapi-responses";
 import { CODING_HEADERS, CONDITIONAL_PARAMETERS, NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
 import { paramProblem, ReleaseIdParam } from "./params";
@@ -71,6 +71,6 @@ function manifestResponse(c: Context<AppEnv>, manifest: Manifest, pinned: boolea
   requireIfMatch(c.req.header("If-Match"), etag);
   if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
   headers.set("Content-Type", "application/json");
-  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
+  withIdentityCoding(headers);
   return new Response(JSON.stringify(manifest), { status: 200, headers });
 }

@@ -8,7 +8,7 @@ import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 import { decideRange } from "./byte-range";
 import { ifNoneMatchMatches, ifRangeAllowsRange, requireIfMatch } from "./conditional";
-import { IDENTITY_CODING } from "./identity-only";
+import { withIdentityCoding } from "./identity-only";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
 import { wholePartBody } from "./part-cache";
 import type { ByteRepresentation } from "./representation";
@@ -23,7 +23,7 @@ export async function serveBytes(c: Context<AppEnv>, representation: ByteReprese
 
   headers.set("Accept-Ranges", "bytes");
   headers.set("Content-Type", representation.contentType);
-  for (const [name, value] of Object.entries(IDENTITY_CODING)) headers.set(name, value);
+  withIdentityCoding(headers);
   headers.set("Repr-Digest", representation.digest); // RFC 9530 §3: digest of the whole representation
   // RFC 9110 §14.2: range handling is defined for GET only.
   const honourRange = c.req.method === "GET" && ifRangeAllowsRange(c.req.header("If-Range"), etag);

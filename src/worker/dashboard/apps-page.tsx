@@ -27,7 +27,7 @@ function PendingAdmin() {
 
 function AppCard(props: { app: AuthorizedApp }) {
   const { app } = props;
-  const pending = app.adminApproval === "pending";
+  const pending = app.adminRequest === "pending";
   return (
     <li class="app-card">
       <h3>{app.appName}</h3>
@@ -37,7 +37,7 @@ function AppCard(props: { app: AuthorizedApp }) {
       <p>It may:</p>
       <ScopeList scopes={pending ? app.scopes.filter((scope) => scope !== ADMIN_SCOPE) : app.scopes} />
       {pending ? <PendingAdmin /> : null}
-      {app.adminApproval === "approved" ? <p class="hint">Full access (admin) was approved by an operator.</p> : null}
+      {app.adminRequest === "approved" ? <p class="hint">Full access (admin) was approved by an operator.</p> : null}
       <a class="button danger" href={revokeAppPath(app.grantId)}>
         Revoke access<span class="visually-hidden"> of {app.appName}</span>
       </a>

@@ -1,11 +1,11 @@
 /**
  * The OAuth grants of an account, as the "Authorized apps" page shows them, and their
  * revocation. Grants live in the OAuth library (through src/worker/auth/oauth/provider.ts); revoking
- * one marks it revoked in its KeyGuard first, which refuses its access tokens at the very next
+ * one marks it revoked in its SubjectGuard first, which refuses its access tokens at the very next
  * request everywhere, then deletes the grant and its tokens from the library and the app's `admin`
  * approval, as POST /oauth/revoke does (src/worker/auth/oauth/grant-revocation.ts).
  */
-import { readAdminApproval, type AdminApproval } from "../auth/oauth/admin-approval";
+import { readAdminRequest, type AdminRequest } from "../auth/oauth/admin-request-record";
 import { endGrant, everyGrant, findGrant } from "../auth/oauth/grant-revocation";
 import { oauthApi } from "../auth/oauth/provider";
 import { ADMIN_SCOPE } from "../../common/auth/scopes";
@@ -19,7 +19,7 @@ export interface AuthorizedApp {
   /** Unix seconds. */
   grantedAt: number;
   /** For a grant that asked for `admin`: whether an operator has approved it yet. */
-  adminApproval: AdminApproval["status"] | null;
+  adminRequest: AdminRequest["status"] | null;
 }
 
 /** The registered name of an OAuth client, or undefined when there is no such client. */
@@ -48,8 +48,8 @@ export async function authorizedApps(env: Env, requestUrl: string, accountId: st
       appName: await nameOf(grant.clientId),
       scopes: grant.scope,
       grantedAt: grant.createdAt,
-      adminApproval: grant.scope.includes(ADMIN_SCOPE)
-        ? ((await readAdminApproval(env.OAUTH_KV, accountId, grant.clientId))?.status ?? "pending")
+      adminRequest: grant.scope.includes(ADMIN_SCOPE)
+        ? ((await readAdminRequest(env.OAUTH_KV, accountId, grant.clientId))?.status ?? "pending")
         : null,
     })),
   );
@@ -74,7 +74,7 @@ export async function revokeAuthorizedApp(
   grantId: string,
 ): Promise<boolean> {
   const api = oauthApi(env, requestUrl);
-  // Only a grant listed under this account may be touched: the KeyGuard is named by grant id alone.
+  // Only a grant listed under this account may be touched: the SubjectGuard is named by grant id alone.
   const grant = await findGrant(api, accountId, grantId);
   if (!grant) return false;
   await endGrant(env, api, { grantId, userId: accountId, clientId: grant.clientId });

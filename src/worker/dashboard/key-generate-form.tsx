@@ -23,13 +23,13 @@ export function KeyGenerateForm(props: {
   session: WebSession;
   formId: string;
   deploymentMode: KeyMode;
-  adminApproved: boolean;
+  adminCleared: boolean;
   values: KeyFormValues;
   errors: Partial<Record<KeyFormField, string>>;
 }) {
   const { values, errors } = props;
   const otherMode = props.deploymentMode === "live" ? "test" : "live";
-  const offered = SCOPES.filter((scope) => scope !== ADMIN_SCOPE || props.adminApproved);
+  const offered = SCOPES.filter((scope) => scope !== ADMIN_SCOPE || props.adminCleared);
   return (
     <form method="post" action={DASHBOARD_PATHS.keys} class="stacked" novalidate>
       <CsrfField token={props.session.csrfToken} />
@@ -97,7 +97,7 @@ export function KeyGenerateForm(props: {
             </label>
           ))}
         </div>
-        {props.adminApproved ? null : (
+        {props.adminCleared ? null : (
           <p class="hint">The admin scope is available once an operator approves it for your account.</p>
         )}
         <FieldError id="scopes-error" message={errors.scopes} />

@@ -91,7 +91,7 @@ export function KeysPage(props: KeysPageProps) {
             session={props.session}
             formId={props.formId}
             deploymentMode={props.deploymentMode}
-            adminApproved={props.account.admin_approved}
+            adminCleared={props.account.admin_approved}
             values={props.form}
             errors={props.formErrors ?? {}}
           />

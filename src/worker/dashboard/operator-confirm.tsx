@@ -14,7 +14,7 @@ import type { Child } from "hono/jsx";
 import { accountObject } from "../auth/accounts";
 import type { AccountView } from "../auth/account-views";
 import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
-import { readAdminApproval } from "../auth/oauth/admin-approval";
+import { readAdminRequest } from "../auth/oauth/admin-request-record";
 import { ADMIN_SCOPE } from "../../common/auth/scopes";
 import { CsrfField } from "../web/csrf";
 import { ConfirmPage } from "./confirm-page";
@@ -87,7 +87,7 @@ export async function confirmApproveRequest(c: OperatorContext) {
   const account = await accountOf(c, accountId);
   const request =
     account && clientId && fitsStorageKey(clientId)
-      ? await readAdminApproval(c.env.OAUTH_KV, accountId, clientId)
+      ? await readAdminRequest(c.env.OAUTH_KV, accountId, clientId)
       : null;
   if (!account || request?.status !== "pending") {
     return renderDashboardError(

@@ -4,7 +4,7 @@
  */
 import type { Child } from "hono/jsx";
 import type { AccountView } from "../auth/account-views";
-import type { AdminApproval } from "../auth/oauth/admin-approval";
+import type { AdminRequest } from "../auth/oauth/admin-request-record";
 import { CsrfField } from "../web/csrf";
 import type { WebSession } from "../web/session";
 import { ADMIN_REQUEST_PATHS, adminKeysPath, approveRequestPath, withdrawAdminKeysPath } from "./context";
@@ -13,12 +13,12 @@ import { DashboardPage, Notice } from "./page";
 
 /** A row of the waiting or the approved requests. */
 export interface PendingRequestRow {
-  request: AdminApproval;
+  request: AdminRequest;
   accountEmail: string;
 }
 
 /** Approve leads to a confirmation page; Reject acts at once (the customer may ask again). */
-function Decisions(props: { session: WebSession; request: AdminApproval; who: string }) {
+function Decisions(props: { session: WebSession; request: AdminRequest; who: string }) {
   return (
     <div class="actions compact">
       <a class="button primary" href={approveRequestPath(props.request.account_id, props.request.client_id)}>
@@ -32,7 +32,7 @@ function Decisions(props: { session: WebSession; request: AdminApproval; who: st
 /** A form that acts at once on one request (CSRF-protected): Reject, or Withdraw (its grants holding admin end). */
 function RequestForm(props: {
   session: WebSession;
-  request: AdminApproval;
+  request: AdminRequest;
   action: string;
   label: string;
   hidden: string;
@@ -55,8 +55,8 @@ function RequestsTable(props: {
   rows: readonly PendingRequestRow[];
   empty: string;
   caption: string;
-  when: { label: string; of: (request: AdminApproval) => string };
-  action: { label: string; render: (request: AdminApproval, who: string) => Child };
+  when: { label: string; of: (request: AdminRequest) => string };
+  action: { label: string; render: (request: AdminRequest, who: string) => Child };
 }) {
   if (props.rows.length === 0) return <p class="empty">{props.empty}</p>;
   return (

@@ -1,8 +1,12 @@
 /**
  * The API's documentation: /openapi.json (openapi-document.ts completes what zod-openapi
  * generates), the interactive reference at /docs and the error codes at /docs/errors.
+ * /openapi.json is a `createRoute` like every JSON route. The HTML pages (/, /docs, /docs/errors)
+ * stay plain Hono routes, documented here with `registerPath` and refusing queries with
+ * `noQueryParameters()`: they render through the page layout (JSX, a CSP nonce per answer), and
+ * zod-openapi's typed responses describe JSON bodies, not pages.
  */
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
 import { openApiDocument } from "../http/openapi-document";
 import { ProblemSchema } from "../http/problem";
@@ -10,7 +14,8 @@ import { registerErrorsPage } from "./errors-page";
 import { HOME_PATH, registerHomePage } from "./home-page";
 import { DOCS_PATHS, DOCS_TAG } from "./paths";
 import { registerReferencePage } from "./reference-page";
-import { noQueryParameters } from "../http/strict-query";
+import { plainResponse } from "../http/plain-response";
+import { NO_QUERY } from "../http/strict-query";
 
 const TAGS = [
   { name: "Catalog", description: "The catalog document, its parts and release manifests. Scope `read:catalog`." },
@@ -49,22 +54,34 @@ const html = (description: string) => ({
   content: { "text/html": { schema: { type: "string" as const } } },
 });
 
+const documented = { tags: [DOCS_TAG], security: [] };
+
+const documentRoute = createRoute({
+  ...documented,
+  method: "get",
+  path: DOCS_PATHS.document,
+  operationId: "getOpenApiDocument",
+  summary: "This OpenAPI 3.1 description",
+  request: { query: NO_QUERY },
+  responses: {
+    200: {
+      description: "The description, for this deployment's origin.",
+      content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
+    },
+  },
+});
+
 export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.register("Problem", ProblemSchema);
-  const documented = { tags: [DOCS_TAG], security: [] };
-  app.openAPIRegistry.registerPath({
-    ...documented,
-    method: "get",
-    path: DOCS_PATHS.document,
-    operationId: "getOpenApiDocument",
-    summary: "This OpenAPI 3.1 description",
-    responses: {
-      200: {
-        description: "The description, for this deployment's origin.",
-        content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
-      },
-    },
-  });
+  app.openapi(documentRoute, (c) =>
+    plainResponse(
+      c.body(documentAt(app, c.var.publicOrigin), 200, {
+        "Content-Type": "application/json",
+        // Always the deployed routes: revalidated (no validator, so refetched) on every use.
+        "Cache-Control": "no-cache",
+      }),
+    ),
+  );
   app.openAPIRegistry.registerPath({
     ...documented,
     method: "get",
@@ -101,13 +118,6 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     },
   });
 
-  app.get(DOCS_PATHS.document, noQueryParameters(), (c) =>
-    c.body(documentAt(app, c.var.publicOrigin), 200, {
-      "Content-Type": "application/json",
-      // Always the deployed routes: revalidated (no validator, so refetched) on every use.
-      "Cache-Control": "no-cache",
-    }),
-  );
   registerReferencePage(app);
   registerErrorsPage(app);
   registerHomePage(app);

@@ -32,33 +32,46 @@ export type StrictQueryRequest = {
   request: { query: NonNullable<NonNullable<RouteConfig["request"]>["query"]> };
 };
 
-interface QueryProblemEntry {
+export interface QueryProblemEntry {
   parameter: string;
   /** The same name, as `bad_request` entries call it, so one reader handles both problems. */
   path: string;
   message: string;
   code: string;
+  /** The values the parameter takes, where a route lists them (the query routes). */
+  allowed?: readonly string[];
+}
+
+type QueryIssue = z.ZodError["issues"][number];
+
+/** One entry per parameter of an `unrecognized_keys` issue (a strict query's message names the accepted ones). */
+export function unknownParameterEntries(issue: QueryIssue): QueryProblemEntry[] {
+  if (issue.code !== "unrecognized_keys") return [];
+  return issue.keys.map((key) => ({
+    parameter: key,
+    path: key,
+    message: `unknown query parameter "${key}": ${issue.message}`,
+    code: issue.code,
+  }));
+}
+
+/** The entry of any other problem of the query: zod's path and message, unless the route says more. */
+function issueEntry(issue: QueryIssue): QueryProblemEntry {
+  const name = issue.path.map(String).join(".");
+  return { parameter: name, path: name, message: issue.message, code: issue.code };
 }
 
 /**
- * The `unknown_parameter` problem for a query with keys the route does not take, else null. Its
- * `errors` lists the unknown parameters first, then every other problem of the same query, so a
- * client learns all that is wrong in one answer.
+ * The one builder of the `unknown_parameter` problem: for a query with keys the route does not
+ * take, else null. Its `errors` lists the unknown parameters first, then every other problem of the
+ * same query (as `describe` words them), so a client learns all that is wrong in one answer.
  */
-export function unknownParameterProblem(error: z.ZodError): Problem | null {
-  const unknown: QueryProblemEntry[] = [];
-  const others: QueryProblemEntry[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        const message = `unknown query parameter "${key}": ${issue.message}`;
-        unknown.push({ parameter: key, path: key, message, code: issue.code });
-      }
-    } else {
-      const name = issue.path.map(String).join(".");
-      others.push({ parameter: name, path: name, message: issue.message, code: issue.code });
-    }
-  }
+export function unknownParameterProblem(
+  error: z.ZodError,
+  describe: (issue: QueryIssue) => QueryProblemEntry = issueEntry,
+): Problem | null {
+  const unknown = error.issues.flatMap(unknownParameterEntries);
+  const others = error.issues.filter((issue) => issue.code !== "unrecognized_keys").map(describe);
   if (unknown.length === 0) return null;
   const names = unknown.map((entry) => JSON.stringify(entry.parameter)).join(", ");
   const accepted = error.issues.find((issue) => issue.code === "unrecognized_keys")?.message ?? "";

@@ -1,6 +1,6 @@
 /**
  * DELETE /v1/keys/{id}: revoke a key of the calling key's account, effective at the very next
- * request everywhere (the key's KeyGuard refuses it before KV catches up). A key may revoke itself
+ * request everywhere (the key's SubjectGuard refuses it before KV catches up). A key may revoke itself
  * and keys with no more scopes than it has (403 `key_not_manageable` otherwise). Idempotent.
  */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";

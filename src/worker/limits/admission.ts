@@ -1,18 +1,18 @@
 /**
  * What the isolate decides for one request, and the limit state it reports with it (the values
  * of `RateLimit`, src/worker/limits/headers.ts):
- * - `remaining`: after a direct admission, the KeyGuard's exact room. From a lease: what this
- *   isolate still holds, plus what the KeyGuard had not given out at its last answer — its
+ * - `remaining`: after a direct admission, the SubjectGuard's exact room. From a lease: what this
+ *   isolate still holds, plus what the SubjectGuard had not given out at its last answer — its
  *   remaining at the grant minus what was used here since, with no refill added. Exact while one
- *   isolate serves the key (the KeyGuard's room then only grows); with several, what other isolates
+ *   isolate serves the key (the SubjectGuard's room then only grows); with several, what other isolates
  *   were granted after that answer (≤ 1 s ago) is not subtracted.
- * - `resetMs`: when the allowance is whole at the latest. The KeyGuard's TAT A counts every granted
+ * - `resetMs`: when the allowance is whole at the latest. The SubjectGuard's TAT A counts every granted
  *   admission as used at its grant; admissions used later can only push that to the TAT of this
  *   isolate's own spends (`spentTat`, a GCRA TAT over them alone: the merged TAT is at most the
  *   larger of the two), and the U admissions still held, usable until E, to max(…, E) + U·T. Other
- *   isolates' leases are bounded the same way by the KeyGuard (`othersResetMs`). Exact as a bound
+ *   isolates' leases are bounded the same way by the SubjectGuard (`othersResetMs`). Exact as a bound
  *   for a key served by one isolate; other isolates' past spends are not known here.
- * Times here are this isolate's clock; the KeyGuard's relative figures are counted from when its
+ * Times here are this isolate's clock; the SubjectGuard's relative figures are counted from when its
  * reply arrived, which is after it computed them, so they only ever grow stale upwards.
  */
 import type { RatePolicy } from "./gcra";
@@ -21,7 +21,7 @@ import type { LeaseReply } from "./lease-protocol";
 export type AdmissionVerdict = "allowed" | "limited" | "revoked";
 export interface Admission {
   verdict: AdmissionVerdict;
-  /** Admitted from this isolate's lease, with no RPC (false: decided by the KeyGuard). */
+  /** Admitted from this isolate's lease, with no RPC (false: decided by the SubjectGuard). */
   leased: boolean;
   policy: RatePolicy;
   remaining: number;
@@ -29,10 +29,10 @@ export interface Admission {
   retryAfterMs: number;
 }
 
-/** The last thing a subject's KeyGuard said about its allowance, on this isolate's clock. */
+/** The last thing a subject's SubjectGuard said about its allowance, on this isolate's clock. */
 export interface LimitView {
   policy: RatePolicy | undefined;
-  /** What the KeyGuard had not given out when it last admitted or granted. */
+  /** What the SubjectGuard had not given out when it last admitted or granted. */
   unleased: number;
   /** GCRA TAT over this isolate's own admissions from leases. */
   spentTat: number;
@@ -78,7 +78,7 @@ export function leaseAdmission(
   };
 }
 
-/** Admitted by the KeyGuard itself: its figures are exact at that moment. */
+/** Admitted by the SubjectGuard itself: its figures are exact at that moment. */
 export function directAdmission(reply: LeaseReply & { verdict: "allowed" }): Admission {
   return {
     verdict: "allowed",

@@ -1,8 +1,8 @@
 /**
  * The isolate's side of admission leases (docs/rate-limits.md "Admission leases"): per subject, the leases its
- * KeyGuard granted, spent in memory with no RPC while they last.
+ * SubjectGuard granted, spent in memory with no RPC while they last.
  * - Lease sizes follow this isolate's recent rate for the subject (DemandMeter) over a horizon of
- *   four round trips, 250–500 ms, plus the requests waiting; the KeyGuard caps them at a quarter of
+ *   four round trips, 250–500 ms, plus the requests waiting; the SubjectGuard caps them at a quarter of
  *   the burst. Below two admissions per horizon a lease is not worth holding (it would keep
  *   admissions from other isolates for nothing).
  * - Ahead of need (when what is left would not outlast two round trips at the recent rate, or a
@@ -11,11 +11,11 @@
  * - A request only ever awaits its own RPC: workerd cancels a request that waits on another
  *   request's I/O as hung. One that finds no admission left asks for a lease if one is worth it
  *   and none is on its way, and takes the first admission of it; otherwise its RPC admits it in the
- *   KeyGuard directly, with exact figures — so a lease never limits throughput either.
+ *   SubjectGuard directly, with exact figures — so a lease never limits throughput either.
  * - A lease admits until `sent + ttl − margin` on this isolate's clock: it was sent before the
- *   KeyGuard granted it, so it ends here before it ends there, whatever the clocks say. One that
+ *   SubjectGuard granted it, so it ends here before it ends there, whatever the clocks say. One that
  *   arrives after that is handed back unused.
- * - A spent lease is handed back with the next RPC, so the KeyGuard stops counting it as held.
+ * - A spent lease is handed back with the next RPC, so the SubjectGuard stops counting it as held.
  * - A refusal is remembered until its Retry-After, a revocation for good: neither costs an RPC
  *   again. A strict subject (the reply says so) gets no lease: each of its requests asks.
  * Memory: at most MAX_SUBJECTS subjects, the least recently renewed forgotten first.
@@ -37,7 +37,7 @@ export interface LeaseSource {
   acquire(request: LeaseRequest): Promise<LeaseReply>;
 }
 
-/** One request's means: its subject's KeyGuard, its mode's policy, and how to finish work after the response. */
+/** One request's means: its subject's SubjectGuard, its mode's policy, and how to finish work after the response. */
 export interface AdmissionContext {
   source: () => LeaseSource;
   policy: RatePolicy;
@@ -91,7 +91,7 @@ export class LeaseBook {
     return flight ? this.#leased(subject, ctx, flight) : this.#direct(subject, ctx);
   }
 
-  /** The first admission of the lease this request asked for; the KeyGuard's own if it brought none usable. */
+  /** The first admission of the lease this request asked for; the SubjectGuard's own if it brought none usable. */
   async #leased(subject: Subject, ctx: AdmissionContext, flight: Promise<LeaseReply>): Promise<Admission> {
     const reply = await flight;
     const now = this.#now();
@@ -162,7 +162,7 @@ export class LeaseBook {
   }
 
   /**
-   * One request admitted (or not) by the KeyGuard itself: a strict subject's, or one that found no
+   * One request admitted (or not) by the SubjectGuard itself: a strict subject's, or one that found no
    * admission here. Refused, it still takes one this isolate was granted meanwhile (a lease that
    * arrived while it asked), so that no granted admission goes unused while requests are refused.
    */

@@ -1,5 +1,5 @@
 /**
- * The KeyGuard's admission ledger: GCRA (src/worker/limits/gcra.ts) extended with leases. Pure: the
+ * The SubjectGuard's admission ledger: GCRA (src/worker/limits/gcra.ts) extended with leases. Pure: the
  * caller passes the clock, so tests drive time directly.
  *
  * GCRA as a bucket: capacity B (burst), refilled at ρ (rate) per second; an admission takes one
@@ -180,7 +180,7 @@ export class LeaseLedger {
   }
 }
 
-/** The KeyGuard's answer to one request (a subject not revoked): a lease, or for a strict subject or a `direct` request one admission. */
+/** The SubjectGuard's answer to one request (a subject not revoked): a lease, or for a strict subject or a `direct` request one admission. */
 export function answerLease(
   ledger: LeaseLedger,
   now: number,

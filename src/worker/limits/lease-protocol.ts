@@ -1,6 +1,6 @@
 /**
- * What an isolate and a KeyGuard say to each other about admission leases (docs/rate-limits.md "Admission
- * leases"). One RPC, `KeyGuard.acquire`: the isolate asks for `want` admissions, hands back the
+ * What an isolate and a SubjectGuard say to each other about admission leases (docs/rate-limits.md "Admission
+ * leases"). One RPC, `SubjectGuard.acquire`: the isolate asks for `want` admissions, hands back the
  * leases it has finished since its last call, and gets a lease, a direct admission (strict keys),
  * a refusal or the news that the subject is revoked.
  */
@@ -8,8 +8,8 @@ import type { RatePolicy } from "./gcra";
 
 /**
  * How long a lease may admit, counted from the moment the isolate *sent* its request (before the
- * KeyGuard granted it, so no clock of the KeyGuard is trusted). It is the revocation bound: the
- * KeyGuard refuses renewals from the moment it is revoked, and no lease outlives this.
+ * SubjectGuard granted it, so no clock of the SubjectGuard is trusted). It is the revocation bound: the
+ * SubjectGuard refuses renewals from the moment it is revoked, and no lease outlives this.
  */
 export const LEASE_TTL_MS = 1_000;
 /** The isolate stops using a lease this much earlier: its frozen clock lags real time by at most that. */
@@ -28,16 +28,16 @@ export interface LeaseReturn {
 }
 
 export interface LeaseRequest {
-  /** Admissions wanted (the KeyGuard grants at most `maxLeaseSize`, and only what the policy has room for). */
+  /** Admissions wanted (the SubjectGuard grants at most `maxLeaseSize`, and only what the policy has room for). */
   want: number;
   finished: LeaseReturn[];
-  /** The subject's mode's policy; an operator override in the KeyGuard wins. */
+  /** The subject's mode's policy; an operator override in the SubjectGuard wins. */
   policy: RatePolicy;
-  /** One admission decided by the KeyGuard itself, no lease (a lease came back too late to use). */
+  /** One admission decided by the SubjectGuard itself, no lease (a lease came back too late to use). */
   direct?: boolean;
 }
 
-/** Milliseconds, relative to the KeyGuard's clock when it answered. */
+/** Milliseconds, relative to the SubjectGuard's clock when it answered. */
 interface LimitState {
   policy: RatePolicy;
   /** Until the allowance is whole, if every admission granted so far was used at once. */

@@ -1,7 +1,7 @@
 /**
  * Rate-limit policies per key mode, from the `RATE_LIMITS` var of wrangler.toml (defaults like
  * Stripe's: live 100 req/s, test 25 req/s, each with a burst of one second's worth). A per-key
- * override set by an operator (`npm run keys -- limits`) lives in the key's KeyGuard and wins.
+ * override set by an operator (`npm run operator -- limits`) lives in the key's SubjectGuard and wins.
  */
 import { z } from "@hono/zod-openapi";
 import type { KeyMode } from "../../common/auth/api-key";

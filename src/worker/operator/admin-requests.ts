@@ -1,5 +1,5 @@
 /**
- * The operator API's side of OAuth `admin` approval (what `npm run keys -- admin-requests`,
+ * The operator API's side of OAuth `admin` approval (what `npm run operator -- admin-requests`,
  * `approve-admin --client` and `reject-admin` call). The decisions are src/worker/auth/oauth/
  * admin-requests.ts's, the same the dashboard's operator page makes:
  * - GET  /operator/v1/admin-requests[?account_id=][&status=pending|approved]         requests (pending by default)
@@ -11,7 +11,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { accountObject } from "../auth/accounts";
 import { ACCOUNT_ID_PATTERN } from "../../common/auth/ids";
-import type { AdminApproval, AdminRequestView } from "../auth/oauth/admin-approval";
+import type { AdminRequest, AdminRequestView } from "../auth/oauth/admin-request-record";
 import {
   approveAdminRequest,
   adminRequests,
@@ -39,7 +39,7 @@ const RequestsQuery = strictQuery({
   status: z.enum(["pending", "approved"]).optional(),
 });
 
-async function withAccountEmails(env: Env, requests: readonly AdminApproval[]): Promise<AdminRequestView[]> {
+async function withAccountEmails(env: Env, requests: readonly AdminRequest[]): Promise<AdminRequestView[]> {
   const emails = new Map<string, Promise<string | null>>();
   const emailOf = (id: string) => {
     if (!emails.has(id))
@@ -56,13 +56,13 @@ async function withAccountEmails(env: Env, requests: readonly AdminApproval[]): 
   );
 }
 
-function decided(outcome: AdminDecision, target: { account_id: string; client_id: string }): AdminApproval {
+function decided(outcome: AdminDecision, target: { account_id: string; client_id: string }): AdminRequest {
   if (outcome.ok) return outcome.request;
   const which = `account ${target.account_id} and client ${target.client_id}`;
   if (outcome.reason === "not_found") {
     throw new Problem(
       "admin_request_not_found",
-      `No admin request for ${which}: the customer has not asked for admin through this app, or it was rejected. See npm run keys -- admin-requests.`,
+      `No admin request for ${which}: the customer has not asked for admin through this app, or it was rejected. See npm run operator -- admin-requests.`,
     );
   }
   throw new Problem("admin_request_decided", `The admin request for ${which} was already approved; nothing changed.`);
@@ -123,7 +123,7 @@ function registerWithdrawal(app: OpenAPIHono<AppEnv>, requestPath: string) {
       if (!outcome.ok)
         throw new Problem(
           "admin_request_pending",
-          `The admin request for ${which} is still waiting, not approved; reject it instead (npm run keys -- reject-admin).`,
+          `The admin request for ${which} is still waiting, not approved; reject it instead (npm run operator -- reject-admin).`,
         );
       return c.json({ request: outcome.request, revoked_grants: outcome.revokedGrants });
     },

@@ -1,5 +1,5 @@
 /**
- * `requireOperator()`: the operator API (/operator/v1/*, used by `npm run keys`) answers only to
+ * `requireOperator()`: the operator API (/operator/v1/*, used by `npm run operator`) answers only to
  * `Authorization: Bearer <OPERATOR_SECRET>`, a Worker secret (`wrangler secret put OPERATOR_SECRET`;
  * locally `.dev.vars` or the value the CLI injects into the worker it starts). Without the secret
  * configured, the operator API does not exist (404), so a deployment is closed by default.

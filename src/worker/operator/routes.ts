@@ -1,7 +1,7 @@
 /**
- * The operator API behind `npm run keys` (scripts/keys.ts): accounts, keys of any account, admin
+ * The operator API behind `npm run operator` (scripts/operator.ts): accounts, keys of any account, admin
  * approval (for API keys here; for OAuth apps in admin-requests.ts), per-key rate limits
- * and strict admission (every request asks the key's KeyGuard). It runs inside the worker because
+ * and strict admission (every request asks the key's SubjectGuard). It runs inside the worker because
  * the Durable Objects that own accounts and keys can only be reached there, the same way locally
  * and on Cloudflare; it is left out of /openapi.json and closed unless OPERATOR_SECRET is set
  * (src/worker/operator/auth.ts).
@@ -130,7 +130,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { key_id } = c.req.valid("param");
       await ownerOf(c.env, key_id);
-      const guard = await c.env.KEY_GUARDS.getByName(key_id).setPolicyOverride(c.req.valid("json"));
+      const guard = await c.env.SUBJECT_GUARDS.getByName(key_id).setPolicyOverride(c.req.valid("json"));
       return c.json({ key_id, policy_override: guard.policyOverride });
     },
   );
@@ -140,7 +140,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { key_id } = c.req.valid("param");
       await ownerOf(c.env, key_id);
-      await c.env.KEY_GUARDS.getByName(key_id).setPolicyOverride(null);
+      await c.env.SUBJECT_GUARDS.getByName(key_id).setPolicyOverride(null);
       return c.json({ key_id, policy_override: null });
     },
   );
@@ -148,7 +148,7 @@ export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
   registerAdmissionMode(app);
 }
 
-/** Strict: every request of the key asks its KeyGuard (no leases); answers once earlier leases have ended. */
+/** Strict: every request of the key asks its SubjectGuard (no leases); answers once earlier leases have ended. */
 function registerAdmissionMode(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     operatorRoute({
@@ -159,15 +159,15 @@ function registerAdmissionMode(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { key_id } = c.req.valid("param");
       await ownerOf(c.env, key_id);
-      const guard = await c.env.KEY_GUARDS.getByName(key_id).setStrict(c.req.valid("json").strict);
+      const guard = await c.env.SUBJECT_GUARDS.getByName(key_id).setStrict(c.req.valid("json").strict);
       return c.json({ key_id, strict: guard.strict });
     },
   );
 }
 
-/** A key's account, from its KeyGuard (bound at creation): operators act on a key id alone. */
+/** A key's account, from its SubjectGuard (bound at creation): operators act on a key id alone. */
 async function ownerOf(env: Env, keyId: string): Promise<string> {
-  const { owner } = await env.KEY_GUARDS.getByName(keyId).describe();
+  const { owner } = await env.SUBJECT_GUARDS.getByName(keyId).describe();
   if (!owner) throw new Problem("key_not_found", `No key ${keyId} on the ${env.DEPLOYMENT} deployment.`);
   return owner;
 }

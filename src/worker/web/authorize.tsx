@@ -7,7 +7,7 @@
  * after a POST are 303 (RFC 9700 §4.12).
  */
 import type { Context, Hono } from "hono";
-import { requestAdminApproval } from "../auth/oauth/admin-approval";
+import { recordAdminRequest } from "../auth/oauth/admin-request-record";
 import { checkAuthorizeRequest } from "../auth/oauth/authorize-request";
 import { AuthorizationError, OAUTH_ENDPOINTS, oauthApi, type GrantProps } from "../auth/oauth/provider";
 import { withSealedCode } from "../auth/oauth/token-format";
@@ -95,7 +95,7 @@ async function submitDecision(c: Context<WebEnv>) {
     const request = approved.request;
     if (request.scope.includes(ADMIN_SCOPE)) {
       const client = await api.lookupClient(request.clientId);
-      await requestAdminApproval(c.env.OAUTH_KV, {
+      await recordAdminRequest(c.env.OAUTH_KV, {
         accountId: session.accountId,
         clientId: request.clientId,
         clientName: client?.clientName ?? request.clientId,

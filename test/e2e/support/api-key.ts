@@ -1,6 +1,6 @@
 /**
  * Every e2e server gets an API key of its deployment's mode (live on production, test on the
- * sandbox), made through the operator API that `npm run keys` drives, so that e2e requests and
+ * sandbox), made through the operator API that `npm run operator` drives, so that e2e requests and
  * CLI calls authenticate like a customer's. `e2eFetch` and `pullCatalog` add it.
  */
 import { randomBytes } from "node:crypto";

@@ -1,6 +1,6 @@
 /**
  * Tools for the lease tests: seeded randomness, the check that a sequence of admissions is one the
- * policy allows, and a simulated KeyGuard that answers with the real ledger (src/worker/limits/lease-ledger.ts)
+ * policy allows, and a simulated SubjectGuard that answers with the real ledger (src/worker/limits/lease-ledger.ts)
  * after an injected round trip, so isolate-side tests run against the real protocol with fake time.
  */
 import { gcraDecide, type RatePolicy } from "../../../src/worker/limits/gcra";
@@ -45,7 +45,7 @@ export function remainingAt(times: readonly number[], policy: RatePolicy, at: nu
 /** No timer for 0 ms: fake timers run a 0 ms timer set during a tick only 1 ms later. */
 const sleep = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
-/** A KeyGuard stand-in: the real ledger and reply, `rttMs` away (half each way), on the (fake) clock. */
+/** A SubjectGuard stand-in: the real ledger and reply, `rttMs` away (half each way), on the (fake) clock. */
 export class SimulatedGuard implements LeaseSource {
   readonly ledger = new LeaseLedger();
   /** When the guard itself admitted a request (direct admissions). */

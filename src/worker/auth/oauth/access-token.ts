@@ -41,12 +41,12 @@ export async function verifyAccessToken(
 
 /**
  * Why the API refuses an access token that `verifyAccessToken` did not accept, in words. A token
- * that is authentically ours (it opens under our key) but whose grant's KeyGuard is marked revoked
+ * that is authentically ours (it opens under our key) but whose grant's SubjectGuard is marked revoked
  * was revoked, as the API-key path says for a revoked key; anything else is unknown or expired.
  */
 export async function refusedAccessTokenDetail(env: Env, presented: string): Promise<string> {
   const libraryToken = await openToken(env, "access", presented);
-  const guard = libraryToken ? env.KEY_GUARDS.getByName(grantSubject(grantOf(libraryToken).grantId)) : null;
+  const guard = libraryToken ? env.SUBJECT_GUARDS.getByName(grantSubject(grantOf(libraryToken).grantId)) : null;
   if (guard && (await guard.describe()).revoked) {
     return "The access token was revoked: the customer revoked the app's access, or the app revoked its token. Ask the customer to authorize the app again.";
   }

@@ -1,11 +1,11 @@
 /**
  * Makes the end of an OAuth grant immediate everywhere. The library deletes a revoked grant's
  * records from KV, which other locations may still serve for up to 60 s; every API request with
- * an access token also asks the grant's KeyGuard (its rate limiter, src/worker/limits), which is
+ * an access token also asks the grant's SubjectGuard (its rate limiter, src/worker/limits), which is
  * strongly consistent, so marking the grant revoked there refuses its tokens at once (docs/contract.md
  * "Credentials": KV decides what a credential is, never that it is still valid).
  */
-import { dropAdminApproval } from "./admin-approval";
+import { dropAdminRequest } from "./admin-request-record";
 import { grantSubject } from "./grant-guard";
 import type { GrantSummary, OAuthHelpers } from "./provider";
 
@@ -32,7 +32,7 @@ export async function grantScopes(api: OAuthHelpers, userId: string, grantId: st
 }
 
 export async function markGrantRevoked(env: Env, grantId: string): Promise<void> {
-  await env.KEY_GUARDS.getByName(grantSubject(grantId)).revoke();
+  await env.SUBJECT_GUARDS.getByName(grantSubject(grantId)).revoke();
 }
 
 /** Revokes one grant's tokens at once everywhere, then deletes its records from the library. */
@@ -51,5 +51,5 @@ export async function endGrant(
   grant: { grantId: string; userId: string; clientId: string },
 ): Promise<void> {
   await revokeGrantNow(env, api, grant);
-  await dropAdminApproval(env.OAUTH_KV, grant.userId, grant.clientId);
+  await dropAdminRequest(env.OAUTH_KV, grant.userId, grant.clientId);
 }

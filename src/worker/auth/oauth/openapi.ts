@@ -1,11 +1,16 @@
 /**
- * The OAuth endpoints in /openapi.json: the `oauth2` security scheme (authorization code flow, every
- * scope in plain words) and the protocol endpoints with their form bodies and answers. Documentation
- * only: the handlers are the plain Hono routes of routes.ts, since the library owns the wire format.
+ * The OAuth protocol endpoints as zod-openapi routes (`createRoute`, registered by routes.ts), and
+ * the `oauth2` security scheme (authorization code flow, every scope in plain words).
+ * The library owns their wire format, so zod-openapi must validate nothing here: form and JSON
+ * bodies are documented by reference to a registered schema (a zod schema in the route would make
+ * it parse the body itself and answer its own 400 or 415 where RFC 6749 §5.2 and RFC 7591 §3.2.2
+ * errors are due), and no query schema is declared, since RFC 6749 §3.1 and §3.2 require unknown
+ * parameters to be ignored (`IGNORES_UNKNOWN_QUERY` marks that in /openapi.json).
  */
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/context";
 import { SCOPES } from "../../../common/auth/scopes";
+import { CLIENT_REGISTRATION_ENDPOINT } from "./dynamic-registration";
 import { ACCESS_TOKEN_TTL_SECONDS, OAUTH_ENDPOINTS } from "./provider";
 import { SCOPE_WORDS } from "./scope-words";
 import { IGNORES_UNKNOWN_QUERY } from "../../http/strict-query";
@@ -75,13 +80,93 @@ const RevocationRequest = z
   })
   .openapi("RevocationRequest");
 
-const form = <S extends z.ZodType>(schema: S) => ({
-  body: { content: { "application/x-www-form-urlencoded": { schema } }, required: true },
+/** Bodies the routes document by reference, never validate (see above). */
+const BODY_SCHEMAS = { TokenRequest, RevocationRequest };
+const byReference = (name: keyof typeof BODY_SCHEMAS) => ({ $ref: `#/components/schemas/${name}` });
+const form = (name: keyof typeof BODY_SCHEMAS) => ({
+  body: { content: { "application/x-www-form-urlencoded": { schema: byReference(name) } }, required: true },
 });
 const oauthError = (description: string) => ({ description, content: { "application/json": { schema: OAuthError } } });
 /** The endpoints read at most 16 KiB of form (token-endpoint.ts); the app refuses bodies over 64 KiB first. */
 const FORM_TOO_LARGE = oauthError("invalid_request: the form is over 16 KiB");
+const NO_USABLE_TOKEN_KEY = oauthError("temporarily_unavailable: the deployment has no usable OAUTH_TOKEN_KEY");
+/** RFC 7591 answers: a JSON object, documented without a schema of its own. */
+const anyObject = { type: "object" as const, additionalProperties: {} };
+const json = (description: string) => ({ description, content: { "application/json": { schema: anyObject } } });
+const tags = ["OAuth 2.0"];
 
+export const metadataRoute = createRoute({
+  method: "get",
+  path: OAUTH_ENDPOINTS.metadata,
+  operationId: "getAuthorizationServerMetadata",
+  tags,
+  ...IGNORES_UNKNOWN_QUERY,
+  summary: "Authorization server metadata (RFC 8414)",
+  responses: {
+    200: {
+      description: "Endpoints, scopes, response types, PKCE methods",
+      content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
+    },
+  },
+});
+
+export const tokenRoute = createRoute({
+  method: "post",
+  path: OAUTH_ENDPOINTS.token,
+  operationId: "requestToken",
+  tags,
+  ...IGNORES_UNKNOWN_QUERY,
+  summary: "Exchange a code, or refresh (rotating refresh tokens)",
+  request: form("TokenRequest"),
+  responses: {
+    200: {
+      description: "Tokens (Cache-Control: no-store)",
+      content: { "application/json": { schema: TokenResponse } },
+    },
+    400: oauthError("invalid_request, invalid_grant, invalid_scope, unsupported_grant_type"),
+    401: oauthError("invalid_client"),
+    413: FORM_TOO_LARGE,
+    503: NO_USABLE_TOKEN_KEY,
+  },
+});
+
+export const revocationRoute = createRoute({
+  method: "post",
+  path: OAUTH_ENDPOINTS.revoke,
+  operationId: "revokeToken",
+  tags,
+  ...IGNORES_UNKNOWN_QUERY,
+  summary: "Revoke a token and its grant (RFC 7009)",
+  request: form("RevocationRequest"),
+  responses: {
+    200: { description: "Revoked, or the token was unknown (RFC 7009 §2.2)" },
+    400: oauthError("invalid_request; unauthorized_client: the token was issued to another client (RFC 7009 §2.1)"),
+    401: oauthError("invalid_client"),
+    413: FORM_TOO_LARGE,
+    503: NO_USABLE_TOKEN_KEY,
+  },
+});
+
+export const registrationRoute = createRoute({
+  method: "post",
+  path: CLIENT_REGISTRATION_ENDPOINT,
+  operationId: "registerClient",
+  ...IGNORES_UNKNOWN_QUERY,
+  tags,
+  summary: "Dynamic client registration (RFC 7591): public clients with PKCE",
+  description:
+    '`token_endpoint_auth_method` must be `"none"`; 1–10 `redirect_uris`, https or loopback http. At most 10 per address ' +
+    "(then 10 an hour) and 1000 per deployment (then 1000 a week); unused registrations expire after 7 days.",
+  request: { body: { content: { "application/json": { schema: anyObject } }, required: true } },
+  responses: {
+    201: json("The client: `client_id`, its metadata, no secret"),
+    400: json("invalid_request (not JSON) or invalid_client_metadata"),
+    413: json("invalid_request: the body is over 1 MiB"),
+    429: json("temporarily_unavailable: too many registrations (Retry-After)"),
+  },
+});
+
+/** The `oauth2` security scheme and the bodies the routes name by reference. */
 export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent("securitySchemes", OAUTH_SCHEME_NAME, {
     type: "oauth2",
@@ -95,54 +180,5 @@ export function documentOAuth(app: OpenAPIHono<AppEnv>): void {
       },
     },
   });
-  const tags = ["OAuth 2.0"];
-  app.openAPIRegistry.registerPath({
-    method: "get",
-    path: OAUTH_ENDPOINTS.metadata,
-    operationId: "getAuthorizationServerMetadata",
-    tags,
-    ...IGNORES_UNKNOWN_QUERY,
-    summary: "Authorization server metadata (RFC 8414)",
-    responses: {
-      200: {
-        description: "Endpoints, scopes, response types, PKCE methods",
-        content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
-      },
-    },
-  });
-  app.openAPIRegistry.registerPath({
-    method: "post",
-    path: OAUTH_ENDPOINTS.token,
-    operationId: "requestToken",
-    tags,
-    ...IGNORES_UNKNOWN_QUERY,
-    summary: "Exchange a code, or refresh (rotating refresh tokens)",
-    request: form(TokenRequest),
-    responses: {
-      200: {
-        description: "Tokens (Cache-Control: no-store)",
-        content: { "application/json": { schema: TokenResponse } },
-      },
-      400: oauthError("invalid_request, invalid_grant, invalid_scope, unsupported_grant_type"),
-      401: oauthError("invalid_client"),
-      413: FORM_TOO_LARGE,
-      503: oauthError("temporarily_unavailable: the deployment has no usable OAUTH_TOKEN_KEY"),
-    },
-  });
-  app.openAPIRegistry.registerPath({
-    method: "post",
-    path: OAUTH_ENDPOINTS.revoke,
-    operationId: "revokeToken",
-    tags,
-    ...IGNORES_UNKNOWN_QUERY,
-    summary: "Revoke a token and its grant (RFC 7009)",
-    request: form(RevocationRequest),
-    responses: {
-      200: { description: "Revoked, or the token was unknown (RFC 7009 §2.2)" },
-      400: oauthError("invalid_request; unauthorized_client: the token was issued to another client (RFC 7009 §2.1)"),
-      401: oauthError("invalid_client"),
-      413: FORM_TOO_LARGE,
-      503: oauthError("temporarily_unavailable: the deployment has no usable OAUTH_TOKEN_KEY"),
-    },
-  });
+  for (const [name, schema] of Object.entries(BODY_SCHEMAS)) app.openAPIRegistry.register(name, schema);
 }

@@ -22,7 +22,7 @@ import {
   type TokenExchangeCallbackOptions,
   type TokenExchangeCallbackResult,
 } from "@cloudflare/workers-oauth-provider";
-import { approvedTokenScopes, type ApprovalStore } from "./admin-approval";
+import { approvedTokenScopes, type AdminRequestStore } from "./admin-request-record";
 import { grantSubject, type GrantGuard } from "./grant-guard";
 import { SCOPES } from "../../../common/auth/scopes";
 import { mcpResourceOf } from "../../mcp/resource-id";
@@ -52,11 +52,11 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 /**
  * The bindings the library and this module use. The worker's `Env` has them, and so does the
  * operator CLI's platform proxy (scripts/clients.ts), which is why this is structural. The proxy
- * has no KEY_GUARDS: it manages clients and never issues a token.
+ * has no SUBJECT_GUARDS: it manages clients and never issues a token.
  */
 export interface OAuthEnv {
-  OAUTH_KV: ApprovalStore;
-  KEY_GUARDS?: { getByName(name: string): GrantGuard };
+  OAUTH_KV: AdminRequestStore;
+  SUBJECT_GUARDS?: { getByName(name: string): GrantGuard };
 }
 
 /** What a grant carries for the API (encrypted by the library with a key only the token unwraps). */
@@ -155,8 +155,9 @@ async function enforceGrantPolicy(
   options: TokenExchangeCallbackOptions<OAuthEnv>,
 ): Promise<TokenExchangeCallbackResult> {
   const props = options.props as GrantProps;
-  if (!options.env.KEY_GUARDS) throw new Error("Issuing tokens needs the KEY_GUARDS binding (the grant's KeyGuard)");
-  const guard = options.env.KEY_GUARDS.getByName(grantSubject(options.grantId));
+  if (!options.env.SUBJECT_GUARDS)
+    throw new Error("Issuing tokens needs the SUBJECT_GUARDS binding (the grant's SubjectGuard)");
+  const guard = options.env.SUBJECT_GUARDS.getByName(grantSubject(options.grantId));
   if (options.grantType === "authorization_code") {
     const age = Math.floor(Date.now() / 1000) - props.authorizedAt;
     // The library keeps codes 10 min; ours expire after 60 s.
@@ -169,7 +170,7 @@ async function enforceGrantPolicy(
     // RFC 6749 §4.1.2, RFC 9700 §4.5.3: a code used twice revokes what was issued from it. Only a
     // redemption that passed every check gets here, so a failed attempt cannot use a code up; the
     // claim is atomic, unlike the library's KV read-then-write, so concurrent ones cannot all win.
-    // The KeyGuard is marked first: the library may still be writing the winner's tokens to KV.
+    // The SubjectGuard is marked first: the library may still be writing the winner's tokens to KV.
     if (!(await guard.claimAuthorizationCode())) {
       await guard.revoke();
       throw new OAuthError("invalid_grant", {

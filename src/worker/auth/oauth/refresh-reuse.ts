@@ -3,9 +3,9 @@
  * the previous one usable until its successor is used (a grace window for a lost response), and
  * only refuses an older one. Here a refresh token that was rotated away, presented again, ends the
  * whole grant: the previous token included, since a thief holding it looks exactly like a client
- * retrying. Every rotation is recorded in the grant's KeyGuard, which is strongly consistent and
+ * retrying. Every rotation is recorded in the grant's SubjectGuard, which is strongly consistent and
  * atomic, so of concurrent refreshes with one token one rotates it and the others are reuse. The
- * KeyGuard knows tokens only by SHA-256.
+ * SubjectGuard knows tokens only by SHA-256.
  */
 import { grantSubject } from "./grant-guard";
 import { revokeGrantNow } from "./grant-revocation";
@@ -21,10 +21,10 @@ export async function refreshTokenId(libraryToken: string): Promise<string> {
 }
 
 function guardOf(env: Env, libraryToken: string) {
-  return env.KEY_GUARDS.getByName(grantSubject(grantOf(libraryToken).grantId));
+  return env.SUBJECT_GUARDS.getByName(grantSubject(grantOf(libraryToken).grantId));
 }
 
-/** Revokes the grant in the KeyGuard (at once, everywhere) and deletes its records from KV. */
+/** Revokes the grant in the SubjectGuard (at once, everywhere) and deletes its records from KV. */
 async function endGrant(
   env: Env,
   api: OAuthHelpers,
@@ -44,7 +44,7 @@ async function endGrant(
   );
 }
 
-/** What the grant's KeyGuard knows of a refresh token: current, retired, unknown, or the grant revoked. */
+/** What the grant's SubjectGuard knows of a refresh token: current, retired, unknown, or the grant revoked. */
 export async function refreshTokenState(env: Env, libraryToken: string) {
   return guardOf(env, libraryToken).refreshTokenState(await refreshTokenId(libraryToken));
 }

@@ -1,28 +1,26 @@
 /**
  * POST /oauth/register (RFC 7591), bounded before the library stores anything, so an anonymous
  * caller cannot fill OAUTH_KV: each address may register 10 clients an hour, and the deployment
- * 1000 a week (the TTL of an unused registration), each a GCRA budget in a KeyGuard admitting
+ * 1000 a week (the TTL of an unused registration), each a GCRA budget in a SubjectGuard admitting
  * directly. Every attempt counts, valid or not. Refusals are RFC 6749 §5.2 JSON, 429 with
  * Retry-After; what is registered and refused otherwise: dynamic-registration.ts.
  */
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { IGNORES_UNKNOWN_QUERY } from "../../http/strict-query";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { clientAddressOf } from "../../limits/ip-throttle";
 import type { RatePolicy } from "../../limits/gcra";
 import { retryAfterSeconds } from "../../limits/headers";
-import { CLIENT_REGISTRATION_ENDPOINT, CLIENT_REGISTRATION_TTL_SECONDS } from "./dynamic-registration";
+import { CLIENT_REGISTRATION_TTL_SECONDS } from "./dynamic-registration";
 import { oauthErrorResponse, serveProtocol } from "./token-endpoint";
 
 export const REGISTRATIONS_PER_ADDRESS: RatePolicy = { rate: 10 / 3600, burst: 10 };
 export const REGISTRATIONS_PER_DEPLOYMENT: RatePolicy = { rate: 1000 / CLIENT_REGISTRATION_TTL_SECONDS, burst: 1000 };
-/** KeyGuard names of the two budgets (API key ids are `key_…`, grants `grant_…`). */
+/** SubjectGuard names of the two budgets (API key ids are `key_…`, grants `grant_…`). */
 export const DEPLOYMENT_REGISTRATIONS_SUBJECT = "registrations";
 export const addressRegistrationsSubject = (address: string) => `registrations_${address}`;
 
 async function admitted(c: Context<AppEnv>, subject: string, policy: RatePolicy): Promise<number> {
-  const reply = await c.env.KEY_GUARDS.getByName(subject).acquire({ want: 1, finished: [], policy, direct: true });
+  const reply = await c.env.SUBJECT_GUARDS.getByName(subject).acquire({ want: 1, finished: [], policy, direct: true });
   return reply.verdict === "limited" ? retryAfterSeconds(reply.retryAfterMs) : 0;
 }
 
@@ -47,32 +45,4 @@ export async function registrationEndpoint(c: Context<AppEnv>): Promise<Response
     }
   }
   return serveProtocol(c, c.req.raw);
-}
-
-/** POST /oauth/register in /openapi.json (documentation only: the library owns the wire format). */
-export function documentRegistration(app: OpenAPIHono<AppEnv>) {
-  const json = (description: string) => ({
-    description,
-    content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
-  });
-  app.openAPIRegistry.registerPath({
-    method: "post",
-    path: CLIENT_REGISTRATION_ENDPOINT,
-    operationId: "registerClient",
-    ...IGNORES_UNKNOWN_QUERY,
-    tags: ["OAuth 2.0"],
-    summary: "Dynamic client registration (RFC 7591): public clients with PKCE",
-    description:
-      '`token_endpoint_auth_method` must be `"none"`; 1–10 `redirect_uris`, https or loopback http. At most 10 per address ' +
-      "(then 10 an hour) and 1000 per deployment (then 1000 a week); unused registrations expire after 7 days.",
-    request: {
-      body: { content: { "application/json": { schema: z.record(z.string(), z.unknown()) } }, required: true },
-    },
-    responses: {
-      201: json("The client: `client_id`, its metadata, no secret"),
-      400: json("invalid_request (not JSON) or invalid_client_metadata"),
-      413: json("invalid_request: the body is over 1 MiB"),
-      429: json("temporarily_unavailable: too many registrations (Retry-After)"),
-    },
-  });
 }

@@ -1,15 +1,17 @@
 /**
  * Registers the protocol endpoints of the authorization server: metadata (RFC 8414), token
- * (RFC 6749 §3.2) and revocation (RFC 7009). The interactive `/oauth/authorize` page lives in
- * src/worker/web. Dynamic client registration (RFC 7591): registration-endpoint.ts.
+ * (RFC 6749 §3.2), revocation (RFC 7009) and dynamic client registration (RFC 7591,
+ * registration-endpoint.ts), each its `createRoute` of openapi.ts with its handler, plus the CORS
+ * preflight (OPTIONS) the library answers, which is no operation of /openapi.json. The interactive
+ * `/oauth/authorize` page lives in src/worker/web.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
-import { documentOAuth } from "./openapi";
+import { plainResponse } from "../../http/plain-response";
+import { documentOAuth, metadataRoute, registrationRoute, revocationRoute, tokenRoute } from "./openapi";
 import { OAUTH_ENDPOINTS } from "./provider";
-import { CLIENT_REGISTRATION_ENDPOINT } from "./dynamic-registration";
-import { documentRegistration, registrationEndpoint } from "./registration-endpoint";
+import { registrationEndpoint } from "./registration-endpoint";
 import { revocationEndpoint, serveProtocol, tokenEndpoint } from "./token-endpoint";
 
 /** RFC 8414 §3: the library's document, pointed at our revocation endpoint and trimmed to S256. */
@@ -36,16 +38,19 @@ function revocationPreflight(c: Context<AppEnv>): Promise<Response> {
   return serveProtocol(c, new Request(new URL(OAUTH_ENDPOINTS.token, c.var.publicOrigin), c.req.raw));
 }
 
+/** A handler answering the library's own Response, whose shape its route documents. */
+const libraryAnswer = (handler: (c: Context<AppEnv>) => Promise<Response>) => async (c: Context<AppEnv>) =>
+  plainResponse(await handler(c));
+
 export function registerOAuthEndpoints(app: OpenAPIHono<AppEnv>): void {
   documentOAuth(app);
-  app.on(["GET", "OPTIONS"], OAUTH_ENDPOINTS.metadata, serverMetadata);
   // Other methods get the app's 405 with Allow (src/worker/http/allowed-methods.ts).
-  app.on(["POST", "OPTIONS"], OAUTH_ENDPOINTS.token, (c) =>
-    c.req.method === "OPTIONS" ? serveProtocol(c, c.req.raw) : tokenEndpoint(c),
-  );
-  documentRegistration(app);
-  app.on(["POST", "OPTIONS"], CLIENT_REGISTRATION_ENDPOINT, registrationEndpoint);
-  app.on(["POST", "OPTIONS"], OAUTH_ENDPOINTS.revoke, (c) =>
-    c.req.method === "OPTIONS" ? revocationPreflight(c) : revocationEndpoint(c),
-  );
+  app.openapi(metadataRoute, libraryAnswer(serverMetadata));
+  app.options(metadataRoute.path, serverMetadata);
+  app.openapi(tokenRoute, libraryAnswer(tokenEndpoint));
+  app.options(tokenRoute.path, (c) => serveProtocol(c, c.req.raw));
+  app.openapi(revocationRoute, libraryAnswer(revocationEndpoint));
+  app.options(revocationRoute.path, revocationPreflight);
+  app.openapi(registrationRoute, libraryAnswer(registrationEndpoint));
+  app.options(registrationRoute.path, registrationEndpoint);
 }

@@ -11,7 +11,7 @@
  *   `unauthorized_client` (RFC 7009 §2.1) where the library answers 200 and does nothing.
  * - a refresh token rotated away and presented again ends the grant (refresh-reuse.ts).
  * One-time codes and revoked grants are enforced in provider.ts (`enforceGrantPolicy`), where the
- * library has checked the code and before it issues tokens: the grant's KeyGuard decides.
+ * library has checked the code and before it issues tokens: the grant's SubjectGuard decides.
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";

@@ -17,7 +17,7 @@ export async function validTokenClient(
   token: { kind: TokenKind; presented: string; library: string; issuer: string },
 ): Promise<string | null> {
   if (token.kind === "access") return (await verifyAccessToken(env, token.issuer, token.presented))?.clientId ?? null;
-  // Only the grant's current refresh token is valid; its KeyGuard knows which that is.
+  // Only the grant's current refresh token is valid; its SubjectGuard knows which that is.
   if ((await refreshTokenState(env, token.library)) !== "current") return null;
   const { userId, grantId } = grantOf(token.library);
   return (await findGrant(api, userId, grantId))?.clientId ?? null;

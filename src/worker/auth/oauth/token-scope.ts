@@ -4,12 +4,12 @@
  * client asking for either would get a 200 with less than it asked for; we answer `invalid_scope`
  * instead (RFC 6749 §5.2: the requested scope exceeds what the resource owner granted).
  */
-import { approvedTokenScopes, type ApprovalStore } from "./admin-approval";
+import { approvedTokenScopes, type AdminRequestStore } from "./admin-request-record";
 import { ADMIN_SCOPE } from "../../../common/auth/scopes";
 
 /** Why the requested scopes cannot be granted, or null when they can. */
 export async function scopeRefusal(
-  kv: ApprovalStore,
+  kv: AdminRequestStore,
   grant: { accountId: string; clientId: string; scopes: readonly string[] },
   requested: readonly string[],
 ): Promise<string | null> {

@@ -1,6 +1,6 @@
 /**
- * The one admin approval path for OAuth, from the operator's terminal: a customer consents to
- * `admin` for an app, the token comes without it; `npm run keys -- admin-requests` shows the
+ * The one admin request path for OAuth, from the operator's terminal: a customer consents to
+ * `admin` for an app, the token comes without it; `npm run operator -- admin-requests` shows the
  * request (account, email, app); `approve-admin` approves it and the app's next refresh and next
  * authorization carry `admin`; `reject-admin` refuses one, and tokens keep leaving it out.
  * Real `wrangler dev`, the real CLIs, the HTML forms driven over HTTP.
@@ -22,7 +22,7 @@ afterAll(async () => {
   await deployment?.stop();
 });
 
-const keys = (...args: string[]) => runScript("keys.ts", [...args, ...where]);
+const keys = (...args: string[]) => runScript("operator.ts", [...args, ...where]);
 
 interface Tokens {
   access_token: string;
@@ -68,7 +68,7 @@ const refresh = (tokens: Tokens) =>
   tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: deployment.clientId });
 const scopesOf = (tokens: Tokens) => tokens.scope.split(" ").sort();
 
-/** A new customer account made with npm run keys: its sign-in and id. */
+/** A new customer account made with npm run operator: its sign-in and id. */
 async function newCustomer(prefix: string, password: string) {
   const customer = { email: `${prefix}-${Date.now()}@example.com`, password };
   const created = await keys("accounts", "create", "--email", customer.email, "--password", password, "--json");
@@ -86,7 +86,7 @@ async function accountIdOf(email: string): Promise<string> {
   return account!.id;
 }
 
-describe("OAuth admin approval through npm run keys", () => {
+describe("OAuth admin requests through npm run operator", () => {
   it("admin-requests lists the request; approve-admin --account approves it; the next refresh and authorization carry admin", async () => {
     const accountId = await accountIdOf(deployment.account.email);
     const first = await authorizeApp("read:cheeses admin");

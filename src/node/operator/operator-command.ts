@@ -1,6 +1,7 @@
 /**
- * `npm run keys -- <command>`: operator management of accounts, API keys and admin approval,
- * through the worker's operator API (local by default; --remote for a deployed worker). See HELP.
+ * `npm run operator -- <command>` (formerly `npm run keys`): operator management of accounts, API
+ * keys, admin clearance and admin requests, through the worker's operator API (local by default;
+ * `--deployed <url>` for a deployed worker). See HELP.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,25 +15,26 @@ import { DEFAULT_PERSIST_TO } from "../local/deployment-storage";
 import { localStateDir, runningInstance, type RunningInstance } from "../start/running-instance";
 import { OperatorRefusal, type Deployment } from "./operator-client";
 
-const HELP = `Usage: npm run keys -- <command> [options]
+const HELP = `Usage: npm run operator -- <command> [options]
 
 Accounts (an account exists under one id on production and on the sandbox):
   accounts create --email <e> --password <p|-> [--name <n>] [--operator]
                          Create an account (--password - reads it from stdin).
   accounts list          Every account, with the deployments it is on.
 
-Admin approval (the admin scope is never granted without an operator):
+Admin clearance and admin requests (the admin scope is never granted without an operator):
   admin-requests [--account <id>]
                          OAuth apps waiting for admin: account, email, app name, client id.
   approve-admin --account <id> [--client=<client_id>]
-                         Without --client: the account may create API keys with admin, and every
+                         Without --client: admin clearance (the account may create API keys with
+                         admin), and every
                          OAuth app waiting for admin on it is approved (later requests wait again).
                          With --client: only that app's request. Its next token carries admin.
   reject-admin --account <id> [--client=<client_id>]
                          Refuse the waiting OAuth request(s) of the account (all, or that app's);
-                         tokens keep leaving admin out. API-key approval is not changed.
+                         tokens keep leaving admin out. The admin clearance is not changed.
   withdraw-admin --account <id> [--client=<client_id>]
-                         Without --client: withdraw the account's approval for admin API keys (its
+                         Without --client: withdraw the account's admin clearance (its
                          active keys that carry admin are revoked at once) and every approved
                          OAuth app's admin. With --client: only that app's approval. The app's
                          grants that hold admin end: their tokens stop at the next request, and
@@ -46,7 +48,7 @@ Keys (live keys are on production, test keys on the sandbox):
   revoke <key_id>        Revoke a key; refused from its very next request on.
   limits --key <key_id> [--rate <n> --burst <m> | --reset] [--strict | --no-strict]
                          Override the key's rate limit (requests/s, burst); --reset removes it.
-                         --strict: every request asks the key's KeyGuard (no admission leases), so
+                         --strict: every request asks the key's SubjectGuard (no admission leases), so
                          a revocation holds from the very next request; each request is slower.
                          --no-strict: back to leases (a revocation holds everywhere within 1 s).
 
@@ -124,13 +126,15 @@ function deployedUrlOf(values: { deployed?: string; remote: boolean; url?: strin
     throw new UsageError("--deployed <url> names the server: leave out --remote, --url and --persist-to");
   if (!values.remote) return values.deployed;
   if (!values.url) throw new UsageError("--remote needs --url <the deployed worker's URL>");
-  process.stderr.write("keys: --remote --url <url> is deprecated and goes in the next release: use --deployed <url>\n");
+  process.stderr.write(
+    "operator: --remote --url <url> is deprecated and goes in the next release: use --deployed <url>\n",
+  );
   return values.url;
 }
 
-/** `npm run keys` (scripts/keys.ts): parses the arguments, does the work, exits with its code. */
-export function runKeys(): void {
-  runCli("keys", HELP, async (argv) => {
+/** `npm run operator` (scripts/operator.ts): parses the arguments, does the work, exits with its code. */
+export function runOperator(): void {
+  runCli("operator", HELP, async (argv) => {
     const { values, positionals } = parseArgs({
       args: argv,
       options: OPTIONS,
@@ -143,7 +147,7 @@ export function runKeys(): void {
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const local = deployed !== undefined || values.url ? null : localServers(values["persist-to"], log);
     const connections = connect({
-      remote: deployed !== undefined,
+      deployed: deployed !== undefined,
       url: deployed ?? values.url,
       persistTo: local?.persistTo,
       ports: {
@@ -205,7 +209,7 @@ export function runKeys(): void {
       return EXIT.ok;
     } catch (error) {
       if (!(error instanceof OperatorRefusal)) throw error;
-      console.error(`keys: refused (${error.status} ${error.code}): ${error.detail}`);
+      console.error(`operator: refused (${error.status} ${error.code}): ${error.detail}`);
       return EXIT.failed;
     } finally {
       await connections.close();
@@ -249,4 +253,13 @@ function policyFrom(values: {
     );
   }
   return { rate, burst };
+}
+
+/**
+ * `npm run keys` (scripts/keys.ts), the operator CLI's name until this release: "keys" also named
+ * API keys, KV entries and signing keys. It still works, one release more, and says so on stderr.
+ */
+export function runDeprecatedKeys(): void {
+  process.stderr.write("keys: `npm run keys` is deprecated and goes in the next release: use `npm run operator`\n");
+  runOperator();
 }

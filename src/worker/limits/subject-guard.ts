@@ -1,5 +1,5 @@
 /**
- * KeyGuard: one Durable Object per credential subject (an API key id, or an OAuth grant id), named
+ * SubjectGuard: one Durable Object per credential subject (an API key id, or an OAuth grant id), named
  * `idFromName(subject)`. It is where the two decisions that must not race live:
  * - revoked or not: strongly consistent, whatever KV still says. Isolates admit from short leases
  *   (`acquire`); revoking refuses every renewal at once and `revoke()` returns only when no lease
@@ -23,7 +23,7 @@ import { answerLease, LeaseLedger } from "./lease-ledger";
 import { LEASE_TTL_MS, type LeaseReply, type LeaseRequest } from "./lease-protocol";
 import { RatePolicySchema } from "./policy";
 
-/** What became of a refresh-token rotation (see {@link KeyGuard.rotateRefreshToken}). */
+/** What became of a refresh-token rotation (see {@link SubjectGuard.rotateRefreshToken}). */
 export type RefreshRotation = "rotated" | "reused" | "revoked";
 /** A refresh token as its grant knows it: the one to use next, one rotated away, or neither. */
 export type RefreshTokenState = "current" | "retired" | "unknown" | "revoked";
@@ -33,7 +33,7 @@ export interface GuardDescription {
   revoked: boolean;
   revokedAt: string | null;
   policyOverride: RatePolicy | null;
-  /** Every request asks the KeyGuard (no leases): a revocation holds from the very next request. */
+  /** Every request asks the SubjectGuard (no leases): a revocation holds from the very next request. */
   strict: boolean;
   lastUsedAt: string | null;
 }
@@ -63,7 +63,7 @@ function storedRevokedAt(kv: SyncKvStorage): number | undefined {
   return kv.get(STORED.revokedAt) === undefined ? undefined : (read(kv, STORED.revokedAt, z.number()) ?? 0);
 }
 
-export class KeyGuard extends DurableObject<Env> {
+export class SubjectGuard extends DurableObject<Env> {
   #ledger: LeaseLedger;
   #revokedAt: number | undefined;
   #policyOverride: RatePolicy | undefined;
