@@ -1,0 +1,16 @@
+/** The explorer's addresses: its pages, its stylesheet and its one script. */
+import { EXPLORE_HOME_PATH } from "../dashboard/context";
+
+export const EXPLORE_PATHS = {
+  home: EXPLORE_HOME_PATH,
+  profile: `${EXPLORE_HOME_PATH}/profiles/:id`,
+  compare: `${EXPLORE_HOME_PATH}/compare`,
+  styles: `${EXPLORE_HOME_PATH}/styles.css`,
+  script: `${EXPLORE_HOME_PATH}/explore.js`,
+} as const;
+
+export const profilePagePath = (id: string) => `${EXPLORE_HOME_PATH}/profiles/${id}`;
+
+/** The compare page of these profiles (ids in the given order). */
+export const comparePath = (ids: readonly string[]) =>
+  `${EXPLORE_PATHS.compare}?${ids.map((id) => `id=${encodeURIComponent(id)}`).join("&")}`;
