@@ -16,7 +16,7 @@ export interface ExplorerView {
   html: string;
 }
 
-const unescape = (text: string) => text.replaceAll("&amp;", "&").replaceAll("&quot;", '"');
+const fromHtml = (text: string) => text.replaceAll("&amp;", "&").replaceAll("&quot;", '"');
 
 export function readView(html: string): ExplorerView {
   const count = /<p class="count" id="match-count" role="status">(\d+) profiles? match/.exec(html);
@@ -27,10 +27,10 @@ export function readView(html: string): ExplorerView {
     /<input type="checkbox" id="[^"]*" name="([^"]+)" value="([^"]*)"[^>]*\/?>\s*<span class="facet-value">[^<]*<\/span>\s*<span class="facet-count">(\d+)<\/span>/g;
   for (const [, name, value, n] of html.matchAll(choice)) {
     if (Number(n) === 0) continue; // a chosen value that no longer matches: the API leaves it out
-    (facets[name!] ??= {})[unescape(value!)] = Number(n);
+    facets[name!] = { ...facets[name!], [fromHtml(value!)]: Number(n) };
   }
   const next = /<a class="button secondary" href="([^"]+)" rel="next">/.exec(html);
-  return { count: Number(count[1]), ids, facets, next: next ? unescape(next[1]!) : null, html };
+  return { count: Number(count[1]), ids, facets, next: next ? fromHtml(next[1]!) : null, html };
 }
 
 export async function explorerView(client: DashboardClient, path: string): Promise<ExplorerView> {
