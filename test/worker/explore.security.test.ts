@@ -6,7 +6,7 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount } from "./auth-fixtures";
-import { csrfOf, DashboardClient, signIn } from "./dashboard-support";
+import { DashboardClient, signIn, submitSignIn } from "./dashboard-support";
 import { formField } from "./oauth-support";
 import { publish, testRelease } from "./support/releases";
 
@@ -27,13 +27,7 @@ describe("signed out", () => {
       const login = await client.get(location.pathname + location.search);
       const html = await login.text();
       expect(formField(html, "continue")).toBe(path);
-      const account = await newAccount();
-      const signedIn = await client.post("/login", {
-        csrf_token: csrfOf(html),
-        continue: formField(html, "continue"),
-        email: account.email,
-        password: account.password,
-      });
+      const signedIn = await submitSignIn(client, html, await newAccount());
       expect(signedIn.status).toBe(303);
       expect(signedIn.headers.get("Location")).toBe(path);
     });

@@ -10,7 +10,3 @@ export const EXPLORE_PATHS = {
 } as const;
 
 export const profilePagePath = (id: string) => `${EXPLORE_HOME_PATH}/profiles/${id}`;
-
-/** The compare page of these profiles (ids in the given order). */
-export const comparePath = (ids: readonly string[]) =>
-  `${EXPLORE_PATHS.compare}?${ids.map((id) => `id=${encodeURIComponent(id)}`).join("&")}`;
