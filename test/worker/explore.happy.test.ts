@@ -115,6 +115,15 @@ describe("the profile page", () => {
       .join("");
     expect(html).toContain(`<code id="profile-sha256">sha256:${digest}</code>`);
   });
+  it("says no stage is the first not ready when every stage is ready", async () => {
+    const ready = all.find((p) => p.profile.overall_outcome === "pass")!.profile;
+    const limited = all.find((p) => p.profile.primary_finding.stage === "pay")!.profile;
+    const said = async (id: string) => visibleText(await (await client.get(`/explore/profiles/${id}`)).text());
+    expect(await said(ready.agent_readiness_profile_id)).toContain(
+      "first stage not ready: none, every stage is ready.",
+    );
+    expect(await said(limited.agent_readiness_profile_id)).toContain("first stage not ready: Pay.");
+  });
 });
 
 describe("compare", () => {

@@ -6,7 +6,7 @@
 import type { Child } from "hono/jsx";
 import { STAGE_LABELS, STAGES, STATE_LABELS, type Profile } from "../../common/catalog/schema";
 import { EXPLORE_PATHS, profilePagePath } from "./paths";
-import { STATE_MARK, utcMinute } from "./stage-strip";
+import { firstNotReady, STATE_MARK, utcMinute } from "./stage-strip";
 
 interface Row {
   label: string;
@@ -24,7 +24,7 @@ function rowsOf(profiles: Profile[]): Row[] {
   return [
     fact("Grade", (p) => p.grade),
     fact("Overall outcome", (p) => `${p.state_label} (${p.overall_outcome})`),
-    fact("First stage not ready", (p) => p.primary_finding.stage_label),
+    fact("First stage not ready", firstNotReady),
     fact("Coverage", (p) => `${p.coverage.covered_signals} of ${p.coverage.required_signals} (${p.coverage.status})`),
     fact("Freshness", (p) => p.freshness),
     fact("Last tested", (p) => utcMinute(p.last_tested_at)),

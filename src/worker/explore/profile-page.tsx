@@ -8,7 +8,7 @@ import { STATE_LABELS, type Profile } from "../../common/catalog/schema";
 import { profileIdPath } from "../catalog/profile-representation";
 import { SecretField } from "../dashboard/new-key-panel";
 import { EXPLORE_PATHS } from "./paths";
-import { STATE_MARK, utcMinute } from "./stage-strip";
+import { firstNotReady, STATE_MARK, utcMinute } from "./stage-strip";
 
 export interface ShownProfile {
   profile: Profile;
@@ -84,7 +84,7 @@ export function ProfileView(props: { shown: ShownProfile; origin: string }) {
       </h1>
       <p class="lead">
         Grade <strong class="grade">{profile.grade}</strong>, overall {profile.state_label.toLowerCase()} (
-        {profile.overall_outcome}); first stage not ready: {profile.primary_finding.stage_label}.
+        {profile.overall_outcome}); first stage not ready: {firstNotReady(profile)}.
       </p>
       <h2>Stages</h2>
       <Stages profile={profile} />

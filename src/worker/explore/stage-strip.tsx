@@ -34,3 +34,7 @@ export function StripLegend() {
 
 /** `2026-11-05T10:00:00.000Z` as `2026-11-05 10:00 UTC`. */
 export const utcMinute = (instant: string) => `${instant.slice(0, 10)} ${instant.slice(11, 16)} UTC`;
+
+/** The profile's primary stage in words: the first stage not ready, or none when every stage is ready (rule 4). */
+export const firstNotReady = (profile: Profile) =>
+  profile.primary_finding.public_state === "ready" ? "none, every stage is ready" : profile.primary_finding.stage_label;
