@@ -49,6 +49,20 @@ describe("GET /explore shows what GET /v1/profiles answers", () => {
     });
   }
 
+  it("keeps a chosen value that no longer matches, at 0 and ticked, so it can be unticked", async () => {
+    const funnel = all[0]!.profile.scope.funnel.key;
+    const grades = new Set(all.filter((p) => p.profile.scope.funnel.key === funnel).map((p) => p.profile.grade));
+    const absent = ["A", "B+", "B", "C+", "C", "D", "F"].find((grade) => !grades.has(grade as never))!;
+    const view = await explorerView(client, `/explore?funnel=${funnel}&grade=${encodeURIComponent(absent)}`);
+    expect(view.count).toBe(0);
+    expect(visibleText(view.html)).toContain("No profile matches these filters");
+    expect(view.html).toMatch(
+      new RegExp(
+        `name="grade" value="${absent.replace("+", "\\+")}" checked=""/><span class="facet-value">[^<]+</span><span class="facet-count">0</span>`,
+      ),
+    );
+  });
+
   it("draws the charts from the same counts, with the numbers as text", async () => {
     const view = await explorerView(client, "/explore?funnel=checkout");
     const answer = await apiAnswer("funnel=checkout");
