@@ -24,6 +24,7 @@ import { validationProblem } from "./http/validation-problem";
 import { checkWorkerEnv } from "./env";
 import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
+import { registerExploreRoutes } from "./explore/routes";
 import { registerDocs } from "./docs/routes";
 import { registerWebhookRoutes } from "./webhooks";
 import { consumeWebhookBatch } from "./webhooks/consumer";
@@ -53,6 +54,8 @@ registerOAuthEndpoints(app);
 registerWebRoutes(app);
 // The dashboard (issue 6): keys, authorized apps, operator approvals; same session as the consent page.
 registerDashboardRoutes(app);
+// The catalog explorer (docs/explorer.md): the dashboard's session, the query engine server-side.
+registerExploreRoutes(app);
 
 // Every catalog route: authenticate → rate limit → read:catalog (src/worker/auth/protect.ts).
 registerCatalogRoutes(app, { guard: protect("read:catalog"), security: bearerSecurity("read:catalog") });

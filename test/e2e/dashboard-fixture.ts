@@ -23,6 +23,8 @@ export interface DashboardDeployment {
   appName: string;
   customer: Credentials;
   operator: Credentials;
+  /** The deployment's OPERATOR_SECRET, for what a test provisions through the operator API (e.g. an API key). */
+  operatorSecret: string;
   stop(): Promise<void>;
 }
 
@@ -82,5 +84,5 @@ export async function startDashboardDeployment(): Promise<DashboardDeployment> {
     await stop();
     throw error;
   }
-  return { server, callback, clientId, appName: APP_NAME, customer, operator, stop };
+  return { server, callback, clientId, appName: APP_NAME, customer, operator, operatorSecret, stop };
 }

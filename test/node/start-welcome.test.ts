@@ -111,3 +111,11 @@ describe("the request log after the screen", () => {
     expect(requestLogLines(chunk, "[production] ")).toBe(`[production] ${access}\n`);
   });
 });
+
+describe("the printed catalog explorer", () => {
+  it("is production's /explore, beside the demo customer who signs in to it", () => {
+    expect(welcomeText(WELCOME)).toMatch(
+      /^ {2}customer {2}demo@example\.com .*the catalog explorer: http:\/\/localhost:8787\/explore$/m,
+    );
+  });
+});

@@ -37,18 +37,26 @@ export class DashboardClient {
 export const csrfOf = (html: string) => formField(html, "csrf_token");
 export const formIdOf = (html: string) => formField(html, "form_id");
 
-/** Opens the dashboard signed out, signs in with the form it shows, and lands on the keys page. */
-export async function signIn(account: { email: string; password: string }): Promise<DashboardClient> {
-  const client = new DashboardClient();
-  const gate = await client.get("/dashboard");
-  expect(gate.status).toBe(200);
-  const html = await gate.text();
-  const signedIn = await client.post("/login", {
+/** Posts the sign-in form of `html` (a page showing it) as a browser does, with its CSRF token and `continue`. */
+export function submitSignIn(
+  client: DashboardClient,
+  html: string,
+  account: { email: string; password: string },
+): Promise<Response> {
+  return client.post("/login", {
     csrf_token: csrfOf(html),
     continue: formField(html, "continue"),
     email: account.email,
     password: account.password,
   });
+}
+
+/** Opens the dashboard signed out, signs in with the form it shows, and lands on the keys page. */
+export async function signIn(account: { email: string; password: string }): Promise<DashboardClient> {
+  const client = new DashboardClient();
+  const gate = await client.get("/dashboard");
+  expect(gate.status).toBe(200);
+  const signedIn = await submitSignIn(client, await gate.text(), account);
   expect(signedIn.status).toBe(303);
   expect(signedIn.headers.get("Location")).toBe("/dashboard");
   return client;

@@ -41,7 +41,8 @@ beforeAll(async () => {
 function errorFormOk(path: string, contentType: string): boolean {
   if (contentType === "application/problem+json") return true;
   if (/^\/(oauth\/(token|revoke|register)|mcp)$/.test(path)) return contentType.startsWith("application/json");
-  if (/^\/(login|logout|oauth\/authorize|dashboard|web\/)/.test(path)) return contentType.startsWith("text/html");
+  if (/^\/(login|logout|oauth\/authorize|dashboard|explore|web\/)/.test(path))
+    return contentType.startsWith("text/html");
   return false;
 }
 

@@ -66,7 +66,7 @@ export function welcomeText(welcome: Welcome): string {
     `  npm run catalog:pull -- --base-url=${production} --key=${demo.keys[0]!.secret} --out=dist/catalog.json`,
     "",
     `Dashboard: ${dashboards.join("  (sandbox: ")}${dashboards.length > 1 ? ")" : ""}`,
-    `  customer  ${login(demo.customer)}keys, authorized apps, webhooks`,
+    `  customer  ${login(demo.customer)}keys, authorized apps, webhooks; the catalog explorer: ${production}/explore`,
     `  operator  ${login(demo.operator)}admin requests, accounts (${production}/dashboard/operator)`,
     "",
     "Webhooks: start a receiver that prints each delivery, register http://127.0.0.1:8790/ as the customer",

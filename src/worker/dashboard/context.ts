@@ -22,6 +22,9 @@ export const DASHBOARD_PATHS = {
   copyScript: "/dashboard/copy.js",
 } as const;
 
+/** The catalog explorer (src/worker/explore): a page of its own, in the dashboard's navigation. */
+export const EXPLORE_HOME_PATH = "/explore";
+
 export const revokeKeyPath = (keyId: string) => `${DASHBOARD_PATHS.keys}/${keyId}/revoke`;
 /** An endpoint's deliveries (GET); `/test` sends a test event (POST); `/delete` asks (GET) and deletes (POST). */
 export const webhookPath = (endpointId: string, action?: "test" | "delete") =>

@@ -10,9 +10,9 @@ import { DOCS_PATHS } from "../docs/paths";
 import { SignOutForm } from "../web/login-page";
 import { Layout, renderPage } from "../web/page";
 import type { WebSession } from "../web/session";
-import { DASHBOARD_PATHS, isOperator, signedInSession, type DashboardEnv } from "./context";
+import { DASHBOARD_PATHS, EXPLORE_HOME_PATH, isOperator, signedInSession, type DashboardEnv } from "./context";
 
-export type Section = "keys" | "profile" | "apps" | "webhooks" | "operator";
+export type Section = "keys" | "profile" | "apps" | "webhooks" | "operator" | "explore";
 
 const SECTIONS: { section: Section; href: string; label: string; operatorOnly: boolean }[] = [
   { section: "keys", href: DASHBOARD_PATHS.keys, label: "API keys", operatorOnly: false },
@@ -20,6 +20,7 @@ const SECTIONS: { section: Section; href: string; label: string; operatorOnly: b
   { section: "apps", href: DASHBOARD_PATHS.apps, label: "Authorized apps", operatorOnly: false },
   { section: "webhooks", href: DASHBOARD_PATHS.webhooks, label: "Webhooks", operatorOnly: false },
   { section: "operator", href: DASHBOARD_PATHS.operator, label: "Operator", operatorOnly: true },
+  { section: "explore", href: EXPLORE_HOME_PATH, label: "Explore the catalog", operatorOnly: false },
 ];
 
 function DashboardNav(props: { current: Section | null; account: AccountView; session: WebSession }) {
@@ -56,20 +57,23 @@ export function DashboardPage(props: {
   account: AccountView;
   session: WebSession;
   children: Child;
+  /** A section's own same-origin stylesheets and scripts, after the dashboard's. */
+  stylesheets?: readonly string[];
+  scripts?: readonly string[];
 }) {
   return (
     <Layout
       title={props.title}
       nav={<DashboardNav current={props.current} account={props.account} session={props.session} />}
-      stylesheets={[DASHBOARD_PATHS.styles]}
-      scripts={[DASHBOARD_PATHS.copyScript]}
+      stylesheets={[DASHBOARD_PATHS.styles, ...(props.stylesheets ?? [])]}
+      scripts={[DASHBOARD_PATHS.copyScript, ...(props.scripts ?? [])]}
     >
       {props.children}
     </Layout>
   );
 }
 
-export type PageStatus = 200 | 400 | 403 | 404 | 409 | 500;
+export type PageStatus = 200 | 400 | 403 | 404 | 409 | 500 | 503;
 
 /** Sends a dashboard page; its only script is our own copy script (CSP `script-src 'self'`). */
 export function renderDashboard(
@@ -117,5 +121,24 @@ export function renderDashboardError(c: Context<DashboardEnv>, status: PageStatu
       <p class="muted">Request id: {c.get("requestId") ?? "unknown"}</p>
     </DashboardPage>,
     status,
+  );
+}
+
+/** The page of an unexpected failure (a handler's `onError`): words and the request id, never a problem+json body. */
+export function renderUnexpectedError(error: Error, c: Context<DashboardEnv>): Response | Promise<Response> {
+  const id = c.get("requestId") ?? "req_unknown";
+  console.error(
+    JSON.stringify({ level: "error", request_id: id, where: c.req.path, message: String(error?.message ?? error) }),
+  );
+  return renderPage(
+    c,
+    <Layout title="Something went wrong">
+      <h1>Something went wrong</h1>
+      <p class="error">
+        This page could not finish this request. Nothing was shown that should not be; try again in a moment.
+      </p>
+      <p class="muted">If it keeps happening, quote request id {id}.</p>
+    </Layout>,
+    { status: 500 },
   );
 }

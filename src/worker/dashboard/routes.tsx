@@ -10,7 +10,6 @@
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../http/context";
 import { csrfProtection } from "../web/csrf";
-import { Layout, renderPage } from "../web/page";
 import { loadSession } from "../web/session";
 import { requireAccount } from "./access";
 import { registerAppPages } from "./apps";
@@ -20,29 +19,13 @@ import { registerKeyPages } from "./keys";
 import { registerOperatorPages } from "./operator";
 import { registerProfilePages } from "./profile";
 import { registerWebhookPages } from "./webhooks";
-import { renderDashboardError } from "./page";
+import { renderDashboardError, renderUnexpectedError } from "./page";
 import { registerDashboardStyles } from "./styles";
 
 export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   const dashboard = new Hono<DashboardEnv>();
   // An unexpected failure is a page in words with the request id, never a problem+json body.
-  dashboard.onError((error, c) => {
-    const id = c.get("requestId") ?? "req_unknown";
-    console.error(
-      JSON.stringify({ level: "error", request_id: id, where: "dashboard", message: String(error?.message ?? error) }),
-    );
-    return renderPage(
-      c,
-      <Layout title="Something went wrong">
-        <h1>Something went wrong</h1>
-        <p class="error">
-          The dashboard could not finish this request. Nothing was shown that should not be; try again in a moment.
-        </p>
-        <p class="muted">If it keeps happening, quote request id {id}.</p>
-      </Layout>,
-      { status: 500 },
-    );
-  });
+  dashboard.onError(renderUnexpectedError);
   registerDashboardStyles(dashboard);
   registerCopyScript(dashboard);
 

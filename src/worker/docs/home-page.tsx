@@ -17,6 +17,12 @@ const LINKS = [
   { key: "errors", href: DOCS_PATHS.errors, label: "Error codes", what: "every problem code and what to do" },
   { key: "openapi", href: DOCS_PATHS.document, label: "OpenAPI document", what: "OpenAPI 3.1, for code generators" },
   { key: "dashboard", href: "/dashboard", label: "Dashboard", what: "your API keys and authorized apps" },
+  {
+    key: "explore",
+    href: "/explore",
+    label: "Catalog explorer",
+    what: "filter, chart and compare the profiles (signed in)",
+  },
 ] as const;
 
 function HomePage() {

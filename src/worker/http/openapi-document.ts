@@ -56,7 +56,8 @@ export const DOCUMENT_INFO = {
   description:
     "Agent readiness profiles of third-party API products, served at the edge. Every error is `application/problem+json` " +
     "with a stable `code` (explained at /docs/errors); the OAuth endpoints answer RFC 6749 errors. A method a path does not " +
-    "list is 405 with `Allow`; `OPTIONS` on any path answers 204 with that `Allow`.",
+    "list is 405 with `Allow`; `OPTIONS` on any path answers 204 with that `Allow`. To look at the catalog in the browser " +
+    "(filters, charts, compare), sign in at [/explore](/explore).",
 };
 
 /** The document as served at `origin`: its server, and absolute OAuth endpoint URLs. */

@@ -15,8 +15,8 @@ import { endSession, loadSession, startSignedInSession, type WebEnv } from "./se
 const MAX_EMAIL_LENGTH = 254; // RFC 5321 §4.5.3.1.3
 const MAX_PASSWORD_LENGTH = 1024;
 
-/** The pages a sign-in or sign-out may continue to: the sign-in page, the authorization page and the dashboard. */
-const CONTINUE_PATHS = [LOGIN_PATH, OAUTH_ENDPOINTS.authorize, "/dashboard"];
+/** The pages a sign-in or sign-out may continue to: the sign-in page, the authorization page, the dashboard and the explorer. */
+const CONTINUE_PATHS = [LOGIN_PATH, OAUTH_ENDPOINTS.authorize, "/dashboard", "/explore"];
 
 const isServedPage = (pathname: string) =>
   CONTINUE_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`)) && !pathname.includes("//");

@@ -1,0 +1,62 @@
+/**
+ * The explorer's URL is the query API's query string (GET /v1/profiles), so a view can be bookmarked,
+ * shared and replayed against the API: the same parameters, checked by the same schema
+ * (ProfileQueryParams) and run by the same engine. Two differences, both for a plain HTML form:
+ * a filter may come as repeated fields (`grade=A&grade=B`, what checkboxes send) as well as one
+ * comma-separated list, and an empty `q` (an empty text box) means no text filter. The page asks
+ * for its own facets, so `facets` is not one of its parameters.
+ */
+import type { z } from "@hono/zod-openapi";
+import { VALUE_FIELDS } from "../../common/catalog/query-fields";
+import { STAGE_LABELS, STAGES } from "../../common/catalog/schema";
+import { allowedValuesOf, ProfileQueryParams, profileQueryOf, type ProfileQuery } from "../catalog/query-params";
+import { parameterErrors, type ParameterError } from "../catalog/query-problem";
+
+/** The facets the page shows as filters, in this order, with their labels. */
+export const EXPLORE_FACETS: readonly { name: string; label: string }[] = [
+  { name: "grade", label: "Grade" },
+  { name: "overall_outcome", label: "Overall outcome" },
+  ...STAGES.map((stage) => ({ name: `stage.${stage}`, label: `Stage: ${STAGE_LABELS[stage]}` })),
+  { name: "primary_stage", label: "Primary stage (first not ready)" },
+  { name: "funnel", label: "Funnel" },
+  { name: "freshness", label: "Freshness" },
+];
+
+const LIST_PARAMS = new Set(VALUE_FIELDS.map((field) => field.name));
+const PageParams = ProfileQueryParams.omit({ facets: true });
+
+export type ExploreQuery =
+  | { ok: true; query: ProfileQuery; params: URLSearchParams }
+  | { ok: false; errors: ParameterError[] };
+
+/**
+ * The query of an explorer URL, or every problem with it. `params` is the canonical query string of
+ * the view (lists joined by commas, no cursor): what the API takes and what links carry on.
+ */
+export function exploreQueryOf(url: URL): ExploreQuery {
+  const raw: Record<string, string | string[]> = {};
+  for (const name of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(name).filter((value) => !(name === "q" && value.trim() === ""));
+    if (values.length === 0) continue;
+    // A list may come as repeated fields; any other parameter given twice is refused by the schema.
+    const [only] = values;
+    raw[name] = LIST_PARAMS.has(name) ? values.join(",") : values.length === 1 && only !== undefined ? only : values;
+  }
+  const parsed = PageParams.safeParse(raw);
+  if (!parsed.success) return { ok: false, errors: parameterErrors(parsed.error as z.ZodError, allowedValuesOf) };
+  const query = profileQueryOf({ ...parsed.data, facets: EXPLORE_FACETS.map((facet) => facet.name) });
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(raw)) if (name !== "cursor") params.set(name, String(value));
+  return { ok: true, query, params };
+}
+
+/** The explorer's URL for `params` changed by `change` (a value of null removes the parameter). */
+export function viewHref(base: string, params: URLSearchParams, change: Record<string, string | null> = {}): string {
+  const next = new URLSearchParams(params);
+  for (const [name, value] of Object.entries(change)) {
+    if (value === null) next.delete(name);
+    else next.set(name, value);
+  }
+  const search = next.toString().replaceAll("%2C", ",");
+  return search ? `${base}?${search}` : base;
+}

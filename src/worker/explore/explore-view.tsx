@@ -1,0 +1,51 @@
+/**
+ * The explorer's main page: filters on the left; on the right the release, the charts of the
+ * current matches and the page of results. Everything comes from one run of the query engine.
+ */
+import type { Context } from "hono";
+import type { Profile } from "../../common/catalog/schema";
+import type { ProfileQuery } from "../catalog/query-params";
+import type { QueryAnswer } from "../catalog/query-run";
+import type { DashboardEnv } from "../dashboard/context";
+import { GradeChart, StageChart } from "./charts";
+import { viewHref } from "./explore-query";
+import { Filters } from "./filters";
+import { ExplorePage } from "./page";
+import { EXPLORE_PATHS } from "./paths";
+import { Results } from "./results";
+
+export function ExploreView(props: {
+  c: Context<DashboardEnv>;
+  releaseId: string;
+  query: ProfileQuery;
+  params: URLSearchParams;
+  found: QueryAnswer;
+  profiles: Profile[];
+}) {
+  const { query, params, found } = props;
+  const facets = found.facets ?? {};
+  const nextHref = found.nextCursor ? viewHref(EXPLORE_PATHS.home, params, { cursor: found.nextCursor }) : null;
+  const firstHref = query.cursor ? viewHref(EXPLORE_PATHS.home, params) : null;
+  return (
+    <ExplorePage c={props.c} title="Explore the catalog">
+      <h1>Explore the catalog</h1>
+      <p class="lead release-line">
+        The current release of this deployment, <code>{props.releaseId}</code>. Every view is a link: bookmark or share
+        it.
+      </p>
+      <div class="explore-layout">
+        <Filters query={query} params={params} facets={facets} />
+        <div>
+          <section aria-labelledby="glance-heading">
+            <h2 id="glance-heading">At a glance</h2>
+            <div class="charts">
+              <GradeChart facets={facets} />
+              <StageChart facets={facets} />
+            </div>
+          </section>
+          <Results count={found.count} profiles={props.profiles} nextHref={nextHref} firstHref={firstHref} />
+        </div>
+      </div>
+    </ExplorePage>
+  );
+}

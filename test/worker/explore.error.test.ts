@@ -1,0 +1,91 @@
+/**
+ * What the explorer refuses: every problem of the address at once, in words on a 400 page (unknown
+ * parameters too), a profile the release does not hold (404), and a deployment with no release
+ * yet (503). No refusal is a problem+json body or a 5xx.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { newAccount } from "./auth-fixtures";
+import { type DashboardClient, signIn, visibleText } from "./dashboard-support";
+import { oracleProfiles } from "./support/query-oracle";
+import { publish, testRelease } from "./support/releases";
+
+let client: DashboardClient;
+
+async function page(path: string, status: number): Promise<string> {
+  const res = await client.get(path);
+  const html = await res.text();
+  expect(res.status, visibleText(html).slice(0, 600)).toBe(status);
+  expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+  return visibleText(html).replaceAll(" : ", ": "); // "<code>grade</code>: …" reads "grade: …"
+}
+
+beforeAll(async () => {
+  client = await signIn(await newAccount());
+});
+
+describe("before any release is published", () => {
+  it("says the catalog is not available yet (503), on every page", async () => {
+    expect(await page("/explore", 503)).toContain("No catalog release has been published on this deployment yet");
+    await page("/explore/profiles/arp_0000000000000000000000000a", 503);
+  });
+});
+
+describe("with a release", () => {
+  const base = testRelease("base");
+  const [first, second] = oracleProfiles(base).map((p) => p.profile.agent_readiness_profile_id);
+  beforeAll(async () => {
+    await publish(base);
+  }, 60_000);
+
+  it("lists every problem of the filters at once (400), unknown parameters first", async () => {
+    const text = await page("/explore?grade=Z&sort=up&bogus=1&limit=0&q=%21%21", 400);
+    expect(text).toContain("These filters cannot be applied");
+    const order = ['bogus: unknown parameter "bogus"', 'grade: "Z" is not an allowed value', "sort: must be one of"];
+    let at = -1;
+    for (const line of order) {
+      const here = text.indexOf(line);
+      expect(here, line).toBeGreaterThan(at);
+      at = here;
+    }
+    expect(text).toContain("limit: must be an integer from 1 to 100");
+    expect(text).toContain("q: must contain a word");
+  });
+
+  it("refuses `facets` (the page asks its own) and a parameter given twice", async () => {
+    expect(await page("/explore?facets=grade", 400)).toContain('facets: unknown parameter "facets"');
+    expect(await page("/explore?q=pay&q=api", 400)).toContain("q: must be given once");
+  });
+
+  it("refuses a cursor this query did not make", async () => {
+    expect(await page("/explore?cursor=abc.def", 400)).toContain("cursor: is not a cursor of this query");
+    const view = await client.get("/explore?limit=5");
+    const next = /href="([^"]+)" rel="next"/.exec(await view.text())?.[1]?.replaceAll("&amp;", "&");
+    expect(next).toBeDefined();
+    // The same cursor with another filter pages nothing else: it is refused.
+    await page(`${next}&grade=A`, 400);
+  });
+
+  it("a profile page: a malformed id or any parameter is 400, an id the release lacks 404", async () => {
+    expect(await page("/explore/profiles/nope", 400)).toContain("id: is not a profile id");
+    expect(await page(`/explore/profiles/${first}?x=1`, 400)).toContain('x: unknown parameter "x"');
+    expect(await page("/explore/profiles/arp_0000000000000000000000000a", 404)).toContain(
+      "the current release has no profile arp_0000000000000000000000000a",
+    );
+    await page("/explore/nothing-here", 404);
+  });
+
+  it("compare: 2 to 5 valid ids and nothing else, every problem listed", async () => {
+    expect(await page(`/explore/compare?id=${first}`, 400)).toContain(
+      "choose 2 to 5 different profiles to compare, got 1",
+    );
+    expect(await page(`/explore/compare?id=${first}&id=${first}`, 400)).toContain("got 1");
+    const six = Array.from({ length: 6 }, (_, i) => `id=arp_${String(i).padStart(26, "0")}`).join("&");
+    expect(await page(`/explore/compare?${six}`, 400)).toContain("got 6");
+    const text = await page(`/explore/compare?id=${first}&id=bad&sort=x`, 400);
+    expect(text).toContain('sort: unknown parameter "sort"');
+    expect(text).toContain('id: "bad" is not a profile id');
+    expect(await page(`/explore/compare?id=${second}&id=arp_0000000000000000000000000a`, 404)).toContain(
+      "the current release has no profile arp_0000000000000000000000000a",
+    );
+  });
+});
