@@ -20,6 +20,14 @@ import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types"
 const FULL = { count: 100_000, percents: [1, 10], reps: 2 };
 const QUICK = { count: 2_000, percents: [1, 10], reps: 1 };
 
+/** The plan, its profile count overridden by BENCH_SYNC_PROFILES (e.g. 10000 to compare changes quickly). */
+function planOf(quick: boolean) {
+  const plan = quick ? QUICK : FULL;
+  const count = Number(process.env.BENCH_SYNC_PROFILES ?? plan.count);
+  if (!Number.isSafeInteger(count) || count < 100) throw new Error("BENCH_SYNC_PROFILES: a whole number ≥ 100");
+  return { ...plan, count };
+}
+
 const sha256Of = (file: string) =>
   new Promise<string>((resolve, reject) => {
     const hash = createHash("sha256");
@@ -38,7 +46,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; valu
 export const syncBench: BenchModule = {
   name: "sync",
   async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
-    const plan = quick ? QUICK : FULL;
+    const plan = planOf(quick);
     const persistTo = benchStateDir(dataDir);
     const base = await builtRelease(dataDir, plan.count, DEFAULT_PART_BYTES, log);
     const changed = [];
@@ -49,6 +57,9 @@ export const syncBench: BenchModule = {
     const summary: string[] = [];
     let server: BenchServer | undefined;
     try {
+      // Every release published (its D1 rows loaded) before wrangler dev starts: a load beside a
+      // running server is slow and its proxy connection broke at 10k profiles.
+      for (const release of [base, ...changed.map((c) => c.release)]) await makeCurrent(persistTo, release, log);
       log("sync: starting wrangler dev (catalog)");
       server = await startBenchServer("catalog", persistTo, scratch);
       const client = createCatalogClient({ baseUrl: server.url, apiKey: await provisionBenchKey(server) });
