@@ -3,9 +3,9 @@
  * the cost of what changed. The first call downloads the document; later ones read the local
  * copy's release id from its envelope, list the changes since it, fetch only the added and changed
  * profiles in one body (a range request per profile cost more time than a full pull: bench
- * "sync"), rebuild the new document beside the old one (rebuild-plan.ts), verify it like a
- * download (every part's sha256, the document's, its artifact_sha256) and only then rename it
- * over the old copy. Interrupted anywhere, the old copy
+ * "sync"), rebuild the new document beside the old one (rebuild-plan.ts, sequential-io.ts), verify
+ * it (the whole document's sha256, which covers every part, and its artifact_sha256) and only
+ * then rename it over the old copy. Interrupted anywhere, the old copy
  * is whole; the next call starts again. A local release no longer kept (410), changes larger than
  * the document, or a local copy that does not rebuild into the verified document: a full download.
  */
