@@ -20,6 +20,14 @@ import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types"
 const FULL = { count: 100_000, percents: [1, 10], reps: 2 };
 const QUICK = { count: 2_000, percents: [1, 10], reps: 1 };
 
+/** The plan, its profile count overridden by BENCH_SYNC_PROFILES (e.g. 10000 to compare changes quickly). */
+function planOf(quick: boolean) {
+  const plan = quick ? QUICK : FULL;
+  const count = Number(process.env.BENCH_SYNC_PROFILES ?? plan.count);
+  if (!Number.isSafeInteger(count) || count < 100) throw new Error("BENCH_SYNC_PROFILES: a whole number ≥ 100");
+  return { ...plan, count };
+}
+
 const sha256Of = (file: string) =>
   new Promise<string>((resolve, reject) => {
     const hash = createHash("sha256");
@@ -29,16 +37,18 @@ const sha256Of = (file: string) =>
       .on("error", reject);
   });
 
-async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; value: T }> {
-  const started = performance.now();
+/** Wall time and this process's CPU time (all its threads): the CPU time moves less with the machine's load. */
+async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; cpuSeconds: number; value: T }> {
+  const [started, cpu] = [performance.now(), process.cpuUsage()];
   const value = await work();
-  return { seconds: (performance.now() - started) / 1000, value };
+  const used = process.cpuUsage(cpu);
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6, value };
 }
 
 export const syncBench: BenchModule = {
   name: "sync",
   async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
-    const plan = quick ? QUICK : FULL;
+    const plan = planOf(quick);
     const persistTo = benchStateDir(dataDir);
     const base = await builtRelease(dataDir, plan.count, DEFAULT_PART_BYTES, log);
     const changed = [];
@@ -49,6 +59,9 @@ export const syncBench: BenchModule = {
     const summary: string[] = [];
     let server: BenchServer | undefined;
     try {
+      // Every release published (its D1 rows loaded) before wrangler dev starts: a load beside a
+      // running server is slow and its proxy connection broke at 10k profiles.
+      for (const release of [base, ...changed.map((c) => c.release)]) await makeCurrent(persistTo, release, log);
       log("sync: starting wrangler dev (catalog)");
       server = await startBenchServer("catalog", persistTo, scratch);
       const client = createCatalogClient({ baseUrl: server.url, apiKey: await provisionBenchKey(server) });
@@ -61,6 +74,8 @@ export const syncBench: BenchModule = {
         await makeCurrent(persistTo, release, log); // publish computes the changes from base
         const fulls: number[] = [];
         const syncs: number[] = [];
+        const fullCpu: number[] = [];
+        const syncCpu: number[] = [];
         let synced: SyncResult | undefined;
         for (let rep = 0; rep < plan.reps; rep++) {
           const fullDir = path.join(scratch, `full-${percent}-${rep}`);
@@ -68,12 +83,14 @@ export const syncBench: BenchModule = {
           log(`sync: ${percent} % changed, full pull ${rep + 1}/${plan.reps}`);
           const full = await timed(() => client.download(path.join(fullDir, "catalog.json")));
           fulls.push(full.seconds);
+          fullCpu.push(full.cpuSeconds);
           const syncDir = path.join(scratch, `sync-${percent}-${rep}`);
           mkdirSync(syncDir);
           copyFileSync(oldCopy, path.join(syncDir, "catalog.json"));
           log(`sync: ${percent} % changed, sync ${rep + 1}/${plan.reps}`);
           const sync = await timed(() => client.sync(syncDir));
           syncs.push(sync.seconds);
+          syncCpu.push(sync.cpuSeconds);
           synced = sync.value;
           const [a, b] = [await sha256Of(path.join(fullDir, "catalog.json")), await sha256Of(synced.path)];
           if (a !== b || a !== release.manifest.sha256)
@@ -94,6 +111,7 @@ export const syncBench: BenchModule = {
           "sync (s)": sync.toFixed(2),
           "full pull (s)": full.toFixed(2),
           "sync ÷ full": `${(sync / full).toFixed(3)}×`,
+          "client CPU sync ÷ full": `${(median(syncCpu) / median(fullCpu)).toFixed(3)}× (${median(syncCpu).toFixed(2)} s ÷ ${median(fullCpu).toFixed(2)} s)`,
           "byte-identical": "yes",
           runs: plan.reps,
         });
@@ -112,7 +130,7 @@ export const syncBench: BenchModule = {
         "`client.sync(dir)` of a copy of the generated release after a publish that retested 1 % (then 10 %) of its profiles " +
         "(new `last_tested_at` and headline finding text), against the real worker under `wrangler dev` with a live API key, " +
         "alternated with a full `client.download()` of the same new release into an empty directory, in one Node process; median of the runs. " +
-        "Bytes fetched count the change list and the ranges received. The synced file's sha256 must equal the downloaded file's and the manifest's. " +
+        "Bytes fetched count the change list and the changed profiles' bytes received. Client CPU: the Node process's user + system time (every thread) during the call, not the server's. The synced file's sha256 must equal the downloaded file's and the manifest's. " +
         "Targets at 1 %: ≤ 3 % of the document's bytes, ≤ 0.15× the full pull's time.",
       columns: [
         "case",
@@ -122,6 +140,7 @@ export const syncBench: BenchModule = {
         "sync (s)",
         "full pull (s)",
         "sync ÷ full",
+        "client CPU sync ÷ full",
         "byte-identical",
         "runs",
       ],

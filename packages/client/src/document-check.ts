@@ -6,17 +6,20 @@
 import { CatalogVerificationError } from "./errors.js";
 import { documentPrefix } from "./protocol/digests.js";
 import { expectDigest } from "./release-parts.js";
-import { createSha256 } from "./sha256-stream.js";
+import { createSha256, type Sha256 } from "./sha256-stream.js";
 import type { Manifest } from "./types.js";
 
 const CLOSING_BRACE = 0x7d;
 
 export class DocumentCheck {
   private readonly prefix: Uint8Array;
-  private readonly whole = createSha256();
   private readonly artifact = createSha256();
 
-  constructor(private readonly manifest: Manifest) {
+  /** `whole` hashes the whole document: another implementation may run it elsewhere (sync: a worker thread). */
+  constructor(
+    private readonly manifest: Manifest,
+    private readonly whole: Sha256 = createSha256(),
+  ) {
     this.prefix = new TextEncoder().encode(
       documentPrefix(manifest.api_contract, manifest.release_id, manifest.artifact_sha256),
     );

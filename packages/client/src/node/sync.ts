@@ -3,14 +3,14 @@
  * the cost of what changed. The first call downloads the document; later ones read the local
  * copy's release id from its envelope, list the changes since it, fetch only the added and changed
  * profiles in one body (a range request per profile cost more time than a full pull: bench
- * "sync"), rebuild the new document beside the old one (rebuild-plan.ts), verify it like a
- * download (every part's sha256, the document's, its artifact_sha256) and only then rename it
- * over the old copy. Interrupted anywhere, the old copy
+ * "sync"), rebuild the new document beside the old one (rebuild-plan.ts, sequential-io.ts), verify
+ * it (the whole document's sha256, which covers every part, and its artifact_sha256) and only
+ * then rename it over the old copy. Interrupted anywhere, the old copy
  * is whole; the next call starts again. A local release no longer kept (410), changes larger than
  * the document, or a local copy that does not rebuild into the verified document: a full download.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
+import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { ClientContext } from "../client.js";
 import { DocumentCheck } from "../document-check.js";
@@ -21,8 +21,9 @@ import { expectProfileDigest, fetchChanges, openChangedProfiles, type ReleaseCha
 import type { CallOptions, Manifest, Progress } from "../types.js";
 import { downloadRelease } from "./download.js";
 import { partialName, removeAbandonedPartials } from "./local-copies.js";
-import { newItems, unchangedRuns, type Cut } from "./rebuild-plan.js";
-import { UnchangedReader } from "./unchanged-reader.js";
+import { rebuildSteps, type Cut } from "./rebuild-plan.js";
+import { CheckedWriter, SequentialReader } from "./sequential-io.js";
+import { createWorkerSha256 } from "./worker-sha256.js";
 
 /** The file sync keeps in its directory. */
 export const SYNC_FILE = "catalog.json";
@@ -162,6 +163,11 @@ async function rebuild(
   const prefix = new TextEncoder().encode(
     documentPrefix(manifest.api_contract, manifest.release_id, manifest.artifact_sha256),
   );
+  const steps = rebuildSteps(
+    { cuts: oldCuts, dataStart: local.dataStart, bytes: local.bytes },
+    { cuts: newCuts, dataStart: prefix.length, bytes: manifest.bytes },
+  );
+  if (!steps) throw new CatalogVerificationError("the local copy's unchanged profiles do not make up the new document");
   const fetched = await openChangedProfiles(
     context.http,
     context.baseUrl,
@@ -172,33 +178,27 @@ async function rebuild(
   const temp = partialName(target, randomBytes(4).toString("hex"));
   const old = await open(target, "r");
   const out = await open(temp, "w");
+  const wholeHash = createWorkerSha256();
   try {
-    const writer = new CheckedWriter(out, new DocumentCheck(manifest));
+    const writer = new CheckedWriter(out, new DocumentCheck(manifest, wholeHash));
+    const reader = new SequentialReader(old, local.dataStart + 1, local.bytes - 2);
     await writer.write(prefix);
     await writer.write(OPEN_BRACKET);
-    const unchanged = new UnchangedReader(old, unchangedRuns(oldCuts, local.dataStart, local.bytes));
-    let unchangedSeen = false;
-    let first = true;
-    for (const item of newItems(newCuts, prefix.length, manifest.bytes)) {
+    for (const step of steps) {
       options.signal?.throwIfAborted();
-      if (!first) await writer.write(COMMA);
-      first = false;
-      if (item.kind === "unchanged") {
-        if (unchangedSeen) await unchanged.skipComma();
-        unchangedSeen = true;
-        for await (const chunk of unchanged.take(item.length)) await writer.write(chunk);
-        continue;
+      if (step.kind === "comma") await writer.write(COMMA);
+      else if (step.kind === "old")
+        for await (const slice of reader.slices(step.start, step.end)) await writer.write(slice);
+      else {
+        const cut = newCuts[step.cut];
+        if (!cut) throw new Error(`rebuild plan names cut ${step.cut} of ${newCuts.length}`);
+        const bytes = await fetched.read(cut.length);
+        await expectProfileDigest(bytes, cut.sha256, cut.id);
+        await writer.write(bytes);
+        report(options, "fetch", step.cut + 1, newCuts.length, fetched.received);
       }
-      const cut = newCuts[item.cut];
-      if (!cut) throw new Error(`rebuild plan names cut ${item.cut} of ${newCuts.length}`);
-      const bytes = await fetched.read(cut.length);
-      await expectProfileDigest(bytes, cut.sha256, cut.id);
-      await writer.write(bytes);
-      report(options, "fetch", item.cut + 1, newCuts.length, fetched.received);
     }
     await fetched.finish();
-    if (!unchanged.finished)
-      throw new CatalogVerificationError("the local copy holds more unchanged profiles than the change list implies");
     await writer.write(CLOSE);
     await writer.finish();
     await out.sync();
@@ -214,6 +214,7 @@ async function rebuild(
     await rm(temp, { force: true });
     throw error;
   } finally {
+    await wholeHash.close();
     await old.close();
   }
 }
@@ -225,39 +226,3 @@ function report(options: SyncOptions, phase: "fetch" | "verified", done: number,
 const OPEN_BRACKET = new TextEncoder().encode("[");
 const COMMA = new TextEncoder().encode(",");
 const CLOSE = new TextEncoder().encode("]}");
-
-/** Sequential writes through a buffer, every byte fed to the document's checks first. */
-class CheckedWriter {
-  private readonly buffer = new Uint8Array(1024 * 1024);
-  private used = 0;
-  private position = 0;
-
-  constructor(
-    private readonly file: FileHandle,
-    private readonly check: DocumentCheck,
-  ) {}
-
-  async write(bytes: Uint8Array): Promise<void> {
-    if (this.used + bytes.length > this.buffer.length) await this.flush();
-    if (bytes.length > this.buffer.length) return this.put(bytes);
-    this.buffer.set(bytes, this.used);
-    this.used += bytes.length;
-  }
-
-  async finish(): Promise<void> {
-    await this.flush();
-    await this.check.finish();
-  }
-
-  private async flush(): Promise<void> {
-    if (this.used === 0) return;
-    await this.put(this.buffer.subarray(0, this.used));
-    this.used = 0;
-  }
-
-  private async put(bytes: Uint8Array): Promise<void> {
-    await this.check.add(bytes, this.position);
-    await this.file.write(bytes, 0, bytes.length, this.position);
-    this.position += bytes.length;
-  }
-}
