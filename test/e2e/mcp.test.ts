@@ -140,6 +140,7 @@ describe("MCP over wrangler dev, with the MCP Inspector's CLI", () => {
       "compare_profiles",
       "describe_catalog",
       "get_profile",
+      "list_changes",
       "search_profiles",
     ]);
   });
