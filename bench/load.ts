@@ -14,6 +14,9 @@ export interface LoadOptions {
   /** Paths to request in turn instead of `url`'s (same origin), e.g. many different profiles. */
   paths?: string[];
   headers?: Record<string, string>;
+  /** GET unless said (e.g. POST with `body`, as an MCP call). */
+  method?: "GET" | "POST";
+  body?: string;
   seconds: number;
   warmupSeconds: number;
   connections: number;
@@ -71,6 +74,8 @@ async function run(options: LoadOptions, seconds: number, onTime: (ms: number) =
       {
         url: options.url,
         headers: options.headers,
+        ...(options.method && { method: options.method }),
+        ...(options.body !== undefined && { body: options.body }),
         connections: options.connections,
         duration: seconds,
         ...(requests && { requests }),

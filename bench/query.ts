@@ -3,7 +3,8 @@
  * lookup (many different profiles by scope) on the same release, under the real `wrangler dev`
  * with its local D1, at each catalog size. A case's figure is its p50 ÷ the lookup's p50 in the
  * same round (median over the rounds). Targets: every case ≤ 2× a lookup, and each case's ratio at
- * the largest size within 1.3× its ratio at the smallest. Also: the publish's D1 load time.
+ * the largest size within 1.3× its ratio at the smallest. Also: the publish's D1 load time, and in
+ * the same rounds the MCP case (mcp-case.ts): `search_profiles` through /mcp against the same query.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,16 @@ import path from "node:path";
 import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
 import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
 import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
+import {
+  expectSameAnswer,
+  MCP_TARGET_RATIO,
+  mcpFigures,
+  mcpLoad,
+  mcpRows,
+  mcpSummary,
+  REST_SEARCH,
+  type McpFigures,
+} from "./mcp-case";
 import { median } from "./measure";
 import { sampledProfiles } from "./serve-lookup";
 import { count, loadRow, ms, times } from "./serve-rows";
@@ -37,14 +48,15 @@ type CaseName = keyof typeof CASES;
 interface SizeFigures {
   profiles: number;
   loadSeconds: number;
-  loads: Record<CaseName | "lookup" | "floor", RoundedLoad>;
+  loads: Record<CaseName | "lookup" | "floor" | "search" | "mcp", RoundedLoad>;
   ratios: Record<CaseName, number>;
+  mcp: McpFigures;
 }
 
 export const queryBench: BenchModule = {
   name: "query",
-  async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
-    const plan = quick ? QUICK : FULL;
+  async run({ quick, sizes, dataDir, log }: BenchContext): Promise<BenchSection> {
+    const plan = { ...(quick ? QUICK : FULL), ...(sizes && { sizes }) };
     const persistTo = benchStateDir(dataDir);
     const scratch = mkdtempSync(path.join(tmpdir(), "bench-query-"));
     const servers: BenchServer[] = [];
@@ -75,6 +87,7 @@ export const queryBench: BenchModule = {
           page50: await pageUrl(real.url, CASES.broad, 50, auth),
         };
         for (const url of Object.values(cases)) await expectOk(`${real.url}${url}`, auth);
+        await expectSameAnswer(real.url, auth);
         log(`query: ${count(release.manifest.profile_count)} profiles`);
         const loads = await loadRounds(
           { ...load(`${ok.url}/`), headers: {} },
@@ -83,6 +96,8 @@ export const queryBench: BenchModule = {
             ...(Object.fromEntries(
               Object.entries(cases).map(([name, url]) => [name, load(`${real.url}${url}`)]),
             ) as Record<CaseName, LoadOptions>),
+            search: load(`${real.url}${REST_SEARCH}`),
+            mcp: mcpLoad(load(`${real.url}${REST_SEARCH}`)),
           },
           plan.rounds,
           log,
@@ -98,8 +113,10 @@ export const queryBench: BenchModule = {
           loadSeconds: published.query_load_ms / 1000,
           loads,
           ratios,
+          mcp: mcpFigures(release.manifest.profile_count, loads.search, loads.mcp),
         };
         log(`query: ${summaryOf(size)}`);
+        log(mcpSummary(size.mcp));
         figures.push(size);
       }
       return section(figures);
@@ -142,6 +159,7 @@ function section(figures: SizeFigures[]): BenchSection {
       ...loadRow(`${name}, ${count(size.profiles)} profiles`, size.loads[name]),
       "p50 ÷ lookup": times(size.ratios[name]),
     })),
+    ...mcpRows(size.mcp),
   ]);
   const [smallest, largest] = [figures[0]!, figures.at(-1)!];
   const growth = (name: CaseName) => largest.ratios[name] / smallest.ratios[name];
@@ -156,11 +174,14 @@ function section(figures: SizeFigures[]): BenchSection {
             `${name} ${url || (name === "page50" ? "(page 50 of broad, or its last page if fewer)" : "(one product)")}`,
         )
         .join("; ") +
-      `. Targets: every case ≤ ${TARGET_RATIO}× a lookup; each case's ratio at the largest size within ${TARGET_GROWTH}× its ratio at the smallest; the D1 load at 100k ≤ 60 s.`,
-    columns: ["case", "req/s", "p50 (ms)", "p99 (ms)", "req/s ÷ bare worker", "p50 ÷ lookup"],
+      `. Targets: every case ≤ ${TARGET_RATIO}× a lookup; each case's ratio at the largest size within ${TARGET_GROWTH}× its ratio at the smallest; the D1 load at 100k ≤ 60 s. ` +
+      `MCP: \`search_profiles\` through \`POST /mcp\` (a stateless JSON-RPC \`tools/call\`) and the same query as \`GET ${REST_SEARCH}\`, ` +
+      `loaded in the same rounds; its figure is its p50 ÷ the REST request's p50 in the same round (target ≤ ${MCP_TARGET_RATIO}×).`,
+    columns: ["case", "req/s", "p50 (ms)", "p99 (ms)", "req/s ÷ bare worker", "p50 ÷ lookup", "p50 ÷ REST"],
     rows,
     summary: [
       ...figures.map((size) => `query ${summaryOf(size)}`),
+      ...figures.map((size) => mcpSummary(size.mcp)),
       ...(figures.length > 1
         ? [
             `query growth ${count(smallest.profiles)} → ${count(largest.profiles)} (target ≤ ${TARGET_GROWTH}×): ` +

@@ -6,6 +6,8 @@
 export interface BenchContext {
   /** Small sizes, few repetitions: the smoke check in the test suite (< 2 minutes). */
   quick: boolean;
+  /** Profile counts to measure instead of the module's own (`--sizes`; modules that take sizes). */
+  sizes?: number[];
   /** Scratch space for generated catalogs and builds (reused between runs). */
   dataDir: string;
   /** Progress for the person running the bench (stderr). */

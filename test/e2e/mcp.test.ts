@@ -70,6 +70,7 @@ describe("MCP over wrangler dev, with an API key", () => {
         "compare_profiles",
         "describe_catalog",
         "get_profile",
+        "list_changes",
         "search_profiles",
       ]);
 
@@ -80,6 +81,10 @@ describe("MCP over wrangler dev, with an API key", () => {
       const current = await rest<{ release_id: string; profile_count: number }>("/v1/releases/current");
       expect(described.release_id).toBe(current.release_id);
       expect(described.profile_count).toBe(current.profile_count);
+
+      const changes = await client.callTool({ name: "list_changes", arguments: { since: current.release_id } });
+      expect(changes.isError).toBeFalsy();
+      expect(changes.structuredContent).toMatchObject({ release_id: current.release_id, count: 0, changes: [] });
 
       const search = await client.callTool({ name: "search_profiles", arguments: { limit: 5, sort: "grade" } });
       const found = search.structuredContent as { count: number; profiles: Compact[] };
@@ -140,6 +145,7 @@ describe("MCP over wrangler dev, with the MCP Inspector's CLI", () => {
       "compare_profiles",
       "describe_catalog",
       "get_profile",
+      "list_changes",
       "search_profiles",
     ]);
   });

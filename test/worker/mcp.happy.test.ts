@@ -33,12 +33,13 @@ describe("MCP server: happy paths", () => {
   }, SETUP_TIMEOUT);
   afterAll(() => client.close());
 
-  it("lists the four read-only tools with input and output schemas", async () => {
+  it("lists the five read-only tools with input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "compare_profiles",
       "describe_catalog",
       "get_profile",
+      "list_changes",
       "search_profiles",
     ]);
     for (const tool of tools) {

@@ -3,6 +3,7 @@
  * bytes of the added and changed profiles in one body — what `sync` needs to rebuild a document
  * from the previous one. Web APIs only.
  */
+import { readChunk } from "./abortable-read.js";
 import { CatalogVerificationError } from "./errors.js";
 import type { CatalogHttp } from "./http-client.js";
 import { createSha256 } from "./sha256-stream.js";
@@ -67,10 +68,10 @@ export async function openChangedProfiles(
   const response = await http.get(url, { signal });
   if (response.headers.get("Catalog-Release") !== releaseId)
     throw new CatalogVerificationError(`${url}: Catalog-Release is not ${releaseId}`);
-  return new ByteReader(response, url);
+  return new ByteReader(response, url, signal);
 }
 
-/** Exact-length reads from a response body, a chunk at a time. */
+/** Exact-length reads from a response body, a chunk at a time; each rejects once `signal` aborts. */
 export class ByteReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   private buffered = new Uint8Array(0);
@@ -80,13 +81,14 @@ export class ByteReader {
   constructor(
     response: Response,
     private readonly url: string,
+    private readonly signal?: AbortSignal,
   ) {
     this.reader = response.body?.getReader();
   }
 
   async read(length: number): Promise<Uint8Array> {
     while (this.buffered.length < length) {
-      const next = this.reader ? await this.reader.read() : { done: true as const, value: undefined };
+      const next = this.reader ? await readChunk(this.reader, this.signal) : { done: true as const, value: undefined };
       if (next.done)
         throw new CatalogVerificationError(`${this.url}: the body ended ${length - this.buffered.length} bytes early`);
       this.received += next.value.length;
@@ -102,7 +104,7 @@ export class ByteReader {
 
   /** Fails if the body holds more than was read. */
   async finish(): Promise<void> {
-    const next = this.reader ? await this.reader.read() : { done: true as const, value: undefined };
+    const next = this.reader ? await readChunk(this.reader, this.signal) : { done: true as const, value: undefined };
     if (this.buffered.length || !next.done) {
       await this.reader?.cancel();
       throw new CatalogVerificationError(`${this.url}: the body is longer than the change list's profiles`);

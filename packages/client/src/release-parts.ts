@@ -4,6 +4,7 @@
  * Link rel="next" (RFC 8288) before the body; the body's length and sha256 after it. The chunks are
  * handed on as they arrive, so memory holds one chunk; the part is known good only when this returns.
  */
+import { readChunk } from "./abortable-read.js";
 import { CatalogVerificationError } from "./errors.js";
 import type { CatalogHttp } from "./http-client.js";
 import { contentDigestOf } from "./protocol/digests.js";
@@ -92,8 +93,7 @@ async function* chunksOf(response: Response, signal: AbortSignal | undefined): A
   const reader = response.body.getReader();
   try {
     for (;;) {
-      signal?.throwIfAborted();
-      const { done, value } = await reader.read();
+      const { done, value } = await readChunk(reader, signal);
       if (done) return;
       yield value;
     }

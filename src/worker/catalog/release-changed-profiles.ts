@@ -51,8 +51,8 @@ export function registerChangedProfilesRoute(app: OpenAPIHono<AppEnv>, access: C
     route,
     async (c) => {
       const newer = await pinnedRelease(c.env.CATALOG_KV, c.req.valid("param").release_id);
-      const older = await keptRelease(c, c.req.valid("query").since);
-      await changesOf(c, newer, older);
+      const older = await keptRelease(c.env, c.req.valid("query").since);
+      await changesOf(c.env, newer, older);
       const headers = new Headers({
         "Content-Type": "application/octet-stream",
         "Catalog-Release": newer.release_id,

@@ -30,7 +30,7 @@ import { profileIdPath } from "./profile-representation";
 import { pinnedRelease } from "./release-lookup";
 import { CACHE_PINNED } from "./representation";
 
-const CHANGES_PAGE_LIMIT = 1000;
+export const CHANGES_PAGE_LIMIT = 1000;
 
 const Change = z
   .strictObject({
@@ -110,8 +110,8 @@ export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: Ca
       const { release_id } = c.req.valid("param");
       const { since, limit, after } = c.req.valid("query");
       const newer = await pinnedRelease(c.env.CATALOG_KV, release_id);
-      const older = await keptRelease(c, since);
-      const summary = await changesOf(c, newer, older);
+      const older = await keptRelease(c.env, since);
+      const summary = await changesOf(c.env, newer, older);
       const from = after === undefined ? 0 : Number(after);
       const page = await readChangesPage(c.env.RELEASES, newer, older, from, limit).catch((error: unknown) => {
         if (!(error instanceof ChangesCursorInvalid)) throw error;
@@ -153,8 +153,8 @@ export const CHANGES_PROBLEMS = problemResponses(
 );
 
 /** `since` must be kept (current or one of the 5 before it): older lists are not kept either. */
-export async function keptRelease(c: Context<AppEnv>, since: string): Promise<Manifest> {
-  const pointer = await readCurrentPointer(c.env.CATALOG_KV);
+export async function keptRelease(env: Env, since: string): Promise<Manifest> {
+  const pointer = await readCurrentPointer(env.CATALOG_KV);
   if (!pointer)
     throw new Problem("catalog_unavailable", "No catalog release has been published on this deployment yet.");
   const kept = [pointer.release_id, ...pointer.previous];
@@ -167,14 +167,14 @@ export async function keptRelease(c: Context<AppEnv>, since: string): Promise<Ma
       { extra: { oldest_kept_release_id: oldest } },
     );
   }
-  return pinnedRelease(c.env.CATALOG_KV, since);
+  return pinnedRelease(env.CATALOG_KV, since);
 }
 
 /** ensureChanges, with a release published before indexes as the 404 a lookup in it would be. */
-export function changesOf(c: Context<AppEnv>, newer: Manifest, older: Manifest) {
-  return ensureChanges(c.env.RELEASES, newer, older).catch((error: unknown) => {
+export function changesOf(env: Env, newer: Manifest, older: Manifest) {
+  return ensureChanges(env.RELEASES, newer, older).catch((error: unknown) => {
     if (error instanceof ReleaseWithoutIndex)
-      IndexReader.of(c.env.RELEASES, error.releaseId === newer.release_id ? newer : older, "scope");
+      IndexReader.of(env.RELEASES, error.releaseId === newer.release_id ? newer : older, "scope");
     throw error;
   });
 }
@@ -186,7 +186,8 @@ export function changesParamProblem(result: { success: boolean; error?: unknown;
   throw validationProblem(result.error as never, result.target);
 }
 
-function changeView(change: ReleaseChange, newer: Manifest, older: Manifest) {
+/** One change as both the route and the MCP tool `list_changes` show it. */
+export function changeView(change: ReleaseChange, newer: Manifest, older: Manifest) {
   const { current, previous } = change;
   return {
     change: change.change,

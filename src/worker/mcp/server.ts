@@ -6,6 +6,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { McpContext } from "./catalog-reads";
+import { registerChangesTool } from "./changes-tool";
 import { registerDescribeTool } from "./describe-tool";
 import { registerProfileTools } from "./profile-tools";
 import { registerResources } from "./resources";
@@ -15,7 +16,7 @@ import { MAX_BODY_BYTES } from "../http/body-limit";
 const INSTRUCTIONS =
   "The Readiness Catalog rates how ready API products are for automated agents, per product and funnel, across five stages " +
   "(evaluate, sign_up, pay, provision, operate). Start with describe_catalog; find products with search_profiles; read one " +
-  "with get_profile; compare candidates with compare_profiles. Cite a profile by release_id and sha256.";
+  "with get_profile; compare candidates with compare_profiles; see what changed since a release you know with list_changes. Cite a profile by release_id and sha256.";
 
 export function catalogServer(ctx: McpContext): McpServer {
   const server = new McpServer(
@@ -25,6 +26,7 @@ export function catalogServer(ctx: McpContext): McpServer {
   registerDescribeTool(server, ctx);
   registerSearchTool(server, ctx);
   registerProfileTools(server, ctx);
+  registerChangesTool(server, ctx);
   registerResources(server, ctx);
   return server;
 }

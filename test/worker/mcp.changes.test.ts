@@ -1,0 +1,145 @@
+/**
+ * `list_changes` with the official SDK client: the same changes as GET /v1/releases/{id}/changes
+ * for the same pair of releases (both directions, paged), and every refusal of the route as a
+ * tool error a model can act on, never a protocol error or a 500.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, API_ORIGIN } from "./support/api";
+import { mcpClient } from "./support/mcp";
+import { EDITED } from "./support/provided-releases";
+import { publish, testRelease, type TestRelease } from "./support/releases";
+
+const base = testRelease("base");
+const edited = testRelease("edited");
+/** Never published in this file: not a kept release. */
+const unpublished = testRelease("wide");
+/** Publishing two releases takes seconds on this shared machine. */
+const SETUP_TIMEOUT = 60_000;
+
+interface Change {
+  change: string;
+  agent_readiness_profile_id: string;
+  href: string;
+}
+
+interface Answer {
+  release_id: string;
+  since: string;
+  count: number;
+  counts: { added: number; changed: number; removed: number };
+  changes: Change[];
+  next_cursor: string | null;
+}
+
+async function restChanges(release: TestRelease, since: TestRelease): Promise<Change[]> {
+  const res = await api(`/v1/releases/${release.manifest.release_id}/changes?since=${since.manifest.release_id}`);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: Change[]; has_more: boolean };
+  expect(body.has_more).toBe(false);
+  return body.data;
+}
+
+const textOf = (result: object) => ((result as { content?: { text: string }[] }).content ?? [])[0]?.text ?? "";
+
+describe("MCP list_changes", () => {
+  let client: Client;
+  beforeAll(async () => {
+    await publish(base);
+    await publish(edited);
+    client = await mcpClient();
+  }, SETUP_TIMEOUT);
+  afterAll(() => client.close());
+
+  it("is listed read-only with its schemas", async () => {
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === "list_changes");
+    expect(tool?.annotations?.readOnlyHint).toBe(true);
+    expect(tool?.inputSchema.required).toEqual(["since"]);
+    expect(tool?.outputSchema?.type).toBe("object");
+  });
+
+  it("answers, page by page, the changes GET /v1/releases/{id}/changes lists, hrefs made absolute", async () => {
+    const rest = await restChanges(edited, base);
+    const listed: Change[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const args: Record<string, unknown> = { since: base.manifest.release_id, limit: 2 };
+      if (cursor) args.cursor = cursor;
+      const result = await client.callTool({ name: "list_changes", arguments: args });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      const answer = result.structuredContent as Answer;
+      expect(answer).toMatchObject({
+        release_id: edited.manifest.release_id,
+        since: base.manifest.release_id,
+        count: rest.length,
+        counts: { added: EDITED.added, changed: EDITED.retested.length, removed: EDITED.removed.length },
+      });
+      expect(answer.changes.length).toBeLessThanOrEqual(2);
+      expect(textOf(result)).toContain(JSON.stringify(answer));
+      listed.push(...answer.changes);
+      cursor = answer.next_cursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(Math.ceil(rest.length / 2));
+    expect(listed).toEqual(rest.map((change) => ({ ...change, href: `${API_ORIGIN}${change.href}` })));
+  });
+
+  it("works in either direction, as the route does", async () => {
+    const result = await client.callTool({
+      name: "list_changes",
+      arguments: { since: edited.manifest.release_id.slice(7), release_id: base.manifest.release_id, limit: 1000 },
+    });
+    const answer = result.structuredContent as Answer;
+    expect(answer.counts).toEqual({
+      added: EDITED.removed.length,
+      changed: EDITED.retested.length,
+      removed: EDITED.added,
+    });
+    expect(answer.changes.map((c) => c.agent_readiness_profile_id)).toEqual(
+      (await restChanges(base, edited)).map((c) => c.agent_readiness_profile_id),
+    );
+  });
+
+  it("since the release itself: nothing changed", async () => {
+    const result = await client.callTool({ name: "list_changes", arguments: { since: edited.manifest.release_id } });
+    expect(result.structuredContent).toMatchObject({ count: 0, changes: [], next_cursor: null });
+  });
+
+  const refusals: [string, () => Record<string, unknown>, RegExp][] = [
+    ["no since", () => ({}), /since/],
+    ["a malformed since", () => ({ since: "yesterday" }), /since/],
+    [
+      "a since no longer kept",
+      () => ({ since: unpublished.manifest.release_id }),
+      new RegExp(`release_gone: .*the oldest kept release is ${base.manifest.release_id}`),
+    ],
+    [
+      "an unknown release_id",
+      () => ({ since: base.manifest.release_id, release_id: `sha256:${"0".repeat(64)}` }),
+      /release_not_found/,
+    ],
+    ["limit 0", () => ({ since: base.manifest.release_id, limit: 0 }), /limit/],
+    ["limit over 1000", () => ({ since: base.manifest.release_id, limit: 1001 }), /limit/],
+    ["a malformed cursor", () => ({ since: base.manifest.release_id, cursor: "abc" }), /cursor/],
+    [
+      "a cursor inside a line",
+      () => ({ since: base.manifest.release_id, cursor: "3" }),
+      /invalid_cursor: cursor: .*next_cursor/,
+    ],
+    [
+      "a cursor past the end",
+      () => ({ since: base.manifest.release_id, cursor: "999999" }),
+      /invalid_cursor: cursor: .*past the end/,
+    ],
+    ["an unknown argument", () => ({ since: base.manifest.release_id, after: "1" }), /after/],
+  ];
+  for (const [what, args, message] of refusals) {
+    it(`refuses ${what} with a tool error matching ${message}`, async () => {
+      const result = await client.callTool({ name: "list_changes", arguments: args() });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(message);
+    });
+  }
+});
