@@ -43,8 +43,8 @@ interface SizeFigures {
 
 export const queryBench: BenchModule = {
   name: "query",
-  async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
-    const plan = quick ? QUICK : FULL;
+  async run({ quick, dataDir, log, sizes }: BenchContext): Promise<BenchSection> {
+    const plan = { ...(quick ? QUICK : FULL), ...(sizes ? { sizes } : {}) };
     const persistTo = benchStateDir(dataDir);
     const scratch = mkdtempSync(path.join(tmpdir(), "bench-query-"));
     const servers: BenchServer[] = [];

@@ -12,7 +12,7 @@ import { BENCH_MODULES } from "./modules";
 import { REPO } from "./measure";
 import type { BenchSection } from "./types";
 
-const HELP = `Usage: npm run bench [-- --quick] [--only NAMES] [--data-dir DIR] [--report FILE]
+const HELP = `Usage: npm run bench [-- --quick] [--only NAMES] [--sizes N,…] [--data-dir DIR] [--report FILE]
 
 Measures every benchmark module (${BENCH_MODULES.map((m) => m.name).join(", ")}) against floors measured in the
 same run, writes bench/out/report.md and prints a summary.
@@ -20,6 +20,7 @@ same run, writes bench/out/report.md and prints a summary.
 Options:
   --quick          small sizes and few runs (< 2 minutes): the test suite's smoke check
   --only <names>   comma-separated modules to run
+  --sizes <n,…>    catalog sizes to measure instead of the module's own (query)
   --data-dir <dir> where generated catalogs are cached (default: <tmp>/readiness-catalog-bench)
   --report <file>  where the report goes (default: bench/out/report.md)
   -h, --help       this help`;
@@ -34,6 +35,7 @@ const parseBenchArgs = () =>
     options: {
       quick: { type: "boolean", default: false },
       only: { type: "string" },
+      sizes: { type: "string" },
       "data-dir": { type: "string" },
       report: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
@@ -54,6 +56,8 @@ const only = args.only?.split(",").map((s) => s.trim());
 const unknown = only?.filter((name) => !BENCH_MODULES.some((m) => m.name === name)) ?? [];
 if (unknown.length)
   usage(`unknown module ${unknown.join(", ")}; known: ${BENCH_MODULES.map((m) => m.name).join(", ")}`);
+const sizes = args.sizes?.split(",").map((s) => Number(s.trim()));
+if (sizes?.some((n) => !Number.isInteger(n) || n < 1)) usage(`--sizes takes profile counts, e.g. 10000: ${args.sizes}`);
 const modules = BENCH_MODULES.filter((m) => !only || only.includes(m.name));
 const dataDir = path.resolve(args["data-dir"] ?? path.join(tmpdir(), "readiness-catalog-bench"));
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -63,7 +67,7 @@ const loadBefore = loadavg()[0]!;
 const sections: BenchSection[] = [];
 for (const module of modules) {
   log(`${module.name}…`);
-  sections.push(await module.run({ quick: args.quick, dataDir, log }));
+  sections.push(await module.run({ quick: args.quick, dataDir, log, ...(sizes ? { sizes } : {}) }));
 }
 
 // The load average says how much else ran on the machine meanwhile (ratios absorb some of it).

@@ -10,6 +10,8 @@ export interface BenchContext {
   dataDir: string;
   /** Progress for the person running the bench (stderr). */
   log: (line: string) => void;
+  /** `--sizes`: the catalog sizes to measure instead of the module's own (the query module). */
+  sizes?: number[];
 }
 
 export interface BenchRow {
