@@ -80,7 +80,11 @@ export function matchesWhere(release: string, query: ProfileQuery): Sql {
 
 export const PAGE_COLUMNS = "seq, grade_rank, last_tested_at, byte_offset, byte_length, sha256";
 
-/** One page: `limit + 1` rows, so the page knows whether more follow. */
+/**
+ * One page: `limit + 1` rows, so the page knows whether more follow, each with its profile's bytes
+ * (`body`, null for a release loaded before `query_bodies` existed). The bodies are joined to the
+ * page's rows only, after its LIMIT, so a page reads `limit + 1` of them whatever the matches.
+ */
 export function pageSql(release: string, query: ProfileQuery, after?: Keyset): Sql {
   const where = matchesWhere(release, query);
   const { column, direction } = ORDER[query.sort];
@@ -96,8 +100,11 @@ export function pageSql(release: string, query: ProfileQuery, after?: Keyset): S
   }
   const order = column === "seq" ? "seq" : `${column} ${direction}, seq`.replace(" ,", ",");
   return {
-    text: `SELECT ${PAGE_COLUMNS} FROM query_profiles WHERE ${text} ORDER BY ${order} LIMIT ?`,
-    args: [...args, query.limit + 1],
+    text:
+      `WITH page AS (SELECT ${PAGE_COLUMNS} FROM query_profiles WHERE ${text} ORDER BY ${order} LIMIT ?) ` +
+      "SELECT page.*, query_bodies.body FROM page LEFT JOIN query_bodies ON query_bodies.release = ? " +
+      `AND query_bodies.seq = page.seq ORDER BY ${order.replace(/\bseq\b/, "page.seq")}`,
+    args: [...args, query.limit + 1, release],
   };
 }
 
