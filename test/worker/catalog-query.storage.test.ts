@@ -1,12 +1,15 @@
 /**
  * Where a query's answer comes from (docs/storage.md, "Catalog query tables"): a page's profiles
  * are read from their `query_bodies` rows in D1, exactly their bytes in the document, and from the
- * parts only for a release loaded before bodies were kept.
+ * parts only for a release loaded before bodies were kept; a one-value filter's page is read through
+ * that filter's index, not by walking the release.
  */
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { toHex } from "../../src/common/catalog/digest";
 import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
+import { pageSql } from "../../src/worker/catalog/query-plan";
+import { profileQueryOf } from "../../src/worker/catalog/query-params";
 import { api } from "./support/api";
 import { oracleProfiles, oracleQuery } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
@@ -52,6 +55,27 @@ describe("a page's profiles", () => {
     await publish(generated);
     await env.CATALOG_DB.prepare("DELETE FROM query_bodies WHERE release = ?").bind(release).run();
     await pageTexts(PATH);
+  });
+});
+
+describe("a one-value filter's page", () => {
+  const planOf = async (params: Record<string, string[]>) => {
+    const sql = pageSql(release, profileQueryOf({ sort: "catalog", limit: 20, ...params }));
+    const { results } = await env.CATALOG_DB.prepare(`EXPLAIN QUERY PLAN ${sql.text}`)
+      .bind(...sql.args)
+      .all<{ detail: string }>();
+    return results.map((row) => row.detail).join("\n");
+  };
+
+  it("is read through the filter's index, never by walking the release", { timeout: 60_000 }, async () => {
+    await publish(generated);
+    const product = all[17]!.profile.scope.product.key;
+    expect(await planOf({ product: [product] })).toMatch(
+      /INDEX query_profiles_product \(release=\? AND product_key=\?\)/,
+    );
+    expect(await planOf({ "stage.pay": ["limited"] })).toMatch(
+      /INDEX query_profiles_stage_pay \(release=\? AND stage_pay=\?\)/,
+    );
   });
 });
 

@@ -49,7 +49,15 @@ export function matchExpression(q: string): string {
 export function matchesWhere(release: string, query: ProfileQuery): Sql {
   const parts = ["release = ?"];
   const args: (string | number)[] = [release];
+  // One value is an equality, so SQLite serves it from the column's index (release, column, seq)
+  // in catalog order: a page stops after `limit + 1` matches. Seen as a list, the planner walks
+  // the release in primary-key order instead, every profile of it for a selective filter.
   const inList = (column: string, values: readonly (string | number)[]) => {
+    const [only] = values;
+    if (values.length === 1 && only !== undefined) {
+      args.push(only);
+      return `${column} = ?`;
+    }
     args.push(JSON.stringify(values));
     return `${column} IN (SELECT value FROM json_each(?))`;
   };
