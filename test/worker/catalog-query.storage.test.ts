@@ -79,6 +79,48 @@ describe("a one-value filter's page", () => {
   });
 });
 
+describe("a `q` query", () => {
+  const Q = { q: "api", sort: "-grade" };
+  const path = "/v1/profiles?q=api&sort=-grade&limit=100";
+  const expectOracle = async () => {
+    const res = await api(path);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { count: number; data: { agent_readiness_profile_id: string }[] };
+    const expected = oracleQuery(all, Q);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(body.count).toBe(expected.length);
+    expect(body.data.map((p) => p.agent_readiness_profile_id)).toEqual(
+      expected.slice(0, 100).map((p) => p.profile.agent_readiness_profile_id),
+    );
+  };
+
+  it("reads its release's words as a rowid range of query_words, not each match's release", {
+    timeout: 60_000,
+  }, async () => {
+    await publish(generated);
+    await expectOracle();
+    const sql = pageSql(release, profileQueryOf({ sort: "catalog", limit: 20, q: "api" }));
+    const { results } = await env.CATALOG_DB.prepare(`EXPLAIN QUERY PLAN ${sql.text}`)
+      .bind(...sql.args)
+      .all<{ detail: string }>();
+    const words = results.map((row) => row.detail).find((detail) => detail.includes("query_words"));
+    // FTS5's index string: M for the MATCH, > and < for the rowid range it serves itself.
+    expect(words).toMatch(/VIRTUAL TABLE INDEX \d+:M.*>.*</);
+  });
+
+  it("of a release loaded before release numbers reads query_text", { timeout: 60_000 }, async () => {
+    await publish(generated);
+    await env.CATALOG_DB.batch([
+      env.CATALOG_DB.prepare(
+        "INSERT INTO query_text (release, seq, body) SELECT ?1, rowid & 4294967295, body FROM query_words",
+      ).bind(release),
+      env.CATALOG_DB.prepare("DELETE FROM query_words"),
+      env.CATALOG_DB.prepare("DELETE FROM query_release_numbers"),
+    ]);
+    await expectOracle();
+  });
+});
+
 // Last: local R2 does not take the deleted parts back cleanly in a later test's publish.
 describe("a page's profiles, the parts gone", () => {
   it("are read from D1: the page is still answered", { timeout: 60_000 }, async () => {

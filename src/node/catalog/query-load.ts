@@ -78,6 +78,14 @@ const insertRows = (verb: string, table: string, columns: string[]) =>
   `${columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ")} FROM json_each(?)`;
 const INSERT_PROFILES = insertRows("INSERT OR REPLACE", "query_profiles", PROFILE_COLUMNS.slice(1));
 const INSERT_TEXT = insertRows("INSERT", "query_text", ["seq", "body"]);
+const NUMBER_RELEASE =
+  "INSERT OR IGNORE INTO query_release_numbers (release, number) " +
+  "SELECT ?, coalesce(max(number), 0) + 1 FROM query_release_numbers";
+/** A release's profiles in `query_words` are rowids number × 2^32 + seq (migrations/0003). */
+const RELEASE_NUMBER = "(SELECT number FROM query_release_numbers WHERE release = ?1)";
+const INSERT_WORDS =
+  `INSERT INTO query_words (rowid, body) SELECT ${RELEASE_NUMBER} * 4294967296 + json_extract(value, '$[0]'), ` +
+  "json_extract(value, '$[1]') FROM json_each(?2)";
 const INSERT_BODIES = insertRows("INSERT OR REPLACE", "query_bodies", ["seq", "body"]);
 const INSERT_PRODUCTS = insertRows("INSERT OR REPLACE", "query_products", [
   "product_key",
@@ -119,6 +127,10 @@ export async function loadQueryTables(
         .bind(release)
         .first<{ n: number }>()
     )?.n ?? 0;
+  // A load begun before release numbers (migrations/0003) finishes as it began, in `query_text`.
+  const numbered =
+    already === 0 ||
+    (await db.prepare("SELECT 1 AS found FROM query_release_numbers WHERE release = ?").bind(release).first()) !== null;
   const entries = await scopeEntries(manifest, source);
   const batches = Math.ceil(entries.length / LOAD_BATCH_PROFILES);
   const facets = new FacetCounter();
@@ -128,7 +140,7 @@ export async function loadQueryTables(
   let position = 0;
   const flush = async () => {
     if (pending.length === 0) return;
-    await db.batch(batchStatements(db, release, pending));
+    await db.batch(batchStatements(db, release, pending, numbered));
     onProgress?.({ phase: "load", index: Math.floor((position - 1) / LOAD_BATCH_PROFILES), count: batches });
     pending = [];
   };
@@ -177,17 +189,22 @@ export async function loadQueryTables(
 }
 
 /** One batch's rows: its profiles' columns, their text for `q` and their bytes. */
-function batchStatements(db: QueryDb, release: string, batch: { placed: PlacedProfile; row: QueryRow }[]) {
+function batchStatements(
+  db: QueryDb,
+  release: string,
+  batch: { placed: PlacedProfile; row: QueryRow }[],
+  numbered: boolean,
+) {
   const statement = (sql: string, rows: unknown[][]) => db.prepare(sql).bind(release, JSON.stringify(rows));
+  const words = batch.map(({ placed, row }) => [placed.seq, row.text]);
   const statements = [
+    // The release's number for `query_words`: given by its first batch, kept by the others.
+    ...(numbered ? [db.prepare(NUMBER_RELEASE).bind(release)] : []),
     statement(
       INSERT_PROFILES,
       batch.map(({ placed, row }) => columnsOf(placed, row)),
     ),
-    statement(
-      INSERT_TEXT,
-      batch.map(({ placed, row }) => [placed.seq, row.text]),
-    ),
+    statement(numbered ? INSERT_WORDS : INSERT_TEXT, words),
   ];
   let bodies: unknown[][] = [];
   let bytes = 0;
@@ -257,11 +274,17 @@ export async function pruneQueryTables(db: QueryDb, kept: readonly string[]): Pr
   for (const release of pruned) {
     // The release's line goes first: from then on no route reads the rows being deleted.
     await db.batch([db.prepare("DELETE FROM query_releases WHERE release = ?").bind(release)]);
-    await db.batch(
-      ["query_profiles", "query_text", "query_bodies", "query_facets", "query_products", "query_funnels"].map((table) =>
-        db.prepare(`DELETE FROM ${table} WHERE release = ?`).bind(release),
+    await db.batch([
+      ...["query_profiles", "query_text", "query_bodies", "query_facets", "query_products", "query_funnels"].map(
+        (table) => db.prepare(`DELETE FROM ${table} WHERE release = ?`).bind(release),
       ),
-    );
+      db
+        .prepare(
+          `DELETE FROM query_words WHERE rowid BETWEEN ${RELEASE_NUMBER} * 4294967296 AND ${RELEASE_NUMBER} * 4294967296 + 4294967295`,
+        )
+        .bind(release),
+      db.prepare("DELETE FROM query_release_numbers WHERE release = ?").bind(release),
+    ]);
   }
   return pruned;
 }

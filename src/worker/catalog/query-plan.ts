@@ -80,8 +80,17 @@ export function matchesWhere(release: string, query: ProfileQuery): Sql {
     args.push(query.testedBefore);
   }
   if (query.q) {
-    parts.push("seq IN (SELECT seq FROM query_text WHERE query_text MATCH ? AND release = ?)");
-    args.push(matchExpression(query.q), release);
+    // A release loaded with a number: its rowid range of `query_words`, served by FTS5's index.
+    // Loaded before numbers (migrations/0003): `query_text`, which checks each match's release.
+    const number = "(SELECT number FROM query_release_numbers WHERE release = ?)";
+    parts.push(
+      "seq IN (SELECT rowid & 4294967295 FROM query_words WHERE query_words MATCH ? " +
+        `AND rowid BETWEEN ${number} * 4294967296 AND ${number} * 4294967296 + 4294967295 ` +
+        "UNION ALL SELECT seq FROM query_text WHERE query_text MATCH ? AND release = ? " +
+        "AND NOT EXISTS (SELECT 1 FROM query_release_numbers WHERE release = ?))",
+    );
+    const match = matchExpression(query.q);
+    args.push(match, release, release, match, release, release);
   }
   return { text: parts.join(" AND "), args };
 }
