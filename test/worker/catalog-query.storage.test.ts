@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { toHex } from "../../src/common/catalog/digest";
 import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
-import { pageSql } from "../../src/worker/catalog/query-plan";
+import { countSql, pageSql } from "../../src/worker/catalog/query-plan";
 import { profileQueryOf } from "../../src/worker/catalog/query-params";
 import { api } from "./support/api";
 import { oracleProfiles, oracleQuery } from "./support/query-oracle";
@@ -106,6 +106,18 @@ describe("a `q` query", () => {
     const words = results.map((row) => row.detail).find((detail) => detail.includes("query_words"));
     // FTS5's index string: M for the MATCH, > and < for the rowid range it serves itself.
     expect(words).toMatch(/VIRTUAL TABLE INDEX \d+:M.*>.*</);
+  });
+
+  it("alone is counted in the word tables, without a lookup of each match's row", { timeout: 60_000 }, async () => {
+    await publish(generated);
+    await expectOracle();
+    const sql = countSql(release, profileQueryOf({ sort: "catalog", q: "api" }));
+    const { results } = await env.CATALOG_DB.prepare(`EXPLAIN QUERY PLAN ${sql.text}`)
+      .bind(...sql.args)
+      .all<{ detail: string }>();
+    const plan = results.map((row) => row.detail).join("\n");
+    expect(plan).toContain("query_words");
+    expect(plan).not.toContain("query_profiles");
   });
 
   it("of a release loaded before release numbers reads query_text", { timeout: 60_000 }, async () => {

@@ -80,19 +80,29 @@ export function matchesWhere(release: string, query: ProfileQuery): Sql {
     args.push(query.testedBefore);
   }
   if (query.q) {
-    // A release loaded with a number: its rowid range of `query_words`, served by FTS5's index.
-    // Loaded before numbers (migrations/0003): `query_text`, which checks each match's release.
-    const number = "(SELECT number FROM query_release_numbers WHERE release = ?)";
-    parts.push(
-      "seq IN (SELECT rowid & 4294967295 FROM query_words WHERE query_words MATCH ? " +
-        `AND rowid BETWEEN ${number} * 4294967296 AND ${number} * 4294967296 + 4294967295 ` +
-        "UNION ALL SELECT seq FROM query_text WHERE query_text MATCH ? AND release = ? " +
-        "AND NOT EXISTS (SELECT 1 FROM query_release_numbers WHERE release = ?))",
-    );
-    const match = matchExpression(query.q);
-    args.push(match, release, release, match, release, release);
+    const words = wordMatches(release, query.q);
+    parts.push(`seq IN (${words.text})`);
+    args.push(...words.args);
   }
   return { text: parts.join(" AND "), args };
+}
+
+/**
+ * The `seq` of every profile of the release whose text matches `q`. A release loaded with a number:
+ * its rowid range of `query_words`, served by FTS5's index. Loaded before numbers
+ * (migrations/0003): `query_text`, which checks each match's release.
+ */
+function wordMatches(release: string, q: string): Sql {
+  const number = "(SELECT number FROM query_release_numbers WHERE release = ?)";
+  const match = matchExpression(q);
+  return {
+    text:
+      "SELECT rowid & 4294967295 AS seq FROM query_words WHERE query_words MATCH ? " +
+      `AND rowid BETWEEN ${number} * 4294967296 AND ${number} * 4294967296 + 4294967295 ` +
+      "UNION ALL SELECT seq FROM query_text WHERE query_text MATCH ? AND release = ? " +
+      "AND NOT EXISTS (SELECT 1 FROM query_release_numbers WHERE release = ?)",
+    args: [match, release, release, match, release, release],
+  };
 }
 
 export const PAGE_COLUMNS = "seq, grade_rank, last_tested_at, byte_offset, byte_length, sha256";
@@ -126,6 +136,12 @@ export function pageSql(release: string, query: ProfileQuery, after?: Keyset): S
 }
 
 export function countSql(release: string, query: ProfileQuery): Sql {
+  // `q` alone: its matches are counted in the word tables, without a lookup of each match's row
+  // (every profile of a loaded release has its row).
+  if (query.q && query.filters.size === 0 && !query.testedAfter && !query.testedBefore) {
+    const words = wordMatches(release, query.q);
+    return { text: `SELECT count(*) AS n FROM (${words.text})`, args: words.args };
+  }
   const where = matchesWhere(release, query);
   return { text: `SELECT count(*) AS n FROM query_profiles WHERE ${where.text}`, args: where.args };
 }
