@@ -113,7 +113,9 @@ describe("GET /v1/profiles: bad input", () => {
     await expectProblem(await api(`/v1/releases/${"0".repeat(64)}/profiles`), 404, "release_not_found");
   });
 
-  it("a release published without query rows is release_not_queryable, on every query route", async () => {
+  it("a release published without query rows is release_not_queryable, on every query route", {
+    timeout: 60_000,
+  }, async () => {
     await env.CATALOG_DB.prepare("DELETE FROM query_releases WHERE release = ?").bind(releaseId.slice(7)).run();
     try {
       for (const route of ["profiles", "products", "funnels"]) {

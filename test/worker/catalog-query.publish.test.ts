@@ -92,7 +92,7 @@ describe("an interrupted load", () => {
     );
   });
 
-  it("publishing a loaded release again loads nothing", async () => {
+  it("publishing a loaded release again loads nothing", { timeout: 60_000 }, async () => {
     await publish(generated);
     const again = await publish(generated);
     expect(again.query_rows_loaded).toBe(0);

@@ -22,9 +22,18 @@ export interface QueryStatement {
   first<T = Record<string, unknown>>(): Promise<T | null>;
 }
 
-/** Profiles per D1 batch (two statements each) and rows per batch of counts: small enough for D1 and for wrangler's platform proxy, whose connection broke under batches of 500 larger statements. */
-export const LOAD_BATCH_PROFILES = 100;
-const FACET_BATCH_ROWS = 100;
+/**
+ * Profiles per D1 batch (one transaction). A batch is a few statements whatever its size: each
+ * table's rows go in as one bound JSON array (`INSERT … SELECT … FROM json_each(?)`), so a batch
+ * costs a handful of round trips through wrangler's platform proxy (which proxies every `prepare`
+ * and `bind`) and stays within D1's 100 parameters per statement.
+ */
+export const LOAD_BATCH_PROFILES = 250;
+/** At most this many bytes of profile text per statement of `query_bodies` (D1: 2 MB per value). */
+const BODY_STATEMENT_BYTES = 1_000_000;
+/** Rows of a browse list or of the kept counts per statement, and such statements per batch. */
+const LIST_STATEMENT_ROWS = 2_000;
+const LIST_BATCH_STATEMENTS = 5;
 
 export interface LoadProgress {
   phase: "load";
@@ -63,8 +72,43 @@ const PROFILE_COLUMNS = [
   "byte_length",
   "sha256",
 ];
-const INSERT_PROFILE = `INSERT OR REPLACE INTO query_profiles (${PROFILE_COLUMNS.join(", ")}) VALUES (${PROFILE_COLUMNS.map(() => "?").join(", ")})`;
-const INSERT_TEXT = "INSERT INTO query_text (release, seq, body) VALUES (?, ?, ?)";
+/** An INSERT of every row of one bound JSON array of arrays (the release is the first parameter). */
+const insertRows = (verb: string, table: string, columns: string[]) =>
+  `${verb} INTO ${table} (release, ${columns.join(", ")}) SELECT ?, ` +
+  `${columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ")} FROM json_each(?)`;
+const INSERT_PROFILES = insertRows("INSERT OR REPLACE", "query_profiles", PROFILE_COLUMNS.slice(1));
+const INSERT_TEXT = insertRows("INSERT", "query_text", ["seq", "body"]);
+const NUMBER_RELEASE =
+  "INSERT OR IGNORE INTO query_release_numbers (release, number) " +
+  "SELECT ?, coalesce(max(number), 0) + 1 FROM query_release_numbers";
+/** A release's profiles in `query_words` are rowids number × 2^32 + seq (migrations/0003). */
+const RELEASE_NUMBER = "(SELECT number FROM query_release_numbers WHERE release = ?1)";
+const INSERT_WORDS =
+  `INSERT INTO query_words (rowid, body) SELECT ${RELEASE_NUMBER} * 4294967296 + json_extract(value, '$[0]'), ` +
+  "json_extract(value, '$[1]') FROM json_each(?2)";
+const INSERT_BODIES = insertRows("INSERT OR REPLACE", "query_bodies", ["seq", "body"]);
+const INSERT_PRODUCTS = insertRows("INSERT OR REPLACE", "query_products", [
+  "product_key",
+  "name",
+  "lower_name",
+  "funnel_count",
+]);
+const INSERT_FUNNELS = insertRows("INSERT OR REPLACE", "query_funnels", ["funnel_key", "name", "profile_count"]);
+const INSERT_FACETS = insertRows("INSERT OR REPLACE", "query_facets", [
+  "filter",
+  "filter_value",
+  "facet",
+  "value",
+  "count",
+]);
+
+/** `rows` cut into statements of at most LIST_STATEMENT_ROWS rows. */
+function chunksOf(sql: string, rows: unknown[][]): [string, unknown[][]][] {
+  const chunks: [string, unknown[][]][] = [];
+  for (let from = 0; from < rows.length; from += LIST_STATEMENT_ROWS)
+    chunks.push([sql, rows.slice(from, from + LIST_STATEMENT_ROWS)]);
+  return chunks;
+}
 
 export async function loadQueryTables(
   db: QueryDb,
@@ -83,6 +127,10 @@ export async function loadQueryTables(
         .bind(release)
         .first<{ n: number }>()
     )?.n ?? 0;
+  // A load begun before release numbers (migrations/0003) finishes as it began, in `query_text`.
+  const numbered =
+    already === 0 ||
+    (await db.prepare("SELECT 1 AS found FROM query_release_numbers WHERE release = ?").bind(release).first()) !== null;
   const entries = await scopeEntries(manifest, source);
   const batches = Math.ceil(entries.length / LOAD_BATCH_PROFILES);
   const facets = new FacetCounter();
@@ -92,7 +140,7 @@ export async function loadQueryTables(
   let position = 0;
   const flush = async () => {
     if (pending.length === 0) return;
-    await db.batch(pending.flatMap(({ placed, row }) => profileStatements(db, release, placed, row)));
+    await db.batch(batchStatements(db, release, pending, numbered));
     onProgress?.({ phase: "load", index: Math.floor((position - 1) / LOAD_BATCH_PROFILES), count: batches });
     pending = [];
   };
@@ -107,24 +155,31 @@ export async function loadQueryTables(
   }
   await flush();
 
-  // Statements are made just before their batch: through wrangler's platform proxy, thousands of
-  // statements prepared ahead of their batch broke its connection (measured: the sample's 3,000).
-  const lists: [string, unknown[]][] = [
-    ...[...products].map(([key, p]): [string, unknown[]] => [
-      "INSERT OR REPLACE INTO query_products VALUES (?, ?, ?, ?, ?)",
-      [release, key, p.name, p.name.toLowerCase(), p.funnels],
-    ]),
-    ...[...funnels].map(([key, f]): [string, unknown[]] => [
-      "INSERT OR REPLACE INTO query_funnels VALUES (?, ?, ?, ?)",
-      [release, key, f.name, f.profiles],
-    ]),
-    ...Array.from(facets.counts(), (c): [string, unknown[]] => [
-      "INSERT OR REPLACE INTO query_facets VALUES (?, ?, ?, ?, ?, ?)",
-      [release, c.filter, c.filter_value, c.facet, c.value, c.count],
-    ]),
+  // The browse lists and the kept counts, each table's rows as bound JSON arrays of at most
+  // LIST_STATEMENT_ROWS rows (one statement each), a few statements per batch.
+  const lists = [
+    ...chunksOf(
+      INSERT_PRODUCTS,
+      [...products].map(([key, p]) => [key, p.name, p.name.toLowerCase(), p.funnels]),
+    ),
+    ...chunksOf(
+      INSERT_FUNNELS,
+      [...funnels].map(([key, f]) => [key, f.name, f.profiles]),
+    ),
+    ...chunksOf(
+      INSERT_FACETS,
+      Array.from(facets.counts(), (c) => [c.filter, c.filter_value, c.facet, c.value, c.count]),
+    ),
   ];
-  for (let from = 0; from < lists.length; from += FACET_BATCH_ROWS)
-    await db.batch(lists.slice(from, from + FACET_BATCH_ROWS).map(([sql, args]) => db.prepare(sql).bind(...args)));
+  for (let from = 0; from < lists.length; from += LIST_BATCH_STATEMENTS)
+    await db.batch(
+      lists
+        .slice(from, from + LIST_BATCH_STATEMENTS)
+        .map(([sql, rows]) => db.prepare(sql).bind(release, JSON.stringify(rows))),
+    );
+  // The planner's statistics (sqlite_stat1, bounded work): without them SQLite walks the whole
+  // release in primary-key order for a selective filter rather than read that filter's index.
+  await db.batch([db.prepare("PRAGMA optimize")]);
   await db.batch([
     db
       .prepare("INSERT INTO query_releases VALUES (?, ?, ?, ?)")
@@ -133,14 +188,42 @@ export async function loadQueryTables(
   return { loaded: true, rows: entries.length };
 }
 
-function profileStatements(
+/** One batch's rows: its profiles' columns, their text for `q` and their bytes. */
+function batchStatements(
   db: QueryDb,
   release: string,
-  { seq, entry }: PlacedProfile,
-  row: QueryRow,
-): QueryStatement[] {
-  const values = [
-    release,
+  batch: { placed: PlacedProfile; row: QueryRow }[],
+  numbered: boolean,
+) {
+  const statement = (sql: string, rows: unknown[][]) => db.prepare(sql).bind(release, JSON.stringify(rows));
+  const words = batch.map(({ placed, row }) => [placed.seq, row.text]);
+  const statements = [
+    // The release's number for `query_words`: given by its first batch, kept by the others.
+    ...(numbered ? [db.prepare(NUMBER_RELEASE).bind(release)] : []),
+    statement(
+      INSERT_PROFILES,
+      batch.map(({ placed, row }) => columnsOf(placed, row)),
+    ),
+    statement(numbered ? INSERT_WORDS : INSERT_TEXT, words),
+  ];
+  let bodies: unknown[][] = [];
+  let bytes = 0;
+  for (const { placed } of batch) {
+    if (bodies.length > 0 && bytes + placed.entry.length > BODY_STATEMENT_BYTES) {
+      statements.push(statement(INSERT_BODIES, bodies));
+      bodies = [];
+      bytes = 0;
+    }
+    bodies.push([placed.seq, placed.text]);
+    bytes += placed.entry.length;
+  }
+  if (bodies.length > 0) statements.push(statement(INSERT_BODIES, bodies));
+  return statements;
+}
+
+/** A profile's row of `query_profiles`, in PROFILE_COLUMNS order after `release`. */
+function columnsOf({ seq, entry }: PlacedProfile, row: QueryRow): unknown[] {
+  return [
     seq,
     row.id,
     row.product_key,
@@ -164,7 +247,6 @@ function profileStatements(
     entry.length,
     entry.sha256,
   ];
-  return [db.prepare(INSERT_PROFILE).bind(...values), db.prepare(INSERT_TEXT).bind(release, seq, row.text)];
 }
 
 function tally<K extends string>(
@@ -192,11 +274,17 @@ export async function pruneQueryTables(db: QueryDb, kept: readonly string[]): Pr
   for (const release of pruned) {
     // The release's line goes first: from then on no route reads the rows being deleted.
     await db.batch([db.prepare("DELETE FROM query_releases WHERE release = ?").bind(release)]);
-    await db.batch(
-      ["query_profiles", "query_text", "query_facets", "query_products", "query_funnels"].map((table) =>
-        db.prepare(`DELETE FROM ${table} WHERE release = ?`).bind(release),
+    await db.batch([
+      ...["query_profiles", "query_text", "query_bodies", "query_facets", "query_products", "query_funnels"].map(
+        (table) => db.prepare(`DELETE FROM ${table} WHERE release = ?`).bind(release),
       ),
-    );
+      db
+        .prepare(
+          `DELETE FROM query_words WHERE rowid BETWEEN ${RELEASE_NUMBER} * 4294967296 AND ${RELEASE_NUMBER} * 4294967296 + 4294967295`,
+        )
+        .bind(release),
+      db.prepare("DELETE FROM query_release_numbers WHERE release = ?").bind(release),
+    ]);
   }
   return pruned;
 }

@@ -13,6 +13,8 @@ export interface PlacedProfile {
   seq: number;
   entry: ScopedProfile;
   profile: Profile;
+  /** The profile's bytes in the document, decoded (valid UTF-8, so encoding it gives them back exactly). */
+  text: string;
 }
 
 /** Every entry of the scope index, in its order: product key, then funnel key. */
@@ -36,7 +38,7 @@ export async function* placedProfiles(
   entries: readonly ScopedProfile[],
 ): AsyncGenerator<PlacedProfile> {
   const byOffset = entries.map((entry, seq) => ({ entry, seq })).sort((a, b) => a.entry.offset - b.entry.offset);
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   let window = new Uint8Array(0);
   let windowStart = 0;
   let nextPart = 0;
@@ -55,6 +57,6 @@ export async function* placedProfiles(
     }
     const start = entry.offset - windowStart;
     const text = decoder.decode(window.subarray(start, start + entry.length));
-    yield { seq, entry, profile: JSON.parse(text) as Profile };
+    yield { seq, entry, profile: JSON.parse(text) as Profile, text };
   }
 }

@@ -49,7 +49,15 @@ export function matchExpression(q: string): string {
 export function matchesWhere(release: string, query: ProfileQuery): Sql {
   const parts = ["release = ?"];
   const args: (string | number)[] = [release];
+  // One value is an equality, so SQLite serves it from the column's index (release, column, seq)
+  // in catalog order: a page stops after `limit + 1` matches. Seen as a list, the planner walks
+  // the release in primary-key order instead, every profile of it for a selective filter.
   const inList = (column: string, values: readonly (string | number)[]) => {
+    const [only] = values;
+    if (values.length === 1 && only !== undefined) {
+      args.push(only);
+      return `${column} = ?`;
+    }
     args.push(JSON.stringify(values));
     return `${column} IN (SELECT value FROM json_each(?))`;
   };
@@ -72,15 +80,38 @@ export function matchesWhere(release: string, query: ProfileQuery): Sql {
     args.push(query.testedBefore);
   }
   if (query.q) {
-    parts.push("seq IN (SELECT seq FROM query_text WHERE query_text MATCH ? AND release = ?)");
-    args.push(matchExpression(query.q), release);
+    const words = wordMatches(release, query.q);
+    parts.push(`seq IN (${words.text})`);
+    args.push(...words.args);
   }
   return { text: parts.join(" AND "), args };
 }
 
+/**
+ * The `seq` of every profile of the release whose text matches `q`. A release loaded with a number:
+ * its rowid range of `query_words`, served by FTS5's index. Loaded before numbers
+ * (migrations/0003): `query_text`, which checks each match's release.
+ */
+function wordMatches(release: string, q: string): Sql {
+  const number = "(SELECT number FROM query_release_numbers WHERE release = ?)";
+  const match = matchExpression(q);
+  return {
+    text:
+      "SELECT rowid & 4294967295 AS seq FROM query_words WHERE query_words MATCH ? " +
+      `AND rowid BETWEEN ${number} * 4294967296 AND ${number} * 4294967296 + 4294967295 ` +
+      "UNION ALL SELECT seq FROM query_text WHERE query_text MATCH ? AND release = ? " +
+      "AND NOT EXISTS (SELECT 1 FROM query_release_numbers WHERE release = ?)",
+    args: [match, release, release, match, release, release],
+  };
+}
+
 export const PAGE_COLUMNS = "seq, grade_rank, last_tested_at, byte_offset, byte_length, sha256";
 
-/** One page: `limit + 1` rows, so the page knows whether more follow. */
+/**
+ * One page: `limit + 1` rows, so the page knows whether more follow, each with its profile's bytes
+ * (`body`, null for a release loaded before `query_bodies` existed). The bodies are joined to the
+ * page's rows only, after its LIMIT, so a page reads `limit + 1` of them whatever the matches.
+ */
 export function pageSql(release: string, query: ProfileQuery, after?: Keyset): Sql {
   const where = matchesWhere(release, query);
   const { column, direction } = ORDER[query.sort];
@@ -96,12 +127,21 @@ export function pageSql(release: string, query: ProfileQuery, after?: Keyset): S
   }
   const order = column === "seq" ? "seq" : `${column} ${direction}, seq`.replace(" ,", ",");
   return {
-    text: `SELECT ${PAGE_COLUMNS} FROM query_profiles WHERE ${text} ORDER BY ${order} LIMIT ?`,
-    args: [...args, query.limit + 1],
+    text:
+      `WITH page AS (SELECT ${PAGE_COLUMNS} FROM query_profiles WHERE ${text} ORDER BY ${order} LIMIT ?) ` +
+      "SELECT page.*, query_bodies.body FROM page LEFT JOIN query_bodies ON query_bodies.release = ? " +
+      `AND query_bodies.seq = page.seq ORDER BY ${order.replace(/\bseq\b/, "page.seq")}`,
+    args: [...args, query.limit + 1, release],
   };
 }
 
 export function countSql(release: string, query: ProfileQuery): Sql {
+  // `q` alone: its matches are counted in the word tables, without a lookup of each match's row
+  // (every profile of a loaded release has its row).
+  if (query.q && query.filters.size === 0 && !query.testedAfter && !query.testedBefore) {
+    const words = wordMatches(release, query.q);
+    return { text: `SELECT count(*) AS n FROM (${words.text})`, args: words.args };
+  }
   const where = matchesWhere(release, query);
   return { text: `SELECT count(*) AS n FROM query_profiles WHERE ${where.text}`, args: where.args };
 }

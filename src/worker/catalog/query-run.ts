@@ -27,6 +27,8 @@ export interface PageRow {
   byte_offset: number;
   byte_length: number;
   sha256: string;
+  /** The profile's bytes as text, or null when its release was loaded without them. */
+  body: string | null;
 }
 
 export interface QueryAnswer {
@@ -76,13 +78,12 @@ export async function runProfileQuery(
   const last = page.at(-1);
   const nextCursor =
     rows.length > query.limit && last
-      ? await encodeCursor(binding, { value: last[sortColumnOf(query.sort) as keyof PageRow], seq: last.seq })
+      ? await encodeCursor(binding, {
+          value: last[sortColumnOf(query.sort) as "seq" | "grade_rank" | "last_tested_at"],
+          seq: last.seq,
+        })
       : undefined;
-  const bytes = await profileBytes(
-    env.RELEASES,
-    manifest,
-    page.map((row) => ({ offset: row.byte_offset, length: row.byte_length })),
-  );
+  const bytes = await pageBytes(env.RELEASES, manifest, page);
   return {
     count: total,
     rows: page,
@@ -90,6 +91,22 @@ export async function runProfileQuery(
     ...(nextCursor ? { nextCursor } : {}),
     ...(query.facets.length ? { facets: facetsOf(query.facets, rest.flat()) } : {}),
   };
+}
+
+/**
+ * The page's profiles, exactly their bytes in the document: from their rows' bodies (one D1
+ * statement for the page), or, for a release loaded before bodies were kept, from the parts.
+ */
+async function pageBytes(bucket: R2Bucket, manifest: Manifest, page: PageRow[]): Promise<Uint8Array[]> {
+  const missing = page.filter((row) => row.body === null);
+  const read = await profileBytes(
+    bucket,
+    manifest,
+    missing.map((row) => ({ offset: row.byte_offset, length: row.byte_length })),
+  );
+  const fromParts = new Map(missing.map((row, i) => [row, read[i]]));
+  const encoder = new TextEncoder();
+  return page.map((row) => fromParts.get(row) ?? encoder.encode(row.body ?? ""));
 }
 
 /** Per asked facet, in the order asked: values by count, largest first, ties by value. */
