@@ -10,6 +10,7 @@ import type { z } from "@hono/zod-openapi";
 import { VALUE_FIELDS } from "../../common/catalog/query-fields";
 import { STAGE_LABELS, STAGES } from "../../common/catalog/schema";
 import { allowedValuesOf, ProfileQueryParams, profileQueryOf, type ProfileQuery } from "../catalog/query-params";
+import { strictQuery } from "../http/strict-query";
 import { parameterErrors, type ParameterError } from "../catalog/query-problem";
 
 /** The facets the page shows as filters, in this order, with their labels. */
@@ -23,7 +24,8 @@ export const EXPLORE_FACETS: readonly { name: string; label: string }[] = [
 ];
 
 const LIST_PARAMS = new Set(VALUE_FIELDS.map((field) => field.name));
-const PageParams = ProfileQueryParams.omit({ facets: true });
+// Rebuilt with strictQuery, so an unknown parameter's message names the page's own parameters.
+const PageParams = strictQuery(ProfileQueryParams.omit({ facets: true }).shape);
 
 export type ExploreQuery =
   | { ok: true; query: ProfileQuery; params: URLSearchParams }
