@@ -9,7 +9,8 @@ import { accountObject } from "../../src/worker/auth/accounts";
 import { readAdminApproval, requestAdminApproval } from "../../src/worker/auth/oauth/admin-approval";
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { newAccount, newKey } from "./auth-fixtures";
-import { bearerGet, csrfOf, keysPage, signIn, visibleText } from "./dashboard-support";
+import { csrfOf, keysPage, signIn, visibleText } from "./dashboard-support";
+import { bearerGet } from "./oauth-support";
 
 const adminApproved = async (accountId: string) => {
   const account = await accountObject(env, accountId).account();
