@@ -20,7 +20,7 @@ copyDocsAssets();
 localOperator();
 
 // WEBHOOK_LOCAL_TARGETS lets webhooks reach the tests' receiver on 127.0.0.1, as under `npm start`.
-// The D1 migrations (migrations/), applied to CATALOG_DB before each test file by fresh-storage.ts.
+// The D1 migrations (migrations/), applied to each test file's CATALOG_DB by apply-migrations.ts.
 const testBindings = {
   PUBLIC_ORIGINS: ["https://api.test"],
   OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url"),
@@ -56,12 +56,8 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
-          // One workerd for many files, not one per file (each started in about 0.6 s idle, 6 s on a
-          // busy machine, and re-evaluated the worker's modules). Each file still starts from empty
-          // storage: fresh-storage.ts resets every binding first.
-          isolate: false,
           exclude: ["test/worker/**/*.sandbox.test.ts"],
-          setupFiles: ["test/worker/support/fresh-storage.ts"],
+          setupFiles: ["test/worker/support/apply-migrations.ts"],
           // Builds the test catalog releases from data/profiles (Node) and provides them to workerd.
           // And starts the webhook receiver the queue consumer delivers to.
           globalSetup: [
@@ -81,8 +77,7 @@ export default defineConfig({
         test: {
           name: "worker-sandbox",
           include: ["test/worker/**/*.sandbox.test.ts"],
-          isolate: false,
-          setupFiles: ["test/worker/support/fresh-storage.ts"],
+          setupFiles: ["test/worker/support/apply-migrations.ts"],
         },
       },
       {
