@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { copyDocsAssets } from "./src/node/local/docs-assets.mjs";
+import { localOperator } from "./src/node/operator/local-operator";
 
 // Four suites, one command (`npm test`):
 // - worker:  inside workerd, with the real local KV/R2/Durable Objects of wrangler.toml
@@ -14,6 +15,9 @@ import { copyDocsAssets } from "./src/node/local/docs-assets.mjs";
 // https://api.test, not to a real deployment's domain) and a fresh OAuth token key (a secret).
 // wrangler.toml's [assets] directory must exist before a worker project or wrangler dev starts.
 copyDocsAssets();
+// The checkout's local operator secrets (.wrangler/operator.env), made once here, before test files
+// that run at once (npm start, npm run keys and the OAuth e2e fixture read them) could each make it.
+localOperator();
 
 // WEBHOOK_LOCAL_TARGETS lets webhooks reach the tests' receiver on 127.0.0.1, as under `npm start`.
 // The D1 migrations (migrations/), applied to each test file's CATALOG_DB by apply-migrations.ts.
@@ -93,7 +97,9 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Files run two at a time like the other projects': each has its own free ports, its own
+          // --persist-to state and its own Chromium. One at a time, they ran after every other file,
+          // alone, with one core idle (in a CI run, e2e took 920 of the 1582 s, one file at a time).
         },
       },
     ],

@@ -24,9 +24,7 @@ let first: Awaited<ReturnType<CatalogState["build"]>>;
 
 beforeAll(async () => {
   state = catalogState();
-  first = await state.build(SAMPLE_PROFILES);
-  const published = await state.publish(first.releaseDir);
-  expect(published.code, published.stderr).toBe(0);
+  first = await state.publishSamples();
   server = await startWranglerDev({ persistTo: state.persistTo });
 });
 

@@ -1,15 +1,10 @@
-/**
- * The client package as a consumer gets it: `npm run client:pack` builds the tarball, `npm install`
- * puts it into an empty directory (offline: it has no dependencies), and a plain `node` script and
- * a strict TypeScript build use it against the real `wrangler dev` serving the sample catalog.
- */
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeyFor } from "./support/api-key";
-import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
+import { catalogState, type CatalogState } from "./support/catalog-state";
+import { runProcess } from "./support/scripts";
 import { REPO_ROOT, startWranglerDev, type DevServer } from "./support/wrangler-dev";
 
 let state: CatalogState;
@@ -18,25 +13,7 @@ let first: Awaited<ReturnType<CatalogState["build"]>>;
 let consumer: string;
 let tarball: string;
 
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (command: string, args: string[], cwd: string) => runProcess(command, args, { cwd });
 
 /** npm as the test runner was started with (`npm test` sets npm_execpath), else the one on PATH. */
 const npm = (args: string[], cwd: string) =>
@@ -53,9 +30,7 @@ beforeAll(async () => {
   mkdirSync(consumer);
   const installed = await npm(["install", "--offline", "--no-audit", "--no-fund", tarball], consumer);
   expect(installed.code, installed.stderr).toBe(0);
-  first = await state.build(SAMPLE_PROFILES);
-  const published = await state.publish(first.releaseDir);
-  expect(published.code, published.stderr).toBe(0);
+  first = await state.publishSamples();
   server = await startWranglerDev({ persistTo: state.persistTo });
 });
 

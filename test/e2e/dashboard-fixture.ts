@@ -6,7 +6,7 @@
  */
 import { expect } from "vitest";
 import { startCallbackServer, type CallbackServer } from "./oauth-fixture";
-import { catalogState, SAMPLE_PROFILES } from "./support/catalog-state";
+import { catalogState } from "./support/catalog-state";
 import { runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { withEnvironment } from "./support/environment";
@@ -45,9 +45,7 @@ async function createAccount(
 
 export async function startDashboardDeployment(): Promise<DashboardDeployment> {
   const state = catalogState();
-  const built = await state.build(SAMPLE_PROFILES);
-  const published = await state.publish(built.releaseDir);
-  expect(published.code, published.stderr).toBe(0);
+  await state.publishSamples();
 
   const callback = await startCallbackServer();
   const registered = await runScript("clients.ts", [

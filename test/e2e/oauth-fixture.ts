@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
 import { localOperator } from "../../src/node/operator/local-operator";
-import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
+import { catalogState, type CatalogState } from "./support/catalog-state";
 import { runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { withEnvironment } from "./support/environment";
@@ -52,9 +52,7 @@ export async function startCallbackServer(): Promise<CallbackServer> {
 
 export async function startOAuthDeployment(): Promise<OAuthDeployment> {
   const state = catalogState();
-  const built = await state.build(SAMPLE_PROFILES);
-  const published = await state.publish(built.releaseDir);
-  expect(published.code, published.stderr).toBe(0);
+  await state.publishSamples();
 
   const callback = await startCallbackServer();
   const registered = await runScript("clients.ts", [

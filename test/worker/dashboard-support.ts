@@ -1,10 +1,3 @@
-/**
- * Steps shared by the dashboard's worker tests: a cookie-keeping client that posts forms the way
- * a browser does (Origin header, repeated fields for checkboxes), signing in through the real
- * /login, and reading values out of the rendered pages. Accounts and clients come from the real
- * Durable Objects and OAuth library (auth-fixtures.ts, oauth-support.ts).
- */
-import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { Browser, formField, ORIGIN, type FormFields } from "./oauth-support";
 
@@ -110,6 +103,3 @@ export function cellText(html: string, label: string): string {
   if (!cell) throw new Error(`no "${label}" cell in page`);
   return visibleText(cell[1]!);
 }
-
-export const bearerGet = (path: string, secret: string) =>
-  exports.default.fetch(new Request(new URL(path, ORIGIN), { headers: { Authorization: `Bearer ${secret}` } }));

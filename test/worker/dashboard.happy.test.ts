@@ -8,7 +8,6 @@ import { readAdminRequest } from "../../src/worker/auth/oauth/admin-request-reco
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { newAccount } from "./auth-fixtures";
 import {
-  bearerGet,
   cellText,
   csrfOf,
   DashboardClient,
@@ -18,15 +17,7 @@ import {
   signIn,
   visibleText,
 } from "./dashboard-support";
-import {
-  authorizationCode,
-  createCustomer,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
-  tokenRequest,
-  type TokenBody,
-} from "./oauth-support";
+import { bearerGet, consentedTokens, createCustomer, refreshRequest, type TokenBody } from "./oauth-support";
 import { publish, testRelease } from "./support/releases";
 
 beforeAll(async () => {
@@ -156,20 +147,8 @@ describe("keys", () => {
   });
 });
 
-async function grantFor(account: { email: string; password: string }, scope: string, appName = "Cheese Tracker") {
-  const { clientId } = await registerClient({ name: appName });
-  const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account, scope });
-  const response = await tokenRequest({
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  });
-  expect(response.status).toBe(200);
-  return { clientId, tokens: await response.json<TokenBody>() };
-}
+const grantFor = (account: { email: string; password: string }, scope: string, clientName = "Cheese Tracker") =>
+  consentedTokens({ account, scope, clientName });
 
 describe("authorized apps", () => {
   it("lists the account's OAuth grants and revokes one at once", async () => {
@@ -196,11 +175,7 @@ describe("authorized apps", () => {
     expect(revoked.headers.get("Location")).toBe(`/dashboard/apps?revoked_client=${encodeURIComponent(clientId)}`);
 
     expect((await bearerGet("/v2/cheeses", tokens.access_token)).status).toBe(401);
-    const refresh = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: clientId,
-    });
+    const refresh = await refreshRequest(clientId, tokens.refresh_token);
     expect(refresh.status).toBe(400);
     const after = visibleText(await (await client.get(revoked.headers.get("Location")!)).text());
     expect(after).toContain("Cheese Tracker no longer has access to your account.");
@@ -253,11 +228,7 @@ describe("operator", () => {
     expect(waiting).not.toContain(`${customer.email} Admin Console ${clientId}`);
     expect(approved).toContain(`${customer.email} Admin Console ${clientId}`);
 
-    const refreshed = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: clientId,
-    });
+    const refreshed = await refreshRequest(clientId, tokens.refresh_token);
     expect(refreshed.status).toBe(200);
     expect((await refreshed.json<TokenBody>()).scope.split(" ")).toContain("admin");
   });
@@ -276,11 +247,7 @@ describe("operator", () => {
     const after = visibleText(await (await operator.get(decided.headers.get("Location")!)).text());
     expect(after).toContain(`Rejected: Reporting Bot does not get admin for ${customer.email}`);
     expect(await readAdminRequest(env.OAUTH_KV, customer.id, clientId)).toBeNull();
-    const refreshed = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: clientId,
-    });
+    const refreshed = await refreshRequest(clientId, tokens.refresh_token);
     expect((await refreshed.json<TokenBody>()).scope.split(" ")).not.toContain("admin");
   });
 

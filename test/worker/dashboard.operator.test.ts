@@ -9,7 +9,8 @@ import { accountObject } from "../../src/worker/auth/accounts";
 import { readAdminRequest, recordAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { newAccount, newKey } from "./auth-fixtures";
-import { bearerGet, csrfOf, keysPage, signIn, visibleText } from "./dashboard-support";
+import { csrfOf, keysPage, signIn, visibleText } from "./dashboard-support";
+import { bearerGet } from "./oauth-support";
 
 const adminCleared = async (accountId: string) => {
   const account = await accountObject(env, accountId).account();

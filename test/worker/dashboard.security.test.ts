@@ -9,7 +9,6 @@ import { accountObject } from "../../src/worker/auth/accounts";
 import { readAdminRequest, recordAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
 import { newAccount, newKey } from "./auth-fixtures";
 import {
-  bearerGet,
   csrfOf,
   DashboardClient,
   formIdOf,
@@ -19,7 +18,7 @@ import {
   signIn,
   visibleText,
 } from "./dashboard-support";
-import { consentedTokens, createCustomer } from "./oauth-support";
+import { bearerGet, consentedTokens, createCustomer } from "./oauth-support";
 
 async function keyCount(accountId: string): Promise<number> {
   const listed = await accountObject(env, accountId).listKeys();

@@ -20,6 +20,13 @@ const op = (path: string, init: { method?: string; body?: unknown } = {}, secret
     withSecret,
   );
 const email = () => `op-${crypto.randomUUID().slice(0, 8)}@example.test`;
+/** A new account, and a key of it with the default scopes, made through the operator API. */
+const newAccount = async () =>
+  (await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })).json<{
+    id: string;
+  }>();
+const newKey = async (accountId: string) =>
+  (await op(`/accounts/${accountId}/keys`, { method: "POST", body: {} })).json<{ id: string; secret: string }>();
 
 describe("operator API access", () => {
   it("does not exist without OPERATOR_SECRET (404)", async () => {
@@ -98,9 +105,7 @@ describe("operator API access", () => {
 
 describe("accounts and keys through the operator API", () => {
   it("checks a new key's body as POST /v1/keys does: name length and this deployment's mode", async () => {
-    const account = await (
-      await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })
-    ).json<{ id: string }>();
+    const account = await newAccount();
     const tooLong = await op(`/accounts/${account.id}/keys`, { method: "POST", body: { name: "x".repeat(101) } });
     expect(tooLong.status).toBe(400);
     expect(await tooLong.json()).toMatchObject({ code: "bad_request", detail: expect.stringMatching(/name/) });
@@ -142,9 +147,7 @@ describe("accounts and keys through the operator API", () => {
   });
 
   it("grants admin only after approve-admin", async () => {
-    const account = await (
-      await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })
-    ).json<{ id: string }>();
+    const account = await newAccount();
     const refused = await op(`/accounts/${account.id}/keys`, {
       method: "POST",
       body: { scopes: ["admin", "read:catalog"] },
@@ -171,13 +174,8 @@ describe("accounts and keys through the operator API", () => {
   });
 
   it("sets and removes a per-key rate-limit override", async () => {
-    const account = await (
-      await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })
-    ).json<{ id: string }>();
-    const key = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: {} })).json<{
-      id: string;
-      secret: string;
-    }>();
+    const account = await newAccount();
+    const key = await newKey(account.id);
     expect(await (await op(`/keys/${key.id}/limits`, { method: "PUT", body: { rate: 5, burst: 10 } })).json()).toEqual({
       key_id: key.id,
       policy_override: { rate: 5, burst: 10 },
@@ -192,13 +190,8 @@ describe("accounts and keys through the operator API", () => {
   });
 
   it("puts a key in strict admission (every request asks its SubjectGuard) and back to leases", async () => {
-    const account = await (
-      await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })
-    ).json<{ id: string }>();
-    const key = await (await op(`/accounts/${account.id}/keys`, { method: "POST", body: {} })).json<{
-      id: string;
-      secret: string;
-    }>();
+    const account = await newAccount();
+    const key = await newKey(account.id);
     expect(await (await op(`/keys/${key.id}/admission`, { method: "PUT", body: { strict: true } })).json()).toEqual({
       key_id: key.id,
       strict: true,
@@ -238,9 +231,7 @@ describe("accounts and keys through the operator API", () => {
 
 describe("withdrawing an account's admin clearance", () => {
   it("DELETE …/admin-approval: no new admin key, and the active ones carrying admin are revoked at once", async () => {
-    const account = await (
-      await op("/accounts", { method: "POST", body: { email: email(), password: "long enough password" } })
-    ).json<{ id: string }>();
+    const account = await newAccount();
     expect((await op(`/accounts/${account.id}/admin-approval`, { method: "POST" })).status).toBe(200);
     const admin = await (
       await op(`/accounts/${account.id}/keys`, { method: "POST", body: { scopes: ["read:cheeses", "admin"] } })

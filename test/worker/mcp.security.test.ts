@@ -9,6 +9,7 @@ import { bearer, freshIp, newAccount, newKey } from "./auth-fixtures";
 import {
   authorizeUrl,
   Browser,
+  codeExchange,
   createCustomer,
   decide,
   ORIGIN,
@@ -17,8 +18,8 @@ import {
   registerClient,
   signInAndOpenConsent,
   standardParams,
-  tokenRequest,
   type TokenBody,
+  tokenRequest,
 } from "./oauth-support";
 import {
   DEPLOYMENT_REGISTRATIONS_SUBJECT,
@@ -59,13 +60,7 @@ async function tokenFor(resource?: string): Promise<string> {
     account,
   );
   const code = (await decide(browser, consent, "approve")).searchParams.get("code")!;
-  const fields: Record<string, string> = {
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  };
+  const fields = codeExchange(clientId, code, verifier);
   if (resource) fields.resource = resource;
   const body = await (await tokenRequest(fields)).json<TokenBody & { resource: string }>();
   expect(body.resource).toBe(resource ?? ORIGIN);

@@ -197,15 +197,25 @@ export async function authorizedCode() {
   const { clientId } = await registerClient();
   const { verifier, challenge } = await pkcePair();
   const code = await authorizationCode({ clientId, challenge, account });
-  const exchange = {
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  };
-  return { account, clientId, verifier, challenge, code, exchange };
+  return { account, clientId, verifier, challenge, code, exchange: codeExchange(clientId, code, verifier) };
 }
+
+/** The fields of the authorization_code token request (RFC 6749 §4.1.3) of a public client, with its PKCE verifier. */
+export const codeExchange = (clientId: string, code: string, verifier: string): Record<string, string> => ({
+  grant_type: "authorization_code",
+  code,
+  redirect_uri: REDIRECT_URI,
+  client_id: clientId,
+  code_verifier: verifier,
+});
+
+/** A public client's refresh_token request (RFC 6749 §6); `extra` adds fields such as `scope`. */
+export const refreshRequest = (clientId: string, refreshToken: string, extra: Record<string, string> = {}) =>
+  tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId, ...extra });
+
+/** A GET of the API with an OAuth access token (or any bearer credential). */
+export const bearerGet = (path: string, token: string) =>
+  exports.default.fetch(new Request(new URL(path, ORIGIN), { headers: { Authorization: `Bearer ${token}` } }));
 
 export async function tokenRequest(
   fields: Record<string, string>,
@@ -230,21 +240,18 @@ export interface TokenBody {
   error_description?: string;
 }
 
-/** `account` consents to `scope` for a new public client: the client's id and the tokens of the code exchange. */
-export async function consentedTokens(options: {
-  account: { email: string; password: string };
-  scope: string;
-  clientName?: string;
-}): Promise<{ clientId: string; tokens: TokenBody }> {
+/**
+ * `account` (a new customer unless given) consents to `scope` for a new public client, which
+ * redeems the code: the client, the code and its verifier, and the tokens (the exchange answered 200).
+ */
+export async function consentedTokens(
+  options: { account?: { email: string; password: string }; scope?: string; clientName?: string } = {},
+) {
+  const account = options.account ?? (await createCustomer());
   const { clientId } = await registerClient(options.clientName ? { name: options.clientName } : {});
   const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account: options.account, scope: options.scope });
-  const exchange = await tokenRequest({
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  });
-  return { clientId, tokens: await exchange.json<TokenBody>() };
+  const code = await authorizationCode({ clientId, challenge, account, scope: options.scope });
+  const exchange = await tokenRequest(codeExchange(clientId, code, verifier));
+  expect(exchange.status).toBe(200);
+  return { account, clientId, code, verifier, tokens: await exchange.json<TokenBody>() };
 }

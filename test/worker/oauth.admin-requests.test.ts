@@ -9,13 +9,14 @@ import { authorizedApps, revokeAuthorizedApp } from "../../src/worker/dashboard/
 import { bearer, call } from "./auth-fixtures";
 import {
   authorizationCode,
+  codeExchange,
   createCustomer,
   ORIGIN,
   pkcePair,
-  REDIRECT_URI,
+  refreshRequest,
   registerClient,
-  tokenRequest,
   type TokenBody,
+  tokenRequest,
 } from "./oauth-support";
 
 const SECRET = "operator-secret-for-tests-0123456789abcdef";
@@ -46,20 +47,12 @@ async function adminAsked(appName = "Cheese Admin Console") {
 async function askForAdmin(account: Awaited<ReturnType<typeof createCustomer>>, clientId: string) {
   const { verifier, challenge } = await pkcePair();
   const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
-  const exchanged = await tokenRequest({
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  });
+  const exchanged = await tokenRequest(codeExchange(clientId, code, verifier));
   return exchanged.json<TokenBody>();
 }
 
 const refresh = async (clientId: string, refreshToken: string) =>
-  (
-    await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId })
-  ).json<TokenBody>();
+  (await refreshRequest(clientId, refreshToken)).json<TokenBody>();
 
 async function pendingOf(accountId: string): Promise<AdminRequest[]> {
   const res = await op(`/admin-requests?account_id=${accountId}`);
@@ -157,11 +150,7 @@ describe("withdrawing an approval (POST …/admin-requests/{client_id}/withdrawa
     expect(body.revoked_grants).toHaveLength(1);
 
     expect((await adminCall(tokens.access_token)).status).toBe(401);
-    const refreshed = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: clientId,
-    });
+    const refreshed = await refreshRequest(clientId, tokens.refresh_token);
     expect(refreshed.status).toBe(400);
 
     const again = await askForAdmin(account, clientId);

@@ -4,14 +4,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
 import { grantOf, openToken } from "../../src/worker/auth/oauth/token-format";
 import {
-  authorizationCode,
-  createCustomer,
+  bearerGet,
+  codeExchange,
+  consentedTokens,
   ORIGIN,
-  pkcePair,
-  REDIRECT_URI,
+  refreshRequest,
   registerClient,
-  tokenRequest,
   type TokenBody,
+  tokenRequest,
 } from "./oauth-support";
 import { publish, testRelease } from "./support/releases";
 
@@ -19,23 +19,8 @@ beforeAll(async () => {
   await publish(testRelease("base"));
 });
 
-async function tokensFor(scope: string) {
-  const account = await createCustomer();
-  const { clientId } = await registerClient();
-  const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account, scope });
-  const res = await tokenRequest({
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  });
-  return { clientId, code, verifier, tokens: await res.json<TokenBody>() };
-}
-
-const call = (path: string, token: string) =>
-  exports.default.fetch(`${ORIGIN}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+const tokensFor = (scope: string) => consentedTokens({ scope });
+const call = bearerGet;
 
 function revoke(clientId: string, token: string) {
   return exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
@@ -85,9 +70,7 @@ describe("Authorization: Bearer <access token>", () => {
 
   it("after revocation of the access token, it and every other token of the grant get 401", async () => {
     const { clientId, tokens } = await tokensFor("read:cheeses");
-    const refreshed = await (
-      await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })
-    ).json<TokenBody>();
+    const refreshed = await (await refreshRequest(clientId, tokens.refresh_token)).json<TokenBody>();
     expect((await call("/v2/cheeses", tokens.access_token)).status).toBe(200);
     expect((await revoke(clientId, tokens.access_token)).status).toBe(200);
     for (const token of [tokens.access_token, refreshed.access_token]) {
@@ -95,11 +78,7 @@ describe("Authorization: Bearer <access token>", () => {
       expect(res.status).toBe(401);
       expect((await res.json<{ code: string }>()).code).toBe("invalid_token");
     }
-    const again = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: refreshed.refresh_token,
-      client_id: clientId,
-    });
+    const again = await refreshRequest(clientId, refreshed.refresh_token);
     expect((await again.json<TokenBody>()).error).toBe("invalid_grant");
   });
 
@@ -112,13 +91,7 @@ describe("Authorization: Bearer <access token>", () => {
 
   it("a replayed code ends the grant at once: the SubjectGuard refuses the first tokens", async () => {
     const { clientId, code, verifier, tokens } = await tokensFor("read:cheeses");
-    const replay = await tokenRequest({
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-      code_verifier: verifier,
-    });
+    const replay = await tokenRequest(codeExchange(clientId, code, verifier));
     expect((await replay.json<TokenBody>()).error).toBe("invalid_grant");
     const guard = await env.SUBJECT_GUARDS.getByName(
       grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId),

@@ -11,9 +11,10 @@ import {
   ORIGIN,
   pkcePair,
   REDIRECT_URI,
+  refreshRequest,
   registerClient,
-  tokenRequest,
   type TokenBody,
+  tokenRequest,
 } from "./oauth-support";
 
 type Credentials = { clientId: string; clientSecret?: string };
@@ -104,11 +105,7 @@ describe("refused client authentication", () => {
 
   it("a confidential client cannot leave its secret out", async () => {
     const client = await registerClient({ public: false });
-    const res = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: "ort_bm9wZTpub3BlOm5vcGU",
-      client_id: client.clientId,
-    });
+    const res = await refreshRequest(client.clientId, "ort_bm9wZTpub3BlOm5vcGU");
     expect([res.status, (await res.json<TokenBody>()).error]).toEqual([401, "invalid_client"]);
   });
 

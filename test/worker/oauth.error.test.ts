@@ -9,11 +9,12 @@ import {
   ORIGIN,
   pkcePair,
   REDIRECT_URI,
+  refreshRequest,
   registerClient,
   signInAndOpenConsent,
   standardParams,
-  tokenRequest,
   type TokenBody,
+  tokenRequest,
 } from "./oauth-support";
 
 async function expectErrorPage(url: string, text: string) {
@@ -190,7 +191,7 @@ describe("token and revocation endpoint errors", () => {
 
   it("a refresh token that is not one of ours is invalid_grant", async () => {
     const { clientId } = await registerClient();
-    const res = await tokenRequest({ grant_type: "refresh_token", refresh_token: "not-a-token", client_id: clientId });
+    const res = await refreshRequest(clientId, "not-a-token");
     expect((await res.json<TokenBody>()).error).toBe("invalid_grant");
   });
 

@@ -7,17 +7,18 @@ import {
   authorizedCode,
   authorizeUrl,
   Browser,
+  consentedTokens,
   createCustomer,
   decide,
   ORIGIN,
   pkcePair,
   REDIRECT_URI,
+  refreshRequest,
   registerClient,
   signInAndOpenConsent,
   standardParams,
-  tokenRequest,
   type TokenBody,
-  consentedTokens,
+  tokenRequest,
 } from "./oauth-support";
 
 describe("OAuth 2.0 authorization server metadata (RFC 8414)", () => {
@@ -98,22 +99,14 @@ describe("authorization code flow", () => {
     expect(tokens.refresh_token).toMatch(/^ort_[A-Za-z0-9_-]+$/);
     expect(tokens.scope.split(" ").sort()).toEqual(["read:catalog", "read:cheeses"]);
 
-    const refreshed = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: clientId,
-    });
+    const refreshed = await refreshRequest(clientId, tokens.refresh_token);
     expect(refreshed.status).toBe(200);
     const next = await refreshed.json<TokenBody>();
     expect(next.refresh_token).not.toBe(tokens.refresh_token);
     expect(next.access_token).not.toBe(tokens.access_token);
 
     // Rotation: the new refresh token works (reusing an old one ends the grant: oauth.refresh-reuse.security.test.ts).
-    const third = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: next.refresh_token,
-      client_id: clientId,
-    });
+    const third = await refreshRequest(clientId, next.refresh_token);
     expect(third.status).toBe(200);
 
     const latest = await third.json<TokenBody>();
@@ -123,11 +116,7 @@ describe("authorization code flow", () => {
       body: new URLSearchParams({ token: latest.refresh_token, client_id: clientId }),
     });
     expect(revoked.status).toBe(200);
-    const afterRevoke = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: latest.refresh_token,
-      client_id: clientId,
-    });
+    const afterRevoke = await refreshRequest(clientId, latest.refresh_token);
     expect((await afterRevoke.json<TokenBody>()).error).toBe("invalid_grant");
   });
 
@@ -154,9 +143,7 @@ describe("authorization code flow", () => {
     expect(
       await approveAdminRequest(env.OAUTH_KV, { accountId: account.id, clientId }, "operator@example.com", new Date()),
     ).toMatchObject({ ok: true });
-    const refreshed = await (
-      await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })
-    ).json<TokenBody>();
+    const refreshed = await (await refreshRequest(clientId, tokens.refresh_token)).json<TokenBody>();
     expect(refreshed.scope.split(" ").sort()).toEqual(["admin", "read:cheeses"]);
   });
 });

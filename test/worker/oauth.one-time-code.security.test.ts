@@ -1,27 +1,22 @@
-/**
- * One-time authorization codes under concurrency (RFC 6749 §4.1.2, RFC 9700 §4.5.3): the library's
- * own check is a KV read then a write, so simultaneous redemptions of one code could all pass it.
- * Exactly one may succeed; any other is invalid_grant, and the grant's tokens are revoked.
- */
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { authorizedCode, ORIGIN, pkcePair, REDIRECT_URI, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  authorizedCode,
+  bearerGet,
+  codeExchange,
+  pkcePair,
+  refreshRequest,
+  type TokenBody,
+  tokenRequest,
+} from "./oauth-support";
 
 const CONCURRENT_REDEMPTIONS = 12;
 
 async function exchange(clientId: string, code: string, verifier: string) {
-  const res = await tokenRequest({
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  });
+  const res = await tokenRequest(codeExchange(clientId, code, verifier));
   return { status: res.status, body: await res.json<TokenBody>() };
 }
 
-const cheeses = (token: string) =>
-  exports.default.fetch(new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${token}` } }));
+const cheeses = (token: string) => bearerGet("/v2/cheeses", token);
 
 async function freshCode() {
   const { clientId, verifier, code } = await authorizedCode();
@@ -45,11 +40,7 @@ describe("one code, redeemed concurrently", () => {
     // The code was used twice: the tokens issued from it stop working (RFC 6749 §4.1.2).
     const tokens = winners[0]!.body;
     expect((await cheeses(tokens.access_token)).status).toBe(401);
-    const refreshed = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: clientId,
-    });
+    const refreshed = await refreshRequest(clientId, tokens.refresh_token);
     expect([refreshed.status, (await refreshed.json<TokenBody>()).error]).toEqual([400, "invalid_grant"]);
   });
 
@@ -58,11 +49,7 @@ describe("one code, redeemed concurrently", () => {
     const first = await exchange(clientId, code, verifier);
     expect(first.status).toBe(200);
     expect((await cheeses(first.body.access_token)).status).toBe(200);
-    const refreshed = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: first.body.refresh_token,
-      client_id: clientId,
-    });
+    const refreshed = await refreshRequest(clientId, first.body.refresh_token);
     expect(refreshed.status).toBe(200);
   });
 

@@ -7,38 +7,26 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { registryApi } from "../../src/worker/auth/oauth/provider";
 import {
-  authorizationCode,
   authorizedCode,
+  bearerGet,
+  codeExchange,
+  consentedTokens,
   createCustomer,
   ORIGIN,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
-  tokenRequest,
+  refreshRequest,
   type TokenBody,
+  tokenRequest,
 } from "./oauth-support";
 
 async function flow(scope = "read:cheeses") {
   const account = await createCustomer();
-  const { clientId } = await registerClient();
-  const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account, scope });
-  const res = await tokenRequest({
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  });
-  expect(res.status).toBe(200);
+  const { clientId, code, tokens } = await consentedTokens({ account, scope });
   const [grant] = (await registryApi(env).listUserGrants(account.id)).items;
-  return { account, clientId, code, grantId: grant!.id, tokens: await res.json<TokenBody>() };
+  return { account, clientId, code, grantId: grant!.id, tokens };
 }
 
-const callApi = (token: string) =>
-  exports.default.fetch(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${token}` } });
-const refresh = (clientId: string, token: string) =>
-  tokenRequest({ grant_type: "refresh_token", refresh_token: token, client_id: clientId });
+const callApi = (token: string) => bearerGet("/v2/cheeses", token);
+const refresh = (clientId: string, token: string) => refreshRequest(clientId, token);
 
 /** The bytes after the prefix, read as text the way anyone holding the token could. */
 function revealed(token: string): string {
@@ -115,14 +103,7 @@ describe("a tampered code or token", () => {
 
   it("is invalid_grant at the token endpoint, as a refresh token or a code, and uses nothing up", async () => {
     const { clientId, verifier, code } = await authorizedCode();
-    const exchange = (value: string) =>
-      tokenRequest({
-        grant_type: "authorization_code",
-        code: value,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-        code_verifier: verifier,
-      });
+    const exchange = (value: string) => tokenRequest(codeExchange(clientId, value, verifier));
     for (const forged of [
       tampered(code, 20),
       code.slice(0, -2),

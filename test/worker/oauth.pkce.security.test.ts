@@ -8,13 +8,13 @@ import {
   authorizationCode,
   authorizeUrl,
   Browser,
+  codeExchange,
   createCustomer,
-  REDIRECT_URI,
   registerClient,
   s256Challenge,
   standardParams,
-  tokenRequest,
   type TokenBody,
+  tokenRequest,
 } from "./oauth-support";
 
 /** A code whose challenge is `verifier`'s, then the exchange with that same verifier. */
@@ -22,13 +22,7 @@ async function exchangeWithVerifier(verifier: string) {
   const account = await createCustomer();
   const { clientId } = await registerClient();
   const code = await authorizationCode({ clientId, challenge: await s256Challenge(verifier), account });
-  const res = await tokenRequest({
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    code_verifier: verifier,
-  });
+  const res = await tokenRequest(codeExchange(clientId, code, verifier));
   return { status: res.status, body: await res.json<TokenBody>() };
 }
 

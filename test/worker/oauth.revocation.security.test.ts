@@ -7,7 +7,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { grantOf, openToken, sealToken } from "../../src/worker/auth/oauth/token-format";
-import { authorizedCode, ORIGIN, registerClient, tokenRequest, type TokenBody } from "./oauth-support";
+import { authorizedCode, ORIGIN, refreshRequest, registerClient, type TokenBody, tokenRequest } from "./oauth-support";
 
 async function ownersTokens() {
   const { clientId, exchange } = await authorizedCode();
@@ -33,11 +33,7 @@ const cheeses = async (accessToken: string) =>
 /** The owner's tokens still work: the access token on the API, the refresh token at /oauth/token. */
 async function expectIntact(clientId: string, tokens: TokenBody) {
   expect(await cheeses(tokens.access_token)).toBe(200);
-  const refreshed = await tokenRequest({
-    grant_type: "refresh_token",
-    refresh_token: tokens.refresh_token,
-    client_id: clientId,
-  });
+  const refreshed = await refreshRequest(clientId, tokens.refresh_token);
   expect(refreshed.status).toBe(200);
 }
 
@@ -88,11 +84,7 @@ it("the owner's own revocation still ends the grant", async () => {
   const { clientId, tokens } = await ownersTokens();
   expect((await revoke(tokens.access_token, { client_id: clientId })).status).toBe(200);
   expect(await cheeses(tokens.access_token)).toBe(401);
-  const refreshed = await tokenRequest({
-    grant_type: "refresh_token",
-    refresh_token: tokens.refresh_token,
-    client_id: clientId,
-  });
+  const refreshed = await refreshRequest(clientId, tokens.refresh_token);
   expect((await refreshed.json<TokenBody>()).error).toBe("invalid_grant");
 });
 

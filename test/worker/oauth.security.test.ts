@@ -10,17 +10,19 @@ import {
   authorizedCode,
   authorizeUrl,
   Browser,
+  codeExchange,
   createCustomer,
   decide,
   formField,
   ORIGIN,
   pkcePair,
   REDIRECT_URI,
+  refreshRequest,
   registerClient,
   signInAndOpenConsent,
   standardParams,
-  tokenRequest,
   type TokenBody,
+  tokenRequest,
 } from "./oauth-support";
 
 async function exchange(clientId: string, code: string, verifier: string | undefined) {
@@ -72,11 +74,7 @@ describe("authorization codes are one-time and short-lived", () => {
     expect(replay.status).toBe(400);
     expect(replay.body.error).toBe("invalid_grant");
     expect(await verifyAccessToken(env, ORIGIN, first.body.access_token)).toBeNull();
-    const refresh = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: first.body.refresh_token,
-      client_id: clientId,
-    });
+    const refresh = await refreshRequest(clientId, first.body.refresh_token);
     expect((await refresh.json<TokenBody>()).error).toBe("invalid_grant");
   });
 
@@ -138,12 +136,7 @@ describe("no scope widening (RFC 6749 §6)", () => {
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses" });
     const tokens = (await exchange(clientId, code, verifier)).body;
-    const wider = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: clientId,
-      scope: "read:cheeses write:orders",
-    });
+    const wider = await refreshRequest(clientId, tokens.refresh_token, { scope: "read:cheeses write:orders" });
     expect(wider.status).toBe(400);
     const body = await wider.json<TokenBody>();
     expect(body.error).toBe("invalid_scope");
@@ -153,12 +146,7 @@ describe("no scope widening (RFC 6749 §6)", () => {
   it("a refresh may narrow the scopes", async () => {
     const { clientId, verifier, code } = await authorizedCode();
     const tokens = (await exchange(clientId, code, verifier)).body;
-    const narrower = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: clientId,
-      scope: "read:cheeses",
-    });
+    const narrower = await refreshRequest(clientId, tokens.refresh_token, { scope: "read:cheeses" });
     expect((await narrower.json<TokenBody>()).scope).toBe("read:cheeses");
   });
 });
@@ -183,13 +171,7 @@ describe("admin is never granted automatically", () => {
     const { clientId } = await registerClient();
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
-    const exchangeFields = {
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-      code_verifier: verifier,
-    };
+    const exchangeFields = codeExchange(clientId, code, verifier);
     for (const scope of ["admin", "read:cheeses admin"]) {
       const asked = await tokenRequest({ ...exchangeFields, scope });
       expect(asked.status).toBe(400);
@@ -199,19 +181,10 @@ describe("admin is never granted automatically", () => {
     }
     const tokens = await (await tokenRequest(exchangeFields)).json<TokenBody>();
     expect(tokens.scope).toBe("read:cheeses");
-    const refreshed = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: clientId,
-      scope: "admin",
-    });
+    const refreshed = await refreshRequest(clientId, tokens.refresh_token, { scope: "admin" });
     expect(refreshed.status).toBe(400);
     expect((await refreshed.json<TokenBody>()).error).toBe("invalid_scope");
-    const plain = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: clientId,
-    });
+    const plain = await refreshRequest(clientId, tokens.refresh_token);
     expect((await plain.json<TokenBody>()).scope).toBe("read:cheeses");
   });
 
@@ -222,12 +195,7 @@ describe("admin is never granted automatically", () => {
     const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
     const tokens = (await exchange(clientId, code, verifier)).body;
     await approveAdminRequest(env.OAUTH_KV, { accountId: account.id, clientId }, "operator@example.com", new Date());
-    const refreshed = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: tokens.refresh_token,
-      client_id: clientId,
-      scope: "admin",
-    });
+    const refreshed = await refreshRequest(clientId, tokens.refresh_token, { scope: "admin" });
     expect(refreshed.status).toBe(200);
     expect((await refreshed.json<TokenBody>()).scope).toBe("admin");
   });

@@ -15,6 +15,8 @@ export interface CatalogState {
   persistTo: string;
   build(input: string, partBytes?: number): Promise<BuildResult & { document: Buffer }>;
   publish(releaseDir: string, extraArgs?: string[]): ReturnType<typeof runScript>;
+  /** Builds the sample profiles and publishes them (exit 0 required): the release most files serve. */
+  publishSamples(): Promise<BuildResult & { document: Buffer }>;
   remove(): void;
 }
 
@@ -23,7 +25,7 @@ export const SAMPLE_PROFILES = path.join(REPO_ROOT, "data/profiles");
 export function catalogState(): CatalogState {
   const dir = mkdtempSync(path.join(tmpdir(), "catalog-e2e-"));
   const persistTo = path.join(dir, "state");
-  return {
+  const state: CatalogState = {
     dir,
     persistTo,
     async build(input, partBytes = 7919) {
@@ -38,6 +40,13 @@ export function catalogState(): CatalogState {
       await applyLocalMigrations({ persistTo });
       return runScript("catalog-publish.ts", ["--release", releaseDir, "--persist-to", persistTo, ...extraArgs]);
     },
+    async publishSamples() {
+      const built = await state.build(SAMPLE_PROFILES);
+      const published = await state.publish(built.releaseDir);
+      if (published.code !== 0) throw new Error(`catalog:publish exited ${published.code}:\n${published.stderr}`);
+      return built;
+    },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+  return state;
 }

@@ -3,7 +3,7 @@
  * catalog published (so catalog routes answer 200, 206 and 304, not only 503) and an API key.
  */
 import { apiKeyFor } from "./api-key";
-import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./catalog-state";
+import { catalogState, type CatalogState } from "./catalog-state";
 import { startWranglerDev, type DevServer } from "./wrangler-dev";
 
 export interface OpenApiTarget {
@@ -15,9 +15,7 @@ export interface OpenApiTarget {
 
 export async function startOpenApiTarget(): Promise<OpenApiTarget> {
   const state: CatalogState = catalogState();
-  const built = await state.build(SAMPLE_PROFILES);
-  const published = await state.publish(built.releaseDir);
-  if (published.code !== 0) throw new Error(`publish failed: ${published.stderr}`);
+  await state.publishSamples();
   const server = await startWranglerDev({ persistTo: state.persistTo });
   const stop = async () => {
     await server.stop();

@@ -22,9 +22,18 @@ export function runScript(
   args: string[],
   options: { env?: Record<string, string>; stdin?: string } = {},
 ): Promise<ScriptRun> {
+  return runProcess(process.execPath, [TSX_CLI, path.join(REPO_ROOT, "scripts", script), ...args], options);
+}
+
+/** Any command, in `cwd` (the repository by default), without colours; its exit code and output. */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
+): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX_CLI, path.join(REPO_ROOT, "scripts", script), ...args], {
-      cwd: REPO_ROOT,
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? REPO_ROOT,
       env: { ...process.env, ...options.env, NO_COLOR: "1" },
       stdio: ["pipe", "pipe", "pipe"],
     });
