@@ -83,7 +83,7 @@ describe("npm run deploy (production)", () => {
 
       const script = fake.account.workers.scripts.get("readiness-catalog")!;
       const version = script.versions.at(-1)!;
-      expect(version.migrationTag).toBe("v2");
+      expect(version.migrationTag).toBe("v3");
       expect(version.observability).toEqual({ enabled: true, head_sampling_rate: 1 });
       expect(version.annotations["workers/tag"]).toMatch(/^build-[0-9a-f]{16}$/);
       const kvIds = Object.fromEntries(
@@ -159,7 +159,7 @@ describe("npm run deploy (production)", () => {
       expect(run.stdout).toContain("CATALOG_DB: D1 migrations of readiness-catalog: none to apply");
       expect(fake.account.d1.names()).toEqual(["readiness-catalog"]);
       expect(run.stdout).toContain("secret OPERATOR_SECRET: already set");
-      expect(run.stdout).toContain("Durable Object migrations: v2 applied, none to apply");
+      expect(run.stdout).toContain("Durable Object migrations: v3 applied, none to apply");
       expect(run.stdout).toMatch(/worker: version 1 already is this build \(build-[0-9a-f]{16}\): not uploaded/);
       expect(run.stdout).toMatch(/^production is up to date at http:\/\/127\.0\.0\.1:\d+: nothing changed$/m);
     },

@@ -35,9 +35,24 @@ interface UploadMetadata {
   migrations?: {
     old_tag?: string;
     new_tag: string;
-    steps?: { new_sqlite_classes?: string[] }[];
-    new_sqlite_classes?: string[];
-  };
+    steps?: MigrationStep[];
+  } & MigrationStep;
+}
+
+/** One Durable Object migration step, as far as the fake follows it: which classes keep SQLite storage. */
+interface MigrationStep {
+  new_sqlite_classes?: string[];
+  renamed_classes?: { from: string; to: string }[];
+}
+
+/** The SQLite-backed classes after `steps`, in order: a renamed class keeps its storage under the new name. */
+function sqliteClassesAfter(before: string[], steps: MigrationStep[]): string[] {
+  const classes = new Set(before);
+  for (const step of steps) {
+    for (const name of step.new_sqlite_classes ?? []) classes.add(name);
+    for (const { from, to } of step.renamed_classes ?? []) if (classes.delete(from)) classes.add(to);
+  }
+  return [...classes];
 }
 
 /** What an upload is checked against: the script's version now deployed, if any. */
@@ -115,9 +130,7 @@ export async function versionOf(
     secrets: Object.fromEntries(secrets),
     compatibilityDate: metadata.compatibility_date,
     compatibilityFlags: metadata.compatibility_flags ?? [],
-    sqliteClasses: [
-      ...new Set([...(previous?.sqliteClasses ?? []), ...steps.flatMap((step) => step.new_sqlite_classes ?? [])]),
-    ],
+    sqliteClasses: sqliteClassesAfter(previous?.sqliteClasses ?? [], steps),
     migrationTag: migrations?.new_tag ?? previous?.migrationTag,
     observability: metadata.observability,
     assets,
