@@ -8,6 +8,7 @@
  * Memory: one scope-index segment (≤ ~4 MiB) of each release while merging, and the list being
  * written (about 220 bytes per changed profile) until it is stored.
  */
+import { concatBytes } from "../bytes";
 import { hexOf, storageKeys, type Manifest } from "./manifest";
 import { linesOf, parseScopeLine, type ScopedProfile } from "./profile-index";
 import {
@@ -92,7 +93,7 @@ export async function ensureChanges(bucket: ChangesBucket, newer: Manifest, olde
     changed: String(counts.changed),
     removed: String(counts.removed),
   };
-  await bucket.put(key, concatenated(chunks, size), {
+  await bucket.put(key, concatBytes(chunks, size), {
     customMetadata: metadata,
     httpMetadata: { contentType: "text/plain" },
   });
@@ -142,16 +143,6 @@ async function profileBytesOf(
   }
   if (written !== total) throw new Error(`read ${written} bytes of changed profiles, expected ${total}`);
   return out;
-}
-
-function concatenated(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.length;
-  }
-  return body;
 }
 
 function summaryOf(metadata: Record<string, string>): ChangesSummary {

@@ -3,6 +3,7 @@
  * them (profile-representation.ts): each profile's range, from the one or two parts that hold it,
  * all ranges at once.
  */
+import { concatBytes } from "../../common/bytes";
 import { Problem } from "../http/problem";
 import { hexOf, storageKeys, type Manifest } from "../../common/catalog/manifest";
 import { partSlicesFor } from "../../common/catalog/parts";
@@ -34,14 +35,7 @@ export async function profileBytes(bucket: R2Bucket, manifest: Manifest, ranges:
         }),
       );
       const [only] = pieces;
-      if (pieces.length === 1 && only) return only;
-      const bytes = new Uint8Array(length);
-      let at = 0;
-      for (const piece of pieces) {
-        bytes.set(piece, at);
-        at += piece.byteLength;
-      }
-      return bytes;
+      return pieces.length === 1 && only ? only : concatBytes(pieces, length);
     }),
   );
 }

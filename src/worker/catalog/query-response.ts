@@ -3,6 +3,7 @@
  * profiles are their exact bytes from the document), with its Content-Digest and the listing
  * headers: Catalog-Release, Cache-Control, Content-Location on the current route, Link to the next page.
  */
+import { concatBytes } from "../../common/bytes";
 import type { RouteConfig, z } from "@hono/zod-openapi";
 import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import type { ProblemCode } from "../http/problem-types";
@@ -27,13 +28,7 @@ export interface ListPage {
 /** `pieces`: JSON text and raw JSON bytes, joined as they are. */
 export async function listResponse(manifest: Manifest, pieces: (string | Uint8Array)[], page: ListPage) {
   const encoder = new TextEncoder();
-  const chunks = pieces.map((piece) => (typeof piece === "string" ? encoder.encode(piece) : piece));
-  const body = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const body = concatBytes(pieces.map((piece) => (typeof piece === "string" ? encoder.encode(piece) : piece)));
   const digest = toHex(await crypto.subtle.digest("SHA-256", body));
   // The body's own digest: a strong validator, whatever in the page (its cursor too) made it.
   const etag = `"${digest}"`;
