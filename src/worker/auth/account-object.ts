@@ -8,6 +8,7 @@
  * creates cannot interleave; the KV write after the insert only publishes what is already decided.
  */
 import { DurableObject } from "cloudflare:workers";
+import { expectDefined } from "../../common/expect";
 import { generateApiKey, hashApiKey, type KeyMode } from "../../common/auth/api-key";
 import {
   accept,
@@ -92,7 +93,8 @@ export class AccountObject extends DurableObject<Env> {
       const outcome = await this.revokeKey(row.id);
       if (outcome.ok) revoked.push(outcome.value);
     }
-    return accept({ account: viewOfAccount(this.#tables.account()!), revoked });
+    const account = expectDefined(this.#tables.account(), "the account row, present when withdrawAdmin began");
+    return accept({ account: viewOfAccount(account), revoked });
   }
 
   async createKey(input: NewKey): Promise<Outcome<{ key: KeyView; secret: string }>> {
@@ -172,8 +174,9 @@ export class AccountObject extends DurableObject<Env> {
     if (row.status === "revoked") return accept(viewOfKey(row, row.last_used_at));
     const guard = await this.env.SUBJECT_GUARDS.getByName(keyId).revoke();
     this.#tables.markRevoked(keyId, guard.revokedAt ?? new Date().toISOString(), guard.lastUsedAt);
-    const revoked = this.#tables.key(keyId)!;
-    await this.#publish(this.#tables.account()!.id, revoked);
+    const revoked = expectDefined(this.#tables.key(keyId), `key ${keyId}, just marked revoked`);
+    const account = expectDefined(this.#tables.account(), `the account row of key ${keyId}`);
+    await this.#publish(account.id, revoked);
     return accept(viewOfKey(revoked, revoked.last_used_at));
   }
 

@@ -60,8 +60,8 @@ export function parseAuthorization(header: string | null | undefined): Authoriza
   if (/\s$/.test(header))
     return malformed(`The Authorization header ends with whitespace after the credential. ${USAGE}`);
 
-  const [scheme = "", ...rest] = header.split(" ");
-  if (rest.length === 0) {
+  const [scheme = "", credential, ...more] = header.split(" ");
+  if (credential === undefined) {
     if (/\t/.test(header)) return malformed("A tab separates the scheme from the credential; use exactly one space.");
     if (scheme.toLowerCase() === "bearer")
       return malformed(`The Authorization header has the Bearer scheme but no credential. ${USAGE}`);
@@ -71,12 +71,12 @@ export function parseAuthorization(header: string | null | undefined): Authoriza
     const shown = /^[A-Za-z][A-Za-z0-9-]{0,19}$/.test(scheme) ? `the ${scheme} scheme` : "an unknown scheme";
     return malformed(`The Authorization header uses ${shown}; this API accepts only Bearer. ${USAGE}`);
   }
-  if (rest[0] === "" || /\t/.test(header)) {
+  if (credential === "" || /\t/.test(header)) {
     return malformed("More than one space (or a tab) separates Bearer from the credential; use exactly one space.");
   }
-  if (rest.length > 1) return malformed("The Authorization header carries more than one credential; send exactly one.");
+  if (more.length > 0) return malformed("The Authorization header carries more than one credential; send exactly one.");
 
-  return credentialOf(rest[0]!, malformed);
+  return credentialOf(credential, malformed);
 }
 
 function credentialOf(value: string, malformed: (detail: string) => AuthorizationFailure): AuthorizationParse {

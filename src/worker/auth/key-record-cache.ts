@@ -32,6 +32,7 @@ export function rememberKeyRecord(keyHash: string, record: KeyRecord, now = Date
   }
   remembered.delete(keyHash);
   // Oldest first: a Map iterates in insertion order.
-  if (remembered.size >= MAX_REMEMBERED_KEYS) remembered.delete(remembered.keys().next().value!);
+  const oldest = remembered.keys().next();
+  if (remembered.size >= MAX_REMEMBERED_KEYS && !oldest.done) remembered.delete(oldest.value);
   remembered.set(keyHash, { record, until: now + KEY_RECORD_TTL_MS });
 }

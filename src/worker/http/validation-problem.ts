@@ -44,6 +44,8 @@ export function validationProblem(error: z.ZodError, target: string): Problem {
   const errors = validationErrors(error);
   const where = PART_NAMES[target] ?? "the request";
   const lines = errors.map((entry) => `${entry.path || where}: ${entry.message}`);
-  const detail = errors.length === 1 ? lines[0]! : `${errors.length} problems in ${where}: ${lines.join("; ")}`;
+  const [only, ...others] = lines;
+  const detail =
+    only !== undefined && others.length === 0 ? only : `${errors.length} problems in ${where}: ${lines.join("; ")}`;
   return new Problem("bad_request", detail, { extra: { errors } });
 }

@@ -179,7 +179,8 @@ export class LeaseBook {
   #subject(name: string): Subject {
     const known = this.#subjects.get(name);
     if (known) return known;
-    if (this.#subjects.size >= MAX_SUBJECTS) this.#subjects.delete(this.#subjects.keys().next().value!);
+    const oldest = this.#subjects.keys().next();
+    if (this.#subjects.size >= MAX_SUBJECTS && !oldest.done) this.#subjects.delete(oldest.value);
     const created = new Subject(name);
     this.#subjects.set(name, created);
     return created;

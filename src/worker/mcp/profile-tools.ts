@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { expectDefined } from "../../common/expect";
 import { KEY_PATTERN, PROFILE_ID_PATTERN, Profile, STAGE_LABELS, STAGES } from "../../common/catalog/schema";
 import { compactProfile, findProfile, type McpContext, type ProfileRef, releaseOf } from "./catalog-reads";
 import { CompactProfileSchema, ReleaseIdArgument } from "./schemas";
@@ -107,7 +108,12 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
         const found = await Promise.all(args.profiles.map((ref) => findProfile(ctx, manifest, ref)));
         const names = found.map(({ profile }) => `${profile.scope.product.name} (${profile.scope.funnel.key})`);
         const stages = STAGES.map((stage) => {
-          const entries = found.map(({ profile }) => profile.stages.find((s) => s.stage === stage)!);
+          const entries = found.map(({ profile }) =>
+            expectDefined(
+              profile.stages.find((s) => s.stage === stage),
+              `the ${stage} stage, which catalog spec rule 1 requires in every profile`,
+            ),
+          );
           const states = entries.map((entry) => entry.public_state);
           return { stage, entries, states, same: new Set(states).size === 1 };
         });

@@ -51,8 +51,8 @@ export function registerResources(server: McpServer, ctx: McpContext) {
         for (const [name, key] of [
           ["product", product],
           ["funnel", funnel],
-        ])
-          if (!KEY_PATTERN.test(key!))
+        ] as const)
+          if (!KEY_PATTERN.test(key))
             throw new McpError(ErrorCode.InvalidParams, `${name} must be lowercase words joined by hyphens`);
         const manifest = await releaseOf(ctx);
         const found = await findProfile(ctx, manifest, { product, funnel });

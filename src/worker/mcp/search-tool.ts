@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { expectDefined } from "../../common/expect";
 import { SORTS, VALUE_FIELDS } from "../../common/catalog/query-fields";
 import {
   allowedValuesOf,
@@ -96,7 +97,11 @@ export function registerSearchTool(server: McpServer, ctx: McpContext) {
         const decoder = new TextDecoder();
         const profiles = found.bytes.map((bytes, i) => {
           const profile = JSON.parse(decoder.decode(bytes)) as Profile;
-          return compactProfile(profile, asDigest(found.rows[i]!.sha256), hrefOf(ctx, manifest, profile));
+          return compactProfile(
+            profile,
+            asDigest(expectDefined(found.rows[i], `row ${i} of the query, one per profile read`).sha256),
+            hrefOf(ctx, manifest, profile),
+          );
         });
         const answer = {
           release_id: manifest.release_id,

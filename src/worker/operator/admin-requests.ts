@@ -42,14 +42,14 @@ const RequestsQuery = strictQuery({
 async function withAccountEmails(env: Env, requests: readonly AdminRequest[]): Promise<AdminRequestView[]> {
   const emails = new Map<string, Promise<string | null>>();
   const emailOf = (id: string) => {
-    if (!emails.has(id))
-      emails.set(
-        id,
-        accountObject(env, id)
-          .account()
-          .then((outcome) => (outcome.ok ? outcome.value.email : null)),
-      );
-    return emails.get(id)!;
+    let email = emails.get(id);
+    if (!email) {
+      email = accountObject(env, id)
+        .account()
+        .then((outcome) => (outcome.ok ? outcome.value.email : null));
+      emails.set(id, email);
+    }
+    return email;
   };
   return Promise.all(
     requests.map(async (request) => ({ ...request, account_email: await emailOf(request.account_id) })),

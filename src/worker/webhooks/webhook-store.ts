@@ -10,6 +10,7 @@
  * race. Endpoints are few (5 per account) and deliveries are pruned per endpoint.
  */
 import { DurableObject } from "cloudflare:workers";
+import { expectDefined } from "../../common/expect";
 import { CurrentPointer, hexOf } from "../../common/catalog/manifest";
 import { readCurrent, readManifest } from "../../common/catalog/store";
 import { accept, refuse, type Outcome } from "../auth/account-views";
@@ -110,7 +111,8 @@ export class WebhookStore extends DurableObject<Env> {
     if (!row) return notFound(id);
     const expires = new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString();
     this.#tables.rotateSecret(id, sealed, row.secret_sealed, expires);
-    return accept({ endpoint: viewOfEndpoint(this.#tables.endpoint(id)!), secret });
+    const rotated = expectDefined(this.#tables.endpoint(id), `webhook endpoint ${id}, just rotated`);
+    return accept({ endpoint: viewOfEndpoint(rotated), secret });
   }
 
   async listDeliveries(
@@ -142,7 +144,7 @@ export class WebhookStore extends DurableObject<Env> {
       },
     };
     const [delivery] = await this.#enqueue(body, [row]);
-    return accept(this.#viewOfDelivery(delivery!));
+    return accept(this.#viewOfDelivery(expectDefined(delivery, `the delivery to endpoint ${id}, just enqueued`)));
   }
 
   /** Compares KV `current` with the pointer last announced; announces a move. Also the alarm's work. */

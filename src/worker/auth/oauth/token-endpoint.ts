@@ -110,9 +110,10 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
   // No key, no token can be read or issued: refuse before the library uses a code up.
   const keyProblem = tokenKeyProblem(c.env);
   if (keyProblem) return oauthErrorResponse("temporarily_unavailable", keyProblem, 503);
-  const verifiers = form.getAll("code_verifier");
+  const [verifier, ...moreVerifiers] = form.getAll("code_verifier");
   // RFC 7636 §4.1: checked before the library hashes and compares it.
-  if (grantType === "authorization_code" && verifiers.length === 1 && !isCodeVerifier(verifiers[0]!)) {
+  const oneVerifier = verifier !== undefined && moreVerifiers.length === 0;
+  if (grantType === "authorization_code" && oneVerifier && !isCodeVerifier(verifier)) {
     return oauthErrorResponse(
       "invalid_request",
       "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)",

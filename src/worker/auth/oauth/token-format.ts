@@ -47,10 +47,10 @@ export async function sealToken(env: object, kind: TokenKind, libraryToken: stri
   const additionalData = new TextEncoder().encode(PREFIX_OF[kind]);
   const sealed = await crypto.subtle.encrypt(
     { name: "AES-GCM", iv, additionalData },
-    current!.key,
+    current.key,
     new TextEncoder().encode(libraryToken),
   );
-  return PREFIX_OF[kind] + toBase64url(new Uint8Array([current!.id, ...iv, ...new Uint8Array(sealed)]));
+  return PREFIX_OF[kind] + toBase64url(new Uint8Array([current.id, ...iv, ...new Uint8Array(sealed)]));
 }
 
 /** The library's token behind a presented one, or null when it is not one of ours of that kind. */

@@ -7,6 +7,7 @@
  * Random 96-bit IVs keep one AES-GCM key safe for 2^32 seals (NIST SP 800-38D §8.3): rotate well
  * before that many tokens.
  */
+import { expectDefined } from "../../../common/expect";
 import { Problem } from "../../http/problem";
 
 export interface TokenKeySecrets {
@@ -47,22 +48,22 @@ function importKey(secret: string): Promise<TokenKey> {
   let key = imported.get(secret);
   if (!key) {
     if (imported.size >= 8) imported.clear();
-    const bytes = keyBytes(secret)!;
+    const bytes = expectDefined(keyBytes(secret), "a 32-byte key, as tokenKeyProblem checked");
     key = Promise.all([
       crypto.subtle.digest("SHA-256", bytes),
       crypto.subtle.importKey("raw", bytes, "AES-GCM", false, ["encrypt", "decrypt"]),
-    ]).then(([digest, cryptoKey]) => ({ id: new Uint8Array(digest)[0]!, key: cryptoKey }));
+    ]).then(([digest, cryptoKey]) => ({ id: new DataView(digest).getUint8(0), key: cryptoKey }));
     imported.set(secret, key);
   }
   return key;
 }
 
 /** The sealing key first, then the previous one; a 503 `oauth_not_configured` when unusable. */
-export async function tokenKeys(env: object): Promise<TokenKey[]> {
+export async function tokenKeys(env: object): Promise<[TokenKey, ...TokenKey[]]> {
   const problem = tokenKeyProblem(env);
   if (problem) throw new Problem("oauth_not_configured", problem);
   const { OAUTH_TOKEN_KEY, OAUTH_TOKEN_KEY_PREVIOUS } = env as TokenKeySecrets;
-  return Promise.all(
-    [OAUTH_TOKEN_KEY!, OAUTH_TOKEN_KEY_PREVIOUS].filter((secret): secret is string => !!secret).map(importKey),
-  );
+  const current = expectDefined(OAUTH_TOKEN_KEY, "OAUTH_TOKEN_KEY, as tokenKeyProblem checked");
+  const previous = OAUTH_TOKEN_KEY_PREVIOUS ? [importKey(OAUTH_TOKEN_KEY_PREVIOUS)] : [];
+  return Promise.all([importKey(current), ...previous]);
 }
