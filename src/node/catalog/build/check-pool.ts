@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { expectDefined } from "../../../common/expect";
 import { freshBundle, keepBundle } from "./bundle-cache";
 import type { InputUnit } from "./profile-check";
 import { checkBatch, unitBytes, type BatchResult, type CheckRequest, type WireResult } from "./check-batch";
@@ -53,7 +54,7 @@ export function workerScript(scratchDir: string, cacheDir = CACHE_DIR, now = Dat
     metafile: true,
     logLevel: "silent",
   });
-  const code = outputFiles[0]!.contents;
+  const code = expectDefined(outputFiles[0], "esbuild's output file for the one entry point").contents;
   try {
     return keepBundle(cacheDir, BUNDLE_NAME, WORKER_SOURCE, code, Object.keys(metafile.inputs), started);
   } catch {
@@ -122,7 +123,8 @@ export async function* checkInOrder(pool: CheckPool, batches: AsyncIterable<Inpu
     const result = pool.check(batch);
     result.catch(() => {}); // awaited below, in order; this only keeps an early failure from going unhandled
     inFlight.push(result);
-    if (inFlight.length >= pool.depth) yield await inFlight.shift()!;
+    const oldest = inFlight.length >= pool.depth ? inFlight.shift() : undefined;
+    if (oldest) yield await oldest;
   }
-  while (inFlight.length) yield await inFlight.shift()!;
+  for (let oldest = inFlight.shift(); oldest; oldest = inFlight.shift()) yield await oldest;
 }

@@ -6,6 +6,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { closeSync, constants, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
+import { expectDefined } from "../../../common/expect";
 import { asDigest } from "../../../common/catalog/digest";
 import type { PartEntry } from "./manifest-file";
 
@@ -87,12 +88,12 @@ export class PartFilesWriter {
   }
 
   private partFd(index: number): number {
-    if (index !== this.fdIndex) {
-      if (this.fd !== undefined) closeSync(this.fd);
-      this.fd = openSync(path.join(this.partsDir, String(index)), constants.O_RDWR | constants.O_CREAT);
-      this.fdIndex = index;
-    }
-    return this.fd!;
+    if (index === this.fdIndex) return expectDefined(this.fd, `part ${index} open: written after close()?`);
+    if (this.fd !== undefined) closeSync(this.fd);
+    const fd = openSync(path.join(this.partsDir, String(index)), constants.O_RDWR | constants.O_CREAT);
+    this.fd = fd;
+    this.fdIndex = index;
+    return fd;
   }
 }
 
@@ -123,7 +124,8 @@ export function hashDocument(
     } finally {
       closeSync(fd);
     }
-    parts.push({ index, offset, length, sha256: asDigest(part ? part.digest("hex") : known[index]!) });
+    const digest = expectDefined(part ? part.digest("hex") : known[index], `the digest of part ${index}`);
+    parts.push({ index, offset, length, sha256: asDigest(digest) });
   }
   return { sha256: asDigest(whole.digest("hex")), parts };
 }

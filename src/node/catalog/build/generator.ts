@@ -3,6 +3,7 @@
  * same profiles, byte for byte. Products get one to six funnels; stage outcomes, signals, grades,
  * coverage and times vary; names include non-ASCII letters (multi-byte UTF-8 in the document).
  */
+import { expectDefined } from "../../../common/expect";
 import { SIGNAL_CODES, STAGES, type Profile } from "../../../common/catalog/schema";
 import { keyOf, makeProfile, type StageChoice } from "./profile-factory";
 
@@ -103,7 +104,7 @@ const ALPHANUMERIC = "0123456789abcdefghijklmnopqrstuvwxyz";
 /** Profiles one by one; `count` of them, never held together. */
 export function* generateProfiles(count: number, seed = 1): Generator<Profile> {
   const random = prng(seed);
-  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const pick = <T>(list: readonly T[]) => expectDefined(list[Math.floor(random() * list.length)], "a non-empty list");
   const chars = (n: number, alphabet: string) =>
     Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
   const uniqueId = (prefix: string, serial: number) =>
@@ -134,7 +135,7 @@ export function* generateProfiles(count: number, seed = 1): Generator<Profile> {
         product: productScope,
         funnel: { key: keyOf(funnel), name: funnel },
         stages,
-        grade: pick(GRADES_BY_LIMITED[limited]!),
+        grade: pick(expectDefined(GRADES_BY_LIMITED[limited], "grades for 0 to 5 limited stages")),
         coverage: { covered, required: 14, verified: Math.floor(random() * 6), barrier: 5 },
         effectiveFrom: new Date(effective).toISOString().replace(/\.\d{3}Z$/, "Z"),
         lastTestedAt: new Date(tested).toISOString(),

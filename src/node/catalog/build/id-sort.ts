@@ -11,6 +11,7 @@
  */
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
+import { expectDefined } from "../../../common/expect";
 import { idLine, type IndexedProfile } from "../../../common/catalog/profile-index";
 import { mergeSorted } from "./merge-sorted";
 
@@ -72,17 +73,15 @@ export class IdSort {
     if (to - from < 2 || char >= ID) return;
     const { batch, keys } = this;
     const width = Math.min(10, ID - char);
+    const keyAt = (i: number) => keyOf(keys, slotAt(order, i));
     if (char > "arp_".length) {
-      for (let i = from; i < to; i++)
-        keys[order[i]!] = parseInt(
-          batch.toString("latin1", order[i]! * SLOT + 1 + char, order[i]! * SLOT + 1 + char + width),
-          36,
-        );
+      for (const slot of order.subarray(from, to))
+        keys[slot] = parseInt(batch.toString("latin1", slot * SLOT + 1 + char, slot * SLOT + 1 + char + width), 36);
     }
-    order.subarray(from, to).sort((a, b) => keys[a]! - keys[b]!);
+    order.subarray(from, to).sort((a, b) => keyOf(keys, a) - keyOf(keys, b));
     for (let i = from; i < to; ) {
       let j = i + 1;
-      while (j < to && keys[order[j]!] === keys[order[i]!]) j++;
+      while (j < to && keyAt(j) === keyAt(i)) j++;
       this.sortBy(order, i, j, char + width);
       i = j;
     }
@@ -103,7 +102,9 @@ export class IdSort {
   }
 }
 
-const lineAt = (buffer: Buffer, at: number) => buffer.subarray(at + 1, at + 1 + buffer[at]!);
+const lineAt = (buffer: Buffer, at: number) => buffer.subarray(at + 1, at + 1 + buffer.readUInt8(at));
+const slotAt = (order: Uint32Array, i: number) => expectDefined(order[i], "a slot number within the sorted range");
+const keyOf = (keys: Float64Array, slot: number) => expectDefined(keys[slot], "a sort key for every slot of the batch");
 
 /** A run's lines, read SLOTS_PER_READ slots at a time. */
 function* readRun(file: string): Generator<Buffer> {

@@ -84,13 +84,13 @@ export class IndexWriter {
   /** Closes the last page and segment; the manifest's entry for this index. */
   finish(): ReleaseIndex {
     if (this.leafUsed > 0) this.flushLeaf();
-    if (this.segment) this.closeSegment();
+    if (this.segment) this.closeSegment(this.segment);
     if (this.segments.length === 0) throw new Error(`${this.name} index: no entries`);
     return { name: this.name, page_bytes: this.pageBytes, segments: this.segments };
   }
 
   private flushLeaf(): void {
-    if (this.segment && !this.fits(this.segment)) this.closeSegment();
+    if (this.segment && !this.fits(this.segment)) this.closeSegment(this.segment);
     const segment = this.segment ?? this.openSegment(this.leafFirst);
     const entry = directoryLine(this.leafFirst, segment.leafBytes, this.leafUsed);
     this.write(segment, this.leaf.subarray(0, this.leafUsed));
@@ -121,8 +121,7 @@ export class IndexWriter {
     return this.segment;
   }
 
-  private closeSegment(): void {
-    const segment = this.segment!;
+  private closeSegment(segment: OpenSegment): void {
     this.write(segment, Buffer.from(segment.directory.join(""), "latin1"));
     closeSync(segment.fd);
     this.segments.push({

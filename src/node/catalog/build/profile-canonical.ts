@@ -111,16 +111,16 @@ return copy;`,
 
 /** Exactly the shape's keys (a strict object; for a stripping one this is stricter than zod). */
 function objectNode(shape: Record<string, z.ZodType>, program: Program): string {
-  const keys = Object.keys(shape).sort();
-  for (const key of keys)
+  const entries = Object.entries(shape).sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [key] of entries)
     if (ARRAY_INDEX.test(key) || key === "__proto__")
       throw new Error(`schema key ${JSON.stringify(key)} cannot be held in a sorted object literal`);
-  const fields = keys.map((key) => ({ key: JSON.stringify(key), node: compileNode(shape[key]!, program) }));
+  const fields = entries.map(([key, type]) => ({ key: JSON.stringify(key), node: compileNode(type, program) }));
   return program.define(
     `if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
 let count = 0;
 for (const key in v) count++;
-if (count !== ${keys.length}) return undefined;
+if (count !== ${entries.length}) return undefined;
 ${fields.map(({ key, node }, i) => `const c${i} = hasOwn(v, ${key}) ? ${node}(v[${key}]) : undefined;\nif (c${i} === undefined) return undefined;`).join("\n")}
 return { ${fields.map(({ key }, i) => `${key}: c${i}`).join(", ")} };`,
   );

@@ -184,17 +184,10 @@ function catalogEntryOf(profile: Record<string, unknown>, location: SourceLocati
   const scope = isObject(profile.scope) ? profile.scope : {};
   const product = isObject(scope.product) ? scope.product.key : undefined;
   const funnel = isObject(scope.funnel) ? scope.funnel.key : undefined;
-  const fields = [profile.agent_readiness_profile_id, product, funnel, profile.policy_digest, profile.policy_version];
-  if (!fields.every((f) => typeof f === "string")) return undefined;
-  const [id, productKey, funnelKey, policyDigest, policyVersion] = fields as string[];
-  return {
-    id: id!,
-    productKey: productKey!,
-    funnelKey: funnelKey!,
-    policyDigest: policyDigest!,
-    policyVersion: policyVersion!,
-    where: whereOf(location),
-  };
+  const { agent_readiness_profile_id: id, policy_digest: policyDigest, policy_version: policyVersion } = profile;
+  if (typeof id !== "string" || typeof product !== "string" || typeof funnel !== "string") return undefined;
+  if (typeof policyDigest !== "string" || typeof policyVersion !== "string") return undefined;
+  return { id, productKey: product, funnelKey: funnel, policyDigest, policyVersion, where: whereOf(location) };
 }
 
 function problem(

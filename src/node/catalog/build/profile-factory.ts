@@ -3,6 +3,7 @@
  * the few choices that vary: stage outcomes and signals, grade, coverage counts, ids and times.
  * Used by `catalog:generate` and to write the sample profiles in data/profiles.
  */
+import { expectDefined } from "../../../common/expect";
 import { STAGE_LABELS, STAGES, STATE_LABELS, STATE_OF_OUTCOME, type Profile } from "../../../common/catalog/schema";
 import { GRADE_DERIVATION, SIGNAL_TEXTS } from "./signal-texts";
 
@@ -32,7 +33,7 @@ export interface ProfileSpec {
 
 export function makeProfile(spec: ProfileSpec): Profile {
   const stages = STAGES.map((stage, i) => {
-    const choice = spec.stages[i]!;
+    const choice = expectDefined(spec.stages[i], "a choice for each of the five stages");
     const texts = SIGNAL_TEXTS[choice.signal];
     if (!texts) throw new Error(`no wording for signal ${choice.signal}`);
     const variant = choice.variant ?? 0;
@@ -47,14 +48,15 @@ export function makeProfile(spec: ProfileSpec): Profile {
       primary_finding: {
         signal_code: choice.signal,
         condition: texts.condition,
-        finding: choice.finding ?? findings[variant % findings.length]!,
+        finding: choice.finding ?? expectDefined(findings[variant % findings.length], "a finding for each outcome"),
         context: (
-          choice.context ?? texts.context[(choice.outcome === "pass" ? 0 : 1) % texts.context.length]!
+          choice.context ??
+          expectDefined(texts.context[(choice.outcome === "pass" ? 0 : 1) % texts.context.length], "a context text")
         ).replaceAll("{product}", spec.product.name),
       },
     };
   });
-  const headline = stages.find((s) => s.outcome !== "pass") ?? stages[0]!;
+  const headline = stages.find((s) => s.outcome !== "pass") ?? expectDefined(stages[0], "the first of five stages");
   const constrained = stages.some((s) => s.outcome === "constrained");
   const { covered, required, verified, barrier } = spec.coverage;
   return {

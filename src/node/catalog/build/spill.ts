@@ -91,24 +91,24 @@ export class SortedSpill {
  * head (JSON of [entry, location, sha256]), body.
  */
 function writeRun(file: string, records: SpillRecord[], segmentBytes: number): void {
-  const heads = records.map(({ entry, location, sha256 }) => JSON.stringify([entry, location, sha256]));
-  const headLengths = heads.map((head) => Buffer.byteLength(head));
-  const starts: number[] = [];
-  const sizes: number[] = [];
-  for (let i = 0; i < records.length; i++) {
-    const size = 8 + headLengths[i]! + records[i]!.body.length;
-    if (sizes.length === 0 || sizes[sizes.length - 1]! + size > segmentBytes) {
-      starts.push(i);
-      sizes.push(0);
+  const segments: { records: { head: string; headLength: number; body: Uint8Array }[]; bytes: number }[] = [];
+  for (const { entry, location, sha256, body } of records) {
+    const head = JSON.stringify([entry, location, sha256]);
+    const headLength = Buffer.byteLength(head);
+    const size = 8 + headLength + body.length;
+    let segment = segments.at(-1);
+    if (!segment || segment.bytes + size > segmentBytes) {
+      segment = { records: [], bytes: 0 };
+      segments.push(segment);
     }
-    sizes[sizes.length - 1]! += size;
+    segment.records.push({ head, headLength, body });
+    segment.bytes += size;
   }
   const fd = openSync(file, "w");
   const out = new ChunkedWriter(fd);
-  for (let segment = starts.length - 1; segment >= 0; segment--) {
-    const end = starts[segment + 1] ?? records.length;
-    for (let i = starts[segment]!; i < end; i++) out.writeRecord(heads[i]!, headLengths[i]!, records[i]!.body);
-    out.writeLength(sizes[segment]!);
+  for (const segment of segments.reverse()) {
+    for (const { head, headLength, body } of segment.records) out.writeRecord(head, headLength, body);
+    out.writeLength(segment.bytes);
   }
   out.flush();
   closeSync(fd);

@@ -5,6 +5,7 @@
  * only merges and writes.
  */
 import { Worker } from "node:worker_threads";
+import { expectDefined } from "../../../common/expect";
 
 // Plain CommonJS (an eval'd worker): node:crypto and messages only.
 const WORKER = `
@@ -90,7 +91,7 @@ export class StreamHasher {
       if (Atomics.wait(this.processed, 0, done, 1000) === "timed-out" && ++silent >= 60)
         throw new Error("the hashing worker stopped responding");
     }
-    return this.slots[this.sent % this.slots.length]!;
+    return expectDefined(this.slots[this.sent % this.slots.length], "a slot of the ring");
   }
 
   /** Hands the worker the chunk `nextChunk` gave: its first `length` bytes, at a document offset; `inData` when they belong to `data`. */
