@@ -3,9 +3,11 @@
  * earlier ones it can go back to, each with when it was published, its profile count and size,
  * and whether making it current goes back (an older release) or forward (a newer one).
  */
+import { expectDefined } from "../../common/expect";
 import { hexOf, type CurrentPointer } from "../../common/catalog/manifest";
 import { readManifest, type ManifestKv } from "../../common/catalog/store";
 import { formatBytes } from "../cli/progress";
+import { textTable } from "../cli/text-table";
 
 export interface KeptRelease {
   release_id: string;
@@ -40,7 +42,10 @@ export function direction(target: KeptRelease, from: KeptRelease): "back" | "for
 }
 
 export function releaseTable(releases: readonly KeptRelease[]): string {
-  const current = releases.find((release) => release.current)!;
+  const current = expectDefined(
+    releases.find((release) => release.current),
+    "the current release among the kept ones",
+  );
   const rows = releases.map((release) => [
     release.current ? "current" : `kept (${direction(release, current) === "forward" ? "newer" : "older"})`,
     release.release_id,
@@ -49,15 +54,5 @@ export function releaseTable(releases: readonly KeptRelease[]): string {
     release.bytes === null ? "?" : formatBytes(release.bytes),
   ]);
   const table = [["STATUS", "RELEASE", "PUBLISHED", "PROFILES", "SIZE"], ...rows];
-  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
-  return table
-    .map((row) =>
-      row
-        .map((cell, column) =>
-          column === 3 || column === 4 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
-        )
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
+  return textTable(table, [3, 4]);
 }

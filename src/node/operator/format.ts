@@ -1,23 +1,12 @@
 /** How `npm run operator` shows accounts, keys and admin requests to an operator: aligned columns, never a secret. */
 import type { AccountView, KeyView } from "../../worker/auth/account-views";
 import type { AdminRequestView } from "../../worker/auth/oauth/admin-request-record";
+import { textTable } from "../cli/text-table";
 import type { Deployment } from "./operator-client";
-
-export function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
-}
 
 export function accountsTable(accounts: { account: AccountView; deployments: Deployment[] }[]): string {
   if (accounts.length === 0) return "no accounts";
-  return table([
+  return textTable([
     ["ACCOUNT", "EMAIL", "NAME", "ROLES", "ADMIN", "DEPLOYMENTS", "CREATED"],
     ...accounts.map(({ account, deployments }) => [
       account.id,
@@ -33,7 +22,7 @@ export function accountsTable(accounts: { account: AccountView; deployments: Dep
 
 export function keysTable(keys: KeyView[]): string {
   if (keys.length === 0) return "no keys";
-  return table([
+  return textTable([
     ["KEY", "MODE", "STATUS", "ENDS", "NAME", "SCOPES", "CREATED", "LAST USED"],
     ...keys.map((key) => [
       key.id,
@@ -50,7 +39,7 @@ export function keysTable(keys: KeyView[]): string {
 
 export function adminRequestsTable(requests: { request: AdminRequestView; deployment: Deployment }[]): string {
   if (requests.length === 0) return "no admin requests are waiting";
-  return table([
+  return textTable([
     ["ACCOUNT", "EMAIL", "APP", "CLIENT", "DEPLOYMENT", "REQUESTED"],
     ...requests.map(({ request, deployment }) => [
       request.account_id,
