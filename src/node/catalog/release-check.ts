@@ -44,7 +44,8 @@ export function indexProblems(manifest: Manifest): string[] {
     segments.forEach((segment, position) => {
       const where = `manifest.index[${i}].segments[${position}]`;
       if (segment.index !== position) problems.push(`${where}.index: expected ${position}, found ${segment.index}`);
-      if (position > 0 && !(segments[position - 1]!.first < segment.first))
+      const previous = segments[position - 1];
+      if (previous && !(previous.first < segment.first))
         problems.push(`${where}.first: must sort after the previous segment's first key`);
       if (segment.directory_offset >= segment.length)
         problems.push(

@@ -43,12 +43,13 @@ function resolveReleaseDir(dir: string): string {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`);
   if (existsSync(path.join(dir, "manifest.json"))) return dir;
   const releases = readdirSync(dir).filter((name) => existsSync(path.join(dir, name, "manifest.json")));
-  if (releases.length === 1) return path.join(dir, releases[0]!);
-  if (releases.length === 0)
+  const [first, ...others] = releases;
+  if (first === undefined)
     throw new UsageError(
       `${dir} holds no manifest.json: pass a release directory written by npm run catalog:build (<out>/<hex>)`,
     );
+  if (others.length === 0) return path.join(dir, first);
   throw new UsageError(
-    `${dir} holds ${releases.length} releases (${releases.join(", ")}): pass one of them, e.g. --release ${path.join(dir, releases[0]!)}`,
+    `${dir} holds ${releases.length} releases (${releases.join(", ")}): pass one of them, e.g. --release ${path.join(dir, first)}`,
   );
 }

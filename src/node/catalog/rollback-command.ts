@@ -3,6 +3,7 @@
  * Points `current` back at one of the kept earlier releases, after verifying its objects.
  */
 import { parseArgs } from "node:util";
+import { expectDefined } from "../../common/expect";
 import { PublishError, publishProgress, readCurrent, rollbackRelease } from "./publish";
 import { RollbackRefused } from "./release-pointer";
 import { EXIT, runCli, UsageError } from "../cli/cli-run";
@@ -69,7 +70,7 @@ export function runCatalogRollback(): void {
         console.log(pointer ? releaseTable(kept) : `nothing is published on ${opened.where}`);
         return EXIT.ok;
       }
-      const releaseId = `sha256:${match![2]}`;
+      const releaseId = `sha256:${expectDefined(match?.[2], "the hex digits of --release-id, checked above")}`;
       const result = await rollbackRelease(opened.storage, releaseId, { onProgress: progress.report });
       progress.stop();
       console.log(

@@ -4,6 +4,7 @@
  * not hold the catalog: `CatalogTally` sees every profile once in any order (policy counts and the
  * set of ids); `CatalogOrderCheck` then sees them in catalog order, where equal scopes are adjacent.
  */
+import { expectDefined } from "../../common/expect";
 import { describe, type RuleViolation } from "./validation-report";
 
 export interface CatalogEntry {
@@ -144,8 +145,8 @@ class IdFingerprints {
   private insert(a: number, b: number): boolean {
     const mask = this.slots.length / 2 - 1;
     for (let i = a & mask; ; i = (i + 1) & mask) {
-      const x = this.slots[2 * i]!;
-      const y = this.slots[2 * i + 1]!;
+      const x = slotAt(this.slots, 2 * i);
+      const y = slotAt(this.slots, 2 * i + 1);
       if (x === 0 && y === 0) {
         this.slots[2 * i] = a;
         this.slots[2 * i + 1] = b;
@@ -160,9 +161,15 @@ class IdFingerprints {
     const old = this.slots;
     this.slots = new Uint32Array(old.length * 2);
     this.count = 0;
-    for (let i = 0; i < old.length; i += 2) if (old[i] !== 0 || old[i + 1] !== 0) this.insert(old[i]!, old[i + 1]!);
+    for (let i = 0; i < old.length; i += 2) {
+      const a = slotAt(old, i);
+      const b = slotAt(old, i + 1);
+      if (a !== 0 || b !== 0) this.insert(a, b);
+    }
   }
 }
+
+const slotAt = (slots: Uint32Array, i: number) => expectDefined(slots[i], "a slot within the table (index masked)");
 
 /** Two FNV-1a 32-bit hashes with different offsets; never both zero (zero marks an empty slot). */
 function fingerprint(text: string): [number, number] {
