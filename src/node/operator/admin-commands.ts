@@ -12,6 +12,7 @@
  * grants that hold admin); `--client C` withdraws only that app's approval. Every command acts on
  * each deployment in reach, as accounts do.
  */
+import { expectDefined } from "../../common/expect";
 import type { AdminRequest, AdminRequestView } from "../../worker/auth/oauth/admin-request-record";
 import { deploymentsOf, type CommandContext } from "./commands";
 import { adminRequestsTable } from "./format";
@@ -27,9 +28,7 @@ const appOf = ({ request, deployment }: Decided) =>
   `${request.client_name} (client ${request.client_id}, ${deployment})`;
 
 async function reach(ctx: CommandContext): Promise<{ deployment: Deployment; client: OperatorClient }[]> {
-  const deployments = await deploymentsOf(ctx);
-  const clients = await ctx.connections.clients(deployments);
-  return deployments.map((deployment, i) => ({ deployment, client: clients[i]! }));
+  return ctx.connections.reach(await deploymentsOf(ctx));
 }
 
 export async function listAdminRequests(ctx: CommandContext, accountId?: string): Promise<void> {
@@ -43,6 +42,11 @@ export async function listAdminRequests(ctx: CommandContext, accountId?: string)
       : adminRequestsTable(rows),
   );
 }
+
+/** A 409 (already decided) over a 404: the refusal that says more; every deployment refused when this is called. */
+const firstRefusal = (refusals: readonly OperatorRefusal[]) =>
+  refusals.find((refusal) => refusal.status === 409) ??
+  expectDefined(refusals[0], "a refusal from each deployment reached");
 
 /** One app's request, wherever it is; refused (404, or 409 when decided) only when no deployment had it waiting. */
 async function decideOne(
@@ -61,7 +65,7 @@ async function decideOne(
       refusals.push(error);
     }
   }
-  if (decided.length === 0) throw refusals.find((refusal) => refusal.status === 409) ?? refusals[0]!;
+  if (decided.length === 0) throw firstRefusal(refusals);
   return decided;
 }
 
@@ -164,7 +168,7 @@ async function withdrawApprovals(ctx: CommandContext, accountId: string, clientI
       }
     }
   }
-  if (clientId && withdrawn.length === 0) throw refusals.find((refusal) => refusal.status === 409) ?? refusals[0]!;
+  if (clientId && withdrawn.length === 0) throw firstRefusal(refusals);
   return withdrawn;
 }
 

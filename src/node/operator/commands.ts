@@ -5,6 +5,7 @@
  * test → sandbox), which a key id names itself (key_live_… / key_test_…). The admin clearance
  * and admin request commands are in admin-commands.ts.
  */
+import { expectDefined } from "../../common/expect";
 import type { AccountView } from "../../worker/auth/account-views";
 import { KEY_MODES, type KeyMode } from "../../common/auth/api-key";
 import { modeOfKeyId } from "../../common/auth/ids";
@@ -35,28 +36,26 @@ export async function createAccount(
   input: { email: string; password: string; name?: string; operator: boolean },
 ): Promise<void> {
   const deployments = await deploymentsOf(ctx);
-  const clients = await ctx.connections.clients(deployments);
   const created: { deployment: Deployment; account: AccountView }[] = [];
   let id: string | undefined;
-  for (const [i, client] of clients.entries()) {
+  for (const { deployment, client } of await ctx.connections.reach(deployments)) {
     const account = await client.createAccount({ ...input, id });
     id = account.id;
-    created.push({ deployment: deployments[i]!, account });
+    created.push({ deployment, account });
   }
-  if (ctx.json) return ctx.print(JSON.stringify(created[0]!.account));
+  const [first] = created;
+  if (ctx.json) return ctx.print(JSON.stringify(expectDefined(first, "an account on the first deployment").account));
   ctx.print(
     `created account ${id} (${input.email}, ${input.operator ? "operator" : "customer"}) on ${deployments.join(" and ")}`,
   );
 }
 
 export async function listAccounts(ctx: CommandContext): Promise<void> {
-  const deployments = await deploymentsOf(ctx);
-  const clients = await ctx.connections.clients(deployments);
   const byId = new Map<string, { account: AccountView; deployments: Deployment[] }>();
-  for (const [i, client] of clients.entries()) {
+  for (const { deployment, client } of await ctx.connections.reach(await deploymentsOf(ctx))) {
     for (const account of await client.listAccounts()) {
       const entry = byId.get(account.id) ?? { account, deployments: [] };
-      entry.deployments.push(deployments[i]!);
+      entry.deployments.push(deployment);
       byId.set(account.id, entry);
     }
   }
@@ -75,8 +74,8 @@ export async function createKey(
   const deployment = DEPLOYMENT_OF[input.mode];
   if (ctx.only && ctx.only !== deployment)
     throw new UsageError(`${input.mode} keys live on ${deployment}, not on ${ctx.only}`);
-  const [client] = await ctx.connections.clients([deployment]);
-  const key = await client!.createKey(input.accountId, { mode: input.mode, scopes: input.scopes, name: input.name });
+  const client = await ctx.connections.client(deployment);
+  const key = await client.createKey(input.accountId, { mode: input.mode, scopes: input.scopes, name: input.name });
   if (ctx.json) return ctx.print(JSON.stringify(key));
   ctx.print(
     [
@@ -89,15 +88,14 @@ export async function createKey(
 }
 
 export async function listKeys(ctx: CommandContext, accountId: string): Promise<void> {
-  const deployments = await deploymentsOf(ctx);
-  const clients = await ctx.connections.clients(deployments);
-  const keys = (await Promise.all(clients.map((client) => client.listKeys(accountId)))).flat();
+  const reached = await ctx.connections.reach(await deploymentsOf(ctx));
+  const keys = (await Promise.all(reached.map(({ client }) => client.listKeys(accountId)))).flat();
   ctx.print(ctx.json ? JSON.stringify(keys) : keysTable(keys));
 }
 
 export async function revokeKey(ctx: CommandContext, keyId: string): Promise<void> {
-  const [client] = await ctx.connections.clients([deploymentOfKey(keyId)]);
-  const key = await client!.revokeKey(keyId);
+  const client = await ctx.connections.client(deploymentOfKey(keyId));
+  const key = await client.revokeKey(keyId);
   ctx.print(ctx.json ? JSON.stringify(key) : `revoked ${key.id} (…${key.last4}): refused from its next request on`);
 }
 
@@ -108,11 +106,11 @@ export async function setLimits(
   policy: { rate: number; burst: number } | null | undefined,
   strict?: boolean,
 ): Promise<void> {
-  const [client] = await ctx.connections.clients([deploymentOfKey(keyId)]);
+  const client = await ctx.connections.client(deploymentOfKey(keyId));
   const lines: string[] = [];
   let result: Record<string, unknown> = { key_id: keyId };
   if (policy !== undefined) {
-    result = { ...result, ...(await client!.setLimits(keyId, policy)) };
+    result = { ...result, ...(await client.setLimits(keyId, policy)) };
     lines.push(
       policy
         ? `${keyId}: ${policy.rate} requests/s, burst ${policy.burst} (override)`
@@ -120,7 +118,7 @@ export async function setLimits(
     );
   }
   if (strict !== undefined) {
-    result = { ...result, ...(await client!.setAdmission(keyId, strict)) };
+    result = { ...result, ...(await client.setAdmission(keyId, strict)) };
     lines.push(
       strict
         ? `${keyId}: strict: every request asks its SubjectGuard (no leases); a revocation holds from the very next request`

@@ -25,8 +25,10 @@ export interface ConnectOptions {
 }
 
 export interface Connections {
-  /** One client per requested deployment, in the same order. */
-  clients(deployments: readonly Deployment[]): Promise<OperatorClient[]>;
+  /** The client of one deployment. */
+  client(deployment: Deployment): Promise<OperatorClient>;
+  /** Each requested deployment with its client, in the same order. */
+  reach(deployments: readonly Deployment[]): Promise<{ deployment: Deployment; client: OperatorClient }[]>;
   /** What account-wide commands act on: both deployments locally, the one server of --url. */
   allDeployments(): Promise<Deployment[]>;
   close(): Promise<void>;
@@ -35,7 +37,7 @@ export interface Connections {
 export function connect(options: ConnectOptions): Connections {
   const started: DevServer[] = [];
   const cache = new Map<Deployment, Promise<OperatorClient>>();
-  const single = options.url ? singleServer(options) : undefined;
+  const single = options.url ? singleServer(options.url, options) : undefined;
 
   const clientFor = (deployment: Deployment) => {
     let client = cache.get(deployment);
@@ -46,7 +48,9 @@ export function connect(options: ConnectOptions): Connections {
     return client;
   };
   return {
-    clients: (deployments) => Promise.all(deployments.map(clientFor)),
+    client: clientFor,
+    reach: (deployments) =>
+      Promise.all(deployments.map(async (deployment) => ({ deployment, client: await clientFor(deployment) }))),
     allDeployments: async () => (single ? [(await single).deployment] : ["production", "sandbox"]),
     close: async () => {
       await Promise.all(started.map((server) => server.stop()));
@@ -54,22 +58,22 @@ export function connect(options: ConnectOptions): Connections {
   };
 }
 
-async function singleServer(options: ConnectOptions) {
+async function singleServer(url: string, options: ConnectOptions) {
   const secret = options.deployed ? process.env.OPERATOR_SECRET : localOperator().operatorSecret;
   if (!secret)
     throw new UsageError(
       "--deployed needs the deployment's operator secret in $OPERATOR_SECRET (set with `npx wrangler secret put OPERATOR_SECRET`)",
     );
-  const client = new OperatorClient(options.url!, secret);
+  const client = new OperatorClient(url, secret);
   const { deployment } = await client.deployment().catch((error: unknown) => {
-    throw explainProbeFailure(options.url!, error);
+    throw explainProbeFailure(url, error);
   });
   return {
     deployment,
     for(wanted: Deployment): OperatorClient {
       if (wanted !== deployment)
         throw new UsageError(
-          `this needs the ${wanted} deployment, but ${options.url} is ${deployment}: pass its URL with --url`,
+          `this needs the ${wanted} deployment, but ${url} is ${deployment}: pass its URL with --url`,
         );
       return client;
     },

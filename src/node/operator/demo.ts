@@ -7,6 +7,7 @@
  *   password sign in to the dashboard and the OAuth consent page.
  * - the demo operator (the `operator` role), to try the dashboard's operator page.
  */
+import { expectDefined } from "../../common/expect";
 import type { AccountView, KeyView } from "../../worker/auth/account-views";
 import { MODE_OF, OperatorClient, OperatorRefusal, type Deployment } from "./operator-client";
 
@@ -71,8 +72,8 @@ export async function seedDemoAccounts(
     password: input.password,
   });
   return {
-    customer: login(DEMO_CUSTOMER, ids.customer!),
-    operator: login(DEMO_OPERATOR, ids.operator!),
+    customer: login(DEMO_CUSTOMER, expectDefined(ids.customer, "the demo customer's id: one server at least")),
+    operator: login(DEMO_OPERATOR, expectDefined(ids.operator, "the demo operator's id: one server at least")),
     keys,
     revoked,
   };

@@ -9,6 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { expectDefined } from "../../common/expect";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 export const LOCAL_OPERATOR_ENV_FILE = path.join(REPO_ROOT, ".wrangler", "operator.env");
@@ -30,5 +31,6 @@ export function localOperator(envFile = LOCAL_OPERATOR_ENV_FILE): LocalOperator 
     mkdirSync(path.dirname(envFile), { recursive: true });
     writeFileSync(envFile, text + (text && !text.endsWith("\n") ? "\n" : "") + added, { mode: 0o600 });
   }
-  return { envFile, operatorSecret: valueIn(readFileSync(envFile, "utf8"), "OPERATOR_SECRET")! };
+  const operatorSecret = valueIn(readFileSync(envFile, "utf8"), "OPERATOR_SECRET");
+  return { envFile, operatorSecret: expectDefined(operatorSecret, `OPERATOR_SECRET in ${envFile}, just ensured`) };
 }
