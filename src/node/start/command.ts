@@ -10,6 +10,7 @@
 import { createServer } from "node:net";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { expectDefined } from "../../common/expect";
 import { buildCatalog } from "../catalog/build/build";
 import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
 import { applyLocalMigrations } from "../local/d1-migrations";
@@ -114,7 +115,7 @@ export function runStart(): void {
     // 3. Serve, both with the local secrets (.wrangler/operator.env: OPERATOR_SECRET, which `npm run operator`
     // also uses, and OAUTH_TOKEN_KEY).
     const operator = localOperator();
-    const servers: DevServer[] = [];
+    const servers: { name: (typeof DEPLOYMENTS)[number]["name"]; server: DevServer }[] = [];
     let oauthDemo: OAuthDemo | undefined;
     let showRequestLog = false;
     let stopping = false;
@@ -122,7 +123,7 @@ export function runStart(): void {
     const stopAll = () => {
       stopping = true;
       forgetInstance();
-      return Promise.all([...servers.map((server) => server.stop()), oauthDemo?.stop()]);
+      return Promise.all([...servers.map(({ server }) => server.stop()), oauthDemo?.stop()]);
     };
     process.once("SIGINT", () => void stopAll());
     process.once("SIGTERM", () => void stopAll());
@@ -137,7 +138,7 @@ export function runStart(): void {
           envFile: operator.envFile,
           onOutput: (text) => showRequestLog && process.stdout.write(requestLogLines(text, prefix)),
         });
-        servers.push(server);
+        servers.push({ name: deployment.name, server });
       }
     } catch (error) {
       await stopAll();
@@ -147,15 +148,13 @@ export function runStart(): void {
     // The other CLIs (keys, clients, catalog:publish/rollback) now act on this state and these servers.
     forgetInstance = recordRunningInstance({
       persistTo,
-      ports: Object.fromEntries(
-        deployments.map((deployment, i) => [deployment.name, Number(new URL(servers[i]!.url).port)]),
-      ),
+      ports: Object.fromEntries(servers.map(({ name, server }) => [name, Number(new URL(server.url).port)])),
     });
 
     // 4. The demo accounts, the OAuth demo app's callback, then the one screen to try it all.
-    const reached = deployments.map((deployment, i) => ({
-      deployment: deployment.name,
-      baseUrl: servers[i]!.url.replace("127.0.0.1", "localhost"),
+    const reached = servers.map(({ name, server }) => ({
+      deployment: name,
+      baseUrl: server.url.replace("127.0.0.1", "localhost"),
     }));
     const demo = await seedDemoAccounts(reached, operator.operatorSecret).catch(async (error: unknown) => {
       await stopAll();
@@ -164,7 +163,7 @@ export function runStart(): void {
     const welcome: Welcome = { servers: reached, releases, demo, exampleProfile: sampleProfileKey(SAMPLE_PROFILES) };
     try {
       oauthDemo = await startOAuthDemo({
-        baseUrl: reached[0]!.baseUrl,
+        baseUrl: expectDefined(reached[0], "the production server, started first").baseUrl,
         clientId: demoClientId,
         port: oauthPort,
         accountId: demo.customer.id,
@@ -184,7 +183,7 @@ export function runStart(): void {
     showRequestLog = true;
 
     const ended = await Promise.race(
-      servers.map((server, i) => server.exited.then((exit) => ({ exit, server, name: deployments[i]!.name }))),
+      servers.map(({ name, server }) => server.exited.then((exit) => ({ exit, server, name }))),
     );
     if (stopping) return EXIT.ok;
     console.error(

@@ -4,6 +4,7 @@
  * screen, one block per thing to try.
  */
 import { randomUUID } from "node:crypto";
+import { expectDefined } from "../../common/expect";
 import { count } from "../cli/cli-run";
 import type { DemoAccounts } from "../operator/demo";
 import { MODE_OF, type Deployment } from "../operator/operator-client";
@@ -38,8 +39,9 @@ export function keysCliFlags(servers: Welcome["servers"]): string {
 
 export function welcomeText(welcome: Welcome): string {
   const { servers, demo } = welcome;
-  const production = servers[0]!.baseUrl;
-  const live = `-H "Authorization: Bearer ${demo.keys[0]!.secret}"`;
+  const production = expectDefined(servers[0], "the production server, started first").baseUrl;
+  const liveKey = expectDefined(demo.keys[0], "the demo customer's production key").secret;
+  const live = `-H "Authorization: Bearer ${liveKey}"`;
   const keyKind: Record<Deployment, string> = { production: "live keys", sandbox: "test keys" };
   const dashboards = servers.map(({ baseUrl }) => `${baseUrl}/dashboard`);
   const credentials = (account: { email: string; password: string }) => `${account.email} / ${account.password}`;
@@ -63,7 +65,7 @@ export function welcomeText(welcome: Welcome): string {
       .slice(1)
       .map(({ baseUrl, secret }) => `  curl -i -H "Authorization: Bearer ${secret}" ${baseUrl}/v1/releases/current`),
     ...testOrderLines(demo.keys),
-    `  npm run catalog:pull -- --base-url=${production} --key=${demo.keys[0]!.secret} --out=dist/catalog.json`,
+    `  npm run catalog:pull -- --base-url=${production} --key=${liveKey} --out=dist/catalog.json`,
     "",
     `Dashboard: ${dashboards.join("  (sandbox: ")}${dashboards.length > 1 ? ")" : ""}`,
     `  customer  ${login(demo.customer)}keys, authorized apps, webhooks; the catalog explorer: ${production}/explore`,
