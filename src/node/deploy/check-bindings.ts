@@ -7,6 +7,7 @@
  * added at the top level alone type-checks and then is `undefined` on the sandbox: this check
  * compares the Env type with each deployment's own declarations.
  */
+import { expectDefined } from "../../common/expect";
 import type { Deployment, WorkerConfig } from "./deployments";
 
 export type BindingKind =
@@ -25,7 +26,8 @@ export function envTypeBindings(declarations: string): Map<string, BindingKind> 
   const block = /^interface (?:__BaseEnv_Env|Env) \{\n([\s\S]*?)^\}/m.exec(declarations)?.[1];
   if (block === undefined) throw new Error("worker-configuration.d.ts has no Env interface: run `npm run types`");
   const bindings = new Map<string, BindingKind>();
-  for (const match of block.matchAll(/^\s+(\w+)\??: (.+);$/gm)) bindings.set(match[1]!, kindOfType(match[2]!));
+  for (const [, name, type] of block.matchAll(/^\s+(\w+)\??: (.+);$/gm))
+    bindings.set(expectDefined(name, "a binding name"), kindOfType(expectDefined(type, "a binding type")));
   return bindings;
 }
 

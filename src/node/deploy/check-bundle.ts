@@ -98,7 +98,8 @@ function localBindings({ config, secrets }: Deployment) {
 function startupError(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   const uncaught = /"message":"([^"]*Uncaught[^"]*)"/.exec(text)?.[1] ?? /Uncaught [^\n]*/.exec(text)?.[0];
-  return (uncaught ?? text.split("\n")[0]!).replaceAll("\\n", " ");
+  const firstLine = text.replace(/\n[\s\S]*/, "");
+  return (uncaught ?? firstLine).replaceAll("\\n", " ");
 }
 
 export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;

@@ -10,10 +10,11 @@ import type { Deployment, Migration } from "./deployments";
 export function checkMigrations(deployments: Deployment[]): string[] {
   const problems = deployments.flatMap(checkOne);
   const [first, ...others] = deployments;
+  if (first === undefined) return problems;
   for (const other of others) {
-    if (JSON.stringify(first!.config.migrations) !== JSON.stringify(other.config.migrations)) {
+    if (JSON.stringify(first.config.migrations) !== JSON.stringify(other.config.migrations)) {
       problems.push(
-        `${other.name} declares other Durable Object migrations than ${first!.name} (${summary(other.config.migrations)}; ${first!.name}: ${summary(first!.config.migrations)}), but both run the same code`,
+        `${other.name} declares other Durable Object migrations than ${first.name} (${summary(other.config.migrations)}; ${first.name}: ${summary(first.config.migrations)}), but both run the same code`,
       );
     }
   }

@@ -53,7 +53,8 @@ export async function connect(credential: Credentials, configuredAccountId?: str
       action: "find the account to deploy to",
     }),
   );
-  if (accounts.length === 1) return new CloudflareApi(credential.token, accounts[0]!.id);
+  const [only, ...others] = accounts;
+  if (only && others.length === 0) return new CloudflareApi(credential.token, only.id);
   const listed = accounts.map((account) => `${account.id} (${account.name})`).join(", ") || "none";
   throw new NotLoggedIn(`set CLOUDFLARE_ACCOUNT_ID to the account to deploy to; this credential sees ${listed}`);
 }

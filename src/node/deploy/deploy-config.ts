@@ -7,6 +7,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { expectDefined } from "../../common/expect";
 import type { Deployment } from "./deployments";
 import type { Resource } from "./resources";
 
@@ -40,7 +41,9 @@ export async function writeDeployConfig(
 ): Promise<string> {
   const { experimental_readRawConfig } = await import("wrangler");
   const raw = structuredClone(experimental_readRawConfig({ config: configPath }).rawConfig) as RawConfig;
-  const target = deployment.wranglerEnv ? raw.env![deployment.wranglerEnv]! : raw;
+  const target = deployment.wranglerEnv
+    ? expectDefined(raw.env?.[deployment.wranglerEnv], `[env.${deployment.wranglerEnv}] in ${configPath}`)
+    : raw;
   for (const namespace of target.kv_namespaces ?? []) {
     const resolved = kv.find((resource) => resource.binding === namespace.binding);
     if (resolved) namespace.id = resolved.id;
@@ -96,8 +99,8 @@ export function readKeptSecrets(deployDir: string, deployment: string): Record<s
   const lines = readFileSync(file, "utf8").split("\n");
   return Object.fromEntries(
     lines.flatMap((line) => {
-      const match = /^([A-Z0-9_]+)=(.*)$/.exec(line);
-      return match ? [[match[1]!, match[2]!]] : [];
+      const [, name, value] = /^([A-Z0-9_]+)=(.*)$/.exec(line) ?? [];
+      return name !== undefined && value !== undefined ? [[name, value]] : [];
     }),
   );
 }
