@@ -28,6 +28,8 @@ export interface ProgressOptions {
 
 export const PLAIN_INTERVAL_MS = 5_000;
 const BAR_WIDTH = 24;
+const BAR_COMPLETE = "█";
+const BAR_INCOMPLETE = "░";
 
 const count = (n: number) => Math.round(n).toLocaleString("en-US");
 
@@ -90,14 +92,14 @@ export function startProgress(
     // Off a terminal each render already ends its line; on one, the finished bar stays on screen.
     clearOnComplete: !terminal,
     barsize: BAR_WIDTH,
-    barCompleteChar: "█",
-    barIncompleteChar: "░",
-    format: (barOptions, params, payload: { note?: string }) => {
+    barCompleteChar: BAR_COMPLETE,
+    barIncompleteChar: BAR_INCOMPLETE,
+    format: (_options, params, payload: { note?: string }) => {
       const { amount, percent, rate, time } = figures(unit, params);
       const extras = [rate, time, payload.note].filter(Boolean) as string[];
       if (!terminal) return `${label}: ${amount} (${percent}%)${extras.map((extra) => `, ${extra}`).join("")}`;
       const filled = Math.round((BAR_WIDTH * percent) / 100);
-      const drawn = `${barOptions.barCompleteString!.slice(0, filled)}${barOptions.barIncompleteString!.slice(0, BAR_WIDTH - filled)}`;
+      const drawn = `${BAR_COMPLETE.repeat(BAR_WIDTH).slice(0, filled)}${BAR_INCOMPLETE.repeat(BAR_WIDTH).slice(0, BAR_WIDTH - filled)}`;
       return [`${label} |${drawn}| ${percent}%`, amount, ...extras].join(" | ");
     },
   });

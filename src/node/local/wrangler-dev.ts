@@ -61,7 +61,7 @@ async function launch(options: WranglerDevOptions): Promise<DevServer> {
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"] as const,
     env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
   });
   let output = "";
@@ -69,8 +69,8 @@ async function launch(options: WranglerDevOptions): Promise<DevServer> {
     output += chunk;
     options.onOutput?.(chunk.toString());
   };
-  child.stdout!.on("data", collect);
-  child.stderr!.on("data", collect);
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const server: DevServer = {
     url: `http://127.0.0.1:${options.port}`,
@@ -105,10 +105,11 @@ async function waitUntilAnswering(url: string, child: ChildProcess): Promise<voi
 }
 
 async function stopGroup(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  process.kill(-child.pid, "SIGTERM");
+  const { pid } = child;
+  if (child.exitCode !== null || child.signalCode !== null || pid === undefined) return;
+  process.kill(-pid, "SIGTERM");
   const kill = setTimeout(() => {
-    if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+    if (child.exitCode === null) process.kill(-pid, "SIGKILL");
   }, 10_000);
   await exited;
   clearTimeout(kill);

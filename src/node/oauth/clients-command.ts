@@ -5,6 +5,7 @@
  * dynamic registration endpoint: this is the only way a client comes to exist.
  */
 import { parseArgs } from "node:util";
+import { expectDefined } from "../../common/expect";
 import { redirectUriProblem } from "../../common/auth/redirect-uri";
 import { EXIT, runCli, UsageError } from "../cli/cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
@@ -55,8 +56,8 @@ export function runClients(): void {
     }
     const deployment = deploymentOptionsOf(values);
     const redirectUris = values["redirect-uri"] ?? [];
+    const name = values.name?.trim();
     if (command === "create") {
-      const name = values.name?.trim();
       if (!name)
         throw new UsageError("--name is required: the application's name, shown to customers on the consent page");
       if (name.length > MAX_NAME_LENGTH)
@@ -78,7 +79,11 @@ export function runClients(): void {
       if (!opened.env.OAUTH_KV) throw new Error("wrangler.toml declares no OAUTH_KV namespace for this deployment");
       const api = registryApi(opened.env as unknown as Parameters<typeof registryApi>[0]);
       if (command === "create") {
-        const client = await registerClient(api, { name: values.name!.trim(), redirectUris, isPublic: values.public });
+        const client = await registerClient(api, {
+          name: expectDefined(name, "--name, checked above"),
+          redirectUris,
+          isPublic: values.public,
+        });
         if (values.json) console.log(JSON.stringify(client, null, 2));
         else {
           console.log(`client_id:     ${client.clientId}`);
@@ -110,7 +115,7 @@ export function runClients(): void {
         }
         console.error(`${clients.length} client(s) on ${opened.where}`);
       } else {
-        const clientId = rest[0]!;
+        const clientId = expectDefined(rest[0], "the one client_id, checked above");
         if (!(await api.lookupClient(clientId))) {
           console.error(`clients: no client ${clientId} on ${opened.where}`);
           return EXIT.failed;

@@ -7,6 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
+import { expectDefined } from "../../common/expect";
 import type { OAuthEnv } from "../../worker/auth/oauth/provider";
 import { CALLBACK_PAGE_CSP, callbackPage, type CallbackOutcome } from "./callback-page";
 import { loadOAuthProvider } from "./library-in-node";
@@ -128,7 +129,8 @@ async function finish(url: URL, flow: Flow): Promise<CallbackOutcome> {
   const tokens = (await response.json()) as Record<string, string>;
   if (!response.ok) return report(flow, `The code exchange failed: ${tokens.error}: ${tokens.error_description}`);
   const base = flow.baseUrl;
-  const adminWaits = !tokens.scope!.split(" ").includes("admin");
+  const granted = expectDefined(tokens.scope, "the granted scope in a successful token response");
+  const adminWaits = !granted.split(" ").includes("admin");
   flow.log(
     [
       "",
