@@ -7,6 +7,7 @@
  * (KV, then R2) → verify every object → load the D1 query tables → only then flip `current`. Interrupted anywhere before the flip, the
  * previous release is still the one served; run again, it picks up where it stopped.
  */
+import { expectDefined } from "../../common/expect";
 import { sha256Hex } from "../../common/sha256";
 import { hexOf, Manifest, storageKeys } from "../../common/catalog/manifest";
 import { stepProgress, type Step } from "../cli/progress";
@@ -102,7 +103,7 @@ export async function publishRelease(
   }
   if (existing?.index && !sameIndex(existing, built)) {
     throw new PublishError(
-      `${built.release_id} is already published with another index (page_bytes ${existing.index[0]!.page_bytes}); a release's layout is immutable`,
+      `${built.release_id} is already published with another index (page_bytes ${expectDefined(existing.index[0], "the published index").page_bytes}); a release's layout is immutable`,
     );
   }
   // published_at is set once, at first publish, and kept by every later publish.
@@ -173,7 +174,7 @@ export async function publishRelease(
   });
   return {
     release_id: manifest.release_id,
-    published_at: manifest.published_at!,
+    published_at: expectDefined(manifest.published_at, "published_at, set above"),
     parts: partCount,
     parts_uploaded: uploaded.parts,
     bytes_uploaded: uploaded.bytes,
@@ -200,6 +201,7 @@ export async function rollbackRelease(
 }> {
   const current = await readCurrent(storage.kv);
   const next = pointerRollingBackTo(current, releaseId);
+  const from = expectDefined(current, "a current pointer (pointerRollingBackTo refuses none)");
   const manifest = await readManifest(storage.kv, hexOf(releaseId));
   if (!manifest)
     throw new PublishError(
@@ -207,18 +209,18 @@ export async function rollbackRelease(
     );
   await verifyRelease(storage, manifest, options.onProgress);
   const flipped = next !== current;
-  const changes = flipped ? await changesBetween(storage, manifest, current!.release_id) : null;
+  const changes = flipped ? await changesBetween(storage, manifest, from.release_id) : null;
   if (flipped) {
     await writeCurrentPointer(storage.kv, next);
     await recordInHistory(storage.kv, {
       event: "rollback",
       release_id: releaseId,
-      previous_release_id: current!.release_id,
+      previous_release_id: from.release_id,
       changes,
       at: (options.now?.() ?? new Date()).toISOString(),
     });
   }
-  return { release_id: releaseId, previous_release_id: current!.release_id, pointer_flipped: flipped, changes };
+  return { release_id: releaseId, previous_release_id: from.release_id, pointer_flipped: flipped, changes };
 }
 
 async function readObject(source: ReleaseSource, object: ReleaseObject): Promise<Uint8Array> {
