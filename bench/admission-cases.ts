@@ -5,9 +5,10 @@
  * (bench/workers/far-guard.ts, header `Bench-Guard-Delay-Ms`), never by production code. Each case
  * has its own key, so no lease of one case serves another.
  */
+import { expectDefined } from "../src/common/expect";
 import { provisionBenchKey, type BenchServer } from "./bench-servers";
 import type { LoadOptions, RoundedLoad } from "./load";
-import { median } from "./measure";
+import { median, perRound } from "./measure";
 import { loadRow, ms, signed } from "./serve-rows";
 import type { BenchRow } from "./types";
 
@@ -68,7 +69,8 @@ export function admissionRows(partLabel: string, local: RoundedLoad, far: Record
 
 /** Median over the rounds of (p50 150 ms away − p50 local) in the same round: the machine's load moves both alike. */
 function pairedP50Difference([local, , far]: RoundedLoad[]): number {
-  return median(far!.p50sMs.map((p50, round) => p50 - local!.p50sMs[round]!));
+  const [near, away] = [expectDefined(local, "the local load"), expectDefined(far, "the load 150 ms away")];
+  return median(perRound(away.p50sMs, near.p50sMs, (p50Far, p50Local) => p50Far - p50Local));
 }
 
 export function admissionSummary(local: RoundedLoad, far: Record<FarCase, RoundedLoad>): string[] {
@@ -82,8 +84,8 @@ export function admissionSummary(local: RoundedLoad, far: Record<FarCase, Rounde
     const p99 = series(mode, (l) => l.p99Ms);
     const rates = series(mode, (l) => Math.round(l.requestsPerSecond));
     return (
-      `p50 ${ms(p50[0]!)} / ${ms(p50[1]!)} / ${ms(p50[2]!)} ms (${signed(pairedP50Difference(loads(mode)))} ms at 150 ms, paired by round), ` +
-      `p99 ${ms(p99[0]!)} / ${ms(p99[1]!)} / ${ms(p99[2]!)} ms, ${rates.join(" / ")} req/s`
+      `p50 ${p50.map(ms).join(" / ")} ms (${signed(pairedP50Difference(loads(mode)))} ms at 150 ms, paired by round), ` +
+      `p99 ${p99.map(ms).join(" / ")} ms, ${rates.join(" / ")} req/s`
     );
   };
   return [

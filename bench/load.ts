@@ -7,7 +7,8 @@
  */
 import type { EventEmitter } from "node:events";
 import autocannon from "autocannon";
-import { median } from "./measure";
+import { expectDefined } from "../src/common/expect";
+import { median, perRound } from "./measure";
 
 export interface LoadOptions {
   url: string;
@@ -137,17 +138,19 @@ export async function loadRounds<K extends string>(
   for (let round = 0; round < rounds; round++) {
     for (const name of ["floor" as const, ...names]) {
       log(`serve: load on ${name} (round ${round + 1}/${rounds})`);
-      runs.get(name)!.push(await measureLoad(name === "floor" ? floor : subjects[name]));
+      expectDefined(runs.get(name), `the runs of ${name}`).push(
+        await measureLoad(name === "floor" ? floor : subjects[name]),
+      );
     }
   }
-  const floors = runs.get("floor")!;
+  const floors = expectDefined(runs.get("floor"), "the runs of the floor");
   const figures = {} as Record<K | "floor", RoundedLoad>;
   for (const [name, results] of runs) {
     figures[name] = {
       requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
       p50Ms: median(results.map((r) => r.p50Ms)),
       p99Ms: median(results.map((r) => r.p99Ms)),
-      ratioToFloor: median(results.map((r, i) => r.requestsPerSecond / floors[i]!.requestsPerSecond)),
+      ratioToFloor: median(perRound(results, floors, (r, f) => r.requestsPerSecond / f.requestsPerSecond)),
       p50sMs: results.map((r) => r.p50Ms),
       requests: results.reduce((sum, r) => sum + r.requests, 0),
       roundRates: results.map((r) => r.requestsPerSecond),

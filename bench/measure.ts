@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { expectDefined } from "../src/common/expect";
 
 export const REPO = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(REPO, "node_modules", ".bin");
@@ -52,7 +53,14 @@ export function packageCommand(script: string): string[] {
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const [lower, upper] = [sorted[mid - 1], sorted[mid]];
+  if (upper === undefined) return Number.NaN; // no values
+  return sorted.length % 2 || lower === undefined ? upper : (lower + upper) / 2;
+}
+
+/** `combine(a[round], b[round])` for each round of two series measured in the same rounds. */
+export function perRound<A, B, R>(a: readonly A[], b: readonly B[], combine: (a: A, b: B) => R): R[] {
+  return a.map((value, round) => combine(value, expectDefined(b[round], `round ${round} in both series`)));
 }
 
 export const mib = (bytes: number) => Math.round(bytes / 1048576);

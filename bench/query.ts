@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { expectDefined } from "../src/common/expect";
 import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
 import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
 import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
@@ -22,7 +23,7 @@ import {
   REST_SEARCH,
   type McpFigures,
 } from "./mcp-case";
-import { median } from "./measure";
+import { median, perRound } from "./measure";
 import { sampledProfiles } from "./serve-lookup";
 import { count, loadRow, ms, times } from "./serve-rows";
 import { benchStateDir, builtRelease, makeCurrent, type BuiltRelease } from "./served-releases";
@@ -83,7 +84,7 @@ export const queryBench: BenchModule = {
         const lookups = sample.map(([product, funnel]) => `/v1/profiles/${product}/${funnel}`);
         const cases: Record<CaseName, string> = {
           ...CASES,
-          selective: `/v1/profiles?product=${sample[0]![0]}`,
+          selective: `/v1/profiles?product=${expectDefined(sample[0], "a sampled profile")[0]}`,
           page50: await pageUrl(real.url, CASES.broad, 50, auth),
         };
         for (const url of Object.values(cases)) await expectOk(`${real.url}${url}`, auth);
@@ -105,7 +106,7 @@ export const queryBench: BenchModule = {
         const ratios = Object.fromEntries(
           (Object.keys(CASES) as CaseName[]).map((name) => [
             name,
-            median(loads[name].p50sMs.map((p50, round) => p50 / loads.lookup.p50sMs[round]!)),
+            median(perRound(loads[name].p50sMs, loads.lookup.p50sMs, (p50, lookup) => p50 / lookup)),
           ]),
         ) as Record<CaseName, number>;
         const size = {
@@ -161,7 +162,8 @@ function section(figures: SizeFigures[]): BenchSection {
     })),
     ...mcpRows(size.mcp),
   ]);
-  const [smallest, largest] = [figures[0]!, figures.at(-1)!];
+  const smallest = expectDefined(figures[0], "the smallest size measured");
+  const largest = expectDefined(figures.at(-1), "the largest size measured");
   const growth = (name: CaseName) => largest.ratios[name] / smallest.ratios[name];
   return {
     title: "Queries (GET /v1/profiles on D1, under wrangler dev)",

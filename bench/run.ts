@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { expectDefined } from "../src/common/expect";
 import { BENCH_MODULES } from "./modules";
 import { REPO } from "./measure";
 import type { BenchSection } from "./types";
@@ -64,7 +65,8 @@ const dataDir = path.resolve(args["data-dir"] ?? path.join(tmpdir(), "readiness-
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 const started = new Date();
-const loadBefore = loadavg()[0]!;
+const oneMinuteLoad = () => expectDefined(loadavg()[0], "the 1-minute load average");
+const loadBefore = oneMinuteLoad();
 const sections: BenchSection[] = [];
 for (const module of modules) {
   log(`${module.name}…`);
@@ -72,7 +74,7 @@ for (const module of modules) {
 }
 
 // The load average says how much else ran on the machine meanwhile (ratios absorb some of it).
-const load = `load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
+const load = `load average ${loadBefore.toFixed(1)} → ${oneMinuteLoad().toFixed(1)}`;
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}, ${load}`;
 const table = (s: BenchSection) =>
   [

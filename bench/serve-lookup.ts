@@ -7,10 +7,11 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { expectDefined } from "../src/common/expect";
 import type { Manifest } from "../src/common/catalog/manifest";
 import type { DevServer } from "../src/node/local/wrangler-dev";
 import type { LoadOptions, RoundedLoad } from "./load";
-import { median } from "./measure";
+import { median, perRound } from "./measure";
 import { count, loadRow, ms, times } from "./serve-rows";
 import type { BenchRow } from "./types";
 
@@ -37,7 +38,7 @@ export async function measureLookups(
   const sample = sampledProfiles(release.dir);
   const scope = sample.map(([product, funnel]) => `/v1/profiles/${product}/${funnel}`);
   const id = sample.map(([, , profileId]) => `/v1/profiles/${profileId}`);
-  for (const url of [scope[0]!, id[0]!]) {
+  for (const url of [scope[0], id[0]].map((first) => expectDefined(first, "a sampled profile's URL"))) {
     const response = await fetch(`${server.url}${url}`, { headers });
     await response.body?.cancel();
     if (response.status !== 200 || response.headers.get("Catalog-Release") !== release.manifest.release_id) {
@@ -56,7 +57,7 @@ export async function measureLookups(
 
 /** A lookup's cost relative to the manifest request's (server time per request at saturation, 1/rate), round by round. */
 const costRatio = ({ loads }: LookupFigures, kind: "scope" | "id") =>
-  median(loads.manifest.roundRates.map((rate, round) => rate / loads[kind].roundRates[round]!));
+  median(perRound(loads.manifest.roundRates, loads[kind].roundRates, (manifest, lookup) => manifest / lookup));
 
 export function lookupRows(figures: LookupFigures): BenchRow[] {
   const size = `${count(figures.profiles)} profiles`;
@@ -91,7 +92,10 @@ export function lookupSummary(figures: LookupFigures): string {
  */
 export function sampledProfiles(releaseDir: string): [string, string, string][] {
   const manifest = JSON.parse(readFileSync(path.join(releaseDir, "manifest.json"), "utf8")) as Manifest;
-  const scope = manifest.index!.find((index) => index.name === "scope")!;
+  const scope = expectDefined(
+    manifest.index?.find((index) => index.name === "scope"),
+    "the scope index",
+  );
   const dir = path.join(releaseDir, "index", "scope");
   if (readdirSync(dir).length !== scope.segments.length)
     throw new Error(`${dir} does not hold the ${scope.segments.length} segments of the manifest`);
@@ -107,7 +111,7 @@ export function sampledProfiles(releaseDir: string): [string, string, string][] 
   // A fixed permutation (multiplying by a number coprime with the length), so runs compare.
   let stride = 7919;
   while (gcd(stride, sample.length) !== 1) stride++;
-  return sample.map((_, i) => sample[(i * stride) % sample.length]!);
+  return sample.map((_, i) => expectDefined(sample[(i * stride) % sample.length], "a sampled profile"));
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));

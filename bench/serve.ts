@@ -13,6 +13,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { expectDefined } from "../src/common/expect";
 import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
 import { admissionKeys, admissionLoads, admissionRows, admissionSummary, type FarCase } from "./admission-cases";
 import {
@@ -184,7 +185,8 @@ function section({ documents, lookups, edge, limiter, far, harnessGrowthPerReque
   ];
   // Server time per request at saturation: 1/rate, so differences of it add up per request.
   const extraMs = (a: RoundedLoad, b: RoundedLoad) => (1 / a.requestsPerSecond - 1 / b.requestsPerSecond) * 1000;
-  const [small, large] = [documents[0]!, documents.at(-1)!];
+  const small = expectDefined(documents[0], "the smallest document measured");
+  const large = expectDefined(documents.at(-1), "the largest document measured");
   const growth = large.rssPeak - large.rssBefore;
   return {
     title: "Serve",

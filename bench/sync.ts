@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { expectDefined } from "../src/common/expect";
 import { createCatalogClient, type SyncResult } from "../packages/client/src/node.js";
 import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
 import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
@@ -102,11 +103,12 @@ export const syncBench: BenchModule = {
           rmSync(syncDir, { recursive: true, force: true });
         }
         const [full, sync] = [median(fulls), median(syncs)];
-        const share = synced!.bytes / bytes;
+        const last = expectDefined(synced, "a sync: plan.reps is at least one");
+        const share = last.bytes / bytes;
         rows.push({
           case: `${plan.count.toLocaleString("en")} profiles (${mib(bytes)} MiB), ${percent} % retested`,
-          "profiles fetched": synced!.profiles,
-          "bytes fetched": synced!.bytes,
+          "profiles fetched": last.profiles,
+          "bytes fetched": last.bytes,
           "of the document": `${(share * 100).toFixed(2)} %`,
           "sync (s)": sync.toFixed(2),
           "full pull (s)": full.toFixed(2),
