@@ -134,6 +134,6 @@ describe("cancellation with AbortSignal", () => {
     const { http, server } = client([new Response("ok")]);
     await http.get(URL_, { signal: controller.signal });
     controller.abort();
-    expect(server.requests[0]!.signal.aborted).toBe(true);
+    expect(server.requests.map((request) => request.signal.aborted)).toEqual([true]);
   });
 });
