@@ -87,7 +87,7 @@ export default defineConfig({
           name: "worker-sandbox",
           include: ["test/worker/**/*.sandbox.test.ts"],
           setupFiles: ["test/worker/support/apply-migrations.ts"],
-          // The test releases, for what the sandbox shows of its own catalog (explore.sandbox.test.ts).
+          // The test releases, for what the sandbox shows of its own catalog (deployment.sandbox.test.ts).
           globalSetup: ["test/worker/support/catalog-releases.global-setup.ts"],
         },
       },

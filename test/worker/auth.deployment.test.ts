@@ -1,7 +1,7 @@
 /**
  * Production accepts only live keys. A test key is refused on its prefix before any storage read,
  * and a record whose mode is not production's is refused too: the mode comes from the record, never
- * from the prefix alone. (The sandbox side: auth.deployment.sandbox.test.ts.)
+ * from the prefix alone. (The sandbox side: deployment.sandbox.test.ts.)
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
