@@ -9,7 +9,7 @@ import { DELIVERY_TIMEOUT_MS } from "../../src/worker/webhooks/consumer";
 import { webhookStore } from "../../src/worker/webhooks/store-access";
 import { targetUrlProblems } from "../../src/worker/webhooks/target-url";
 import { accountWithKey, bearer, call } from "./auth-fixtures";
-import { eventually, received, receiverUrl } from "./support/webhook-receiver";
+import { received, receiverUrl } from "./support/webhook-receiver";
 import { sendTestEvent } from "./webhooks-store-calls";
 import { postJson, webhookCaller } from "./webhooks-support";
 
@@ -97,11 +97,8 @@ describe("secrets and responses", () => {
       state.storage.sql.exec("UPDATE endpoints SET secret_sealed = 'whsealed_AAAA' WHERE id = ?", endpoint.id);
     });
     await sendTestEvent(caller.accountId, endpoint.id);
-    const [delivery] = await eventually(async () => {
-      const list = await caller.deliveries(endpoint.id);
-      return list[0]?.attempts.length ? list : undefined;
-    });
-    expect(delivery!.attempts[0]).toMatchObject({ response_status: null, error: expect.stringMatching(/^not sent/) });
+    const delivery = await caller.attempted(endpoint.id);
+    expect(delivery.attempts[0]).toMatchObject({ response_status: null, error: expect.stringMatching(/^not sent/) });
     expect(await received("unsealable")).toEqual([]);
   });
 
@@ -113,14 +110,11 @@ describe("secrets and responses", () => {
     const caller = await webhookCaller();
     const endpoint = await caller.register(receiverUrl("hanging", "?hang=1"));
     await sendTestEvent(caller.accountId, endpoint.id);
-    const [delivery] = await eventually(async () => {
-      const list = await caller.deliveries(endpoint.id);
-      return list[0]?.attempts.length ? list : undefined;
-    });
+    const delivery = await caller.attempted(endpoint.id);
     expect(asked).toHaveBeenCalledWith(DELIVERY_TIMEOUT_MS);
     expect(DELIVERY_TIMEOUT_MS).toBe(10_000);
     expect(delivery).toMatchObject({ status: "pending" });
-    expect(delivery!.attempts[0]).toMatchObject({ response_status: null, error: "timed out after 10 s" });
+    expect(delivery.attempts[0]).toMatchObject({ response_status: null, error: "timed out after 10 s" });
     expect(await received("hanging")).toHaveLength(1);
   });
 
@@ -128,10 +122,7 @@ describe("secrets and responses", () => {
     const caller = await webhookCaller();
     const endpoint = await caller.register(receiverUrl("redirected", "?redirect=1"));
     await sendTestEvent(caller.accountId, endpoint.id);
-    const [delivery] = await eventually(async () => {
-      const list = await caller.deliveries(endpoint.id);
-      return list[0]?.attempts.length ? list : undefined;
-    });
+    const delivery = await caller.attempted(endpoint.id);
     expect(delivery).toMatchObject({
       status: "pending",
       attempts: [expect.objectContaining({ response_status: 302 })],
