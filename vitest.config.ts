@@ -28,6 +28,12 @@ const testBindings = {
   TEST_MIGRATIONS: await readD1Migrations("migrations"),
 };
 
+// wrangler.toml's webhook consumer, but handed each message at once: deployed, the queue waits up
+// to 1 s (max_batch_timeout) to fill a batch, which each webhook test that waits for a delivery
+// would wait out. The batch size and retries stay wrangler.toml's.
+const WEBHOOK_QUEUE = "readiness-catalog-webhooks";
+const webhookConsumerNow = { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 10 };
+
 export default defineConfig({
   test: {
     reporters: ["default", "json"],
@@ -51,7 +57,10 @@ export default defineConfig({
     projects: [
       {
         plugins: [
-          cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: testBindings } }),
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: testBindings, queueConsumers: { [WEBHOOK_QUEUE]: webhookConsumerNow } },
+          }),
         ],
         test: {
           name: "worker",
@@ -78,7 +87,7 @@ export default defineConfig({
           name: "worker-sandbox",
           include: ["test/worker/**/*.sandbox.test.ts"],
           setupFiles: ["test/worker/support/apply-migrations.ts"],
-          // The test releases, for what the sandbox shows of its own catalog (explore.sandbox.test.ts).
+          // The test releases, for what the sandbox shows of its own catalog (deployment.sandbox.test.ts).
           globalSetup: ["test/worker/support/catalog-releases.global-setup.ts"],
         },
       },

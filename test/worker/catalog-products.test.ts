@@ -58,11 +58,13 @@ async function allPages(path: string): Promise<Page[]> {
   return pages;
 }
 
+// Three publishes: past vitest's default 10 s hook timeout on a loaded 2-core machine (it timed
+// out in a whole worker run at load average 10).
 beforeAll(async () => {
   await publish(wideSmallPages);
   await publish(wide);
   await publish(base);
-});
+}, 60_000);
 
 describe("a product's profiles", () => {
   it("lists every product of the current release, each entry matching its profile in the document", async () => {

@@ -1,4 +1,7 @@
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { recordAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
+import { newAccount, type TestAccount } from "./auth-fixtures";
 import { Browser, formField, ORIGIN, type FormFields } from "./oauth-support";
 
 export { ORIGIN };
@@ -102,4 +105,11 @@ export function cellText(html: string, label: string): string {
   const cell = new RegExp(`<td data-label="${label}">([\\s\\S]*?)</td>`).exec(html);
   if (!cell) throw new Error(`no "${label}" cell in page`);
   return visibleText(cell[1]!);
+}
+
+/** A new account with a pending OAuth admin request of the app `clientId` (as the consent page records it). */
+export async function accountWaitingForAdmin(clientId: string, clientName: string): Promise<TestAccount> {
+  const account = await newAccount();
+  await recordAdminRequest(env.OAUTH_KV, { accountId: account.accountId, clientId, clientName, now: new Date() });
+  return account;
 }

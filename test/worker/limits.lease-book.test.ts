@@ -10,13 +10,14 @@ import type { Admission } from "../../src/worker/limits/admission";
 import type { RatePolicy } from "../../src/worker/limits/gcra";
 import { LeaseBook, type AdmissionContext } from "../../src/worker/limits/lease-book";
 import { LEASE_MARGIN_MS, LEASE_TTL_MS } from "../../src/worker/limits/lease-protocol";
+import { useFastFakeTimers } from "./support/fake-timers";
 import { firstNonConforming, remainingAt, seeded, SimulatedGuard } from "./support/lease-simulation";
 
 const LIVE = { rate: 100, burst: 100 };
 const WIDE = { rate: 1000, burst: 1000 };
 
 beforeEach(() => {
-  vi.useFakeTimers();
+  useFastFakeTimers();
   vi.setSystemTime(1_000_000);
 });
 afterEach(() => {

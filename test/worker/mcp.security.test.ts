@@ -6,21 +6,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { INITIALIZE, MCP_HEADERS } from "./support/mcp";
 import { bearer, freshIp, newAccount, newKey } from "./auth-fixtures";
-import {
-  authorizeUrl,
-  Browser,
-  codeExchange,
-  createCustomer,
-  decide,
-  ORIGIN,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
-  signInAndOpenConsent,
-  standardParams,
-  type TokenBody,
-  tokenRequest,
-} from "./oauth-support";
+import { consentedTokens, ORIGIN, REDIRECT_URI, type TokenBody } from "./oauth-support";
 import {
   DEPLOYMENT_REGISTRATIONS_SUBJECT,
   REGISTRATIONS_PER_ADDRESS,
@@ -50,21 +36,9 @@ const PUBLIC_CLIENT = { client_name: "Agent Host", redirect_uris: [REDIRECT_URI]
 
 /** A customer's token for `resource` (omitted: the default, the origin). */
 async function tokenFor(resource?: string): Promise<string> {
-  const account = await createCustomer();
-  const { clientId } = await registerClient();
-  const { verifier, challenge } = await pkcePair();
-  const browser = new Browser();
-  const consent = await signInAndOpenConsent(
-    browser,
-    authorizeUrl(standardParams(clientId, challenge, { scope: "read:catalog", resource })),
-    account,
-  );
-  const code = (await decide(browser, consent, "approve")).searchParams.get("code")!;
-  const fields = codeExchange(clientId, code, verifier);
-  if (resource) fields.resource = resource;
-  const body = await (await tokenRequest(fields)).json<TokenBody & { resource: string }>();
-  expect(body.resource).toBe(resource ?? ORIGIN);
-  return body.access_token;
+  const { tokens } = await consentedTokens({ scope: "read:catalog", resource });
+  expect((tokens as TokenBody & { resource: string }).resource).toBe(resource ?? ORIGIN);
+  return tokens.access_token;
 }
 
 describe("/mcp: authorization", () => {

@@ -170,17 +170,20 @@ export async function decide(browser: Browser, consentHtml: string, decision: "a
   return new URL(response.headers.get("Location")!);
 }
 
-/** The whole browser part: returns the authorization code. */
+/** The whole browser part: returns the authorization code. `resource`: RFC 8707's, when given. */
 export async function authorizationCode(options: {
   clientId: string;
   challenge: string;
   account: { email: string; password: string };
   scope?: string;
+  resource?: string;
 }) {
   const browser = new Browser();
-  const url = authorizeUrl(
-    standardParams(options.clientId, options.challenge, options.scope ? { scope: options.scope } : {}),
-  );
+  const extra = {
+    ...(options.scope ? { scope: options.scope } : {}),
+    ...(options.resource ? { resource: options.resource } : {}),
+  };
+  const url = authorizeUrl(standardParams(options.clientId, options.challenge, extra));
   const consent = await signInAndOpenConsent(browser, url, options.account);
   const back = await decide(browser, consent, "approve");
   const code = back.searchParams.get("code");
@@ -242,16 +245,25 @@ export interface TokenBody {
 
 /**
  * `account` (a new customer unless given) consents to `scope` for a new public client, which
- * redeems the code: the client, the code and its verifier, and the tokens (the exchange answered 200).
+ * redeems the code: the client, the code and its verifier, and the tokens (the exchange answered
+ * 200). `resource` (RFC 8707) goes in both the authorization and the token request.
  */
 export async function consentedTokens(
-  options: { account?: { email: string; password: string }; scope?: string; clientName?: string } = {},
+  options: {
+    account?: { email: string; password: string };
+    scope?: string;
+    clientName?: string;
+    resource?: string;
+  } = {},
 ) {
   const account = options.account ?? (await createCustomer());
   const { clientId } = await registerClient(options.clientName ? { name: options.clientName } : {});
   const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account, scope: options.scope });
-  const exchange = await tokenRequest(codeExchange(clientId, code, verifier));
+  const { scope, resource } = options;
+  const code = await authorizationCode({ clientId, challenge, account, scope, resource });
+  const fields = codeExchange(clientId, code, verifier);
+  if (resource) fields.resource = resource;
+  const exchange = await tokenRequest(fields);
   expect(exchange.status).toBe(200);
   return { account, clientId, code, verifier, tokens: await exchange.json<TokenBody>() };
 }

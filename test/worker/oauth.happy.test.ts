@@ -1,3 +1,9 @@
+/**
+ * The OAuth authorization server's happy paths: its metadata, the authorization code flow with
+ * PKCE through sign-in and consent, tokens, refresh and revocation. The consent page names, in
+ * plain words, what the app will be able to do with each scope it asks for
+ * (src/worker/auth/oauth/scope-words.ts), with the scope itself beside the words.
+ */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
@@ -20,6 +26,8 @@ import {
   type TokenBody,
   tokenRequest,
 } from "./oauth-support";
+import { SCOPE_WORDS } from "../../src/worker/auth/oauth/scope-words";
+import { visibleText } from "./dashboard-support";
 
 describe("OAuth 2.0 authorization server metadata (RFC 8414)", () => {
   it("advertises our endpoints, every scope, S256 only, code only and iss in responses", async () => {
@@ -105,7 +113,7 @@ describe("authorization code flow", () => {
     expect(next.refresh_token).not.toBe(tokens.refresh_token);
     expect(next.access_token).not.toBe(tokens.access_token);
 
-    // Rotation: the new refresh token works (reusing an old one ends the grant: oauth.refresh-reuse.security.test.ts).
+    // Rotation: the new refresh token works (reusing an old one ends the grant: oauth.tokens.security.test.ts).
     const third = await refreshRequest(clientId, next.refresh_token);
     expect(third.status).toBe(200);
 
@@ -145,5 +153,29 @@ describe("authorization code flow", () => {
     ).toMatchObject({ ok: true });
     const refreshed = await (await refreshRequest(clientId, tokens.refresh_token)).json<TokenBody>();
     expect(refreshed.scope.split(" ").sort()).toEqual(["admin", "read:cheeses"]);
+  });
+});
+
+describe("the consent page", () => {
+  it("lists every requested scope in its words, and says what admin implies", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    const url = authorizeUrl(standardParams(clientId, challenge, { scope: SCOPES.join(" ") }));
+    const text = visibleText(await signInAndOpenConsent(new Browser(), url, account));
+    for (const scope of SCOPES) expect(text).toContain(`${SCOPE_WORDS[scope]} ${scope}`);
+    expect(SCOPE_WORDS["write:orders"]).toMatch(/^Place cheese orders .* cancel them/);
+    expect(SCOPE_WORDS.admin).toContain("everything every other permission allows");
+  });
+
+  it("shows only the scopes asked for", async () => {
+    const account = await createCustomer();
+    const { clientId } = await registerClient();
+    const { challenge } = await pkcePair();
+    const url = authorizeUrl(standardParams(clientId, challenge, { scope: "read:profile" }));
+    const text = visibleText(await signInAndOpenConsent(new Browser(), url, account));
+    expect(text).toContain(`${SCOPE_WORDS["read:profile"]} read:profile`);
+    expect(text).not.toContain(SCOPE_WORDS["write:profile"]);
+    expect(text).not.toContain(SCOPE_WORDS["read:orders"]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Orders on production: live orders (livemode true), and a test key refused before any storage is
  * read, so no sandbox credential can make or list a production order. The sandbox's side:
- * orders.sandbox.test.ts. Each deployment's orders live in its own AccountObject namespace
+ * deployment.sandbox.test.ts. Each deployment's orders live in its own AccountObject namespace
  * (wrangler.toml [env.sandbox] durable_objects), so neither can list the other's.
  */
 import { describe, expect, it } from "vitest";

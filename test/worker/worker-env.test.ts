@@ -1,12 +1,44 @@
 /**
- * The Worker's environment is checked by one schema (src/worker/env.ts): a deployment mistake
+ * The worker answers: an unknown route is a 404 problem carrying the request id, and Hono's
+ * HTTPExceptions keep their status as problems (a 5xx left to the internal-error path). And the
+ * Worker's environment is checked by one schema (src/worker/env.ts): a deployment mistake
  * answers every request with a 500 problem and logs which binding or var is wrong, on the first
  * request of the isolate, whatever its route. The real app, bindings and vars, with one changed.
  */
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { HTTPException } from "hono/http-exception";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { problemOfHttpException } from "../../src/worker/http/http-exception";
 import { workerEnv } from "../../src/worker/env";
 import { call } from "./auth-fixtures";
+
+describe("worker", () => {
+  it("answers an unknown route with a 404 problem carrying the request id", async () => {
+    const res = await exports.default.fetch("https://api.test/nope");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const body = await res.json<{ code: string; request_id: string }>();
+    expect(body.code).toBe("not_found");
+    expect(body.request_id).toBe(res.headers.get("request-id"));
+  });
+});
+
+describe("HTTPExceptions from Hono and zod-openapi", () => {
+  it.each([
+    [400, "bad_request"],
+    [403, "forbidden"],
+    [404, "not_found"],
+    [415, "unsupported_media_type"],
+  ] as const)("%i keeps its status as the problem %s", (status, code) => {
+    const problem = problemOfHttpException(new HTTPException(status, { message: "Refused" }), "text/plain");
+    expect(problem?.code).toBe(code);
+    expect(problem?.status).toBe(status);
+  });
+
+  it("a 5xx is ours, not the client's: left to the internal-error path", () => {
+    expect(problemOfHttpException(new HTTPException(500, { message: "Cannot clone request" }), undefined)).toBeNull();
+  });
+});
 
 afterEach(() => vi.restoreAllMocks());
 

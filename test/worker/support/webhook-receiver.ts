@@ -27,6 +27,6 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     const value = await check();
     if (value !== undefined) return value;
     if (Date.now() > until) throw new Error(`nothing after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
