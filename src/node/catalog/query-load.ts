@@ -23,14 +23,16 @@ export interface QueryStatement {
 }
 
 /**
- * Profiles per D1 batch (one transaction). A batch is a few statements whatever its size: each
- * table's rows go in as one bound JSON array (`INSERT … SELECT … FROM json_each(?)`), so a batch
- * costs a handful of round trips through wrangler's platform proxy (which proxies every `prepare`
- * and `bind`) and stays within D1's 100 parameters per statement.
+ * Profiles per D1 batch (one transaction). Each table's rows go in as bound JSON arrays
+ * (`INSERT … SELECT … FROM json_each(?)`), so a batch is a few statements whatever its size: a few
+ * round trips through wrangler's platform proxy (which proxies every `prepare` and `bind`), within
+ * D1's 100 parameters per statement. Large batches: SQLite's work per profile (its 14 indexes, the
+ * full-text index's segments, each commit) falls as a transaction holds more rows
+ * (docs/performance.md, "D1 load time").
  */
-export const LOAD_BATCH_PROFILES = 250;
-/** At most this many bytes of profile text per statement of `query_bodies` (D1: 2 MB per value). */
-const BODY_STATEMENT_BYTES = 1_000_000;
+const LOAD_BATCH_PROFILES = 2_000;
+/** At most this many bytes of JSON per bound array (D1: 2 MB per value). */
+const STATEMENT_BYTES = 1_000_000;
 /** Rows of a browse list or of the kept counts per statement, and such statements per batch. */
 const LIST_STATEMENT_ROWS = 2_000;
 const LIST_BATCH_STATEMENTS = 5;
@@ -86,7 +88,18 @@ const RELEASE_NUMBER = "(SELECT number FROM query_release_numbers WHERE release 
 const INSERT_WORDS =
   `INSERT INTO query_words (rowid, body) SELECT ${RELEASE_NUMBER} * 4294967296 + json_extract(value, '$[0]'), ` +
   "json_extract(value, '$[1]') FROM json_each(?2)";
-const INSERT_BODIES = insertRows("INSERT OR REPLACE", "query_bodies", ["seq", "body"]);
+/**
+ * A profile's bytes cross wrangler's platform proxy with every `"` as U+E000 (`[seq, text, 1]`),
+ * put back by SQLite, unless the text holds U+E000 itself (`[seq, text, 0]`, as it is). The proxy
+ * escapes its arguments one character at a time, each escape a string concatenation: bodies are a
+ * profile's JSON, ~7 % quotes, each escaped twice inside a JSON array; without them the proxy's work
+ * on the bodies falls 3–5× (docs/performance.md, "D1 load time").
+ */
+const QUOTE_STAND_IN = "\uE000";
+const INSERT_BODIES =
+  "INSERT OR REPLACE INTO query_bodies (release, seq, body) SELECT ?, json_extract(value, '$[0]'), " +
+  "iif(json_extract(value, '$[2]'), replace(json_extract(value, '$[1]'), char(57344), '\"'), json_extract(value, '$[1]')) " +
+  "FROM json_each(?)";
 const INSERT_PRODUCTS = insertRows("INSERT OR REPLACE", "query_products", [
   "product_key",
   "name",
@@ -110,11 +123,17 @@ function chunksOf(sql: string, rows: unknown[][]): [string, unknown[][]][] {
   return chunks;
 }
 
+export interface LoadOptions {
+  onProgress?: (progress: LoadProgress) => void;
+  /** Profiles per batch, LOAD_BATCH_PROFILES unless given (tests stop a small load midway). */
+  batchProfiles?: number;
+}
+
 export async function loadQueryTables(
   db: QueryDb,
   manifest: Manifest,
   source: ReleaseSource,
-  onProgress?: (progress: LoadProgress) => void,
+  { onProgress, batchProfiles = LOAD_BATCH_PROFILES }: LoadOptions = {},
 ): Promise<LoadResult> {
   const release = hexOf(manifest.release_id);
   const done = await db.prepare("SELECT 1 AS done FROM query_releases WHERE release = ?").bind(release).first();
@@ -132,17 +151,24 @@ export async function loadQueryTables(
     already === 0 ||
     (await db.prepare("SELECT 1 AS found FROM query_release_numbers WHERE release = ?").bind(release).first()) !== null;
   const entries = await scopeEntries(manifest, source);
-  const batches = Math.ceil(entries.length / LOAD_BATCH_PROFILES);
+  const batches = Math.ceil(entries.length / batchProfiles);
   const facets = new FacetCounter();
   const products = new Map<string, { name: string; funnels: number }>();
   const funnels = new Map<string, { name: string; profiles: number }>();
-  let pending: { placed: PlacedProfile; row: QueryRow }[] = [];
+  let pending = new BatchRows();
   let position = 0;
+  // One batch in flight while the next is read, parsed and bound: D1 (workerd, another process)
+  // and Node work at once. Each batch is sent only once the one before it is committed, so the
+  // rows in D1 stay a prefix of the document.
+  let inFlight: Promise<void> | undefined;
   const flush = async () => {
-    if (pending.length === 0) return;
-    await db.batch(batchStatements(db, release, pending, numbered));
-    onProgress?.({ phase: "load", index: Math.floor((position - 1) / LOAD_BATCH_PROFILES), count: batches });
-    pending = [];
+    if (pending.size === 0) return;
+    const statements = pending.statements(db, release, numbered);
+    const index = Math.floor((position - 1) / batchProfiles);
+    pending = new BatchRows();
+    await inFlight;
+    inFlight = db.batch(statements).then(() => onProgress?.({ phase: "load", index, count: batches }));
+    inFlight.catch(() => {}); // awaited before the next batch or after the last: not unhandled meanwhile
   };
   for await (const placed of placedProfiles(manifest, source, entries)) {
     const row = queryRowOf(placed.profile);
@@ -150,10 +176,11 @@ export async function loadQueryTables(
     tally(products, row.product_key, row.product_name, "funnels");
     tally(funnels, row.funnel_key, row.funnel_name, "profiles");
     // Document order is the load's order: the first `already` profiles are in from an earlier run.
-    if (position++ >= already) pending.push({ placed, row });
-    if (pending.length === LOAD_BATCH_PROFILES) await flush();
+    if (position++ >= already) pending.add(placed, row);
+    if (pending.size === batchProfiles) await flush();
   }
   await flush();
+  await inFlight;
 
   // The browse lists and the kept counts, each table's rows as bound JSON arrays of at most
   // LIST_STATEMENT_ROWS rows (one statement each), a few statements per batch.
@@ -188,37 +215,68 @@ export async function loadQueryTables(
   return { loaded: true, rows: entries.length };
 }
 
-/** One batch's rows: its profiles' columns, their text for `q` and their bytes. */
-function batchStatements(
-  db: QueryDb,
-  release: string,
-  batch: { placed: PlacedProfile; row: QueryRow }[],
-  numbered: boolean,
-) {
-  const statement = (sql: string, rows: unknown[][]) => db.prepare(sql).bind(release, JSON.stringify(rows));
-  const words = batch.map(({ placed, row }) => [placed.seq, row.text]);
-  const statements = [
-    // The release's number for `query_words`: given by its first batch, kept by the others.
-    ...(numbered ? [db.prepare(NUMBER_RELEASE).bind(release)] : []),
-    statement(
-      INSERT_PROFILES,
-      batch.map(({ placed, row }) => columnsOf(placed, row)),
-    ),
-    statement(numbered ? INSERT_WORDS : INSERT_TEXT, words),
-  ];
-  let bodies: unknown[][] = [];
-  let bytes = 0;
-  for (const { placed } of batch) {
-    if (bodies.length > 0 && bytes + placed.entry.length > BODY_STATEMENT_BYTES) {
-      statements.push(statement(INSERT_BODIES, bodies));
-      bodies = [];
-      bytes = 0;
-    }
-    bodies.push([placed.seq, placed.text]);
-    bytes += placed.entry.length;
+/**
+ * One batch's rows as JSON, built as its profiles arrive (the parsed profiles are not kept): per
+ * table, arrays of rows of at most STATEMENT_BYTES each, one statement each.
+ */
+class BatchRows {
+  readonly profiles = new JsonArrays();
+  readonly words = new JsonArrays();
+  readonly bodies = new JsonArrays();
+  size = 0;
+
+  add(placed: PlacedProfile, row: QueryRow) {
+    this.profiles.add(JSON.stringify(columnsOf(placed, row)));
+    this.words.add(JSON.stringify([placed.seq, row.text]));
+    // Exactly its bytes: the profile's own, plus the ASCII that JSON adds around and inside them.
+    const swapped = !placed.text.includes(QUOTE_STAND_IN);
+    const text = swapped ? placed.text.replaceAll('"', QUOTE_STAND_IN) : placed.text;
+    const body = JSON.stringify([placed.seq, text, swapped ? 1 : 0]);
+    // Each `"` made U+E000 grows from 1 byte to 3.
+    this.bodies.add(body, placed.entry.length + body.length - text.length + (swapped ? 2 * quotesIn(placed.text) : 0));
+    this.size++;
   }
-  if (bodies.length > 0) statements.push(statement(INSERT_BODIES, bodies));
-  return statements;
+
+  statements(db: QueryDb, release: string, numbered: boolean): QueryStatement[] {
+    const statements = (sql: string, arrays: JsonArrays) =>
+      arrays.texts().map((rows) => db.prepare(sql).bind(release, rows));
+    return [
+      // The release's number for `query_words`: given by its first batch, kept by the others.
+      ...(numbered ? [db.prepare(NUMBER_RELEASE).bind(release)] : []),
+      ...statements(INSERT_PROFILES, this.profiles),
+      ...statements(numbered ? INSERT_WORDS : INSERT_TEXT, this.words),
+      ...statements(INSERT_BODIES, this.bodies),
+    ];
+  }
+}
+
+/** Rows' JSON texts joined into arrays of at most STATEMENT_BYTES bytes each (a larger row alone). */
+class JsonArrays {
+  readonly #done: string[][] = [];
+  #rows: string[] = [];
+  #bytes = 0;
+
+  /** `bytes`: the row's UTF-8 length, or at most that (3 bytes per UTF-16 unit bound it). */
+  add(json: string, bytes = 3 * json.length) {
+    if (this.#rows.length > 0 && this.#bytes + bytes > STATEMENT_BYTES) {
+      this.#done.push(this.#rows);
+      this.#rows = [];
+      this.#bytes = 0;
+    }
+    this.#rows.push(json);
+    this.#bytes += bytes + 1;
+  }
+
+  texts(): string[] {
+    const arrays = this.#rows.length > 0 ? [...this.#done, this.#rows] : this.#done;
+    return arrays.map((rows) => `[${rows.join(",")}]`);
+  }
+}
+
+function quotesIn(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) count++;
+  return count;
 }
 
 /** A profile's row of `query_profiles`, in PROFILE_COLUMNS order after `release`. */
