@@ -3,7 +3,7 @@
  * into a file database with the same schema (migrations/ applied as D1 applies them), one
  * transaction per `batch` as D1 runs it. No proxy, no Durable Object: SQLite's own work.
  */
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import type { SQLInputValue } from "node:sqlite";
 import type { QueryDb, QueryStatement } from "../src/node/catalog/query-load";
 import { applyMigrationsInProcess } from "../src/node/local/d1-migrations";
 
@@ -13,6 +13,8 @@ interface SqliteStatement extends QueryStatement {
 }
 
 export async function openSqliteDb(file: string): Promise<{ db: QueryDb; close(): void }> {
+  // Loaded on first use: Node warns that node:sqlite is experimental when it is imported.
+  const { DatabaseSync } = await import("node:sqlite");
   const sqlite = new DatabaseSync(file);
   const statement = (sql: string, values: SQLInputValue[]): SqliteStatement => ({
     sql,
