@@ -6,10 +6,10 @@
  * is there, the routes do not serve the release's rows.
  */
 import { hexOf, type Manifest } from "../../common/catalog/manifest";
-import { queryRowOf, type QueryRow } from "../../common/catalog/query-fields";
-import { STAGES } from "../../common/catalog/schema";
+import { queryRowOf } from "../../common/catalog/query-fields";
 import { FacetCounter } from "./query-facets";
-import { placedProfiles, scopeEntries, type PlacedProfile } from "./query-profiles";
+import { BatchRows, insertRows, RELEASE_NUMBER } from "./query-load-rows";
+import { placedProfiles, scopeEntries } from "./query-profiles";
 import type { ReleaseSource } from "./release-source";
 
 /** The subset of a D1 binding the load uses (D1Database satisfies it). */
@@ -23,16 +23,13 @@ export interface QueryStatement {
 }
 
 /**
- * Profiles per D1 batch (one transaction). Each table's rows go in as bound JSON arrays
- * (`INSERT … SELECT … FROM json_each(?)`), so a batch is a few statements whatever its size: a few
- * round trips through wrangler's platform proxy (which proxies every `prepare` and `bind`), within
- * D1's 100 parameters per statement. Large batches: SQLite's work per profile (its 14 indexes, the
- * full-text index's segments, each commit) falls as a transaction holds more rows
- * (docs/performance.md, "D1 load time").
+ * Profiles per D1 batch (one transaction). A batch is a few statements whatever its size
+ * (query-load-rows.ts): a few round trips through wrangler's platform proxy, which proxies every
+ * `prepare` and `bind`. Large batches: SQLite's work per profile (its 14 indexes, the full-text
+ * index's segments, each commit) falls as a transaction holds more rows (docs/performance.md,
+ * "D1 load time").
  */
 const LOAD_BATCH_PROFILES = 2_000;
-/** At most this many bytes of JSON per bound array (D1: 2 MB per value). */
-const STATEMENT_BYTES = 1_000_000;
 /** Rows of a browse list or of the kept counts per statement, and such statements per batch. */
 const LIST_STATEMENT_ROWS = 2_000;
 const LIST_BATCH_STATEMENTS = 5;
@@ -49,57 +46,9 @@ export interface LoadResult {
   rows: number;
 }
 
-const PROFILE_COLUMNS = [
-  "release",
-  "seq",
-  "id",
-  "product_key",
-  "product_name",
-  "funnel_key",
-  "funnel_name",
-  "entity",
-  "grade",
-  "grade_rank",
-  "overall_outcome",
-  "public_state",
-  ...STAGES.map((stage) => `stage_${stage}`),
-  "primary_stage",
-  ...STAGES.map((stage) => `signal_${stage}`),
-  "coverage_status",
-  "freshness",
-  "lifecycle",
-  "visibility",
-  "last_tested_at",
-  "byte_offset",
-  "byte_length",
-  "sha256",
-];
-/** An INSERT of every row of one bound JSON array of arrays (the release is the first parameter). */
-const insertRows = (verb: string, table: string, columns: string[]) =>
-  `${verb} INTO ${table} (release, ${columns.join(", ")}) SELECT ?, ` +
-  `${columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ")} FROM json_each(?)`;
-const INSERT_PROFILES = insertRows("INSERT OR REPLACE", "query_profiles", PROFILE_COLUMNS.slice(1));
-const INSERT_TEXT = insertRows("INSERT", "query_text", ["seq", "body"]);
 const NUMBER_RELEASE =
   "INSERT OR IGNORE INTO query_release_numbers (release, number) " +
   "SELECT ?, coalesce(max(number), 0) + 1 FROM query_release_numbers";
-/** A release's profiles in `query_words` are rowids number × 2^32 + seq (migrations/0003). */
-const RELEASE_NUMBER = "(SELECT number FROM query_release_numbers WHERE release = ?1)";
-const INSERT_WORDS =
-  `INSERT INTO query_words (rowid, body) SELECT ${RELEASE_NUMBER} * 4294967296 + json_extract(value, '$[0]'), ` +
-  "json_extract(value, '$[1]') FROM json_each(?2)";
-/**
- * A profile's bytes cross wrangler's platform proxy with every `"` as U+E000 (`[seq, text, 1]`),
- * put back by SQLite, unless the text holds U+E000 itself (`[seq, text, 0]`, as it is). The proxy
- * escapes its arguments one character at a time, each escape a string concatenation: bodies are a
- * profile's JSON, ~7 % quotes, each escaped twice inside a JSON array; without them the proxy's work
- * on the bodies falls 3–5× (docs/performance.md, "D1 load time").
- */
-const QUOTE_STAND_IN = "\uE000";
-const INSERT_BODIES =
-  "INSERT OR REPLACE INTO query_bodies (release, seq, body) SELECT ?, json_extract(value, '$[0]'), " +
-  "iif(json_extract(value, '$[2]'), replace(json_extract(value, '$[1]'), char(57344), '\"'), json_extract(value, '$[1]')) " +
-  "FROM json_each(?)";
 const INSERT_PRODUCTS = insertRows("INSERT OR REPLACE", "query_products", [
   "product_key",
   "name",
@@ -123,7 +72,7 @@ function chunksOf(sql: string, rows: unknown[][]): [string, unknown[][]][] {
   return chunks;
 }
 
-export interface LoadOptions {
+interface LoadOptions {
   onProgress?: (progress: LoadProgress) => void;
   /** Profiles per batch, LOAD_BATCH_PROFILES unless given (tests stop a small load midway). */
   batchProfiles?: number;
@@ -163,7 +112,11 @@ export async function loadQueryTables(
   let inFlight: Promise<void> | undefined;
   const flush = async () => {
     if (pending.size === 0) return;
-    const statements = pending.statements(db, release, numbered);
+    const statements = [
+      // The release's number for `query_words`: given by its first batch, kept by the others.
+      ...(numbered ? [db.prepare(NUMBER_RELEASE).bind(release)] : []),
+      ...pending.statements(numbered).map(({ sql, rows }) => db.prepare(sql).bind(release, rows)),
+    ];
     const index = Math.floor((position - 1) / batchProfiles);
     pending = new BatchRows();
     await inFlight;
@@ -213,93 +166,6 @@ export async function loadQueryTables(
       .bind(release, entries.length, products.size, new Date().toISOString()),
   ]);
   return { loaded: true, rows: entries.length };
-}
-
-/**
- * One batch's rows as JSON, built as its profiles arrive (the parsed profiles are not kept): per
- * table, arrays of rows of at most STATEMENT_BYTES each, one statement each.
- */
-class BatchRows {
-  readonly profiles = new JsonArrays();
-  readonly words = new JsonArrays();
-  readonly bodies = new JsonArrays();
-  size = 0;
-
-  add(placed: PlacedProfile, row: QueryRow) {
-    this.profiles.add(JSON.stringify(columnsOf(placed, row)));
-    this.words.add(JSON.stringify([placed.seq, row.text]));
-    // Exactly its bytes: the profile's own, plus the ASCII that JSON adds around and inside them.
-    const swapped = !placed.text.includes(QUOTE_STAND_IN);
-    const pieces = swapped ? placed.text.split('"') : [placed.text];
-    const text = pieces.join(QUOTE_STAND_IN);
-    const body = JSON.stringify([placed.seq, text, swapped ? 1 : 0]);
-    // Each `"` made U+E000 grows from 1 byte to 3.
-    this.bodies.add(body, placed.entry.length + 2 * (pieces.length - 1) + body.length - text.length);
-    this.size++;
-  }
-
-  statements(db: QueryDb, release: string, numbered: boolean): QueryStatement[] {
-    const statements = (sql: string, arrays: JsonArrays) =>
-      arrays.texts().map((rows) => db.prepare(sql).bind(release, rows));
-    return [
-      // The release's number for `query_words`: given by its first batch, kept by the others.
-      ...(numbered ? [db.prepare(NUMBER_RELEASE).bind(release)] : []),
-      ...statements(INSERT_PROFILES, this.profiles),
-      ...statements(numbered ? INSERT_WORDS : INSERT_TEXT, this.words),
-      ...statements(INSERT_BODIES, this.bodies),
-    ];
-  }
-}
-
-/** Rows' JSON texts joined into arrays of at most STATEMENT_BYTES bytes each (a larger row alone). */
-class JsonArrays {
-  readonly #done: string[][] = [];
-  #rows: string[] = [];
-  #bytes = 0;
-
-  /** `bytes`: the row's UTF-8 length, or at most that (3 bytes per UTF-16 unit bound it). */
-  add(json: string, bytes = 3 * json.length) {
-    if (this.#rows.length > 0 && this.#bytes + bytes > STATEMENT_BYTES) {
-      this.#done.push(this.#rows);
-      this.#rows = [];
-      this.#bytes = 0;
-    }
-    this.#rows.push(json);
-    this.#bytes += bytes + 1;
-  }
-
-  texts(): string[] {
-    const arrays = this.#rows.length > 0 ? [...this.#done, this.#rows] : this.#done;
-    return arrays.map((rows) => `[${rows.join(",")}]`);
-  }
-}
-
-/** A profile's row of `query_profiles`, in PROFILE_COLUMNS order after `release`. */
-function columnsOf({ seq, entry }: PlacedProfile, row: QueryRow): unknown[] {
-  return [
-    seq,
-    row.id,
-    row.product_key,
-    row.product_name,
-    row.funnel_key,
-    row.funnel_name,
-    row.entity,
-    row.grade,
-    row.grade_rank,
-    row.overall_outcome,
-    row.public_state,
-    ...STAGES.map((stage) => row.stages[stage].state),
-    row.primary_stage,
-    ...STAGES.map((stage) => row.stages[stage].signal),
-    row.coverage_status,
-    row.freshness,
-    row.lifecycle,
-    row.visibility,
-    row.last_tested_at,
-    entry.offset,
-    entry.length,
-    entry.sha256,
-  ];
 }
 
 function tally<K extends string>(
