@@ -1,9 +1,10 @@
 /** Every benchmark module, in report order. Add serve/client modules here (one import, one entry). */
 import { buildBench } from "./build";
 import { clientBench } from "./client";
+import { d1LoadBench } from "./d1-load";
 import { queryBench } from "./query";
 import { serveBench } from "./serve";
 import { syncBench } from "./sync";
 import type { BenchModule } from "./types";
 
-export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench, queryBench, clientBench, syncBench];
+export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench, queryBench, d1LoadBench, clientBench, syncBench];

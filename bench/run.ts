@@ -21,7 +21,7 @@ same run, writes bench/out/report.md and prints a summary.
 Options:
   --quick          small sizes and few runs (< 2 minutes): the test suite's smoke check
   --only <names>   comma-separated modules to run
-  --sizes <counts> comma-separated profile counts instead of a module's own (query only), e.g. 10000
+  --sizes <counts> comma-separated profile counts instead of a module's own (query, d1load), e.g. 10000
   --data-dir <dir> where generated catalogs are cached (default: <tmp>/readiness-catalog-bench)
   --report <file>  where the report goes (default: bench/out/report.md)
   -h, --help       this help`;

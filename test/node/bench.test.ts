@@ -45,6 +45,9 @@ it("npm run bench -- --quick writes a report with the build, serve, client and s
   expect(result.stdout).toMatch(
     /^client catalog:pull 5,000 profiles: \d+ MB\/s \(target ≥ 100\) = [\d.]+× floor time, peak RSS \d+ MiB$/m,
   );
+  expect(result.stdout).toMatch(
+    /^d1load 1,000: [\d.]+ s; in batch [\d.]+ s, prepare\/bind [\d.]+ s; SQLite in process [\d.]+ s, Node alone [\d.]+ s$/m,
+  );
   const markdown = readFileSync(report, "utf8");
   expect(markdown).toContain("# Benchmark report (quick)");
   expect(markdown).toContain("| case | build (s) | floor (s) | build ÷ floor |");

@@ -6,7 +6,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { readCurrent, rollbackRelease } from "../../src/node/catalog/publish";
-import { LOAD_BATCH_PROFILES } from "../../src/node/catalog/query-load";
 import { api } from "./support/api";
 import { oracleProfiles, oracleQuery } from "./support/query-oracle";
 import { publish, testRelease, workerStorage, type TestRelease } from "./support/releases";
@@ -67,12 +66,17 @@ describe("an interrupted load", () => {
     timeout: 60_000,
   }, async () => {
     await publish(generated);
-    // Every object and the manifest, and one D1 batch of rows: the load stops after it.
+    // Every object and the manifest, and one D1 batch of rows: the load stops after it, while the
+    // next batch was already read and bound (one batch is in flight while the next is built).
     const objects = next.manifest.parts.length + next.manifest.index!.reduce((n, i) => n + i.segments.length, 0) + 2;
-    await expect(publish(next, countingStorage(workerStorage(), objects + 1))).rejects.toThrow(SimulatedOutage);
+    const batchProfiles = 100;
+    expect(next.manifest.profile_count).toBeGreaterThan(2 * batchProfiles);
+    await expect(
+      publish(next, countingStorage(workerStorage(), objects + 1), { loadBatchProfiles: batchProfiles }),
+    ).rejects.toThrow(SimulatedOutage);
 
     expect((await readCurrent(env.CATALOG_KV))?.release_id).toBe(generated.manifest.release_id);
-    expect(await rowsOf(next)).toBe(LOAD_BATCH_PROFILES);
+    expect(await rowsOf(next)).toBe(batchProfiles);
     expect(await rowsOf(generated)).toBe(generated.manifest.profile_count);
     const served = await get("/v1/profiles?stage.pay=limited&limit=100");
     expect(served.release_id).toBe(generated.manifest.release_id);

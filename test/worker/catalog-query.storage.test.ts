@@ -8,6 +8,9 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { toHex } from "../../src/common/catalog/digest";
 import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
+import type { IndexName } from "../../src/common/catalog/profile-index";
+import { loadQueryTables } from "../../src/node/catalog/query-load";
+import { scopeEntries } from "../../src/node/catalog/query-profiles";
 import { countSql, pageSql } from "../../src/worker/catalog/query-plan";
 import { profileQueryOf } from "../../src/worker/catalog/query-params";
 import { api } from "./support/api";
@@ -63,6 +66,34 @@ describe("a page's profiles", () => {
       const digest = await crypto.subtle.digest("SHA-256", encoder.encode(row.body));
       expect(toHex(digest)).toBe(row.sha256);
     }
+  });
+
+  it("keep quotes and U+E000 exactly (quotes cross the proxy as U+E000)", { timeout: 60_000 }, async () => {
+    // One finding's first three bytes become U+E000 (three bytes too): the offsets stay right.
+    const document = generated.document.slice();
+    const finding = new TextEncoder().encode('"finding":"');
+    const at = document.findIndex((_, i) => finding.every((byte, k) => document[i + k] === byte)) + finding.length;
+    expect(at).toBeGreaterThan(finding.length);
+    document.set([0xee, 0x80, 0x80], at);
+    const source = {
+      manifest: generated.manifest,
+      readPart: async (index: number) => {
+        const part = generated.manifest.parts[index]!;
+        return document.subarray(part.offset, part.offset + part.length);
+      },
+      readIndexSegment: async (name: IndexName, index: number) => generated.index[name][index]!,
+    };
+    await loadQueryTables(env.CATALOG_DB, generated.manifest, source);
+
+    const { results } = await env.CATALOG_DB.prepare("SELECT body FROM query_bodies WHERE release = ? ORDER BY seq")
+      .bind(release)
+      .all<{ body: string }>();
+    const decoder = new TextDecoder();
+    const expected = (await scopeEntries(generated.manifest, source)).map((entry) =>
+      decoder.decode(document.subarray(entry.offset, entry.offset + entry.length)),
+    );
+    expect(expected.filter((text) => text.includes("\uE000"))).toHaveLength(1);
+    expect(results.map((row) => row.body)).toEqual(expected);
   });
 
   it("of a release loaded before bodies were kept come from its parts", { timeout: 60_000 }, async () => {

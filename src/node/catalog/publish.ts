@@ -86,7 +86,12 @@ export interface PublishResult {
 export async function publishRelease(
   storage: ReleaseStorage,
   source: ReleaseSource,
-  options: { now?: () => Date; onProgress?: (progress: PublishProgress) => void } = {},
+  options: {
+    now?: () => Date;
+    onProgress?: (progress: PublishProgress) => void;
+    /** Profiles per D1 batch of the load (query-load.ts); tests make it small to stop a load midway. */
+    loadBatchProfiles?: number;
+  } = {},
 ): Promise<PublishResult> {
   const problems = await releaseProblems(source.manifest);
   if (problems.length === 0) problems.push(...indexProblems(Manifest.parse(source.manifest)));
@@ -154,7 +159,10 @@ export async function publishRelease(
     throw new PublishError(`KV ${storageKeys.releaseManifestKv(hex)} does not hold the manifest just written`);
   await verifyObject(storage.bucket, storageKeys.releaseManifestR2(hex), manifestBytes.byteLength, manifestDigest);
   const loadStarted = performance.now();
-  const load = await loadQueryTables(storage.db, manifest, source, options.onProgress);
+  const load = await loadQueryTables(storage.db, manifest, source, {
+    onProgress: options.onProgress,
+    batchProfiles: options.loadBatchProfiles,
+  });
   const queryLoadMs = performance.now() - loadStarted;
 
   const current = await readCurrent(storage.kv);
@@ -192,7 +200,12 @@ export async function publishRelease(
 export async function rollbackRelease(
   storage: ReleaseStorage,
   releaseId: string,
-  options: { now?: () => Date; onProgress?: (progress: PublishProgress) => void } = {},
+  options: {
+    now?: () => Date;
+    onProgress?: (progress: PublishProgress) => void;
+    /** Profiles per D1 batch of the load (query-load.ts); tests make it small to stop a load midway. */
+    loadBatchProfiles?: number;
+  } = {},
 ): Promise<{
   release_id: string;
   previous_release_id: string;

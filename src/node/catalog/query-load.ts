@@ -6,10 +6,10 @@
  * is there, the routes do not serve the release's rows.
  */
 import { hexOf, type Manifest } from "../../common/catalog/manifest";
-import { queryRowOf, type QueryRow } from "../../common/catalog/query-fields";
-import { STAGES } from "../../common/catalog/schema";
+import { queryRowOf } from "../../common/catalog/query-fields";
 import { FacetCounter } from "./query-facets";
-import { placedProfiles, scopeEntries, type PlacedProfile } from "./query-profiles";
+import { BatchRows, insertRows, RELEASE_NUMBER } from "./query-load-rows";
+import { placedProfiles, scopeEntries } from "./query-profiles";
 import type { ReleaseSource } from "./release-source";
 
 /** The subset of a D1 binding the load uses (D1Database satisfies it). */
@@ -23,14 +23,13 @@ export interface QueryStatement {
 }
 
 /**
- * Profiles per D1 batch (one transaction). A batch is a few statements whatever its size: each
- * table's rows go in as one bound JSON array (`INSERT … SELECT … FROM json_each(?)`), so a batch
- * costs a handful of round trips through wrangler's platform proxy (which proxies every `prepare`
- * and `bind`) and stays within D1's 100 parameters per statement.
+ * Profiles per D1 batch (one transaction). A batch is a few statements whatever its size
+ * (query-load-rows.ts): a few round trips through wrangler's platform proxy, which proxies every
+ * `prepare` and `bind`. Large batches: SQLite's work per profile (its 14 indexes, the full-text
+ * index's segments, each commit) falls as a transaction holds more rows (docs/performance.md,
+ * "D1 load time").
  */
-export const LOAD_BATCH_PROFILES = 250;
-/** At most this many bytes of profile text per statement of `query_bodies` (D1: 2 MB per value). */
-const BODY_STATEMENT_BYTES = 1_000_000;
+const LOAD_BATCH_PROFILES = 2_000;
 /** Rows of a browse list or of the kept counts per statement, and such statements per batch. */
 const LIST_STATEMENT_ROWS = 2_000;
 const LIST_BATCH_STATEMENTS = 5;
@@ -47,46 +46,9 @@ export interface LoadResult {
   rows: number;
 }
 
-const PROFILE_COLUMNS = [
-  "release",
-  "seq",
-  "id",
-  "product_key",
-  "product_name",
-  "funnel_key",
-  "funnel_name",
-  "entity",
-  "grade",
-  "grade_rank",
-  "overall_outcome",
-  "public_state",
-  ...STAGES.map((stage) => `stage_${stage}`),
-  "primary_stage",
-  ...STAGES.map((stage) => `signal_${stage}`),
-  "coverage_status",
-  "freshness",
-  "lifecycle",
-  "visibility",
-  "last_tested_at",
-  "byte_offset",
-  "byte_length",
-  "sha256",
-];
-/** An INSERT of every row of one bound JSON array of arrays (the release is the first parameter). */
-const insertRows = (verb: string, table: string, columns: string[]) =>
-  `${verb} INTO ${table} (release, ${columns.join(", ")}) SELECT ?, ` +
-  `${columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ")} FROM json_each(?)`;
-const INSERT_PROFILES = insertRows("INSERT OR REPLACE", "query_profiles", PROFILE_COLUMNS.slice(1));
-const INSERT_TEXT = insertRows("INSERT", "query_text", ["seq", "body"]);
 const NUMBER_RELEASE =
   "INSERT OR IGNORE INTO query_release_numbers (release, number) " +
   "SELECT ?, coalesce(max(number), 0) + 1 FROM query_release_numbers";
-/** A release's profiles in `query_words` are rowids number × 2^32 + seq (migrations/0003). */
-const RELEASE_NUMBER = "(SELECT number FROM query_release_numbers WHERE release = ?1)";
-const INSERT_WORDS =
-  `INSERT INTO query_words (rowid, body) SELECT ${RELEASE_NUMBER} * 4294967296 + json_extract(value, '$[0]'), ` +
-  "json_extract(value, '$[1]') FROM json_each(?2)";
-const INSERT_BODIES = insertRows("INSERT OR REPLACE", "query_bodies", ["seq", "body"]);
 const INSERT_PRODUCTS = insertRows("INSERT OR REPLACE", "query_products", [
   "product_key",
   "name",
@@ -110,11 +72,17 @@ function chunksOf(sql: string, rows: unknown[][]): [string, unknown[][]][] {
   return chunks;
 }
 
+interface LoadOptions {
+  onProgress?: (progress: LoadProgress) => void;
+  /** Profiles per batch, LOAD_BATCH_PROFILES unless given (tests stop a small load midway). */
+  batchProfiles?: number;
+}
+
 export async function loadQueryTables(
   db: QueryDb,
   manifest: Manifest,
   source: ReleaseSource,
-  onProgress?: (progress: LoadProgress) => void,
+  { onProgress, batchProfiles = LOAD_BATCH_PROFILES }: LoadOptions = {},
 ): Promise<LoadResult> {
   const release = hexOf(manifest.release_id);
   const done = await db.prepare("SELECT 1 AS done FROM query_releases WHERE release = ?").bind(release).first();
@@ -132,17 +100,28 @@ export async function loadQueryTables(
     already === 0 ||
     (await db.prepare("SELECT 1 AS found FROM query_release_numbers WHERE release = ?").bind(release).first()) !== null;
   const entries = await scopeEntries(manifest, source);
-  const batches = Math.ceil(entries.length / LOAD_BATCH_PROFILES);
+  const batches = Math.ceil(entries.length / batchProfiles);
   const facets = new FacetCounter();
   const products = new Map<string, { name: string; funnels: number }>();
   const funnels = new Map<string, { name: string; profiles: number }>();
-  let pending: { placed: PlacedProfile; row: QueryRow }[] = [];
+  let pending = new BatchRows();
   let position = 0;
+  // One batch in flight while the next is read, parsed and bound: D1 (workerd, another process)
+  // and Node work at once. Each batch is sent only once the one before it is committed, so the
+  // rows in D1 stay a prefix of the document.
+  let inFlight: Promise<void> | undefined;
   const flush = async () => {
-    if (pending.length === 0) return;
-    await db.batch(batchStatements(db, release, pending, numbered));
-    onProgress?.({ phase: "load", index: Math.floor((position - 1) / LOAD_BATCH_PROFILES), count: batches });
-    pending = [];
+    if (pending.size === 0) return;
+    const statements = [
+      // The release's number for `query_words`: given by its first batch, kept by the others.
+      ...(numbered ? [db.prepare(NUMBER_RELEASE).bind(release)] : []),
+      ...pending.statements(numbered).map(({ sql, rows }) => db.prepare(sql).bind(release, rows)),
+    ];
+    const index = Math.floor((position - 1) / batchProfiles);
+    pending = new BatchRows();
+    await inFlight;
+    inFlight = db.batch(statements).then(() => onProgress?.({ phase: "load", index, count: batches }));
+    inFlight.catch(() => {}); // awaited before the next batch or after the last: not unhandled meanwhile
   };
   for await (const placed of placedProfiles(manifest, source, entries)) {
     const row = queryRowOf(placed.profile);
@@ -150,10 +129,11 @@ export async function loadQueryTables(
     tally(products, row.product_key, row.product_name, "funnels");
     tally(funnels, row.funnel_key, row.funnel_name, "profiles");
     // Document order is the load's order: the first `already` profiles are in from an earlier run.
-    if (position++ >= already) pending.push({ placed, row });
-    if (pending.length === LOAD_BATCH_PROFILES) await flush();
+    if (position++ >= already) pending.add(placed, row);
+    if (pending.size === batchProfiles) await flush();
   }
   await flush();
+  await inFlight;
 
   // The browse lists and the kept counts, each table's rows as bound JSON arrays of at most
   // LIST_STATEMENT_ROWS rows (one statement each), a few statements per batch.
@@ -186,67 +166,6 @@ export async function loadQueryTables(
       .bind(release, entries.length, products.size, new Date().toISOString()),
   ]);
   return { loaded: true, rows: entries.length };
-}
-
-/** One batch's rows: its profiles' columns, their text for `q` and their bytes. */
-function batchStatements(
-  db: QueryDb,
-  release: string,
-  batch: { placed: PlacedProfile; row: QueryRow }[],
-  numbered: boolean,
-) {
-  const statement = (sql: string, rows: unknown[][]) => db.prepare(sql).bind(release, JSON.stringify(rows));
-  const words = batch.map(({ placed, row }) => [placed.seq, row.text]);
-  const statements = [
-    // The release's number for `query_words`: given by its first batch, kept by the others.
-    ...(numbered ? [db.prepare(NUMBER_RELEASE).bind(release)] : []),
-    statement(
-      INSERT_PROFILES,
-      batch.map(({ placed, row }) => columnsOf(placed, row)),
-    ),
-    statement(numbered ? INSERT_WORDS : INSERT_TEXT, words),
-  ];
-  let bodies: unknown[][] = [];
-  let bytes = 0;
-  for (const { placed } of batch) {
-    if (bodies.length > 0 && bytes + placed.entry.length > BODY_STATEMENT_BYTES) {
-      statements.push(statement(INSERT_BODIES, bodies));
-      bodies = [];
-      bytes = 0;
-    }
-    bodies.push([placed.seq, placed.text]);
-    bytes += placed.entry.length;
-  }
-  if (bodies.length > 0) statements.push(statement(INSERT_BODIES, bodies));
-  return statements;
-}
-
-/** A profile's row of `query_profiles`, in PROFILE_COLUMNS order after `release`. */
-function columnsOf({ seq, entry }: PlacedProfile, row: QueryRow): unknown[] {
-  return [
-    seq,
-    row.id,
-    row.product_key,
-    row.product_name,
-    row.funnel_key,
-    row.funnel_name,
-    row.entity,
-    row.grade,
-    row.grade_rank,
-    row.overall_outcome,
-    row.public_state,
-    ...STAGES.map((stage) => row.stages[stage].state),
-    row.primary_stage,
-    ...STAGES.map((stage) => row.stages[stage].signal),
-    row.coverage_status,
-    row.freshness,
-    row.lifecycle,
-    row.visibility,
-    row.last_tested_at,
-    entry.offset,
-    entry.length,
-    entry.sha256,
-  ];
 }
 
 function tally<K extends string>(

@@ -32,12 +32,20 @@ export function workerStorage(): ReleaseStorage {
   return { bucket: env.RELEASES, kv: env.CATALOG_KV, db: env.CATALOG_DB };
 }
 
-export function publish(release: TestRelease, storage: ReleaseStorage = workerStorage()): Promise<PublishResult> {
-  return publishRelease(storage, {
-    manifest: release.manifest,
-    readPart: async (index) => release.parts[index]!,
-    readIndexSegment: async (name, index) => release.index[name][index]!,
-  });
+export function publish(
+  release: TestRelease,
+  storage: ReleaseStorage = workerStorage(),
+  options: Parameters<typeof publishRelease>[2] = {},
+): Promise<PublishResult> {
+  return publishRelease(
+    storage,
+    {
+      manifest: release.manifest,
+      readPart: async (index) => release.parts[index]!,
+      readIndexSegment: async (name, index) => release.index[name][index]!,
+    },
+    options,
+  );
 }
 
 function fromBase64(text: string): Uint8Array {
