@@ -5,6 +5,7 @@
  * `client.sync()` of a copy of the old release, alternated; the bytes each received, their times,
  * and that the synced file is byte-identical to the downloaded one.
  */
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,8 +39,13 @@ const sha256Of = (file: string) =>
       .on("error", reject);
   });
 
-/** Wall time and this process's CPU time (all its threads): the CPU time moves less with the machine's load. */
+/**
+ * Wall time and this process's CPU time (all its threads): the CPU time moves less with the machine's load.
+ * Each call starts with no file data waiting to be written back (`sync(1)`): otherwise the copy made
+ * just before it, or the previous call's 493 MiB, would be written back to the disk during it.
+ */
 async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; cpuSeconds: number; value: T }> {
+  spawnSync("sync");
   const [started, cpu] = [performance.now(), process.cpuUsage()];
   const value = await work();
   const used = process.cpuUsage(cpu);
