@@ -181,8 +181,10 @@ async function rebuild(
   const out = await open(temp, "w");
   const wholeHash = createWorkerSha256();
   try {
-    const writer = new CheckedWriter(out, new DocumentCheck(manifest, wholeHash));
-    const reader = new SequentialReader(old, local.dataStart + 1, local.bytes - 2);
+    const writer = new CheckedWriter(out, new DocumentCheck(manifest, wholeHash), undefined, (bytes) =>
+      wholeHash.hashed(bytes),
+    );
+    const reader = new SequentialReader(old, local.dataStart + 1, local.bytes - 2, undefined, writer);
     await writer.write(prefix);
     await writer.write(OPEN_BRACKET);
     for (const step of steps) {
