@@ -142,3 +142,33 @@ it("hashes on a worker thread what node:crypto hashes, from shared and unshared 
     await hash.close();
   }
 });
+
+it("uses its few chunk buffers again only once the writer has written and hashed their bytes", async () => {
+  // Chunks of a few bytes, so the reader's four buffers are each used again many times over; a
+  // buffer read into before the hashing thread or the file had its bytes shows in the digests.
+  const { bytes, manifest } = documentOf(Array.from({ length: 60 }, (_, i) => `{"n":${i * 7}}`).join(","));
+  const source = path.join(dir, "pooled-source");
+  writeFileSync(source, bytes);
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 1, max: 23 }), fc.array(fc.nat(9), { maxLength: 30 }), async (chunk, cuts) => {
+      const [input, output] = [await open(source, "r"), await open(path.join(dir, "pooled"), "w")];
+      const whole = createWorkerSha256();
+      try {
+        const writer = new CheckedWriter(output, new DocumentCheck(manifest, whole), chunk, (n) => whole.hashed(n));
+        const reader = new SequentialReader(input, 0, bytes.length, chunk, writer);
+        let at = 0;
+        for (const length of [...cuts, bytes.length]) {
+          const end = Math.min(at + length, bytes.length);
+          for await (const slice of reader.slices(at, end)) await writer.write(slice);
+          at = end;
+        }
+        await writer.finish();
+      } finally {
+        await whole.close();
+        await Promise.all([input.close(), output.close()]);
+      }
+      expect(readFileSync(path.join(dir, "pooled")).equals(bytes)).toBe(true);
+    }),
+    { numRuns: 25 },
+  );
+});

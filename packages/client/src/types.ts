@@ -101,6 +101,17 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of the calls that write a local copy (Node: `download()`, `sync()`). */
+export interface WriteOptions {
+  /**
+   * Flush the new copy to the disk (fsync the file, then its directory) before the call resolves,
+   * so it survives an OS crash or power loss. Costs a write-back of the whole document to the
+   * disk. Default false: the copy replaces the old one by rename (atomic: readers and a stopped
+   * process see the old copy or the new one), and the kernel writes it back when it chooses.
+   */
+  durable?: boolean;
+}
+
 export interface ReleaseOptions extends CallOptions {
   /** A release id (`sha256:<hex>` or `<hex>`) to read instead of the current release. */
   release?: string;

@@ -13,7 +13,7 @@ import {
 import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
 import { startProgress, type Progress } from "../cli/progress";
 
-const HELP = `Usage: npm run catalog:pull -- --base-url <url> (--out <file> | --sync <dir>) [--key <key>]
+const HELP = `Usage: npm run catalog:pull -- --base-url <url> (--out <file> | --sync <dir>) [--key <key>] [--durable]
 
 Fetches GET /v1/releases/current, downloads every part of that release from its pinned URLs
 (/v1/releases/<id>/parts/<n>, each one's Link rel=next naming the next), verifies each part against the manifest and
@@ -30,6 +30,8 @@ retries 401, 403 or other 4xx.
                      document, verify it as above and replace the file atomically (a full download
                      when its release is no longer kept or the changes would cost more).
   --key <key>        API key, sent as Authorization: Bearer <key>. Default: $CATALOG_API_KEY.
+  --durable          Flush the file to the disk (fsync) before replacing the old one, so it
+                     survives an OS crash or power loss (costs a write-back of the whole document).
   -h, --help         This help.
 
 Exit codes: 0 written and verified; 1 verification failed (nothing written); 2 usage error;
@@ -47,6 +49,7 @@ export function runCatalogPull(): void {
         out: { type: "string" },
         sync: { type: "string" },
         key: { type: "string" },
+        durable: { type: "boolean", default: false },
       },
     });
     const out = values.out;
@@ -70,6 +73,7 @@ export function runCatalogPull(): void {
     try {
       if (syncDir !== undefined) {
         const result = await client.sync(syncDir, {
+          durable: values.durable,
           onProgress: (progress) => {
             if (progress.mode !== "full" || !progress.partsDone) return;
             bar ??= startProgress("download parts", "parts", progress.partsTotal);
@@ -82,6 +86,7 @@ export function runCatalogPull(): void {
       }
       if (out === undefined) throw new UsageError("--out <file> is required");
       const { manifest, partsReused } = await client.download(out, {
+        durable: values.durable,
         onProgress: (progress) => {
           if (!progress.partsDone) return;
           bar ??= startProgress("download parts", "parts", progress.partsTotal);

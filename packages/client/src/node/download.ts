@@ -9,17 +9,17 @@
  * the next one fetches only the parts it lacks.
  */
 import { randomBytes } from "node:crypto";
-import { open, rename, rm, type FileHandle } from "node:fs/promises";
+import { open, rm, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { ClientContext } from "../client.js";
 import { DocumentCheck } from "../document-check.js";
 import { CatalogVerificationError } from "../errors.js";
 import { fetchManifest } from "../manifest.js";
 import { fetchPart, type ReleaseSource } from "../release-parts.js";
-import type { Manifest, PartEntry, Progress, ReleaseOptions } from "../types.js";
-import { LocalCopies, partialName, removeAbandonedPartials } from "./local-copies.js";
+import type { Manifest, PartEntry, Progress, ReleaseOptions, WriteOptions } from "../types.js";
+import { LocalCopies, partialName, removeAbandonedPartials, replaceFile } from "./local-copies.js";
 
-export type DownloadOptions = ReleaseOptions;
+export interface DownloadOptions extends ReleaseOptions, WriteOptions {}
 
 export interface DownloadResult {
   manifest: Manifest;
@@ -48,8 +48,7 @@ export async function downloadRelease(
       file,
       options.onProgress,
     );
-    await file.close();
-    await rename(temp, target);
+    await replaceFile(file, temp, target, options.durable);
     await removeAbandonedPartials(target);
     options.onProgress?.({ ...progress, phase: "verified" });
     return {

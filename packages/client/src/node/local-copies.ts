@@ -5,7 +5,7 @@
  * another release, a half-written part or a concurrent download's file is safe to read.
  */
 import { createHash } from "node:crypto";
-import { open, readdir, rm, type FileHandle } from "node:fs/promises";
+import { open, readdir, rename, rm, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { PartEntry } from "../types.js";
 
@@ -47,6 +47,27 @@ export class LocalCopies {
 
   async close(): Promise<void> {
     await Promise.all(this.candidates.map((candidate) => candidate.handle.close().catch(() => {})));
+  }
+}
+
+/**
+ * Puts the finished partial file `temp` (open as `file`) in place of `target` by rename, so a reader
+ * sees the old copy or the new one, never a mix, and a process stopped at any point leaves the old
+ * copy whole. `durable` also survives an OS crash or power loss: the file's bytes are flushed to
+ * the disk (fsync) before the rename and the directory's entry after it. Without it the kernel
+ * writes them back when it chooses (like curl, wget or rsync by default), and a copy torn by a
+ * power loss does not verify, so the next sync downloads in full.
+ */
+export async function replaceFile(file: FileHandle, temp: string, target: string, durable = false): Promise<void> {
+  if (durable) await file.sync();
+  await file.close();
+  await rename(temp, target);
+  if (!durable) return;
+  const dir = await open(path.dirname(target), "r");
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
   }
 }
 

@@ -5,12 +5,12 @@
  * profiles in one body (a range request per profile cost more time than a full pull: bench
  * "sync"), rebuild the new document beside the old one (rebuild-plan.ts, sequential-io.ts), verify
  * it (the whole document's sha256, which covers every part, and its artifact_sha256) and only
- * then rename it over the old copy. Interrupted anywhere, the old copy
+ * then rename it over the old copy (flushed to the disk first with `durable`). Interrupted anywhere, the old copy
  * is whole; the next call starts again. A local release no longer kept (410), changes larger than
  * the document, or a local copy that does not rebuild into the verified document: a full download.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import type { ClientContext } from "../client.js";
 import { DocumentCheck } from "../document-check.js";
@@ -18,9 +18,9 @@ import { CatalogApiError, CatalogVerificationError } from "../errors.js";
 import { fetchManifest } from "../manifest.js";
 import { documentPrefix } from "../protocol/digests.js";
 import { expectProfileDigest, fetchChanges, openChangedProfiles, type ReleaseChange } from "../release-changes.js";
-import type { CallOptions, Manifest, Progress } from "../types.js";
+import type { CallOptions, Manifest, Progress, WriteOptions } from "../types.js";
 import { downloadRelease } from "./download.js";
-import { partialName, removeAbandonedPartials } from "./local-copies.js";
+import { partialName, removeAbandonedPartials, replaceFile } from "./local-copies.js";
 import { rebuildSteps, type Cut } from "./rebuild-plan.js";
 import { CheckedWriter, SequentialReader } from "./sequential-io.js";
 import { createWorkerSha256 } from "./worker-sha256.js";
@@ -38,7 +38,7 @@ export type SyncProgress =
       bytesFetched: number;
     };
 
-export interface SyncOptions extends CallOptions {
+export interface SyncOptions extends CallOptions, WriteOptions {
   onProgress?: (progress: SyncProgress) => void;
 }
 
@@ -66,6 +66,7 @@ export async function syncRelease(context: ClientContext, dir: string, options: 
     const result = await downloadRelease(context, target, {
       release: manifest.release_id,
       signal,
+      durable: options.durable,
       onProgress: (progress) => options.onProgress?.({ mode: "full", ...progress }),
     });
     return {
@@ -180,8 +181,10 @@ async function rebuild(
   const out = await open(temp, "w");
   const wholeHash = createWorkerSha256();
   try {
-    const writer = new CheckedWriter(out, new DocumentCheck(manifest, wholeHash));
-    const reader = new SequentialReader(old, local.dataStart + 1, local.bytes - 2);
+    const writer = new CheckedWriter(out, new DocumentCheck(manifest, wholeHash), undefined, (bytes) =>
+      wholeHash.hashed(bytes),
+    );
+    const reader = new SequentialReader(old, local.dataStart + 1, local.bytes - 2, undefined, writer);
     await writer.write(prefix);
     await writer.write(OPEN_BRACKET);
     for (const step of steps) {
@@ -201,10 +204,8 @@ async function rebuild(
     await fetched.finish();
     await writer.write(CLOSE);
     await writer.finish();
-    await out.sync();
-    await out.close();
     options.signal?.throwIfAborted(); // the last moment a cancelled sync leaves the old copy
-    await rename(temp, target);
+    await replaceFile(out, temp, target, options.durable);
     await removeAbandonedPartials(target);
     report(options, "verified", newCuts.length, newCuts.length, fetched.received);
     return fetched.received;
