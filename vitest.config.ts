@@ -45,6 +45,8 @@ export default defineConfig({
     // `npm run coverage`: line coverage of the Node side (the node project runs in Node, where V8
     // coverage works; the worker's tests run inside workerd, where it does not). Per file and per
     // folder in test-results/coverage; docs/development.md reports the figures.
+    // `npm run coverage:worker` overrides provider, include and directory from the command line
+    // (one provider per run): Istanbul, which instruments the code, for the two worker projects.
     coverage: {
       provider: "v8",
       include: ["src/node/**", "src/common/**", "packages/client/src/**"],

@@ -11,7 +11,7 @@ const size = release.manifest.bytes;
 describe("nothing published yet", () => {
   beforeEach(() => resetStorage());
 
-  it.each(["/v1/catalog", "/v1/catalog/parts/0", "/v1/releases/current"])(
+  it.each(["/v1/catalog", "/v1/catalog/parts/0", "/v1/releases/current", "/v1/releases"])(
     "GET %s → 503 problem with Retry-After",
     async (path) => {
       const res = await api(path);

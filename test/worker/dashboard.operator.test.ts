@@ -10,7 +10,7 @@ import { readAdminRequest } from "../../src/worker/auth/oauth/admin-request-reco
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { newAccount, newKey } from "./auth-fixtures";
 import { accountWaitingForAdmin, csrfOf, keysPage, signIn, visibleText } from "./dashboard-support";
-import { bearerGet } from "./oauth-support";
+import { bearerGet, registerClient } from "./oauth-support";
 
 const adminCleared = async (accountId: string) => {
   const account = await accountObject(env, accountId).account();
@@ -151,6 +151,19 @@ describe("withdrawing an OAuth app's approved admin request", () => {
       client_id: "client-withdraw",
     });
     expect(again.status).toBe(404);
+  });
+
+  it("then says on the operator page which app lost admin for which account", async () => {
+    const { clientId } = await registerClient({ name: "Ledger Sync" });
+    const customer = await approvedApp(clientId);
+    const operator = await signIn(await newAccount({ operator: true }));
+    const html = await (await operator.get("/dashboard/operator")).text();
+    const fields = { csrf_token: csrfOf(html), account_id: customer.accountId, client_id: clientId };
+    const withdrawn = await operator.post(WITHDRAW, fields);
+    expect(withdrawn.status).toBe(303);
+    const after = visibleText(await (await operator.get(withdrawn.headers.get("Location")!)).text());
+    expect(after).toContain(`Withdrawn: Ledger Sync no longer has admin for ${customer.email}`);
+    expect(after).toContain(`${customer.email} must authorize it again`);
   });
 
   it("is for operators only, and needs the session's token and our origin", async () => {

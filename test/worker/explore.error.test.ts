@@ -1,10 +1,12 @@
 /**
  * What the explorer refuses: every problem of the address at once, in words on a 400 page (unknown
  * parameters too), a profile the release does not hold (404), and a deployment with no release
- * yet (503). No refusal is a problem+json body or a 5xx.
+ * yet (503). No refusal is a problem+json body or a 5xx; a storage failure is a 500 page in
+ * words, with the request id and without the failure's text.
  */
-import { beforeAll, describe, expect, it } from "vitest";
-import { newAccount } from "./auth-fixtures";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { call, newAccount } from "./auth-fixtures";
 import { type DashboardClient, signIn, visibleText } from "./dashboard-support";
 import { oracleProfiles } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
@@ -93,5 +95,31 @@ describe("with a release", () => {
     expect(await page(`/explore/compare?id=${second}&id=arp_0000000000000000000000000a`, 404)).toContain(
       "the current release has no profile arp_0000000000000000000000000a",
     );
+  });
+});
+
+describe("when the release storage fails", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("is a 500 page in words with the request id, never the failure's own text or a problem+json body", async () => {
+    const release = testRelease("base");
+    await publish(release);
+    const id = oracleProfiles(release)[0]!.profile.agent_readiness_profile_id;
+    const outage = () => {
+      throw new Error("simulated R2 outage at 10.0.0.7");
+    };
+    const failing = { ...env, RELEASES: { get: outage, head: outage, list: outage } } as unknown as Env;
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    const res = await call(`/explore/profiles/${id}`, { headers: { Cookie: cookie } }, failing);
+    const html = await res.text();
+    expect(res.status).toBe(500);
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+    const requestId = res.headers.get("request-id");
+    expect(visibleText(html)).toContain(`quote request id ${requestId}`);
+    expect(html).not.toContain("simulated R2 outage");
+    const log = logged.mock.calls.flat().join("\n");
+    expect(log).toContain("simulated R2 outage");
+    expect(log).toContain(`"request_id":"${requestId}"`);
   });
 });

@@ -10,6 +10,8 @@ import { accountObject } from "../../src/worker/auth/accounts";
 import { hashApiKey } from "../../src/common/auth/api-key";
 import { keyIndexName } from "../../src/worker/auth/key-record";
 import { accountWithKey, bearer, call, newAccount, newKey } from "./auth-fixtures";
+import { consentedTokens, createCustomer } from "./oauth-support";
+import { expectProblem } from "./support/problems";
 
 const post = (secret: string, body: unknown = {}) => ({
   method: "POST",
@@ -132,5 +134,25 @@ describe("secrets are shown once and stored nowhere", () => {
     const secondHash = await hashApiKey(second.secret);
     expect(kvText.some((text) => text.includes(secondHash))).toBe(true);
     expect(sqlText).toContain(second.id);
+  });
+});
+
+describe("keys are managed with keys, never with an OAuth access token", () => {
+  it("403 forbidden on list, create and revoke, whatever its scopes; the account's keys are unchanged", async () => {
+    const account = await createCustomer();
+    const { tokens } = await consentedTokens({ account, scope: "read:catalog read:cheeses manage:webhooks" });
+    const existing = await newKey(account.id);
+    const token = bearer(tokens.access_token);
+    const attempts = [
+      call("/v1/keys", { headers: token }),
+      call("/v1/keys", { method: "POST", headers: { ...token, "Content-Type": "application/json" }, body: "{}" }),
+      call(`/v1/keys/${existing.key.id}`, { method: "DELETE", headers: token }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      const { detail } = await expectProblem(res, 403, "forbidden");
+      expect(detail).toContain("OAuth access tokens cannot manage keys");
+    }
+    const keys = await accountObject(env, account.id).listKeys();
+    expect(keys.ok && keys.value.map((key) => [key.id, key.status])).toEqual([[existing.key.id, "active"]]);
   });
 });

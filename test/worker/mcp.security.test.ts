@@ -137,6 +137,27 @@ describe("/oauth/register: dynamic client registration", () => {
     expect((await env.OAUTH_KV.list({ prefix: "client:" })).keys.length).toBe(before);
   });
 
+  // The library refuses most unsafe URIs itself, with a generic description, before our stricter
+  // check (redirect-uri.ts) runs; ours names the rule for what the library lets through.
+  it.each([
+    ["a relative URI", ["/callback"], /^Invalid redirect URI$/],
+    ["a fragment", ["https://app.example/callback#x"], /^Invalid redirect URI$/],
+    ["user credentials", ["https://user:pass@app.example/callback"], /^Invalid redirect URI$/],
+    ["a data: URI", ["data:text/html,hi"], /^Invalid redirect URI$/],
+    ["plain http off loopback", ["http://app.example/cb"], /must use https, or http on a loopback host/],
+    ["a number", [42], /redirect_uris: array must contain only strings/],
+    ["a space", ["https://app.example/call back"], /^redirect_uris: the redirect URI contains spaces/],
+    ["11 URIs", Array.from({ length: 11 }, (_, i) => `https://app.example/cb${i}`), /^at most 10 redirect_uris$/],
+  ])("refuses %s in redirect_uris with invalid_client_metadata, storing nothing", async (_, uris, reason) => {
+    const before = (await env.OAUTH_KV.list({ prefix: "client:" })).keys.length;
+    const res = await register({ ...PUBLIC_CLIENT, redirect_uris: uris });
+    expect(res.status).toBe(400);
+    const body = await res.json<{ error: string; error_description: string }>();
+    expect(body.error).toBe("invalid_client_metadata");
+    expect(body.error_description).toMatch(reason);
+    expect((await env.OAUTH_KV.list({ prefix: "client:" })).keys.length).toBe(before);
+  });
+
   it("limits registrations per address (429 with Retry-After), then stores nothing", async () => {
     const ip = freshIp();
     for (let i = 0; i < REGISTRATIONS_PER_ADDRESS.burst; i++)

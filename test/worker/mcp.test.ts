@@ -7,8 +7,9 @@
  * transport's JSON-RPC error, never a 500 either (bad input).
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, API_ORIGIN } from "./support/api";
+import { env } from "cloudflare:workers";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { api, API_ORIGIN, apiWithBindings } from "./support/api";
 import { MCP_HEADERS, mcpClient } from "./support/mcp";
 import { oracleProfiles } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
@@ -217,5 +218,33 @@ describe("MCP tools: bad input", () => {
     const get = await api("/mcp");
     expect(get.status).toBe(405);
     expect(get.headers.get("Allow")).toContain("POST");
+  });
+
+  it("answers a storage failure as a tool error with a reference, not the failure's text or a 500", async () => {
+    const outage = () => {
+      throw new Error("simulated R2 outage at 10.0.0.7");
+    };
+    const failing = { ...env, RELEASES: { get: outage, head: outage, list: outage } } as unknown as Env;
+    const call = { name: "get_profile", arguments: { id: profiles[0]!.agent_readiness_profile_id } };
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const res = await apiWithBindings(failing, "/mcp", {
+        method: "POST",
+        headers: MCP_HEADERS,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: call }),
+      });
+      expect(res.status).toBe(200);
+      const { result } = await res.json<{ result: { isError: boolean; content: { text: string }[] } }>();
+      expect(result.isError).toBe(true);
+      const text = result.content[0]!.text;
+      const reference = /quote (mcp_[0-9a-f-]{36})/.exec(text)?.[1];
+      expect(text).toContain("our fault, not your input");
+      expect(text).not.toContain("simulated R2 outage");
+      const log = logged.mock.calls.flat().join("\n");
+      expect(log).toContain(`"reference":"${reference}"`);
+      expect(log).toContain("simulated R2 outage");
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
