@@ -6,7 +6,9 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { setTimeout } from "node:timers/promises";
 import path from "node:path";
+import { CURRENT_POINTER_TTL_MS } from "../src/common/catalog/store";
 import { publishRelease, type PublishResult } from "../src/node/catalog/publish";
 import { openReleaseDir } from "../src/node/catalog/release-dir";
 import { openDeploymentStorage, type DeploymentStorage } from "../src/node/local/deployment-storage";
@@ -47,7 +49,11 @@ export class BenchRig {
     await server?.stop();
   }
 
-  /** Makes `release` current in the state (a running wrangler dev sees it at once), publishing it if needed. */
+  /**
+   * Makes `release` current in the state, publishing it if needed. A running worker keeps the
+   * pointer it read for CURRENT_POINTER_TTL_MS: after a flip, this waits that long (and a little),
+   * so the next request is served the new release.
+   */
   async makeCurrent(release: BuiltRelease): Promise<PublishResult> {
     // Opening the bindings also applies the D1 migrations, as `catalog:publish` does.
     this.state ??= openDeploymentStorage({ persistTo: this.persistTo });
@@ -56,6 +62,7 @@ export class BenchRig {
       `${result.release_id} current (${result.parts_uploaded} of ${result.parts} parts uploaded; ` +
         `${result.query_rows_loaded} query rows loaded in ${(result.query_load_ms / 1000).toFixed(1)} s)`,
     );
+    if (result.pointer_flipped) await setTimeout(CURRENT_POINTER_TTL_MS + 100);
     return result;
   }
 

@@ -27,9 +27,9 @@ import { builtRelease, type BuiltRelease } from "./served-releases";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
 
 const PLANS = {
-  full: { sizes: [10_000, 100_000], rounds: 3, seconds: 5, warmupSeconds: 2 },
-  quick: { sizes: [1_000], rounds: 1, seconds: 1.5, warmupSeconds: 1 },
-  smoke: { sizes: [200], rounds: 1, seconds: 0.5, warmupSeconds: 0.2 },
+  full: { sizes: [10_000, 100_000], rounds: 3, length: { seconds: 5 }, warmupSeconds: 2 },
+  quick: { sizes: [1_000], rounds: 1, length: { seconds: 1.5 }, warmupSeconds: 1 },
+  smoke: { sizes: [200], rounds: 1, length: { requests: 30 }, warmupSeconds: 0.2 },
 };
 const CONNECTIONS = 10;
 const TARGET_RATIO = 2;
@@ -68,7 +68,7 @@ export const queryBench: BenchModule = {
       url,
       headers: auth,
       connections: CONNECTIONS,
-      seconds: plan.seconds,
+      length: plan.length,
       warmupSeconds: plan.warmupSeconds,
       ...(paths ? { paths } : {}),
     });

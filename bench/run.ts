@@ -22,8 +22,8 @@ same run, writes bench/out/report.md and prints a summary.
 Options:
   --quick          small sizes (1k and 5k, sync at 2k) and short loads, to compare a change (≈ 4 minutes)
   --smoke          the least that runs every module and prints every line (a few hundred profiles,
-                   0.5 s loads; ≈ 1 minute): the test suite's check that the harness works, figures
-                   meaningless
+                   loads of 30 requests; ≈ 2 minutes): the test suite's check that the harness
+                   works, its figures meaningless
   --only <names>   comma-separated modules to run
   --sizes <counts> comma-separated profile counts instead of a module's own (query only), e.g. 10000
   --data-dir <dir> where generated catalogs are cached (default: <tmp>/readiness-catalog-bench)

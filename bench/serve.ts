@@ -27,9 +27,30 @@ import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types"
  * id names content, not layout, so no document size may reuse it.
  */
 const PLANS = {
-  full: { documents: [10_000, 100_000], rateProfiles: 500, rounds: 3, seconds: 5, warmupSeconds: 2, downloads: 3 },
-  quick: { documents: [1_000, 5_000], rateProfiles: 500, rounds: 1, seconds: 1.5, warmupSeconds: 1, downloads: 2 },
-  smoke: { documents: [200, 400], rateProfiles: 100, rounds: 1, seconds: 0.5, warmupSeconds: 0.2, downloads: 1 },
+  full: {
+    documents: [10_000, 100_000],
+    rateProfiles: 500,
+    rounds: 3,
+    length: { seconds: 5 },
+    warmupSeconds: 2,
+    downloads: 3,
+  },
+  quick: {
+    documents: [1_000, 5_000],
+    rateProfiles: 500,
+    rounds: 1,
+    length: { seconds: 1.5 },
+    warmupSeconds: 1,
+    downloads: 2,
+  },
+  smoke: {
+    documents: [200, 400],
+    rateProfiles: 100,
+    rounds: 1,
+    length: { requests: 30 },
+    warmupSeconds: 0.2,
+    downloads: 1,
+  },
 };
 const RATE_PART_BYTES = 16 * 1024;
 const RATE_PART = 1;
@@ -55,7 +76,7 @@ export const serveBench: BenchModule = {
       url,
       headers,
       connections: CONNECTIONS,
-      seconds: plan.seconds,
+      length: plan.length,
       warmupSeconds: plan.warmupSeconds,
     });
     const rounds = <K extends string>(subjects: Record<K, LoadOptions>) =>

@@ -8,7 +8,7 @@ import type { BenchRig } from "./bench-rig";
 /**
  * How much to measure: `full` for the figures in docs/performance.md; `quick` small sizes and few
  * runs, to compare a change; `smoke` the least that still runs every module and prints every
- * report line, for the test suite (its figures mean nothing).
+ * report line, for the test suite (its figures mean nothing: loads of a few requests).
  */
 export type BenchPlan = "full" | "quick" | "smoke";
 
