@@ -15,7 +15,8 @@ import { runScript } from "../e2e/support/scripts";
 const keys = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) =>
   runScript("operator.ts", args, options);
 
-describe("usage", () => {
+// Each a CLI process of its own that reads no state: they run at once.
+describe("usage", { concurrent: true }, () => {
   it.each([
     [[], /no command given/],
     [["frobnicate"], /unknown command: frobnicate/],
@@ -74,13 +75,12 @@ describe("usage", () => {
   });
 
   it("npm run keys, its former name, still runs it for one release and says so on stderr", async () => {
-    const help = await runScript("keys.ts", ["--help"]);
+    const [help, usage] = await Promise.all([runScript("keys.ts", ["--help"]), runScript("keys.ts", ["frobnicate"])]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: npm run operator");
     expect(help.stderr).toBe(
       "keys: `npm run keys` is deprecated and goes in the next release: use `npm run operator`\n",
     );
-    const usage = await runScript("keys.ts", ["frobnicate"]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/^keys: `npm run keys` is deprecated[^\n]*\noperator: unknown command: frobnicate\n/);
   });
