@@ -13,6 +13,7 @@ import { buildCatalog } from "../../src/node/catalog/build/build";
 import { deployConfigPath, keptSecretsPath } from "../../src/node/deploy/deploy-config";
 import { openReleaseDir } from "../../src/node/catalog/release-dir";
 import { runScript, type ScriptRun } from "../e2e/support/scripts";
+import { ALL_PERMISSIONS } from "./deploy-support/fake-account";
 import { FakeCloudflare } from "./deploy-support/fake-cloudflare";
 import { editedRepoConfig, REPO_ROOT, tempDir } from "./deploy-support/fixtures";
 
@@ -333,6 +334,14 @@ describe("a bare account", LANE, () => {
     });
     afterAll(() => bare?.close());
 
+    /** The token may read `area` but not edit it, and do everything else. */
+    const readOnly = (area: string) => {
+      bare.account.permissions.clear();
+      for (const permission of ALL_PERMISSIONS) bare.account.permissions.add(permission);
+      bare.account.permissions.delete(`${area}: Edit`);
+      bare.account.permissions.add(`${area}: Read`);
+    };
+
     const deployTo = (env: Record<string, string>) => {
       bare.calls.length = 0;
       return runScript("deploy.ts", ["--deploy-dir", tempDir("deploy-dir-"), "--url", "http://127.0.0.1:9"], {
@@ -365,8 +374,7 @@ describe("a bare account", LANE, () => {
     it(
       "when the token lacks a permission: names it, and creates nothing it cannot finish",
       async () => {
-        bare.account.permissions.delete("Workers KV Storage: Edit");
-        bare.account.permissions.add("Workers KV Storage: Read");
+        readOnly("Workers KV Storage");
         const run = await deployTo({});
         expect(run.code).toBe(1);
         expect(run.stderr).toContain(
@@ -381,9 +389,7 @@ describe("a bare account", LANE, () => {
     it(
       "when the token may not create D1 databases: names D1: Edit, before anything is uploaded",
       async () => {
-        bare.account.permissions.add("Workers KV Storage: Edit");
-        bare.account.permissions.delete("D1: Edit");
-        bare.account.permissions.add("D1: Read");
+        readOnly("D1");
         const run = await deployTo({});
         expect(run.code).toBe(1);
         expect(run.stderr).toContain(
@@ -391,7 +397,6 @@ describe("a bare account", LANE, () => {
         );
         expect(bare.account.d1.names()).toEqual([]);
         expect(bare.account.workers.scripts.size).toBe(0);
-        bare.account.permissions.add("D1: Edit");
       },
       DEPLOY_TIMEOUT,
     );
@@ -399,9 +404,7 @@ describe("a bare account", LANE, () => {
     it(
       "when the token may not upload workers: names Workers Scripts: Edit (the refusal comes through wrangler)",
       async () => {
-        bare.account.permissions.add("Workers KV Storage: Edit");
-        bare.account.permissions.delete("Workers Scripts: Edit");
-        bare.account.permissions.add("Workers Scripts: Read");
+        readOnly("Workers Scripts");
         const run = await deployTo({});
         expect(run.code).toBe(1);
         expect(run.stderr).toContain(

@@ -222,14 +222,13 @@ describe("against running servers (as started by npm start)", () => {
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/404 key_not_found/)]);
   });
 
-  it("rotation over real HTTP: create a key with the old one, both work, revoke the old with the new", {
-    timeout: 60_000,
-  }, async () => {
+  /** A new account on the sandbox, made through the CLI: its id. */
+  async function sandboxAccount(email: string): Promise<string> {
     const run = await keys([
       "accounts",
       "create",
       "--email",
-      "rotate@example.test",
+      email,
       "--password",
       "long enough password",
       "--env",
@@ -237,7 +236,14 @@ describe("against running servers (as started by npm start)", () => {
       "--json",
       ...where,
     ]);
-    const { id } = JSON.parse(run.stdout) as { id: string };
+    expect(run.code, run.stderr).toBe(0);
+    return (JSON.parse(run.stdout) as { id: string }).id;
+  }
+
+  it("rotation over real HTTP: create a key with the old one, both work, revoke the old with the new", {
+    timeout: 60_000,
+  }, async () => {
+    const id = await sandboxAccount("rotate@example.test");
     const old = JSON.parse((await keys(["create", "--account", id, "--mode", "test", "--json", ...where])).stdout) as {
       id: string;
       secret: string;
@@ -264,20 +270,7 @@ describe("against running servers (as started by npm start)", () => {
   });
 
   it("--env sandbox acts on the sandbox only", { timeout: 60_000 }, async () => {
-    const run = await keys([
-      "accounts",
-      "create",
-      "--email",
-      "sandbox-only@example.test",
-      "--password",
-      "long enough password",
-      "--env",
-      "sandbox",
-      "--json",
-      ...where,
-    ]);
-    expect(run.code, run.stderr).toBe(0);
-    const { id } = JSON.parse(run.stdout) as { id: string };
+    const id = await sandboxAccount("sandbox-only@example.test");
     const production = await keys(["accounts", "list", "--env", "production", "--json", ...where]);
     expect((JSON.parse(production.stdout) as { id: string }[]).map((a) => a.id)).not.toContain(id);
   });
