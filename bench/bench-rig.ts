@@ -51,8 +51,8 @@ export class BenchRig {
 
   /**
    * Makes `release` current in the state, publishing it if needed. A running worker keeps the
-   * pointer it read for CURRENT_POINTER_TTL_MS: after a flip, this waits that long (and a little),
-   * so the next request is served the new release.
+   * pointer it read for CURRENT_POINTER_TTL_MS: after a flip under a running server, this waits
+   * that long (and a little), so the next request is served the new release.
    */
   async makeCurrent(release: BuiltRelease): Promise<PublishResult> {
     // Opening the bindings also applies the D1 migrations, as `catalog:publish` does.
@@ -62,7 +62,8 @@ export class BenchRig {
       `${result.release_id} current (${result.parts_uploaded} of ${result.parts} parts uploaded; ` +
         `${result.query_rows_loaded} query rows loaded in ${(result.query_load_ms / 1000).toFixed(1)} s)`,
     );
-    if (result.pointer_flipped) await setTimeout(CURRENT_POINTER_TTL_MS + 100);
+    const served = this.servers.has("catalog") || this.servers.has("limiter-switch");
+    if (result.pointer_flipped && served) await setTimeout(CURRENT_POINTER_TTL_MS + 100);
     return result;
   }
 

@@ -29,7 +29,7 @@ import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types"
 const PLANS = {
   full: { sizes: [10_000, 100_000], rounds: 3, length: { seconds: 5 }, warmupSeconds: 2 },
   quick: { sizes: [1_000], rounds: 1, length: { seconds: 1.5 }, warmupSeconds: 1 },
-  smoke: { sizes: [200], rounds: 1, length: { requests: 30 }, warmupSeconds: 0.2 },
+  smoke: { sizes: [200], rounds: 1, length: { requests: 30 }, warmupSeconds: 0 },
 };
 const CONNECTIONS = 10;
 const TARGET_RATIO = 2;
@@ -61,8 +61,7 @@ export const queryBench: BenchModule = {
     const plan = { ...PLANS[context.plan], ...(sizes && { sizes }) };
     const releases: BuiltRelease[] = [];
     for (const size of plan.sizes) releases.push(await builtRelease(dataDir, size, DEFAULT_PART_BYTES, log));
-    const ok = await rig.server("ok");
-    const real = await rig.server("catalog");
+    const [ok, real] = await Promise.all([rig.server("ok"), rig.server("catalog")]);
     const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
     const load = (url: string, paths?: string[]): LoadOptions => ({
       url,
