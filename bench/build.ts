@@ -10,17 +10,23 @@ import path from "node:path";
 import type { BuildProgress } from "../src/node/catalog/build/build";
 import { dataset } from "./datasets";
 import { median, mib, node, packageCommand, REPO, runMeasured, type Measured } from "./measure";
-import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
+import type { BenchContext, BenchModule, BenchPlan, BenchRow, BenchSection } from "./types";
 
-const FULL = [
-  { count: 10_000, reps: 3 },
-  { count: 100_000, reps: 3 },
-  { count: 200_000, reps: 1 },
-];
-const QUICK = [
-  { count: 1_000, reps: 2 },
-  { count: 5_000, reps: 2 },
-];
+const PLANS: Record<BenchPlan, { count: number; reps: number }[]> = {
+  full: [
+    { count: 10_000, reps: 3 },
+    { count: 100_000, reps: 3 },
+    { count: 200_000, reps: 1 },
+  ],
+  quick: [
+    { count: 1_000, reps: 2 },
+    { count: 5_000, reps: 2 },
+  ],
+  smoke: [
+    { count: 200, reps: 1 },
+    { count: 400, reps: 1 },
+  ],
+};
 
 type Phase = BuildProgress["phase"];
 const PHASES: readonly Phase[] = ["validate", "write", "hash"];
@@ -61,11 +67,11 @@ function buildOnce(file: string, dataDir: string): MeasuredBuild {
 
 export const buildBench: BenchModule = {
   name: "build",
-  async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
+  async run({ plan, dataDir, log }: BenchContext): Promise<BenchSection> {
     const rows: BenchRow[] = [];
     const peaks: number[] = [];
     let headline = "";
-    for (const { count, reps } of quick ? QUICK : FULL) {
+    for (const { count, reps } of PLANS[plan]) {
       const data = dataset(dataDir, count, log);
       const builds: MeasuredBuild[] = [];
       const floors: Measured[] = [];

@@ -9,13 +9,16 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
-import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
+import { provisionBenchKey } from "./bench-servers";
 import { median, mib, node, packageCommand, REPO, runMeasured, type Measured } from "./measure";
-import { benchStateDir, builtRelease, makeCurrent } from "./served-releases";
+import { builtRelease } from "./served-releases";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
 
-const FULL = { sizes: [10_000, 100_000], reps: 3 };
-const QUICK = { sizes: [1_000, 5_000], reps: 1 };
+const PLANS = {
+  full: { sizes: [10_000, 100_000], reps: 3 },
+  quick: { sizes: [1_000, 5_000], reps: 1 },
+  smoke: { sizes: [200, 400], reps: 1 },
+};
 
 const fromJson = (json: Record<string, unknown>): Measured => ({
   seconds: json.seconds as number,
@@ -24,9 +27,9 @@ const fromJson = (json: Record<string, unknown>): Measured => ({
 
 export const clientBench: BenchModule = {
   name: "client",
-  async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
-    const plan = quick ? QUICK : FULL;
-    const persistTo = benchStateDir(dataDir);
+  async run(context: BenchContext): Promise<BenchSection> {
+    const { dataDir, log, rig } = context;
+    const plan = PLANS[context.plan];
     const releases = [];
     for (const count of plan.sizes) releases.push(await builtRelease(dataDir, count, DEFAULT_PART_BYTES, log));
     const scratch = mkdtempSync(path.join(tmpdir(), "bench-client-"));
@@ -34,10 +37,8 @@ export const clientBench: BenchModule = {
     const rows: BenchRow[] = [];
     const summary: string[] = [];
     const peaks: number[] = [];
-    let server: BenchServer | undefined;
     try {
-      log("client: starting wrangler dev (catalog)");
-      server = await startBenchServer("catalog", persistTo, scratch);
+      const server = await rig.server("catalog");
       const { url } = server;
       const key = await provisionBenchKey(server);
       const checkedOut = (bytes: number) => {
@@ -47,7 +48,7 @@ export const clientBench: BenchModule = {
       };
       for (const release of releases) {
         const { bytes, profile_count: profiles } = release.manifest;
-        await makeCurrent(persistTo, release, log);
+        await rig.makeCurrent(release);
         const pulls: Measured[] = [];
         const floors: Measured[] = [];
         for (let rep = 0; rep < plan.reps; rep++) {
@@ -85,7 +86,6 @@ export const clientBench: BenchModule = {
         summary[0] = `client catalog:pull ${profiles.toLocaleString("en")} profiles: ${mbps.toFixed(0)} MB/s (target ≥ 100) = ${(pull / floor).toFixed(2)}× floor time, peak RSS ${mib(peak)} MiB`;
       }
     } finally {
-      await server?.stop();
       rmSync(scratch, { recursive: true, force: true });
     }
     summary.push(

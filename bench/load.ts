@@ -10,6 +10,12 @@ import autocannon from "autocannon";
 import { expectDefined } from "../src/common/expect";
 import { median, perRound } from "./measure";
 
+/**
+ * How long a load runs: `seconds`, or until `requests` responses came back (the smoke plan's loads:
+ * a few responses to report, however slow a loaded machine answers).
+ */
+export type LoadLength = { seconds: number } | { requests: number };
+
 export interface LoadOptions {
   url: string;
   /** Paths to request in turn instead of `url`'s (same origin), e.g. many different profiles. */
@@ -18,7 +24,7 @@ export interface LoadOptions {
   /** GET unless said (e.g. POST with `body`, as an MCP call). */
   method?: "GET" | "POST";
   body?: string;
-  seconds: number;
+  length: LoadLength;
   warmupSeconds: number;
   connections: number;
 }
@@ -48,10 +54,12 @@ export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
 
 class ConnectionErrors extends Error {}
 
+const SAMPLE_MS = 100;
+
 async function measureOnce(options: LoadOptions): Promise<LoadResult> {
-  if (options.warmupSeconds > 0) await run(options, options.warmupSeconds, () => {});
+  if (options.warmupSeconds > 0) await run(options, { seconds: options.warmupSeconds }, () => {});
   const times: number[] = [];
-  const result = await run(options, options.seconds, (ms) => times.push(ms));
+  const result = await run(options, options.length, (ms) => times.push(ms));
   times.sort((a, b) => a - b);
   return {
     requestsPerSecond: times.length / result.duration,
@@ -62,7 +70,7 @@ async function measureOnce(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
-async function run(options: LoadOptions, seconds: number, onTime: (ms: number) => void): Promise<autocannon.Result> {
+async function run(options: LoadOptions, length: LoadLength, onTime: (ms: number) => void): Promise<autocannon.Result> {
   const statuses = new Map<number, number>();
   let instance: autocannon.Instance | undefined;
   const done = new Promise<autocannon.Result>((resolve, reject) => {
@@ -78,7 +86,10 @@ async function run(options: LoadOptions, seconds: number, onTime: (ms: number) =
         ...(options.method && { method: options.method }),
         ...(options.body !== undefined && { body: options.body }),
         connections: options.connections,
-        duration: seconds,
+        ...("requests" in length ? { amount: length.requests } : { duration: length.seconds }),
+        // autocannon stops at its first sample after the end, once a second by default: a 1.5 s
+        // load then ran 2 s. Its per-sample figures are not used here.
+        sampleInt: SAMPLE_MS,
         ...(requests && { requests }),
       },
       (error, result) => (error ? reject(error) : resolve(result)),

@@ -6,12 +6,9 @@
  * the largest size within 1.3× its ratio at the smallest. Also: the publish's D1 load time, and in
  * the same rounds the MCP case (mcp-case.ts): `search_profiles` through /mcp against the same query.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { expectDefined } from "../src/common/expect";
 import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
-import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
+import { provisionBenchKey } from "./bench-servers";
 import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
 import {
   expectSameAnswer,
@@ -26,11 +23,14 @@ import {
 import { median, perRound } from "./measure";
 import { sampledProfiles } from "./serve-lookup";
 import { count, loadRow, ms, times } from "./serve-rows";
-import { benchStateDir, builtRelease, makeCurrent, type BuiltRelease } from "./served-releases";
+import { builtRelease, type BuiltRelease } from "./served-releases";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
 
-const FULL = { sizes: [10_000, 100_000], rounds: 3, seconds: 5, warmupSeconds: 2 };
-const QUICK = { sizes: [1_000], rounds: 1, seconds: 1.5, warmupSeconds: 1 };
+const PLANS = {
+  full: { sizes: [10_000, 100_000], rounds: 3, length: { seconds: 5 }, warmupSeconds: 2 },
+  quick: { sizes: [1_000], rounds: 1, length: { seconds: 1.5 }, warmupSeconds: 1 },
+  smoke: { sizes: [200], rounds: 1, length: { requests: 30 }, warmupSeconds: 0 },
+};
 const CONNECTIONS = 10;
 const TARGET_RATIO = 2;
 const TARGET_GROWTH = 1.3;
@@ -56,81 +56,71 @@ interface SizeFigures {
 
 export const queryBench: BenchModule = {
   name: "query",
-  async run({ quick, sizes, dataDir, log }: BenchContext): Promise<BenchSection> {
-    const plan = { ...(quick ? QUICK : FULL), ...(sizes && { sizes }) };
-    const persistTo = benchStateDir(dataDir);
-    const scratch = mkdtempSync(path.join(tmpdir(), "bench-query-"));
-    const servers: BenchServer[] = [];
-    try {
-      const releases: BuiltRelease[] = [];
-      for (const size of plan.sizes) releases.push(await builtRelease(dataDir, size, DEFAULT_PART_BYTES, log));
-      const ok = await startBenchServer("ok", persistTo, scratch);
-      servers.push(ok);
-      const real = await startBenchServer("catalog", persistTo, scratch);
-      servers.push(real);
-      const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
-      const load = (url: string, paths?: string[]): LoadOptions => ({
-        url,
-        headers: auth,
-        connections: CONNECTIONS,
-        seconds: plan.seconds,
-        warmupSeconds: plan.warmupSeconds,
-        ...(paths ? { paths } : {}),
-      });
-      const figures: SizeFigures[] = [];
-      for (const release of releases) {
-        const published = await makeCurrent(persistTo, release, log);
-        const sample = sampledProfiles(release.dir);
-        const lookups = sample.map(([product, funnel]) => `/v1/profiles/${product}/${funnel}`);
-        const cases: Record<CaseName, string> = {
-          ...CASES,
-          selective: `/v1/profiles?product=${expectDefined(sample[0], "a sampled profile")[0]}`,
-          page50: await pageUrl(real.url, CASES.broad, 50, auth),
-        };
-        for (const url of Object.values(cases)) await expectOk(`${real.url}${url}`, auth);
-        await expectSameAnswer(real.url, auth);
-        log(`query: ${count(release.manifest.profile_count)} profiles`);
-        const loads = await loadRounds(
-          { ...load(`${ok.url}/`), headers: {} },
-          {
-            lookup: load(`${real.url}${lookups[0]}`, lookups),
-            ...(Object.fromEntries(
-              Object.entries(cases).map(([name, url]) => [name, load(`${real.url}${url}`)]),
-            ) as Record<CaseName, LoadOptions>),
-            search: load(`${real.url}${REST_SEARCH}`),
-            mcp: mcpLoad(load(`${real.url}${REST_SEARCH}`)),
-          },
-          plan.rounds,
-          log,
-        );
-        const ratios = Object.fromEntries(
-          (Object.keys(CASES) as CaseName[]).map((name) => [
-            name,
-            median(perRound(loads[name].p50sMs, loads.lookup.p50sMs, (p50, lookup) => p50 / lookup)),
-          ]),
-        ) as Record<CaseName, number>;
-        const size = {
-          profiles: release.manifest.profile_count,
-          loadSeconds: published.query_load_ms / 1000,
-          loads,
-          ratios,
-          mcp: mcpFigures(release.manifest.profile_count, loads.search, loads.mcp),
-        };
-        log(`query: ${summaryOf(size)}`);
-        log(mcpSummary(size.mcp));
-        figures.push(size);
-      }
-      return section(figures);
-    } finally {
-      await Promise.all(servers.map((server) => server.stop()));
-      rmSync(scratch, { recursive: true, force: true });
+  async run(context: BenchContext): Promise<BenchSection> {
+    const { sizes, dataDir, log, rig } = context;
+    const plan = { ...PLANS[context.plan], ...(sizes && { sizes }) };
+    const releases: BuiltRelease[] = [];
+    for (const size of plan.sizes) releases.push(await builtRelease(dataDir, size, DEFAULT_PART_BYTES, log));
+    const [ok, real] = await Promise.all([rig.server("ok"), rig.server("catalog")]);
+    const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
+    const load = (url: string, paths?: string[]): LoadOptions => ({
+      url,
+      headers: auth,
+      connections: CONNECTIONS,
+      length: plan.length,
+      warmupSeconds: plan.warmupSeconds,
+      ...(paths ? { paths } : {}),
+    });
+    const figures: SizeFigures[] = [];
+    for (const release of releases) {
+      const published = await rig.makeCurrent(release);
+      const sample = sampledProfiles(release.dir);
+      const lookups = sample.map(([product, funnel]) => `/v1/profiles/${product}/${funnel}`);
+      const cases: Record<CaseName, string> = {
+        ...CASES,
+        selective: `/v1/profiles?product=${expectDefined(sample[0], "a sampled profile")[0]}`,
+        page50: await pageUrl(real.url, CASES.broad, 50, auth),
+      };
+      for (const url of Object.values(cases)) await expectOk(`${real.url}${url}`, auth);
+      await expectSameAnswer(real.url, auth);
+      log(`query: ${count(release.manifest.profile_count)} profiles`);
+      const loads = await loadRounds(
+        { ...load(`${ok.url}/`), headers: {} },
+        {
+          lookup: load(`${real.url}${lookups[0]}`, lookups),
+          ...(Object.fromEntries(
+            Object.entries(cases).map(([name, url]) => [name, load(`${real.url}${url}`)]),
+          ) as Record<CaseName, LoadOptions>),
+          search: load(`${real.url}${REST_SEARCH}`),
+          mcp: mcpLoad(load(`${real.url}${REST_SEARCH}`)),
+        },
+        plan.rounds,
+        log,
+      );
+      const ratios = Object.fromEntries(
+        (Object.keys(CASES) as CaseName[]).map((name) => [
+          name,
+          median(perRound(loads[name].p50sMs, loads.lookup.p50sMs, (p50, lookup) => p50 / lookup)),
+        ]),
+      ) as Record<CaseName, number>;
+      const size = {
+        profiles: release.manifest.profile_count,
+        loadSeconds: published.query_load_ms / 1000,
+        loads,
+        ratios,
+        mcp: mcpFigures(release.manifest.profile_count, loads.search, loads.mcp),
+      };
+      log(`query: ${summaryOf(size)}`);
+      log(mcpSummary(size.mcp));
+      figures.push(size);
     }
+    return section(figures);
   },
 };
 
 /**
  * The pinned URL of page `n` (limit 20) of a query, by following `next`; its last page when it has
- * fewer (the quick bench's small catalogs).
+ * fewer (the quick and smoke benches' small catalogs).
  */
 async function pageUrl(origin: string, first: string, n: number, headers: Record<string, string>) {
   let url = first;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only build,serve] [--sizes 10000] [--data-dir DIR] [--report FILE]`
+ * `npm run bench [-- --quick | --smoke] [--only build,serve] [--sizes 10000] [--data-dir DIR] [--report FILE]`
  *
  * Runs the benchmark modules (bench/modules.ts), writes bench/out/report.md and prints a
  * summary. Every figure is a ratio against a floor measured in the same run on the same machine.
@@ -9,17 +9,21 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { expectDefined } from "../src/common/expect";
+import { BenchRig } from "./bench-rig";
 import { BENCH_MODULES } from "./modules";
 import { REPO } from "./measure";
-import type { BenchSection } from "./types";
+import type { BenchPlan, BenchSection } from "./types";
 
-const HELP = `Usage: npm run bench [-- --quick] [--only NAMES] [--sizes COUNTS] [--data-dir DIR] [--report FILE]
+const HELP = `Usage: npm run bench [-- --quick | --smoke] [--only NAMES] [--sizes COUNTS] [--data-dir DIR] [--report FILE]
 
 Measures every benchmark module (${BENCH_MODULES.map((m) => m.name).join(", ")}) against floors measured in the
 same run, writes bench/out/report.md and prints a summary.
 
 Options:
-  --quick          small sizes and few runs (< 2 minutes): the test suite's smoke check
+  --quick          small sizes (1k and 5k, sync at 2k) and short loads, to compare a change (≈ 4 minutes)
+  --smoke          the least that runs every module and prints every line (a few hundred profiles,
+                   loads of 30 requests; ≈ 2 minutes): the test suite's check that the harness
+                   works, its figures meaningless
   --only <names>   comma-separated modules to run
   --sizes <counts> comma-separated profile counts instead of a module's own (query, d1load), e.g. 10000
   --data-dir <dir> where generated catalogs are cached (default: <tmp>/readiness-catalog-bench)
@@ -35,6 +39,7 @@ const parseBenchArgs = () =>
   parseArgs({
     options: {
       quick: { type: "boolean", default: false },
+      smoke: { type: "boolean", default: false },
       only: { type: "string" },
       sizes: { type: "string" },
       "data-dir": { type: "string" },
@@ -53,6 +58,8 @@ if (args.help) {
   process.stdout.write(`${HELP}\n`);
   process.exit(0);
 }
+if (args.quick && args.smoke) usage("--quick and --smoke are two plans: give one");
+const plan: BenchPlan = args.smoke ? "smoke" : args.quick ? "quick" : "full";
 const only = args.only?.split(",").map((s) => s.trim());
 const unknown = only?.filter((name) => !BENCH_MODULES.some((m) => m.name === name)) ?? [];
 if (unknown.length)
@@ -68,9 +75,17 @@ const started = new Date();
 const oneMinuteLoad = () => expectDefined(loadavg()[0], "the 1-minute load average");
 const loadBefore = oneMinuteLoad();
 const sections: BenchSection[] = [];
-for (const module of modules) {
-  log(`${module.name}…`);
-  sections.push(await module.run({ quick: args.quick, ...(sizes && { sizes }), dataDir, log }));
+const rig = new BenchRig(dataDir, log);
+try {
+  for (const module of modules) {
+    log(`${module.name}…`);
+    sections.push(await module.run({ plan, rig, ...(sizes && { sizes }), dataDir, log }));
+  }
+} catch (error) {
+  // What the servers printed is usually the reason (e.g. a worker that failed to load).
+  throw new Error(`${error instanceof Error ? error.message : String(error)}\n${rig.serverLogs()}`, { cause: error });
+} finally {
+  await rig.close();
 }
 
 // The load average says how much else ran on the machine meanwhile (ratios absorb some of it).
@@ -83,9 +98,9 @@ const table = (s: BenchSection) =>
     ...s.rows.map((r) => `| ${s.columns.map((c) => String(r[c] ?? "")).join(" | ")} |`),
   ].join("\n");
 const report = [
-  `# Benchmark report${args.quick ? " (quick)" : ""}`,
+  `# Benchmark report${plan === "full" ? "" : ` (${plan})`}`,
   "",
-  `${started.toISOString()} · ${machine} · \`npm run bench${args.quick ? " -- --quick" : ""}\``,
+  `${started.toISOString()} · ${machine} · \`npm run bench${plan === "full" ? "" : ` -- --${plan}`}\``,
   "",
   ...sections.flatMap((s) => [
     `## ${s.title}`,

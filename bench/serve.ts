@@ -10,125 +10,124 @@
  * - one profile by scope and by id (many different ones) against the manifest request, at both
  *   sizes (serve-lookup.ts).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { expectDefined } from "../src/common/expect";
 import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
 import { admissionKeys, admissionLoads, admissionRows, admissionSummary, type FarCase } from "./admission-cases";
-import {
-  provisionBenchKey,
-  rssBytes,
-  startBenchServer,
-  workerPid,
-  type BenchServer,
-  type ServerKind,
-} from "./bench-servers";
+import { provisionBenchKey, rssBytes, workerPid, type BenchServer } from "./bench-servers";
 import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
 import { measureDocument, type DocumentFigures } from "./serve-document";
 import { count, loadRow, mib, ms, signed, times } from "./serve-rows";
 import { lookupRows, lookupSummary, measureLookups, type LookupFigures } from "./serve-lookup";
-import { benchStateDir, builtRelease, makeCurrent, type BuiltRelease } from "./served-releases";
+import { builtRelease, type BuiltRelease } from "./served-releases";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
 
-const FULL = { documents: [10_000, 100_000], rounds: 3, seconds: 5, warmupSeconds: 2, downloads: 3 };
-const QUICK = { documents: [1_000, 5_000], rounds: 1, seconds: 1.5, warmupSeconds: 1, downloads: 2 };
 /**
- * Small parts, so that a part request measures the edge path (auth, limiter, lookups), not bandwidth.
- * Its own profile count: a release id names content, not layout, so no document size may reuse it.
+ * `rateProfiles`: the release the part requests read, in small parts, so that a part request
+ * measures the edge path (auth, limiter, lookups), not bandwidth. Its own profile count: a release
+ * id names content, not layout, so no document size may reuse it.
  */
-const RATE_RELEASE = { profiles: 500, partBytes: 16 * 1024 };
+const PLANS = {
+  full: {
+    documents: [10_000, 100_000],
+    rateProfiles: 500,
+    rounds: 3,
+    length: { seconds: 5 },
+    warmupSeconds: 2,
+    downloads: 3,
+  },
+  quick: {
+    documents: [1_000, 5_000],
+    rateProfiles: 500,
+    rounds: 1,
+    length: { seconds: 1.5 },
+    warmupSeconds: 1,
+    downloads: 2,
+  },
+  smoke: {
+    documents: [200, 400],
+    rateProfiles: 100,
+    rounds: 1,
+    length: { requests: 30 },
+    warmupSeconds: 0,
+    downloads: 1,
+  },
+};
+const RATE_PART_BYTES = 16 * 1024;
 const RATE_PART = 1;
 const CONNECTIONS = 10;
 const LIMITER_OFF = { "Bench-Limiter": "off" };
 
 export const serveBench: BenchModule = {
   name: "serve",
-  async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
-    const plan = quick ? QUICK : FULL;
-    const persistTo = benchStateDir(dataDir);
-    const scratch = mkdtempSync(path.join(tmpdir(), "bench-serve-"));
-    const servers: BenchServer[] = [];
-    const start = async (kind: ServerKind) => {
-      log(`serve: starting wrangler dev (${kind})`);
-      const server = await startBenchServer(kind, persistTo, scratch);
-      servers.push(server);
-      return server;
-    };
-    const stop = async (server: BenchServer) => {
-      servers.splice(servers.indexOf(server), 1);
-      await server.stop();
-    };
-    try {
-      const rateRelease = await builtRelease(dataDir, RATE_RELEASE.profiles, RATE_RELEASE.partBytes, log);
-      const documentReleases: BuiltRelease[] = [];
-      for (const count of plan.documents)
-        documentReleases.push(await builtRelease(dataDir, count, DEFAULT_PART_BYTES, log));
+  async run(context: BenchContext): Promise<BenchSection> {
+    const { dataDir, log, rig } = context;
+    const plan = PLANS[context.plan];
+    const rateRelease = await builtRelease(dataDir, plan.rateProfiles, RATE_PART_BYTES, log);
+    const documentReleases: BuiltRelease[] = [];
+    for (const count of plan.documents)
+      documentReleases.push(await builtRelease(dataDir, count, DEFAULT_PART_BYTES, log));
 
-      // The floor runs beside every measured server and is loaded in turn with it, round by round,
-      // so that whatever else the machine does hits floor and figure alike.
-      const ok = await start("ok");
-      const okPid = workerPid(ok);
-      const okRssBefore = rssBytes(okPid);
-      const load = (url: string, headers: Record<string, string> = {}): LoadOptions => ({
-        url,
-        headers,
-        connections: CONNECTIONS,
-        seconds: plan.seconds,
-        warmupSeconds: plan.warmupSeconds,
-      });
-      const rounds = <K extends string>(subjects: Record<K, LoadOptions>) =>
-        loadRounds(load(`${ok.url}/`), subjects, plan.rounds, log);
+    // The floor runs beside every measured server and is loaded in turn with it, round by round,
+    // so that whatever else the machine does hits floor and figure alike.
+    // Both started at once, so that what one start waits for overlaps the other's work.
+    const [ok, real] = await Promise.all([rig.server("ok"), rig.server("catalog")]);
+    const okPid = workerPid(ok);
+    const okRssBefore = rssBytes(okPid);
+    const load = (url: string, headers: Record<string, string> = {}): LoadOptions => ({
+      url,
+      headers,
+      connections: CONNECTIONS,
+      length: plan.length,
+      warmupSeconds: plan.warmupSeconds,
+    });
+    const rounds = <K extends string>(subjects: Record<K, LoadOptions>) =>
+      loadRounds(load(`${ok.url}/`), subjects, plan.rounds, log);
 
-      const real = await start("catalog");
-      const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
-      const farKeys = await admissionKeys(real);
-      const documents: DocumentFigures[] = [];
-      const lookups: LookupFigures[] = [];
-      for (const release of documentReleases) {
-        await makeCurrent(persistTo, release, log);
-        log(`serve: /v1/catalog of ${release.manifest.profile_count} profiles`);
-        documents.push(await measureDocument(real, release.manifest, auth, plan.downloads));
-        log(`serve: profile lookups in ${release.manifest.profile_count} profiles`);
-        lookups.push(await measureLookups(real, release, auth, load, rounds));
-      }
-      await makeCurrent(persistTo, rateRelease, log);
-      const edge = await rounds({
-        part: load(`${real.url}/v1/catalog/parts/${RATE_PART}`, auth),
-        manifest: load(`${real.url}/v1/releases/current`, auth),
-      });
-      await stop(real);
-
-      const bench = await start("limiter-switch");
-      const url = `${bench.url}/v1/catalog/parts/${RATE_PART}`;
-      await expectLimiter(url, auth, true);
-      await expectLimiter(url, { ...auth, ...LIMITER_OFF }, false);
-      const far = await admissionLoads(url, farKeys, (headers) => load(url, headers));
-      const { on, off, floor, ...farLoads } = await rounds({
-        on: load(url, auth),
-        off: load(url, { ...auth, ...LIMITER_OFF }),
-        ...far,
-      });
-      const limiter = { on, off, floor };
-      // The harness's own memory growth, for scale: workerd under wrangler dev grows with every request, even for "ok".
-      // Over a long run wrangler dev may replace the floor's workerd process; its growth then has no
-      // before and after of one process, so it is not reported rather than failing the whole bench.
-      const okRssAfter = sameWorkerd(ok, okPid) ? rssBytes(okPid) : undefined;
-      const harnessGrowthPerRequest =
-        okRssAfter === undefined
-          ? undefined
-          : (okRssAfter - okRssBefore) / (edge.floor.requests + limiter.floor.requests);
-      return section({ documents, lookups, edge, limiter, far: farLoads, harnessGrowthPerRequest });
-    } catch (error) {
-      // What the servers printed is usually the reason (e.g. a worker that failed to load).
-      const logs = servers
-        .map((server) => `--- wrangler dev ${server.url} ---\n${server.log().slice(-4000)}`)
-        .join("\n");
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs}`, { cause: error });
-    } finally {
-      await Promise.all(servers.map((server) => server.stop()));
-      rmSync(scratch, { recursive: true, force: true });
+    const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
+    const farKeys = await admissionKeys(real);
+    const documents: DocumentFigures[] = [];
+    const lookups: LookupFigures[] = [];
+    for (const release of documentReleases) {
+      await rig.makeCurrent(release);
+      log(`serve: /v1/catalog of ${release.manifest.profile_count} profiles`);
+      documents.push(await measureDocument(real, release.manifest, auth, plan.downloads));
+      log(`serve: profile lookups in ${release.manifest.profile_count} profiles`);
+      lookups.push(await measureLookups(real, release, auth, load, rounds));
     }
+    await rig.makeCurrent(rateRelease);
+    const edge = await rounds({
+      part: load(`${real.url}/v1/catalog/parts/${RATE_PART}`, auth),
+      manifest: load(`${real.url}/v1/releases/current`, auth),
+    });
+    // It stops the real worker, which shares its state.
+    const bench = await rig.server("limiter-switch");
+    const url = `${bench.url}/v1/catalog/parts/${RATE_PART}`;
+    await expectLimiter(url, auth, true);
+    await expectLimiter(url, { ...auth, ...LIMITER_OFF }, false);
+    const far = await admissionLoads(url, farKeys, (headers) => load(url, headers));
+    const { on, off, floor, ...farLoads } = await rounds({
+      on: load(url, auth),
+      off: load(url, { ...auth, ...LIMITER_OFF }),
+      ...far,
+    });
+    const limiter = { on, off, floor };
+    // The harness's own memory growth, for scale: workerd under wrangler dev grows with every request, even for "ok".
+    // Over a long run wrangler dev may replace the floor's workerd process; its growth then has no
+    // before and after of one process, so it is not reported rather than failing the whole bench.
+    const okRssAfter = sameWorkerd(ok, okPid) ? rssBytes(okPid) : undefined;
+    const harnessGrowthPerRequest =
+      okRssAfter === undefined
+        ? undefined
+        : (okRssAfter - okRssBefore) / (edge.floor.requests + limiter.floor.requests);
+    return section({
+      rateProfiles: plan.rateProfiles,
+      documents,
+      lookups,
+      edge,
+      limiter,
+      far: farLoads,
+      harnessGrowthPerRequest,
+    });
   },
 };
 
@@ -144,6 +143,7 @@ async function expectLimiter(url: string, headers: Record<string, string>, limit
 }
 
 interface Measured {
+  rateProfiles: number;
   documents: DocumentFigures[];
   lookups: LookupFigures[];
   edge: Record<"part" | "manifest" | "floor", RoundedLoad>;
@@ -161,8 +161,9 @@ function sameWorkerd(server: BenchServer, pid: number): boolean {
   }
 }
 
-function section({ documents, lookups, edge, limiter, far, harnessGrowthPerRequest }: Measured): BenchSection {
-  const partLabel = `GET /v1/catalog/parts/${RATE_PART} (${RATE_RELEASE.partBytes / 1024} KiB part)`;
+function section(measured: Measured): BenchSection {
+  const { rateProfiles, documents, lookups, edge, limiter, far, harnessGrowthPerRequest } = measured;
+  const partLabel = `GET /v1/catalog/parts/${RATE_PART} (${RATE_PART_BYTES / 1024} KiB part)`;
   const rows: BenchRow[] = [
     {
       ...loadRow('bare Hono worker: GET / → "ok" (floor)', edge.floor),
@@ -195,8 +196,8 @@ function section({ documents, lookups, edge, limiter, far, harnessGrowthPerReque
       `loaded by autocannon (${CONNECTIONS} connections, after a warm-up; rounds of floor then figures, medians) from the bench process. ` +
       "Every request carries a live API key whose rate limit the operator API raised (as `npm run operator -- limits` does), " +
       "so the limiter runs on every request and admits them all. " +
-      `Floor: a bare Hono worker answering "ok" (bench/workers/ok.ts) under the same harness. Parts come from a ${count(RATE_RELEASE.profiles)}-profile release cut into ` +
-      `${RATE_RELEASE.partBytes / 1024} KiB parts, so a part request measures the edge path rather than bandwidth. ` +
+      `Floor: a bare Hono worker answering "ok" (bench/workers/ok.ts) under the same harness. Parts come from a ${count(rateProfiles)}-profile release cut into ` +
+      `${RATE_PART_BYTES / 1024} KiB parts, so a part request measures the edge path rather than bandwidth. ` +
       "The limiter's cost: a bench-only worker (bench/workers/limiter-switch.ts) serving the same route with and without `rateLimit()`. " +
       "The same worker puts every SubjectGuard 50 or 150 ms of round trip away on request (bench/workers/far-guard.ts: half the delay each way of every RPC), " +
       "for a key with admission leases and a strict key (one SubjectGuard RPC per request), one key per case. " +

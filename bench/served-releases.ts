@@ -1,16 +1,13 @@
 /**
  * Releases for the serve and client benchmarks: a generated dataset (datasets.ts) built by the real
  * build (`buildCatalog`) once per part size and cached in the data directory, then published with
- * the real publish (`publishRelease`) into the bench's persisted state. Publishing a release that
- * is already stored uploads nothing; it verifies and makes it current again.
+ * the real publish (`publishRelease`, in bench-rig.ts) into the bench's persisted state. Publishing a
+ * release that is already stored uploads nothing; it verifies and makes it current again.
  */
 import { existsSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { buildCatalog } from "../src/node/catalog/build/build";
-import { openDeploymentStorage } from "../src/node/local/deployment-storage";
 import { openReleaseDir } from "../src/node/catalog/release-dir";
-import { publishRelease, type PublishResult } from "../src/node/catalog/publish";
-import { applyLocalMigrations } from "../src/node/local/d1-migrations";
 import type { Manifest } from "../src/common/catalog/manifest";
 import { DEFAULT_INDEX_PAGE_BYTES } from "../src/common/catalog/profile-index";
 import { dataset } from "./datasets";
@@ -51,24 +48,4 @@ export async function builtRelease(
   }
   const release = openReleaseDir(cached);
   return { dir: release.dir, manifest: release.manifest as Manifest };
-}
-
-/** Makes `release` current in the persisted state `persistTo` (a running wrangler dev sees it at once). */
-export async function makeCurrent(
-  persistTo: string,
-  release: BuiltRelease,
-  log: (line: string) => void,
-): Promise<PublishResult> {
-  log(await applyLocalMigrations({ persistTo }));
-  const opened = await openDeploymentStorage({ persistTo });
-  try {
-    const result = await publishRelease(opened.storage, openReleaseDir(release.dir));
-    log(
-      `${result.release_id} current (${result.parts_uploaded} of ${result.parts} parts uploaded; ` +
-        `${result.query_rows_loaded} query rows loaded in ${(result.query_load_ms / 1000).toFixed(1)} s)`,
-    );
-    return result;
-  } finally {
-    await opened.dispose();
-  }
 }

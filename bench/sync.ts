@@ -13,18 +13,21 @@ import path from "node:path";
 import { expectDefined } from "../src/common/expect";
 import { createCatalogClient, type SyncResult } from "../packages/client/src/node.js";
 import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
-import { provisionBenchKey, startBenchServer, type BenchServer } from "./bench-servers";
+import { provisionBenchKey } from "./bench-servers";
 import { changedRelease } from "./changed-dataset";
 import { median, mib } from "./measure";
-import { benchStateDir, builtRelease, makeCurrent } from "./served-releases";
-import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
+import { builtRelease } from "./served-releases";
+import type { BenchContext, BenchModule, BenchPlan, BenchRow, BenchSection } from "./types";
 
-const FULL = { count: 100_000, percents: [1, 10], reps: 2 };
-const QUICK = { count: 2_000, percents: [1, 10], reps: 1 };
+const PLANS = {
+  full: { count: 100_000, percents: [1, 10], reps: 2 },
+  quick: { count: 2_000, percents: [1, 10], reps: 1 },
+  smoke: { count: 200, percents: [1], reps: 1 },
+};
 
 /** The plan, its profile count overridden by BENCH_SYNC_PROFILES (e.g. 10000 to compare changes quickly). */
-function planOf(quick: boolean) {
-  const plan = quick ? QUICK : FULL;
+function planOf(name: BenchPlan) {
+  const plan = PLANS[name];
   const count = Number(process.env.BENCH_SYNC_PROFILES ?? plan.count);
   if (!Number.isSafeInteger(count) || count < 100) throw new Error("BENCH_SYNC_PROFILES: a whole number ≥ 100");
   return { ...plan, count };
@@ -54,9 +57,8 @@ async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; cpuS
 
 export const syncBench: BenchModule = {
   name: "sync",
-  async run({ quick, dataDir, log }: BenchContext): Promise<BenchSection> {
-    const plan = planOf(quick);
-    const persistTo = benchStateDir(dataDir);
+  async run({ plan: name, dataDir, log, rig }: BenchContext): Promise<BenchSection> {
+    const plan = planOf(name);
     const base = await builtRelease(dataDir, plan.count, DEFAULT_PART_BYTES, log);
     const changed = [];
     for (const percent of plan.percents)
@@ -64,21 +66,20 @@ export const syncBench: BenchModule = {
     const scratch = mkdtempSync(path.join(tmpdir(), "bench-sync-"));
     const rows: BenchRow[] = [];
     const summary: string[] = [];
-    let server: BenchServer | undefined;
     try {
-      // Every release published (its D1 rows loaded) before wrangler dev starts: a load beside a
-      // running server is slow and its proxy connection broke at 10k profiles.
-      for (const release of [base, ...changed.map((c) => c.release)]) await makeCurrent(persistTo, release, log);
-      log("sync: starting wrangler dev (catalog)");
-      server = await startBenchServer("catalog", persistTo, scratch);
+      // Every release published (its D1 rows loaded) while no wrangler dev runs over the state: a
+      // load beside a running server is slow and its proxy connection broke at 10k profiles.
+      // Base last: the old copy.
+      await rig.stop("catalog");
+      for (const release of [...changed.map((c) => c.release), base]) await rig.makeCurrent(release);
+      const server = await rig.server("catalog");
       const client = createCatalogClient({ baseUrl: server.url, apiKey: await provisionBenchKey(server) });
       const oldCopy = path.join(scratch, "old.json");
-      await makeCurrent(persistTo, base, log);
       await client.download(oldCopy);
       for (const { percent, release } of changed) {
         const { bytes } = release.manifest;
-        await makeCurrent(persistTo, base, log);
-        await makeCurrent(persistTo, release, log); // publish computes the changes from base
+        await rig.makeCurrent(base);
+        await rig.makeCurrent(release); // publish computes the changes from base
         const fulls: number[] = [];
         const syncs: number[] = [];
         const fullCpu: number[] = [];
@@ -138,7 +139,6 @@ export const syncBench: BenchModule = {
         );
       }
     } finally {
-      await server?.stop();
       rmSync(scratch, { recursive: true, force: true });
     }
     return {

@@ -3,9 +3,19 @@
  * figures *and* its floor in the same run, so a noisy machine still gives comparable ratios.
  * Register a module in bench/modules.ts.
  */
+import type { BenchRig } from "./bench-rig";
+
+/**
+ * How much to measure: `full` for the figures in docs/performance.md; `quick` small sizes and few
+ * runs, to compare a change; `smoke` the least that still runs every module and prints every
+ * report line, for the test suite (its figures mean nothing: loads of a few requests).
+ */
+export type BenchPlan = "full" | "quick" | "smoke";
+
 export interface BenchContext {
-  /** Small sizes, few repetitions: the smoke check in the test suite (< 2 minutes). */
-  quick: boolean;
+  plan: BenchPlan;
+  /** The persisted state and the `wrangler dev` servers the modules share (bench-rig.ts). */
+  rig: BenchRig;
   /** Profile counts to measure instead of the module's own (`--sizes`; modules that take sizes). */
   sizes?: number[];
   /** Scratch space for generated catalogs and builds (reused between runs). */

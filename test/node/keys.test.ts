@@ -15,7 +15,8 @@ import { runScript } from "../e2e/support/scripts";
 const keys = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) =>
   runScript("operator.ts", args, options);
 
-describe("usage", () => {
+// Each a CLI process of its own that reads no state: they run at once.
+describe("usage", { concurrent: true }, () => {
   it.each([
     [[], /no command given/],
     [["frobnicate"], /unknown command: frobnicate/],
@@ -74,13 +75,12 @@ describe("usage", () => {
   });
 
   it("npm run keys, its former name, still runs it for one release and says so on stderr", async () => {
-    const help = await runScript("keys.ts", ["--help"]);
+    const [help, usage] = await Promise.all([runScript("keys.ts", ["--help"]), runScript("keys.ts", ["frobnicate"])]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: npm run operator");
     expect(help.stderr).toBe(
       "keys: `npm run keys` is deprecated and goes in the next release: use `npm run operator`\n",
     );
-    const usage = await runScript("keys.ts", ["frobnicate"]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/^keys: `npm run keys` is deprecated[^\n]*\noperator: unknown command: frobnicate\n/);
   });
@@ -222,14 +222,13 @@ describe("against running servers (as started by npm start)", () => {
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/404 key_not_found/)]);
   });
 
-  it("rotation over real HTTP: create a key with the old one, both work, revoke the old with the new", {
-    timeout: 60_000,
-  }, async () => {
+  /** A new account on the sandbox, made through the CLI: its id. */
+  async function sandboxAccount(email: string): Promise<string> {
     const run = await keys([
       "accounts",
       "create",
       "--email",
-      "rotate@example.test",
+      email,
       "--password",
       "long enough password",
       "--env",
@@ -237,7 +236,14 @@ describe("against running servers (as started by npm start)", () => {
       "--json",
       ...where,
     ]);
-    const { id } = JSON.parse(run.stdout) as { id: string };
+    expect(run.code, run.stderr).toBe(0);
+    return (JSON.parse(run.stdout) as { id: string }).id;
+  }
+
+  it("rotation over real HTTP: create a key with the old one, both work, revoke the old with the new", {
+    timeout: 60_000,
+  }, async () => {
+    const id = await sandboxAccount("rotate@example.test");
     const old = JSON.parse((await keys(["create", "--account", id, "--mode", "test", "--json", ...where])).stdout) as {
       id: string;
       secret: string;
@@ -264,20 +270,7 @@ describe("against running servers (as started by npm start)", () => {
   });
 
   it("--env sandbox acts on the sandbox only", { timeout: 60_000 }, async () => {
-    const run = await keys([
-      "accounts",
-      "create",
-      "--email",
-      "sandbox-only@example.test",
-      "--password",
-      "long enough password",
-      "--env",
-      "sandbox",
-      "--json",
-      ...where,
-    ]);
-    expect(run.code, run.stderr).toBe(0);
-    const { id } = JSON.parse(run.stdout) as { id: string };
+    const id = await sandboxAccount("sandbox-only@example.test");
     const production = await keys(["accounts", "list", "--env", "production", "--json", ...where]);
     expect((JSON.parse(production.stdout) as { id: string }[]).map((a) => a.id)).not.toContain(id);
   });

@@ -1,6 +1,9 @@
 /**
  * catalog:publish and catalog:rollback as an operator runs them, against a temp --persist-to state
- * read back through wrangler's platform proxy (the same state `wrangler dev` would serve).
+ * read back through wrangler's platform proxy (the same state `wrangler dev` would serve). Each CLI
+ * run starts Node, tsx and a workerd: a test that needs releases already published starts from a
+ * copy of a state published once, in process, and the tests run at once, a block at a time (each
+ * has a state of its own).
  */
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -9,7 +12,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCatalog, type BuildResult } from "../../src/node/catalog/build/build";
 import { openDeploymentStorage } from "../../src/node/local/deployment-storage";
-import { readCurrent } from "../../src/node/catalog/publish";
+import { publishRelease, readCurrent } from "../../src/node/catalog/publish";
+import { openReleaseDir } from "../../src/node/catalog/release-dir";
 import { runScript } from "../e2e/support/scripts";
 
 const TSX_CLI = path.resolve("node_modules/tsx/dist/cli.mjs");
@@ -18,6 +22,9 @@ const PROFILES = path.resolve("data/profiles");
 let dir: string;
 let a: BuildResult;
 let b: BuildResult;
+/** States where `a` is current, and where `b` is, after `a`: copied by the tests that start there. */
+let publishedA: string;
+let publishedAB: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "catalog-publish-cli-"));
@@ -26,10 +33,30 @@ beforeAll(async () => {
   for (const file of readdirSync(PROFILES).slice(1)) cpSync(path.join(PROFILES, file), path.join(subset, file));
   a = await buildCatalog({ input: PROFILES, outDir: path.join(dir, "dist"), partBytes: 7919 });
   b = await buildCatalog({ input: subset, outDir: path.join(dir, "dist"), partBytes: 7919 });
-});
+  publishedA = await publishedState("published-a", [a]);
+  publishedAB = path.join(dir, "published-ab");
+  cpSync(publishedA, publishedAB, { recursive: true });
+  await publishedState("published-ab", [b]);
+}, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const stateDir = (name: string) => path.join(dir, name);
+/** A state of its own for a test, copied from `template`. */
+const copyOf = (template: string, name: string) => {
+  cpSync(template, stateDir(name), { recursive: true });
+  return stateDir(name);
+};
+
+/** Publishes `releases` in turn into the state `name` with the engine, in process: setup, not the subject. */
+async function publishedState(name: string, releases: BuildResult[]): Promise<string> {
+  const opened = await openDeploymentStorage({ persistTo: stateDir(name) });
+  try {
+    for (const release of releases) await publishRelease(opened.storage, openReleaseDir(release.releaseDir));
+  } finally {
+    await opened.dispose();
+  }
+  return stateDir(name);
+}
 const publish = (release: string, state: string, ...args: string[]) =>
   runScript("catalog-publish.ts", ["--release", release, "--persist-to", state, ...args]);
 const rollback = (id: string, state: string, ...args: string[]) =>
@@ -47,16 +74,16 @@ async function currentOf(state: string, environment?: string) {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // Each CLI run starts workerd through wrangler's platform proxy: seconds each on a busy machine.
-const CLI_TIMEOUT = { timeout: 180_000 };
+const CLI_BLOCK = { timeout: 180_000 };
 
-describe("with npm start running (its record names its state)", CLI_TIMEOUT, () => {
+describe("with npm start running (its record names its state)", CLI_BLOCK, () => {
   const record = (persistTo: string) => {
     const file = path.join(dir, `npm-start-${path.basename(persistTo)}.json`);
     writeFileSync(file, JSON.stringify({ pid: process.pid, persistTo, ports: { production: 1, sandbox: 2 } }));
     return { NPM_START_FILE: file };
   };
 
-  it("without --persist-to, publishes to the state npm start serves and says so", async () => {
+  it.concurrent("without --persist-to, publishes to the state npm start serves and says so", async () => {
     const state = stateDir("running");
     const run = await runScript("catalog-publish.ts", ["--release", a.releaseDir], { env: record(state) });
     expect(run.code, run.stderr).toBe(0);
@@ -64,7 +91,7 @@ describe("with npm start running (its record names its state)", CLI_TIMEOUT, () 
     expect((await currentOf(state))?.release_id).toBe(a.manifest.release_id);
   });
 
-  it("with --persist-to elsewhere, acts there and names both places", async () => {
+  it.concurrent("with --persist-to elsewhere, acts there and names both places", async () => {
     const running = stateDir("served");
     const other = stateDir("elsewhere");
     const run = await runScript("catalog-publish.ts", ["--release", b.releaseDir, "--persist-to", other], {
@@ -75,19 +102,19 @@ describe("with npm start running (its record names its state)", CLI_TIMEOUT, () 
     expect((await currentOf(other))?.release_id).toBe(b.manifest.release_id);
   });
 
-  it("a record whose process is gone is ignored", async () => {
+  it.concurrent("a record whose process is gone is ignored", async () => {
     const state = stateDir("gone");
     const file = path.join(dir, "npm-start-gone.json");
     writeFileSync(file, JSON.stringify({ pid: 2 ** 22 + 17, persistTo: state, ports: {} }));
-    const run = await runScript("catalog-rollback.ts", ["--list", "--persist-to", stateDir("noop")], {
+    const run = await runScript("catalog-rollback.ts", ["--list", "--persist-to", stateDir("gone-list")], {
       env: { NPM_START_FILE: file },
     });
     expect(run.stderr).not.toContain("npm start");
   });
 });
 
-describe("catalog:publish", CLI_TIMEOUT, () => {
-  it("publishes into the local state, then publishing again is a no-op", async () => {
+describe("catalog:publish", CLI_BLOCK, () => {
+  it.concurrent("publishes into the local state, then publishing again is a no-op", async () => {
     const state = stateDir("noop");
     const segments = a.manifest.index!.reduce((sum, index) => sum + index.segments.length, 0);
     const first = await publish(a.releaseDir, state);
@@ -103,9 +130,8 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     expect(await currentOf(state)).toEqual({ release_id: a.manifest.release_id, previous: [] });
   });
 
-  it("an upload interrupted midway leaves the previous release current; running it again finishes", async () => {
-    const state = stateDir("interrupted");
-    expect((await publish(a.releaseDir, state)).code).toBe(0);
+  it.concurrent("an upload interrupted midway leaves the previous release current; running it again finishes", async () => {
+    const state = copyOf(publishedA, "interrupted");
     // Part 5 goes missing mid-upload (as if the disk or the connection failed there).
     const part = path.join(b.releaseDir, "parts", "5");
     renameSync(part, `${part}.away`);
@@ -123,9 +149,8 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     expect(finished.stdout).toContain(`now current (was ${a.manifest.release_id})`);
   });
 
-  it("Ctrl-C mid-upload exits 130 saying what was uploaded and that a rerun finishes; the rerun does", async () => {
-    const state = stateDir("ctrl-c");
-    expect((await publish(a.releaseDir, state)).code).toBe(0);
+  it.concurrent("Ctrl-C mid-upload exits 130 saying what was uploaded and that a rerun finishes; the rerun does", async () => {
+    const state = copyOf(publishedA, "ctrl-c");
     const many = await buildCatalog({
       input: path.join(dir, "subset"),
       outDir: path.join(dir, "dist-small-parts"),
@@ -162,7 +187,7 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     expect(rerun.stdout).toContain(`now current (was ${a.manifest.release_id})`);
   });
 
-  it("--env sandbox publishes to the sandbox's own bindings, not production's", async () => {
+  it.concurrent("--env sandbox publishes to the sandbox's own bindings, not production's", async () => {
     const state = stateDir("sandbox");
     const run = await publish(a.releaseDir, state, "--env", "sandbox");
     expect(run.code, run.stderr).toBe(0);
@@ -171,7 +196,7 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     expect(await currentOf(state)).toBeNull();
   });
 
-  it.each([
+  it.concurrent.each([
     [[], "--release <dir> is required"],
     [["--release", "."], "holds no manifest.json"],
     [["--release", "x", "--remote", "--persist-to", "y"], "cannot be combined with --remote"],
@@ -183,7 +208,7 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     expect(run.stderr).toContain("Usage: npm run catalog:publish");
   });
 
-  it("--remote stops before any network call until `npm run deploy` has recorded the namespace ids, saying so", async () => {
+  it.concurrent("--remote stops before any network call until `npm run deploy` has recorded the namespace ids, saying so", async () => {
     // A copy of wrangler.toml where no deploy ever ran (no .wrangler/deploy next to it).
     const config = path.join(stateDir("never-deployed"), "wrangler.toml");
     mkdirSync(path.dirname(config), { recursive: true });
@@ -204,18 +229,16 @@ describe("catalog:publish", CLI_TIMEOUT, () => {
     expect(run.stderr).toContain(path.join(path.dirname(config), ".wrangler", "deploy", "sandbox.wrangler.json"));
   });
 
-  it("--help → exit 0", async () => {
+  it.concurrent("--help → exit 0", async () => {
     const run = await runScript("catalog-publish.ts", ["--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Exit codes:");
   });
 });
 
-describe("catalog:rollback", CLI_TIMEOUT, () => {
-  it("lists the kept releases with when, how many profiles, how big and which is current; refuses an unknown one", async () => {
-    const state = stateDir("rollback");
-    expect((await publish(a.releaseDir, state)).code).toBe(0);
-    expect((await publish(b.releaseDir, state)).code).toBe(0);
+describe("catalog:rollback", CLI_BLOCK, () => {
+  it.concurrent("lists the kept releases with when, how many profiles, how big and which is current; refuses an unknown one", async () => {
+    const state = copyOf(publishedAB, "rollback");
 
     const list = await runScript("catalog-rollback.ts", ["--list", "--persist-to", state]);
     expect(list.code, list.stderr).toBe(0);
@@ -236,10 +259,8 @@ describe("catalog:rollback", CLI_TIMEOUT, () => {
     );
   });
 
-  it("says which way it moved: back to the older release, then forward to the newer one", async () => {
-    const state = stateDir("rollback-both-ways");
-    expect((await publish(a.releaseDir, state)).code).toBe(0);
-    expect((await publish(b.releaseDir, state)).code).toBe(0);
+  it.concurrent("says which way it moved: back to the older release, then forward to the newer one", async () => {
+    const state = copyOf(publishedAB, "rollback-both-ways");
     const where = `local production (${state}/v3)`;
 
     const back = await rollback(a.manifest.release_id.slice(7), state);
@@ -261,7 +282,7 @@ describe("catalog:rollback", CLI_TIMEOUT, () => {
     expect((await currentOf(state))?.release_id).toBe(b.manifest.release_id);
   });
 
-  it("a malformed id → exit 2", async () => {
+  it.concurrent("a malformed id → exit 2", async () => {
     const run = await rollback("latest", stateDir("malformed"));
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--release-id "latest" is not a release id');
