@@ -19,8 +19,7 @@ import { openSqliteDb } from "./sqlite-db";
 import { count } from "./serve-rows";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
 
-const FULL = [10_000, 100_000];
-const QUICK = [1_000];
+const SIZES = { full: [10_000, 100_000], quick: [1_000], smoke: [200] };
 const TARGET_SECONDS = 60;
 const TARGET_PROFILES = 100_000;
 
@@ -116,10 +115,10 @@ const seconds = (value: number) => value.toFixed(1);
 
 export const d1LoadBench: BenchModule = {
   name: "d1load",
-  async run({ quick, sizes, dataDir, log }: BenchContext): Promise<BenchSection> {
+  async run({ plan, sizes, dataDir, log }: BenchContext): Promise<BenchSection> {
     const rows: BenchRow[] = [];
     const summary: string[] = [];
-    for (const size of sizes ?? (quick ? QUICK : FULL)) {
+    for (const size of sizes ?? SIZES[plan]) {
       const release = await builtRelease(dataDir, size, DEFAULT_PART_BYTES, log);
       const nodeOnly = await loadInto(NOTHING_DB, release.dir);
       const floor = await loadIntoSqlite(dataDir, size, release.dir);

@@ -51,7 +51,7 @@ it("npm run bench -- --smoke writes a report with the build, serve, client and s
     /^client catalog:pull [\d,]+ profiles: \d+ MB\/s \(target ≥ 100\) = [\d.]+× floor time, peak RSS \d+ MiB$/m,
   );
   expect(result.stdout).toMatch(
-    /^d1load 1,000: [\d.]+ s; in batch [\d.]+ s, prepare\/bind [\d.]+ s; SQLite in process [\d.]+ s, Node alone [\d.]+ s$/m,
+    /^d1load [\d,]+: [\d.]+ s; in batch [\d.]+ s, prepare\/bind [\d.]+ s; SQLite in process [\d.]+ s, Node alone [\d.]+ s$/m,
   );
   const markdown = readFileSync(report, "utf8");
   expect(markdown).toContain("# Benchmark report (smoke)");
