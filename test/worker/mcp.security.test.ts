@@ -137,16 +137,15 @@ describe("/oauth/register: dynamic client registration", () => {
     expect((await env.OAUTH_KV.list({ prefix: "client:" })).keys.length).toBe(before);
   });
 
-  // The library refuses most unsafe URIs itself, with a generic description, before our stricter
-  // check (redirect-uri.ts) runs; ours names the rule for what the library lets through.
+  // Our check (redirect-uri.ts) runs before the library's, so each refusal names the rule broken.
   it.each([
-    ["a relative URI", ["/callback"], /^Invalid redirect URI$/],
-    ["a fragment", ["https://app.example/callback#x"], /^Invalid redirect URI$/],
-    ["user credentials", ["https://user:pass@app.example/callback"], /^Invalid redirect URI$/],
-    ["a data: URI", ["data:text/html,hi"], /^Invalid redirect URI$/],
-    ["plain http off loopback", ["http://app.example/cb"], /must use https, or http on a loopback host/],
-    ["a number", [42], /redirect_uris: array must contain only strings/],
-    ["a space", ["https://app.example/call back"], /^redirect_uris: the redirect URI contains spaces/],
+    ["a relative URI", ["/callback"], /^redirect_uris\[0\]: the redirect URI is not an absolute URL$/],
+    ["a fragment", ["https://app.example/callback#x"], /^redirect_uris\[0\]: .*must not contain a fragment/],
+    ["user credentials", ["https://user:pass@app.example/callback"], /must not contain user credentials$/],
+    ["a data: URI", ["data:text/html,hi"], /^redirect_uris\[0\]: the data: scheme is not allowed/],
+    ["plain http off loopback", ["http://app.example/cb"], /plain http is only allowed on a loopback host/],
+    ["a number", [42], /^redirect_uris\[0\]: a redirect URI must be a string$/],
+    ["a space", ["https://app.example/call back"], /^redirect_uris\[0\]: the redirect URI contains spaces/],
     ["11 URIs", Array.from({ length: 11 }, (_, i) => `https://app.example/cb${i}`), /^at most 10 redirect_uris$/],
   ])("refuses %s in redirect_uris with invalid_client_metadata, storing nothing", async (_, uris, reason) => {
     const before = (await env.OAUTH_KV.list({ prefix: "client:" })).keys.length;
@@ -156,6 +155,21 @@ describe("/oauth/register: dynamic client registration", () => {
     expect(body.error).toBe("invalid_client_metadata");
     expect(body.error_description).toMatch(reason);
     expect((await env.OAUTH_KV.list({ prefix: "client:" })).keys.length).toBe(before);
+  });
+
+  it("names every problem of the metadata in one refusal", async () => {
+    const res = await register({
+      ...PUBLIC_CLIENT,
+      token_endpoint_auth_method: "client_secret_basic",
+      redirect_uris: ["https://app.example/cb", "/relative", "https://app.example/cb#x"],
+    });
+    expect(res.status).toBe(400);
+    const { error_description: description } = await res.json<{ error_description: string }>();
+    expect(description.split("; ")).toEqual([
+      expect.stringMatching(/^token_endpoint_auth_method must be "none"/),
+      "redirect_uris[1]: the redirect URI is not an absolute URL",
+      "redirect_uris[2]: a redirect URI must not contain a fragment (RFC 6749 §3.1.2)",
+    ]);
   });
 
   it("limits registrations per address (429 with Retry-After), then stores nothing", async () => {

@@ -15,31 +15,40 @@ export const CLIENT_REGISTRATION_ENDPOINT = "/oauth/register";
 export const CLIENT_REGISTRATION_TTL_SECONDS = 7 * 24 * 3600;
 const MAX_REDIRECT_URIS = 10;
 
-const refuse = (description: string): ClientRegistrationCallbackResult => ({
+type Refusal = Required<Pick<ClientRegistrationCallbackResult, "code" | "description" | "status">>;
+
+const refuse = (description: string): Refusal => ({
   code: "invalid_client_metadata",
   description,
   status: 400,
 });
 
-/** Runs after the library parsed the metadata and before it stores the client. */
+/**
+ * Every reason the metadata cannot be registered here, in one description, or undefined. Run by
+ * registration-endpoint.ts on the request's JSON before the library sees it (the library's own
+ * checks would answer first, with a generic "Invalid redirect URI"), and by the library after it
+ * parsed the metadata, before it stores the client.
+ */
 export function checkRegistration({
   clientMetadata,
 }: {
   clientMetadata: Record<string, unknown>;
-}): ClientRegistrationCallbackResult | undefined {
-  const method = clientMetadata.token_endpoint_auth_method;
-  if (method !== "none")
-    return refuse(
+}): Refusal | undefined {
+  const problems: string[] = [];
+  if (clientMetadata.token_endpoint_auth_method !== "none")
+    problems.push(
       'token_endpoint_auth_method must be "none": only public clients with PKCE register here (confidential clients: ask an operator)',
     );
   const uris = clientMetadata.redirect_uris;
-  if (!Array.isArray(uris) || uris.length === 0) return refuse("redirect_uris must list at least one URI");
-  if (uris.length > MAX_REDIRECT_URIS) return refuse(`at most ${MAX_REDIRECT_URIS} redirect_uris`);
-  for (const uri of uris) {
-    const problem = typeof uri === "string" ? redirectUriProblem(uri) : "a redirect URI must be a string";
-    if (problem) return refuse(`redirect_uris: ${problem}`);
+  if (!Array.isArray(uris) || uris.length === 0) problems.push("redirect_uris must list at least one URI");
+  else {
+    if (uris.length > MAX_REDIRECT_URIS) problems.push(`at most ${MAX_REDIRECT_URIS} redirect_uris`);
+    uris.forEach((uri: unknown, index) => {
+      const problem = typeof uri === "string" ? redirectUriProblem(uri) : "a redirect URI must be a string";
+      if (problem) problems.push(`redirect_uris[${index}]: ${problem}`);
+    });
   }
-  return undefined;
+  return problems.length ? refuse(problems.join("; ")) : undefined;
 }
 
 export const dynamicRegistrationOptions = {

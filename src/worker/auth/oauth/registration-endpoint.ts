@@ -3,14 +3,15 @@
  * caller cannot fill OAUTH_KV: each address may register 10 clients an hour, and the deployment
  * 1000 a week (the TTL of an unused registration), each a GCRA budget in a SubjectGuard admitting
  * directly. Every attempt counts, valid or not. Refusals are RFC 6749 §5.2 JSON, 429 with
- * Retry-After; what is registered and refused otherwise: dynamic-registration.ts.
+ * Retry-After; what is registered and refused otherwise: dynamic-registration.ts, whose check runs
+ * here first so a refusal names every rule broken (the library's own checks say less).
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { clientAddressOf } from "../../limits/ip-throttle";
 import type { RatePolicy } from "../../limits/gcra";
 import { retryAfterSeconds } from "../../limits/headers";
-import { CLIENT_REGISTRATION_TTL_SECONDS } from "./dynamic-registration";
+import { CLIENT_REGISTRATION_TTL_SECONDS, checkRegistration } from "./dynamic-registration";
 import { oauthErrorResponse, serveProtocol } from "./token-endpoint";
 
 export const REGISTRATIONS_PER_ADDRESS: RatePolicy = { rate: 10 / 3600, burst: 10 };
@@ -44,5 +45,17 @@ export async function registrationEndpoint(c: Context<AppEnv>): Promise<Response
       return response;
     }
   }
+  const refused = await refusedMetadata(c.req.raw);
+  if (refused) return oauthErrorResponse(refused.code, refused.description, refused.status);
   return serveProtocol(c, c.req.raw);
+}
+
+/** Our refusal of the request's metadata, when it is a JSON object; anything else is the library's to answer. */
+async function refusedMetadata(request: Request) {
+  const metadata: unknown = await request
+    .clone()
+    .json()
+    .catch(() => undefined);
+  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return undefined;
+  return checkRegistration({ clientMetadata: metadata as Record<string, unknown> });
 }
