@@ -86,36 +86,36 @@ export const syncBench: BenchModule = {
         const syncCpu: number[] = [];
         const durables: number[] = [];
         let synced: SyncResult | undefined;
+        // Each timed call starts in the same state: the copies it starts from made before the
+        // round, the output of the call before it removed. (The kernel's share still depends on
+        // what ran before: on this machine a sync after a full pull spent 1.0-1.3 s in the kernel
+        // writing its 493 MiB, one after another sync 0.3 s; docs/performance.md, "Sync".)
         for (let rep = 0; rep < plan.reps; rep++) {
-          const fullDir = path.join(scratch, `full-${percent}-${rep}`);
-          mkdirSync(fullDir);
+          const dir = (kind: string) => path.join(scratch, `${kind}-${percent}-${rep}`);
+          for (const kind of ["full", "sync", "durable"]) mkdirSync(dir(kind));
+          for (const kind of ["sync", "durable"]) copyFileSync(oldCopy, path.join(dir(kind), "catalog.json"));
           log(`sync: ${percent} % changed, full pull ${rep + 1}/${plan.reps}`);
-          const full = await timed(() => client.download(path.join(fullDir, "catalog.json")));
+          const full = await timed(() => client.download(path.join(dir("full"), "catalog.json")));
           fulls.push(full.seconds);
           fullCpu.push(full.cpuSeconds);
-          const syncDir = path.join(scratch, `sync-${percent}-${rep}`);
-          mkdirSync(syncDir);
-          copyFileSync(oldCopy, path.join(syncDir, "catalog.json"));
+          const pulled = await sha256Of(full.value.path);
+          rmSync(dir("full"), { recursive: true, force: true });
           log(`sync: ${percent} % changed, sync ${rep + 1}/${plan.reps}`);
-          const sync = await timed(() => client.sync(syncDir));
+          const sync = await timed(() => client.sync(dir("sync")));
           syncs.push(sync.seconds);
           syncCpu.push(sync.cpuSeconds);
           synced = sync.value;
-          // The same sync flushed to the disk before its rename (`durable: true`): the disk's share.
-          const durableDir = path.join(scratch, `durable-${percent}-${rep}`);
-          mkdirSync(durableDir);
-          copyFileSync(oldCopy, path.join(durableDir, "catalog.json"));
-          log(`sync: ${percent} % changed, durable sync ${rep + 1}/${plan.reps}`);
-          durables.push((await timed(() => client.sync(durableDir, { durable: true }))).seconds);
-          rmSync(durableDir, { recursive: true, force: true });
-          const [a, b] = [await sha256Of(path.join(fullDir, "catalog.json")), await sha256Of(synced.path)];
-          if (a !== b || a !== release.manifest.sha256)
+          const got = await sha256Of(synced.path);
+          if (got !== pulled || got !== release.manifest.sha256)
             throw new Error(
-              `sync: the synced copy (${b}) is not the release (${release.manifest.sha256}, pulled ${a})`,
+              `sync: the synced copy (${got}) is not the release (${release.manifest.sha256}, pulled ${pulled})`,
             );
           if (synced.mode !== "changes") throw new Error(`sync: fell back to a full download (${synced.reason})`);
-          rmSync(fullDir, { recursive: true, force: true });
-          rmSync(syncDir, { recursive: true, force: true });
+          rmSync(dir("sync"), { recursive: true, force: true });
+          // The same sync flushed to the disk before its rename (`durable: true`): the disk's share.
+          log(`sync: ${percent} % changed, durable sync ${rep + 1}/${plan.reps}`);
+          durables.push((await timed(() => client.sync(dir("durable"), { durable: true }))).seconds);
+          rmSync(dir("durable"), { recursive: true, force: true });
         }
         const [full, sync] = [median(fulls), median(syncs)];
         const last = expectDefined(synced, "a sync: plan.reps is at least one");
