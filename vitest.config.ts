@@ -38,9 +38,10 @@ export default defineConfig({
   test: {
     reporters: ["default", "json"],
     // Vitest's default is one worker less than the cores: on a 2-core machine, one, so the whole
-    // suite ran one file at a time (650 s). Most of a file's time is spent waiting for the processes
-    // it starts (wrangler, workerd, the CLIs), so at least two files run at once.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // suite ran one file at a time (650 s). Much of a file's time is spent waiting for the processes
+    // it starts (wrangler, workerd, the CLIs) and for its own start-up, so one file more than the
+    // cores runs at once: on 2 cores, 3 (with 2, no file ran for 159 s of a 588 s CI run).
+    maxWorkers: Math.max(3, availableParallelism() + 1),
     outputFile: { json: "test-results/vitest.json" },
     // `npm run coverage`: line coverage of the Node side (the node project runs in Node, where V8
     // coverage works; the worker's tests run inside workerd, where it does not). Per file and per
