@@ -109,7 +109,7 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // Files run two at a time like the other projects': each has its own free ports, its own
+          // Files run at once like the other projects' (three on 2 cores): each has its own free ports, its own
           // --persist-to state and its own Chromium. One at a time, they ran after every other file,
           // alone, with one core idle (in a CI run, e2e took 920 of the 1582 s, one file at a time).
         },
