@@ -32,8 +32,7 @@ export interface SliceSink {
 export class SequentialReader {
   private current: Chunk = { start: 0, bytes: new Uint8Array(0) };
   private ahead: Promise<Chunk> | undefined;
-  /** Buffers free to read into, and those handed on, each free once the sink has released `until` bytes. */
-  private readonly free: Uint8Array[] = [];
+  /** Buffers read and handed on, oldest first, each free again once the sink has released `until` bytes. */
   private readonly retired: { buffer: Uint8Array; until: number }[] = [];
   private allocated = 0;
 
@@ -90,8 +89,6 @@ export class SequentialReader {
   private async buffer(): Promise<Uint8Array> {
     const fresh = () => new Uint8Array(new SharedArrayBuffer(this.chunkBytes));
     if (!this.sink) return fresh();
-    const free = this.free.pop();
-    if (free) return free;
     if (this.allocated < POOLED_CHUNKS) {
       this.allocated++;
       return fresh();
