@@ -4,6 +4,7 @@
  */
 import { createExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
+import { expectDefined } from "../../../src/common/expect";
 import app from "../../../src/worker/index";
 import { sharedTestKey } from "../auth-fixtures";
 
@@ -31,4 +32,9 @@ async function withTestKey(request: Request): Promise<Request> {
 
 export function api(path: string, init?: RequestInit): Promise<Response> {
   return apiFetch(new Request(new URL(path, API_ORIGIN), init));
+}
+
+/** The value of the header `name` of `res`; throws naming the header when the response has none. */
+export function headerOf(res: Response, name: string): string {
+  return expectDefined(res.headers.get(name), `a ${name} header on the ${res.status} response`);
 }

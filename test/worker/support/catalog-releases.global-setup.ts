@@ -8,6 +8,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { buildCatalog } from "../../../src/node/catalog/build/build";
 import { generateProfiles } from "../../../src/node/catalog/build/generator";
+import { expectDefined } from "../../../src/common/expect";
 import { INDEX_NAMES, type IndexName } from "../../../src/common/catalog/profile-index";
 import {
   GENERATED_PROFILES,
@@ -35,7 +36,9 @@ export default async function setup(project: TestProject) {
     };
     /** The sample profiles and `funnels` more, all of one product (ndjson). */
     const wide = (name: string, funnels: number) => {
-      const template = JSON.parse(readFileSync(path.join(PROFILES, files[0]!), "utf8")) as {
+      const template = JSON.parse(
+        readFileSync(path.join(PROFILES, expectDefined(files[0], "a sample profile")), "utf8"),
+      ) as {
         agent_readiness_profile_id: string;
         scope: object;
       };
@@ -60,7 +63,8 @@ export default async function setup(project: TestProject) {
         (file) => JSON.parse(readFileSync(path.join(PROFILES, file), "utf8")) as Record<string, unknown>,
       );
       const kept = profiles.filter((_, i) => !EDITED.removed.includes(i));
-      for (const i of EDITED.retested) profiles[i]!.last_tested_at = "2026-11-24T09:30:00.125Z";
+      for (const i of EDITED.retested)
+        expectDefined(profiles[i], `sample profile ${i}`).last_tested_at = "2026-11-24T09:30:00.125Z";
       for (let i = 0; i < EDITED.added; i++) {
         kept.push({
           ...profiles[1],
@@ -94,9 +98,10 @@ export default async function setup(project: TestProject) {
       const index = Object.fromEntries(
         INDEX_NAMES.map((name) => [
           name,
-          manifest
-            .index!.find((i) => i.name === name)!
-            .segments.map((segment) => read("index", name, String(segment.index))),
+          expectDefined(
+            manifest.index?.find((i) => i.name === name),
+            `the ${name} index in the manifest`,
+          ).segments.map((segment) => read("index", name, String(segment.index))),
         ]),
       ) as Record<IndexName, string[]>;
       return { manifest, parts, index };

@@ -3,6 +3,7 @@
  * document's `data` is RFC 8785 JSON, whose elements are exactly `JSON.stringify` of their parsed
  * values, one after another with a comma between.
  */
+import { expectDefined } from "../../../src/common/expect";
 import type { TestRelease } from "./releases";
 
 export interface DocumentProfile {
@@ -34,4 +35,12 @@ export function documentProfiles(release: TestRelease): DocumentProfile[] {
     offset += bytes.length + 1;
     return located;
   });
+}
+
+/** Profile `index` of the release's document (negative counts from the end); throws if there is none. */
+export function documentProfile(release: TestRelease, index: number): DocumentProfile {
+  return expectDefined(
+    documentProfiles(release).at(index),
+    `profile ${index} in the document of ${release.manifest.release_id}`,
+  );
 }

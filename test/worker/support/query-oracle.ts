@@ -4,6 +4,7 @@
  * code of the worker's. The query tests compare every answer with it.
  */
 import type { Profile } from "../../../src/common/catalog/schema";
+import { expectDefined } from "../../../src/common/expect";
 import { documentProfiles } from "./document-profiles";
 import type { TestRelease } from "./releases";
 
@@ -41,7 +42,7 @@ export function valuesOf(p: Profile, name: string): string[] {
     visibility: () => p.publication.visibility,
   };
   if (name === "signal") return [...new Set(p.stages.map((s) => s.primary_finding.signal_code))];
-  return [one[name]!()];
+  return [expectDefined(one[name], `a filter or facet named ${name}`)()];
 }
 
 function matchesText(p: Profile, q: string): boolean {
@@ -84,7 +85,7 @@ export function oracleQuery(all: OracleProfile[], params: Record<string, string>
     last_tested_at: (a, b) => tested(a) - tested(b),
     "-last_tested_at": (a, b) => tested(b) - tested(a),
   };
-  const by = keys[params.sort ?? "catalog"]!;
+  const by = expectDefined(keys[params.sort ?? "catalog"], `a sort named ${params.sort}`);
   return matches.sort((a, b) => by(a.profile, b.profile) || catalog(a.profile, b.profile));
 }
 

@@ -1,7 +1,8 @@
 /** The test releases, decoded inside workerd, and publishing them into the real local R2/KV. */
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
-import type { Manifest } from "../../../src/common/catalog/manifest";
+import { expectDefined } from "../../../src/common/expect";
+import type { Manifest, ReleaseIndex } from "../../../src/common/catalog/manifest";
 import { publishRelease, type PublishResult, type ReleaseStorage } from "../../../src/node/catalog/publish";
 import { INDEX_NAMES, type IndexName } from "../../../src/common/catalog/profile-index";
 import type { TestReleaseName } from "./provided-releases";
@@ -19,12 +20,35 @@ export function testRelease(name: TestReleaseName): TestRelease {
   const provided = inject("catalogReleases")[name];
   const parts = provided.parts.map(fromBase64);
   const document = new Uint8Array(provided.manifest.bytes);
-  for (const [index, part] of parts.entries()) document.set(part, provided.manifest.parts[index]!.offset);
+  for (const [index, part] of parts.entries()) document.set(part, manifestPart(provided.manifest, index).offset);
   const index = Object.fromEntries(INDEX_NAMES.map((name) => [name, provided.index[name].map(fromBase64)])) as Record<
     IndexName,
     Uint8Array[]
   >;
   return { manifest: provided.manifest, parts, index, document };
+}
+
+/** The manifest's entry for part `index`; throws if the release has no such part. */
+export function manifestPart(manifest: Manifest, index: number): Manifest["parts"][number] {
+  return expectDefined(manifest.parts[index], `part ${index} in the manifest of ${manifest.release_id}`);
+}
+
+/** The bytes of part `index`; throws if the release has no such part. */
+export function partBytes(release: TestRelease, index: number): Uint8Array {
+  return expectDefined(release.parts[index], `the bytes of part ${index} of ${release.manifest.release_id}`);
+}
+
+/** The bytes of segment `index` of the release's `name` index; throws if there is no such segment. */
+export function indexSegmentBytes(release: TestRelease, name: IndexName, index: number): Uint8Array {
+  return expectDefined(
+    release.index[name][index],
+    `segment ${index} of the ${name} index of ${release.manifest.release_id}`,
+  );
+}
+
+/** The manifest's release index; throws for a manifest without one (a release from before lookups). */
+export function releaseIndex(manifest: Manifest): ReleaseIndex[] {
+  return expectDefined(manifest.index, `an index in the manifest of ${manifest.release_id}`);
 }
 
 /** The worker's own bindings, as publish.ts sees them. */
@@ -41,8 +65,8 @@ export function publish(
     storage,
     {
       manifest: release.manifest,
-      readPart: async (index) => release.parts[index]!,
-      readIndexSegment: async (name, index) => release.index[name][index]!,
+      readPart: async (index) => partBytes(release, index),
+      readIndexSegment: async (name, index) => indexSegmentBytes(release, name, index),
     },
     options,
   );
