@@ -20,11 +20,12 @@ import {
 } from "../../packages/client/src/index.js";
 import { canonicalJson } from "../../src/node/catalog/canonical";
 import { documentPrefix } from "../../src/common/catalog/digest";
+import { expectDefined } from "../../src/common/expect";
 import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
 import { sharedTestKey } from "./auth-fixtures";
 import app from "../../src/worker/index";
 import { API_ORIGIN } from "./support/api";
-import { publish, testRelease, type TestRelease } from "./support/releases";
+import { manifestPart, partBytes, publish, testRelease, type TestRelease } from "./support/releases";
 import { resetStorage } from "./support/reset-storage";
 
 const base = testRelease("base");
@@ -128,8 +129,8 @@ describe("the client package in a Worker", () => {
 
   it("a part altered in storage fails verification before any profile that ends in it is yielded", async () => {
     await publish(base);
-    const altered = new Uint8Array(base.parts[2]!);
-    altered[100]! ^= 0x01;
+    const altered = new Uint8Array(partBytes(base, 2));
+    altered.set([expectDefined(altered[100], "byte 100 of part 2") ^ 0x01], 100);
     const key = storageKeys.part(hexOf(base.manifest.release_id), 2);
     await env.RELEASES.put(key, altered);
     // The worker's part cache (src/worker/catalog/part-cache.ts) may hold the original bytes.
@@ -137,7 +138,7 @@ describe("the client package in a Worker", () => {
     const { seen, error } = await collect((await client()).profiles());
     expect(error).toBeInstanceOf(CatalogVerificationError);
     expect(String(error)).toContain("part 2 does not match");
-    expect(seen).toEqual(profilesOf(base).slice(0, profilesEndingBefore(base, base.manifest.parts[2]!.offset)));
+    expect(seen).toEqual(profilesOf(base).slice(0, profilesEndingBefore(base, manifestPart(base.manifest, 2).offset)));
   });
 
   it("an abort stops the stream at once with an AbortError, and fetches nothing more", async () => {
@@ -174,18 +175,20 @@ describe.runIf(lookupRoutes)("profile() against the real lookup routes", () => {
   it("finds a profile by scope and by id, current and pinned, with its release and document range", async () => {
     await publish(base);
     const client = createCatalogClient({ baseUrl: API_ORIGIN, apiKey: await sharedTestKey(), fetch: workerFetch });
-    for (const expected of [profiles[0]!, profiles[7]!, profiles.at(-1)!]) {
+    for (const at of [0, 7, -1]) {
+      const expected = expectDefined(profiles.at(at), `profile ${at} of the base release`);
       const byScope = await client.profile(expected.scope.product.key, expected.scope.funnel.key);
       expect(byScope.profile).toEqual(expected);
       expect(byScope.releaseId).toBe(base.manifest.release_id);
-      const { first, last } = byScope.documentRange!;
+      const { first, last } = expectDefined(byScope.documentRange, "the found profile's range in the document");
       expect(JSON.parse(new TextDecoder().decode(base.document.subarray(first, last + 1)))).toEqual(expected);
       expect(
         (await client.profile(expected.agent_readiness_profile_id, { release: base.manifest.release_id })).profile,
       ).toEqual(expected);
     }
     await publish(smaller);
-    const pinned = await client.profile(profiles.at(-1)!.agent_readiness_profile_id, {
+    const last = expectDefined(profiles.at(-1), "the last profile of the base release");
+    const pinned = await client.profile(last.agent_readiness_profile_id, {
       release: base.manifest.release_id,
     });
     expect(pinned.releaseId).toBe(base.manifest.release_id);

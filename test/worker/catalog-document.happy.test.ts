@@ -2,8 +2,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { contentDigestOf } from "../../src/common/catalog/digest";
+import { expectDefined } from "../../src/common/expect";
 import { api, apiWithBindings } from "./support/api";
-import { publish, testRelease } from "./support/releases";
+import { manifestPart, publish, testRelease } from "./support/releases";
 import { recordingBinding } from "./support/recording-binding";
 
 const release = testRelease("base");
@@ -70,13 +71,14 @@ describe("conditional requests (RFC 9110 §13)", () => {
 
 describe("byte ranges (RFC 9110 §14)", () => {
   const size = manifest.bytes;
-  const boundary = manifest.parts[1]!.offset;
+  const boundary = manifestPart(manifest, 1).offset;
+  const part3Start = manifestPart(manifest, 3).offset;
   const cases: [string, number, number][] = [
     ["bytes=0-0", 0, 0],
     ["bytes=0-99", 0, 99],
     [`bytes=${boundary - 10}-${boundary + 9}`, boundary - 10, boundary + 9], // spans parts 0 and 1
     [`bytes=${boundary}-${boundary + manifest.part_bytes - 1}`, boundary, boundary + manifest.part_bytes - 1], // exactly part 1
-    [`bytes=100-${manifest.parts[3]!.offset + 5}`, 100, manifest.parts[3]!.offset + 5], // spans four parts
+    [`bytes=100-${part3Start + 5}`, 100, part3Start + 5], // spans four parts
     [`bytes=${size - 50}-`, size - 50, size - 1],
     ["bytes=-120", size - 120, size - 1],
     [`bytes=${size - 1}-${size + 1000}`, size - 1, size - 1], // last position clamped to the size
@@ -149,7 +151,7 @@ describe("what each answer reads from R2", () => {
     expect(await bytesOf(await apiWithBindings(bindings, "/v1/catalog"))).toEqual(document);
     expect(calls).toEqual(manifest.parts.map((part) => `get releases/${hex}/parts/${part.index}`));
     calls.length = 0;
-    const start = manifest.parts[2]!.offset + 5;
+    const start = manifestPart(manifest, 2).offset + 5;
     await bytesOf(
       await apiWithBindings(bindings, "/v1/catalog", { headers: { Range: `bytes=${start}-${start + 10}` } }),
     );
@@ -186,13 +188,13 @@ describe("a client that stops reading (issue 24, item 11)", () => {
   it("is logged at debug with the bytes sent, not as an error", async () => {
     const lines = await logsDuring(async (lines) => {
       const res = await api("/v1/catalog");
-      const reader = res.body!.getReader();
+      const reader = expectDefined(res.body, "the document's body").getReader();
       await reader.read();
       await reader.cancel();
       await until(() => lines.debug.length > 0);
     });
     expect(lines.error).toEqual([]);
-    const line = JSON.parse(lines.debug[0]!);
+    const line = JSON.parse(expectDefined(lines.debug[0], "a debug line"));
     expect(line).toMatchObject({
       level: "debug",
       message: "catalog stream closed by the client",
@@ -216,7 +218,10 @@ describe("a client that stops reading (issue 24, item 11)", () => {
       await res.arrayBuffer().catch(() => {});
       await until(() => lines.error.length > 0);
     });
-    expect(JSON.parse(lines.error[0]!)).toMatchObject({ level: "error", bytes_sent: manifest.parts[2]!.offset });
+    expect(JSON.parse(expectDefined(lines.error[0], "an error line"))).toMatchObject({
+      level: "error",
+      bytes_sent: manifestPart(manifest, 2).offset,
+    });
     expect(lines.debug).toEqual([]);
   });
 });

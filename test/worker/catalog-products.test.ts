@@ -4,11 +4,12 @@
  * serves it; bounded pages followed through `next`, across leaves and segments of the index.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { api } from "./support/api";
+import { expectDefined } from "../../src/common/expect";
+import { api, headerOf } from "./support/api";
 import { documentProfiles } from "./support/document-profiles";
 import { expectProblem } from "./support/problems";
 import { WIDE_PRODUCT } from "./support/provided-releases";
-import { publish, testRelease, type TestRelease } from "./support/releases";
+import { publish, releaseIndex, testRelease, type TestRelease } from "./support/releases";
 
 const base = testRelease("base");
 const wide = testRelease("wide");
@@ -91,36 +92,37 @@ describe("a product's profiles", () => {
     expect(res.headers.get("cache-control")).toBe("private, no-cache, no-transform");
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
     expect(res.headers.get("content-digest")).toBe(`sha-256=:${btoa(String.fromCharCode(...digest))}:`);
-    const again = await api(path, { headers: { "If-None-Match": res.headers.get("etag")! } });
+    const again = await api(path, { headers: { "If-None-Match": headerOf(res, "etag") } });
     expect(again.status).toBe(304);
     const head = await api(path, { method: "HEAD" });
     expect([head.status, head.headers.get("etag"), await head.text()]).toEqual([200, res.headers.get("etag"), ""]);
-    expect((await api(res.headers.get("content-location")!)).headers.get("cache-control")).toBe(
+    expect((await api(headerOf(res, "content-location"))).headers.get("cache-control")).toBe(
       "private, max-age=31536000, immutable, no-transform",
     );
   });
 
   it("an href serves the profile whose digest the listing gives", async () => {
-    const [entry] = (await (await api("/v1/products/willow-translate-api/profiles")).json<Page>()).profiles;
-    const res = await api(entry!.href);
-    expect(new Uint8Array(await res.arrayBuffer()).length).toBe(entry!.length);
-    expect(res.headers.get("etag")).toBe(`"${entry!.sha256}"`);
+    const [first] = (await (await api("/v1/products/willow-translate-api/profiles")).json<Page>()).profiles;
+    const entry = expectDefined(first, "a profile listed for willow-translate-api");
+    const res = await api(entry.href);
+    expect(new Uint8Array(await res.arrayBuffer()).length).toBe(entry.length);
+    expect(res.headers.get("etag")).toBe(`"${entry.sha256}"`);
     expect(res.headers.get("catalog-document-range")).toBe(
-      `bytes ${entry!.offset}-${entry!.offset + entry!.length - 1}/${base.manifest.bytes}`,
+      `bytes ${entry.offset}-${entry.offset + entry.length - 1}/${base.manifest.bytes}`,
     );
   });
 
   it(`pages hold at most 100 profiles; following next lists all 250 funnels of a product once, in order`, async () => {
     const pages = await allPages(`/v1/releases/${wide.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles`);
     expect(pages.map((page) => page.profiles.length)).toEqual([100, 100, 50]);
-    expect(pages[0]!.next).toBe(
+    expect(pages[0]?.next).toBe(
       `/v1/releases/${wide.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles?after=funnel-099`,
     );
     expect(pages.flatMap((page) => page.profiles)).toEqual(await expectedListing(wide, WIDE_PRODUCT.key));
   });
 
   it("small index pages: a page stops after three leaves, and next goes on across leaves and segments", async () => {
-    const { segments } = wideSmallPages.manifest.index![0]!;
+    const { segments } = expectDefined(releaseIndex(wideSmallPages.manifest)[0], "the first index of the release");
     expect(segments.length).toBeGreaterThan(5);
     const pages = await allPages(
       `/v1/releases/${wideSmallPages.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles`,

@@ -6,14 +6,15 @@
 import { describe, expect, it } from "vitest";
 import { accountWithKey, bearer, call } from "./auth-fixtures";
 import { api } from "./support/api";
-import { documentProfiles } from "./support/document-profiles";
+import { expectDefined } from "../../src/common/expect";
+import { documentProfile } from "./support/document-profiles";
 import { expectProblem } from "./support/problems";
 import { publish, testRelease } from "./support/releases";
 import { resetStorage } from "./support/reset-storage";
 
 const release = testRelease("base");
 const { release_id } = release.manifest;
-const profile = documentProfiles(release)[0]!;
+const profile = documentProfile(release, 0);
 const unknownId = "arp_zzzzzzzzzzzzzzzzzzzzzzzzzz";
 
 describe("nothing published yet", () => {
@@ -28,7 +29,7 @@ describe("nothing published yet", () => {
 describe("with a release", () => {
   it("404 profile_not_found names the release it looked in, current and pinned, by scope and by id", async () => {
     await publish(release);
-    const misses = [
+    const misses: [path: string, what: string][] = [
       [
         `/v1/profiles/${profile.productKey}/no-such-funnel`,
         `for product "${profile.productKey}" and funnel "no-such-funnel"`,
@@ -39,7 +40,7 @@ describe("with a release", () => {
       [`/v1/releases/${release_id}/profiles/arp_00000000000000000000000000`, "with id arp_00000000000000000000000000"],
     ];
     for (const [path, what] of misses) {
-      const res = await api(path!);
+      const res = await api(path);
       const problem = (await expectProblem(res, 404, "profile_not_found")) as { detail: string; release_id?: string };
       expect(problem.detail).toContain(`Release ${release_id} has no profile ${what}`);
       expect(problem.release_id).toBe(release_id);
@@ -57,7 +58,9 @@ describe("with a release", () => {
     ];
     for (const path of misses) {
       const problem = (await expectProblem(await api(path), 404, "profile_not_found")) as { detail: string };
-      const pointed = [...problem.detail.matchAll(/GET (\/\S+?)[.;,]?(?:\s|$)/g)].map((match) => match[1]!);
+      const pointed = [...problem.detail.matchAll(/GET (\/\S+?)[.;,]?(?:\s|$)/g)].map(([, url]) =>
+        expectDefined(url, "a URL after GET"),
+      );
       expect(pointed.length, problem.detail).toBeGreaterThan(0);
       for (const url of pointed) expect((await api(url)).status, `${path} → ${url}`).toBe(200);
     }
@@ -114,7 +117,7 @@ describe("with a release", () => {
       expect(Object.keys(get?.responses ?? {}), path).toEqual(
         expect.arrayContaining(["200", "304", "400", "401", "403", "404", "429"]),
       );
-      expect(Object.keys(get!.responses["200"]!.headers!)).toEqual(
+      expect(Object.keys(get?.responses["200"]?.headers ?? {}), path).toEqual(
         expect.arrayContaining(["Catalog-Release", "ETag", "Content-Digest", "Catalog-Document-Range"]),
       );
     }

@@ -4,8 +4,9 @@
  * an older release still answering lookups after a new publish.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { api } from "./support/api";
-import { documentProfiles, type DocumentProfile } from "./support/document-profiles";
+import { expectDefined } from "../../src/common/expect";
+import { api, headerOf } from "./support/api";
+import { documentProfile, documentProfiles, type DocumentProfile } from "./support/document-profiles";
 import { publish, testRelease } from "./support/releases";
 
 const older = testRelease("smaller");
@@ -32,11 +33,10 @@ async function expectProfile(res: Response, profile: DocumentProfile) {
   expect(res.status).toBe(200);
   const body = await bytesOf(res);
   expect(body).toEqual(profile.bytes);
-  const [, first, last, size] = /^bytes (\d+)-(\d+)\/(\d+)$/
-    .exec(res.headers.get("catalog-document-range") ?? "")!
-    .map(Number);
+  const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(res.headers.get("catalog-document-range") ?? "");
+  const [, first = NaN, last = NaN, size] = expectDefined(range, "a Catalog-Document-Range header").map(Number);
   expect([first, last, size]).toEqual([profile.offset, profile.offset + body.length - 1, manifest.bytes]);
-  expect(release.document.slice(first, last! + 1)).toEqual(body);
+  expect(release.document.slice(first, last + 1)).toEqual(body);
   const digest = await crypto.subtle.digest("SHA-256", body);
   expect(res.headers.get("content-digest")).toBe(`sha-256=:${base64(digest)}:`);
   expect(res.headers.get("etag")).toBe(`"sha256:${hex(digest)}"`);
@@ -72,7 +72,7 @@ describe("GET /v1/profiles/{product_key}/{funnel_key} and /v1/profiles/{id}", ()
 
 describe("pinned: /v1/releases/{release_id}/profiles/…", () => {
   it("serves the profile of that release, cacheable for a year, with or without the sha256: prefix", async () => {
-    const profile = profiles[3]!;
+    const profile = documentProfile(release, 3);
     for (const path of [
       byScope(profile, manifest.release_id),
       byId(profile, manifest.release_id),
@@ -86,7 +86,7 @@ describe("pinned: /v1/releases/{release_id}/profiles/…", () => {
   });
 
   it("an older release still answers lookups after a newer one was published, from its own document", async () => {
-    const profile = documentProfiles(older)[0]!;
+    const profile = documentProfile(older, 0);
     const res = await api(byId(profile, older.manifest.release_id));
     expect(res.status).toBe(200);
     expect(await bytesOf(res)).toEqual(profile.bytes);
@@ -95,17 +95,20 @@ describe("pinned: /v1/releases/{release_id}/profiles/…", () => {
       `bytes ${profile.offset}-${profile.offset + profile.bytes.length - 1}/${older.manifest.bytes}`,
     );
     // The newer release added a profile: the older one does not have it, the current one does.
-    const added = profiles.find((p) => !documentProfiles(older).some((q) => q.id === p.id))!;
+    const added = expectDefined(
+      profiles.find((p) => !documentProfiles(older).some((q) => q.id === p.id)),
+      "a profile the older release lacks",
+    );
     expect((await api(byId(added, older.manifest.release_id))).status).toBe(404);
     expect((await api(byId(added))).status).toBe(200);
   });
 });
 
 describe("conditional, HEAD and range requests", () => {
-  const profile = profiles[5]!;
+  const profile = documentProfile(release, 5);
 
   it("If-None-Match with the ETag → 304 with the validators, no body", async () => {
-    const etag = (await api(byScope(profile))).headers.get("etag")!;
+    const etag = headerOf(await api(byScope(profile)), "etag");
     const res = await api(byScope(profile), { headers: { "If-None-Match": etag } });
     expect(res.status).toBe(304);
     expect(res.headers.get("etag")).toBe(etag);

@@ -6,16 +6,17 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { storageKeys } from "../../src/common/catalog/manifest";
+import { expectDefined } from "../../src/common/expect";
 import { countingEnv } from "./auth-fixtures";
 import { apiWithBindings } from "./support/api";
 import { documentProfiles, type DocumentProfile } from "./support/document-profiles";
-import { publish, testRelease } from "./support/releases";
+import { publish, releaseIndex, testRelease } from "./support/releases";
 import { recordingBinding } from "./support/recording-binding";
 
 const release = testRelease("base");
 const { manifest } = release;
 const hex = manifest.release_id.slice("sha256:".length);
-const pageBytes = manifest.index![0]!.page_bytes;
+const pageBytes = expectDefined(releaseIndex(manifest)[0], "the first index of the release").page_bytes;
 const profiles = documentProfiles(release);
 const partOf = (offset: number) => Math.floor(offset / manifest.part_bytes);
 const spansTwoParts = (p: DocumentProfile) => partOf(p.offset) !== partOf(p.offset + p.bytes.length - 1);
@@ -47,12 +48,12 @@ beforeAll(async () => {
 
 describe("storage reads of one lookup", () => {
   it("cold: the directory page and one leaf page, both small ranges; then the profile's bytes from two parts", async () => {
-    const profile = profiles.find(spansTwoParts)!;
+    const profile = expectDefined(profiles.find(spansTwoParts), "a profile that spans two parts");
     const { res, body, reads } = await lookup(`/v1/profiles/${profile.id}`);
     expect(res.status).toBe(200);
     expect(body).toEqual(profile.bytes);
     expect(indexReads(reads)).toHaveLength(2);
-    for (const read of indexReads(reads)) expect(read.range!.length).toBeLessThanOrEqual(pageBytes);
+    for (const read of indexReads(reads)) expect(read.range?.length).toBeLessThanOrEqual(pageBytes);
     const first = partOf(profile.offset);
     expect(partReads(reads)).toEqual([
       {
@@ -71,12 +72,15 @@ describe("storage reads of one lookup", () => {
   });
 
   it("warm: the directory page is in isolate memory, so one leaf page and the profile's bytes", async () => {
-    const profile = profiles.find((p) => !spansTwoParts(p))!;
+    const profile = expectDefined(
+      profiles.find((p) => !spansTwoParts(p)),
+      "a profile within one part",
+    );
     await lookup(`/v1/profiles/${profile.productKey}/${profile.funnelKey}`);
     const { body, reads, calls } = await lookup(`/v1/profiles/${profile.productKey}/${profile.funnelKey}`);
     expect(body).toEqual(profile.bytes);
     expect(indexReads(reads)).toHaveLength(1);
-    expect(indexReads(reads)[0]!.range!.length).toBeLessThanOrEqual(pageBytes);
+    expect(indexReads(reads)[0]?.range?.length).toBeLessThanOrEqual(pageBytes);
     expect(partReads(reads)).toEqual([
       {
         key: storageKeys.part(hex, partOf(profile.offset)),
@@ -101,7 +105,9 @@ describe("storage reads of one lookup", () => {
             (read) => read.range !== undefined && read.range.length <= Math.max(pageBytes, profile.bytes.length),
           ),
         ).toBe(true);
-        expect(partReads(reads).reduce((sum, read) => sum + read.range!.length, 0)).toBe(profile.bytes.length);
+        expect(
+          partReads(reads).reduce((sum, read) => sum + expectDefined(read.range, "the range of a part read").length, 0),
+        ).toBe(profile.bytes.length);
       }
     }
   });

@@ -9,9 +9,9 @@ import { sha256Hex } from "../../src/common/sha256";
 import { storageKeys } from "../../src/common/catalog/manifest";
 import { PublishError, readCurrent, rollbackRelease } from "../../src/node/catalog/publish";
 import { api } from "./support/api";
-import { documentProfiles } from "./support/document-profiles";
+import { documentProfile } from "./support/document-profiles";
 import { expectProblem } from "./support/problems";
-import { publish, testRelease, workerStorage } from "./support/releases";
+import { partBytes, publish, releaseIndex, testRelease, workerStorage } from "./support/releases";
 import { countingStorage } from "./support/storage-faults";
 import { resetStorage } from "./support/reset-storage";
 
@@ -20,7 +20,7 @@ const b = testRelease("smaller");
 /** Published by one test only: this isolate has no manifest of it in memory from another. */
 const legacy = testRelease("smallest");
 const hexOf = (releaseId: string) => releaseId.slice("sha256:".length);
-const first = documentProfiles(a)[0]!;
+const first = documentProfile(a, 0);
 const lookup = `/v1/profiles/${first.productKey}/${first.funnelKey}`;
 
 beforeEach(() => resetStorage());
@@ -48,7 +48,7 @@ describe("publishing the index", () => {
 
   it("refuses the same release with another index (a release's layout is immutable)", async () => {
     await publish(a);
-    const index = a.manifest.index!.map((entry) => ({ ...entry, page_bytes: entry.page_bytes + 1 }));
+    const index = releaseIndex(a.manifest).map((entry) => ({ ...entry, page_bytes: entry.page_bytes + 1 }));
     await expect(publish({ ...a, manifest: { ...a.manifest, index } })).rejects.toThrow(
       /already published with another index \(page_bytes 400\)/,
     );
@@ -58,14 +58,14 @@ describe("publishing the index", () => {
     const hex = hexOf(legacy.manifest.release_id);
     const { index: _, ...unindexed } = { ...legacy.manifest, published_at: "2026-01-02T03:04:05.000Z" };
     for (const part of unindexed.parts)
-      await env.RELEASES.put(storageKeys.part(hex, part.index), legacy.parts[part.index]!, {
+      await env.RELEASES.put(storageKeys.part(hex, part.index), partBytes(legacy, part.index), {
         sha256: hexOf(part.sha256),
       });
     await env.CATALOG_KV.put(storageKeys.releaseManifestKv(hex), JSON.stringify(unindexed));
     await env.RELEASES.put(storageKeys.releaseManifestR2(hex), JSON.stringify(unindexed), {
       sha256: await sha256Hex(JSON.stringify(unindexed)),
     });
-    const profile = documentProfiles(legacy)[0]!;
+    const profile = documentProfile(legacy, 0);
     const pinned = `/v1/releases/${legacy.manifest.release_id}/profiles/${profile.productKey}/${profile.funnelKey}`;
     const before = await expectProblem(await api(pinned), 404, "release_not_indexed");
     expect(before.detail).toContain(`Release ${legacy.manifest.release_id} was published without a profile index`);
@@ -74,8 +74,8 @@ describe("publishing the index", () => {
     expect(result).toMatchObject({ published_at: unindexed.published_at, parts_uploaded: 0 });
     const manifest = JSON.stringify({ ...legacy.manifest, published_at: unindexed.published_at });
     expect(await env.CATALOG_KV.get(storageKeys.releaseManifestKv(hex))).toBe(manifest);
-    expect(await (await env.RELEASES.get(storageKeys.releaseManifestR2(hex)))!.text()).toBe(manifest);
-    for (const { name, segments } of legacy.manifest.index!) {
+    expect(await (await env.RELEASES.get(storageKeys.releaseManifestR2(hex)))?.text()).toBe(manifest);
+    for (const { name, segments } of releaseIndex(legacy.manifest)) {
       for (const segment of segments)
         expect((await env.RELEASES.head(storageKeys.indexSegment(hex, name, segment.index)))?.size).toBe(
           segment.length,

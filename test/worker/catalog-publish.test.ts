@@ -8,8 +8,9 @@ import { toHex } from "../../src/common/catalog/digest";
 import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
 import { PublishError, readCurrent, rollbackRelease } from "../../src/node/catalog/publish";
 import { RollbackRefused } from "../../src/node/catalog/release-pointer";
-import { api } from "./support/api";
-import { publish, testRelease, workerStorage, type TestRelease } from "./support/releases";
+import { expectDefined } from "../../src/common/expect";
+import { api, headerOf } from "./support/api";
+import { publish, releaseIndex, testRelease, workerStorage, type TestRelease } from "./support/releases";
 import { countingStorage } from "./support/storage-faults";
 import { resetStorage } from "./support/reset-storage";
 
@@ -46,7 +47,7 @@ describe("publish", () => {
     const hex = a.manifest.release_id.slice(7);
     expect(storage.writes).toEqual([
       ...a.manifest.parts.map((part) => `r2 ${storageKeys.part(hex, part.index)}`),
-      ...a.manifest.index!.flatMap(({ name, segments }) =>
+      ...releaseIndex(a.manifest).flatMap(({ name, segments }) =>
         segments.map((segment) => `r2 ${storageKeys.indexSegment(hex, name, segment.index)}`),
       ),
       `kv ${storageKeys.releaseManifestKv(hex)}`,
@@ -131,7 +132,7 @@ describe("pinning: a client paging through a release is never switched to anothe
     expect(manifest.release_id).toBe(a.manifest.release_id);
     const first = await api(`/v1/releases/${manifest.release_id}/parts/0`);
     const chunks = [await bytesOf(first)];
-    let next = /^<([^>]+)>/.exec(first.headers.get("link")!)![1]!;
+    let next = expectDefined(/^<([^>]+)>/.exec(headerOf(first, "link"))?.[1], "the next part's URL in Link");
 
     await publish(b);
     await expectServed(b);
@@ -148,8 +149,8 @@ describe("pinning: a client paging through a release is never switched to anothe
   it("a whole-document download in progress finishes with the release it started with", async () => {
     await publish(a);
     const res = await api("/v1/catalog");
-    const reader = res.body!.getReader();
-    const received: Uint8Array[] = [(await reader.read()).value!];
+    const reader = expectDefined(res.body, "the document's body").getReader();
+    const received: Uint8Array[] = [expectDefined((await reader.read()).value, "the document's first chunk")];
     await publish(b);
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) received.push(chunk.value);
     expect(new Uint8Array(await new Blob(received).arrayBuffer())).toEqual(a.document);
@@ -158,7 +159,7 @@ describe("pinning: a client paging through a release is never switched to anothe
   it("a download resumed with a plain Range (curl -C -, wget -c) at Content-Location is one release", async () => {
     await publish(a);
     const first = await api("/v1/catalog");
-    const pinned = first.headers.get("content-location")!;
+    const pinned = headerOf(first, "content-location");
     expect(pinned).toBe(`/v1/releases/${a.manifest.release_id}/catalog`);
     const cut = Math.floor(a.document.length / 2);
     const head = (await bytesOf(first)).slice(0, cut); // the connection broke here

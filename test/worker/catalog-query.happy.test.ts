@@ -4,6 +4,7 @@
  * what the contract says, and each profile is its exact bytes in the document.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { api } from "./support/api";
 import { oracleFacets, oracleProfiles, oracleQuery, type OracleProfile } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
@@ -35,7 +36,7 @@ async function everyPage(path: string): Promise<{ pages: ListBody[]; ids: string
     const body = JSON.parse(text) as ListBody;
     for (const item of body.data) {
       // The profile's bytes stand in the body exactly as in the document.
-      const inDocument = byId.get(item.agent_readiness_profile_id)!;
+      const inDocument = expectDefined(byId.get(item.agent_readiness_profile_id), "the listed profile in the document");
       expect(text).toContain(inDocument.text);
       expect(JSON.stringify(item)).toBe(inDocument.text);
     }
@@ -47,8 +48,8 @@ async function everyPage(path: string): Promise<{ pages: ListBody[]; ids: string
 }
 
 const idsOf = (profiles: OracleProfile[]) => profiles.map((p) => p.profile.agent_readiness_profile_id);
-const someProduct = all[17]!.profile.scope.product.key;
-const someEntity = all[42]!.profile.entity_id;
+const someProduct = expectDefined(all[17], "profile 17").profile.scope.product.key;
+const someEntity = expectDefined(all[42], "profile 42").profile.entity_id;
 
 const CASES: Record<string, string>[] = [
   {},
@@ -88,7 +89,7 @@ describe("GET /v1/profiles: matches, order and count as the oracle has them", ()
           expect(page.release_id).toBe(releaseId);
           expect(page.object).toBe("list");
         }
-        expect(pages.at(-1)!.has_more).toBe(false);
+        expect(pages.at(-1)?.has_more).toBe(false);
       },
       WALK_TIMEOUT,
     );
@@ -122,7 +123,7 @@ describe("GET /v1/profiles: matches, order and count as the oracle has them", ()
         const res = await api(`/v1/profiles?${search}`);
         const body = (await res.json()) as ListBody;
         expect(body.facets, JSON.stringify(params)).toEqual(oracleFacets(oracleQuery(all, params), facets));
-        expect(Object.keys(body.facets!)).toEqual(facets);
+        expect(Object.keys(body.facets ?? {})).toEqual(facets);
       }
     },
     WALK_TIMEOUT,

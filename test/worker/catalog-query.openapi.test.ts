@@ -6,7 +6,9 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { VALUE_FIELDS } from "../../src/common/catalog/query-fields";
+import { expectDefined } from "../../src/common/expect";
 import { api } from "./support/api";
+import { operationOf } from "./support/openapi";
 import { expectProblem } from "./support/problems";
 import { publish, testRelease } from "./support/releases";
 
@@ -29,7 +31,7 @@ beforeAll(async () => {
 }, 60_000);
 
 const queryParameters = (path: string) =>
-  (paths[path]!.get!.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);
+  (operationOf(paths, path, "get").parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);
 
 describe("/openapi.json: the query routes", () => {
   it("lists every query parameter of /v1/profiles and its pinned form", () => {
@@ -50,23 +52,34 @@ describe("/openapi.json: the query routes", () => {
   });
 
   it("gives each closed filter a pattern that accepts exactly lists of its allowed values", async () => {
-    const parameters = paths["/v1/profiles"]!.get!.parameters!;
-    for (const field of VALUE_FIELDS.filter((f) => f.allowed)) {
-      const documented = parameters.find((p) => p.name === field.name)!;
-      const pattern = new RegExp(documented.schema!.pattern!);
-      expect(pattern.test(field.allowed!.join(","))).toBe(true);
-      expect(pattern.test(`${field.allowed![0]},nope`)).toBe(false);
-      for (const value of field.allowed!) expect(documented.description).toContain(`\`${value}\``);
+    const parameters = operationOf(paths, "/v1/profiles", "get").parameters ?? [];
+    const documented = (name: string) =>
+      expectDefined(
+        parameters.find((p) => p.name === name),
+        `${name} among the parameters of GET /v1/profiles`,
+      );
+    for (const { name, allowed } of VALUE_FIELDS) {
+      if (!allowed) continue;
+      const parameter = documented(name);
+      const pattern = new RegExp(expectDefined(parameter.schema?.pattern, `a pattern for ${name}`));
+      expect(pattern.test(allowed.join(","))).toBe(true);
+      expect(pattern.test(`${allowed[0]},nope`)).toBe(false);
+      for (const value of allowed) expect(parameter.description).toContain(`\`${value}\``);
       // What the document allows, the server accepts.
-      const res = await api(`/v1/profiles?${field.name}=${encodeURIComponent(field.allowed!.join(","))}&limit=1`);
-      expect(res.status, field.name).toBe(200);
+      const res = await api(`/v1/profiles?${name}=${encodeURIComponent(allowed.join(","))}&limit=1`);
+      expect(res.status, name).toBe(200);
     }
-    const sort = parameters.find((p) => p.name === "sort")!;
-    expect(sort.schema!.enum).toEqual(["catalog", "grade", "-grade", "last_tested_at", "-last_tested_at"]);
+    expect(documented("sort").schema?.enum).toEqual([
+      "catalog",
+      "grade",
+      "-grade",
+      "last_tested_at",
+      "-last_tested_at",
+    ]);
   });
 
   it("documents the 400 problems of bad input and release_not_queryable", async () => {
-    const responses = paths["/v1/profiles"]!.get!.responses;
+    const responses = operationOf(paths, "/v1/profiles", "get").responses;
     const codes = JSON.stringify(responses["400"]) + JSON.stringify(responses["404"]);
     for (const code of ["unknown_parameter", "invalid_parameter", "invalid_cursor", "release_not_queryable"])
       expect(codes).toContain(code);

@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { toHex } from "../../src/common/catalog/digest";
+import { expectDefined } from "../../src/common/expect";
 import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
 import type { IndexName } from "../../src/common/catalog/profile-index";
 import { loadQueryTables } from "../../src/node/catalog/query-load";
@@ -15,7 +16,7 @@ import { countSql, pageSql } from "../../src/worker/catalog/query-plan";
 import { profileQueryOf } from "../../src/worker/catalog/query-params";
 import { api } from "./support/api";
 import { oracleProfiles, oracleQuery } from "./support/query-oracle";
-import { publish, testRelease } from "./support/releases";
+import { indexSegmentBytes, manifestPart, publish, testRelease } from "./support/releases";
 import { resetStorage } from "./support/reset-storage";
 
 const generated = testRelease("generated");
@@ -81,10 +82,10 @@ describe("a page's profiles", () => {
     const source = {
       manifest: generated.manifest,
       readPart: async (index: number) => {
-        const part = generated.manifest.parts[index]!;
+        const part = manifestPart(generated.manifest, index);
         return document.subarray(part.offset, part.offset + part.length);
       },
-      readIndexSegment: async (name: IndexName, index: number) => generated.index[name][index]!,
+      readIndexSegment: async (name: IndexName, index: number) => indexSegmentBytes(generated, name, index),
     };
     await loadQueryTables(env.CATALOG_DB, generated.manifest, source);
 
@@ -118,7 +119,7 @@ describe("a one-value filter's page", () => {
 
   it("is read through the filter's index, never by walking the release", { timeout: 60_000 }, async () => {
     await publish(generated);
-    const product = all[17]!.profile.scope.product.key;
+    const product = expectDefined(all[17], "profile 17").profile.scope.product.key;
     expect(await planOf({ product: [product] })).toMatch(
       /INDEX query_profiles_product \(release=\? AND product_key=\?\)/,
     );

@@ -8,6 +8,7 @@ import { env } from "cloudflare:workers";
 import canonicalize from "canonicalize";
 import { beforeEach, describe, expect, it } from "vitest";
 import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
+import { expectDefined } from "../../src/common/expect";
 import { rollbackRelease } from "../../src/node/catalog/publish";
 import { api } from "./support/api";
 import { EDITED } from "./support/provided-releases";
@@ -63,9 +64,23 @@ async function independentDiff(older: TestRelease, newer: TestRelease) {
     const change = !was ? "added" : !now ? "removed" : was.sha256 !== now.sha256 ? "changed" : null;
     if (!change) return [];
     return [
-      { change, id: (now ?? was)!.profile.agent_readiness_profile_id, sha256: now?.sha256, previous: was?.sha256 },
+      {
+        change,
+        id: expectDefined(now ?? was, `profile ${key} on one side`).profile.agent_readiness_profile_id,
+        sha256: now?.sha256,
+        previous: was?.sha256,
+      },
     ];
   });
+}
+
+/** Where a listed added or changed profile is in the newer document: its offset and length. */
+function placeOf(c: Listed): { offset: number; length: number } {
+  const what = `${c.change} profile ${c.agent_readiness_profile_id}`;
+  return {
+    offset: expectDefined(c.offset, `the offset of the ${what}`),
+    length: expectDefined(c.length, `the length of the ${what}`),
+  };
 }
 
 async function allChanges(release: TestRelease, since: TestRelease, limit: number): Promise<Listed[]> {
@@ -107,13 +122,17 @@ describe("changes between two releases", { timeout: 60_000 }, () => {
     ).toEqual(expected);
     for (const c of whole) {
       if (c.offset !== undefined) {
-        const bytes = new TextDecoder().decode(edited.document.subarray(c.offset, c.offset + c.length!));
+        const { offset, length } = placeOf(c);
+        const bytes = new TextDecoder().decode(edited.document.subarray(offset, offset + length));
         expect(await sha256(bytes)).toBe(c.sha256);
         expect(c.href).toBe(`/v1/releases/${edited.manifest.release_id}/profiles/${c.agent_readiness_profile_id}`);
       }
       if (c.previous_offset !== undefined) {
         const bytes = new TextDecoder().decode(
-          base.document.subarray(c.previous_offset, c.previous_offset + c.previous_length!),
+          base.document.subarray(
+            c.previous_offset,
+            c.previous_offset + expectDefined(c.previous_length, "the previous length beside the previous offset"),
+          ),
         );
         expect(await sha256(bytes)).toBe(c.previous_sha256);
       }
@@ -172,10 +191,11 @@ describe("the changed profiles' bytes in one body", { timeout: 60_000 }, () => {
     const body = new Uint8Array(await res.arrayBuffer());
     let at = 0;
     for (const c of listed) {
-      const bytes = body.subarray(at, at + c.length!);
-      expect(bytes).toEqual(edited.document.subarray(c.offset!, c.offset! + c.length!));
+      const { offset, length } = placeOf(c);
+      const bytes = body.subarray(at, at + length);
+      expect(bytes).toEqual(edited.document.subarray(offset, offset + length));
       expect(await sha256(new TextDecoder().decode(bytes))).toBe(c.sha256);
-      at += c.length!;
+      at += length;
     }
     expect(at).toBe(body.length);
   });
@@ -188,7 +208,7 @@ describe("the changed profiles' bytes in one body", { timeout: 60_000 }, () => {
     const res = await api(`${path}?since=${smallest.manifest.release_id}`);
     expect(res.status).toBe(200);
     const listed = (await allChanges(edited, smallest, 1000)).filter((c) => c.offset !== undefined);
-    expect((await res.arrayBuffer()).byteLength).toBe(listed.reduce((sum, c) => sum + c.length!, 0));
+    expect((await res.arrayBuffer()).byteLength).toBe(listed.reduce((sum, c) => sum + placeOf(c).length, 0));
     expect((await api(`${path}?since=${smallest.manifest.release_id}&limit=5`)).status).toBe(400);
     expect((await api(path)).status).toBe(400);
     const same = await api(`${path}?since=${edited.manifest.release_id}`);
@@ -251,7 +271,7 @@ describe("changes: refusals", { timeout: 60_000 }, () => {
     for (const after of ["7", "99999999"]) {
       const res = await api(`${path}&after=${after}`);
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { errors: { path: string }[] }).errors[0]!.path).toBe("after");
+      expect(((await res.json()) as { errors: { path: string }[] }).errors[0]?.path).toBe("after");
     }
   });
 });
@@ -269,13 +289,13 @@ describe("GET /v1/releases: the history", { timeout: 60_000 }, () => {
       ["publish", edited.manifest.release_id, false, base.manifest.release_id],
       ["publish", base.manifest.release_id, false, null],
     ]);
-    expect(body.data[0]!.changes).toEqual({
+    expect(body.data[0]?.changes).toEqual({
       added: EDITED.removed.length,
       changed: EDITED.retested.length,
       removed: EDITED.added,
     });
     expect(body.data[1]).toMatchObject({ profile_count: edited.manifest.profile_count, bytes: edited.manifest.bytes });
-    expect(body.data[2]!.changes).toBeNull();
+    expect(body.data[2]?.changes).toBeNull();
 
     const pages = [];
     let next: string | null = "/v1/releases?limit=1";
