@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { API_KEY_LENGTH, checkApiKeyFormat, generateApiKey } from "../../src/common/auth/api-key";
 import { parseAuthorization } from "../../src/worker/auth/bearer";
 import { call, countingEnv, freshIp } from "./auth-fixtures";
+import { headerOf } from "./support/api";
 import { MALFORMED_CASES, RAW_ONLY_CASES, WELL_FORMED } from "./auth.malformed-values";
 
 describe("API key format", () => {
@@ -30,7 +31,7 @@ describe("API key format", () => {
     const { secret } = generateApiKey("test");
     const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     for (let position = 8; position < secret.length; position++) {
-      const replacement = alphabet[(alphabet.indexOf(secret[position]!) + 17) % 62]!;
+      const replacement = alphabet.charAt((alphabet.indexOf(secret.charAt(position)) + 17) % 62);
       const mutated = secret.slice(0, position) + replacement + secret.slice(position + 1);
       expect(checkApiKeyFormat(mutated).ok, `position ${position}`).toBe(false);
     }
@@ -89,7 +90,7 @@ describe("malformed Authorization through the worker", () => {
     expect(problem.status).toBe(401);
     expect(problem.detail).toMatch(detail);
     expect(problem.request_id).toBe(res.headers.get("request-id"));
-    const challenge = res.headers.get("www-authenticate")!;
+    const challenge = headerOf(res, "www-authenticate");
     expect(challenge).toMatch(/^Bearer realm="readiness-catalog-production"/);
     // RFC 6750 §3.1: error="invalid_token" exactly when a credential was sent.
     expect(challenge.includes('error="invalid_token"')).toBe(code !== "unauthenticated");

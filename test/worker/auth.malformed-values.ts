@@ -18,11 +18,11 @@ const body = live.slice(KEY_PREFIX_OF.live.length);
 const random = body.slice(0, 30);
 const withChecksum = (r: string) => `sk_live_${r}${keyChecksum(r)}`;
 const flip = (ch: string) => (ch === "a" ? "b" : "a");
-const lastFlipped = live.slice(0, -1) + flip(live.at(-1)!);
+const lastFlipped = live.slice(0, -1) + flip(live.charAt(live.length - 1));
 /** Two adjacent, different characters swapped (a transposition typo). */
 const at = [...random].findIndex((ch, i) => ch !== random[i + 1]);
 const swapped = `sk_live_${random.slice(0, at)}${random[at + 1]}${random[at]}${random.slice(at + 2)}${body.slice(30)}`;
-const otherChecksum = `sk_live_${random}${keyChecksum(flip(random[0]!) + random.slice(1))}`;
+const otherChecksum = `sk_live_${random}${keyChecksum(flip(random.charAt(0)) + random.slice(1))}`;
 
 const H = "invalid_authorization_header" as const;
 const K = "invalid_api_key" as const;

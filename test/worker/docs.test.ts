@@ -5,6 +5,8 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PROBLEM_TYPES } from "../../src/worker/http/problem-types";
+import { expectDefined } from "../../src/common/expect";
+import { headerOf } from "./support/api";
 import { newAccount } from "./auth-fixtures";
 import { signIn } from "./dashboard-support";
 import { expectProblem } from "./support/problems";
@@ -17,12 +19,14 @@ describe("GET /docs", () => {
     const res = await get("/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
-    const csp = res.headers.get("content-security-policy")!;
+    const csp = headerOf(res, "content-security-policy");
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/unsafe-(inline|eval)/);
     const html = await res.text();
-    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map(([, url]) => url!);
+    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map(([, url]) =>
+      expectDefined(url, "a URL in the src or href"),
+    );
     expect(urls).toEqual(
       expect.arrayContaining([
         "/docs/assets/swagger-ui-bundle.js",

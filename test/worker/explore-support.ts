@@ -3,6 +3,7 @@
  * links, as a reader of the HTML sees them, and the same query asked of GET /v1/profiles.
  */
 import { expect } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { EXPLORE_FACETS } from "../../src/worker/explore/explore-query";
 import type { DashboardClient } from "./dashboard-support";
 import { visibleText } from "./dashboard-support";
@@ -21,16 +22,24 @@ const fromHtml = (text: string) => text.replaceAll("&amp;", "&").replaceAll("&qu
 export function readView(html: string): ExplorerView {
   const count = /<p class="count" id="match-count" role="status">(\d+) profiles? match/.exec(html);
   if (!count) throw new Error(`no count in page:\n${visibleText(html).slice(0, 1500)}`);
-  const ids = [...html.matchAll(/<tr data-profile-id="(arp_[a-z0-9]+)">/g)].map((m) => m[1]!);
+  const ids = [...html.matchAll(/<tr data-profile-id="(arp_[a-z0-9]+)">/g)].map(([, id]) =>
+    expectDefined(id, "a profile id in the row"),
+  );
   const facets: Record<string, Record<string, number>> = {};
   const choice =
     /<input type="checkbox" id="[^"]*" name="([^"]+)" value="([^"]*)"[^>]*\/?>\s*<span class="facet-value">[^<]*<\/span>\s*<span class="facet-count">(\d+)<\/span>/g;
-  for (const [, name, value, n] of html.matchAll(choice)) {
+  for (const [, name = "", value = "", n] of html.matchAll(choice)) {
     if (Number(n) === 0) continue; // a chosen value that no longer matches: the API leaves it out
-    facets[name!] = { ...facets[name!], [fromHtml(value!)]: Number(n) };
+    facets[name] = { ...facets[name], [fromHtml(value)]: Number(n) };
   }
   const next = /<a class="button secondary" href="([^"]+)" rel="next">/.exec(html);
-  return { count: Number(count[1]), ids, facets, next: next ? fromHtml(next[1]!) : null, html };
+  return {
+    count: Number(count[1]),
+    ids,
+    facets,
+    next: next ? fromHtml(expectDefined(next[1], "the next link's href")) : null,
+    html,
+  };
 }
 
 export async function explorerView(client: DashboardClient, path: string): Promise<ExplorerView> {

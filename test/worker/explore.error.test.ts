@@ -6,6 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { call, newAccount } from "./auth-fixtures";
 import { type DashboardClient, signIn, visibleText } from "./dashboard-support";
 import { oracleProfiles } from "./support/query-oracle";
@@ -104,7 +105,8 @@ describe("when the release storage fails", () => {
   it("is a 500 page in words with the request id, never the failure's own text or a problem+json body", async () => {
     const release = testRelease("base");
     await publish(release);
-    const id = oracleProfiles(release)[0]!.profile.agent_readiness_profile_id;
+    const [first] = oracleProfiles(release);
+    const id = expectDefined(first, "a profile in the base release").profile.agent_readiness_profile_id;
     const outage = () => {
       throw new Error("simulated R2 outage at 10.0.0.7");
     };

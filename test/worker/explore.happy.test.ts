@@ -5,6 +5,7 @@
  * 2–5 profiles side by side with their differences marked.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { newAccount } from "./auth-fixtures";
 import { type DashboardClient, signIn, visibleText } from "./dashboard-support";
 import { apiAnswer, apiIds, explorerView } from "./explore-support";
@@ -50,9 +51,12 @@ describe("GET /explore shows what GET /v1/profiles answers", () => {
   }
 
   it("keeps a chosen value that no longer matches, at 0 and ticked, so it can be unticked", async () => {
-    const funnel = all[0]!.profile.scope.funnel.key;
+    const funnel = expectDefined(all[0], "a generated profile").profile.scope.funnel.key;
     const grades = new Set(all.filter((p) => p.profile.scope.funnel.key === funnel).map((p) => p.profile.grade));
-    const absent = ["A", "B+", "B", "C+", "C", "D", "F"].find((grade) => !grades.has(grade as never))!;
+    const absent = expectDefined(
+      ["A", "B+", "B", "C+", "C", "D", "F"].find((grade) => !grades.has(grade as never)),
+      `a grade no profile of ${funnel} has`,
+    );
     const view = await explorerView(client, `/explore?funnel=${funnel}&grade=${encodeURIComponent(absent)}`);
     expect(view.count).toBe(0);
     expect(visibleText(view.html)).toContain("No profile matches these filters");
@@ -95,7 +99,7 @@ describe("GET /explore shows what GET /v1/profiles answers", () => {
 
 describe("the profile page", () => {
   it("shows the stages in order, the derivation, coverage, provenance and the curl of its exact bytes", async () => {
-    const { profile, text } = all[7]!;
+    const { profile, text } = expectDefined(all[7], "profile 7");
     const id = profile.agent_readiness_profile_id;
     const res = await client.get(`/explore/profiles/${id}`);
     expect(res.status).toBe(200);
@@ -119,7 +123,7 @@ describe("the profile page", () => {
     // The curl names the pinned URL: asked of the API, it returns exactly the profile's bytes.
     const curl = /id="curl-command"[^>]*value="([^"]+)"/.exec(html)?.[1]?.replaceAll("&quot;", '"');
     expect(curl).toMatch(/^curl -sS -H "Authorization: Bearer \$CATALOG_API_KEY" https:\/\/api\.test\/v1\/releases\//);
-    const url = new URL(curl!.split(" ").at(-1)!);
+    const url = new URL(expectDefined(curl?.split(" ").at(-1), "the URL at the end of the curl command"));
     const fetched = await api(url.pathname);
     expect(fetched.status).toBe(200);
     const bytes = await fetched.text();
@@ -130,8 +134,14 @@ describe("the profile page", () => {
     expect(html).toContain(`<code id="profile-sha256">sha256:${digest}</code>`);
   });
   it("says no stage is the first not ready when every stage is ready", async () => {
-    const ready = all.find((p) => p.profile.overall_outcome === "pass")!.profile;
-    const limited = all.find((p) => p.profile.primary_finding.stage === "pay")!.profile;
+    const ready = expectDefined(
+      all.find((p) => p.profile.overall_outcome === "pass"),
+      "a profile with every stage ready",
+    ).profile;
+    const limited = expectDefined(
+      all.find((p) => p.profile.primary_finding.stage === "pay"),
+      "a profile first not ready at pay",
+    ).profile;
     const said = async (id: string) => visibleText(await (await client.get(`/explore/profiles/${id}`)).text());
     expect(await said(ready.agent_readiness_profile_id)).toContain(
       "first stage not ready: none, every stage is ready.",
@@ -142,7 +152,7 @@ describe("the profile page", () => {
 
 describe("compare", () => {
   it("shows 2–5 profiles side by side and marks each row that differs", async () => {
-    const chosen = [all[1]!, all[2]!, all[30]!].map((p) => p.profile);
+    const chosen = [1, 2, 30].map((i) => expectDefined(all[i], `profile ${i}`).profile);
     const res = await client.get(
       `/explore/compare?${chosen.map((p) => `id=${p.agent_readiness_profile_id}`).join("&")}`,
     );

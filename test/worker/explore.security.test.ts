@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newAccount } from "./auth-fixtures";
 import { DashboardClient, signIn, submitSignIn } from "./dashboard-support";
 import { formField } from "./oauth-support";
+import { headerOf } from "./support/api";
 import { publish, testRelease } from "./support/releases";
 
 beforeAll(async () => {
@@ -20,7 +21,7 @@ describe("signed out", () => {
       const client = new DashboardClient();
       const res = await client.get(path);
       expect(res.status).toBe(303);
-      const location = new URL(res.headers.get("Location")!, "https://api.test");
+      const location = new URL(headerOf(res, "Location"), "https://api.test");
       expect(location.pathname).toBe("/login");
       expect(location.searchParams.get("continue")).toBe(path);
       // The sign-in page keeps that place, and signing in continues to it.

@@ -67,7 +67,7 @@ async function failuresFor(path: string, methods: readonly string[]): Promise<st
         const type = res.headers.get("content-type") ?? "";
         const broken =
           res.status >= 500 ||
-          (res.status >= 400 && method !== "HEAD" && !errorFormOk(request.path.split("?")[0]!, type));
+          (res.status >= 400 && method !== "HEAD" && !errorFormOk(request.path.replace(/\?.*$/s, ""), type));
         if (broken)
           failures.push(
             `${method} ${request.path.slice(0, 120)} [${request.name}] → ${res.status} ${type}: ${body.slice(0, 200)}`,

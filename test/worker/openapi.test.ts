@@ -7,7 +7,10 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROBLEM_TYPES, type ProblemCode } from "../../src/worker/http/problem-types";
+import { expectDefined } from "../../src/common/expect";
 import { sharedTestKey } from "./auth-fixtures";
+import { headerOf } from "./support/api";
+import { operationOf } from "./support/openapi";
 
 interface Header {
   required?: boolean;
@@ -62,13 +65,13 @@ describe("/openapi.json", () => {
       "post /v1/keys": true,
     });
     for (const { op } of operations()) expect(op.security).toBeDefined();
-    expect(doc.paths["/v1/catalog"]!.get!.security).toEqual([
+    expect(operationOf(doc.paths, "/v1/catalog", "get").security).toEqual([
       { bearerAuth: ["read:catalog"] },
       { oauth2: ["read:catalog"] },
       { bearerAuth: ["admin"] },
       { oauth2: ["admin"] },
     ]);
-    expect(doc.paths["/v1/keys"]!.post!.security).toEqual([{ bearerAuth: [] }]);
+    expect(operationOf(doc.paths, "/v1/keys", "post").security).toEqual([{ bearerAuth: [] }]);
   });
 
   it("documents 400 unknown_host, 405 with Allow, 500 and Request-Id on every operation", () => {
@@ -78,7 +81,7 @@ describe("/openapi.json", () => {
       const where = `${method} ${path}`;
       expect(codesOf(op.responses["400"]), where).toContain("unknown_host");
       expect(codesOf(op.responses["405"]), where).toEqual(["method_not_allowed"]);
-      expect(op.responses["405"]!.headers?.Allow?.required, where).toBe(true);
+      expect(op.responses["405"]?.headers?.Allow?.required, where).toBe(true);
       expect(codesOf(op.responses["500"]), where).toEqual(["internal_error"]);
       for (const [status, response] of Object.entries(op.responses))
         expect(response.headers?.["Request-Id"]?.required, `${where} ${status}`).toBe(true);
@@ -97,25 +100,27 @@ describe("/openapi.json", () => {
           "wrong_deployment",
         ]),
       );
-      expect(op.responses["401"]!.headers?.["WWW-Authenticate"]?.required, where).toBe(true);
-      expect(op.responses["429"]!.headers, where).toMatchObject({
+      expect(op.responses["401"]?.headers?.["WWW-Authenticate"]?.required, where).toBe(true);
+      expect(op.responses["429"]?.headers, where).toMatchObject({
         "Retry-After": { required: true },
         RateLimit: {},
         "RateLimit-Policy": {},
       });
       expect(codesOf(op.responses["503"]), where).toContain("oauth_not_configured");
-      const scoped = op.security!.some((requirement) => Object.values(requirement).some((scopes) => scopes.length > 0));
+      const scoped = expectDefined(op.security, `security on ${where}`).some((requirement) =>
+        Object.values(requirement).some((scopes) => scopes.length > 0),
+      );
       if (scoped) expect(codesOf(op.responses["403"]), where).toContain("insufficient_scope");
-      for (const status of Object.keys(op.responses))
-        if (status < "400") expect(op.responses[status]!.headers, `${where} ${status}`).toHaveProperty("RateLimit");
+      for (const [status, response] of Object.entries(op.responses))
+        if (status < "400") expect(response.headers, `${where} ${status}`).toHaveProperty("RateLimit");
     }
   });
 
   it("documents 413 and 415 where a JSON body is accepted", () => {
-    const create = doc.paths["/v1/keys"]!.post!;
+    const create = operationOf(doc.paths, "/v1/keys", "post");
     expect(codesOf(create.responses["413"])).toEqual(["content_too_large"]);
     expect(codesOf(create.responses["415"])).toEqual(["unsupported_media_type"]);
-    expect(create.responses["415"]!.headers?.Accept?.required).toBe(true);
+    expect(create.responses["415"]?.headers?.Accept?.required).toBe(true);
   });
 
   it("folds HEAD into each GET's description instead of listing a twin operation", () => {
@@ -127,18 +132,18 @@ describe("/openapi.json", () => {
 
   it("documents conditional and range requests on the byte routes", () => {
     for (const path of ["/v1/catalog", "/v1/catalog/parts/{n}", "/v1/releases/{release_id}/parts/{n}"]) {
-      const get = doc.paths[path]!.get!;
+      const get = operationOf(doc.paths, path, "get");
       expect(
-        get
-          .parameters!.filter((p) => p.in === "header")
+        (get.parameters ?? [])
+          .filter((p) => p.in === "header")
           .map((p) => p.name)
           .sort(),
         path,
       ).toEqual(["If-Match", "If-None-Match", "If-Range", "Range"]);
       expect(Object.keys(get.responses), path).toEqual(expect.arrayContaining(["200", "206", "304", "412", "416"]));
-      expect(get.responses["416"]!.headers?.["Content-Range"]?.required, path).toBe(true);
-      expect(Object.keys(get.responses["206"]!.content ?? {}), path).toEqual(
-        Object.keys(get.responses["200"]!.content ?? {}),
+      expect(get.responses["416"]?.headers?.["Content-Range"]?.required, path).toBe(true);
+      expect(Object.keys(get.responses["206"]?.content ?? {}), path).toEqual(
+        Object.keys(get.responses["200"]?.content ?? {}),
       );
     }
   });
@@ -181,14 +186,16 @@ describe("/openapi.json", () => {
         }),
       );
       expect(res.status, path).toBe(413);
-      const type = res.headers.get("content-type")!.split(";")[0]!;
-      expect(Object.keys(doc.paths[path]!.post!.responses["413"]!.content!), path).toContain(type);
+      const [type] = headerOf(res, "content-type").split(";");
+      expect(Object.keys(operationOf(doc.paths, path, "post").responses["413"]?.content ?? {}), path).toContain(type);
     }
-    expect(JSON.stringify(doc.paths["/oauth/revoke"]!.post!.responses["400"])).toContain("unauthorized_client");
+    expect(JSON.stringify(operationOf(doc.paths, "/oauth/revoke", "post").responses["400"])).toContain(
+      "unauthorized_client",
+    );
   });
 
   it("names the real OAuth endpoints in the oauth2 scheme", () => {
-    expect(doc.components.securitySchemes.oauth2!.flows!.authorizationCode).toMatchObject({
+    expect(doc.components.securitySchemes.oauth2?.flows?.authorizationCode).toMatchObject({
       authorizationUrl: `${ORIGIN}/oauth/authorize`,
       tokenUrl: `${ORIGIN}/oauth/token`,
     });
@@ -252,7 +259,7 @@ describe("unknown query parameters (issue 24, item 12)", () => {
     expect((await none.json<{ detail: string }>()).detail).toBe(
       'Unknown query parameter "grade": this route takes no query parameters.',
     );
-    const listing = doc.paths["/v1/products/{product_key}/profiles"]!.get!;
+    const listing = operationOf(doc.paths, "/v1/products/{product_key}/profiles", "get");
     expect(listing.parameters?.filter((p) => p.in === "query").map((p) => p.name)).toEqual(["after"]);
   });
 });

@@ -11,6 +11,7 @@ import { keyIndexName } from "../../src/worker/auth/key-record";
 import { adminRequestEntryName, approvedTokenScopes } from "../../src/worker/auth/oauth/admin-request-record";
 import { adminRequests } from "../../src/worker/auth/oauth/admin-requests";
 import { sha256Hex } from "../../src/common/sha256";
+import { expectDefined } from "../../src/common/expect";
 import { accountWithKey, bearer, call, newAccount, newKey } from "./auth-fixtures";
 import { signIn } from "./dashboard-support";
 
@@ -23,7 +24,10 @@ describe("a corrupt record is treated as absent", () => {
   it.each(CORRUPT)("web session %s: the browser is signed out", async (stored) => {
     const client = await signIn(await newAccount());
     expect(await (await client.get("/dashboard/keys")).text()).toContain("Sign out");
-    await env.OAUTH_KV.put(`web-session:${await sha256Hex(client.cookies.get("__Host-session")!)}`, stored);
+    await env.OAUTH_KV.put(
+      `web-session:${await sha256Hex(expectDefined(client.cookies.get("__Host-session"), "a session cookie"))}`,
+      stored,
+    );
     const res = await client.get("/dashboard/keys");
     expect(res.status).toBeLessThan(500);
     expect(await res.text()).not.toContain("Sign out");
