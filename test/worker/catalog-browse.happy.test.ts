@@ -3,6 +3,7 @@
  * order, paged, against the document parsed independently.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Profile } from "../../src/common/catalog/schema";
 import { api } from "./support/api";
 import { oracleProfiles } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
@@ -32,22 +33,27 @@ async function everyEntry<T>(path: string): Promise<T[]> {
   return entries;
 }
 
-function expectedProducts(prefix = "") {
-  const products = new Map<string, { product_key: string; name: string; funnel_count: number; href: string }>();
+/** The profiles grouped by `keyOf`, in key order: each key with its first profile and how many have it. */
+function groupedBy(keyOf: (p: Profile) => string): { key: string; first: Profile; count: number }[] {
+  const groups = new Map<string, { key: string; first: Profile; count: number }>();
   for (const p of profiles) {
-    const key = p.scope.product.key;
-    const entry = products.get(key) ?? {
-      product_key: key,
-      name: p.scope.product.name,
-      funnel_count: 0,
-      href: `/v1/releases/${releaseId}/products/${key}/profiles`,
-    };
-    entry.funnel_count++;
-    products.set(key, entry);
+    const key = keyOf(p);
+    const group = groups.get(key) ?? { key, first: p, count: 0 };
+    group.count++;
+    groups.set(key, group);
   }
-  return [...products.values()]
-    .filter((p) => p.product_key.startsWith(prefix) || p.name.toLowerCase().startsWith(prefix))
-    .sort((a, b) => (a.product_key < b.product_key ? -1 : 1));
+  return [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
+}
+
+function expectedProducts(prefix = "") {
+  return groupedBy((p) => p.scope.product.key)
+    .map(({ key, first, count }) => ({
+      product_key: key,
+      name: first.scope.product.name,
+      funnel_count: count,
+      href: `/v1/releases/${releaseId}/products/${key}/profiles`,
+    }))
+    .filter((p) => p.product_key.startsWith(prefix) || p.name.toLowerCase().startsWith(prefix));
 }
 
 describe("browse", () => {
@@ -68,19 +74,12 @@ describe("browse", () => {
   });
 
   it("GET /v1/funnels lists every funnel with its name and number of profiles", async () => {
-    const counts = new Map<string, { funnel_key: string; name: string; profile_count: number; href: string }>();
-    for (const p of profiles) {
-      const key = p.scope.funnel.key;
-      const entry = counts.get(key) ?? {
-        funnel_key: key,
-        name: p.scope.funnel.name,
-        profile_count: 0,
-        href: `/v1/releases/${releaseId}/profiles?funnel=${key}`,
-      };
-      entry.profile_count++;
-      counts.set(key, entry);
-    }
-    const expected = [...counts.values()].sort((a, b) => (a.funnel_key < b.funnel_key ? -1 : 1));
+    const expected = groupedBy((p) => p.scope.funnel.key).map(({ key, first, count }) => ({
+      funnel_key: key,
+      name: first.scope.funnel.name,
+      profile_count: count,
+      href: `/v1/releases/${releaseId}/profiles?funnel=${key}`,
+    }));
     expect(await everyEntry("/v1/funnels?limit=3")).toEqual(expected);
     const res = await api("/v1/funnels");
     expect(res.headers.get("content-location")).toBe(`/v1/releases/${releaseId}/funnels`);
