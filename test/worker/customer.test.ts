@@ -105,6 +105,13 @@ interface ValidationProblem {
   errors: { path: string; message: string; code: string }[];
 }
 
+/** The 400 bad_request of a refused change, whose errors name exactly `paths` (in any order). */
+async function expectInvalidFields(res: Response, paths: string[]): Promise<ValidationProblem> {
+  const problem = (await expectProblem(res, 400, "bad_request")) as unknown as ValidationProblem;
+  expect(problem.errors.map((e) => e.path).sort()).toEqual([...paths].sort());
+  return problem;
+}
+
 const profileOf = async (secret: string) =>
   (await call("/v2/customer", { headers: bearer(secret) })).json<CustomerView>();
 
@@ -123,8 +130,7 @@ describe("a profile made from an account outside the profile's rules", () => {
     expect(shown.status).toBe(200);
     expect((await shown.json<CustomerView>()).name).toBe(long);
     const res = await call("/v2/customer", json(secret, "PATCH", { phone: "+41446681800" }));
-    const problem = (await expectProblem(res, 400, "bad_request")) as unknown as ValidationProblem;
-    expect(problem.errors.map((e) => e.path)).toEqual(["name"]);
+    await expectInvalidFields(res, ["name"]);
     expect((await call("/v2/customer", json(secret, "PATCH", { name: "Short" }))).status).toBe(200);
   });
 });
@@ -144,8 +150,7 @@ describe("PATCH /v2/customer refusals", () => {
         colour: "blue",
       }),
     );
-    const problem = (await expectProblem(res, 400, "bad_request")) as unknown as ValidationProblem;
-    expect(problem.errors.map((e) => e.path).sort()).toEqual([
+    const problem = await expectInvalidFields(res, [
       "colour",
       "email",
       "name",
@@ -163,16 +168,14 @@ describe("PATCH /v2/customer refusals", () => {
   it("checks the merged profile: an address missing its required parts, a name removed", async () => {
     const { secret } = await customer({ address: null });
     const res = await call("/v2/customer", json(secret, "PATCH", { shipping_address: { line2: "Flat 2" } }));
-    const problem = (await expectProblem(res, 400, "bad_request")) as unknown as ValidationProblem;
-    expect(problem.errors.map((e) => e.path).sort()).toEqual([
+    await expectInvalidFields(res, [
       "shipping_address.city",
       "shipping_address.country",
       "shipping_address.line1",
       "shipping_address.postal_code",
     ]);
     const noName = await call("/v2/customer", json(secret, "PATCH", { name: null }));
-    const named = (await expectProblem(noName, 400, "bad_request")) as unknown as ValidationProblem;
-    expect(named.errors.map((e) => e.path)).toEqual(["name"]);
+    await expectInvalidFields(noName, ["name"]);
     expect((await profileOf(secret)).shipping_address).toBeNull();
   });
 
