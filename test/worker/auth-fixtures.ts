@@ -98,6 +98,18 @@ export function countingEnv(overrides: Partial<Record<keyof Env | "OPERATOR_SECR
   return { env: wrapped as unknown as Env, calls };
 }
 
+/** `path` asked from a fresh client address through countingEnv(): the answer and every storage call it made. */
+export async function countedCall(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ res: Response; calls: StorageCalls }> {
+  const { env: counted, calls } = countingEnv();
+  const headers = new Headers(init.headers);
+  headers.set("CF-Connecting-IP", freshIp());
+  const res = await call(path, { ...init, headers }, counted);
+  return { res, calls };
+}
+
 /** Each request its own client address (RFC 3849 documentation range), so the per-IP limit of invalid credentials never interferes. */
 export const freshIp = () => `2001:db8::${(++counter).toString(16)}:${crypto.randomUUID().slice(0, 4)}`;
 

@@ -12,7 +12,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { generateApiKey, hashApiKey } from "../../src/common/auth/api-key";
 import { keyIndexName, type KeyRecord } from "../../src/worker/auth/key-record";
-import { accountWithKey, bearer, call, countingEnv, freshIp } from "./auth-fixtures";
+import { accountWithKey, bearer, call, countedCall, countingEnv } from "./auth-fixtures";
+import { expectProblem } from "./support/problems";
 import { KEY_RECORD_TTL_MS, recentKeyRecord, rememberKeyRecord } from "../../src/worker/auth/key-record-cache";
 
 describe("production deployment", () => {
@@ -23,15 +24,8 @@ describe("production deployment", () => {
   });
 
   it("refuses a test key with 401 wrong_deployment that says to use the sandbox, without a storage read", async () => {
-    const { env: counted, calls } = countingEnv();
-    const res = await call(
-      "/v2/cheeses",
-      { headers: { ...bearer(generateApiKey("test").secret), "CF-Connecting-IP": freshIp() } },
-      counted,
-    );
-    expect(res.status).toBe(401);
-    const problem = await res.json<{ code: string; detail: string }>();
-    expect(problem.code).toBe("wrong_deployment");
+    const { res, calls } = await countedCall("/v2/cheeses", { headers: bearer(generateApiKey("test").secret) });
+    const problem = await expectProblem(res, 401, "wrong_deployment");
     expect(problem.detail).toBe(
       "A test key (sk_test_…) was sent to the production deployment, which accepts only live keys. Send this key to the sandbox deployment, or use a live key here.",
     );

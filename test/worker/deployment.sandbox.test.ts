@@ -9,7 +9,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "../../src/common/auth/api-key";
-import { accountWithKey, bearer, call, countingEnv, freshIp, newAccount } from "./auth-fixtures";
+import { accountWithKey, bearer, call, countedCall, freshIp, newAccount } from "./auth-fixtures";
 import { COMTE_TWICE, createOrder, customer, getJson, type OrderView, placeOrder } from "./orders-support";
 import { expectProblem } from "./support/problems";
 import { INITIALIZE, MCP_HEADERS } from "./support/mcp";
@@ -33,15 +33,8 @@ describe("sandbox deployment", () => {
   });
 
   it("refuses a live key with 401 wrong_deployment that says to use production, without a storage read", async () => {
-    const { env: counted, calls } = countingEnv();
-    const res = await call(
-      "/v2/cheeses",
-      { headers: { ...bearer(generateApiKey("live").secret), "CF-Connecting-IP": freshIp() } },
-      counted,
-    );
-    expect(res.status).toBe(401);
-    const problem = await res.json<{ code: string; detail: string }>();
-    expect(problem.code).toBe("wrong_deployment");
+    const { res, calls } = await countedCall("/v2/cheeses", { headers: bearer(generateApiKey("live").secret) });
+    const problem = await expectProblem(res, 401, "wrong_deployment");
     expect(problem.detail).toMatch(
       /live key .* sandbox deployment, which accepts only test keys\. Send this key to the production deployment/,
     );
@@ -119,20 +112,11 @@ describe("orders on the sandbox", () => {
   });
 
   it("refuses a live key with 401 wrong_deployment before reading any storage: no live order here", async () => {
-    const { env: counted, calls } = countingEnv();
-    const res = await call(
-      "/v2/orders",
-      {
-        method: "POST",
-        headers: {
-          ...bearer(generateApiKey("live").secret),
-          "Content-Type": "application/json",
-          "CF-Connecting-IP": freshIp(),
-        },
-        body: JSON.stringify(COMTE_TWICE),
-      },
-      counted,
-    );
+    const { res, calls } = await countedCall("/v2/orders", {
+      method: "POST",
+      headers: { ...bearer(generateApiKey("live").secret), "Content-Type": "application/json" },
+      body: JSON.stringify(COMTE_TWICE),
+    });
     await expectProblem(res, 401, "wrong_deployment");
     expect(calls).toEqual([]);
   });
