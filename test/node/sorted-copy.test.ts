@@ -17,6 +17,7 @@ import {
   sortedProfileCopy,
 } from "../../src/node/catalog/build/profile-canonical";
 import { allSamples } from "./profile-fixtures";
+import { expectDefined } from "../../src/common/expect";
 
 const accepts = (value: unknown) => sortedProfileCopy(value) !== undefined;
 
@@ -70,15 +71,15 @@ function mutations(profile: Json): Json[] {
   const out: Json[] = [];
   const count = [...positions(profile)].length;
   for (let n = 0; n < count; n++) {
+    const position = (json: Json) => expectDefined([...positions(json)][n], `position ${n}`);
     const variants = (() => {
-      const [, key] = [...positions(profile)][n]!;
-      const [parent] = [...positions(profile)][n]!;
+      const [parent, key] = position(profile);
       const original = (parent as Record<string, Json>)[key as string];
       return [...nearMisses(original).map((replacement) => ({ replace: replacement })), { remove: true }];
     })();
     for (const variant of variants) {
       const copy = structuredClone(profile);
-      const [parent, key] = [...positions(copy)][n]!;
+      const [parent, key] = position(copy);
       if ("remove" in variant) {
         if (Array.isArray(parent)) parent.splice(key as number, 1);
         else delete (parent as Record<string, Json>)[key as string];
