@@ -161,7 +161,7 @@ describe("an operator approves an admin request", () => {
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
 
-    let tokens!: oauth.TokenEndpointResponse;
+    let tokens: oauth.TokenEndpointResponse | undefined;
     await withPage(async (page) => {
       const authorize = new URL(expectDefined(as.authorization_endpoint, "an authorization_endpoint in the metadata"));
       authorize.search = new URLSearchParams({
@@ -265,7 +265,7 @@ describe("an operator approves an admin request", () => {
         as,
         client,
         oauth.None(),
-        expectDefined(tokens.refresh_token, "a refresh_token"),
+        expectDefined(tokens?.refresh_token, "a refresh_token from the code exchange"),
         insecure,
       ),
     );
