@@ -8,10 +8,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCatalogClient, type SyncProgress, type SyncResult } from "../../packages/client/src/node.js";
-import { apiKeyFor } from "./support/api-key";
+import { apiKeyFor, provisionedApiKey } from "./support/api-key";
 import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
 import { runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
+import { expectDefined } from "../../src/common/expect";
 
 type Built = Awaited<ReturnType<CatalogState["build"]>>;
 let state: CatalogState;
@@ -42,6 +43,13 @@ function edition(name: string, edit: { retested: number[]; removed: number[]; ad
 
 const client = () => createCatalogClient({ baseUrl: server.url, apiKey: apiKeyFor(server.url) });
 const copyIn = (dir: string) => readFileSync(path.join(dir, "catalog.json"));
+/** A new directory `name` holding `document` as its local copy (catalog.json), to sync. */
+function localCopy(name: string, document: Buffer): string {
+  const dir = path.join(state.dir, name);
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, "catalog.json"), document);
+  return dir;
+}
 const leftovers = (dir: string) => readdirSync(dir).filter((name) => name !== "catalog.json");
 
 async function publish(release: Built) {
@@ -123,13 +131,9 @@ describe("sync", () => {
     timeout: 300_000,
   }, async () => {
     await current(releases.c);
-    const dir = path.join(state.dir, "interrupted");
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, "catalog.json"), releases.b.document);
+    const dir = localCopy("interrupted", releases.b.document);
     const steps: SyncProgress[] = [];
-    const probe = path.join(state.dir, "probe");
-    mkdirSync(probe);
-    writeFileSync(path.join(probe, "catalog.json"), releases.b.document);
+    const probe = localCopy("probe", releases.b.document);
     await client().sync(probe, { onProgress: (progress) => steps.push(progress) });
     expect(steps.length).toBeGreaterThan(2);
     // The last report ("verified") comes after the copy was replaced: every one before it is a step.
@@ -162,22 +166,20 @@ describe("sync", () => {
 
   it("falls back to a full download when the local release is gone (410) or the local copy does not rebuild", async () => {
     await current(releases.c);
-    const gone = path.join(state.dir, "gone");
-    mkdirSync(gone);
-    writeFileSync(path.join(gone, "catalog.json"), releases.unpublished.document);
+    const gone = localCopy("gone", releases.unpublished.document);
     const result: SyncResult = await client().sync(gone);
     expect(result).toMatchObject({ mode: "full", reason: "release-gone" });
     expect(copyIn(gone).equals(releases.c.document)).toBe(true);
 
-    const damaged = path.join(state.dir, "damaged");
-    mkdirSync(damaged);
     const copy = Buffer.from(releases.a.document);
     // A byte of a profile c did not change (sample 12): the rebuilt document cannot verify.
-    const unchanged = JSON.parse(readFileSync(path.join(SAMPLE_PROFILES, sampleFiles()[12]!), "utf8"));
+    const unchanged = JSON.parse(
+      readFileSync(path.join(SAMPLE_PROFILES, expectDefined(sampleFiles()[12], "sample 12")), "utf8"),
+    );
     const at = copy.indexOf(`"agent_readiness_profile_id":"${unchanged.agent_readiness_profile_id}"`);
     expect(at).toBeGreaterThan(0);
-    copy[at + 40]! ^= 1;
-    writeFileSync(path.join(damaged, "catalog.json"), copy);
+    copy[at + 40] = expectDefined(copy[at + 40], "a byte of that profile") ^ 1;
+    const damaged = localCopy("damaged", copy);
     expect(await client().sync(damaged)).toMatchObject({ mode: "full", reason: "local-copy-mismatch" });
     expect(copyIn(damaged).equals(releases.c.document)).toBe(true);
   });
@@ -186,11 +188,9 @@ describe("sync", () => {
   // crash, so this checks that the flag is taken and the copy is the same verified bytes.
   it("npm run catalog:pull -- --sync DIR --durable says what it fetched", async () => {
     await current(releases.c);
-    const dir = path.join(state.dir, "cli");
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, "catalog.json"), releases.b.document);
+    const dir = localCopy("cli", releases.b.document);
     const run = await runScript("catalog-pull.ts", ["--base-url", server.url, "--sync", dir, "--durable"], {
-      env: { CATALOG_API_KEY: apiKeyFor(server.url)! },
+      env: { CATALOG_API_KEY: provisionedApiKey(server.url) },
     });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/synced: .* holds sha256:[0-9a-f]{64}, verified; \d+ changed profiles fetched/);

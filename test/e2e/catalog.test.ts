@@ -11,12 +11,13 @@ import { cpSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
-import { apiKeyFor } from "./support/api-key";
+import { provisionedApiKey } from "./support/api-key";
 import { launchChromium } from "./support/chromium";
 import { e2eFetch } from "./support/http";
 import { rawExchange, rawGet, type RawResponse } from "./support/raw-http";
 import { pullCatalog, runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
+import { expectDefined } from "../../src/common/expect";
 
 let state: CatalogState;
 let server: DevServer;
@@ -48,7 +49,7 @@ describe("catalog over real HTTP", () => {
     const head = await e2eFetch(server.url, "/v1/catalog", { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.headers.get("content-length")).toBe(String(first.manifest.bytes));
-    const boundary = first.manifest.parts[1]!.offset;
+    const boundary = expectDefined(first.manifest.parts[1], "part 1").offset;
     const range = await e2eFetch(server.url, "/v1/catalog", {
       headers: { Range: `bytes=${boundary - 3}-${boundary + 2}` },
     });
@@ -57,7 +58,7 @@ describe("catalog over real HTTP", () => {
       true,
     );
     const cached = await e2eFetch(server.url, "/v1/catalog", {
-      headers: { "If-None-Match": head.headers.get("etag")! },
+      headers: { "If-None-Match": expectDefined(head.headers.get("etag"), "the ETag of the HEAD response") },
     });
     expect(cached.status).toBe(304);
   });
@@ -196,7 +197,7 @@ describe("CORS from a page on another origin, in Chromium (issue 24, item 10)", 
             anonymous: { status: anonymous.status, code: ((await anonymous.json()) as { code: string }).code },
           };
         },
-        { api: server.url.replace(/\/$/, ""), key: apiKeyFor(server.url)! },
+        { api: server.url.replace(/\/$/, ""), key: provisionedApiKey(server.url) },
       );
       expect(seen.whole.status).toBe(200);
       expect(seen.whole.bytes).toBe(first.manifest.bytes);

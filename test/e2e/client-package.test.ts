@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiKeyFor } from "./support/api-key";
+import { expectDefined } from "../../src/common/expect";
+import { provisionedApiKey } from "./support/api-key";
 import { catalogState, type CatalogState } from "./support/catalog-state";
 import { runProcess } from "./support/scripts";
 import { REPO_ROOT, startWranglerDev, type DevServer } from "./support/wrangler-dev";
@@ -25,7 +26,7 @@ beforeAll(async () => {
   state = catalogState();
   const packed = await run(process.execPath, [path.join(REPO_ROOT, "scripts/client-pack.mjs")], REPO_ROOT);
   expect(packed.code, packed.stderr).toBe(0);
-  tarball = packed.stdout.trim().split("\n").at(-1)!;
+  tarball = expectDefined(packed.stdout.trim().split("\n").at(-1), "the tarball, client-pack's last line");
   consumer = path.join(state.dir, "consumer");
   mkdirSync(consumer);
   const installed = await npm(["install", "--offline", "--no-audit", "--no-fund", tarball], consumer);
@@ -76,7 +77,7 @@ describe("@readiness-catalog/client, installed from its tarball", () => {
   it("a plain node script streams the profiles, downloads the document (then only the manifest again), gets typed errors", async () => {
     writeFileSync(path.join(consumer, "consumer.mjs"), CONSUMER_SCRIPT);
     const out = path.join(consumer, "catalog.json");
-    const ran = await run(process.execPath, ["consumer.mjs", server.url, apiKeyFor(server.url)!, out], consumer);
+    const ran = await run(process.execPath, ["consumer.mjs", server.url, provisionedApiKey(server.url), out], consumer);
     expect(ran.code, ran.stderr).toBe(0);
     const result = JSON.parse(ran.stdout);
     const data = JSON.parse(first.document.toString("utf8")).data as { agent_readiness_profile_id: string }[];

@@ -5,9 +5,8 @@
  * two accounts made through the operator API (what `npm run operator` drives): a customer and an operator.
  */
 import { expect } from "vitest";
-import { startCallbackServer, type CallbackServer } from "./oauth-fixture";
+import { registerClient, startCallbackServer, type CallbackServer } from "./oauth-fixture";
 import { catalogState } from "./support/catalog-state";
-import { runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { withEnvironment } from "./support/environment";
 
@@ -48,19 +47,11 @@ export async function startDashboardDeployment(): Promise<DashboardDeployment> {
   await state.publishSamples();
 
   const callback = await startCallbackServer();
-  const registered = await runScript("clients.ts", [
-    "create",
-    "--name",
-    APP_NAME,
-    "--redirect-uri",
-    callback.redirectUri,
-    "--public",
-    "--json",
-    "--persist-to",
-    state.persistTo,
-  ]);
-  expect(registered.code, registered.stderr).toBe(0);
-  const { clientId } = JSON.parse(registered.stdout) as { clientId: string };
+  const { clientId } = await registerClient(state.persistTo, {
+    name: APP_NAME,
+    redirectUri: callback.redirectUri,
+    public: true,
+  });
 
   const operatorSecret = crypto.randomUUID() + crypto.randomUUID();
   const server = await withEnvironment(

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDashboardDeployment, type DashboardDeployment } from "./dashboard-fixture";
 import { DESKTOP, inspect, PHONE, signIn } from "./dashboard-support";
 import { launchChromium } from "./support/chromium";
+import { expectDefined } from "../../src/common/expect";
 
 let deployment: DashboardDeployment;
 let browser: Browser;
@@ -160,9 +161,9 @@ describe("an operator approves an admin request", () => {
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
 
-    let tokens!: oauth.TokenEndpointResponse;
+    let tokens: oauth.TokenEndpointResponse | undefined;
     await withPage(async (page) => {
-      const authorize = new URL(as.authorization_endpoint!);
+      const authorize = new URL(expectDefined(as.authorization_endpoint, "an authorization_endpoint in the metadata"));
       authorize.search = new URLSearchParams({
         response_type: "code",
         client_id: deployment.clientId,
@@ -260,7 +261,13 @@ describe("an operator approves an admin request", () => {
     const refreshed = await oauth.processRefreshTokenResponse(
       as,
       client,
-      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+      await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        expectDefined(tokens?.refresh_token, "a refresh_token from the code exchange"),
+        insecure,
+      ),
     );
     expect(refreshed.scope?.split(" ")).toContain("admin");
     expect((await callApi("/v2/cheeses", refreshed.access_token)).status).toBe(200);

@@ -12,6 +12,7 @@ import { startDashboardDeployment, type DashboardDeployment } from "./dashboard-
 import { DESKTOP, inspect, signIn } from "./dashboard-support";
 import { provisionApiKey } from "./support/api-key";
 import { launchChromium } from "./support/chromium";
+import { expectDefined } from "../../src/common/expect";
 
 const FACETS =
   "grade,overall_outcome,stage.evaluate,stage.sign_up,stage.pay,stage.provision,stage.operate,primary_stage,funnel,freshness";
@@ -104,14 +105,14 @@ describe("the catalog explorer", () => {
       await inspect(page, "explore");
 
       // Facets: each choice is a new URL with the API's counts and rows; Back returns to the last view.
-      const [grade] = Object.keys(whole.facets.grade ?? {});
-      await choose(page, "grade", grade!);
+      const grade = expectDefined(Object.keys(whole.facets.grade ?? {})[0], "a grade facet");
+      await choose(page, "grade", grade);
       const byGrade = await expectSameAsApi(page);
-      expect(byGrade.count).toBe(whole.facets.grade![grade!]);
-      const limited = Object.keys(byGrade.facets["stage.pay"] ?? {})[0]!;
+      expect(byGrade.count).toBe(whole.facets.grade?.[grade]);
+      const limited = expectDefined(Object.keys(byGrade.facets["stage.pay"] ?? {})[0], "a stage.pay facet");
       await choose(page, "stage.pay", limited);
       const both = await expectSameAsApi(page);
-      expect(both.count).toBe(byGrade.facets["stage.pay"]![limited]);
+      expect(both.count).toBe(byGrade.facets["stage.pay"]?.[limited]);
       // The script gave focus back to the control that was changed.
       expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("stage.pay");
       await inspect(page, "explore-filtered");
@@ -138,7 +139,7 @@ describe("the catalog explorer", () => {
       ]);
       await inspect(page, "explore-profile");
       const curl = await page.getByLabel("The request that fetches exactly these bytes").inputValue();
-      const pinned = curl.split(" ").at(-1)!;
+      const pinned = expectDefined(curl.split(" ").at(-1), "the URL the curl ends with");
       expect(pinned.startsWith(deployment.server.url.replace(/\/$/, ""))).toBe(true);
       const bytes = Buffer.from(await (await callApi(new URL(pinned).pathname)).arrayBuffer());
       const digest = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;

@@ -18,8 +18,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAndAllow, startOAuthDeployment, type OAuthDeployment } from "./oauth-fixture";
-import { apiKeyFor } from "./support/api-key";
+import { provisionedApiKey } from "./support/api-key";
 import { REPO_ROOT } from "./support/wrangler-dev";
+import { expectDefined } from "../../src/common/expect";
 
 /** The MCP Inspector's CLI mode (`npx @modelcontextprotocol/inspector-cli`), run from node_modules. */
 const INSPECTOR_CLI = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
@@ -36,10 +37,12 @@ afterAll(async () => {
 });
 
 const HOST_NAME = "E2E MCP Host";
+/** The tools the server lists, by name in code-unit order. */
+const TOOLS = ["compare_profiles", "describe_catalog", "get_profile", "list_changes", "search_profiles"];
 
 async function withKey(): Promise<Client> {
   const client = new Client({ name: "e2e", version: "1.0.0" });
-  const key = apiKeyFor(deployment.server.url)!;
+  const key = provisionedApiKey(deployment.server.url);
   await client.connect(
     new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
   );
@@ -48,7 +51,7 @@ async function withKey(): Promise<Client> {
 
 async function rest<T>(path: string): Promise<T> {
   const res = await fetch(new URL(path, deployment.server.url), {
-    headers: { Authorization: `Bearer ${apiKeyFor(deployment.server.url)}` },
+    headers: { Authorization: `Bearer ${provisionedApiKey(deployment.server.url)}` },
   });
   expect(res.status, path).toBe(200);
   return (await res.json()) as T;
@@ -66,13 +69,7 @@ describe("MCP over wrangler dev, with an API key", () => {
     const client = await withKey();
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([
-        "compare_profiles",
-        "describe_catalog",
-        "get_profile",
-        "list_changes",
-        "search_profiles",
-      ]);
+      expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
 
       const described = (await client.callTool({ name: "describe_catalog", arguments: {} })).structuredContent as {
         release_id: string;
@@ -116,7 +113,7 @@ describe("MCP over wrangler dev, with an API key", () => {
       expect(bad.isError).toBe(true);
       const missing = await client.callTool({ name: "get_profile", arguments: { product: "nope", funnel: "nope" } });
       expect(missing.isError).toBe(true);
-      expect((missing.content as { text: string }[])[0]!.text).toMatch(/^profile_not_found: /);
+      expect((missing.content as { text: string }[])[0]?.text).toMatch(/^profile_not_found: /);
     } finally {
       await client.close();
     }
@@ -136,18 +133,12 @@ describe("MCP over wrangler dev, with the MCP Inspector's CLI", () => {
         "--method",
         "tools/list",
         "--header",
-        `Authorization: Bearer ${apiKeyFor(deployment.server.url)}`,
+        `Authorization: Bearer ${provisionedApiKey(deployment.server.url)}`,
       ],
       { cwd: path.dirname(INSPECTOR_CLI) },
     );
     const { tools } = JSON.parse(stdout) as { tools: { name: string }[] };
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      "compare_profiles",
-      "describe_catalog",
-      "get_profile",
-      "list_changes",
-      "search_profiles",
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
   });
 });
 
@@ -206,7 +197,7 @@ describe("MCP authorization over wrangler dev, as an MCP host does it", () => {
     expect((provider.client as { token_endpoint_auth_method?: string }).token_endpoint_auth_method).toBe("none");
     const code = provider.landedAt?.searchParams.get("code");
     expect(code, String(provider.landedAt)).toBeTruthy();
-    await transport.finishAuth(code!);
+    await transport.finishAuth(expectDefined(code, "the authorization code"));
     expect(provider.saved?.access_token).toMatch(/^oat_/);
     expect(provider.saved?.scope).toBe("read:catalog");
 
@@ -220,7 +211,7 @@ describe("MCP authorization over wrangler dev, as an MCP host does it", () => {
     }
     // The token is for /mcp alone (RFC 8707): the REST API refuses it.
     const onApi = await fetch(new URL("/v1/releases/current", deployment.server.url), {
-      headers: { Authorization: `Bearer ${provider.saved!.access_token}` },
+      headers: { Authorization: `Bearer ${expectDefined(provider.saved, "the host's tokens").access_token}` },
     });
     expect(onApi.status).toBe(401);
   });

@@ -9,6 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAndAllow, startOAuthDeployment, type OAuthDeployment } from "./oauth-fixture";
 import { runScript } from "./support/scripts";
+import { expectDefined } from "../../src/common/expect";
 
 let deployment: OAuthDeployment;
 let where: string[];
@@ -57,7 +58,7 @@ async function authorizeApp(scope: string, account = deployment.account): Promis
   expect(code, landed.toString()).toBeTruthy();
   return tokenRequest({
     grant_type: "authorization_code",
-    code: code!,
+    code: expectDefined(code, "the authorization code"),
     redirect_uri: deployment.callback.redirectUri,
     client_id: deployment.clientId,
     code_verifier: verifier,
@@ -82,8 +83,7 @@ async function accountIdOf(email: string): Promise<string> {
   const account = (JSON.parse(listed.stdout) as { id: string; email: string }[]).find(
     (entry) => entry.email === email.toLowerCase(),
   );
-  expect(account, listed.stdout).toBeDefined();
-  return account!.id;
+  return expectDefined(account, `the account ${email} in ${listed.stdout}`).id;
 }
 
 describe("OAuth admin requests through npm run operator", () => {

@@ -13,6 +13,7 @@ import { catalogState, type CatalogState } from "./support/catalog-state";
 import { runScript } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { withEnvironment } from "./support/environment";
+import { expectDefined } from "../../src/common/expect";
 
 export interface OAuthDeployment {
   server: DevServer;
@@ -50,38 +51,41 @@ export async function startCallbackServer(): Promise<CallbackServer> {
   };
 }
 
+/**
+ * Registers an OAuth client with `npm run clients -- create` in the local state at `persistTo`: its
+ * id, and for a confidential client its secret.
+ */
+export async function registerClient(
+  persistTo: string,
+  client: { name: string; redirectUri: string; public: boolean },
+): Promise<{ clientId: string; clientSecret?: string }> {
+  const registered = await runScript("clients.ts", [
+    "create",
+    "--name",
+    client.name,
+    "--redirect-uri",
+    client.redirectUri,
+    ...(client.public ? ["--public"] : []),
+    "--json",
+    "--persist-to",
+    persistTo,
+  ]);
+  expect(registered.code, registered.stderr).toBe(0);
+  return JSON.parse(registered.stdout) as { clientId: string; clientSecret?: string };
+}
+
 export async function startOAuthDeployment(): Promise<OAuthDeployment> {
   const state = catalogState();
   await state.publishSamples();
 
   const callback = await startCallbackServer();
-  const registered = await runScript("clients.ts", [
-    "create",
-    "--name",
-    "E2E Cheese App",
-    "--redirect-uri",
-    callback.redirectUri,
-    "--public",
-    "--json",
-    "--persist-to",
-    state.persistTo,
-  ]);
-  expect(registered.code, registered.stderr).toBe(0);
-  const { clientId } = JSON.parse(registered.stdout) as { clientId: string };
+  const redirectUri = callback.redirectUri;
+  const { clientId } = await registerClient(state.persistTo, { name: "E2E Cheese App", redirectUri, public: true });
   const confidentialName = "E2E Confidential App";
-  const registeredConfidential = await runScript("clients.ts", [
-    "create",
-    "--name",
-    confidentialName,
-    "--redirect-uri",
-    callback.redirectUri,
-    "--json",
-    "--persist-to",
-    state.persistTo,
-  ]);
-  expect(registeredConfidential.code, registeredConfidential.stderr).toBe(0);
+  const registered = await registerClient(state.persistTo, { name: confidentialName, redirectUri, public: false });
   const confidential = {
-    ...(JSON.parse(registeredConfidential.stdout) as { clientId: string; clientSecret: string }),
+    clientId: registered.clientId,
+    clientSecret: expectDefined(registered.clientSecret, "the confidential client's secret"),
     name: confidentialName,
   };
 
@@ -148,7 +152,7 @@ export class FormBrowser {
 export function formField(html: string, name: string): string {
   const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
   if (!match) throw new Error(`no ${name} field in the page:\n${html.slice(0, 1500)}`);
-  return match[1]!.replaceAll("&amp;", "&");
+  return expectDefined(match[1], `the value of the ${name} field`).replaceAll("&amp;", "&");
 }
 
 /** A customer's part of the flow: open the authorization URL, sign in, click Allow; returns where the browser is sent. */
@@ -168,7 +172,7 @@ export async function signInAndAllow(
     password: account.password,
   });
   expect(signedIn.status, await signedIn.clone().text()).toBe(303);
-  const consent = await browser.get(signedIn.headers.get("Location")!);
+  const consent = await browser.get(expectDefined(signedIn.headers.get("Location"), "the Location of the sign-in"));
   expect(consent.status).toBe(200);
   const consentHtml = await consent.text();
   expect(consentHtml).toContain(appName);
@@ -178,5 +182,5 @@ export async function signInAndAllow(
     decision: "approve",
   });
   expect(allowed.status).toBe(303);
-  return new URL(allowed.headers.get("Location")!);
+  return new URL(expectDefined(allowed.headers.get("Location"), "the Location of the consent"));
 }

@@ -8,6 +8,7 @@ import { request as httpRequest } from "node:http";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAndAllow, startOAuthDeployment, type OAuthDeployment } from "./oauth-fixture";
+import { expectDefined } from "../../src/common/expect";
 
 let deployment: OAuthDeployment;
 let as: oauth.AuthorizationServer;
@@ -29,6 +30,21 @@ afterAll(async () => {
   await deployment?.stop();
 });
 
+/** The authorization request (RFC 6749 §4.1.1) with PKCE (RFC 7636 §4.3), to the discovered endpoint. */
+function authorizationUrl(clientId: string, scope: string, codeChallenge: string, state: string): URL {
+  const url = new URL(expectDefined(as.authorization_endpoint, "an authorization_endpoint in the metadata"));
+  url.search = new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: deployment.callback.redirectUri,
+    scope,
+    state,
+    code_challenge: codeChallenge,
+    code_challenge_method: "S256",
+  }).toString();
+  return url;
+}
+
 /** Authorize → sign in → allow; returns the callback URL the browser lands on. */
 async function authorize(
   scope: string,
@@ -36,18 +52,21 @@ async function authorize(
   state: string,
   app = { clientId: deployment.clientId, name: "E2E Cheese App" },
 ): Promise<URL> {
-  const url = new URL(as.authorization_endpoint!);
-  url.search = new URLSearchParams({
-    response_type: "code",
-    client_id: app.clientId,
-    redirect_uri: deployment.callback.redirectUri,
-    scope,
-    state,
-    code_challenge: codeChallenge,
-    code_challenge_method: "S256",
-  }).toString();
+  const url = authorizationUrl(app.clientId, scope, codeChallenge, state);
   return signInAndAllow(url.toString(), deployment.account, app.name);
 }
+
+/** The code exchange (RFC 6749 §4.1.3) of the callback's `params`, with the PKCE verifier, by the public client or `app`. */
+const exchangeCode = (
+  params: URLSearchParams,
+  codeVerifier: string,
+  app: oauth.Client = client,
+  auth: oauth.ClientAuth = clientAuth,
+) =>
+  oauth.authorizationCodeGrantRequest(as, app, auth, params, deployment.callback.redirectUri, codeVerifier, insecure);
+
+/** The refresh token a token response must carry. */
+const refreshTokenOf = (tokens: oauth.TokenEndpointResponse) => expectDefined(tokens.refresh_token, "a refresh_token");
 
 describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
   it("discovers the server, authorizes, exchanges, calls the API, refreshes with rotation and revokes", async () => {
@@ -66,19 +85,7 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
     const params = oauth.validateAuthResponse(as, client, landed, state); // checks state and iss
     expect(params.get("code")).toMatch(/^oac_[A-Za-z0-9_-]+$/); // sealed: names no account or grant
 
-    const tokens = await oauth.processAuthorizationCodeResponse(
-      as,
-      client,
-      await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        clientAuth,
-        params,
-        deployment.callback.redirectUri,
-        codeVerifier,
-        insecure,
-      ),
-    );
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await exchangeCode(params, codeVerifier));
     expect(tokens.access_token).toMatch(/^oat_/);
     expect(tokens.refresh_token).toMatch(/^ort_/);
     expect(tokens.scope?.split(" ").sort()).toEqual(["read:catalog", "read:cheeses"]);
@@ -101,7 +108,7 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
     const refreshed = await oauth.processRefreshTokenResponse(
       as,
       client,
-      await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure),
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshTokenOf(tokens), insecure),
     );
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await api("/v2/cheeses", refreshed.access_token)).status).toBe(200);
@@ -139,25 +146,17 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
       const tokens = await oauth.processAuthorizationCodeResponse(
         as,
         confidential,
-        await oauth.authorizationCodeGrantRequest(
-          as,
-          confidential,
-          auth,
-          params,
-          deployment.callback.redirectUri,
-          codeVerifier,
-          insecure,
-        ),
+        await exchangeCode(params, codeVerifier, confidential, auth),
       );
       const refreshed = await oauth.processRefreshTokenResponse(
         as,
         confidential,
-        await oauth.refreshTokenGrantRequest(as, confidential, auth, tokens.refresh_token!, insecure),
+        await oauth.refreshTokenGrantRequest(as, confidential, auth, refreshTokenOf(tokens), insecure),
       );
       await oauth.processRevocationResponse(
-        await oauth.revocationRequest(as, confidential, auth, refreshed.refresh_token!, insecure),
+        await oauth.revocationRequest(as, confidential, auth, refreshTokenOf(refreshed), insecure),
       );
-      const afterRevoke = oauth.refreshTokenGrantRequest(as, confidential, auth, refreshed.refresh_token!, insecure);
+      const afterRevoke = oauth.refreshTokenGrantRequest(as, confidential, auth, refreshTokenOf(refreshed), insecure);
       await expect(oauth.processRefreshTokenResponse(as, confidential, await afterRevoke)).rejects.toMatchObject({
         error: "invalid_grant",
       });
@@ -173,37 +172,22 @@ describe("OAuth 2.0 with a strict client (oauth4webapi)", () => {
       await authorize("read:cheeses", await oauth.calculatePKCECodeChallenge(codeVerifier), state),
       state,
     );
-    const exchange = () =>
-      oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        clientAuth,
-        params,
-        deployment.callback.redirectUri,
-        codeVerifier,
-        insecure,
-      );
-    await oauth.processAuthorizationCodeResponse(as, client, await exchange());
-    await expect(oauth.processAuthorizationCodeResponse(as, client, await exchange())).rejects.toMatchObject({
+    await oauth.processAuthorizationCodeResponse(as, client, await exchangeCode(params, codeVerifier));
+    await expect(
+      oauth.processAuthorizationCodeResponse(as, client, await exchangeCode(params, codeVerifier)),
+    ).rejects.toMatchObject({
       error: "invalid_grant",
     });
   });
 
   it("an unknown scope comes back as an invalid_scope redirect the client can validate", async () => {
-    const url = new URL(as.authorization_endpoint!);
     const state = oauth.generateRandomState();
-    url.search = new URLSearchParams({
-      response_type: "code",
-      client_id: deployment.clientId,
-      redirect_uri: deployment.callback.redirectUri,
-      scope: "read:everything",
-      state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
-      code_challenge_method: "S256",
-    }).toString();
+    const codeChallenge = await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier());
+    const url = authorizationUrl(deployment.clientId, "read:everything", codeChallenge, state);
     const res = await fetch(url, { redirect: "manual" });
     expect(res.status).toBe(302);
-    expect(() => oauth.validateAuthResponse(as, client, new URL(res.headers.get("Location")!), state)).toThrow(
+    const location = new URL(expectDefined(res.headers.get("Location"), "a Location"));
+    expect(() => oauth.validateAuthResponse(as, client, location, state)).toThrow(
       expect.objectContaining({ error: "invalid_scope" }) as unknown as Error,
     );
   });

@@ -13,7 +13,8 @@ import { seedDemoAccounts } from "../../src/node/operator/demo";
 import { localOperator } from "../../src/node/operator/local-operator";
 import { OperatorClient } from "../../src/node/operator/operator-client";
 import { freePort } from "../../src/node/local/wrangler-dev";
-import { npmStart, type NpmStart } from "./support/npm-start";
+import { expectDefined } from "../../src/common/expect";
+import { npmStart, printedValue, type NpmStart } from "./support/npm-start";
 import { SAMPLE_PROFILES } from "./support/catalog-state";
 import { runScript } from "./support/scripts";
 
@@ -24,12 +25,12 @@ let firstScreen: string;
 let ownReleaseId: string;
 
 const secretsOn = (screen: string) => ({
-  live: /Bearer (sk_live_\w+)/.exec(screen)![1]!,
-  test: /Bearer (sk_test_\w+)/.exec(screen)![1]!,
+  live: printedValue(screen, /Bearer (sk_live_\w+)/, "the live demo key"),
+  test: printedValue(screen, /Bearer (sk_test_\w+)/, "the test demo key"),
 });
 const baseUrls = (screen: string) => ({
-  production: /^ {2}production +(http:\/\/localhost:\d+)/m.exec(screen)![1]!,
-  sandbox: /^ {2}sandbox +(http:\/\/localhost:\d+)/m.exec(screen)![1]!,
+  production: printedValue(screen, /^ {2}production +(http:\/\/localhost:\d+)/m, "the production URL"),
+  sandbox: printedValue(screen, /^ {2}sandbox +(http:\/\/localhost:\d+)/m, "the sandbox URL"),
 });
 
 async function call(
@@ -95,7 +96,11 @@ describe("npm start, started again over the same state", () => {
     const production = await call(urls.production, "/v1/releases/current", secrets.live);
     const sandbox = await call(urls.sandbox, "/v1/releases/current", secrets.test);
     expect([production.status, production.body.release_id]).toEqual([200, ownReleaseId]);
-    const sampleId = /^ {2}release +production: +(sha256:[0-9a-f]{64})/m.exec(firstScreen)![1]!;
+    const sampleId = printedValue(
+      firstScreen,
+      /^ {2}release +production: +(sha256:[0-9a-f]{64})/m,
+      "the sample's release",
+    );
     expect([sandbox.status, sandbox.body.release_id]).toEqual([200, sampleId]);
 
     const lines = screen.split("\n");
@@ -128,7 +133,7 @@ describe("npm start, started again over the same state", () => {
   it("the limit of 3 active keys: the previous demo key makes room; the developer's own keys filling it make npm start say which to revoke", async () => {
     const production = baseUrls(second.welcome()).production;
     const servers = [{ deployment: "production" as const, baseUrl: production }];
-    const accountId = /demo customer \S+ \((acct_\w+)\)/.exec(second.welcome())![1]!;
+    const accountId = printedValue(second.welcome(), /demo customer \S+ \((acct_\w+)\)/, "the demo account");
     const { operatorSecret } = localOperator();
     const operator = new OperatorClient(production, operatorSecret);
     const active = async () =>
@@ -141,12 +146,14 @@ describe("npm start, started again over the same state", () => {
 
     const renewed = await seedDemoAccounts(servers, operatorSecret);
     expect(renewed.revoked.map((key) => key.last4)).toEqual([secretsOn(second.welcome()).live.slice(-4)]);
-    expect((await call(production, "/v2/cheeses", renewed.keys[0]!.secret)).status).toBe(200);
+    const renewedKey = expectDefined(renewed.keys[0], "the renewed demo key");
+    expect((await call(production, "/v2/cheeses", renewedKey.secret)).status).toBe(200);
     expect(await active()).toEqual(["mine 1", "mine 2", "npm start demo"]);
 
-    const demoKey = (await operator.listKeys(accountId)).find(
-      (key) => key.status === "active" && key.name === "npm start demo",
-    )!;
+    const demoKey = expectDefined(
+      (await operator.listKeys(accountId)).find((key) => key.status === "active" && key.name === "npm start demo"),
+      "the active demo key",
+    );
     await operator.revokeKey(demoKey.id);
     await operator.createKey(accountId, { mode: "live", name: "mine 3" });
     await expect(seedDemoAccounts(servers, operatorSecret)).rejects.toThrow(

@@ -16,7 +16,8 @@ import { freePort } from "../../src/node/local/wrangler-dev";
 import { REPO_ROOT } from "./support/wrangler-dev";
 import { DEMO_CLIENT_NAME, demoRedirectUri } from "../../src/node/oauth/demo";
 import { registerClientStartingWithDash } from "./support/dash-client";
-import { bash, npmStart, printedCommands, type NpmStart, type Shell } from "./support/npm-start";
+import { expectDefined } from "../../src/common/expect";
+import { bash, npmStart, printedCommands, printedValue, type NpmStart, type Shell } from "./support/npm-start";
 
 const MAX_WELCOME_LINES = 30;
 
@@ -32,12 +33,10 @@ function expectCurlSucceeded(line: string, run: Shell) {
 
 /** Every option of a printed npm command is `--name=value`, which parses whatever the value starts with. */
 function expectOptionsWithEquals(line: string) {
-  const options = line
-    .split(" -- ")[1]!
-    .split(" ")
-    .filter((word) => word.startsWith("--"));
-  expect(options.length, line).toBeGreaterThan(0);
-  for (const option of options) expect(option, line).toMatch(/^--[a-z-]+=\S+$/);
+  const [, options = ""] = line.split(" -- ");
+  const names = options.split(" ").filter((word) => word.startsWith("--"));
+  expect(names.length, line).toBeGreaterThan(0);
+  for (const option of names) expect(option, line).toMatch(/^--[a-z-]+=\S+$/);
 }
 
 /** True once nothing answers at the URL (servers may still be shutting down when npm start's own process ends). */
@@ -83,6 +82,24 @@ afterAll(async () => {
 const welcome = () => start.welcome();
 const output = () => start.output();
 
+/** The e-mail and password printed for the customer or the operator account. */
+function printedCredentials(account: "customer" | "operator") {
+  const pattern = new RegExp(`${account} {2}(\\S+) \\/ (\\S+)`);
+  return {
+    email: printedValue(welcome(), pattern, `the ${account}'s e-mail`),
+    password: printedValue(welcome(), pattern, `the ${account}'s password`, 2),
+  };
+}
+
+/** A printed demo key, live or test, and the base URL its printed curl calls. */
+function printedKey(mode: "live" | "test") {
+  const pattern = new RegExp(`-H "Authorization: Bearer (sk_${mode}_\\w+)" (http://localhost:\\d+)/v1/`);
+  return {
+    secret: printedValue(welcome(), pattern, `the ${mode} key`),
+    baseUrl: printedValue(welcome(), pattern, `the base URL of the ${mode} key`, 2),
+  };
+}
+
 describe("npm start", () => {
   it("prints one short screen: servers, the demo keys' calls, dashboard credentials, the OAuth link; none of wrangler's start-up output", () => {
     const screen = welcome();
@@ -105,7 +122,7 @@ describe("npm start", () => {
     const lines = [
       // The webhook receiver runs until Ctrl-C: its own test below.
       ...printedCommands(welcome(), "npm").filter((line) => !line.includes("webhooks:receive")),
-      /npm run operator -- list --account=\S+(?: --\S+=\d+)*/.exec(welcome())![0],
+      printedValue(welcome(), /npm run operator -- list --account=\S+(?: --\S+=\d+)*/, "the operator list command", 0),
     ];
     expect(lines).toHaveLength(2);
     for (const line of lines) {
@@ -116,9 +133,12 @@ describe("npm start", () => {
   });
 
   it("the printed webhook receiver listens and prints each delivery (on a free port, not the printed one)", async () => {
-    const [line] = printedCommands(welcome(), "npm").filter((command) => command.includes("webhooks:receive"));
+    const line = expectDefined(
+      printedCommands(welcome(), "npm").find((command) => command.includes("webhooks:receive")),
+      "the printed webhook receiver command",
+    );
     const receiverPort = await freePort();
-    const receiver = spawn("bash", ["-c", line!.replace(/--port=\d+/, `--port=${receiverPort}`)], {
+    const receiver = spawn("bash", ["-c", line.replace(/--port=\d+/, `--port=${receiverPort}`)], {
       cwd: REPO_ROOT,
       detached: true,
     });
@@ -137,19 +157,15 @@ describe("npm start", () => {
       expect(answer.status).toBe(200);
       await expect.poll(() => output).toContain("msg_printed webhook.test sha256:x");
     } finally {
-      process.kill(-receiver.pid!, "SIGINT");
+      process.kill(-expectDefined(receiver.pid, "the receiver's pid"), "SIGINT");
     }
   });
 
   it("the dashboard takes the printed customer and operator credentials", async () => {
-    const dashboard = /^Dashboard: (\S+)/m.exec(welcome())![1]!;
+    const dashboard = printedValue(welcome(), /^Dashboard: (\S+)/m, "the dashboard URL");
     const accounts = [
-      { credentials: /customer {2}(\S+) \/ (\S+)/.exec(welcome())!, page: "/dashboard/keys", heading: "<h1>API keys" },
-      {
-        credentials: /operator {2}(\S+) \/ (\S+)/.exec(welcome())!,
-        page: "/dashboard/operator",
-        heading: "<h1>Operator",
-      },
+      { credentials: printedCredentials("customer"), page: "/dashboard/keys", heading: "<h1>API keys" },
+      { credentials: printedCredentials("operator"), page: "/dashboard/operator", heading: "<h1>Operator" },
     ];
     for (const { credentials, page, heading } of accounts) {
       const browser = new FormBrowser(new URL(dashboard).origin);
@@ -157,10 +173,10 @@ describe("npm start", () => {
       const signedIn = await browser.post("/login", {
         csrf_token: formField(signIn, "csrf_token"),
         continue: formField(signIn, "continue"),
-        email: credentials[1]!,
-        password: credentials[2]!,
+        email: credentials.email,
+        password: credentials.password,
       });
-      expect(signedIn.status, credentials[1]).toBe(303);
+      expect(signedIn.status, credentials.email).toBe(303);
       const shown = await browser.get(page);
       expect(shown.status, page).toBe(200);
       expect(await shown.text()).toContain(heading);
@@ -168,14 +184,13 @@ describe("npm start", () => {
   });
 
   it("the OAuth link: sign in as the printed customer, Allow; the demo app's printed calls work, admin approved from the terminal", async () => {
-    const authorizeUrl = /^ {2}(http:\/\/localhost:\d+\/oauth\/authorize\?\S+)$/m.exec(welcome())![1]!;
-    expect(new URL(authorizeUrl).searchParams.get("client_id")).toBe(demoClientId);
-    const customer = /customer {2}(\S+) \/ (\S+)/.exec(welcome())!;
-    const callback = await signInAndAllow(
-      authorizeUrl,
-      { email: customer[1]!, password: customer[2]! },
-      "Readiness Demo App",
+    const authorizeUrl = printedValue(
+      welcome(),
+      /^ {2}(http:\/\/localhost:\d+\/oauth\/authorize\?\S+)$/m,
+      "the OAuth link",
     );
+    expect(new URL(authorizeUrl).searchParams.get("client_id")).toBe(demoClientId);
+    const callback = await signInAndAllow(authorizeUrl, printedCredentials("customer"), "Readiness Demo App");
     const landed = await fetch(callback);
     expect(await landed.text()).toContain("Signed in: Readiness Demo App now holds an access token for read:catalog.");
 
@@ -204,18 +219,18 @@ describe("npm start", () => {
   });
 
   it("the printed order is a sandbox test order that production never lists, and the other way round", async () => {
-    const keys = [
-      ...welcome().matchAll(/-H "Authorization: Bearer (sk_(?:live|test)_\w+)" (http:\/\/localhost:\d+)\/v1\//g),
-    ];
-    const [live, test] = ["sk_live_", "sk_test_"].map((prefix) => keys.find((m) => m[1]!.startsWith(prefix))!);
-    const api = (key: RegExpMatchArray, path: string, init: RequestInit = {}) =>
-      fetch(`${key[2]}${path}`, { ...init, headers: { Authorization: `Bearer ${key[1]}`, ...init.headers } });
-    const printed = printedCommands(welcome(), "curl").find((line) => line.includes("/v2/orders"))!;
+    const [live, test] = [printedKey("live"), printedKey("test")];
+    const api = (key: ReturnType<typeof printedKey>, path: string, init: RequestInit = {}) =>
+      fetch(`${key.baseUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${key.secret}`, ...init.headers } });
+    const printed = expectDefined(
+      printedCommands(welcome(), "curl").find((line) => line.includes("/v2/orders")),
+      "the printed curl that creates an order",
+    );
     const run = await bash(printed);
     expectCurlSucceeded(printed, run);
     const sandboxOrder = JSON.parse(run.stdout) as { id: string; livemode: boolean };
     expect(sandboxOrder.livemode).toBe(false);
-    const created = await api(live!, "/v2/orders", {
+    const created = await api(live, "/v2/orders", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({
@@ -225,21 +240,21 @@ describe("npm start", () => {
     });
     const liveOrder = (await created.json()) as { id: string; livemode: boolean };
     expect([created.status, liveOrder.livemode]).toEqual([201, true]);
-    const ids = async (key: RegExpMatchArray) =>
+    const ids = async (key: ReturnType<typeof printedKey>) =>
       ((await (await api(key, "/v2/orders?limit=100")).json()) as { data: { id: string }[] }).data.map((o) => o.id);
-    expect(await ids(live!)).toContain(liveOrder.id);
-    expect(await ids(live!)).not.toContain(sandboxOrder.id);
-    expect(await ids(test!)).toContain(sandboxOrder.id);
-    expect(await ids(test!)).not.toContain(liveOrder.id);
-    expect((await api(live!, `/v2/orders/${sandboxOrder.id}`)).status).toBe(404);
-    expect((await api(test!, `/v2/orders/${liveOrder.id}`)).status).toBe(404);
+    expect(await ids(live)).toContain(liveOrder.id);
+    expect(await ids(live)).not.toContain(sandboxOrder.id);
+    expect(await ids(test)).toContain(sandboxOrder.id);
+    expect(await ids(test)).not.toContain(liveOrder.id);
+    expect((await api(live, `/v2/orders/${sandboxOrder.id}`)).status).toBe(404);
+    expect((await api(test, `/v2/orders/${liveOrder.id}`)).status).toBe(404);
   });
 
   it("Ctrl-C stops both servers and the demo app's callback", async () => {
-    const servers = [...welcome().matchAll(/^ {2}(?:production|sandbox) +(http:\/\/localhost:\d+)/gm)].map(
-      (m) => m[1]!,
+    const servers = [...welcome().matchAll(/^ {2}(?:production|sandbox) +(http:\/\/localhost:\d+)/gm)].map((m) =>
+      expectDefined(m[1], "a server's URL"),
     );
-    const callback = /\(callback (http:\/\/127\.0\.0\.1:\d+)\/callback\)/.exec(welcome())![1]!;
+    const callback = printedValue(welcome(), /\(callback (http:\/\/127\.0\.0\.1:\d+)\/callback\)/, "the demo callback");
     expect(servers).toHaveLength(2);
     expect(await start.interrupt()).toBe(0);
     for (const url of [...servers, callback]) expect(await stopsAnswering(url), url).toBe(true);

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildFailed, buildCatalog } from "../../src/node/catalog/build/build";
 import { generateProfiles } from "../../src/node/catalog/build/generator";
+import { expectDefined } from "../../src/common/expect";
 import { allSamples, PROFILES_DIR } from "./profile-fixtures";
 import { checkRelease, expectCatalogOrder } from "./release-check";
 
@@ -23,7 +24,7 @@ function shuffled<T>(items: T[], seed: number): T[] {
   for (let i = out.length - 1; i > 0; i--) {
     s = (s * 1103515245 + 12345) & 0x7fffffff;
     const j = s % (i + 1);
-    [out[i], out[j]] = [out[j]!, out[i]!];
+    [out[i], out[j]] = [expectDefined(out[j], `item ${j}`), expectDefined(out[i], `item ${i}`)];
   }
   return out;
 }
@@ -114,8 +115,8 @@ describe("parts", () => {
     const { parts, document } = checkRelease(built.releaseDir);
     expect(document.equals(whole)).toBe(true);
     expect(parts.length).toBeGreaterThan(1);
-    expect(parts[0]!.at(-1)).toBe(0xc3);
-    expect(parts[1]![0]).toBe(0xbc);
+    expect(parts[0]?.at(-1)).toBe(0xc3);
+    expect(parts[1]?.[0]).toBe(0xbc);
     expect(() => new TextDecoder("utf-8", { fatal: true }).decode(parts[0])).toThrow();
     const cutInsideProfile = parts.slice(0, -1).some((part) => !part.toString("latin1").endsWith("},"));
     expect(cutInsideProfile).toBe(true);
@@ -191,10 +192,11 @@ describe("scale paths give the same bytes", () => {
 
   it("worker threads report an invalid catalog exactly as the inline build does", async () => {
     const lines = [...generateProfiles(600, 5)].map((p) => JSON.stringify(p));
-    lines[10] = lines[10]!.replace('"grade":"', '"grade":"Z'); // schema
-    lines[200] = lines[3]!; // a duplicate id and scope
+    const line = (index: number) => expectDefined(lines[index], `generated line ${index + 1}`);
+    lines[10] = line(10).replace('"grade":"', '"grade":"Z'); // schema
+    lines[200] = line(3); // a duplicate id and scope
     lines[300] = "{not json";
-    lines[450] = lines[450]!.replace(/"name":"[^"]*"/, '"name":"bad \\udc00 name"'); // a lone surrogate
+    lines[450] = line(450).replace(/"name":"[^"]*"/, '"name":"bad \\udc00 name"'); // a lone surrogate
     const ndjson = `${scratch()}.ndjson`;
     writeFileSync(ndjson, `${lines.join("\n")}\n`);
     const report = async (threads: number) => {
@@ -215,6 +217,6 @@ describe("scale paths give the same bytes", () => {
     expect(lineOf("schema")).toEqual([11]);
     expect(lineOf("json-syntax")).toEqual([301]);
     expect(lineOf("canonical-json")).toEqual([451]);
-    expect(lineOf("unique-profile-id").sort((a, b) => a! - b!)).toEqual([4, 201]);
+    expect(lineOf("unique-profile-id").sort((a, b) => Number(a) - Number(b))).toEqual([4, 201]);
   });
 });

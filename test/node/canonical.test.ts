@@ -8,6 +8,7 @@ import { canonicalJson, CanonicalizationError } from "../../src/node/catalog/can
 import { generateProfiles } from "../../src/node/catalog/build/generator";
 import { canonicalOfSortedCopy, sortedProfileCopy } from "../../src/node/catalog/build/profile-canonical";
 import { allSamples, constrainedProfile } from "./profile-fixtures";
+import { expectDefined } from "../../src/common/expect";
 
 const jcs = (value: unknown) => canonicalize(value) as string;
 
@@ -40,9 +41,8 @@ describe("canonicalJson (src/node/catalog/canonical.ts)", () => {
 
 /** The build's fast path: JSON.stringify of the schema-checked, key-sorted copy. */
 function canonicalProfileJson(profile: unknown): string {
-  const sorted = sortedProfileCopy(profile);
-  expect(sorted, "the schema accepts the profile").toBeDefined();
-  return canonicalOfSortedCopy(sorted!, profile);
+  const sorted = expectDefined(sortedProfileCopy(profile), "a sorted copy: the schema accepts the profile");
+  return canonicalOfSortedCopy(sorted, profile);
 }
 
 describe("the sorted copy's JSON.stringify (the build's fast path for valid profiles)", () => {

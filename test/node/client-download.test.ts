@@ -17,6 +17,7 @@ import {
 } from "../../packages/client/src/node.js";
 import { buildCatalog, type BuildResult } from "../../src/node/catalog/build/build";
 import { fixtureServer, type Fault } from "./pull-fixture-server";
+import { expectDefined } from "../../src/common/expect";
 
 let dir: string;
 let built: BuildResult;
@@ -119,7 +120,8 @@ describe("download()", () => {
   it("reuses parts of another file only where they match: a damaged copy costs only its damaged parts", async () => {
     const out = path.join(dir, "damaged.json");
     const damaged = Buffer.from(document);
-    damaged[built.manifest.parts[1]!.offset + 5]! ^= 1;
+    const at = expectDefined(built.manifest.parts[1], "part 1").offset + 5;
+    damaged[at] = expectDefined(damaged[at], `byte ${at}`) ^ 1;
     writeFileSync(out, damaged);
     const { result, partsFetched } = await download("none", out);
     expect(partsFetched).toEqual([1]);

@@ -18,6 +18,7 @@ import {
 } from "../../packages/client/src/index.js";
 import { buildCatalog, type BuildResult } from "../../src/node/catalog/build/build";
 import { fixtureServer, type Fault } from "./pull-fixture-server";
+import { expectDefined } from "../../src/common/expect";
 
 let dir: string;
 let built: BuildResult;
@@ -70,12 +71,12 @@ describe("profiles() against a server that gets one thing wrong", () => {
     const { seen, error } = await streamed(fault);
     expect(error).toBeInstanceOf(CatalogVerificationError);
     expect(String(error)).toContain(message);
-    const documentPrefixEnd = built.manifest.parts[badPart]!.offset;
+    const documentPrefixEnd = expectDefined(built.manifest.parts[badPart], `part ${badPart}`).offset;
     expect(seen.length).toBeLessThan(data.length);
     expect(seen).toEqual(data.slice(0, seen.length));
     // Each yielded profile ended before the bad part began (the data starts after a ~250-byte prefix).
     const ends = data.map((_, i) => JSON.stringify(data.slice(0, i + 1)).length);
-    expect(seen.every((_, i) => ends[i]! < documentPrefixEnd)).toBe(true);
+    expect(seen.every((_, i) => Number(ends[i]) < documentPrefixEnd)).toBe(true);
   });
 
   it.each<[Fault, string]>([
@@ -116,7 +117,7 @@ describe("profiles() against a server that gets one thing wrong", () => {
 });
 
 describe("profile() against a server that gets one thing wrong", () => {
-  const sample = () => data[3]!;
+  const sample = () => expectDefined(data[3], "profile 3 of the build");
 
   it("nothing wrong: by scope and by id, with the release and where the bytes are in its document", async () => {
     const { result } = await against("none", async (client) => [

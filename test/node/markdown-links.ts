@@ -59,10 +59,8 @@ export function headingAnchors(text: string): Set<string> {
 export function namedRepoPaths(text: string): MarkdownLink[] {
   const named: MarkdownLink[] = [];
   for (const { text: line, line: number } of proseLines(text)) {
-    for (const [, span] of line.matchAll(/`([^`]+)`/g)) {
-      for (const [candidate] of span!.matchAll(
-        /(?<![\w./-])(?:src|scripts|test|bench|packages|data)\/[\w./{}*<>-]*/g,
-      )) {
+    for (const [, span = ""] of line.matchAll(/`([^`]+)`/g)) {
+      for (const [candidate] of span.matchAll(/(?<![\w./-])(?:src|scripts|test|bench|packages|data)\/[\w./{}*<>-]*/g)) {
         if (!/[{}*<>]/.test(candidate)) named.push({ target: candidate.replace(/[.]$/, ""), line: number });
       }
     }

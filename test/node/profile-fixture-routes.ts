@@ -10,6 +10,7 @@ import { canonicalJson } from "../../src/node/catalog/canonical";
 import { contentDigestOf } from "../../src/common/catalog/digest";
 import type { Manifest } from "../../src/common/catalog/manifest";
 import type { Profile } from "../../src/common/catalog/schema";
+import { expectDefined } from "../../src/common/expect";
 
 export type ProfileFault = "wrong-profile-digest" | "other-profile" | "wrong-profile-release";
 
@@ -55,7 +56,13 @@ export function profileFixture(manifest: Manifest, parts: Buffer[], fault: strin
       );
       return true;
     }
-    const entry = fault === "other-profile" ? located.find((other) => other !== found)! : found;
+    const entry =
+      fault === "other-profile"
+        ? expectDefined(
+            located.find((other) => other !== found),
+            "another profile",
+          )
+        : found;
     const digest = `sha256:${createHash("sha256")
       .update(fault === "wrong-profile-digest" ? Buffer.from("other") : entry.bytes)
       .digest("hex")}`;

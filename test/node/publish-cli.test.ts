@@ -15,6 +15,7 @@ import { openDeploymentStorage } from "../../src/node/local/deployment-storage";
 import { publishRelease, readCurrent } from "../../src/node/catalog/publish";
 import { openReleaseDir } from "../../src/node/catalog/release-dir";
 import { runScript } from "../e2e/support/scripts";
+import { expectDefined } from "../../src/common/expect";
 
 const TSX_CLI = path.resolve("node_modules/tsx/dist/cli.mjs");
 
@@ -116,7 +117,10 @@ describe("with npm start running (its record names its state)", CLI_BLOCK, () =>
 describe("catalog:publish", CLI_BLOCK, () => {
   it.concurrent("publishes into the local state, then publishing again is a no-op", async () => {
     const state = stateDir("noop");
-    const segments = a.manifest.index!.reduce((sum, index) => sum + index.segments.length, 0);
+    const segments = expectDefined(a.manifest.index, "the release index").reduce(
+      (sum, index) => sum + index.segments.length,
+      0,
+    );
     const first = await publish(a.releaseDir, state);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout.trim()).toBe(
@@ -170,7 +174,7 @@ describe("catalog:publish", CLI_BLOCK, () => {
     child.stderr.on("data", (chunk) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     while (!stderr.includes("upload parts: 0/") && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
-    process.kill(-child.pid!, "SIGINT");
+    process.kill(-expectDefined(child.pid, "the publish's pid"), "SIGINT");
     expect(await exited, stderr).toBe(130);
     expect(stderr).toMatch(
       new RegExp(

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { contentDigestOf } from "../../src/common/catalog/digest";
 import type { Manifest } from "../../src/common/catalog/manifest";
+import { expectDefined } from "../../src/common/expect";
 import { profileFixture, type ProfileFault } from "./profile-fixture-routes";
 
 export type Fault =
@@ -35,9 +36,11 @@ function served(releaseDir: string, fault: Fault): { manifest: Manifest; parts: 
   const parts = manifest.parts.map((part) => readFileSync(path.join(releaseDir, "parts", String(part.index))));
   const last = parts.length - 1;
   switch (fault) {
-    case "flipped-byte":
-      parts[2]![10]! ^= 1;
+    case "flipped-byte": {
+      const flipped = expectDefined(parts[2], "part 2");
+      flipped[10] = expectDefined(flipped[10], "byte 10 of part 2") ^ 1;
       return { manifest, parts };
+    }
     case "forged-artifact":
       return { manifest: { ...manifest, artifact_sha256: `sha256:${"0".repeat(64)}` }, parts };
     case "wrong-document-sha256":
@@ -53,9 +56,10 @@ function served(releaseDir: string, fault: Fault): { manifest: Manifest; parts: 
         parts,
       };
     case "no-closing-brace": {
-      parts[last]![parts[last]!.length - 1] = 0x20;
+      const lastPart = expectDefined(parts[last], "the last part");
+      lastPart[lastPart.length - 1] = 0x20;
       const whole = Buffer.concat(parts);
-      const reparted = manifest.parts.map((part, i) => (i === last ? { ...part, sha256: sha256(parts[last]!) } : part));
+      const reparted = manifest.parts.map((part, i) => (i === last ? { ...part, sha256: sha256(lastPart) } : part));
       return { manifest: { ...manifest, sha256: sha256(whole), parts: reparted }, parts };
     }
     default:
@@ -72,7 +76,8 @@ export async function fixtureServer(
   const requests: string[] = [];
   let busy = fault === "busy-once";
   const server: Server = createServer((req, res) => {
-    requests.push(req.url!);
+    const url = expectDefined(req.url, "the request's URL");
+    requests.push(url);
     if (fault === "unauthorized") {
       res.writeHead(401, {
         "Content-Type": "application/problem+json",
@@ -86,15 +91,15 @@ export async function fixtureServer(
       res.writeHead(503, { "Content-Type": "application/problem+json", "Retry-After": "0" });
       return res.end(JSON.stringify({ code: "catalog_unavailable", detail: "Retry later." }));
     }
-    if (req.url === "/v1/releases/current") {
+    if (url === "/v1/releases/current") {
       res.writeHead(200, { "Content-Type": "application/json", "Catalog-Release": manifest.release_id });
       return res.end(JSON.stringify({ ...manifest, published_at: "2026-01-01T00:00:00.000Z" }));
     }
-    if (profiles.serve(req.url!, res)) return;
-    const match = /^\/v1\/releases\/([^/]+)\/parts\/(\d+)$/.exec(req.url!);
+    if (profiles.serve(url, res)) return;
+    const match = /^\/v1\/releases\/([^/]+)\/parts\/(\d+)$/.exec(url);
     const part = match && match[1] === manifest.release_id ? manifest.parts[Number(match[2])] : undefined;
     if (!part || (fault === "lost-part-3" && part.index === 3)) return res.writeHead(404).end();
-    const bytes = parts[part.index]!;
+    const bytes = expectDefined(parts[part.index], `part ${part.index}`);
     const headers: Record<string, string> = {
       "Content-Type": "application/octet-stream",
       "Content-Length": String(bytes.length),

@@ -6,8 +6,15 @@
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { newItems, rebuildSteps, unchangedRuns, type Cut } from "../../packages/client/src/node/rebuild-plan";
+import { expectDefined } from "../../src/common/expect";
 
 const PREFIX = '{"data":';
+
+/** The element at `cuts[index]` in `text`. */
+function cutText(text: string, cuts: readonly Cut[], index: number): string {
+  const { offset, length } = expectDefined(cuts[index], `cut ${index}`);
+  return text.slice(offset, offset + length);
+}
 
 /** The document `{"data":[e1,e2,…]}` and where each element is in it. */
 function documentOf(elements: readonly string[]): { text: string; at: Cut[] } {
@@ -59,8 +66,7 @@ it("rebuilds the new document from the old one's unchanged runs and the new elem
         .join(",");
       let taken = 0;
       const parts = newItems(newCuts, PREFIX.length, now.text.length).map((item) => {
-        if (item.kind === "fetched")
-          return now.text.slice(newCuts[item.cut]!.offset, newCuts[item.cut]!.offset + newCuts[item.cut]!.length);
+        if (item.kind === "fetched") return cutText(now.text, newCuts, item.cut);
         if (taken > 0) taken++; // the comma between two runs
         const run = k.slice(taken, taken + item.length);
         taken += item.length;
@@ -86,8 +92,7 @@ it("as steps: increasing ranges of the old document, commas and the fetched elem
         .map((step) => {
           if (step.kind === "comma") return ",";
           if (step.kind === "fetched") {
-            const cut = newCuts[step.cut]!;
-            return now.text.slice(cut.offset, cut.offset + cut.length);
+            return cutText(now.text, newCuts, step.cut);
           }
           expect(step.start).toBeGreaterThanOrEqual(last);
           last = step.end;

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 
 const sha256 = (bytes: Buffer | string) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
@@ -45,7 +46,8 @@ export function checkRelease(releaseDir: string): CheckedRelease {
   const parts = files.map((f) => readFileSync(path.join(releaseDir, "parts", f)));
   let offset = 0;
   manifest.parts.forEach((part, i) => {
-    expect(part).toEqual({ index: i, offset, length: parts[i]!.length, sha256: sha256(parts[i]!) });
+    const bytes = expectDefined(parts[i], `the file of part ${i}`);
+    expect(part).toEqual({ index: i, offset, length: bytes.length, sha256: sha256(bytes) });
     if (i < parts.length - 1) expect(part.length).toBe(manifest.part_bytes);
     offset += part.length;
   });
@@ -109,15 +111,15 @@ function checkIndex(releaseDir: string, manifest: CheckedRelease["manifest"], do
       expect(directory.length <= page_bytes || directory.split("\n").length === 2).toBe(true);
       let leafEnd = 0;
       const directoryLines = directory.split("\n").slice(0, -1);
-      expect(directoryLines[0]!.startsWith(`${segment.first} `)).toBe(true);
+      expect(directoryLines[0]?.startsWith(`${segment.first} `)).toBe(true);
       for (const line of directoryLines) {
-        const [, first, at, length] = /^(.+) (\d+) (\d+)$/.exec(line)!;
+        const [, first, at, length] = expectDefined(/^(.+) (\d+) (\d+)$/.exec(line), `a directory line, not "${line}"`);
         expect(Number(at)).toBe(leafEnd); // leaves are consecutive, from the segment's start to its directory
         leafEnd += Number(length);
         const leaf = bytes.subarray(Number(at), leafEnd).toString("utf8").split("\n");
         expect(leaf.pop()).toBe("");
         expect(Number(length) <= page_bytes || leaf.length === 1).toBe(true);
-        expect(leaf[0]!.startsWith(`${first} `)).toBe(true);
+        expect(leaf[0]?.startsWith(`${first} `)).toBe(true);
         lines.push(...leaf);
       }
       expect(leafEnd).toBe(segment.directory_offset);
@@ -134,9 +136,14 @@ function checkIndex(releaseDir: string, manifest: CheckedRelease["manifest"], do
 /** Profiles are in catalog order: product key, funnel key, profile id. */
 // biome-ignore lint/suspicious/noExplicitAny: the independent checker reads profiles as untyped JSON, on purpose: it must not share the schema it checks.
 export function expectCatalogOrder(data: any[]): void {
-  const keys = data.map((p) => [p.scope.product.key, p.scope.funnel.key, p.agent_readiness_profile_id] as string[]);
-  const sorted = [...keys].sort((a, b) =>
-    a[0] !== b[0] ? (a[0]! < b[0]! ? -1 : 1) : a[1] !== b[1] ? (a[1]! < b[1]! ? -1 : 1) : a[2]! < b[2]! ? -1 : 1,
+  const keys: { product: string; funnel: string; id: string }[] = data.map((p) => ({
+    product: p.scope.product.key,
+    funnel: p.scope.funnel.key,
+    id: p.agent_readiness_profile_id,
+  }));
+  const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const sorted = [...keys].sort(
+    (a, b) => byCodeUnits(a.product, b.product) || byCodeUnits(a.funnel, b.funnel) || byCodeUnits(a.id, b.id),
   );
   expect(keys).toEqual(sorted);
 }

@@ -17,6 +17,7 @@ import {
   sortedProfileCopy,
 } from "../../src/node/catalog/build/profile-canonical";
 import { allSamples } from "./profile-fixtures";
+import { expectDefined } from "../../src/common/expect";
 
 const accepts = (value: unknown) => sortedProfileCopy(value) !== undefined;
 
@@ -70,15 +71,15 @@ function mutations(profile: Json): Json[] {
   const out: Json[] = [];
   const count = [...positions(profile)].length;
   for (let n = 0; n < count; n++) {
+    const position = (json: Json) => expectDefined([...positions(json)][n], `position ${n}`);
     const variants = (() => {
-      const [, key] = [...positions(profile)][n]!;
-      const [parent] = [...positions(profile)][n]!;
+      const [parent, key] = position(profile);
       const original = (parent as Record<string, Json>)[key as string];
       return [...nearMisses(original).map((replacement) => ({ replace: replacement })), { remove: true }];
     })();
     for (const variant of variants) {
       const copy = structuredClone(profile);
-      const [parent, key] = [...positions(copy)][n]!;
+      const [parent, key] = position(copy);
       if ("remove" in variant) {
         if (Array.isArray(parent)) parent.splice(key as number, 1);
         else delete (parent as Record<string, Json>)[key as string];
@@ -152,16 +153,15 @@ describe("compileSortedCopy on other schemas", () => {
   });
 
   it("mirrors bounds, integers and patterns exactly at their edges", () => {
-    const copy = compileSortedCopy(
-      z.strictObject({
-        n: z.int().min(1).max(5),
-        r: z.number().min(0).max(1),
-        s: z
-          .string()
-          .min(2)
-          .regex(/^[a-z]+$/),
-      }),
-    );
+    const schema = z.strictObject({
+      n: z.int().min(1).max(5),
+      r: z.number().min(0).max(1),
+      s: z
+        .string()
+        .min(2)
+        .regex(/^[a-z]+$/),
+    });
+    const copy = compileSortedCopy(schema);
     const check = (value: unknown) => copy(value) !== undefined;
     expect(check({ n: 1, r: 0, s: "ab" })).toBe(true);
     expect(check({ n: 5, r: 1, s: "ab" })).toBe(true);
@@ -178,18 +178,7 @@ describe("compileSortedCopy on other schemas", () => {
     ]) {
       const value = { n: 1, r: 0, s: "ab", ...bad };
       expect([bad, check(value)]).toEqual([bad, false]);
-      expect(
-        z
-          .strictObject({
-            n: z.int().min(1).max(5),
-            r: z.number().min(0).max(1),
-            s: z
-              .string()
-              .min(2)
-              .regex(/^[a-z]+$/),
-          })
-          .safeParse(value).success,
-      ).toBe(false);
+      expect(schema.safeParse(value).success).toBe(false);
     }
     expect(check({ n: 1, r: 0, s: "ab", extra: 1 })).toBe(false);
     expect(check({ n: 1, r: 0 })).toBe(false);

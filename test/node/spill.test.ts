@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SortedSpill, type SpillRecord } from "../../src/node/catalog/build/spill";
+import { expectDefined } from "../../src/common/expect";
 
 const root = mkdtempSync(path.join(tmpdir(), "catalog-spill-test-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -70,7 +71,7 @@ describe("SortedSpill", () => {
     expect(n).toBe(2000);
     // Shrinking all along (not only once the merge is done), down to nothing.
     expect(sizes[0]).toBeLessThan(before * 0.9);
-    for (let i = 1; i < sizes.length; i++) expect(sizes[i]).toBeLessThan(sizes[i - 1]!);
+    for (let i = 1; i < sizes.length; i++) expect(sizes[i]).toBeLessThan(expectDefined(sizes[i - 1], `size ${i - 1}`));
     expect(spilled()).toBe(0);
   });
 

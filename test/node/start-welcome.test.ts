@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { requestLogLines } from "../../src/node/start/request-log";
 import { welcomeText, type Welcome } from "../../src/node/start/welcome";
 import { CreateOrderBody } from "../../src/worker/orders/schemas";
+import { expectDefined } from "../../src/common/expect";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const account = (email: string) => ({ id: "acct_00000000000000000000", email, password: "pw" });
@@ -40,7 +41,7 @@ describe("the printed catalog:pull command", () => {
   it("writes its document to a path git ignores", () => {
     const out = /npm run catalog:pull -- .*--out=(\S+)/.exec(welcomeText(WELCOME))?.[1];
     expect(out).toBe("dist/catalog.json");
-    expect(ignored(out!)).toBe(true);
+    expect(ignored(expectDefined(out, "the --out of catalog:pull"))).toBe(true);
     expect(ignored(`${out}.partial-1234`)).toBe(true);
   });
 
@@ -80,7 +81,10 @@ describe("the first commands printed", () => {
   const apiLines = (welcome: Welcome) => {
     const lines = welcomeText(welcome).split("\n");
     const start = lines.findIndex((line) => line.startsWith("API, as the demo customer"));
-    return { heading: lines[start]!, commands: lines.slice(start + 1).filter((line) => line.startsWith("  curl")) };
+    return {
+      heading: expectDefined(lines[start], "the demo customer's heading"),
+      commands: lines.slice(start + 1).filter((line) => line.startsWith("  curl")),
+    };
   };
 
   it("read one profile of the sample, then the catalog; nothing of the old demo domain", () => {
@@ -93,7 +97,7 @@ describe("the first commands printed", () => {
   });
 
   it("without the sample served, no profile is guessed: the catalog comes first", () => {
-    const own = { ...WELCOME, releases: [{ ...WELCOME.releases[0]!, sample: false }] };
+    const own = { ...WELCOME, releases: [{ ...expectDefined(WELCOME.releases[0], "a release"), sample: false }] };
     expect(apiLines(own).commands[0]).toContain("/v1/catalog");
     expect(welcomeText(own)).not.toContain("/v1/profiles/");
   });

@@ -18,6 +18,7 @@ import { CheckedWriter, SequentialReader } from "../../packages/client/src/node/
 import { createWorkerSha256 } from "../../packages/client/src/node/worker-sha256";
 import { documentPrefix } from "../../packages/client/src/protocol/digests";
 import type { Manifest } from "../../packages/client/src/types";
+import { expectDefined } from "../../src/common/expect";
 
 const dir = mkdtempSync(path.join(tmpdir(), "sync-io-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -114,7 +115,7 @@ it("writes the slices in order in writes of a chunk or more and verifies the doc
 it("fails at finish when a byte differs from the document the manifest describes", async () => {
   const { bytes, manifest } = documentOf('{"n":1},{"n":2}');
   const wrong = Buffer.from(bytes);
-  wrong[wrong.length - 4]! ^= 1;
+  wrong[wrong.length - 4] = expectDefined(wrong.at(-4), "the fourth byte from the end") ^ 1;
   const handle = await open(path.join(dir, "wrong"), "w");
   try {
     const writer = new CheckedWriter(handle, new DocumentCheck(manifest), 8);

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { expectDefined } from "../../../src/common/expect";
 
 const keys = new Map<string, string>();
 
@@ -45,3 +46,7 @@ export async function provisionApiKey(baseUrl: string, operatorSecret: string): 
 
 /** The key provisioned for the server at `baseUrl`, if any. */
 export const apiKeyFor = (baseUrl: string): string | undefined => keys.get(new URL(baseUrl).origin);
+
+/** The key provisioned for the server at `baseUrl`, for a test that needs one: an error if none was. */
+export const provisionedApiKey = (baseUrl: string): string =>
+  expectDefined(apiKeyFor(baseUrl), `an API key provisioned for ${baseUrl}`);

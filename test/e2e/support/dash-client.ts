@@ -6,6 +6,7 @@
 import { vi } from "vitest";
 import { openDeploymentStorage } from "../../../src/node/local/deployment-storage";
 import { loadOAuthProvider } from "../../../src/node/oauth/library-in-node";
+import { expectDefined } from "../../../src/common/expect";
 
 /** The index of "-" in the alphabet of the library's ids (A-Z a-z 0-9 - _). */
 const DASH = 62;
@@ -16,7 +17,7 @@ export function nextClientIdStartsWithDash(): () => void {
   const spy = vi
     .spyOn(crypto, "getRandomValues")
     .mockImplementationOnce(<T extends ArrayBufferView<ArrayBuffer> | null>(array: T): T => {
-      draw(array!);
+      draw(expectDefined<ArrayBufferView<ArrayBuffer>>(array, "the array getRandomValues fills"));
       (array as unknown as Uint8Array)[0] = DASH;
       return array;
     });

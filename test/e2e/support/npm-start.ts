@@ -3,11 +3,13 @@
  * hook (so Ctrl-C reaches start.ts itself), its output collected, and each printed line run in
  * bash as pasted.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { expectDefined } from "../../../src/common/expect";
 import { REPO_ROOT } from "./wrangler-dev";
+import { runProcess, type ScriptRun } from "./scripts";
 
 export interface NpmStart {
   /** Everything printed so far, stdout and stderr. */
@@ -27,19 +29,15 @@ export interface NpmStart {
  */
 export async function npmStart(args: string[]): Promise<NpmStart> {
   process.env.NPM_START_FILE ??= path.join(mkdtempSync(path.join(tmpdir(), "npm-start-record-")), "npm-start.json");
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(REPO_ROOT, "scripts/start.ts"), ...args],
-    {
-      cwd: REPO_ROOT,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: process.env,
-    },
-  );
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "scripts/start.ts"), ...args], {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: process.env,
+  });
   let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const waitForOutput = async (pattern: RegExp, timeoutMs = 150_000) => {
     const deadline = Date.now() + timeoutMs;
@@ -52,7 +50,8 @@ export async function npmStart(args: string[]): Promise<NpmStart> {
     }
   };
   const interrupt = () => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGINT");
+    if (child.exitCode === null && child.signalCode === null)
+      process.kill(-expectDefined(child.pid, "the pid of npm start"), "SIGINT");
     return exited;
   };
   try {
@@ -63,39 +62,33 @@ export async function npmStart(args: string[]): Promise<NpmStart> {
   }
   return {
     output: () => output,
-    welcome: () => /Readiness Catalog API is running[\s\S]*?(?=\nRequest log:)/.exec(output)![0],
+    welcome: () =>
+      printedValue(output, /Readiness Catalog API is running[\s\S]*?(?=\nRequest log:)/, "the welcome screen", 0),
     waitForOutput,
     interrupt,
     exited,
   };
 }
 
-export interface Shell {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+export interface Shell extends ScriptRun {
   /** The exit status of every curl the line ran. */
   curls: number[];
 }
 
 /** Runs one printed line in bash, as pasted; curl fails on an HTTP error and reports its status. */
-export function bash(line: string): Promise<Shell> {
+export async function bash(line: string): Promise<Shell> {
   const failOnHttpError =
     'curl() { command curl --fail-with-body -sS "$@"; local s=$?; echo "curl-exit $s" >&2; return $s; }';
-  return new Promise((resolve, reject) => {
-    const shell = spawn("bash", ["-c", `${failOnHttpError}\n${line}`], {
-      cwd: REPO_ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    shell.stdout.on("data", (chunk) => (stdout += chunk));
-    shell.stderr.on("data", (chunk) => (stderr += chunk));
-    shell.once("error", reject);
-    shell.once("close", (code) =>
-      resolve({ code, stdout, stderr, curls: [...stderr.matchAll(/curl-exit (\d+)/g)].map((m) => Number(m[1])) }),
-    );
-  });
+  const run = await runProcess("bash", ["-c", `${failOnHttpError}\n${line}`]);
+  return { ...run, curls: [...run.stderr.matchAll(/curl-exit (\d+)/g)].map((m) => Number(m[1])) };
+}
+
+/**
+ * Group `group` (0: the whole match) of the first match of `pattern` in `screen`, what npm start
+ * printed; an error naming `what` when npm start did not print it.
+ */
+export function printedValue(screen: string, pattern: RegExp, what: string, group = 1): string {
+  return expectDefined(pattern.exec(screen)?.[group], `${what} printed by npm start`);
 }
 
 /** The lines of `text` that start with `  curl ` or `  npm `: commands printed to be pasted. */

@@ -2,7 +2,7 @@
  * The server the OpenAPI tests examine: the real `wrangler dev` over a fresh state with the sample
  * catalog published (so catalog routes answer 200, 206 and 304, not only 503) and an API key.
  */
-import { apiKeyFor } from "./api-key";
+import { provisionedApiKey } from "./api-key";
 import { catalogState, type CatalogState } from "./catalog-state";
 import { startWranglerDev, type DevServer } from "./wrangler-dev";
 
@@ -23,7 +23,7 @@ export async function startOpenApiTarget(): Promise<OpenApiTarget> {
   };
   try {
     const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as OpenApiTarget["document"];
-    return { server, apiKey: apiKeyFor(server.url)!, document, stop };
+    return { server, apiKey: provisionedApiKey(server.url), document, stop };
   } catch (error) {
     await stop();
     throw error;
