@@ -23,7 +23,7 @@ afterAll(() => rmSync(state, { recursive: true, force: true }));
  * `npm run clients -- …` over this file's own local state. Each command that reaches the state opens
  * it with a workerd of its own (wrangler's platform proxy), a second or more on a loaded machine.
  */
-const clients = (...args: string[]) => runInProcess(clientsCommand, [...args, "--persist-to", state]);
+const clients = (...args: string[]) => runInProcess(clientsCommand.run, [...args, "--persist-to", state]);
 
 interface ListedClient {
   clientId: string;
@@ -157,7 +157,7 @@ describe("npm run clients", () => {
       clientName: "Dash App",
       redirectUris: ["http://localhost:7779/callback"],
     });
-    const deleted = await runInProcess(clientsCommand, ["delete", "--persist-to", state, "--", clientId]);
+    const deleted = await runInProcess(clientsCommand.run, ["delete", "--persist-to", state, "--", clientId]);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(deleted.stderr).toContain(`deleted client ${clientId}`);
   }, 180_000);

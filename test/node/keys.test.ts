@@ -18,7 +18,7 @@ import { runInProcess } from "./cli-in-process";
 
 /** `npm run operator -- …`, in process. */
 const keys = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) =>
-  runInProcess(operator, args, options);
+  runInProcess(operator.run, args, options);
 
 describe("usage", { concurrent: true }, () => {
   it.each([

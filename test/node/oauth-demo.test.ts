@@ -35,7 +35,7 @@ const logged: string[] = [];
 
 /** `npm run operator -- … --url <the server>`, in process; it must succeed. */
 async function operatorOk(...args: string[]): Promise<string> {
-  const run = await runInProcess(operator, [...args, "--url", server.url]);
+  const run = await runInProcess(operator.run, [...args, "--url", server.url]);
   expect(run.code, run.stderr).toBe(0);
   return run.stdout;
 }
@@ -182,7 +182,7 @@ describe("the operator's answer to the demo app's admin request", () => {
       /npm run operator -- (approve-admin \S+ \S+ \S+)/.exec(signedInLog())?.[1],
       "the command",
     );
-    const approved = await runInProcess(operator, printed.split(" "));
+    const approved = await runInProcess(operator.run, printed.split(" "));
     expect([approved.code, approved.stdout]).toEqual([
       0,
       `admin approved for ${DEMO_CLIENT_NAME} (client ${clientId}, production) acting for ${accountId}: its next token (a refresh or a new sign-in) carries admin\n`,
@@ -193,7 +193,7 @@ describe("the operator's answer to the demo app's admin request", () => {
     expect(await refreshedScopes()).toEqual(["admin", "read:catalog"]);
     expect((await operatorOk("admin-requests")).trim()).toBe("no admin requests are waiting");
 
-    const again = await runInProcess(operator, printed.split(" "));
+    const again = await runInProcess(operator.run, printed.split(" "));
     expect([again.code, again.stderr]).toEqual([
       1,
       expect.stringMatching(/^operator: refused \(409 admin_request_decided\)/),
@@ -210,7 +210,7 @@ describe("the operator's answer to the demo app's admin request", () => {
     });
     expect((await refresh()).status).toBe(400);
 
-    const again = await runInProcess(operator, [
+    const again = await runInProcess(operator.run, [
       "withdraw-admin",
       "--account",
       accountId,

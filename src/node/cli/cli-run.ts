@@ -2,7 +2,8 @@
  * Runs an operator script's main function with the exit-code contract every script follows:
  * 0 done, 1 the work failed (the message says what and why), 2 usage error (message + help).
  * `runCommand` is that contract as a function (arguments and streams in, exit code out), which tests
- * call in process; `runCli` is the door over it that a script calls with the process's own.
+ * call in process; `runCli` is the door over it that a script calls with the process's own;
+ * `cliCommand` gives a command both.
  */
 import { readFileSync } from "node:fs";
 
@@ -62,4 +63,12 @@ export function runCli(name: string, help: string, main: CliMain): void {
   void runCommand(name, help, process.argv.slice(2), main, PROCESS_IO).then((code) => {
     process.exitCode = code;
   });
+}
+
+/** A command's two ways in: `run` in process (tests call it), `door` for its script in scripts/. */
+export function cliCommand(name: string, help: string, main: CliMain) {
+  return {
+    run: (argv: string[], io: CliIo) => runCommand(name, help, argv, main, io),
+    door: () => runCli(name, help, main),
+  };
 }

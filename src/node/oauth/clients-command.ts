@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import { expectDefined } from "../../common/expect";
 import { redirectUriProblem } from "../../common/auth/redirect-uri";
-import { type CliIo, EXIT, runCli, runCommand, UsageError } from "../cli/cli-run";
+import { type CliIo, cliCommand, EXIT, UsageError } from "../cli/cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
 import { loadOAuthProvider } from "./library-in-node";
 
@@ -36,13 +36,8 @@ Exit codes: 0 done, 1 failed (e.g. no such client), 2 usage error (e.g. a refuse
 
 const MAX_NAME_LENGTH = 100;
 
-/** `npm run clients -- <argv>` in process: its exit code; what it prints goes to `io`. */
-export const clients = (argv: string[], io: CliIo) => runCommand("clients", HELP, argv, clientsMain, io);
-
-/** `npm run clients` (scripts/clients.ts): the process's arguments, output and exit code. */
-export function runClients(): void {
-  runCli("clients", HELP, clientsMain);
-}
+/** `npm run clients`: `clients.run(argv, io)` in process, `clients.door()` in scripts/clients.ts. */
+export const clients = cliCommand("clients", HELP, clientsMain);
 
 async function clientsMain(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { SCOPES } from "../../common/auth/scopes";
-import { type CliIo, EXIT, PROCESS_IO, runCli, runCommand, UsageError } from "../cli/cli-run";
+import { type CliIo, cliCommand, EXIT, PROCESS_IO, UsageError } from "../cli/cli-run";
 import * as adminCommands from "./admin-commands";
 import * as commands from "./commands";
 import { connect } from "./connect";
@@ -129,13 +129,8 @@ function deployedUrlOf(values: { deployed?: string; remote: boolean; url?: strin
   return values.url;
 }
 
-/** `npm run operator -- <argv>` in process: its exit code; what it prints goes to `io`. */
-export const operator = (argv: string[], io: CliIo) => runCommand("operator", HELP, argv, operatorMain, io);
-
-/** `npm run operator` (scripts/operator.ts): the process's arguments, output and exit code. */
-export function runOperator(): void {
-  runCli("operator", HELP, operatorMain);
-}
+/** `npm run operator`: `operator.run(argv, io)` in process, `operator.door()` in scripts/operator.ts. */
+export const operator = cliCommand("operator", HELP, operatorMain);
 
 async function operatorMain(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -264,5 +259,5 @@ function policyFrom(values: {
  */
 export function runDeprecatedKeys(): void {
   PROCESS_IO.err("keys: `npm run keys` is deprecated and goes in the next release: use `npm run operator`");
-  runOperator();
+  operator.door();
 }
