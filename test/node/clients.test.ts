@@ -74,15 +74,8 @@ describe("npm run clients", () => {
   }, 180_000);
 
   it("without --json: the secret once, the kind and each redirect URI; the list in lines an operator reads", async () => {
-    const run = await clients(
-      "create",
-      "--name",
-      "  Plain Text App  ",
-      "--redirect-uri",
-      "https://plain.example/cb",
-      "--redirect-uri",
-      "http://[::1]:9000/cb",
-    );
+    const uris = ["--redirect-uri=https://plain.example/cb", "--redirect-uri=http://[::1]:9000/cb"];
+    const run = await clients("create", "--name=  Plain Text App  ", ...uris);
     expect(run.code, run.stderr).toBe(0);
     const clientId = expectDefined(/^client_id: {5}(\S+)$/m.exec(run.stdout)?.[1], "the printed client_id");
     expect(run.stdout).toMatch(
