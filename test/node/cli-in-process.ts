@@ -1,10 +1,10 @@
 /**
- * Runs a CLI's command in this process, through the same `runCommand` contract its door uses
- * (src/node/cli/cli-run.ts): arguments in; exit code, standard output and standard error out, as
+ * Runs a CLI's command in this process (the `run` of its `cliCommand`, src/node/cli/cli-run.ts, the
+ * same contract its door uses): arguments in; exit code, standard output and standard error out, as
  * `runScript` gives them for a child process. Faster than a child (no Node, tsx or import start-up),
  * and V8 coverage sees the code it runs.
  */
-import type { CliIo } from "../../src/node/cli/cli-run";
+import type { CliIo, CliMain } from "../../src/node/cli/cli-run";
 import type { ScriptRun } from "../e2e/support/scripts";
 
 export interface CliRun extends ScriptRun {
@@ -12,7 +12,7 @@ export interface CliRun extends ScriptRun {
 }
 
 export async function runInProcess(
-  command: (argv: string[], io: CliIo) => Promise<number>,
+  command: CliMain,
   argv: string[],
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<CliRun> {
