@@ -1,4 +1,4 @@
 /** `npm run clients`: the command-line door; usage, work and exit codes live in src/node/oauth/clients-command.ts. */
-import { runClients } from "../src/node/oauth/clients-command";
+import { clients } from "../src/node/oauth/clients-command";
 
-runClients();
+clients.door();

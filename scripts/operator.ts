@@ -1,4 +1,4 @@
 /** `npm run operator`: the command-line door; usage, work and exit codes live in src/node/operator/operator-command.ts. */
-import { runOperator } from "../src/node/operator/operator-command";
+import { operator } from "../src/node/operator/operator-command";
 
-runOperator();
+operator.door();

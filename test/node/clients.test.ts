@@ -1,23 +1,29 @@
-/** `npm run clients`: the operator CLI for OAuth clients, run as a real process against local state. */
+/**
+ * `npm run clients`: the operator CLI for OAuth clients, over this file's own local state. The
+ * commands run in process (`clients()`, the function the door calls); one test runs the door
+ * (scripts/clients.ts) as a real process for its exit codes.
+ */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { openDeploymentStorage } from "../../src/node/local/deployment-storage";
-import { loadOAuthProvider } from "../../src/node/oauth/library-in-node";
+import { clients as clientsCommand } from "../../src/node/oauth/clients-command";
 import { DEMO_CLIENT_NAME, seedDemoClient } from "../../src/node/oauth/demo";
+import { loadOAuthProvider } from "../../src/node/oauth/library-in-node";
 import { nextClientIdStartsWithDash, registerClientStartingWithDash } from "../e2e/support/dash-client";
 import { runScript } from "../e2e/support/scripts";
+import { runInProcess } from "./cli-in-process";
 
 const state = mkdtempSync(path.join(tmpdir(), "clients-cli-"));
 afterAll(() => rmSync(state, { recursive: true, force: true }));
 
 /**
- * `npm run clients -- …` as a real process over this file's own local state. Each run starts Node,
- * tsx and a workerd: 14 s for the four of the first test on a quiet machine, over 60 s at a load
- * average of 12, hence the tests' 180 s.
+ * `npm run clients -- …` over this file's own local state. Each command that reaches the state opens
+ * it with a workerd of its own (wrangler's platform proxy), a second or more on a loaded machine.
  */
-const clients = (...args: string[]) => runScript("clients.ts", [...args, "--persist-to", state]);
+const clients = (...args: string[]) => runInProcess(clientsCommand.run, [...args, "--persist-to", state]);
 
 interface ListedClient {
   clientId: string;
@@ -27,46 +33,76 @@ interface ListedClient {
   clientSecret?: string;
 }
 
+/** `create … --json`, which must succeed: the registered client. */
+async function created(...args: string[]): Promise<ListedClient> {
+  const run = await clients("create", ...args, "--json");
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as ListedClient;
+}
+
+const listed = async () => JSON.parse((await clients("list", "--json")).stdout) as ListedClient[];
+
 describe("npm run clients", () => {
   it("creates a confidential client, shows its secret once, lists it without the secret, deletes it", async () => {
-    const created = await clients(
-      "create",
+    const client = await created(
       "--name",
       "Cheese Tracker",
       "--redirect-uri",
       "https://app.example/cb",
       "--redirect-uri",
       "http://127.0.0.1:8400/cb",
-      "--json",
     );
-    expect(created.code).toBe(0);
-    const client = JSON.parse(created.stdout) as ListedClient;
-    expect(client.clientSecret).toMatch(/^\S{32}$/);
+    const secret = expectDefined(client.clientSecret, "a confidential client's secret");
+    expect(secret).toMatch(/^\S{32}$/);
     expect(client.redirectUris).toEqual(["https://app.example/cb", "http://127.0.0.1:8400/cb"]);
-    expect(created.stderr).toContain(`created client ${client.clientId}`);
 
-    const listed = JSON.parse((await clients("list", "--json")).stdout) as ListedClient[];
-    const found = listed.find((item) => item.clientId === client.clientId);
-    expect(found).toMatchObject({ clientName: "Cheese Tracker", tokenEndpointAuthMethod: "client_secret_basic" });
-    expect(JSON.stringify(listed)).not.toContain(client.clientSecret!);
+    const all = await listed();
+    expect(all.find((item) => item.clientId === client.clientId)).toMatchObject({
+      clientName: "Cheese Tracker",
+      tokenEndpointAuthMethod: "client_secret_basic",
+    });
+    expect(JSON.stringify(all)).not.toContain(secret);
 
-    expect((await clients("delete", client.clientId)).code).toBe(0);
-    const after = JSON.parse((await clients("list", "--json")).stdout) as ListedClient[];
-    expect(after.some((item) => item.clientId === client.clientId)).toBe(false);
+    const deleted = await clients("delete", client.clientId);
+    expect([deleted.code, deleted.stderr]).toEqual([
+      0,
+      expect.stringMatching(
+        new RegExp(`^deleted client ${client.clientId} and revoked its grants on local production \\(.+\\)\\n$`),
+      ),
+    ]);
+    expect((await listed()).some((item) => item.clientId === client.clientId)).toBe(false);
+  }, 180_000);
+
+  it("without --json: the secret once, the kind and each redirect URI; the list in lines an operator reads", async () => {
+    const uris = ["--redirect-uri=https://plain.example/cb", "--redirect-uri=http://[::1]:9000/cb"];
+    const run = await clients("create", "--name=  Plain Text App  ", ...uris);
+    expect(run.code, run.stderr).toBe(0);
+    const clientId = expectDefined(/^client_id: {5}(\S+)$/m.exec(run.stdout)?.[1], "the printed client_id");
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^client_id: {5}${clientId}\\nclient_secret: \\S{32} {3}\\(shown once: store it now\\)\\n` +
+          "kind: {10}confidential \\(client_secret_basic or client_secret_post\\)\\n" +
+          "redirect_uri: {2}https://plain\\.example/cb\\nredirect_uri: {2}http://\\[::1\\]:9000/cb\\n$",
+      ),
+    );
+    expect(run.stderr).toMatch(
+      new RegExp(`^created client ${clientId} "Plain Text App" on local production \\(.+\\)\\n$`),
+    );
+
+    const list = await clients("list");
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(
+      new RegExp(
+        `^${clientId} {2}confidential {2}\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z {2}Plain Text App\\n {4}https://plain\\.example/cb\\n {4}http://\\[::1\\]:9000/cb$`,
+        "m",
+      ),
+    );
+    expect(list.stdout).not.toContain("client_secret");
+    expect(list.stderr).toMatch(/^\d+ client\(s\) on local production \(.+\)\n$/);
   }, 180_000);
 
   it("creates a public client without a secret", async () => {
-    const created = await clients(
-      "create",
-      "--name",
-      "CLI tool",
-      "--redirect-uri",
-      "http://localhost:7777/callback",
-      "--public",
-      "--json",
-    );
-    expect(created.code).toBe(0);
-    const client = JSON.parse(created.stdout) as ListedClient;
+    const client = await created("--name", "CLI tool", "--redirect-uri", "http://localhost:7777/callback", "--public");
     expect(client.tokenEndpointAuthMethod).toBe("none");
     expect(client.clientSecret).toBeUndefined();
   }, 180_000);
@@ -84,35 +120,49 @@ describe("npm run clients", () => {
       const result = await clients("create", "--name", "Bad", "--redirect-uri", uri);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(reason);
-    }, 180_000);
+    });
   }
 
+  it.each([
+    [["frobnicate"], 'unknown command "frobnicate"'],
+    [["create", "--redirect-uri", "https://a.example/cb"], "--name is required"],
+    [["create", "--name", "   ", "--redirect-uri", "https://a.example/cb"], "--name is required"],
+    [
+      ["create", "--name", "x".repeat(101), "--redirect-uri", "https://a.example/cb"],
+      "--name is 101 characters long; at most 100",
+    ],
+    [["create", "--name", "No URI"], "at least one --redirect-uri is required"],
+    [["delete"], "delete takes exactly one client_id"],
+    [["delete", "one", "two"], "delete takes exactly one client_id"],
+    [["list", "--remote"], "--persist-to is for local state; it cannot be combined with --remote"],
+  ])("clients %j exits 2 with the reason and the help, before opening any state", async (args, reason) => {
+    const result = await clients(...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`clients: ${reason}`);
+    expect(result.stderr).toContain("Usage: npm run clients");
+  });
+
   it("takes --name=value options; deletes a client whose id starts with - given after --", async () => {
-    const created = await clients(
-      "create",
-      "--name=Dash Tool",
-      "--redirect-uri=http://localhost:7778/callback",
-      "--public",
-      "--json",
-    );
-    expect(created.code, created.stderr).toBe(0);
-    expect(JSON.parse(created.stdout)).toMatchObject({
-      clientName: "Dash Tool",
-      redirectUris: ["http://localhost:7778/callback"],
-    });
+    const client = await created("--name=Dash Tool", "--redirect-uri=http://localhost:7778/callback", "--public");
+    expect(client).toMatchObject({ clientName: "Dash Tool", redirectUris: ["http://localhost:7778/callback"] });
 
     const clientId = await registerClientStartingWithDash(state, {
       clientName: "Dash App",
       redirectUris: ["http://localhost:7779/callback"],
     });
-    const deleted = await runScript("clients.ts", ["delete", "--persist-to", state, "--", clientId]);
+    const deleted = await runInProcess(clientsCommand.run, ["delete", "--persist-to", state, "--", clientId]);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(deleted.stderr).toContain(`deleted client ${clientId}`);
   }, 180_000);
 
-  it("fails with exit code 1 for an unknown client and 2 for a missing command", async () => {
-    expect((await clients("delete", "no-such-client")).code).toBe(1);
-    expect((await clients()).code).toBe(2);
+  it("through the door, as a real process: exit code 1 for an unknown client and 2 for a missing command", async () => {
+    const door = (...args: string[]) => runScript("clients.ts", [...args, "--persist-to", state]);
+    const [unknown, missing] = await Promise.all([door("delete", "no-such-client"), door()]);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      expect.stringContaining("clients: no client no-such-client on"),
+    ]);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("a command is required")]);
   }, 180_000);
 });
 

@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import { expectDefined } from "../../common/expect";
 import { redirectUriProblem } from "../../common/auth/redirect-uri";
-import { EXIT, runCli, UsageError } from "../cli/cli-run";
+import { type CliIo, cliCommand, EXIT, UsageError } from "../cli/cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
 import { loadOAuthProvider } from "./library-in-node";
 
@@ -36,96 +36,96 @@ Exit codes: 0 done, 1 failed (e.g. no such client), 2 usage error (e.g. a refuse
 
 const MAX_NAME_LENGTH = 100;
 
-/** `npm run clients` (scripts/clients.ts): parses the arguments, does the work, exits with its code. */
-export function runClients(): void {
-  runCli("clients", HELP, async (argv) => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        ...DEPLOYMENT_OPTIONS,
-        name: { type: "string" },
-        "redirect-uri": { type: "string", multiple: true },
-        public: { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
-      },
-    });
-    const [command, ...rest] = positionals;
-    if (command !== "create" && command !== "list" && command !== "delete") {
-      throw new UsageError(command ? `unknown command "${command}"` : "a command is required: create, list or delete");
-    }
-    const deployment = deploymentOptionsOf(values);
-    const redirectUris = values["redirect-uri"] ?? [];
-    const name = values.name?.trim();
-    if (command === "create") {
-      if (!name)
-        throw new UsageError("--name is required: the application's name, shown to customers on the consent page");
-      if (name.length > MAX_NAME_LENGTH)
-        throw new UsageError(`--name is ${name.length} characters long; at most ${MAX_NAME_LENGTH}`);
-      if (redirectUris.length === 0) throw new UsageError("at least one --redirect-uri is required");
-      for (const uri of redirectUris) {
-        const problem = redirectUriProblem(uri);
-        if (problem) throw new UsageError(`--redirect-uri ${JSON.stringify(uri)} refused: ${problem}`);
-      }
-    } else if (command === "delete" && rest.length !== 1) {
-      throw new UsageError("delete takes exactly one client_id");
-    }
+/** `npm run clients`: `clients.run(argv, io)` in process, `clients.door()` in scripts/clients.ts. */
+export const clients = cliCommand("clients", HELP, clientsMain);
 
-    // Loaded only now, so that usage errors answer at once (wrangler is a large import).
-    const { openDeploymentStorage } = await import("../local/deployment-storage");
-    const { registerClient, registryApi } = await loadOAuthProvider();
-    const opened = await openDeploymentStorage(deployment);
-    try {
-      if (!opened.env.OAUTH_KV) throw new Error("wrangler.toml declares no OAUTH_KV namespace for this deployment");
-      const api = registryApi(opened.env as unknown as Parameters<typeof registryApi>[0]);
-      if (command === "create") {
-        const client = await registerClient(api, {
-          name: expectDefined(name, "--name, checked above"),
-          redirectUris,
-          isPublic: values.public,
-        });
-        if (values.json) console.log(JSON.stringify(client, null, 2));
-        else {
-          console.log(`client_id:     ${client.clientId}`);
-          if (client.clientSecret) console.log(`client_secret: ${client.clientSecret}   (shown once: store it now)`);
-          console.log(
-            `kind:          ${values.public ? "public (PKCE, no secret)" : "confidential (client_secret_basic or client_secret_post)"}`,
-          );
-          for (const uri of client.redirectUris) console.log(`redirect_uri:  ${uri}`);
-        }
-        console.error(`created client ${client.clientId} "${client.clientName}" on ${opened.where}`);
-      } else if (command === "list") {
-        const clients = [];
-        let cursor: string | undefined;
-        do {
-          const page = await api.listClients({ cursor });
-          clients.push(...page.items);
-          cursor = page.cursor;
-        } while (cursor);
-        clients.sort((a, b) => (a.registrationDate ?? 0) - (b.registrationDate ?? 0));
-        if (values.json) console.log(JSON.stringify(clients, null, 2));
-        else {
-          for (const client of clients) {
-            const kind = client.tokenEndpointAuthMethod === "none" ? "public" : "confidential";
-            const created = client.registrationDate ? new Date(client.registrationDate * 1000).toISOString() : "?";
-            console.log(
-              `${client.clientId}  ${kind.padEnd(12)}  ${created}  ${client.clientName ?? ""}\n    ${client.redirectUris.join("\n    ")}`,
-            );
-          }
-        }
-        console.error(`${clients.length} client(s) on ${opened.where}`);
-      } else {
-        const clientId = expectDefined(rest[0], "the one client_id, checked above");
-        if (!(await api.lookupClient(clientId))) {
-          console.error(`clients: no client ${clientId} on ${opened.where}`);
-          return EXIT.failed;
-        }
-        await api.deleteClient(clientId);
-        console.error(`deleted client ${clientId} and revoked its grants on ${opened.where}`);
-      }
-      return EXIT.ok;
-    } finally {
-      await opened.dispose();
-    }
+async function clientsMain(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...DEPLOYMENT_OPTIONS,
+      name: { type: "string" },
+      "redirect-uri": { type: "string", multiple: true },
+      public: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+    },
   });
+  const [command, ...rest] = positionals;
+  if (command !== "create" && command !== "list" && command !== "delete") {
+    throw new UsageError(command ? `unknown command "${command}"` : "a command is required: create, list or delete");
+  }
+  const deployment = deploymentOptionsOf(values);
+  const redirectUris = values["redirect-uri"] ?? [];
+  const name = values.name?.trim();
+  if (command === "create") {
+    if (!name)
+      throw new UsageError("--name is required: the application's name, shown to customers on the consent page");
+    if (name.length > MAX_NAME_LENGTH)
+      throw new UsageError(`--name is ${name.length} characters long; at most ${MAX_NAME_LENGTH}`);
+    if (redirectUris.length === 0) throw new UsageError("at least one --redirect-uri is required");
+    for (const uri of redirectUris) {
+      const problem = redirectUriProblem(uri);
+      if (problem) throw new UsageError(`--redirect-uri ${JSON.stringify(uri)} refused: ${problem}`);
+    }
+  } else if (command === "delete" && rest.length !== 1) {
+    throw new UsageError("delete takes exactly one client_id");
+  }
+
+  // Loaded only now, so that usage errors answer at once (wrangler is a large import).
+  const { openDeploymentStorage } = await import("../local/deployment-storage");
+  const { registerClient, registryApi } = await loadOAuthProvider();
+  const opened = await openDeploymentStorage(deployment);
+  try {
+    if (!opened.env.OAUTH_KV) throw new Error("wrangler.toml declares no OAUTH_KV namespace for this deployment");
+    const api = registryApi(opened.env as unknown as Parameters<typeof registryApi>[0]);
+    if (command === "create") {
+      const client = await registerClient(api, {
+        name: expectDefined(name, "--name, checked above"),
+        redirectUris,
+        isPublic: values.public,
+      });
+      if (values.json) io.out(JSON.stringify(client, null, 2));
+      else {
+        io.out(`client_id:     ${client.clientId}`);
+        if (client.clientSecret) io.out(`client_secret: ${client.clientSecret}   (shown once: store it now)`);
+        io.out(
+          `kind:          ${values.public ? "public (PKCE, no secret)" : "confidential (client_secret_basic or client_secret_post)"}`,
+        );
+        for (const uri of client.redirectUris) io.out(`redirect_uri:  ${uri}`);
+      }
+      io.err(`created client ${client.clientId} "${client.clientName}" on ${opened.where}`);
+    } else if (command === "list") {
+      const clients = [];
+      let cursor: string | undefined;
+      do {
+        const page = await api.listClients({ cursor });
+        clients.push(...page.items);
+        cursor = page.cursor;
+      } while (cursor);
+      clients.sort((a, b) => (a.registrationDate ?? 0) - (b.registrationDate ?? 0));
+      if (values.json) io.out(JSON.stringify(clients, null, 2));
+      else {
+        for (const client of clients) {
+          const kind = client.tokenEndpointAuthMethod === "none" ? "public" : "confidential";
+          const created = client.registrationDate ? new Date(client.registrationDate * 1000).toISOString() : "?";
+          io.out(
+            `${client.clientId}  ${kind.padEnd(12)}  ${created}  ${client.clientName ?? ""}\n    ${client.redirectUris.join("\n    ")}`,
+          );
+        }
+      }
+      io.err(`${clients.length} client(s) on ${opened.where}`);
+    } else {
+      const clientId = expectDefined(rest[0], "the one client_id, checked above");
+      if (!(await api.lookupClient(clientId))) {
+        io.err(`clients: no client ${clientId} on ${opened.where}`);
+        return EXIT.failed;
+      }
+      await api.deleteClient(clientId);
+      io.err(`deleted client ${clientId} and revoked its grants on ${opened.where}`);
+    }
+    return EXIT.ok;
+  } finally {
+    await opened.dispose();
+  }
 }

@@ -18,6 +18,8 @@ import { OperatorClient, OperatorRefusal, type Deployment } from "./operator-cli
 export interface ConnectOptions {
   /** A deployed worker (`--deployed <url>`): its secret comes from $OPERATOR_SECRET. */
   deployed: boolean;
+  /** The deployed worker's operator secret ($OPERATOR_SECRET), for `deployed`. */
+  deployedSecret?: string;
   url?: string;
   persistTo?: string;
   ports: Record<Deployment, number>;
@@ -59,7 +61,7 @@ export function connect(options: ConnectOptions): Connections {
 }
 
 async function singleServer(url: string, options: ConnectOptions) {
-  const secret = options.deployed ? process.env.OPERATOR_SECRET : localOperator().operatorSecret;
+  const secret = options.deployed ? options.deployedSecret : localOperator().operatorSecret;
   if (!secret)
     throw new UsageError(
       "--deployed needs the deployment's operator secret in $OPERATOR_SECRET (set with `npx wrangler secret put OPERATOR_SECRET`)",

@@ -3,11 +3,10 @@
  * keys, admin clearance and admin requests, through the worker's operator API (local by default;
  * `--deployed <url>` for a deployed worker). See HELP.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { SCOPES } from "../../common/auth/scopes";
-import { EXIT, runCli, UsageError } from "../cli/cli-run";
+import { type CliIo, cliCommand, EXIT, PROCESS_IO, UsageError } from "../cli/cli-run";
 import * as adminCommands from "./admin-commands";
 import * as commands from "./commands";
 import { connect } from "./connect";
@@ -121,100 +120,99 @@ const OPTIONS = {
 } as const;
 
 /** The deployed worker's URL, from `--deployed <url>` or the deprecated `--remote --url <url>`. */
-function deployedUrlOf(values: { deployed?: string; remote: boolean; url?: string; "persist-to"?: string }) {
+function deployedUrlOf(values: { deployed?: string; remote: boolean; url?: string; "persist-to"?: string }, io: CliIo) {
   if (values.deployed !== undefined && (values.remote || values.url || values["persist-to"]))
     throw new UsageError("--deployed <url> names the server: leave out --remote, --url and --persist-to");
   if (!values.remote) return values.deployed;
   if (!values.url) throw new UsageError("--remote needs --url <the deployed worker's URL>");
-  process.stderr.write(
-    "operator: --remote --url <url> is deprecated and goes in the next release: use --deployed <url>\n",
-  );
+  io.err("operator: --remote --url <url> is deprecated and goes in the next release: use --deployed <url>");
   return values.url;
 }
 
-/** `npm run operator` (scripts/operator.ts): parses the arguments, does the work, exits with its code. */
-export function runOperator(): void {
-  runCli("operator", HELP, async (argv) => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: OPTIONS,
-      allowPositionals: true,
-      allowNegative: true,
-    });
-    const only = parseEnv(values.env);
-    const deployed = deployedUrlOf(values);
-    if (values.url && values["persist-to"]) throw new UsageError("--url and --persist-to exclude each other");
-    const log = (line: string) => process.stderr.write(`${line}\n`);
-    const local = deployed !== undefined || values.url ? null : localServers(values["persist-to"], log);
-    const connections = connect({
-      deployed: deployed !== undefined,
-      url: deployed ?? values.url,
-      persistTo: local?.persistTo,
-      ports: {
-        production: portFrom("port", values.port ?? String(local?.ports.production ?? DEFAULT_PORTS.production)),
-        sandbox: portFrom(
-          "sandbox-port",
-          values["sandbox-port"] ?? String(local?.ports.sandbox ?? DEFAULT_PORTS.sandbox),
-        ),
-      },
-      log,
-    });
-    const ctx: commands.CommandContext = { connections, only, json: values.json, print: (text) => console.log(text) };
-    const required = (name: keyof typeof values, value: string | undefined) => {
-      if (!value) throw new UsageError(`--${name} is required`);
-      return value;
-    };
-    try {
-      const [command, sub, ...rest] = positionals;
-      if (command === "accounts" && sub === "create") {
-        await commands.createAccount(ctx, {
-          email: required("email", values.email),
-          password: passwordFrom(required("password", values.password)),
-          name: values.name,
-          operator: values.operator,
-        });
-      } else if (command === "accounts" && sub === "list") await commands.listAccounts(ctx);
-      else if (command === "admin-requests") await adminCommands.listAdminRequests(ctx, values.account);
-      else if (command === "approve-admin")
-        await adminCommands.approveAdmin(ctx, {
-          accountId: required("account", values.account),
-          clientId: values.client,
-        });
-      else if (command === "reject-admin")
-        await adminCommands.rejectAdmin(ctx, {
-          accountId: required("account", values.account),
-          clientId: values.client,
-        });
-      else if (command === "withdraw-admin")
-        await adminCommands.withdrawAdmin(ctx, {
-          accountId: required("account", values.account),
-          clientId: values.client,
-        });
-      else if (command === "create") {
-        await commands.createKey(ctx, {
-          accountId: required("account", values.account),
-          mode: commands.parseMode(values.mode),
-          scopes: commands.parseScopes(values.scopes),
-          name: values.name,
-        });
-      } else if (command === "list") await commands.listKeys(ctx, required("account", values.account));
-      else if (command === "revoke" && sub) await commands.revokeKey(ctx, sub);
-      else if (command === "limits")
-        await commands.setLimits(ctx, required("key", values.key), policyFrom(values), values.strict);
-      else
-        throw new UsageError(
-          command ? `unknown command: ${[command, sub].filter(Boolean).join(" ")}` : "no command given",
-        );
-      if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
-      return EXIT.ok;
-    } catch (error) {
-      if (!(error instanceof OperatorRefusal)) throw error;
-      console.error(`operator: refused (${error.status} ${error.code}): ${error.detail}`);
-      return EXIT.failed;
-    } finally {
-      await connections.close();
-    }
+/** `npm run operator`: `operator.run(argv, io)` in process, `operator.door()` in scripts/operator.ts. */
+export const operator = cliCommand("operator", HELP, operatorMain);
+
+async function operatorMain(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: OPTIONS,
+    allowPositionals: true,
+    allowNegative: true,
   });
+  const only = parseEnv(values.env);
+  const deployed = deployedUrlOf(values, io);
+  if (values.url && values["persist-to"]) throw new UsageError("--url and --persist-to exclude each other");
+  const log = (line: string) => io.err(line);
+  const local = deployed !== undefined || values.url ? null : localServers(values["persist-to"], log);
+  const connections = connect({
+    deployed: deployed !== undefined,
+    deployedSecret: io.env.OPERATOR_SECRET,
+    url: deployed ?? values.url,
+    persistTo: local?.persistTo,
+    ports: {
+      production: portFrom("port", values.port ?? String(local?.ports.production ?? DEFAULT_PORTS.production)),
+      sandbox: portFrom(
+        "sandbox-port",
+        values["sandbox-port"] ?? String(local?.ports.sandbox ?? DEFAULT_PORTS.sandbox),
+      ),
+    },
+    log,
+  });
+  const ctx: commands.CommandContext = { connections, only, json: values.json, print: (text) => io.out(text) };
+  const required = (name: keyof typeof values, value: string | undefined) => {
+    if (!value) throw new UsageError(`--${name} is required`);
+    return value;
+  };
+  try {
+    const [command, sub, ...rest] = positionals;
+    if (command === "accounts" && sub === "create") {
+      await commands.createAccount(ctx, {
+        email: required("email", values.email),
+        password: passwordFrom(required("password", values.password), io),
+        name: values.name,
+        operator: values.operator,
+      });
+    } else if (command === "accounts" && sub === "list") await commands.listAccounts(ctx);
+    else if (command === "admin-requests") await adminCommands.listAdminRequests(ctx, values.account);
+    else if (command === "approve-admin")
+      await adminCommands.approveAdmin(ctx, {
+        accountId: required("account", values.account),
+        clientId: values.client,
+      });
+    else if (command === "reject-admin")
+      await adminCommands.rejectAdmin(ctx, {
+        accountId: required("account", values.account),
+        clientId: values.client,
+      });
+    else if (command === "withdraw-admin")
+      await adminCommands.withdrawAdmin(ctx, {
+        accountId: required("account", values.account),
+        clientId: values.client,
+      });
+    else if (command === "create") {
+      await commands.createKey(ctx, {
+        accountId: required("account", values.account),
+        mode: commands.parseMode(values.mode),
+        scopes: commands.parseScopes(values.scopes),
+        name: values.name,
+      });
+    } else if (command === "list") await commands.listKeys(ctx, required("account", values.account));
+    else if (command === "revoke" && sub) await commands.revokeKey(ctx, sub);
+    else if (command === "limits")
+      await commands.setLimits(ctx, required("key", values.key), policyFrom(values), values.strict);
+    else
+      throw new UsageError(
+        command ? `unknown command: ${[command, sub].filter(Boolean).join(" ")}` : "no command given",
+      );
+    if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
+    return EXIT.ok;
+  } catch (error) {
+    if (!(error instanceof OperatorRefusal)) throw error;
+    io.err(`operator: refused (${error.status} ${error.code}): ${error.detail}`);
+    return EXIT.failed;
+  } finally {
+    await connections.close();
+  }
 }
 
 function portFrom(name: string, value: string): number {
@@ -229,8 +227,8 @@ function parseEnv(value: string | undefined): Deployment | undefined {
   return value;
 }
 
-function passwordFrom(value: string): string {
-  return value === "-" ? readFileSync(0, "utf8").replace(/\r?\n$/, "") : value;
+function passwordFrom(value: string, io: CliIo): string {
+  return value === "-" ? io.stdin().replace(/\r?\n$/, "") : value;
 }
 
 /** The override to set, null to remove it, undefined to leave it (only --strict/--no-strict given). */
@@ -260,6 +258,6 @@ function policyFrom(values: {
  * API keys, KV entries and signing keys. It still works, one release more, and says so on stderr.
  */
 export function runDeprecatedKeys(): void {
-  process.stderr.write("keys: `npm run keys` is deprecated and goes in the next release: use `npm run operator`\n");
-  runOperator();
+  PROCESS_IO.err("keys: `npm run keys` is deprecated and goes in the next release: use `npm run operator`");
+  operator.door();
 }
