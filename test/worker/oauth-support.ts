@@ -5,8 +5,11 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { DIRECTORY_NAME } from "../../src/worker/auth/account-directory";
+import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
 import { oauthApi, registerClient as registerWithProvider } from "../../src/worker/auth/oauth/provider";
+import { grantOf, openToken, type TokenKind } from "../../src/worker/auth/oauth/token-format";
 
 export const ORIGIN = "https://api.test";
 export const REDIRECT_URI = "https://app.example/callback";
@@ -37,6 +40,12 @@ export async function registerClient(options: { name?: string; redirectUris?: st
     isPublic: options.public !== false,
   });
   return { clientId: client.clientId, clientSecret: client.clientSecret };
+}
+
+/** A confidential client (`public: false`): its id and the secret it was given. */
+export async function registerConfidentialClient(options: { name?: string; redirectUris?: string[] } = {}) {
+  const { clientId, clientSecret } = await registerClient({ ...options, public: false });
+  return { clientId, clientSecret: expectDefined(clientSecret, "a secret for a confidential client") };
 }
 
 function base64url(bytes: Uint8Array): string {
@@ -78,9 +87,14 @@ export function standardParams(clientId: string, challenge: string, extra: Recor
 
 /** The value of a hidden input in a rendered form. */
 export function formField(html: string, name: string): string {
-  const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
-  if (!match) throw new Error(`no ${name} field in page:\n${html.slice(0, 2000)}`);
-  return match[1]!.replaceAll("&amp;", "&");
+  const value = new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+  if (value === undefined) throw new Error(`no ${name} field in page:\n${html.slice(0, 2000)}`);
+  return value.replaceAll("&amp;", "&");
+}
+
+/** Where a redirect sends the browser: its Location header, which must be there, as an absolute URL. */
+export function locationOf(response: Response): URL {
+  return new URL(expectDefined(response.headers.get("Location"), `a Location header on the ${response.status}`));
 }
 
 /** Form fields; a list repeats the field, as a browser does for checked checkboxes. */
@@ -137,6 +151,37 @@ export class Browser {
   }
 }
 
+/** The authorize URL of a new client (`client` as registerClient takes it): the standard parameters, changed by `extra`. */
+export async function newClientAuthorizeUrl(
+  extra: Record<string, string | undefined> = {},
+  client: Parameters<typeof registerClient>[0] = {},
+): Promise<string> {
+  const { clientId } = await registerClient(client);
+  const { challenge } = await pkcePair();
+  return authorizeUrl(standardParams(clientId, challenge, extra));
+}
+
+/**
+ * A new customer (unless `account` is given), signed in on the consent page of a new client (`client`
+ * as registerClient takes it) in a fresh browser, for the standard parameters changed by `params`:
+ * the browser, the authorize URL and the page's HTML.
+ */
+export async function openConsent(
+  options: {
+    account?: { email: string; password: string };
+    client?: Parameters<typeof registerClient>[0];
+    params?: Record<string, string | undefined>;
+  } = {},
+) {
+  const account = options.account ?? (await createCustomer());
+  const { clientId } = await registerClient(options.client);
+  const { verifier, challenge } = await pkcePair();
+  const browser = new Browser();
+  const url = authorizeUrl(standardParams(clientId, challenge, options.params));
+  const consent = await signInAndOpenConsent(browser, url, account);
+  return { account, clientId, verifier, browser, url, consent };
+}
+
 /** GET authorize → sign in → consent page: returns the consent page's HTML. */
 export async function signInAndOpenConsent(
   browser: Browser,
@@ -167,7 +212,7 @@ export async function decide(browser: Browser, consentHtml: string, decision: "a
     decision,
   });
   expect(response.status).toBe(303);
-  return new URL(response.headers.get("Location")!);
+  return locationOf(response);
 }
 
 /** The whole browser part: returns the authorization code. `resource`: RFC 8707's, when given. */
@@ -192,14 +237,14 @@ export async function authorizationCode(options: {
 }
 
 /**
- * A new customer approves a new client: the code, and the authorization_code token request that
- * redeems it (RFC 6749 §4.1.3, with the PKCE verifier).
+ * A new customer approves a new client (for `scope`, when given): the code, and the
+ * authorization_code token request that redeems it (RFC 6749 §4.1.3, with the PKCE verifier).
  */
-export async function authorizedCode() {
+export async function authorizedCode(options: { scope?: string } = {}) {
   const account = await createCustomer();
   const { clientId } = await registerClient();
   const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account });
+  const code = await authorizationCode({ clientId, challenge, account, scope: options.scope });
   return { account, clientId, verifier, challenge, code, exchange: codeExchange(clientId, code, verifier) };
 }
 
@@ -266,4 +311,14 @@ export async function consentedTokens(
   const exchange = await tokenRequest(fields);
   expect(exchange.status).toBe(200);
   return { account, clientId, code, verifier, tokens: await exchange.json<TokenBody>() };
+}
+
+/** The library's own form of one of our sealed codes or tokens (token-format.ts), which must open. */
+export async function openedToken(kind: TokenKind, sealed: string): Promise<string> {
+  return expectDefined(await openToken(env, kind, sealed), `a ${kind} token that opens under OAUTH_TOKEN_KEY`);
+}
+
+/** The SubjectGuard of the grant an access token belongs to. */
+export async function grantGuardOf(accessToken: string) {
+  return env.SUBJECT_GUARDS.getByName(grantSubject(grantOf(await openedToken("access", accessToken)).grantId));
 }

@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { authorizedApps, revokeAuthorizedApp } from "../../src/worker/dashboard/authorized-apps";
 import { bearer, call } from "./auth-fixtures";
 import {
@@ -176,8 +177,9 @@ describe("withdrawing an approval (POST …/admin-requests/{client_id}/withdrawa
 describe("ending a grant drops its admin request", () => {
   it("the customer revoking the app: a new grant of it is pending again", async () => {
     const { account, clientId } = await adminCleared();
-    const [grant] = await authorizedApps(env, ORIGIN, account.id);
-    expect(await revokeAuthorizedApp(env, ORIGIN, account.id, grant!.grantId)).toBe(true);
+    const [app] = await authorizedApps(env, ORIGIN, account.id);
+    const { grantId } = expectDefined(app, "the app the customer authorized");
+    expect(await revokeAuthorizedApp(env, ORIGIN, account.id, grantId)).toBe(true);
     expect((await askForAdmin(account, clientId)).scope).toBe("read:cheeses");
     expect(await pendingOf(account.id)).toEqual([expect.objectContaining({ client_id: clientId, status: "pending" })]);
   });

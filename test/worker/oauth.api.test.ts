@@ -1,12 +1,12 @@
 /** OAuth access tokens on the API: accepted like API keys, scope-checked, rate-limited per grant, revocable. */
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
-import { grantOf, openToken } from "../../src/worker/auth/oauth/token-format";
 import {
   bearerGet,
   codeExchange,
   consentedTokens,
+  grantGuardOf,
+  openedToken,
   ORIGIN,
   refreshRequest,
   registerClient,
@@ -40,9 +40,7 @@ describe("Authorization: Bearer <access token>", () => {
     expect(catalog.status).toBe(200);
     expect(catalog.headers.get("Catalog-Release")).toMatch(/^sha256:/);
     await catalog.body?.cancel();
-    const guard = await env.SUBJECT_GUARDS.getByName(
-      grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId),
-    ).describe();
+    const guard = await (await grantGuardOf(tokens.access_token)).describe();
     expect(guard.lastUsedAt).not.toBeNull();
   });
 
@@ -61,7 +59,7 @@ describe("Authorization: Bearer <access token>", () => {
 
   it("refuses a token that is not one of ours, and the library's raw token form, with 401 invalid_token", async () => {
     const { tokens } = await tokensFor("read:cheeses");
-    for (const token of ["oat_bm9wZTpub3BlOm5vcGU", (await openToken(env, "access", tokens.access_token))!]) {
+    for (const token of ["oat_bm9wZTpub3BlOm5vcGU", await openedToken("access", tokens.access_token)]) {
       const res = await call("/v2/cheeses", token);
       expect(res.status).toBe(401);
       expect(res.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
@@ -93,9 +91,7 @@ describe("Authorization: Bearer <access token>", () => {
     const { clientId, code, verifier, tokens } = await tokensFor("read:cheeses");
     const replay = await tokenRequest(codeExchange(clientId, code, verifier));
     expect((await replay.json<TokenBody>()).error).toBe("invalid_grant");
-    const guard = await env.SUBJECT_GUARDS.getByName(
-      grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId),
-    ).describe();
+    const guard = await (await grantGuardOf(tokens.access_token)).describe();
     expect(guard.revoked).toBe(true);
     expect((await call("/v2/cheeses", tokens.access_token)).status).toBe(401);
   });

@@ -5,6 +5,7 @@
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import {
   authorizationCode,
   createCustomer,
@@ -13,24 +14,27 @@ import {
   REDIRECT_URI,
   refreshRequest,
   registerClient,
+  registerConfidentialClient,
   type TokenBody,
   tokenRequest,
 } from "./oauth-support";
 
 type Credentials = { clientId: string; clientSecret?: string };
 
-/** How each method carries the client's credentials: form fields and headers. */
-const AUTHENTICATE: Record<
-  string,
-  (client: Credentials) => { fields: Record<string, string>; headers: Record<string, string> }
-> = {
+/** How a method carries the client's credentials: form fields and headers. */
+type Authentication = { fields: Record<string, string>; headers: Record<string, string> };
+
+const basic = ({ clientId, clientSecret }: Credentials): Authentication => ({
+  fields: {},
+  headers: { Authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}` },
+});
+
+/** Each method the server supports, by its metadata name. */
+const AUTHENTICATE: Record<string, (client: Credentials) => Authentication> = {
   none: ({ clientId }) => ({ fields: { client_id: clientId }, headers: {} }),
-  client_secret_basic: ({ clientId, clientSecret }) => ({
-    fields: {},
-    headers: { Authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}` },
-  }),
+  client_secret_basic: basic,
   client_secret_post: ({ clientId, clientSecret }) => ({
-    fields: { client_id: clientId, client_secret: clientSecret! },
+    fields: { client_id: clientId, client_secret: expectDefined(clientSecret, "the client's secret") },
     headers: {},
   }),
 };
@@ -40,12 +44,15 @@ async function advertisedMethods(): Promise<{ token: string[]; revocation: strin
     Record<string, string[]>
   >();
   return {
-    token: metadata.token_endpoint_auth_methods_supported!,
-    revocation: metadata.revocation_endpoint_auth_methods_supported!,
+    token: expectDefined(metadata.token_endpoint_auth_methods_supported, "token_endpoint_auth_methods_supported"),
+    revocation: expectDefined(
+      metadata.revocation_endpoint_auth_methods_supported,
+      "revocation_endpoint_auth_methods_supported",
+    ),
   };
 }
 
-function revoke(token: string, auth: ReturnType<(typeof AUTHENTICATE)[string]>): Promise<Response> {
+function revoke(token: string, auth: Authentication): Promise<Response> {
   return exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", ...auth.headers },
@@ -60,11 +67,11 @@ it("the metadata advertises exactly the methods tested here, at both endpoints",
 });
 
 describe("each advertised method: code exchange, refresh and revocation", () => {
-  for (const method of Object.keys(AUTHENTICATE)) {
+  for (const [method, authenticate] of Object.entries(AUTHENTICATE)) {
     it(method, async () => {
       const account = await createCustomer();
       const client = await registerClient({ public: method === "none" });
-      const auth = AUTHENTICATE[method]!(client);
+      const auth = authenticate(client);
       const { verifier, challenge } = await pkcePair();
       const code = await authorizationCode({ clientId: client.clientId, challenge, account });
 
@@ -110,10 +117,10 @@ describe("refused client authentication", () => {
   });
 
   it("Basic and client_secret together are invalid_request (RFC 6749 §2.3: one method per request)", async () => {
-    const client = await registerClient({ public: false });
-    const auth = AUTHENTICATE.client_secret_basic!(client);
+    const client = await registerConfidentialClient();
+    const auth = basic(client);
     const res = await tokenRequest(
-      { grant_type: "refresh_token", refresh_token: "ort_bm9wZTpub3BlOm5vcGU", client_secret: client.clientSecret! },
+      { grant_type: "refresh_token", refresh_token: "ort_bm9wZTpub3BlOm5vcGU", client_secret: client.clientSecret },
       auth.headers,
     );
     expect([res.status, (await res.json<TokenBody>()).error]).toEqual([400, "invalid_request"]);

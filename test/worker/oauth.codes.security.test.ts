@@ -5,6 +5,7 @@
  * to the stored challenge. And one code, redeemed concurrently, gives one grant.
  */
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import {
   authorizationCode,
   authorizedCode,
@@ -13,6 +14,7 @@ import {
   Browser,
   codeExchange,
   createCustomer,
+  locationOf,
   pkcePair,
   refreshRequest,
   registerClient,
@@ -68,7 +70,7 @@ describe("code_challenge syntax at /oauth/authorize (RFC 7636 §4.2)", () => {
       const { clientId } = await registerClient();
       const res = await new Browser().get(authorizeUrl(standardParams(clientId, challenge)));
       expect(res.status).toBe(302);
-      const location = new URL(res.headers.get("Location")!);
+      const location = locationOf(res);
       expect(location.searchParams.get("error")).toBe("invalid_request");
       expect(location.searchParams.get("error_description")).toMatch(/code_challenge must be 43 base64url characters/);
     });
@@ -104,7 +106,7 @@ describe("one code, redeemed concurrently", () => {
     );
 
     // The code was used twice: the tokens issued from it stop working (RFC 6749 §4.1.2).
-    const tokens = winners[0]!.body;
+    const tokens = expectDefined(winners[0], "the one redemption that got tokens").body;
     expect((await cheeses(tokens.access_token)).status).toBe(401);
     const refreshed = await refreshRequest(clientId, tokens.refresh_token);
     expect([refreshed.status, (await refreshed.json<TokenBody>()).error]).toEqual([400, "invalid_grant"]);

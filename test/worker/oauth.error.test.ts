@@ -1,17 +1,20 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import {
   authorizeUrl,
   Browser,
   createCustomer,
   decide,
   formField,
+  locationOf,
+  newClientAuthorizeUrl,
   ORIGIN,
+  openConsent,
   pkcePair,
   REDIRECT_URI,
   refreshRequest,
   registerClient,
-  signInAndOpenConsent,
   standardParams,
   type TokenBody,
   tokenRequest,
@@ -28,7 +31,7 @@ async function expectErrorPage(url: string, text: string) {
 async function expectErrorRedirect(url: string, error: string, description?: RegExp) {
   const res = await new Browser().get(url);
   expect(res.status).toBe(302);
-  const location = new URL(res.headers.get("Location")!);
+  const location = locationOf(res);
   expect(location.origin + location.pathname).toBe(REDIRECT_URI);
   expect(location.searchParams.get("error")).toBe(error);
   expect(location.searchParams.get("state")).toBe("xyz-state");
@@ -48,43 +51,22 @@ describe("GET /oauth/authorize: errors shown on our page (never a redirect)", ()
   });
 
   it("missing redirect_uri", async () => {
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    await expectErrorPage(
-      authorizeUrl(standardParams(clientId, challenge, { redirect_uri: undefined })),
-      "no redirect_uri",
-    );
+    await expectErrorPage(await newClientAuthorizeUrl({ redirect_uri: undefined }), "no redirect_uri");
   });
 });
 
 describe("GET /oauth/authorize: errors redirected to the client with error, state and iss", () => {
   it("unsupported_response_type", async () => {
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    await expectErrorRedirect(
-      authorizeUrl(standardParams(clientId, challenge, { response_type: "token" })),
-      "unsupported_response_type",
-    );
+    await expectErrorRedirect(await newClientAuthorizeUrl({ response_type: "token" }), "unsupported_response_type");
   });
 
   it("invalid_scope for an unknown scope, naming it", async () => {
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    await expectErrorRedirect(
-      authorizeUrl(standardParams(clientId, challenge, { scope: "read:cheeses delete:everything" })),
-      "invalid_scope",
-      /delete:everything/,
-    );
+    const url = await newClientAuthorizeUrl({ scope: "read:cheeses delete:everything" });
+    await expectErrorRedirect(url, "invalid_scope", /delete:everything/);
   });
 
   it("invalid_scope when no scope is requested", async () => {
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    await expectErrorRedirect(
-      authorizeUrl(standardParams(clientId, challenge, { scope: undefined })),
-      "invalid_scope",
-      /scope is required/,
-    );
+    await expectErrorRedirect(await newClientAuthorizeUrl({ scope: undefined }), "invalid_scope", /scope is required/);
   });
 
   it("invalid_request without PKCE, for public and confidential clients alike", async () => {
@@ -99,29 +81,18 @@ describe("GET /oauth/authorize: errors redirected to the client with error, stat
   });
 
   it("invalid_request when code_challenge_method is missing (it would default to plain)", async () => {
-    const { clientId } = await registerClient({ public: false });
-    const { challenge } = await pkcePair();
-    await expectErrorRedirect(
-      authorizeUrl(standardParams(clientId, challenge, { code_challenge_method: undefined })),
-      "invalid_request",
-      /plain|S256/,
-    );
+    const url = await newClientAuthorizeUrl({ code_challenge_method: undefined }, { public: false });
+    await expectErrorRedirect(url, "invalid_request", /plain|S256/);
   });
 
   it("invalid_request for a repeated parameter", async () => {
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    const url = new URL(authorizeUrl(standardParams(clientId, challenge)));
+    const url = new URL(await newClientAuthorizeUrl());
     url.searchParams.append("scope", "admin");
     await expectErrorRedirect(url.toString(), "invalid_request", /scope must not be repeated/);
   });
 
   it("access_denied when the customer clicks Deny", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    const browser = new Browser();
-    const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), account);
+    const { browser, consent } = await openConsent();
     const back = await decide(browser, consent, "deny");
     expect(back.origin + back.pathname).toBe(REDIRECT_URI);
     expect(back.searchParams.get("error")).toBe("access_denied");
@@ -137,13 +108,13 @@ describe("sign-in and consent form errors", () => {
     for (const [email, password] of [
       [account.email, "wrong password"],
       ["nobody@example.com", "whatever"],
-    ]) {
+    ] as const) {
       const browser = new Browser();
       const page = await (await browser.get(`${ORIGIN}/login`)).text();
       const res = await browser.post(`${ORIGIN}/login`, {
         csrf_token: formField(page, "csrf_token"),
-        email: email!,
-        password: password!,
+        email,
+        password,
       });
       expect(res.status).toBe(401);
       expect(await res.text()).toContain("do not match an account");
@@ -155,21 +126,16 @@ describe("sign-in and consent form errors", () => {
     const browser = new Browser();
     const page = await (await browser.get(`${ORIGIN}/login`)).text();
     const csrf = formField(page, "csrf_token");
-    let last: Response | undefined;
-    for (let attempt = 0; attempt < 6; attempt++) {
-      last = await browser.post(`${ORIGIN}/login`, { csrf_token: csrf, email: account.email, password: "wrong" });
-    }
-    expect(last!.status).toBe(429);
-    expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(await last!.text()).toContain("Too many failed sign-ins");
+    const signIn = () => browser.post(`${ORIGIN}/login`, { csrf_token: csrf, email: account.email, password: "wrong" });
+    for (let attempt = 1; attempt < 6; attempt++) await signIn();
+    const last = await signIn();
+    expect(last.status).toBe(429);
+    expect(Number(last.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await last.text()).toContain("Too many failed sign-ins");
   });
 
   it("a consent handle works once", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    const browser = new Browser();
-    const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), account);
+    const { browser, consent } = await openConsent();
     await decide(browser, consent, "approve");
     const again = await browser.post(`${ORIGIN}/oauth/authorize`, {
       csrf_token: formField(consent, "csrf_token"),
@@ -245,12 +211,10 @@ describe("token and revocation endpoint errors", () => {
   });
 
   it("the redirect_uri at the token endpoint must match the authorization request", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient({ redirectUris: [REDIRECT_URI, "https://app.example/other"] });
-    const { verifier, challenge } = await pkcePair();
-    const browser = new Browser();
-    const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), account);
-    const code = (await decide(browser, consent, "approve")).searchParams.get("code")!;
+    const { clientId, verifier, browser, consent } = await openConsent({
+      client: { redirectUris: [REDIRECT_URI, "https://app.example/other"] },
+    });
+    const code = expectDefined((await decide(browser, consent, "approve")).searchParams.get("code"), "a code");
     const res = await tokenRequest({
       grant_type: "authorization_code",
       code,

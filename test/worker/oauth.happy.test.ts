@@ -8,6 +8,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { SCOPES } from "../../src/common/auth/scopes";
+import { expectDefined } from "../../src/common/expect";
 import {
   authorizationCode,
   authorizedCode,
@@ -19,8 +20,10 @@ import {
   ORIGIN,
   pkcePair,
   REDIRECT_URI,
+  openConsent,
   refreshRequest,
   registerClient,
+  registerConfidentialClient,
   signInAndOpenConsent,
   standardParams,
   type TokenBody,
@@ -58,9 +61,10 @@ describe("OAuth 2.0 authorization server metadata (RFC 8414)", () => {
       };
       paths: Record<string, unknown>;
     }>();
-    const scheme = doc.components.securitySchemes.oauth2!;
+    const scheme = expectDefined(doc.components.securitySchemes.oauth2, "the oauth2 security scheme");
     expect(scheme.type).toBe("oauth2");
-    expect(Object.keys(scheme.flows!.authorizationCode.scopes)).toEqual([...SCOPES]);
+    const { scopes } = expectDefined(scheme.flows, "the oauth2 scheme's flows").authorizationCode;
+    expect(Object.keys(scopes)).toEqual([...SCOPES]);
     expect(doc.paths).toHaveProperty(["/oauth/token"]);
     expect(doc.paths).toHaveProperty(["/oauth/revoke"]);
     expect(doc.paths).toHaveProperty(["/.well-known/oauth-authorization-server"]);
@@ -130,7 +134,7 @@ describe("authorization code flow", () => {
 
   it("works for a confidential client authenticating with client_secret_basic", async () => {
     const account = await createCustomer();
-    const { clientId, clientSecret } = await registerClient({ public: false });
+    const { clientId, clientSecret } = await registerConfidentialClient();
     const { verifier, challenge } = await pkcePair();
     const code = await authorizationCode({ clientId, challenge, account });
     const res = await tokenRequest(
@@ -158,22 +162,16 @@ describe("authorization code flow", () => {
 
 describe("the consent page", () => {
   it("lists every requested scope in its words, and says what admin implies", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    const url = authorizeUrl(standardParams(clientId, challenge, { scope: SCOPES.join(" ") }));
-    const text = visibleText(await signInAndOpenConsent(new Browser(), url, account));
+    const { consent } = await openConsent({ params: { scope: SCOPES.join(" ") } });
+    const text = visibleText(consent);
     for (const scope of SCOPES) expect(text).toContain(`${SCOPE_WORDS[scope]} ${scope}`);
     expect(SCOPE_WORDS["write:orders"]).toMatch(/^Place cheese orders .* cancel them/);
     expect(SCOPE_WORDS.admin).toContain("everything every other permission allows");
   });
 
   it("shows only the scopes asked for", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    const url = authorizeUrl(standardParams(clientId, challenge, { scope: "read:profile" }));
-    const text = visibleText(await signInAndOpenConsent(new Browser(), url, account));
+    const { consent } = await openConsent({ params: { scope: "read:profile" } });
+    const text = visibleText(consent);
     expect(text).toContain(`${SCOPE_WORDS["read:profile"]} read:profile`);
     expect(text).not.toContain(SCOPE_WORDS["write:profile"]);
     expect(text).not.toContain(SCOPE_WORDS["read:orders"]);

@@ -6,8 +6,17 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import app from "../../src/worker/index";
-import { authorizedCode, authorizeUrl, ORIGIN, standardParams, tokenRequest, type TokenBody } from "./oauth-support";
+import {
+  authorizedCode,
+  authorizeUrl,
+  locationOf,
+  ORIGIN,
+  standardParams,
+  tokenRequest,
+  type TokenBody,
+} from "./oauth-support";
 import { expectProblem } from "./support/problems";
 
 const METADATA = "/.well-known/oauth-authorization-server";
@@ -52,7 +61,7 @@ describe("the configured origin", () => {
     const metadata = await metadataAt(ORIGIN);
     expect(metadata.issuer).toBe(ORIGIN);
     for (const endpoint of ["authorization_endpoint", "token_endpoint", "revocation_endpoint"])
-      expect(new URL(metadata[endpoint]!).origin).toBe(ORIGIN);
+      expect(new URL(expectDefined(metadata[endpoint], endpoint)).origin).toBe(ORIGIN);
     expect(await serversAt(ORIGIN)).toEqual([{ url: ORIGIN }]);
   });
 
@@ -64,7 +73,7 @@ describe("the configured origin", () => {
     const refused = await exports.default.fetch(authorizeUrl(standardParams(clientId, challenge, { scope: "nope" })), {
       redirect: "manual",
     });
-    expect(new URL(refused.headers.get("Location")!).searchParams.get("iss")).toBe(ORIGIN);
+    expect(locationOf(refused).searchParams.get("iss")).toBe(ORIGIN);
   });
 });
 

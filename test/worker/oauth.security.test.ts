@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { verifyAccessToken } from "../../src/worker/auth/oauth/access-token";
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import {
-  authorizationCode,
   authorizedCode,
   authorizeUrl,
   Browser,
@@ -14,7 +13,10 @@ import {
   createCustomer,
   decide,
   formField,
+  locationOf,
+  newClientAuthorizeUrl,
   ORIGIN,
+  openConsent,
   pkcePair,
   REDIRECT_URI,
   refreshRequest,
@@ -49,11 +51,8 @@ describe("redirect_uri must match a registered URI exactly; otherwise no redirec
   };
   for (const [what, redirectUri] of Object.entries(cases)) {
     it(`refuses ${what} with an error page`, async () => {
-      const { clientId } = await registerClient({ redirectUris: [REDIRECT_URI, "http://127.0.0.1:8000/cb"] });
-      const { challenge } = await pkcePair();
-      const res = await new Browser().get(
-        authorizeUrl(standardParams(clientId, challenge, { redirect_uri: redirectUri })),
-      );
+      const registered = { redirectUris: [REDIRECT_URI, "http://127.0.0.1:8000/cb"] };
+      const res = await new Browser().get(await newClientAuthorizeUrl({ redirect_uri: redirectUri }, registered));
       expect(res.status).toBe(400);
       expect(res.headers.get("Location")).toBeNull();
       expect(await res.text()).toContain("Redirect address not registered");
@@ -88,42 +87,31 @@ describe("authorization codes are one-time and short-lived", () => {
   });
 
   it("a code issued to one client cannot be redeemed by another", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
+    const { verifier, code } = await authorizedCode();
     const other = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account });
     expect((await exchange(other.clientId, code, verifier)).body.error).toBe("invalid_grant");
   });
 });
 
 describe("PKCE (RFC 7636, RFC 9700 §2.1.1)", () => {
   it("a wrong code_verifier is invalid_grant", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account });
+    const { clientId, code } = await authorizedCode();
     const other = await pkcePair();
     expect((await exchange(clientId, code, other.verifier)).body.error).toBe("invalid_grant");
   });
 
   it("a missing code_verifier is refused", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account });
+    const { clientId, code } = await authorizedCode();
     const result = await exchange(clientId, code, undefined);
     expect(result.status).toBe(400);
     expect(result.body.error).toBe("invalid_request");
   });
 
   it("the plain method is refused before any consent", async () => {
-    const { clientId } = await registerClient();
-    const res = await new Browser().get(
-      authorizeUrl(standardParams(clientId, "a".repeat(43), { code_challenge_method: "plain" })),
-    );
+    const url = await newClientAuthorizeUrl({ code_challenge: "a".repeat(43), code_challenge_method: "plain" });
+    const res = await new Browser().get(url);
     expect(res.status).toBe(302);
-    const location = new URL(res.headers.get("Location")!);
+    const location = locationOf(res);
     expect(location.searchParams.get("error")).toBe("invalid_request");
     expect(location.searchParams.get("error_description")).toMatch(/plain/);
   });
@@ -131,10 +119,7 @@ describe("PKCE (RFC 7636, RFC 9700 §2.1.1)", () => {
 
 describe("no scope widening (RFC 6749 §6)", () => {
   it("a refresh asking for a scope the customer did not approve is invalid_scope", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses" });
+    const { clientId, verifier, code } = await authorizedCode({ scope: "read:cheeses" });
     const tokens = (await exchange(clientId, code, verifier)).body;
     const wider = await refreshRequest(clientId, tokens.refresh_token, { scope: "read:cheeses write:orders" });
     expect(wider.status).toBe(400);
@@ -153,10 +138,7 @@ describe("no scope widening (RFC 6749 §6)", () => {
 
 describe("admin is never granted automatically", () => {
   it("consenting to admin leaves it out of the token and records a pending approval", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account, scope: "admin" });
+    const { account, clientId, verifier, code } = await authorizedCode({ scope: "admin" });
     const tokens = (await exchange(clientId, code, verifier)).body;
     expect(tokens.scope).toBe("");
     const verified = await verifyAccessToken(env, ORIGIN, tokens.access_token);
@@ -167,10 +149,7 @@ describe("admin is never granted automatically", () => {
   });
 
   it("asking for admin in a code exchange or refresh before approval is invalid_scope (RFC 6749 §5.2), and uses nothing up", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
+    const { clientId, verifier, code } = await authorizedCode({ scope: "read:cheeses admin" });
     const exchangeFields = codeExchange(clientId, code, verifier);
     for (const scope of ["admin", "read:cheeses admin"]) {
       const asked = await tokenRequest({ ...exchangeFields, scope });
@@ -189,10 +168,7 @@ describe("admin is never granted automatically", () => {
   });
 
   it("once an operator approved admin, a refresh asking for it gets it", async () => {
-    const account = await createCustomer();
-    const { clientId } = await registerClient();
-    const { verifier, challenge } = await pkcePair();
-    const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
+    const { account, clientId, verifier, code } = await authorizedCode({ scope: "read:cheeses admin" });
     const tokens = (await exchange(clientId, code, verifier)).body;
     await approveAdminRequest(env.OAUTH_KV, { accountId: account.id, clientId }, "operator@example.com", new Date());
     const refreshed = await refreshRequest(clientId, tokens.refresh_token, { scope: "admin" });
@@ -230,11 +206,7 @@ describe("CSRF on the form posts: 403 without our Origin and the session's token
   });
 
   it("the consent decision, posted cross-site, is refused and issues no code", async () => {
-    const customer = await createCustomer();
-    const { clientId } = await registerClient();
-    const { challenge } = await pkcePair();
-    const browser = new Browser();
-    const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), customer);
+    const { browser, consent } = await openConsent();
     const fields = {
       csrf_token: formField(consent, "csrf_token"),
       handle: formField(consent, "handle"),
@@ -276,7 +248,7 @@ describe("the pages themselves", () => {
     await signInAndOpenConsent(browser, url, customer);
     const consent = await browser.get(url);
     for (const res of [login, consent]) {
-      const csp = res.headers.get("Content-Security-Policy")!;
+      const csp = res.headers.get("Content-Security-Policy");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("default-src 'none'");
       expect(res.headers.get("X-Frame-Options")).toBe("DENY");
@@ -299,8 +271,8 @@ describe("the pages themselves", () => {
       password: customer.password,
     });
     expect(signedIn.status).toBe(303);
-    const csrf = page.headers.getSetCookie().find((line) => line.startsWith("__Host-csrf="))!;
-    const session = signedIn.headers.getSetCookie().find((line) => line.startsWith("__Host-session="))!;
+    const csrf = page.headers.getSetCookie().find((line) => line.startsWith("__Host-csrf="));
+    const session = signedIn.headers.getSetCookie().find((line) => line.startsWith("__Host-session="));
     for (const cookie of [csrf, session]) {
       expect(cookie).toMatch(/; HttpOnly/);
       expect(cookie).toMatch(/; Secure/);
@@ -382,11 +354,7 @@ describe("the pages themselves", () => {
 });
 
 it("a denied request issues no code even when replayed as an approval", async () => {
-  const customer = await createCustomer();
-  const { clientId } = await registerClient();
-  const { challenge } = await pkcePair();
-  const browser = new Browser();
-  const consent = await signInAndOpenConsent(browser, authorizeUrl(standardParams(clientId, challenge)), customer);
+  const { browser, consent } = await openConsent();
   await decide(browser, consent, "deny");
   const replay = await browser.post(`${ORIGIN}/oauth/authorize`, {
     csrf_token: formField(consent, "csrf_token"),

@@ -11,9 +11,19 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
-import { grantOf, openToken, sealToken } from "../../src/worker/auth/oauth/token-format";
-import { authorizedCode, ORIGIN, refreshRequest, registerClient, type TokenBody, tokenRequest } from "./oauth-support";
+import { expectDefined } from "../../src/common/expect";
+import { grantOf, sealToken } from "../../src/worker/auth/oauth/token-format";
+import {
+  authorizedCode,
+  grantGuardOf,
+  openedToken,
+  ORIGIN,
+  refreshRequest,
+  registerClient,
+  registerConfidentialClient,
+  type TokenBody,
+  tokenRequest,
+} from "./oauth-support";
 
 const CONCURRENT_REFRESHES = 8;
 
@@ -41,14 +51,12 @@ const cheeses = async (accessToken: string) =>
     )
   ).status;
 
-const guardOf = async (tokens: TokenBody) =>
-  env.SUBJECT_GUARDS.getByName(grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId));
-
 /** Every token of the grant is dead: each access token 401, each refresh token invalid_grant. */
 async function expectGrantEnded(clientId: string, all: TokenBody[]) {
   for (const tokens of all) expect(await cheeses(tokens.access_token)).toBe(401);
   for (const tokens of all) expect((await refresh(clientId, tokens.refresh_token)).body.error).toBe("invalid_grant");
-  expect((await (await guardOf(all[0]!)).describe()).revoked).toBe(true);
+  const first = expectDefined(all[0], "the grant's first tokens");
+  expect((await (await grantGuardOf(first.access_token)).describe()).revoked).toBe(true);
 }
 
 describe("a rotated-away refresh token presented again ends the grant", () => {
@@ -122,7 +130,7 @@ describe("a refresh that fails uses nothing up", () => {
     const own = await refresh(clientId, tokens.refresh_token);
     expect(own.status).toBe(200);
     expect(await cheeses(own.body.access_token)).toBe(200);
-    expect((await (await guardOf(tokens)).describe()).revoked).toBe(false);
+    expect((await (await grantGuardOf(tokens.access_token)).describe()).revoked).toBe(false);
   });
 
   it("a long chain of ordinary rotations keeps working", async () => {
@@ -175,8 +183,8 @@ describe("another client asks to revoke the owner's token", () => {
 
   it("a confidential client authenticated with client_secret_post: refused the same way", async () => {
     const { clientId, tokens } = await ownersTokens();
-    const other = await registerClient({ public: false });
-    const res = await revoke(tokens.refresh_token, { client_id: other.clientId, client_secret: other.clientSecret! });
+    const other = await registerConfidentialClient();
+    const res = await revoke(tokens.refresh_token, { client_id: other.clientId, client_secret: other.clientSecret });
     expect([res.status, (await res.json<{ error: string }>()).error]).toEqual([400, "unauthorized_client"]);
     await expectIntact(clientId, tokens);
   });
@@ -192,7 +200,7 @@ describe("another client asks to revoke the owner's token", () => {
   it("a token that is not valid (the owner's grant, a made-up secret) is no error: 200, and nothing changes", async () => {
     const { clientId, tokens } = await ownersTokens();
     const other = await registerClient();
-    const { userId, grantId } = grantOf((await openToken(env, "refresh", tokens.refresh_token))!);
+    const { userId, grantId } = grantOf(await openedToken("refresh", tokens.refresh_token));
     for (const kind of ["access", "refresh"] as const) {
       const forged = await sealToken(env, kind, `${userId}:${grantId}:${"x".repeat(32)}`);
       expect((await revoke(forged, { client_id: other.clientId })).status).toBe(200);
@@ -230,7 +238,7 @@ describe("what the API says to a token that no longer works", () => {
 
   it("a token that was never issued here is still unknown, not revoked", async () => {
     const { tokens } = await ownersTokens();
-    const library = (await openToken(env, "access", tokens.access_token))!;
+    const library = await openedToken("access", tokens.access_token);
     const { userId, grantId } = grantOf(library);
     const madeUp = await sealToken(env, "access", `${userId}:${grantId}:not-the-secret`);
     const problem = await problemFor(madeUp);

@@ -9,6 +9,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { registryApi } from "../../src/worker/auth/oauth/provider";
 import {
   authorizedCode,
@@ -31,7 +32,7 @@ async function flow(scope = "read:cheeses") {
   const account = await createCustomer();
   const { clientId, code, tokens } = await consentedTokens({ account, scope });
   const [grant] = (await registryApi(env).listUserGrants(account.id)).items;
-  return { account, clientId, code, grantId: grant!.id, tokens };
+  return { account, clientId, code, grantId: expectDefined(grant, "the customer's grant").id, tokens };
 }
 
 const callApi = (token: string) => bearerGet("/v2/cheeses", token);
@@ -56,7 +57,7 @@ const BASE64URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 function respelled(token: string): string {
   const unusedBits = { 2: 4, 3: 2 }[(token.length - 4) % 4];
   if (!unusedBits) throw new Error(`a body of ${token.length - 4} characters has no unused bits`);
-  const last = BASE64URL_ALPHABET.indexOf(token.at(-1)!);
+  const last = BASE64URL_ALPHABET.indexOf(expectDefined(token.at(-1), "a last character"));
   return token.slice(0, -1) + BASE64URL_ALPHABET[last | 1];
 }
 
@@ -80,13 +81,14 @@ describe("opaque codes and tokens", () => {
   it("differ each time: two access tokens of one grant share nothing but the prefix and the key id", async () => {
     const { clientId, tokens } = await flow();
     const next = await (await refresh(clientId, tokens.refresh_token)).json<TokenBody>();
-    const [a, b] = [tokens.access_token, next.access_token].map((token) =>
-      Uint8Array.from(atob(token.slice(4).replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0)),
-    );
-    expect(a![0]).toBe(b![0]);
-    expect(a!.length).toBe(b!.length);
-    const same = a!.slice(1).filter((byte, i) => byte === b![i + 1]).length;
-    expect(same).toBeLessThan(a!.length / 8); // random bytes agree 1 time in 256
+    const bytesOf = (token: string) =>
+      Uint8Array.from(atob(token.slice(4).replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0));
+    const a = bytesOf(tokens.access_token);
+    const b = bytesOf(next.access_token);
+    expect(a[0]).toBe(b[0]);
+    expect(a.length).toBe(b.length);
+    const same = a.slice(1).filter((byte, i) => byte === b[i + 1]).length;
+    expect(same).toBeLessThan(a.length / 8); // random bytes agree 1 time in 256
   });
 });
 
@@ -147,7 +149,7 @@ describe("a tampered code or token", () => {
 });
 
 type Secrets = { OAUTH_TOKEN_KEY?: string; OAUTH_TOKEN_KEY_PREVIOUS?: string };
-const current = (env as unknown as Secrets).OAUTH_TOKEN_KEY!;
+const current = expectDefined((env as unknown as Secrets).OAUTH_TOKEN_KEY, "OAUTH_TOKEN_KEY in the test env");
 const newKey = () =>
   btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
     .replaceAll("+", "-")
