@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountObject } from "../../src/worker/auth/accounts";
 import { newAccount, newKey } from "./auth-fixtures";
-import { csrfOf, DashboardClient, generate, keysPage, signIn, visibleText } from "./dashboard-support";
+import { csrfOf, DashboardClient, formIdOf, generate, keysPage, signIn, visibleText } from "./dashboard-support";
 import { formField } from "./oauth-support";
 
 async function activeKeyCount(accountId: string): Promise<number> {
@@ -118,7 +118,7 @@ describe("generate: refused with the reason on the page", () => {
     const html = await keysPage(client);
     const fields = {
       csrf_token: csrfOf(html),
-      form_id: /name="form_id" value="([^"]+)"/.exec(html)![1]!,
+      form_id: formIdOf(html),
       mode: "live",
       access: "all",
     };

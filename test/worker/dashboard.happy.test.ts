@@ -8,6 +8,7 @@ import { readAdminRequest } from "../../src/worker/auth/oauth/admin-request-reco
 import { approveAdminRequest } from "../../src/worker/auth/oauth/admin-requests";
 import { newAccount } from "./auth-fixtures";
 import {
+  captureIn,
   cellText,
   csrfOf,
   DashboardClient,
@@ -101,19 +102,18 @@ describe("keys", () => {
     const client = await signIn(await newAccount());
     const secret = secretIn(await (await generate(client, { name: "Old deploy" })).text());
     const list = await keysPage(client);
-    const confirmHref = /href="(\/dashboard\/keys\/key_live_[0-9A-Za-z]{20}\/revoke)"/.exec(list)?.[1];
-    expect(confirmHref).toBeDefined();
+    const confirmHref = captureIn(list, /href="(\/dashboard\/keys\/key_live_[0-9A-Za-z]{20}\/revoke)"/, "revoke link");
 
-    const confirm = await client.get(confirmHref!);
+    const confirm = await client.get(confirmHref);
     expect(confirm.status).toBe(200);
     const confirmHtml = await confirm.text();
     expect(visibleText(confirmHtml)).toContain(`Revoke key “Old deploy” (sk_live_…${secret.slice(-4)})?`);
     expect((await bearerGet("/v1/catalog", secret)).status).toBe(200);
 
-    const revoked = await client.post(confirmHref!, { csrf_token: csrfOf(confirmHtml) });
+    const revoked = await client.post(confirmHref, { csrf_token: csrfOf(confirmHtml) });
     expect(revoked.status).toBe(303);
     expect(revoked.headers.get("Location")).toMatch(/^\/dashboard\/keys\?revoked=key_live_/);
-    const after = await client.get(revoked.headers.get("Location")!);
+    const after = await client.follow(revoked);
     const text = visibleText(await after.text());
     expect(text).toContain(
       `Key “Old deploy” (sk_live_…${secret.slice(-4)}) is revoked. Requests with it now fail with 401.`,
@@ -129,10 +129,13 @@ describe("keys", () => {
     expect((await bearerGet("/v1/catalog", oldKey)).status).toBe(200);
     expect((await bearerGet("/v1/catalog", newKey)).status).toBe(200);
     const list = await keysPage(client);
-    const oldRevoke =
-      /href="(\/dashboard\/keys\/[^"]+\/revoke)"[^>]*>Revoke<span class="visually-hidden"> key “v1”/.exec(list)?.[1];
-    const confirm = await (await client.get(oldRevoke!)).text();
-    expect((await client.post(oldRevoke!, { csrf_token: csrfOf(confirm) })).status).toBe(303);
+    const oldRevoke = captureIn(
+      list,
+      /href="(\/dashboard\/keys\/[^"]+\/revoke)"[^>]*>Revoke<span class="visually-hidden"> key “v1”/,
+      "revoke link of v1",
+    );
+    const confirm = await (await client.get(oldRevoke)).text();
+    expect((await client.post(oldRevoke, { csrf_token: csrfOf(confirm) })).status).toBe(303);
     expect((await bearerGet("/v1/catalog", oldKey)).status).toBe(401);
     expect((await bearerGet("/v1/catalog", newKey)).status).toBe(200);
   });
@@ -166,42 +169,62 @@ describe("authorized apps", () => {
     expect(text).toContain("See your cheese orders: items, totals, status and shipping address read:orders");
     expect(text).toMatch(/Authorized \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/);
 
-    const confirmHref = /href="(\/dashboard\/apps\/[A-Za-z0-9_-]+\/revoke)"/.exec(html)?.[1];
-    const confirm = await client.get(confirmHref!);
+    const confirmHref = captureIn(html, /href="(\/dashboard\/apps\/[A-Za-z0-9_-]+\/revoke)"/, "revoke link");
+    const confirm = await client.get(confirmHref);
     const confirmHtml = await confirm.text();
     expect(visibleText(confirmHtml)).toContain("Revoke access of Cheese Tracker?");
-    const revoked = await client.post(confirmHref!, { csrf_token: csrfOf(confirmHtml) });
+    const revoked = await client.post(confirmHref, { csrf_token: csrfOf(confirmHtml) });
     expect(revoked.status).toBe(303);
     expect(revoked.headers.get("Location")).toBe(`/dashboard/apps?revoked_client=${encodeURIComponent(clientId)}`);
 
     expect((await bearerGet("/v2/cheeses", tokens.access_token)).status).toBe(401);
     const refresh = await refreshRequest(clientId, tokens.refresh_token);
     expect(refresh.status).toBe(400);
-    const after = visibleText(await (await client.get(revoked.headers.get("Location")!)).text());
+    const after = visibleText(await (await client.follow(revoked)).text());
     expect(after).toContain("Cheese Tracker no longer has access to your account.");
     expect(after).toContain("No application has access to your account.");
   });
 });
 
 describe("authorized apps: admin waiting for approval", () => {
+  /** What the apps page says the app may do. */
+  const mayDo = (html: string) =>
+    visibleText(captureIn(html, /(It may:[\s\S]*?<\/ul>)/, "list of what the app may do"));
+
   it("lists admin as pending, not among what the app may do, until an operator approves it", async () => {
     const customer = await createCustomer();
     const { clientId } = await grantFor(customer, "read:cheeses admin", "Ops Console");
     const client = await signIn(customer);
     const html = await (await client.get("/dashboard/apps")).text();
-    const may = visibleText(/It may:[\s\S]*?<\/ul>/.exec(html)![0]);
+    const may = mayDo(html);
     expect(may).toContain("read:cheeses");
     expect(may).not.toContain("admin");
-    const pending = visibleText(/Waiting for an operator[\s\S]*?<\/ul>/.exec(html)![0]);
+    const pending = visibleText(captureIn(html, /(Waiting for an operator[\s\S]*?<\/ul>)/, "pending list"));
     expect(pending).toContain("Full access to your account");
     expect(pending).toContain("admin");
 
     await approveAdminRequest(env.OAUTH_KV, { accountId: customer.id, clientId }, "test", new Date());
     const approved = await (await client.get("/dashboard/apps")).text();
-    expect(visibleText(/It may:[\s\S]*?<\/ul>/.exec(approved)![0])).toContain("admin");
+    expect(mayDo(approved)).toContain("admin");
     expect(approved).not.toContain("Waiting for an operator");
   });
 });
+
+/** Posts an operator's decision on a pending admin request from the operator page `html`; the text of the page it lands on. */
+async function decideAdminRequest(
+  operator: DashboardClient,
+  html: string,
+  decision: "approve" | "reject",
+  request: { accountId: string; clientId: string },
+): Promise<string> {
+  const decided = await operator.post(`/dashboard/operator/admin-requests/${decision}`, {
+    csrf_token: csrfOf(html),
+    account_id: request.accountId,
+    client_id: request.clientId,
+  });
+  expect(decided.status).toBe(303);
+  return visibleText(await (await operator.follow(decided)).text());
+}
 
 describe("operator", () => {
   it("approves a pending admin request; the app's next token carries admin", async () => {
@@ -215,13 +238,7 @@ describe("operator", () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(visibleText(html)).toContain(`${customer.email} Admin Console ${clientId}`);
-    const decided = await operator.post("/dashboard/operator/admin-requests/approve", {
-      csrf_token: csrfOf(html),
-      account_id: customer.id,
-      client_id: clientId,
-    });
-    expect(decided.status).toBe(303);
-    const after = visibleText(await (await operator.get(decided.headers.get("Location")!)).text());
+    const after = await decideAdminRequest(operator, html, "approve", { accountId: customer.id, clientId });
     expect(after).toContain(`Approved: Admin Console gets admin for ${customer.email}`);
     // It leaves the waiting list for the approved one (where it can be withdrawn).
     const [waiting, approved] = after.split("Approved admin access");
@@ -238,13 +255,7 @@ describe("operator", () => {
     const { clientId, tokens } = await grantFor(customer, "read:cheeses admin", "Reporting Bot");
     const operator = await signIn(await newAccount({ operator: true }));
     const html = await (await operator.get("/dashboard/operator")).text();
-    const decided = await operator.post("/dashboard/operator/admin-requests/reject", {
-      csrf_token: csrfOf(html),
-      account_id: customer.id,
-      client_id: clientId,
-    });
-    expect(decided.status).toBe(303);
-    const after = visibleText(await (await operator.get(decided.headers.get("Location")!)).text());
+    const after = await decideAdminRequest(operator, html, "reject", { accountId: customer.id, clientId });
     expect(after).toContain(`Rejected: Reporting Bot does not get admin for ${customer.email}`);
     expect(await readAdminRequest(env.OAUTH_KV, customer.id, clientId)).toBeNull();
     const refreshed = await refreshRequest(clientId, tokens.refresh_token);
@@ -272,7 +283,7 @@ describe("operator", () => {
       csrf_token: csrfOf(html),
     });
     expect(approved.status).toBe(303);
-    const after = visibleText(await (await operator.get(approved.headers.get("Location")!)).text());
+    const after = visibleText(await (await operator.follow(approved)).text());
     expect(after).toContain(`Approved: ${customer.email} may now create API keys with the admin scope.`);
 
     expect(await keysPage(owner)).toContain('value="admin"');

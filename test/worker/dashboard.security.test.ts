@@ -5,11 +5,13 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { accountObject } from "../../src/worker/auth/accounts";
 import { readAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
 import { newAccount, newKey } from "./auth-fixtures";
 import {
   accountWaitingForAdmin,
+  captureIn,
   csrfOf,
   DashboardClient,
   formIdOf,
@@ -124,7 +126,7 @@ describe("one account cannot reach another's keys or apps", () => {
     const owner = await createCustomer();
     const { tokens } = await consentedTokens({ account: owner, scope: "read:cheeses", clientName: "Owner's App" });
     const ownerPage = await (await signIn(owner).then((c) => c.get("/dashboard/apps"))).text();
-    const grantPath = /href="(\/dashboard\/apps\/[A-Za-z0-9_-]+\/revoke)"/.exec(ownerPage)![1]!;
+    const grantPath = captureIn(ownerPage, /href="(\/dashboard\/apps\/[A-Za-z0-9_-]+\/revoke)"/, "revoke link");
 
     const intruder = await signIn(await newAccount());
     const apps = await (await intruder.get("/dashboard/apps")).text();
@@ -174,7 +176,7 @@ describe("a key's secret is shown once", () => {
     expect(created.headers.get("Cache-Control")).toBe("no-store");
     const secret = secretIn(await created.text());
     const listed = await accountObject(env, account.accountId).listKeys();
-    const keyId = listed.ok ? listed.value[0]!.id : "";
+    const keyId = listed.ok ? expectDefined(listed.value[0], "the generated key").id : "";
     for (const path of [
       "/dashboard/keys",
       "/dashboard",
@@ -193,7 +195,7 @@ describe("a key's secret is shown once", () => {
 describe("cookies, headers and escaping", () => {
   it("keeps the session in a __Host- cookie that is HttpOnly, Secure and SameSite", async () => {
     const client = await signIn(await newAccount());
-    const signedIn = client.setCookieLines.at(-1)!;
+    const signedIn = client.setCookieLines.at(-1);
     expect(signedIn).toMatch(/^__Host-session=[A-Za-z0-9_-]{43};/);
     expect(signedIn).toMatch(/; HttpOnly/i);
     expect(signedIn).toMatch(/; Secure/i);

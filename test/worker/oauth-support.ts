@@ -85,11 +85,16 @@ export function standardParams(clientId: string, challenge: string, extra: Recor
   };
 }
 
+/** The first group of `pattern` in a page (a field, a link, a section): throws naming `what` when the page has none. */
+export function captureIn(html: string, pattern: RegExp, what: string): string {
+  const value = pattern.exec(html)?.[1];
+  if (value === undefined) throw new Error(`no ${what} in page:\n${html.slice(0, 2000)}`);
+  return value;
+}
+
 /** The value of a hidden input in a rendered form. */
 export function formField(html: string, name: string): string {
-  const value = new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
-  if (value === undefined) throw new Error(`no ${name} field in page:\n${html.slice(0, 2000)}`);
-  return value.replaceAll("&amp;", "&");
+  return captureIn(html, new RegExp(`name="${name}" value="([^"]*)"`), `${name} field`).replaceAll("&amp;", "&");
 }
 
 /** Where a redirect sends the browser: its Location header, which must be there, as an absolute URL. */
