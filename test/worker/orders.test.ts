@@ -5,6 +5,7 @@
  * Refusals of the orders API: bad input (every problem at once), unknown ids, the state machine.
  */
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { bearer, call } from "./auth-fixtures";
 import {
   ADDRESS,
@@ -82,9 +83,9 @@ describe("GET /v2/orders", () => {
     expect(first.status).toBe(200);
     const page1 = await first.json<OrderList>();
     expect(page1).toMatchObject({ object: "list", url: "/v2/orders", has_more: true });
-    expect(page1.next).toBe(`/v2/orders?limit=2&starting_after=${page1.data[1]!.id}`);
-    const page2 = await (await getJson(secret, page1.next!)).json<OrderList>();
-    const page3 = await (await getJson(secret, page2.next!)).json<OrderList>();
+    expect(page1.next).toBe(`/v2/orders?limit=2&starting_after=${expectDefined(page1.data[1], "a 2nd order").id}`);
+    const page2 = await (await getJson(secret, expectDefined(page1.next, "page 1's next"))).json<OrderList>();
+    const page3 = await (await getJson(secret, expectDefined(page2.next, "page 2's next"))).json<OrderList>();
     expect(page3).toMatchObject({ has_more: false, next: null });
     const seen = [...page1.data, ...page2.data, ...page3.data].map((order) => order.id);
     expect(seen).toEqual([...placed].reverse());
@@ -104,7 +105,9 @@ describe("GET /v2/orders", () => {
     const from = encodeURIComponent(b.created_at);
     const window = await (await getJson(secret, `/v2/orders?created[gte]=${from}&limit=1`)).json<OrderList>();
     expect(window.data.map((order) => order.id)).toEqual([c.id]);
-    expect(new URL(window.next!, "https://api.test").searchParams.get("created[gte]")).toBe(b.created_at);
+    expect(
+      new URL(expectDefined(window.next, "the window's next"), "https://api.test").searchParams.get("created[gte]"),
+    ).toBe(b.created_at);
     const before = encodeURIComponent(b.created_at);
     const older = await (await getJson(secret, `/v2/orders?created[lt]=${before}`)).json<OrderList>();
     expect(older.data.every((order) => order.created_at < b.created_at)).toBe(true);
@@ -287,7 +290,7 @@ describe("the state machine", () => {
     const doc = await (await call("/openapi.json")).json<{
       paths: Record<string, { post: { responses: Record<string, unknown> } }>;
     }>();
-    const documented = JSON.stringify(doc.paths["/v2/orders/{id}/test_helpers/advance"]!.post.responses["404"]);
+    const documented = JSON.stringify(doc.paths["/v2/orders/{id}/test_helpers/advance"]?.post.responses["404"]);
     expect(documented).toContain('"not_found"');
     expect((await (await getJson(secret, `/v2/orders/${order.id}`)).json<{ status: string }>()).status).toBe("pending");
   });
