@@ -209,13 +209,18 @@ export async function signInAndOpenConsent(
   return consent.text();
 }
 
-/** Clicks Allow (or Deny) on the consent page; returns the redirect the browser would follow. */
-export async function decide(browser: Browser, consentHtml: string, decision: "approve" | "deny"): Promise<URL> {
-  const response = await browser.post(`${ORIGIN}/oauth/authorize`, {
+/** Posts the consent page's form with `decision`, as clicking Allow (or Deny) does: the raw answer. */
+export function submitConsent(browser: Browser, consentHtml: string, decision: "approve" | "deny"): Promise<Response> {
+  return browser.post(`${ORIGIN}/oauth/authorize`, {
     csrf_token: formField(consentHtml, "csrf_token"),
     handle: formField(consentHtml, "handle"),
     decision,
   });
+}
+
+/** Clicks Allow (or Deny) on the consent page; returns the redirect the browser would follow. */
+export async function decide(browser: Browser, consentHtml: string, decision: "approve" | "deny"): Promise<URL> {
+  const response = await submitConsent(browser, consentHtml, decision);
   expect(response.status).toBe(303);
   return locationOf(response);
 }

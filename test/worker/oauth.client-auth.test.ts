@@ -6,18 +6,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { expectDefined } from "../../src/common/expect";
-import {
-  authorizationCode,
-  createCustomer,
-  ORIGIN,
-  pkcePair,
-  REDIRECT_URI,
-  refreshRequest,
-  registerClient,
-  registerConfidentialClient,
-  type TokenBody,
-  tokenRequest,
-} from "./oauth-support";
+import * as oauth from "./oauth-support";
 
 type Credentials = { clientId: string; clientSecret?: string };
 
@@ -40,7 +29,7 @@ const AUTHENTICATE: Record<string, (client: Credentials) => Authentication> = {
 };
 
 async function advertisedMethods(): Promise<{ token: string[]; revocation: string[] }> {
-  const metadata = await (await exports.default.fetch(`${ORIGIN}/.well-known/oauth-authorization-server`)).json<
+  const metadata = await (await exports.default.fetch(`${oauth.ORIGIN}/.well-known/oauth-authorization-server`)).json<
     Record<string, string[]>
   >();
   return {
@@ -53,7 +42,7 @@ async function advertisedMethods(): Promise<{ token: string[]; revocation: strin
 }
 
 function revoke(token: string, auth: Authentication): Promise<Response> {
-  return exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
+  return exports.default.fetch(`${oauth.ORIGIN}/oauth/revoke`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", ...auth.headers },
     body: new URLSearchParams({ token, ...auth.fields }),
@@ -69,60 +58,66 @@ it("the metadata advertises exactly the methods tested here, at both endpoints",
 describe("each advertised method: code exchange, refresh and revocation", () => {
   for (const [method, authenticate] of Object.entries(AUTHENTICATE)) {
     it(method, async () => {
-      const account = await createCustomer();
-      const client = await registerClient({ public: method === "none" });
+      const account = await oauth.createCustomer();
+      const client = await oauth.registerClient({ public: method === "none" });
       const auth = authenticate(client);
-      const { verifier, challenge } = await pkcePair();
-      const code = await authorizationCode({ clientId: client.clientId, challenge, account });
+      const { verifier, challenge } = await oauth.pkcePair();
+      const code = await oauth.authorizationCode({ clientId: client.clientId, challenge, account });
 
-      const exchanged = await tokenRequest(
-        { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...auth.fields },
+      const exchanged = await oauth.tokenRequest(
+        {
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: oauth.REDIRECT_URI,
+          code_verifier: verifier,
+          ...auth.fields,
+        },
         auth.headers,
       );
       expect(exchanged.status, await exchanged.clone().text()).toBe(200);
-      const tokens = await exchanged.json<TokenBody>();
-      const refreshed = await tokenRequest(
+      const tokens = await exchanged.json<oauth.TokenBody>();
+      const refreshed = await oauth.tokenRequest(
         { grant_type: "refresh_token", refresh_token: tokens.refresh_token, ...auth.fields },
         auth.headers,
       );
       expect(refreshed.status, await refreshed.clone().text()).toBe(200);
-      const latest = await refreshed.json<TokenBody>();
+      const latest = await refreshed.json<oauth.TokenBody>();
 
       expect((await revoke(latest.refresh_token, auth)).status).toBe(200);
-      const afterRevoke = await tokenRequest(
+      const afterRevoke = await oauth.tokenRequest(
         { grant_type: "refresh_token", refresh_token: latest.refresh_token, ...auth.fields },
         auth.headers,
       );
-      expect((await afterRevoke.json<TokenBody>()).error).toBe("invalid_grant");
+      expect((await afterRevoke.json<oauth.TokenBody>()).error).toBe("invalid_grant");
     });
   }
 });
 
 describe("refused client authentication", () => {
   it("a wrong client_secret in the form is 401 invalid_client", async () => {
-    const client = await registerClient({ public: false });
-    const res = await tokenRequest({
+    const client = await oauth.registerClient({ public: false });
+    const res = await oauth.tokenRequest({
       grant_type: "refresh_token",
       refresh_token: "ort_bm9wZTpub3BlOm5vcGU",
       client_id: client.clientId,
       client_secret: "wrong",
     });
-    expect([res.status, (await res.json<TokenBody>()).error]).toEqual([401, "invalid_client"]);
+    expect([res.status, (await res.json<oauth.TokenBody>()).error]).toEqual([401, "invalid_client"]);
   });
 
   it("a confidential client cannot leave its secret out", async () => {
-    const client = await registerClient({ public: false });
-    const res = await refreshRequest(client.clientId, "ort_bm9wZTpub3BlOm5vcGU");
-    expect([res.status, (await res.json<TokenBody>()).error]).toEqual([401, "invalid_client"]);
+    const client = await oauth.registerClient({ public: false });
+    const res = await oauth.refreshRequest(client.clientId, "ort_bm9wZTpub3BlOm5vcGU");
+    expect([res.status, (await res.json<oauth.TokenBody>()).error]).toEqual([401, "invalid_client"]);
   });
 
   it("Basic and client_secret together are invalid_request (RFC 6749 §2.3: one method per request)", async () => {
-    const client = await registerConfidentialClient();
+    const client = await oauth.registerConfidentialClient();
     const auth = basic(client);
-    const res = await tokenRequest(
+    const res = await oauth.tokenRequest(
       { grant_type: "refresh_token", refresh_token: "ort_bm9wZTpub3BlOm5vcGU", client_secret: client.clientSecret },
       auth.headers,
     );
-    expect([res.status, (await res.json<TokenBody>()).error]).toEqual([400, "invalid_request"]);
+    expect([res.status, (await res.json<oauth.TokenBody>()).error]).toEqual([400, "invalid_request"]);
   });
 });
