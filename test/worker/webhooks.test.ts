@@ -18,6 +18,13 @@ import { call } from "./auth-fixtures";
 const verified = (secret: string, hook: { headers: Record<string, string>; body: string }) =>
   EventBody.parse(new Webhook(secret).verify(hook.body, hook.headers));
 
+/** The `count`th webhook the receiver `name` got, once it has got exactly `count`. */
+const receivedNth = (name: string, count: number) =>
+  eventually(async () => {
+    const all = await received(name);
+    return all.length === count ? all[count - 1] : undefined;
+  });
+
 describe("/v1/webhook_endpoints", () => {
   it("registers an endpoint, shows its secret once and lists it without", async () => {
     const caller = await webhookCaller();
@@ -76,10 +83,7 @@ describe("deliveries", () => {
     await publish(base);
     const [published] = await announcePointer();
     expect(published).toMatchObject({ event: "release.published", status: "pending" });
-    const first = await eventually(async () => {
-      const all = await received("publish");
-      return all.length === 1 ? all[0] : undefined;
-    });
+    const first = await receivedNth("publish", 1);
     expect(first.headers["webhook-id"]).toBe(published?.id);
     expect(verified(endpoint.secret, first)).toMatchObject({
       type: "release.published",
@@ -92,10 +96,7 @@ describe("deliveries", () => {
 
     await rollbackRelease(workerStorage(), smaller.manifest.release_id);
     const [rolledBack] = await announcePointer();
-    const second = await eventually(async () => {
-      const all = await received("publish");
-      return all.length === 2 ? all[1] : undefined;
-    });
+    const second = await receivedNth("publish", 2);
     expect(second.headers["webhook-id"]).toBe(rolledBack?.id);
     expect(verified(endpoint.secret, second)).toMatchObject({
       type: "release.rolled_back",
