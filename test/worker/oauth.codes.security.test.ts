@@ -51,8 +51,7 @@ describe("code_verifier syntax at /oauth/token (RFC 7636 §4.1)", () => {
 describe("code_challenge syntax at /oauth/authorize (RFC 7636 §4.2)", () => {
   for (const challenge of ["a".repeat(42), "a".repeat(44), `${"a".repeat(42)}+`, `${"a".repeat(42)}=`]) {
     it(`refuses the S256 challenge ${JSON.stringify(challenge)} with an invalid_request redirect`, async () => {
-      const { clientId } = await oauth.registerClient();
-      const res = await new oauth.Browser().get(oauth.authorizeUrl(oauth.standardParams(clientId, challenge)));
+      const res = await new oauth.Browser().get(await oauth.newClientAuthorizeUrl({ code_challenge: challenge }));
       expect(res.status).toBe(302);
       const location = oauth.locationOf(res);
       expect(location.searchParams.get("error")).toBe("invalid_request");

@@ -64,14 +64,9 @@ describe("GET /oauth/authorize: errors redirected to the client with error, stat
 
   it("invalid_request without PKCE, for public and confidential clients alike", async () => {
     for (const isPublic of [true, false]) {
-      const { clientId } = await oauth.registerClient({ public: isPublic });
-      await expectErrorRedirect(
-        oauth.authorizeUrl(
-          oauth.standardParams(clientId, "x", { code_challenge: undefined, code_challenge_method: undefined }),
-        ),
-        "invalid_request",
-        /code_challenge|PKCE/,
-      );
+      const withoutPkce = { code_challenge: undefined, code_challenge_method: undefined };
+      const url = await oauth.newClientAuthorizeUrl(withoutPkce, { public: isPublic });
+      await expectErrorRedirect(url, "invalid_request", /code_challenge|PKCE/);
     }
   });
 
