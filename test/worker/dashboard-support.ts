@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { expectDefined } from "../../src/common/expect";
 import { recordAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
 import { newAccount, type TestAccount } from "./auth-fixtures";
-import { Browser, captureIn, formField, ORIGIN, type FormFields } from "./oauth-support";
+import { Browser, captureIn, formField, ORIGIN, type FormFields } from "./oauth-browser-support";
 
 export { captureIn, ORIGIN };
 

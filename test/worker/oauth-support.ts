@@ -1,7 +1,8 @@
 /**
  * Shared steps of the OAuth worker tests: a customer account (through the real account Durable
- * Objects), a registered client (through the library), PKCE, and a tiny cookie-keeping "browser"
- * that drives the HTML forms the way a real one does (Origin header on every POST).
+ * Objects), a registered client (through the library), PKCE, sign-in and consent in the
+ * cookie-keeping browser of oauth-browser-support.ts, and the token endpoint's requests. The tests
+ * import it whole (`import * as oauth`), the browser's helpers included.
  */
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
@@ -10,8 +11,10 @@ import { DIRECTORY_NAME } from "../../src/worker/auth/account-directory";
 import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
 import { oauthApi, registerClient as registerWithProvider } from "../../src/worker/auth/oauth/provider";
 import { grantOf, openToken, type TokenKind } from "../../src/worker/auth/oauth/token-format";
+import { Browser, formField, locationOf, ORIGIN } from "./oauth-browser-support";
 
-export const ORIGIN = "https://api.test";
+export { Browser, formField, locationOf, ORIGIN } from "./oauth-browser-support";
+
 export const REDIRECT_URI = "https://app.example/callback";
 export const PASSWORD = "correct horse battery staple";
 
@@ -83,77 +86,6 @@ export function standardParams(clientId: string, challenge: string, extra: Recor
     code_challenge_method: "S256",
     ...extra,
   };
-}
-
-/** The first group of `pattern` in a page (a field, a link, a section): throws naming `what` when the page has none. */
-export function captureIn(html: string, pattern: RegExp, what: string): string {
-  const value = pattern.exec(html)?.[1];
-  if (value === undefined) throw new Error(`no ${what} in page:\n${html.slice(0, 2000)}`);
-  return value;
-}
-
-/** The value of a hidden input in a rendered form. */
-export function formField(html: string, name: string): string {
-  return captureIn(html, new RegExp(`name="${name}" value="([^"]*)"`), `${name} field`).replaceAll("&amp;", "&");
-}
-
-/** Where a redirect sends the browser: its Location header, which must be there, as an absolute URL. */
-export function locationOf(response: Response): URL {
-  return new URL(expectDefined(response.headers.get("Location"), `a Location header on the ${response.status}`));
-}
-
-/** Form fields; a list repeats the field, as a browser does for checked checkboxes. */
-export type FormFields = Record<string, string | string[]>;
-
-function encode(fields: FormFields): URLSearchParams {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields)) for (const item of [value].flat()) body.append(name, item);
-  return body;
-}
-
-/**
- * Keeps cookies like a browser (per name; a `Max-Age=0` or empty value deletes one), sends an
- * `Origin` with each form post like a browser does, and never follows redirects. URLs may be
- * absolute or relative to ORIGIN.
- */
-export class Browser {
-  readonly cookies = new Map<string, string>();
-  readonly setCookieLines: string[] = [];
-
-  async get(url: string): Promise<Response> {
-    return this.#send(new Request(new URL(url, ORIGIN), { headers: this.#cookieHeader(), redirect: "manual" }));
-  }
-
-  /** `origin: null` sends none; another value pretends to be another site. */
-  async post(url: string, fields: FormFields, origin: string | null = ORIGIN): Promise<Response> {
-    const headers = this.#cookieHeader();
-    headers.set("Content-Type", "application/x-www-form-urlencoded");
-    if (origin !== null) headers.set("Origin", origin);
-    return this.#send(
-      new Request(new URL(url, ORIGIN), { method: "POST", headers, body: encode(fields), redirect: "manual" }),
-    );
-  }
-
-  #cookieHeader(): Headers {
-    const headers = new Headers();
-    if (this.cookies.size)
-      headers.set("Cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
-    return headers;
-  }
-
-  async #send(request: Request): Promise<Response> {
-    const response = await exports.default.fetch(request);
-    for (const line of response.headers.getSetCookie()) {
-      this.setCookieLines.push(line);
-      const [pair = ""] = line.split(";");
-      const at = pair.indexOf("=");
-      const name = pair.slice(0, at);
-      const value = pair.slice(at + 1);
-      if (/max-age=0/i.test(line) || value === "") this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
-  }
 }
 
 /** The authorize URL of a new client (`client` as registerClient takes it): the standard parameters, changed by `extra`. */
