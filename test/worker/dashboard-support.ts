@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { recordAdminRequest } from "../../src/worker/auth/oauth/admin-request-record";
 import { newAccount, type TestAccount } from "./auth-fixtures";
-import { Browser, formField, ORIGIN, type FormFields } from "./oauth-support";
+import { Browser, captureIn, formField, ORIGIN, type FormFields } from "./oauth-browser-support";
 
-export { ORIGIN };
+export { captureIn, ORIGIN };
 
 export type { FormFields };
 
@@ -22,6 +23,11 @@ export class DashboardClient {
 
   get(path: string): Promise<Response> {
     return this.#browser.get(path);
+  }
+
+  /** GETs where a redirect points: its Location, which must be there. */
+  follow(redirect: Response): Promise<Response> {
+    return this.get(expectDefined(redirect.headers.get("Location"), `a Location header on the ${redirect.status}`));
   }
 
   /** A form post; `origin: null` sends none, another value pretends to be another site. */
@@ -102,9 +108,7 @@ export function visibleText(html: string): string {
 
 /** The visible text of the first table cell labelled `label` (the cells' `data-label`). */
 export function cellText(html: string, label: string): string {
-  const cell = new RegExp(`<td data-label="${label}">([\\s\\S]*?)</td>`).exec(html);
-  if (!cell) throw new Error(`no "${label}" cell in page`);
-  return visibleText(cell[1]!);
+  return visibleText(captureIn(html, new RegExp(`<td data-label="${label}">([\\s\\S]*?)</td>`), `"${label}" cell`));
 }
 
 /** A new account with a pending OAuth admin request of the app `clientId` (as the consent page records it). */

@@ -96,7 +96,7 @@ describe("withdrawing the admin-keys approval", () => {
 
     const withdrawn = await operator.post(withdrawPath, { csrf_token: csrfOf(html) });
     expect(withdrawn.status).toBe(303);
-    const after = visibleText(await (await operator.get(withdrawn.headers.get("Location")!)).text());
+    const after = visibleText(await (await operator.follow(withdrawn)).text());
     expect(after).toContain(
       `Withdrawn: ${customer.email} may no longer create API keys with the admin scope; 1 admin key was revoked.`,
     );
@@ -161,7 +161,7 @@ describe("withdrawing an OAuth app's approved admin request", () => {
     const fields = { csrf_token: csrfOf(html), account_id: customer.accountId, client_id: clientId };
     const withdrawn = await operator.post(WITHDRAW, fields);
     expect(withdrawn.status).toBe(303);
-    const after = visibleText(await (await operator.get(withdrawn.headers.get("Location")!)).text());
+    const after = visibleText(await (await operator.follow(withdrawn)).text());
     expect(after).toContain(`Withdrawn: Ledger Sync no longer has admin for ${customer.email}`);
     expect(after).toContain(`${customer.email} must authorize it again`);
   });

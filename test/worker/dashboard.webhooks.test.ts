@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { webhookStore } from "../../src/worker/webhooks/store-access";
 import { newAccount } from "./auth-fixtures";
 import { csrfOf, type DashboardClient, formIdOf, signIn } from "./dashboard-support";
@@ -17,6 +18,12 @@ async function register(client: DashboardClient, url: string, origin?: string | 
     { csrf_token: csrfOf(html), form_id: formIdOf(html), url, events: ["release.published", "release.rolled_back"] },
     { origin },
   );
+}
+
+/** The id of the account's first webhook endpoint. */
+async function endpointIdOf(accountId: string): Promise<string> {
+  const [endpoint] = await webhookStore(env).listEndpoints(accountId);
+  return expectDefined(endpoint, `a webhook endpoint of ${accountId}`).id;
 }
 
 describe("/dashboard/webhooks", () => {
@@ -32,25 +39,22 @@ describe("/dashboard/webhooks", () => {
     expect(list).toContain(receiverUrl("dashboard").replaceAll("&", "&amp;"));
     expect(list).not.toContain(secret);
 
-    const [endpoint] = await webhookStore(env).listEndpoints(account.accountId);
-    const page = await (await client.get(`/dashboard/webhooks/${endpoint!.id}`)).text();
+    const endpoint = `/dashboard/webhooks/${await endpointIdOf(account.accountId)}`;
+    const page = await (await client.get(endpoint)).text();
     expect(page).toContain("Nothing delivered yet.");
-    const sent = await client.post(`/dashboard/webhooks/${endpoint!.id}/test`, { csrf_token: csrfOf(page) });
+    const sent = await client.post(`${endpoint}/test`, { csrf_token: csrfOf(page) });
     expect(sent.status).toBe(303);
-    expect(sent.headers.get("Location")).toBe(`/dashboard/webhooks/${endpoint!.id}?sent`);
-    const [hook] = await eventually(async () => {
-      const all = await received("dashboard");
-      return all.length ? all : undefined;
-    });
-    expect(JSON.parse(hook!.body)).toMatchObject({ type: "webhook.test" });
+    expect(sent.headers.get("Location")).toBe(`${endpoint}?sent`);
+    const hook = await eventually(async () => (await received("dashboard")).at(0));
+    expect(JSON.parse(hook.body)).toMatchObject({ type: "webhook.test" });
     const deliveries = await eventually(async () => {
-      const text = await (await client.get(`/dashboard/webhooks/${endpoint!.id}`)).text();
+      const text = await (await client.get(endpoint)).text();
       return text.includes("succeeded") ? text : undefined;
     });
-    expect(deliveries).toContain(hook!.headers["webhook-id"]);
+    expect(deliveries).toContain(hook.headers["webhook-id"]);
 
-    const confirm = await (await client.get(`/dashboard/webhooks/${endpoint!.id}/delete`)).text();
-    const deleted = await client.post(`/dashboard/webhooks/${endpoint!.id}/delete`, { csrf_token: csrfOf(confirm) });
+    const confirm = await (await client.get(`${endpoint}/delete`)).text();
+    const deleted = await client.post(`${endpoint}/delete`, { csrf_token: csrfOf(confirm) });
     expect(deleted.status).toBe(303);
     expect(await webhookStore(env).listEndpoints(account.accountId)).toEqual([]);
   });
@@ -70,11 +74,11 @@ describe("/dashboard/webhooks", () => {
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("must not point at a link-local address");
     expect((await register(ownerClient, "https://example.com/hook")).status).toBe(200);
-    const [endpoint] = await webhookStore(env).listEndpoints(owner.accountId);
+    const endpoint = `/dashboard/webhooks/${await endpointIdOf(owner.accountId)}`;
     const otherClient = await signIn(other);
-    expect((await otherClient.get(`/dashboard/webhooks/${endpoint!.id}`)).status).toBe(404);
+    expect((await otherClient.get(endpoint)).status).toBe(404);
     const page = await (await otherClient.get("/dashboard/webhooks")).text();
-    const attempt = await otherClient.post(`/dashboard/webhooks/${endpoint!.id}/delete`, { csrf_token: csrfOf(page) });
+    const attempt = await otherClient.post(`${endpoint}/delete`, { csrf_token: csrfOf(page) });
     expect(attempt.status).toBe(404);
     expect(await webhookStore(env).listEndpoints(owner.accountId)).toHaveLength(1);
   });

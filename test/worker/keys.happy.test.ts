@@ -1,6 +1,7 @@
 /** /v1/keys as a customer uses it: create, list, revoke, and the rotation recipe end to end. */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_KEY_SCOPES } from "../../src/common/auth/scopes";
+import { expectDefined } from "../../src/common/expect";
 import { accountWithKey, bearer, call } from "./auth-fixtures";
 
 interface CreatedKey {
@@ -84,20 +85,26 @@ describe("GET /v1/keys", () => {
         "status",
       ]);
     }
-    expect(data[0]!.last4).toBe(first.secret.slice(-4));
-    expect(data[0]!.last_used_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(data[0]).toMatchObject({
+      last4: first.secret.slice(-4),
+      last_used_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
   });
 
   it("never shows a use before the key's creation: minute resolution, but not earlier than created_at", async () => {
     const { secret, key } = await accountWithKey();
     expect((await call("/v2/cheeses", withKey(secret))).status).toBe(200);
     const { data } = await (await call("/v1/keys", withKey(secret))).json<{ data: CreatedKey[] }>();
-    const listed = data.find((k) => k.id === key.id)!;
+    const listed = expectDefined(
+      data.find((k) => k.id === key.id),
+      "the key in its own list",
+    );
+    const lastUsed = expectDefined(listed.last_used_at, "last_used_at after a use");
     // Used in the minute it was created, the start of that minute would precede created_at:
     // last_used_at is created_at then (or, past a minute boundary, the start of the next minute).
-    expect(Date.parse(listed.last_used_at!)).toBeGreaterThanOrEqual(Date.parse(listed.created_at));
-    expect(Date.parse(listed.last_used_at!)).toBeLessThanOrEqual(Date.now());
-    expect(listed.last_used_at === key.created_at || listed.last_used_at!.endsWith(":00.000Z")).toBe(true);
+    expect(Date.parse(lastUsed)).toBeGreaterThanOrEqual(Date.parse(listed.created_at));
+    expect(Date.parse(lastUsed)).toBeLessThanOrEqual(Date.now());
+    expect(lastUsed === key.created_at || lastUsed.endsWith(":00.000Z")).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { bearer, call, countingEnv, freshIp } from "./auth-fixtures";
 
 const SECRET = "operator-secret-for-tests-0123456789abcdef";
@@ -83,7 +84,11 @@ describe("operator API access", () => {
       expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(0);
       const lines = warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes("operator_auth"));
       expect(lines).toHaveLength(1);
-      expect(JSON.parse(lines[0]!)).toMatchObject({ level: "warn", event: "lockout", surface: "operator_auth" });
+      expect(JSON.parse(expectDefined(lines[0], "the lockout line"))).toMatchObject({
+        level: "warn",
+        event: "lockout",
+        surface: "operator_auth",
+      });
       expect(lines[0]).not.toContain("wrong-secret");
       expect((await from(freshIp(), SECRET)).status).toBe(200);
     });

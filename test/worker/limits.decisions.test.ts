@@ -7,10 +7,11 @@
  * they do.
  */
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { gcraDecide, type RatePolicy } from "../../src/worker/limits/gcra";
 import { rateLimitPolicyValue, rateLimitValue, retryAfterSeconds } from "../../src/worker/limits/headers";
 import { DEFAULT_RATE_LIMITS, policyForMode } from "../../src/worker/limits/policy";
-import { LeaseLedger } from "../../src/worker/limits/lease-ledger";
+import { LeaseLedger, type LedgerDecision } from "../../src/worker/limits/lease-ledger";
 import { LEASE_MARGIN_MS, LEASE_TTL_MS, type LeaseReturn } from "../../src/worker/limits/lease-protocol";
 import { firstNonConforming, seeded } from "./support/lease-simulation";
 
@@ -35,7 +36,7 @@ describe("gcraDecide", () => {
   it("then admits at the sustained rate: one request per emission interval", () => {
     const policy = { rate: 25, burst: 25 };
     const burst = run(policy, Array(25).fill(0));
-    let tat = burst.at(-1)!.tat;
+    let tat = expectDefined(burst.at(-1), "the burst's last decision").tat;
     const admittedPerSecond: number[] = [];
     for (let second = 0; second < 3; second++) {
       let admitted = 0;
@@ -56,9 +57,9 @@ describe("gcraDecide", () => {
       { rate: 0.5, burst: 1 },
     ]) {
       const decisions = run(policy, Array(policy.burst + 1).fill(1000));
-      const refused = decisions.at(-1)!;
+      const refused = expectDefined(decisions.at(-1), "the decision past the burst");
       expect(refused.allowed).toBe(false);
-      const tat = decisions.at(-2)!.tat;
+      const { tat } = expectDefined(decisions.at(-2), "the burst's last decision");
       expect(gcraDecide(tat, 1000 + refused.retryAfterMs - 1, policy).allowed).toBe(false);
       expect(gcraDecide(tat, 1000 + refused.retryAfterMs, policy).allowed).toBe(true);
     }
@@ -66,11 +67,13 @@ describe("gcraDecide", () => {
 
   it("leaves the TAT unchanged when it refuses, so refused requests cost no budget", () => {
     const policy = { rate: 1, burst: 1 };
-    const [first, second, third] = run(policy, [0, 10, 20]);
-    expect(first!.allowed).toBe(true);
-    expect(second!.allowed).toBe(false);
-    expect(third!.tat).toBe(first!.tat);
-    expect(gcraDecide(third!.tat, 1000, policy).allowed).toBe(true);
+    const decisions = run(policy, [0, 10, 20]);
+    const decisionAt = (i: number) => expectDefined(decisions[i], `decision ${i} of 3`);
+    const [first, third] = [decisionAt(0), decisionAt(2)];
+    expect(first.allowed).toBe(true);
+    expect(decisionAt(1).allowed).toBe(false);
+    expect(third.tat).toBe(first.tat);
+    expect(gcraDecide(third.tat, 1000, policy).allowed).toBe(true);
   });
 
   it("reports how long until the whole burst is back (resetMs)", () => {
@@ -117,7 +120,10 @@ describe("policies per mode", () => {
 });
 
 const LIVE = { rate: 100, burst: 100 };
-const granted = (decision: ReturnType<LeaseLedger["grant"]>) => (decision.allowed ? (decision.lease?.count ?? 1) : 0);
+const granted = (decision: LedgerDecision) => (decision.allowed ? (decision.lease?.count ?? 1) : 0);
+/** The id of the lease a grant gave, which the test expects it to have given. */
+const leaseIdOf = (decision: LedgerDecision | undefined) =>
+  expectDefined(decision?.allowed ? decision.lease : undefined, "a lease granted").id;
 
 describe("a lease costs what the same direct admissions cost", () => {
   it("grants at most a quarter of the burst, and only what the bucket has", () => {
@@ -137,25 +143,23 @@ describe("a lease costs what the same direct admissions cost", () => {
   it("a spent lease handed back frees what it held; unused admissions come back too", () => {
     const ledger = new LeaseLedger();
     const all = [0, 0, 0, 0].map(() => ledger.grant(0, LIVE, 25, []));
-    const ids = all.map((d) => (d.allowed ? d.lease!.id : ""));
     expect(granted(ledger.grant(10, LIVE, 25, []))).toBe(0);
     // 10 ms later: the first lease is spent, the second gives back 20 unused. The 10 ms of refill
     // is not there: while all 100 were held, any of them could still be spent (the cap).
     const back: LeaseReturn[] = [
-      { id: ids[0]!, unused: 0 },
-      { id: ids[1]!, unused: 20 },
+      { id: leaseIdOf(all[0]), unused: 0 },
+      { id: leaseIdOf(all[1]), unused: 20 },
     ];
     expect(granted(ledger.grant(10, LIVE, 25, back))).toBe(20);
   });
 
   it("an unknown, repeated or expired lease gives nothing back, and unused is bounded by the lease", () => {
     const ledger = new LeaseLedger();
-    const first = ledger.grant(0, LIVE, 25, []);
-    const id = first.allowed ? first.lease!.id : "";
+    const id = leaseIdOf(ledger.grant(0, LIVE, 25, []));
     ledger.grant(0, LIVE, 25, []);
     ledger.grant(0, LIVE, 25, []);
     ledger.grant(0, LIVE, 25, []);
-    const tat = ledger.tat!;
+    const tat = expectDefined(ledger.tat, "the ledger's TAT after four grants");
     ledger.grant(0, LIVE, 25, [
       { id: "elsewhere-1", unused: 25 },
       { id, unused: 1000 },
@@ -231,7 +235,7 @@ describe("never over-admits: the admissions actually made conform to the policy"
           } else if (roll < 0.4) {
             while (spendOne(holder)) spent.push(now); // everything it holds, at once
           } else if (roll < 0.45 && holder.leases.length > 0) {
-            const dropped = holder.leases.shift()!; // given up early: never used again
+            const dropped = expectDefined(holder.leases.shift(), "a held lease"); // given up early: never used again
             holder.back.push({ id: dropped.id, unused: dropped.left });
           } else if (roll < 0.55) {
             if (ledger.admitOne(now, policy, holder.back.splice(0)).allowed) spent.push(now);

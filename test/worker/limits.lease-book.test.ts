@@ -6,6 +6,7 @@
  * client below its rate.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import type { Admission } from "../../src/worker/limits/admission";
 import type { RatePolicy } from "../../src/worker/limits/gcra";
 import { LeaseBook, type AdmissionContext } from "../../src/worker/limits/lease-book";
@@ -64,8 +65,8 @@ const admittedAt = (outcomes: Outcome[], guards: SimulatedGuard[]) => [
 describe("one RPC, then memory", () => {
   it("admits a subject's first request directly in the SubjectGuard, with its exact figures", async () => {
     const guard = new SimulatedGuard(LIVE);
-    const [first] = await requests(isolate(guard), 1, 1);
-    expect(first!.admission).toMatchObject({ verdict: "allowed", leased: false, remaining: 99, resetMs: 10 });
+    const outcomes = await requests(isolate(guard), 1, 1);
+    expect(outcomes).toMatchObject([{ admission: { verdict: "allowed", leased: false, remaining: 99, resetMs: 10 } }]);
     expect(guard.requests).toMatchObject([{ direct: true }]);
   });
 
@@ -81,7 +82,7 @@ describe("one RPC, then memory", () => {
     expect(others).toEqual([]);
     const leased = admissions.filter((a) => a.leased).length;
     expect(leased).toBeGreaterThan(0);
-    expect(leased).toBeLessThanOrEqual(lease!.want);
+    expect(leased).toBeLessThanOrEqual(expectDefined(lease, "the one lease asked for").want);
     expect(guard.directAdmissions).toHaveLength(30 - leased);
   });
 
@@ -129,8 +130,7 @@ describe("a lease ends on this isolate before it ends in the SubjectGuard", () =
     const sent = guard.requests.length;
     // Nothing for a while: every lease this isolate holds was sent at least ttl − margin ago.
     await vi.advanceTimersByTimeAsync(LEASE_TTL_MS - LEASE_MARGIN_MS);
-    const [next] = await requests(admit, 1, 1);
-    expect(next!.admission.verdict).toBe("allowed");
+    expect(await requests(admit, 1, 1)).toMatchObject([{ admission: { verdict: "allowed" } }]);
     expect(guard.requests.length).toBe(sent + 1);
   });
 
@@ -161,7 +161,8 @@ describe("refusals", () => {
         .slice(firstRefused)
         .every((v) => v === "revoked"),
     ).toBe(true);
-    expect(outcomes[firstRefused]!.sentAt - outcomes[0]!.sentAt).toBeLessThan(LEASE_TTL_MS);
+    const refusedAt = expectDefined(outcomes[firstRefused], "a revoked outcome").sentAt;
+    expect(refusedAt - expectDefined(outcomes[0], "the first outcome").sentAt).toBeLessThan(LEASE_TTL_MS);
     const asked = guard.requests.length;
     await requests(admit, 5, 1);
     expect(guard.requests.length).toBe(asked);
@@ -236,7 +237,7 @@ describe("never over-admits, with several isolates against one SubjectGuard", ()
       const isolates = [isolate(guard), isolate(guard), isolate(guard)];
       const all: Promise<Outcome>[] = [];
       for (let at = 0; at < 2_000; at += Math.floor(random() * 20)) {
-        const admit = isolates[Math.floor(random() * 3)]!;
+        const admit = expectDefined(isolates[Math.floor(random() * 3)], "one of the 3 isolates");
         const burst = random() < 0.1 ? 30 : 1 + Math.floor(random() * 3);
         for (let n = 0; n < burst; n++) {
           all.push(

@@ -6,11 +6,22 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { generateApiKey } from "../../src/common/auth/api-key";
 import { AUTH_FAILURE_WINDOW_SECONDS } from "../../src/worker/limits/ip-throttle";
 import { accountWithKey, bearer, call, countingEnv, freshIp } from "./auth-fixtures";
 
 const LIMIT = 30;
+
+/**
+ * Sends failed guesses (`secret`) from `ip` until past the limit whatever the window (2 × LIMIT + 1);
+ * returns the headers of that failing request.
+ */
+async function floodFrom(ip: string, secret = "sk_live_not-a-key") {
+  const failing = { Authorization: `Bearer ${secret}`, "CF-Connecting-IP": ip };
+  for (let i = 0; i < 2 * LIMIT + 1; i++) await call("/v2/cheeses", { headers: failing });
+  return failing;
+}
 
 describe("invalid credentials per client IP", () => {
   it("401 up to the limit, then 429 with Retry-After; afterwards no storage is touched, whatever the key", async () => {
@@ -28,10 +39,10 @@ describe("invalid credentials per client IP", () => {
         unauthorized++;
       }
     }
-    expect(throttled).toBeDefined();
+    const refused = expectDefined(throttled, `a 429 within ${2 * LIMIT} failures`);
     expect(unauthorized).toBeGreaterThanOrEqual(LIMIT);
-    expect(throttled!.headers.get("retry-after")).toBe(String(AUTH_FAILURE_WINDOW_SECONDS));
-    expect(await throttled!.json()).toMatchObject({
+    expect(refused.headers.get("retry-after")).toBe(String(AUTH_FAILURE_WINDOW_SECONDS));
+    expect(await refused.json()).toMatchObject({
       code: "rate_limited",
       detail: expect.stringMatching(/invalid credentials from your address/),
     });
@@ -50,8 +61,7 @@ describe("invalid credentials per client IP", () => {
   it("admits a valid key from an address over the limit (a shared NAT); failed guesses from it keep getting 429", async () => {
     const { secret } = await accountWithKey();
     const ip = freshIp();
-    const bad = { Authorization: "Bearer sk_live_not-a-key", "CF-Connecting-IP": ip };
-    for (let i = 0; i < 2 * LIMIT + 1; i++) await call("/v2/cheeses", { headers: bad });
+    const bad = await floodFrom(ip);
     expect((await call("/v2/cheeses", { headers: bad })).status).toBe(429);
     // A key this isolate has never seen: checked against storage, and admitted.
     expect((await call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": ip } })).status).toBe(200);
@@ -65,8 +75,7 @@ describe("invalid credentials per client IP", () => {
 
   it("past the limit, checks well-formed guesses against storage at most at the limit's rate, then not at all", async () => {
     const ip = freshIp();
-    const bad = { Authorization: "Bearer sk_live_not-a-key", "CF-Connecting-IP": ip };
-    for (let i = 0; i < 2 * LIMIT + 1; i++) await call("/v2/cheeses", { headers: bad });
+    await floodFrom(ip);
     const { env: counted, calls } = countingEnv();
     const statuses: number[] = [];
     const reads: number[] = [];
@@ -104,9 +113,7 @@ describe("invalid credentials per client IP", () => {
 
   it("does not throttle other addresses, nor valid keys from them", async () => {
     const { secret } = await accountWithKey();
-    const flooded = freshIp();
-    const wrong = { Authorization: "Bearer sk_live_wrong", "CF-Connecting-IP": flooded };
-    for (let i = 0; i < 2 * LIMIT + 1; i++) await call("/v2/cheeses", { headers: wrong });
+    const wrong = await floodFrom(freshIp(), "sk_live_wrong");
     expect((await call("/v2/cheeses", { headers: wrong })).status).toBe(429);
     expect((await call("/v2/cheeses", { headers: { ...bearer(secret), "CF-Connecting-IP": freshIp() } })).status).toBe(
       200,

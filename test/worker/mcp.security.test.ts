@@ -4,6 +4,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { INITIALIZE, MCP_HEADERS } from "./support/mcp";
 import { bearer, freshIp, newAccount, newKey } from "./auth-fixtures";
 import { consentedTokens, ORIGIN, REDIRECT_URI, type TokenBody } from "./oauth-support";
@@ -117,8 +118,9 @@ describe("/oauth/register: dynamic client registration", () => {
     // Stored to expire unless used: the library renews a registration only on token requests.
     const stored = await env.OAUTH_KV.get<{ registrationExpiresAt: number }>(`client:${body.client_id}`, "json");
     const week = 7 * 24 * 3600;
-    expect(stored!.registrationExpiresAt - Math.floor(Date.now() / 1000)).toBeGreaterThan(week - 60);
-    expect(stored!.registrationExpiresAt - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(week);
+    const expiresIn = expectDefined(stored, "the stored client").registrationExpiresAt - Math.floor(Date.now() / 1000);
+    expect(expiresIn).toBeGreaterThan(week - 60);
+    expect(expiresIn).toBeLessThanOrEqual(week);
   });
 
   it("refuses confidential clients and unsafe redirect URIs, storing nothing", async () => {

@@ -9,6 +9,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { api, API_ORIGIN, apiWithBindings } from "./support/api";
 import { MCP_HEADERS, mcpClient } from "./support/mcp";
 import { oracleProfiles } from "./support/query-oracle";
@@ -21,6 +22,8 @@ const releaseId = generated.manifest.release_id;
 const profiles = oracleProfiles(generated).map((p) => p.profile);
 
 beforeAll(() => publish(generated), SETUP_TIMEOUT);
+
+const TOOL_NAMES = ["compare_profiles", "describe_catalog", "get_profile", "list_changes", "search_profiles"];
 
 interface Compact {
   agent_readiness_profile_id: string;
@@ -40,13 +43,7 @@ describe("MCP server: happy paths", () => {
 
   it("lists the five read-only tools with input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual([
-      "compare_profiles",
-      "describe_catalog",
-      "get_profile",
-      "list_changes",
-      "search_profiles",
-    ]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.inputSchema.type).toBe("object");
@@ -86,14 +83,16 @@ describe("MCP server: happy paths", () => {
       name: "search_profiles",
       arguments: { ...args, cursor: found.next_cursor },
     });
-    const restSecond = await (await api(rest.next!)).json<{ data: { agent_readiness_profile_id: string }[] }>();
+    const restSecond = await (await api(expectDefined(rest.next, "the route's next URL"))).json<{
+      data: { agent_readiness_profile_id: string }[];
+    }>();
     expect(
       (second.structuredContent as { profiles: Compact[] }).profiles.map((p) => p.agent_readiness_profile_id),
     ).toEqual(restSecond.data.map((p) => p.agent_readiness_profile_id));
   });
 
   it("get_profile is the REST profile, with the sha256 the route's ETag names", async () => {
-    const first = profiles[3]!;
+    const first = expectDefined(profiles[3], "a fourth profile in the release");
     const { product, funnel } = first.scope;
     const res = await api(`/v1/profiles/${product.key}/${funnel.key}`);
     const result = await client.callTool({
@@ -121,7 +120,7 @@ describe("MCP server: happy paths", () => {
       stages: { stage: string; same: boolean }[];
       differences: string[];
     };
-    expect(answer.stages.find((s) => s.stage === "pay")!.same).toBe(false);
+    expect(answer.stages.find((s) => s.stage === "pay")).toMatchObject({ same: false });
     expect(answer.differences.some((line) => line.startsWith("Pay:"))).toBe(true);
   });
 
@@ -139,7 +138,7 @@ describe("MCP server: happy paths", () => {
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["catalog://profiles/{product}/{funnel}"]);
     const current = await client.readResource({ uri: "catalog://releases/current" });
     expect(JSON.parse((current.contents[0] as { text: string }).text).release_id).toBe(releaseId);
-    const p = profiles[0]!;
+    const p = expectDefined(profiles[0], "a profile in the release");
     const profile = await client.readResource({
       uri: `catalog://profiles/${p.scope.product.key}/${p.scope.funnel.key}`,
     });
@@ -148,10 +147,16 @@ describe("MCP server: happy paths", () => {
 });
 
 function pairDifferingIn(stage: string) {
-  const state = (p: (typeof profiles)[number]) => p.stages.find((s) => s.stage === stage)!.public_state;
-  const a = profiles.find((p) => state(p) === "ready")!;
-  const b = profiles.find((p) => state(p) !== "ready")!;
-  return [a, b] as const;
+  const stateAt = (p: (typeof profiles)[number]) => {
+    const found = p.stages.find((s) => s.stage === stage);
+    return expectDefined(found, `a ${stage} stage in every profile`).public_state;
+  };
+  const a = profiles.find((p) => stateAt(p) === "ready");
+  const b = profiles.find((p) => stateAt(p) !== "ready");
+  return [
+    expectDefined(a, `a profile ready at ${stage}`),
+    expectDefined(b, `a profile not ready at ${stage}`),
+  ] as const;
 }
 
 const CASES: [string, Record<string, unknown>, RegExp][] = [
@@ -187,8 +192,7 @@ describe("MCP tools: bad input", () => {
     it(`${name} ${JSON.stringify(args)} is a tool error matching ${message}`, async () => {
       const result = await client.callTool({ name, arguments: args });
       expect(result.isError).toBe(true);
-      const text = (result.content as { type: string; text: string }[])[0]!.text;
-      expect(text).toMatch(message);
+      expect((result.content as { type: string; text: string }[]).at(0)?.text).toMatch(message);
     });
   }
 
@@ -225,7 +229,10 @@ describe("MCP tools: bad input", () => {
       throw new Error("simulated R2 outage at 10.0.0.7");
     };
     const failing = { ...env, RELEASES: { get: outage, head: outage, list: outage } } as unknown as Env;
-    const call = { name: "get_profile", arguments: { id: profiles[0]!.agent_readiness_profile_id } };
+    const call = {
+      name: "get_profile",
+      arguments: { id: expectDefined(profiles[0], "a profile").agent_readiness_profile_id },
+    };
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       const res = await apiWithBindings(failing, "/mcp", {
@@ -236,7 +243,7 @@ describe("MCP tools: bad input", () => {
       expect(res.status).toBe(200);
       const { result } = await res.json<{ result: { isError: boolean; content: { text: string }[] } }>();
       expect(result.isError).toBe(true);
-      const text = result.content[0]!.text;
+      const { text } = expectDefined(result.content[0], "the tool error's content");
       const reference = /quote (mcp_[0-9a-f-]{36})/.exec(text)?.[1];
       expect(text).toContain("our fault, not your input");
       expect(text).not.toContain("simulated R2 outage");

@@ -1,14 +1,20 @@
 /**
  * Shared steps of the OAuth worker tests: a customer account (through the real account Durable
- * Objects), a registered client (through the library), PKCE, and a tiny cookie-keeping "browser"
- * that drives the HTML forms the way a real one does (Origin header on every POST).
+ * Objects), a registered client (through the library), PKCE, sign-in and consent in the
+ * cookie-keeping browser of oauth-browser-support.ts, and the token endpoint's requests. The tests
+ * import it whole (`import * as oauth`), the browser's helpers included.
  */
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { DIRECTORY_NAME } from "../../src/worker/auth/account-directory";
+import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
 import { oauthApi, registerClient as registerWithProvider } from "../../src/worker/auth/oauth/provider";
+import { grantOf, openToken, type TokenKind } from "../../src/worker/auth/oauth/token-format";
+import { Browser, formField, locationOf, ORIGIN } from "./oauth-browser-support";
 
-export const ORIGIN = "https://api.test";
+export { Browser, formField, locationOf, ORIGIN } from "./oauth-browser-support";
+
 export const REDIRECT_URI = "https://app.example/callback";
 export const PASSWORD = "correct horse battery staple";
 
@@ -37,6 +43,12 @@ export async function registerClient(options: { name?: string; redirectUris?: st
     isPublic: options.public !== false,
   });
   return { clientId: client.clientId, clientSecret: client.clientSecret };
+}
+
+/** A confidential client (`public: false`): its id and the secret it was given. */
+export async function registerConfidentialClient(options: { name?: string; redirectUris?: string[] } = {}) {
+  const { clientId, clientSecret } = await registerClient({ ...options, public: false });
+  return { clientId, clientSecret: expectDefined(clientSecret, "a secret for a confidential client") };
 }
 
 function base64url(bytes: Uint8Array): string {
@@ -76,65 +88,35 @@ export function standardParams(clientId: string, challenge: string, extra: Recor
   };
 }
 
-/** The value of a hidden input in a rendered form. */
-export function formField(html: string, name: string): string {
-  const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
-  if (!match) throw new Error(`no ${name} field in page:\n${html.slice(0, 2000)}`);
-  return match[1]!.replaceAll("&amp;", "&");
-}
-
-/** Form fields; a list repeats the field, as a browser does for checked checkboxes. */
-export type FormFields = Record<string, string | string[]>;
-
-function encode(fields: FormFields): URLSearchParams {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields)) for (const item of [value].flat()) body.append(name, item);
-  return body;
+/** The authorize URL of a new client (`client` as registerClient takes it): the standard parameters, changed by `extra`. */
+export async function newClientAuthorizeUrl(
+  extra: Record<string, string | undefined> = {},
+  client: Parameters<typeof registerClient>[0] = {},
+): Promise<string> {
+  const { clientId } = await registerClient(client);
+  const { challenge } = await pkcePair();
+  return authorizeUrl(standardParams(clientId, challenge, extra));
 }
 
 /**
- * Keeps cookies like a browser (per name; a `Max-Age=0` or empty value deletes one), sends an
- * `Origin` with each form post like a browser does, and never follows redirects. URLs may be
- * absolute or relative to ORIGIN.
+ * A new customer (unless `account` is given), signed in on the consent page of a new client (`client`
+ * as registerClient takes it) in a fresh browser, for the standard parameters changed by `params`:
+ * the browser, the authorize URL and the page's HTML.
  */
-export class Browser {
-  readonly cookies = new Map<string, string>();
-  readonly setCookieLines: string[] = [];
-
-  async get(url: string): Promise<Response> {
-    return this.#send(new Request(new URL(url, ORIGIN), { headers: this.#cookieHeader(), redirect: "manual" }));
-  }
-
-  /** `origin: null` sends none; another value pretends to be another site. */
-  async post(url: string, fields: FormFields, origin: string | null = ORIGIN): Promise<Response> {
-    const headers = this.#cookieHeader();
-    headers.set("Content-Type", "application/x-www-form-urlencoded");
-    if (origin !== null) headers.set("Origin", origin);
-    return this.#send(
-      new Request(new URL(url, ORIGIN), { method: "POST", headers, body: encode(fields), redirect: "manual" }),
-    );
-  }
-
-  #cookieHeader(): Headers {
-    const headers = new Headers();
-    if (this.cookies.size)
-      headers.set("Cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
-    return headers;
-  }
-
-  async #send(request: Request): Promise<Response> {
-    const response = await exports.default.fetch(request);
-    for (const line of response.headers.getSetCookie()) {
-      this.setCookieLines.push(line);
-      const [pair = ""] = line.split(";");
-      const at = pair.indexOf("=");
-      const name = pair.slice(0, at);
-      const value = pair.slice(at + 1);
-      if (/max-age=0/i.test(line) || value === "") this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
-  }
+export async function openConsent(
+  options: {
+    account?: { email: string; password: string };
+    client?: Parameters<typeof registerClient>[0];
+    params?: Record<string, string | undefined>;
+  } = {},
+) {
+  const account = options.account ?? (await createCustomer());
+  const { clientId } = await registerClient(options.client);
+  const { verifier, challenge } = await pkcePair();
+  const browser = new Browser();
+  const url = authorizeUrl(standardParams(clientId, challenge, options.params));
+  const consent = await signInAndOpenConsent(browser, url, account);
+  return { account, clientId, verifier, browser, url, consent };
 }
 
 /** GET authorize → sign in → consent page: returns the consent page's HTML. */
@@ -159,15 +141,20 @@ export async function signInAndOpenConsent(
   return consent.text();
 }
 
-/** Clicks Allow (or Deny) on the consent page; returns the redirect the browser would follow. */
-export async function decide(browser: Browser, consentHtml: string, decision: "approve" | "deny"): Promise<URL> {
-  const response = await browser.post(`${ORIGIN}/oauth/authorize`, {
+/** Posts the consent page's form with `decision`, as clicking Allow (or Deny) does: the raw answer. */
+export function submitConsent(browser: Browser, consentHtml: string, decision: "approve" | "deny"): Promise<Response> {
+  return browser.post(`${ORIGIN}/oauth/authorize`, {
     csrf_token: formField(consentHtml, "csrf_token"),
     handle: formField(consentHtml, "handle"),
     decision,
   });
+}
+
+/** Clicks Allow (or Deny) on the consent page; returns the redirect the browser would follow. */
+export async function decide(browser: Browser, consentHtml: string, decision: "approve" | "deny"): Promise<URL> {
+  const response = await submitConsent(browser, consentHtml, decision);
   expect(response.status).toBe(303);
-  return new URL(response.headers.get("Location")!);
+  return locationOf(response);
 }
 
 /** The whole browser part: returns the authorization code. `resource`: RFC 8707's, when given. */
@@ -192,14 +179,14 @@ export async function authorizationCode(options: {
 }
 
 /**
- * A new customer approves a new client: the code, and the authorization_code token request that
- * redeems it (RFC 6749 §4.1.3, with the PKCE verifier).
+ * A new customer approves a new client (for `scope`, when given): the code, and the
+ * authorization_code token request that redeems it (RFC 6749 §4.1.3, with the PKCE verifier).
  */
-export async function authorizedCode() {
+export async function authorizedCode(options: { scope?: string } = {}) {
   const account = await createCustomer();
   const { clientId } = await registerClient();
   const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account });
+  const code = await authorizationCode({ clientId, challenge, account, scope: options.scope });
   return { account, clientId, verifier, challenge, code, exchange: codeExchange(clientId, code, verifier) };
 }
 
@@ -266,4 +253,14 @@ export async function consentedTokens(
   const exchange = await tokenRequest(fields);
   expect(exchange.status).toBe(200);
   return { account, clientId, code, verifier, tokens: await exchange.json<TokenBody>() };
+}
+
+/** The library's own form of one of our sealed codes or tokens (token-format.ts), which must open. */
+export async function openedToken(kind: TokenKind, sealed: string): Promise<string> {
+  return expectDefined(await openToken(env, kind, sealed), `a ${kind} token that opens under OAUTH_TOKEN_KEY`);
+}
+
+/** The SubjectGuard of the grant an access token belongs to. */
+export async function grantGuardOf(accessToken: string) {
+  return env.SUBJECT_GUARDS.getByName(grantSubject(grantOf(await openedToken("access", accessToken)).grantId));
 }

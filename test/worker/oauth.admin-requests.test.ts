@@ -5,19 +5,10 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { authorizedApps, revokeAuthorizedApp } from "../../src/worker/dashboard/authorized-apps";
 import { bearer, call } from "./auth-fixtures";
-import {
-  authorizationCode,
-  codeExchange,
-  createCustomer,
-  ORIGIN,
-  pkcePair,
-  refreshRequest,
-  registerClient,
-  type TokenBody,
-  tokenRequest,
-} from "./oauth-support";
+import * as oauth from "./oauth-support";
 
 const SECRET = "operator-secret-for-tests-0123456789abcdef";
 const withSecret = { ...env, OPERATOR_SECRET: SECRET } as unknown as Env;
@@ -36,23 +27,23 @@ interface AdminRequest {
 
 /** A customer who consented to `admin` for a fresh app: the tokens (without admin) and the pair. */
 async function adminAsked(appName = "Cheese Admin Console") {
-  const account = await createCustomer();
-  const { clientId } = await registerClient({ name: appName });
+  const account = await oauth.createCustomer();
+  const { clientId } = await oauth.registerClient({ name: appName });
   const tokens = await askForAdmin(account, clientId);
   expect(tokens.scope).toBe("read:cheeses");
   return { account, clientId, tokens };
 }
 
 /** A new grant of the app asking for `admin` (code exchanged with PKCE): the tokens. */
-async function askForAdmin(account: Awaited<ReturnType<typeof createCustomer>>, clientId: string) {
-  const { verifier, challenge } = await pkcePair();
-  const code = await authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
-  const exchanged = await tokenRequest(codeExchange(clientId, code, verifier));
-  return exchanged.json<TokenBody>();
+async function askForAdmin(account: Awaited<ReturnType<typeof oauth.createCustomer>>, clientId: string) {
+  const { verifier, challenge } = await oauth.pkcePair();
+  const code = await oauth.authorizationCode({ clientId, challenge, account, scope: "read:cheeses admin" });
+  const exchanged = await oauth.tokenRequest(oauth.codeExchange(clientId, code, verifier));
+  return exchanged.json<oauth.TokenBody>();
 }
 
 const refresh = async (clientId: string, refreshToken: string) =>
-  (await refreshRequest(clientId, refreshToken)).json<TokenBody>();
+  (await oauth.refreshRequest(clientId, refreshToken)).json<oauth.TokenBody>();
 
 async function pendingOf(accountId: string): Promise<AdminRequest[]> {
   const res = await op(`/admin-requests?account_id=${accountId}`);
@@ -112,7 +103,7 @@ describe("deciding a request", () => {
 
   it("an approval for one app grants nothing to another app of the same account", async () => {
     const first = await adminAsked();
-    const { clientId: otherApp } = await registerClient({ name: "Other App" });
+    const { clientId: otherApp } = await oauth.registerClient({ name: "Other App" });
     expect((await op(`/accounts/${first.account.id}/admin-requests/${otherApp}/approval`, "POST")).status).toBe(404);
     expect((await refresh(first.clientId, first.tokens.refresh_token)).scope).toBe("read:cheeses");
   });
@@ -150,7 +141,7 @@ describe("withdrawing an approval (POST …/admin-requests/{client_id}/withdrawa
     expect(body.revoked_grants).toHaveLength(1);
 
     expect((await adminCall(tokens.access_token)).status).toBe(401);
-    const refreshed = await refreshRequest(clientId, tokens.refresh_token);
+    const refreshed = await oauth.refreshRequest(clientId, tokens.refresh_token);
     expect(refreshed.status).toBe(400);
 
     const again = await askForAdmin(account, clientId);
@@ -165,7 +156,7 @@ describe("withdrawing an approval (POST …/admin-requests/{client_id}/withdrawa
     expect(await pending.json()).toMatchObject({ code: "admin_request_pending" });
     expect(await pendingOf(account.id)).toHaveLength(1);
 
-    const { clientId: otherApp } = await registerClient({ name: "Other App" });
+    const { clientId: otherApp } = await oauth.registerClient({ name: "Other App" });
     const none = await op(`/accounts/${account.id}/admin-requests/${otherApp}/withdrawal`, "POST");
     expect(none.status).toBe(404);
     expect(await none.json()).toMatchObject({ code: "admin_request_not_found" });
@@ -176,8 +167,9 @@ describe("withdrawing an approval (POST …/admin-requests/{client_id}/withdrawa
 describe("ending a grant drops its admin request", () => {
   it("the customer revoking the app: a new grant of it is pending again", async () => {
     const { account, clientId } = await adminCleared();
-    const [grant] = await authorizedApps(env, ORIGIN, account.id);
-    expect(await revokeAuthorizedApp(env, ORIGIN, account.id, grant!.grantId)).toBe(true);
+    const [app] = await authorizedApps(env, oauth.ORIGIN, account.id);
+    const { grantId } = expectDefined(app, "the app the customer authorized");
+    expect(await revokeAuthorizedApp(env, oauth.ORIGIN, account.id, grantId)).toBe(true);
     expect((await askForAdmin(account, clientId)).scope).toBe("read:cheeses");
     expect(await pendingOf(account.id)).toEqual([expect.objectContaining({ client_id: clientId, status: "pending" })]);
   });

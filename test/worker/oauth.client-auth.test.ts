@@ -5,48 +5,44 @@
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-  authorizationCode,
-  createCustomer,
-  ORIGIN,
-  pkcePair,
-  REDIRECT_URI,
-  refreshRequest,
-  registerClient,
-  type TokenBody,
-  tokenRequest,
-} from "./oauth-support";
+import { expectDefined } from "../../src/common/expect";
+import * as oauth from "./oauth-support";
 
 type Credentials = { clientId: string; clientSecret?: string };
 
-/** How each method carries the client's credentials: form fields and headers. */
-const AUTHENTICATE: Record<
-  string,
-  (client: Credentials) => { fields: Record<string, string>; headers: Record<string, string> }
-> = {
+/** How a method carries the client's credentials: form fields and headers. */
+type Authentication = { fields: Record<string, string>; headers: Record<string, string> };
+
+const basic = ({ clientId, clientSecret }: Credentials): Authentication => ({
+  fields: {},
+  headers: { Authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}` },
+});
+
+/** Each method the server supports, by its metadata name. */
+const AUTHENTICATE: Record<string, (client: Credentials) => Authentication> = {
   none: ({ clientId }) => ({ fields: { client_id: clientId }, headers: {} }),
-  client_secret_basic: ({ clientId, clientSecret }) => ({
-    fields: {},
-    headers: { Authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}` },
-  }),
+  client_secret_basic: basic,
   client_secret_post: ({ clientId, clientSecret }) => ({
-    fields: { client_id: clientId, client_secret: clientSecret! },
+    fields: { client_id: clientId, client_secret: expectDefined(clientSecret, "the client's secret") },
     headers: {},
   }),
 };
 
 async function advertisedMethods(): Promise<{ token: string[]; revocation: string[] }> {
-  const metadata = await (await exports.default.fetch(`${ORIGIN}/.well-known/oauth-authorization-server`)).json<
+  const metadata = await (await exports.default.fetch(`${oauth.ORIGIN}/.well-known/oauth-authorization-server`)).json<
     Record<string, string[]>
   >();
   return {
-    token: metadata.token_endpoint_auth_methods_supported!,
-    revocation: metadata.revocation_endpoint_auth_methods_supported!,
+    token: expectDefined(metadata.token_endpoint_auth_methods_supported, "token_endpoint_auth_methods_supported"),
+    revocation: expectDefined(
+      metadata.revocation_endpoint_auth_methods_supported,
+      "revocation_endpoint_auth_methods_supported",
+    ),
   };
 }
 
-function revoke(token: string, auth: ReturnType<(typeof AUTHENTICATE)[string]>): Promise<Response> {
-  return exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
+function revoke(token: string, auth: Authentication): Promise<Response> {
+  return exports.default.fetch(`${oauth.ORIGIN}/oauth/revoke`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", ...auth.headers },
     body: new URLSearchParams({ token, ...auth.fields }),
@@ -60,62 +56,68 @@ it("the metadata advertises exactly the methods tested here, at both endpoints",
 });
 
 describe("each advertised method: code exchange, refresh and revocation", () => {
-  for (const method of Object.keys(AUTHENTICATE)) {
+  for (const [method, authenticate] of Object.entries(AUTHENTICATE)) {
     it(method, async () => {
-      const account = await createCustomer();
-      const client = await registerClient({ public: method === "none" });
-      const auth = AUTHENTICATE[method]!(client);
-      const { verifier, challenge } = await pkcePair();
-      const code = await authorizationCode({ clientId: client.clientId, challenge, account });
+      const account = await oauth.createCustomer();
+      const client = await oauth.registerClient({ public: method === "none" });
+      const auth = authenticate(client);
+      const { verifier, challenge } = await oauth.pkcePair();
+      const code = await oauth.authorizationCode({ clientId: client.clientId, challenge, account });
 
-      const exchanged = await tokenRequest(
-        { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...auth.fields },
+      const exchanged = await oauth.tokenRequest(
+        {
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: oauth.REDIRECT_URI,
+          code_verifier: verifier,
+          ...auth.fields,
+        },
         auth.headers,
       );
       expect(exchanged.status, await exchanged.clone().text()).toBe(200);
-      const tokens = await exchanged.json<TokenBody>();
-      const refreshed = await tokenRequest(
+      const tokens = await exchanged.json<oauth.TokenBody>();
+      const refreshed = await oauth.tokenRequest(
         { grant_type: "refresh_token", refresh_token: tokens.refresh_token, ...auth.fields },
         auth.headers,
       );
       expect(refreshed.status, await refreshed.clone().text()).toBe(200);
-      const latest = await refreshed.json<TokenBody>();
+      const latest = await refreshed.json<oauth.TokenBody>();
 
       expect((await revoke(latest.refresh_token, auth)).status).toBe(200);
-      const afterRevoke = await tokenRequest(
+      const afterRevoke = await oauth.tokenRequest(
         { grant_type: "refresh_token", refresh_token: latest.refresh_token, ...auth.fields },
         auth.headers,
       );
-      expect((await afterRevoke.json<TokenBody>()).error).toBe("invalid_grant");
+      expect((await afterRevoke.json<oauth.TokenBody>()).error).toBe("invalid_grant");
     });
   }
 });
 
 describe("refused client authentication", () => {
   it("a wrong client_secret in the form is 401 invalid_client", async () => {
-    const client = await registerClient({ public: false });
-    const res = await tokenRequest({
+    const client = await oauth.registerClient({ public: false });
+    const res = await oauth.tokenRequest({
       grant_type: "refresh_token",
       refresh_token: "ort_bm9wZTpub3BlOm5vcGU",
       client_id: client.clientId,
       client_secret: "wrong",
     });
-    expect([res.status, (await res.json<TokenBody>()).error]).toEqual([401, "invalid_client"]);
+    expect([res.status, (await res.json<oauth.TokenBody>()).error]).toEqual([401, "invalid_client"]);
   });
 
   it("a confidential client cannot leave its secret out", async () => {
-    const client = await registerClient({ public: false });
-    const res = await refreshRequest(client.clientId, "ort_bm9wZTpub3BlOm5vcGU");
-    expect([res.status, (await res.json<TokenBody>()).error]).toEqual([401, "invalid_client"]);
+    const client = await oauth.registerClient({ public: false });
+    const res = await oauth.refreshRequest(client.clientId, "ort_bm9wZTpub3BlOm5vcGU");
+    expect([res.status, (await res.json<oauth.TokenBody>()).error]).toEqual([401, "invalid_client"]);
   });
 
   it("Basic and client_secret together are invalid_request (RFC 6749 §2.3: one method per request)", async () => {
-    const client = await registerClient({ public: false });
-    const auth = AUTHENTICATE.client_secret_basic!(client);
-    const res = await tokenRequest(
-      { grant_type: "refresh_token", refresh_token: "ort_bm9wZTpub3BlOm5vcGU", client_secret: client.clientSecret! },
+    const client = await oauth.registerConfidentialClient();
+    const auth = basic(client);
+    const res = await oauth.tokenRequest(
+      { grant_type: "refresh_token", refresh_token: "ort_bm9wZTpub3BlOm5vcGU", client_secret: client.clientSecret },
       auth.headers,
     );
-    expect([res.status, (await res.json<TokenBody>()).error]).toEqual([400, "invalid_request"]);
+    expect([res.status, (await res.json<oauth.TokenBody>()).error]).toEqual([400, "invalid_request"]);
   });
 });

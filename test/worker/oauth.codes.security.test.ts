@@ -5,30 +5,16 @@
  * to the stored challenge. And one code, redeemed concurrently, gives one grant.
  */
 import { describe, expect, it } from "vitest";
-import {
-  authorizationCode,
-  authorizedCode,
-  authorizeUrl,
-  bearerGet,
-  Browser,
-  codeExchange,
-  createCustomer,
-  pkcePair,
-  refreshRequest,
-  registerClient,
-  s256Challenge,
-  standardParams,
-  type TokenBody,
-  tokenRequest,
-} from "./oauth-support";
+import { expectDefined } from "../../src/common/expect";
+import * as oauth from "./oauth-support";
 
 /** A code whose challenge is `verifier`'s, then the exchange with that same verifier. */
 async function exchangeWithVerifier(verifier: string) {
-  const account = await createCustomer();
-  const { clientId } = await registerClient();
-  const code = await authorizationCode({ clientId, challenge: await s256Challenge(verifier), account });
-  const res = await tokenRequest(codeExchange(clientId, code, verifier));
-  return { status: res.status, body: await res.json<TokenBody>() };
+  const account = await oauth.createCustomer();
+  const { clientId } = await oauth.registerClient();
+  const code = await oauth.authorizationCode({ clientId, challenge: await oauth.s256Challenge(verifier), account });
+  const res = await oauth.tokenRequest(oauth.codeExchange(clientId, code, verifier));
+  return { status: res.status, body: await res.json<oauth.TokenBody>() };
 }
 
 const UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
@@ -65,10 +51,9 @@ describe("code_verifier syntax at /oauth/token (RFC 7636 §4.1)", () => {
 describe("code_challenge syntax at /oauth/authorize (RFC 7636 §4.2)", () => {
   for (const challenge of ["a".repeat(42), "a".repeat(44), `${"a".repeat(42)}+`, `${"a".repeat(42)}=`]) {
     it(`refuses the S256 challenge ${JSON.stringify(challenge)} with an invalid_request redirect`, async () => {
-      const { clientId } = await registerClient();
-      const res = await new Browser().get(authorizeUrl(standardParams(clientId, challenge)));
+      const res = await new oauth.Browser().get(await oauth.newClientAuthorizeUrl({ code_challenge: challenge }));
       expect(res.status).toBe(302);
-      const location = new URL(res.headers.get("Location")!);
+      const location = oauth.locationOf(res);
       expect(location.searchParams.get("error")).toBe("invalid_request");
       expect(location.searchParams.get("error_description")).toMatch(/code_challenge must be 43 base64url characters/);
     });
@@ -78,14 +63,14 @@ describe("code_challenge syntax at /oauth/authorize (RFC 7636 §4.2)", () => {
 const CONCURRENT_REDEMPTIONS = 12;
 
 async function exchange(clientId: string, code: string, verifier: string) {
-  const res = await tokenRequest(codeExchange(clientId, code, verifier));
-  return { status: res.status, body: await res.json<TokenBody>() };
+  const res = await oauth.tokenRequest(oauth.codeExchange(clientId, code, verifier));
+  return { status: res.status, body: await res.json<oauth.TokenBody>() };
 }
 
-const cheeses = (token: string) => bearerGet("/v2/cheeses", token);
+const cheeses = (token: string) => oauth.bearerGet("/v2/cheeses", token);
 
 async function freshCode() {
-  const { clientId, verifier, code } = await authorizedCode();
+  const { clientId, verifier, code } = await oauth.authorizedCode();
   return { clientId, code, verifier };
 }
 
@@ -104,10 +89,10 @@ describe("one code, redeemed concurrently", () => {
     );
 
     // The code was used twice: the tokens issued from it stop working (RFC 6749 §4.1.2).
-    const tokens = winners[0]!.body;
+    const tokens = expectDefined(winners[0], "the one redemption that got tokens").body;
     expect((await cheeses(tokens.access_token)).status).toBe(401);
-    const refreshed = await refreshRequest(clientId, tokens.refresh_token);
-    expect([refreshed.status, (await refreshed.json<TokenBody>()).error]).toEqual([400, "invalid_grant"]);
+    const refreshed = await oauth.refreshRequest(clientId, tokens.refresh_token);
+    expect([refreshed.status, (await refreshed.json<oauth.TokenBody>()).error]).toEqual([400, "invalid_grant"]);
   });
 
   it("a single redemption is untouched: its tokens work and refresh", async () => {
@@ -115,13 +100,13 @@ describe("one code, redeemed concurrently", () => {
     const first = await exchange(clientId, code, verifier);
     expect(first.status).toBe(200);
     expect((await cheeses(first.body.access_token)).status).toBe(200);
-    const refreshed = await refreshRequest(clientId, first.body.refresh_token);
+    const refreshed = await oauth.refreshRequest(clientId, first.body.refresh_token);
     expect(refreshed.status).toBe(200);
   });
 
   it("a redemption that fails the PKCE check does not use the code up: the client's own redemption still succeeds", async () => {
     const { clientId, code, verifier } = await freshCode();
-    const { verifier: wrong } = await pkcePair();
+    const { verifier: wrong } = await oauth.pkcePair();
     expect((await exchange(clientId, code, wrong)).body.error).toBe("invalid_grant");
     const own = await exchange(clientId, code, verifier);
     expect(own.status).toBe(200);

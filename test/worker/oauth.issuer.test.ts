@@ -6,8 +6,9 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import app from "../../src/worker/index";
-import { authorizedCode, authorizeUrl, ORIGIN, standardParams, tokenRequest, type TokenBody } from "./oauth-support";
+import * as oauth from "./oauth-support";
 import { expectProblem } from "./support/problems";
 
 const METADATA = "/.well-known/oauth-authorization-server";
@@ -29,42 +30,45 @@ describe("a request for a host this deployment is not configured for", () => {
   it.each(hosts)("%s: 400 unknown_host problem on every route, never a 500", async (host) => {
     for (const path of paths) {
       const problem = await expectProblem(await exports.default.fetch(`${host}${path}`), 400, "unknown_host");
-      expect(problem.detail).toContain(ORIGIN);
+      expect(problem.detail).toContain(oauth.ORIGIN);
     }
   });
 
   it("changes no state: a code sent to the token endpoint at another host is still redeemable here", async () => {
-    const { exchange: fields } = await authorizedCode();
+    const { exchange: fields } = await oauth.authorizedCode();
     const elsewhere = await exports.default.fetch("https://evil.example/oauth/token", {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(fields),
     });
     await expectProblem(elsewhere, 400, "unknown_host");
-    const here = await tokenRequest(fields);
+    const here = await oauth.tokenRequest(fields);
     expect(here.status).toBe(200);
-    expect((await here.json<TokenBody>()).access_token).toMatch(/^oat_/);
+    expect((await here.json<oauth.TokenBody>()).access_token).toMatch(/^oat_/);
   });
 });
 
 describe("the configured origin", () => {
   it("is the issuer (RFC 8414), every endpoint's origin, and the one server of /openapi.json", async () => {
-    const metadata = await metadataAt(ORIGIN);
-    expect(metadata.issuer).toBe(ORIGIN);
+    const metadata = await metadataAt(oauth.ORIGIN);
+    expect(metadata.issuer).toBe(oauth.ORIGIN);
     for (const endpoint of ["authorization_endpoint", "token_endpoint", "revocation_endpoint"])
-      expect(new URL(metadata[endpoint]!).origin).toBe(ORIGIN);
-    expect(await serversAt(ORIGIN)).toEqual([{ url: ORIGIN }]);
+      expect(new URL(expectDefined(metadata[endpoint], endpoint)).origin).toBe(oauth.ORIGIN);
+    expect(await serversAt(oauth.ORIGIN)).toEqual([{ url: oauth.ORIGIN }]);
   });
 
   it("is the iss of the authorization response (RFC 9207) and the resource (audience) of the tokens", async () => {
-    const { clientId, challenge, exchange } = await authorizedCode();
-    const body = await (await tokenRequest(exchange)).json<TokenBody & { resource?: string }>();
-    expect(body.resource).toBe(ORIGIN);
+    const { clientId, challenge, exchange } = await oauth.authorizedCode();
+    const body = await (await oauth.tokenRequest(exchange)).json<oauth.TokenBody & { resource?: string }>();
+    expect(body.resource).toBe(oauth.ORIGIN);
     // An error redirect carries it too (the client is known, the scope is not).
-    const refused = await exports.default.fetch(authorizeUrl(standardParams(clientId, challenge, { scope: "nope" })), {
-      redirect: "manual",
-    });
-    expect(new URL(refused.headers.get("Location")!).searchParams.get("iss")).toBe(ORIGIN);
+    const refused = await exports.default.fetch(
+      oauth.authorizeUrl(oauth.standardParams(clientId, challenge, { scope: "nope" })),
+      {
+        redirect: "manual",
+      },
+    );
+    expect(oauth.locationOf(refused).searchParams.get("iss")).toBe(oauth.ORIGIN);
   });
 });
 
@@ -79,7 +83,11 @@ describe("loopback origins (wrangler dev, npm start)", () => {
 
   it("are the only origins served when PUBLIC_ORIGINS is not set", async () => {
     const unconfigured = { ...env, PUBLIC_ORIGINS: undefined } as unknown as Env;
-    const refused = await app.fetch(new Request(`${ORIGIN}/openapi.json`), unconfigured, createExecutionContext());
+    const refused = await app.fetch(
+      new Request(`${oauth.ORIGIN}/openapi.json`),
+      unconfigured,
+      createExecutionContext(),
+    );
     expect((await expectProblem(refused, 400, "unknown_host")).detail).toContain("PUBLIC_ORIGINS");
     const local = await app.fetch(
       new Request("http://localhost:8787/openapi.json"),

@@ -11,44 +11,42 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
-import { grantOf, openToken, sealToken } from "../../src/worker/auth/oauth/token-format";
-import { authorizedCode, ORIGIN, refreshRequest, registerClient, type TokenBody, tokenRequest } from "./oauth-support";
+import { expectDefined } from "../../src/common/expect";
+import { grantOf, sealToken } from "../../src/worker/auth/oauth/token-format";
+import * as oauth from "./oauth-support";
 
 const CONCURRENT_REFRESHES = 8;
 
 async function grantTokens() {
-  const { clientId, exchange } = await authorizedCode();
-  const res = await tokenRequest(exchange);
+  const { clientId, exchange } = await oauth.authorizedCode();
+  const res = await oauth.tokenRequest(exchange);
   expect(res.status).toBe(200);
-  return { clientId, tokens: await res.json<TokenBody>() };
+  return { clientId, tokens: await res.json<oauth.TokenBody>() };
 }
 
 async function refresh(clientId: string, refreshToken: string, extra: Record<string, string> = {}) {
-  const res = await tokenRequest({
+  const res = await oauth.tokenRequest({
     grant_type: "refresh_token",
     refresh_token: refreshToken,
     client_id: clientId,
     ...extra,
   });
-  return { status: res.status, body: await res.json<TokenBody>() };
+  return { status: res.status, body: await res.json<oauth.TokenBody>() };
 }
 
 const cheeses = async (accessToken: string) =>
   (
     await exports.default.fetch(
-      new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }),
+      new Request(`${oauth.ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }),
     )
   ).status;
 
-const guardOf = async (tokens: TokenBody) =>
-  env.SUBJECT_GUARDS.getByName(grantSubject(grantOf((await openToken(env, "access", tokens.access_token))!).grantId));
-
 /** Every token of the grant is dead: each access token 401, each refresh token invalid_grant. */
-async function expectGrantEnded(clientId: string, all: TokenBody[]) {
+async function expectGrantEnded(clientId: string, all: oauth.TokenBody[]) {
   for (const tokens of all) expect(await cheeses(tokens.access_token)).toBe(401);
   for (const tokens of all) expect((await refresh(clientId, tokens.refresh_token)).body.error).toBe("invalid_grant");
-  expect((await (await guardOf(all[0]!)).describe()).revoked).toBe(true);
+  const first = expectDefined(all[0], "the grant's first tokens");
+  expect((await (await oauth.grantGuardOf(first.access_token)).describe()).revoked).toBe(true);
 }
 
 describe("a rotated-away refresh token presented again ends the grant", () => {
@@ -86,7 +84,7 @@ describe("a rotated-away refresh token presented again ends the grant", () => {
     const { clientId, tokens: first } = await grantTokens();
     const second = (await refresh(clientId, first.refresh_token)).body;
     const third = (await refresh(clientId, second.refresh_token)).body;
-    const revoked = await exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
+    const revoked = await exports.default.fetch(`${oauth.ORIGIN}/oauth/revoke`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ token: first.refresh_token, client_id: clientId }),
@@ -115,14 +113,14 @@ describe(`${CONCURRENT_REFRESHES} simultaneous refreshes with one refresh token`
 describe("a refresh that fails uses nothing up", () => {
   it("a refresh refused for its scope, or sent with another client's id, leaves the refresh token usable", async () => {
     const { clientId, tokens } = await grantTokens();
-    const other = await registerClient();
+    const other = await oauth.registerClient();
     expect((await refresh(clientId, tokens.refresh_token, { scope: "write:orders" })).body.error).toBe("invalid_scope");
     expect((await refresh(other.clientId, tokens.refresh_token)).body.error).toBe("invalid_grant");
 
     const own = await refresh(clientId, tokens.refresh_token);
     expect(own.status).toBe(200);
     expect(await cheeses(own.body.access_token)).toBe(200);
-    expect((await (await guardOf(tokens)).describe()).revoked).toBe(false);
+    expect((await (await oauth.grantGuardOf(tokens.access_token)).describe()).revoked).toBe(false);
   });
 
   it("a long chain of ordinary rotations keeps working", async () => {
@@ -138,13 +136,13 @@ describe("a refresh that fails uses nothing up", () => {
 });
 
 async function ownersTokens() {
-  const { clientId, exchange } = await authorizedCode();
-  const res = await tokenRequest(exchange);
-  return { clientId, tokens: await res.json<TokenBody>() };
+  const { clientId, exchange } = await oauth.authorizedCode();
+  const res = await oauth.tokenRequest(exchange);
+  return { clientId, tokens: await res.json<oauth.TokenBody>() };
 }
 
 function revoke(token: string, fields: Record<string, string>): Promise<Response> {
-  return exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
+  return exports.default.fetch(`${oauth.ORIGIN}/oauth/revoke`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ token, ...fields }),
@@ -152,9 +150,9 @@ function revoke(token: string, fields: Record<string, string>): Promise<Response
 }
 
 /** The owner's tokens still work: the access token on the API, the refresh token at /oauth/token. */
-async function expectIntact(clientId: string, tokens: TokenBody) {
+async function expectIntact(clientId: string, tokens: oauth.TokenBody) {
   expect(await cheeses(tokens.access_token)).toBe(200);
-  const refreshed = await refreshRequest(clientId, tokens.refresh_token);
+  const refreshed = await oauth.refreshRequest(clientId, tokens.refresh_token);
   expect(refreshed.status).toBe(200);
 }
 
@@ -162,7 +160,7 @@ describe("another client asks to revoke the owner's token", () => {
   for (const kind of ["access_token", "refresh_token"] as const) {
     it(`a public client, the ${kind}: 400 unauthorized_client, and the owner's tokens keep working`, async () => {
       const { clientId, tokens } = await ownersTokens();
-      const other = await registerClient();
+      const other = await oauth.registerClient();
       const res = await revoke(tokens[kind], { client_id: other.clientId });
       expect(res.status).toBe(400);
       const body = await res.json<{ error: string; error_description: string }>();
@@ -175,15 +173,15 @@ describe("another client asks to revoke the owner's token", () => {
 
   it("a confidential client authenticated with client_secret_post: refused the same way", async () => {
     const { clientId, tokens } = await ownersTokens();
-    const other = await registerClient({ public: false });
-    const res = await revoke(tokens.refresh_token, { client_id: other.clientId, client_secret: other.clientSecret! });
+    const other = await oauth.registerConfidentialClient();
+    const res = await revoke(tokens.refresh_token, { client_id: other.clientId, client_secret: other.clientSecret });
     expect([res.status, (await res.json<{ error: string }>()).error]).toEqual([400, "unauthorized_client"]);
     await expectIntact(clientId, tokens);
   });
 
   it("authentication comes first: a wrong secret is 401 invalid_client, whoever owns the token", async () => {
     const { clientId, tokens } = await ownersTokens();
-    const other = await registerClient({ public: false });
+    const other = await oauth.registerClient({ public: false });
     const res = await revoke(tokens.access_token, { client_id: other.clientId, client_secret: "wrong" });
     expect([res.status, (await res.json<{ error: string }>()).error]).toEqual([401, "invalid_client"]);
     await expectIntact(clientId, tokens);
@@ -191,8 +189,8 @@ describe("another client asks to revoke the owner's token", () => {
 
   it("a token that is not valid (the owner's grant, a made-up secret) is no error: 200, and nothing changes", async () => {
     const { clientId, tokens } = await ownersTokens();
-    const other = await registerClient();
-    const { userId, grantId } = grantOf((await openToken(env, "refresh", tokens.refresh_token))!);
+    const other = await oauth.registerClient();
+    const { userId, grantId } = grantOf(await oauth.openedToken("refresh", tokens.refresh_token));
     for (const kind of ["access", "refresh"] as const) {
       const forged = await sealToken(env, kind, `${userId}:${grantId}:${"x".repeat(32)}`);
       expect((await revoke(forged, { client_id: other.clientId })).status).toBe(200);
@@ -205,14 +203,14 @@ it("the owner's own revocation still ends the grant", async () => {
   const { clientId, tokens } = await ownersTokens();
   expect((await revoke(tokens.access_token, { client_id: clientId })).status).toBe(200);
   expect(await cheeses(tokens.access_token)).toBe(401);
-  const refreshed = await refreshRequest(clientId, tokens.refresh_token);
-  expect((await refreshed.json<TokenBody>()).error).toBe("invalid_grant");
+  const refreshed = await oauth.refreshRequest(clientId, tokens.refresh_token);
+  expect((await refreshed.json<oauth.TokenBody>()).error).toBe("invalid_grant");
 });
 
 describe("what the API says to a token that no longer works", () => {
   const problemFor = async (accessToken: string) => {
     const res = await exports.default.fetch(
-      new Request(`${ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }),
+      new Request(`${oauth.ORIGIN}/v2/cheeses`, { headers: { Authorization: `Bearer ${accessToken}` } }),
     );
     expect(res.status).toBe(401);
     expect(res.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
@@ -230,7 +228,7 @@ describe("what the API says to a token that no longer works", () => {
 
   it("a token that was never issued here is still unknown, not revoked", async () => {
     const { tokens } = await ownersTokens();
-    const library = (await openToken(env, "access", tokens.access_token))!;
+    const library = await oauth.openedToken("access", tokens.access_token);
     const { userId, grantId } = grantOf(library);
     const madeUp = await sealToken(env, "access", `${userId}:${grantId}:not-the-secret`);
     const problem = await problemFor(madeUp);

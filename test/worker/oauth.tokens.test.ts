@@ -9,33 +9,22 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { registryApi } from "../../src/worker/auth/oauth/provider";
-import {
-  authorizedCode,
-  authorizeUrl,
-  bearerGet,
-  codeExchange,
-  consentedTokens,
-  createCustomer,
-  ORIGIN,
-  refreshRequest,
-  standardParams,
-  type TokenBody,
-  tokenRequest,
-} from "./oauth-support";
+import * as oauth from "./oauth-support";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import app from "../../src/worker/index";
 import { expectProblem } from "./support/problems";
 
 async function flow(scope = "read:cheeses") {
-  const account = await createCustomer();
-  const { clientId, code, tokens } = await consentedTokens({ account, scope });
+  const account = await oauth.createCustomer();
+  const { clientId, code, tokens } = await oauth.consentedTokens({ account, scope });
   const [grant] = (await registryApi(env).listUserGrants(account.id)).items;
-  return { account, clientId, code, grantId: grant!.id, tokens };
+  return { account, clientId, code, grantId: expectDefined(grant, "the customer's grant").id, tokens };
 }
 
-const callApi = (token: string) => bearerGet("/v2/cheeses", token);
-const refresh = (clientId: string, token: string) => refreshRequest(clientId, token);
+const callApi = (token: string) => oauth.bearerGet("/v2/cheeses", token);
+const refresh = (clientId: string, token: string) => oauth.refreshRequest(clientId, token);
 
 /** The bytes after the prefix, read as text the way anyone holding the token could. */
 function revealed(token: string): string {
@@ -56,7 +45,7 @@ const BASE64URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 function respelled(token: string): string {
   const unusedBits = { 2: 4, 3: 2 }[(token.length - 4) % 4];
   if (!unusedBits) throw new Error(`a body of ${token.length - 4} characters has no unused bits`);
-  const last = BASE64URL_ALPHABET.indexOf(token.at(-1)!);
+  const last = BASE64URL_ALPHABET.indexOf(expectDefined(token.at(-1), "a last character"));
   return token.slice(0, -1) + BASE64URL_ALPHABET[last | 1];
 }
 
@@ -79,14 +68,15 @@ describe("opaque codes and tokens", () => {
 
   it("differ each time: two access tokens of one grant share nothing but the prefix and the key id", async () => {
     const { clientId, tokens } = await flow();
-    const next = await (await refresh(clientId, tokens.refresh_token)).json<TokenBody>();
-    const [a, b] = [tokens.access_token, next.access_token].map((token) =>
-      Uint8Array.from(atob(token.slice(4).replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0)),
-    );
-    expect(a![0]).toBe(b![0]);
-    expect(a!.length).toBe(b!.length);
-    const same = a!.slice(1).filter((byte, i) => byte === b![i + 1]).length;
-    expect(same).toBeLessThan(a!.length / 8); // random bytes agree 1 time in 256
+    const next = await (await refresh(clientId, tokens.refresh_token)).json<oauth.TokenBody>();
+    const bytesOf = (token: string) =>
+      Uint8Array.from(atob(token.slice(4).replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0));
+    const a = bytesOf(tokens.access_token);
+    const b = bytesOf(next.access_token);
+    expect(a[0]).toBe(b[0]);
+    expect(a.length).toBe(b.length);
+    const same = a.slice(1).filter((byte, i) => byte === b[i + 1]).length;
+    expect(same).toBeLessThan(a.length / 8); // random bytes agree 1 time in 256
   });
 });
 
@@ -111,8 +101,8 @@ describe("a tampered code or token", () => {
   });
 
   it("is invalid_grant at the token endpoint, as a refresh token or a code, and uses nothing up", async () => {
-    const { clientId, verifier, code } = await authorizedCode();
-    const exchange = (value: string) => tokenRequest(codeExchange(clientId, value, verifier));
+    const { clientId, verifier, code } = await oauth.authorizedCode();
+    const exchange = (value: string) => oauth.tokenRequest(oauth.codeExchange(clientId, value, verifier));
     for (const forged of [
       tampered(code, 20),
       code.slice(0, -2),
@@ -121,22 +111,22 @@ describe("a tampered code or token", () => {
     ]) {
       const res = await exchange(forged);
       expect(res.status).toBe(400);
-      expect((await res.json<TokenBody>()).error).toBe("invalid_grant");
+      expect((await res.json<oauth.TokenBody>()).error).toBe("invalid_grant");
     }
-    const tokens = await (await exchange(code)).json<TokenBody>();
+    const tokens = await (await exchange(code)).json<oauth.TokenBody>();
     expect(tokens.access_token).toMatch(/^oat_/);
 
     for (const forged of [tampered(tokens.refresh_token, 30), `ort_${tokens.access_token.slice(4)}`]) {
       const res = await refresh(clientId, forged);
       expect(res.status).toBe(400);
-      expect((await res.json<TokenBody>()).error).toBe("invalid_grant");
+      expect((await res.json<oauth.TokenBody>()).error).toBe("invalid_grant");
     }
     expect((await refresh(clientId, tokens.refresh_token)).status).toBe(200);
   });
 
   it("is a no-op at the revocation endpoint (RFC 7009 §2.2): 200, and the real token still works", async () => {
     const { clientId, tokens } = await flow();
-    const res = await exports.default.fetch(`${ORIGIN}/oauth/revoke`, {
+    const res = await exports.default.fetch(`${oauth.ORIGIN}/oauth/revoke`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ token: tampered(tokens.access_token, 12), client_id: clientId }),
@@ -147,7 +137,7 @@ describe("a tampered code or token", () => {
 });
 
 type Secrets = { OAUTH_TOKEN_KEY?: string; OAUTH_TOKEN_KEY_PREVIOUS?: string };
-const current = (env as unknown as Secrets).OAUTH_TOKEN_KEY!;
+const current = expectDefined((env as unknown as Secrets).OAUTH_TOKEN_KEY, "OAUTH_TOKEN_KEY in the test env");
 const newKey = () =>
   btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
     .replaceAll("+", "-")
@@ -156,7 +146,7 @@ const newKey = () =>
 
 async function fetchWith(secrets: Secrets, path: string, init?: RequestInit): Promise<Response> {
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), { ...env, ...secrets } as Env, ctx);
+  const response = await app.fetch(new Request(`${oauth.ORIGIN}${path}`, init), { ...env, ...secrets } as Env, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }
@@ -177,11 +167,11 @@ describe("without a usable OAUTH_TOKEN_KEY", () => {
   it.each(broken)(
     "%s: the token endpoint answers 503 temporarily_unavailable naming the secret, and the code is not used up",
     async (_name, secrets, says) => {
-      const { exchange } = await authorizedCode();
+      const { exchange } = await oauth.authorizedCode();
       const refused = await fetchWith(secrets, "/oauth/token", form(exchange));
       expect(refused.status).toBe(503);
       expect(refused.headers.get("Cache-Control")).toBe("no-store");
-      const body = await refused.json<TokenBody>();
+      const body = await refused.json<oauth.TokenBody>();
       expect(body.error).toBe("temporarily_unavailable");
       expect(body.error_description).toMatch(says);
       expect((await fetchWith({}, "/oauth/token", form(exchange))).status).toBe(200);
@@ -189,11 +179,11 @@ describe("without a usable OAUTH_TOKEN_KEY", () => {
   );
 
   it("the authorize page, the API and the revocation endpoint answer 503 naming OAUTH_TOKEN_KEY", async () => {
-    const { clientId, challenge, exchange } = await authorizedCode();
-    const tokens = await (await fetchWith({}, "/oauth/token", form(exchange))).json<TokenBody>();
+    const { clientId, challenge, exchange } = await oauth.authorizedCode();
+    const tokens = await (await fetchWith({}, "/oauth/token", form(exchange))).json<oauth.TokenBody>();
     const missing = { OAUTH_TOKEN_KEY: undefined };
 
-    const authorize = new URL(authorizeUrl(standardParams(clientId, challenge)));
+    const authorize = new URL(oauth.authorizeUrl(oauth.standardParams(clientId, challenge)));
     const page = await fetchWith(missing, authorize.pathname + authorize.search);
     expect(page.status).toBe(503);
     expect(await page.text()).toContain("OAUTH_TOKEN_KEY");
@@ -211,15 +201,15 @@ describe("without a usable OAUTH_TOKEN_KEY", () => {
       form({ token: tokens.access_token, client_id: clientId }),
     );
     expect(revoked.status).toBe(503);
-    expect((await revoked.json<TokenBody>()).error_description).toContain("OAUTH_TOKEN_KEY");
+    expect((await revoked.json<oauth.TokenBody>()).error_description).toContain("OAUTH_TOKEN_KEY");
     expect((await fetchWith({}, "/v2/cheeses", bearer(tokens.access_token))).status).toBe(200);
   });
 });
 
 describe("rotating OAUTH_TOKEN_KEY", () => {
   it("keeps tokens of the previous key working while it is OAUTH_TOKEN_KEY_PREVIOUS, and only then", async () => {
-    const { clientId, exchange } = await authorizedCode();
-    const old = await (await fetchWith({}, "/oauth/token", form(exchange))).json<TokenBody>();
+    const { clientId, exchange } = await oauth.authorizedCode();
+    const old = await (await fetchWith({}, "/oauth/token", form(exchange))).json<oauth.TokenBody>();
     const next = newKey();
     const rotating = { OAUTH_TOKEN_KEY: next, OAUTH_TOKEN_KEY_PREVIOUS: current };
 
@@ -230,7 +220,7 @@ describe("rotating OAUTH_TOKEN_KEY", () => {
       form({ grant_type: "refresh_token", refresh_token: old.refresh_token, client_id: clientId }),
     );
     expect(refreshed.status).toBe(200);
-    const sealedByNext = await refreshed.json<TokenBody>();
+    const sealedByNext = await refreshed.json<oauth.TokenBody>();
 
     expect((await fetchWith(rotating, "/v2/cheeses", bearer(old.access_token))).status).toBe(200);
 

@@ -7,16 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SCOPES, type Scope } from "../../src/common/auth/scopes";
 import { bearer, call, newAccount, newKey } from "./auth-fixtures";
-import {
-  ADDRESS,
-  COMTE_TWICE,
-  createOrder,
-  customer,
-  getJson,
-  json,
-  type OrderView,
-  placeOrder,
-} from "./orders-support";
+import * as orders from "./orders-support";
 import { consentedTokens, createCustomer } from "./oauth-support";
 import { expectProblem } from "./support/problems";
 import ORDERS_DOC from "../../docs/orders.md?raw";
@@ -32,16 +23,21 @@ interface RouteCase {
 }
 
 const ROUTES: RouteCase[] = [
-  { name: "GET /v2/customer", scope: "read:profile", ok: 200, request: (s) => getJson(s, "/v2/customer") },
+  { name: "GET /v2/customer", scope: "read:profile", ok: 200, request: (s) => orders.getJson(s, "/v2/customer") },
   {
     name: "PATCH /v2/customer",
     scope: "write:profile",
     ok: 200,
-    request: (s) => call("/v2/customer", json(s, "PATCH", { name: "Ada" })),
+    request: (s) => call("/v2/customer", orders.json(s, "PATCH", { name: "Ada" })),
   },
-  { name: "POST /v2/orders", scope: "write:orders", ok: 201, request: (s) => createOrder(s) },
-  { name: "GET /v2/orders", scope: "read:orders", ok: 200, request: (s) => getJson(s, "/v2/orders") },
-  { name: "GET /v2/orders/{id}", scope: "read:orders", ok: 200, request: (s, id) => getJson(s, `/v2/orders/${id}`) },
+  { name: "POST /v2/orders", scope: "write:orders", ok: 201, request: (s) => orders.createOrder(s) },
+  { name: "GET /v2/orders", scope: "read:orders", ok: 200, request: (s) => orders.getJson(s, "/v2/orders") },
+  {
+    name: "GET /v2/orders/{id}",
+    scope: "read:orders",
+    ok: 200,
+    request: (s, id) => orders.getJson(s, `/v2/orders/${id}`),
+  },
   {
     name: "POST /v2/orders/{id}/cancel",
     scope: "write:orders",
@@ -61,8 +57,8 @@ async function restrictedTo(scope: Scope) {
   const { accountId } = await newAccount();
   if (scope === "admin") await env.ACCOUNTS.getByName(accountId).approveAdmin();
   const full = await newKey(accountId);
-  await call("/v2/customer", json(full.secret, "PATCH", { shipping_address: ADDRESS }));
-  const order = await placeOrder(full.secret);
+  await call("/v2/customer", orders.json(full.secret, "PATCH", { shipping_address: orders.ADDRESS }));
+  const order = await orders.placeOrder(full.secret);
   const { secret } = await newKey(accountId, { scopes: [scope] });
   return { secret, orderId: order.id };
 }
@@ -96,7 +92,7 @@ describe("scopes × routes", () => {
     }>();
     for (const route of ROUTES) {
       const [method, path] = route.name.split(" ") as [string, string];
-      expect(doc.paths[path]![method.toLowerCase()]!.security, route.name).toEqual([
+      expect(doc.paths[path]?.[method.toLowerCase()]?.security, route.name).toEqual([
         { bearerAuth: [route.scope] },
         { oauth2: [route.scope] },
         { bearerAuth: ["admin"] },
@@ -108,42 +104,46 @@ describe("scopes × routes", () => {
 
 describe("one customer never reaches another's orders", () => {
   it("answers 404 for another customer's order (read and cancel), which stays as it was", async () => {
-    const alice = await customer();
-    const bob = await customer();
-    const order = await placeOrder(alice.secret);
-    await expectProblem(await getJson(bob.secret, `/v2/orders/${order.id}`), 404, "order_not_found");
+    const alice = await orders.customer();
+    const bob = await orders.customer();
+    const order = await orders.placeOrder(alice.secret);
+    await expectProblem(await orders.getJson(bob.secret, `/v2/orders/${order.id}`), 404, "order_not_found");
     const cancel = await call(`/v2/orders/${order.id}/cancel`, { method: "POST", headers: bearer(bob.secret) });
     await expectProblem(cancel, 404, "order_not_found");
-    expect((await (await getJson(alice.secret, `/v2/orders/${order.id}`)).json<OrderView>()).status).toBe("pending");
-    const list = await (await getJson(bob.secret, "/v2/orders")).json<{ data: OrderView[] }>();
+    expect((await (await orders.getJson(alice.secret, `/v2/orders/${order.id}`)).json<orders.OrderView>()).status).toBe(
+      "pending",
+    );
+    const list = await (await orders.getJson(bob.secret, "/v2/orders")).json<{ data: orders.OrderView[] }>();
     expect(list.data).toEqual([]);
-    const cursor = await getJson(bob.secret, `/v2/orders?starting_after=${order.id}`);
+    const cursor = await orders.getJson(bob.secret, `/v2/orders?starting_after=${order.id}`);
     await expectProblem(cursor, 400, "bad_request");
   });
 
   it("lets an OAuth app act for the customer who consented, and for no one else", async () => {
     const alice = await createCustomer();
-    const bob = await customer();
-    const bobsOrder = await placeOrder(bob.secret);
+    const bob = await orders.customer();
+    const bobsOrder = await orders.placeOrder(bob.secret);
     const scope = "read:orders write:orders read:profile write:profile";
     const token = (await consentedTokens({ account: alice, scope })).tokens.access_token;
-    const profile = await (await getJson(token, "/v2/customer")).json<{ email: string }>();
+    const profile = await (await orders.getJson(token, "/v2/customer")).json<{ email: string }>();
     expect(profile.email).toBe(alice.email);
-    expect((await call("/v2/customer", json(token, "PATCH", { shipping_address: ADDRESS }))).status).toBe(200);
-    const created = await createOrder(token, COMTE_TWICE);
+    expect((await call("/v2/customer", orders.json(token, "PATCH", { shipping_address: orders.ADDRESS }))).status).toBe(
+      200,
+    );
+    const created = await orders.createOrder(token, orders.COMTE_TWICE);
     expect(created.status).toBe(201);
-    const mine = await created.json<OrderView>();
-    const list = await (await getJson(token, "/v2/orders")).json<{ data: OrderView[] }>();
+    const mine = await created.json<orders.OrderView>();
+    const list = await (await orders.getJson(token, "/v2/orders")).json<{ data: orders.OrderView[] }>();
     expect(list.data.map((order) => order.id)).toEqual([mine.id]);
-    await expectProblem(await getJson(token, `/v2/orders/${bobsOrder.id}`), 404, "order_not_found");
+    await expectProblem(await orders.getJson(token, `/v2/orders/${bobsOrder.id}`), 404, "order_not_found");
     // Bob's key sees none of Alice's orders either.
-    await expectProblem(await getJson(bob.secret, `/v2/orders/${mine.id}`), 404, "order_not_found");
+    await expectProblem(await orders.getJson(bob.secret, `/v2/orders/${mine.id}`), 404, "order_not_found");
   });
 
   it("refuses an OAuth token without the scope, naming it", async () => {
     const alice = await createCustomer();
     const { access_token } = (await consentedTokens({ account: alice, scope: "read:orders" })).tokens;
-    const res = await createOrder(access_token, COMTE_TWICE);
+    const res = await orders.createOrder(access_token, orders.COMTE_TWICE);
     const problem = await expectProblem(res, 403, "insufficient_scope");
     expect(problem.detail).toContain("Ask the customer to authorize write:orders.");
   });

@@ -5,23 +5,14 @@
  * Refusals of the orders API: bad input (every problem at once), unknown ids, the state machine.
  */
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { bearer, call } from "./auth-fixtures";
-import {
-  ADDRESS,
-  advanceDirectly,
-  COMTE_TWICE,
-  createOrder,
-  customer,
-  getJson,
-  json,
-  type OrderView,
-  placeOrder,
-} from "./orders-support";
+import * as orders from "./orders-support";
 import { expectProblem } from "./support/problems";
 
 interface OrderList {
   object: string;
-  data: OrderView[];
+  data: orders.OrderView[];
   has_more: boolean;
   url: string;
   next: string | null;
@@ -29,8 +20,8 @@ interface OrderList {
 
 describe("POST /v2/orders", () => {
   it("creates a pending live order priced from the collection, shipped to the customer's address", async () => {
-    const { secret } = await customer();
-    const res = await createOrder(secret, {
+    const { secret } = await orders.customer();
+    const res = await orders.createOrder(secret, {
       items: [
         { cheese_id: "chs_comte", quantity: 2 },
         { cheese_id: "chs_feta", quantity: 3 },
@@ -38,7 +29,7 @@ describe("POST /v2/orders", () => {
       metadata: { po: "PO-1042" },
     });
     expect(res.status).toBe(201);
-    const order = await res.json<OrderView>();
+    const order = await res.json<orders.OrderView>();
     expect(order).toMatchObject({
       object: "order",
       status: "pending",
@@ -48,7 +39,7 @@ describe("POST /v2/orders", () => {
       ],
       amount_total: 2 * 2450 + 3 * 890,
       currency: "eur",
-      shipping_address: { ...ADDRESS, line2: null },
+      shipping_address: { ...orders.ADDRESS, line2: null },
       metadata: { po: "PO-1042" },
       livemode: true,
     });
@@ -60,7 +51,7 @@ describe("POST /v2/orders", () => {
   });
 
   it("ships to the address in the request when one is given", async () => {
-    const { secret } = await customer();
+    const { secret } = await orders.customer();
     const elsewhere = {
       line1: "Bahnhofstrasse 1",
       line2: "3rd floor",
@@ -68,73 +59,77 @@ describe("POST /v2/orders", () => {
       postal_code: "8001",
       country: "CH",
     };
-    const order = await placeOrder(secret, { ...COMTE_TWICE, shipping_address: elsewhere });
+    const order = await orders.placeOrder(secret, { ...orders.COMTE_TWICE, shipping_address: elsewhere });
     expect(order.shipping_address).toEqual(elsewhere);
   });
 });
 
 describe("GET /v2/orders", () => {
   it("lists newest first and pages by keyset with next, with no order twice or missed", async () => {
-    const { secret } = await customer();
+    const { secret } = await orders.customer();
     const placed: string[] = [];
-    for (let i = 0; i < 5; i++) placed.push((await placeOrder(secret)).id);
-    const first = await getJson(secret, "/v2/orders?limit=2");
+    for (let i = 0; i < 5; i++) placed.push((await orders.placeOrder(secret)).id);
+    const first = await orders.getJson(secret, "/v2/orders?limit=2");
     expect(first.status).toBe(200);
     const page1 = await first.json<OrderList>();
     expect(page1).toMatchObject({ object: "list", url: "/v2/orders", has_more: true });
-    expect(page1.next).toBe(`/v2/orders?limit=2&starting_after=${page1.data[1]!.id}`);
-    const page2 = await (await getJson(secret, page1.next!)).json<OrderList>();
-    const page3 = await (await getJson(secret, page2.next!)).json<OrderList>();
+    expect(page1.next).toBe(`/v2/orders?limit=2&starting_after=${expectDefined(page1.data[1], "a 2nd order").id}`);
+    const page2 = await (await orders.getJson(secret, expectDefined(page1.next, "page 1's next"))).json<OrderList>();
+    const page3 = await (await orders.getJson(secret, expectDefined(page2.next, "page 2's next"))).json<OrderList>();
     expect(page3).toMatchObject({ has_more: false, next: null });
     const seen = [...page1.data, ...page2.data, ...page3.data].map((order) => order.id);
     expect(seen).toEqual([...placed].reverse());
   });
 
   it("filters by status and by created[gte]/created[lt], and keeps the filters in next", async () => {
-    const { secret, accountId } = await customer();
-    const a = await placeOrder(secret);
-    const b = await placeOrder(secret);
-    const c = await placeOrder(secret);
+    const { secret, accountId } = await orders.customer();
+    const a = await orders.placeOrder(secret);
+    const b = await orders.placeOrder(secret);
+    const c = await orders.placeOrder(secret);
     await call(`/v2/orders/${b.id}/cancel`, { method: "POST", headers: bearer(secret) });
-    await advanceDirectly(accountId, c.id, 1);
-    const cancelled = await (await getJson(secret, "/v2/orders?status=cancelled")).json<OrderList>();
+    await orders.advanceDirectly(accountId, c.id, 1);
+    const cancelled = await (await orders.getJson(secret, "/v2/orders?status=cancelled")).json<OrderList>();
     expect(cancelled.data.map((order) => [order.id, order.status])).toEqual([[b.id, "cancelled"]]);
-    const pending = await (await getJson(secret, "/v2/orders?status=pending&limit=1")).json<OrderList>();
+    const pending = await (await orders.getJson(secret, "/v2/orders?status=pending&limit=1")).json<OrderList>();
     expect(pending.data.map((order) => order.id)).toEqual([a.id]);
     const from = encodeURIComponent(b.created_at);
-    const window = await (await getJson(secret, `/v2/orders?created[gte]=${from}&limit=1`)).json<OrderList>();
+    const window = await (await orders.getJson(secret, `/v2/orders?created[gte]=${from}&limit=1`)).json<OrderList>();
     expect(window.data.map((order) => order.id)).toEqual([c.id]);
-    expect(new URL(window.next!, "https://api.test").searchParams.get("created[gte]")).toBe(b.created_at);
+    expect(
+      new URL(expectDefined(window.next, "the window's next"), "https://api.test").searchParams.get("created[gte]"),
+    ).toBe(b.created_at);
     const before = encodeURIComponent(b.created_at);
-    const older = await (await getJson(secret, `/v2/orders?created[lt]=${before}`)).json<OrderList>();
+    const older = await (await orders.getJson(secret, `/v2/orders?created[lt]=${before}`)).json<OrderList>();
     expect(older.data.every((order) => order.created_at < b.created_at)).toBe(true);
   });
 });
 
 describe("GET /v2/orders/{id} and cancel", () => {
   it("reads an order and cancels it while pending", async () => {
-    const { secret } = await customer();
-    const order = await placeOrder(secret);
-    const read = await getJson(secret, `/v2/orders/${order.id}`);
+    const { secret } = await orders.customer();
+    const order = await orders.placeOrder(secret);
+    const read = await orders.getJson(secret, `/v2/orders/${order.id}`);
     expect(read.status).toBe(200);
     expect(await read.json()).toEqual(order);
     const cancelled = await call(`/v2/orders/${order.id}/cancel`, { method: "POST", headers: bearer(secret) });
     expect(cancelled.status).toBe(200);
-    expect(await cancelled.json<OrderView>()).toMatchObject({ id: order.id, status: "cancelled" });
-    expect((await (await getJson(secret, `/v2/orders/${order.id}`)).json<OrderView>()).status).toBe("cancelled");
+    expect(await cancelled.json<orders.OrderView>()).toMatchObject({ id: order.id, status: "cancelled" });
+    expect((await (await orders.getJson(secret, `/v2/orders/${order.id}`)).json<orders.OrderView>()).status).toBe(
+      "cancelled",
+    );
   });
 
   it("cancels a paid order (not yet shipped)", async () => {
-    const { secret, accountId } = await customer();
-    const order = await placeOrder(secret);
-    await advanceDirectly(accountId, order.id, 1);
+    const { secret, accountId } = await orders.customer();
+    const order = await orders.placeOrder(secret);
+    await orders.advanceDirectly(accountId, order.id, 1);
     const res = await call(`/v2/orders/${order.id}/cancel`, {
       method: "POST",
       headers: { ...bearer(secret), "Content-Type": "application/json" },
       body: "{}",
     });
     expect(res.status).toBe(200);
-    expect((await res.json<OrderView>()).status).toBe("cancelled");
+    expect((await res.json<orders.OrderView>()).status).toBe("cancelled");
   });
 });
 
@@ -146,12 +141,12 @@ const pathsOf = async (res: Response) =>
   ((await expectProblem(res, 400, "bad_request")) as unknown as ValidationProblem).errors.map((e) => e.path).sort();
 
 const countOrders = async (secret: string) =>
-  (await (await getJson(secret, "/v2/orders?limit=100")).json<{ data: unknown[] }>()).data.length;
+  (await (await orders.getJson(secret, "/v2/orders?limit=100")).json<{ data: unknown[] }>()).data.length;
 
 describe("POST /v2/orders bad input", () => {
   it("names every bad line at once: unknown cheese, quantity 0 and 100, a repeated cheese, an unknown field", async () => {
-    const { secret } = await customer();
-    const res = await createOrder(secret, {
+    const { secret } = await orders.customer();
+    const res = await orders.createOrder(secret, {
       items: [
         { cheese_id: "chs_comte", quantity: 0 },
         { cheese_id: "chs_stilton", quantity: 1 },
@@ -172,11 +167,11 @@ describe("POST /v2/orders bad input", () => {
   });
 
   it("refuses no lines, more than 50 lines, mixed currencies and a cheese twice", async () => {
-    const { secret } = await customer();
-    expect(await pathsOf(await createOrder(secret, { items: [] }))).toEqual(["items"]);
+    const { secret } = await orders.customer();
+    expect(await pathsOf(await orders.createOrder(secret, { items: [] }))).toEqual(["items"]);
     const many = Array.from({ length: 51 }, () => ({ cheese_id: "chs_comte", quantity: 1 }));
-    expect(await pathsOf(await createOrder(secret, { items: many }))).toEqual(["items"]);
-    const mixed = await createOrder(secret, {
+    expect(await pathsOf(await orders.createOrder(secret, { items: many }))).toEqual(["items"]);
+    const mixed = await orders.createOrder(secret, {
       items: [
         { cheese_id: "chs_comte", quantity: 1 },
         { cheese_id: "chs_cheddar", quantity: 1 },
@@ -186,7 +181,7 @@ describe("POST /v2/orders bad input", () => {
     expect(problem.errors).toEqual([
       { path: "items", message: "one currency per order, not eur and gbp", code: "custom" },
     ]);
-    const twice = await createOrder(secret, {
+    const twice = await orders.createOrder(secret, {
       items: [
         { cheese_id: "chs_comte", quantity: 1 },
         { cheese_id: "chs_comte", quantity: 2 },
@@ -197,9 +192,9 @@ describe("POST /v2/orders bad input", () => {
   });
 
   it("checks the address and metadata, and needs an address when the customer has none", async () => {
-    const { secret } = await customer({ address: null });
-    const res = await createOrder(secret, {
-      ...COMTE_TWICE,
+    const { secret } = await orders.customer({ address: null });
+    const res = await orders.createOrder(secret, {
+      ...orders.COMTE_TWICE,
       shipping_address: { line1: "", city: "Lyon", postal_code: "69002", country: "fr" },
       metadata: { ["k".repeat(41)]: "v", ok: "x".repeat(501) },
     });
@@ -209,15 +204,15 @@ describe("POST /v2/orders bad input", () => {
       "shipping_address.country",
       "shipping_address.line1",
     ]);
-    const none = await createOrder(secret, COMTE_TWICE);
+    const none = await orders.createOrder(secret, orders.COMTE_TWICE);
     const problem = (await expectProblem(none, 400, "bad_request")) as unknown as ValidationProblem;
     expect(problem.errors).toEqual([expect.objectContaining({ path: "shipping_address" })]);
     expect(await countOrders(secret)).toBe(0);
   });
 
   it("refuses malformed JSON, no body, another media type, a huge body and an unknown query parameter", async () => {
-    const { secret } = await customer();
-    await expectProblem(await createOrder(secret, '{"items": ['), 400, "bad_request");
+    const { secret } = await orders.customer();
+    await expectProblem(await orders.createOrder(secret, '{"items": ['), 400, "bad_request");
     await expectProblem(await call("/v2/orders", { method: "POST", headers: bearer(secret) }), 400, "bad_request");
     const form = await call("/v2/orders", {
       method: "POST",
@@ -225,10 +220,10 @@ describe("POST /v2/orders bad input", () => {
       body: "items=chs_comte",
     });
     await expectProblem(form, 415, "unsupported_media_type");
-    const huge = { ...COMTE_TWICE, metadata: { note: "x".repeat(70_000) } };
-    await expectProblem(await createOrder(secret, huge), 413, "content_too_large");
+    const huge = { ...orders.COMTE_TWICE, metadata: { note: "x".repeat(70_000) } };
+    await expectProblem(await orders.createOrder(secret, huge), 413, "content_too_large");
     await expectProblem(
-      await call("/v2/orders?dry_run=1", json(secret, "POST", COMTE_TWICE)),
+      await call("/v2/orders?dry_run=1", orders.json(secret, "POST", orders.COMTE_TWICE)),
       400,
       "unknown_parameter",
     );
@@ -238,9 +233,9 @@ describe("POST /v2/orders bad input", () => {
 
 describe("reading orders: bad ids and parameters", () => {
   it("400 for a malformed id, 404 order_not_found for an unknown one", async () => {
-    const { secret } = await customer();
-    expect(await pathsOf(await getJson(secret, "/v2/orders/12345"))).toEqual(["id"]);
-    await expectProblem(await getJson(secret, "/v2/orders/ord_AAAAAAAAAAAAAAAAAAAA"), 404, "order_not_found");
+    const { secret } = await orders.customer();
+    expect(await pathsOf(await orders.getJson(secret, "/v2/orders/12345"))).toEqual(["id"]);
+    await expectProblem(await orders.getJson(secret, "/v2/orders/ord_AAAAAAAAAAAAAAAAAAAA"), 404, "order_not_found");
     const cancel = await call("/v2/orders/ord_AAAAAAAAAAAAAAAAAAAA/cancel", {
       method: "POST",
       headers: bearer(secret),
@@ -249,8 +244,8 @@ describe("reading orders: bad ids and parameters", () => {
   });
 
   it("lists every bad list parameter at once, and refuses an unknown cursor", async () => {
-    const { secret } = await customer();
-    const res = await getJson(
+    const { secret } = await orders.customer();
+    const res = await orders.getJson(
       secret,
       "/v2/orders?limit=0&status=lost&created[gte]=yesterday&created[lt]=2026-13-01&starting_after=x&sort=asc",
     );
@@ -258,45 +253,49 @@ describe("reading orders: bad ids and parameters", () => {
     const paths = (problem as unknown as ValidationProblem).errors.map((e) => e.path);
     expect(paths[0]).toBe("sort");
     expect(paths.sort()).toEqual(["created[gte]", "created[lt]", "limit", "sort", "starting_after", "status"]);
-    const cursor = await getJson(secret, "/v2/orders?starting_after=ord_AAAAAAAAAAAAAAAAAAAA");
+    const cursor = await orders.getJson(secret, "/v2/orders?starting_after=ord_AAAAAAAAAAAAAAAAAAAA");
     expect(await pathsOf(cursor)).toEqual(["starting_after"]);
   });
 });
 
 describe("the state machine", () => {
   it("refuses to cancel a cancelled or shipped order with 409 invalid_state_transition, changing nothing", async () => {
-    const { secret, accountId } = await customer();
-    const cancelled = await placeOrder(secret);
+    const { secret, accountId } = await orders.customer();
+    const cancelled = await orders.placeOrder(secret);
     const cancel = (id: string) => call(`/v2/orders/${id}/cancel`, { method: "POST", headers: bearer(secret) });
     expect((await cancel(cancelled.id)).status).toBe(200);
     const again = await expectProblem(await cancel(cancelled.id), 409, "invalid_state_transition");
     expect(again.detail).toBe(`Order ${cancelled.id} is cancelled; cancel is allowed only from pending or paid.`);
-    const shipped = await placeOrder(secret);
-    await advanceDirectly(accountId, shipped.id, 2);
+    const shipped = await orders.placeOrder(secret);
+    await orders.advanceDirectly(accountId, shipped.id, 2);
     await expectProblem(await cancel(shipped.id), 409, "invalid_state_transition");
-    const read = await (await getJson(secret, `/v2/orders/${shipped.id}`)).json<{ status: string }>();
+    const read = await (await orders.getJson(secret, `/v2/orders/${shipped.id}`)).json<{ status: string }>();
     expect(read.status).toBe("shipped");
   });
 
   it("has no test helper on production: advance is 404 not_found and changes nothing", async () => {
-    const { secret } = await customer();
-    const order = await placeOrder(secret);
+    const { secret } = await orders.customer();
+    const order = await orders.placeOrder(secret);
     const res = await call(`/v2/orders/${order.id}/test_helpers/advance`, { method: "POST", headers: bearer(secret) });
     const problem = await expectProblem(res, 404, "not_found");
     expect(problem.detail).toMatch(/sandbox only/);
     const doc = await (await call("/openapi.json")).json<{
       paths: Record<string, { post: { responses: Record<string, unknown> } }>;
     }>();
-    const documented = JSON.stringify(doc.paths["/v2/orders/{id}/test_helpers/advance"]!.post.responses["404"]);
+    const documented = JSON.stringify(doc.paths["/v2/orders/{id}/test_helpers/advance"]?.post.responses["404"]);
     expect(documented).toContain('"not_found"');
-    expect((await (await getJson(secret, `/v2/orders/${order.id}`)).json<{ status: string }>()).status).toBe("pending");
+    expect((await (await orders.getJson(secret, `/v2/orders/${order.id}`)).json<{ status: string }>()).status).toBe(
+      "pending",
+    );
   });
 
   it("refuses a cancel body with fields", async () => {
-    const { secret } = await customer();
-    const order = await placeOrder(secret);
-    const res = await call(`/v2/orders/${order.id}/cancel`, json(secret, "POST", { reason: "changed my mind" }));
+    const { secret } = await orders.customer();
+    const order = await orders.placeOrder(secret);
+    const res = await call(`/v2/orders/${order.id}/cancel`, orders.json(secret, "POST", { reason: "changed my mind" }));
     expect(await pathsOf(res)).toEqual(["reason"]);
-    expect((await (await getJson(secret, `/v2/orders/${order.id}`)).json<{ status: string }>()).status).toBe("pending");
+    expect((await (await orders.getJson(secret, `/v2/orders/${order.id}`)).json<{ status: string }>()).status).toBe(
+      "pending",
+    );
   });
 });

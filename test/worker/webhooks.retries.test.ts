@@ -43,7 +43,7 @@ describe("retry schedule", () => {
       const deliveries = await instance.listDeliveries("acct_retries", endpointId, 10);
       if (!deliveries.ok) throw new Error(deliveries.detail);
       expect(deliveries.value.data[0]).toMatchObject({ status: "failed", next_attempt_at: null });
-      expect(deliveries.value.data[0]!.attempts).toHaveLength(MAX_ATTEMPTS);
+      expect(deliveries.value.data[0]?.attempts).toHaveLength(MAX_ATTEMPTS);
 
       const endpoint = await instance.getEndpoint("acct_retries", endpointId);
       expect(endpoint).toMatchObject({ ok: true, value: { status: "disabled", disabled_at: expect.any(String) } });

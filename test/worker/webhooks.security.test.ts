@@ -43,7 +43,7 @@ describe("SSRF refusals", () => {
     const caller = await webhookCaller();
     const response = await call("/v1/webhook_endpoints", postJson(caller.secret, { url }), production);
     expect(response.status).toBe(400);
-    expect((await response.json<{ errors: { path: string }[] }>()).errors[0]!.path).toBe("url");
+    expect((await response.json<{ errors: { path: string }[] }>()).errors[0]?.path).toBe("url");
   });
 
   it("production refuses http://127.0.0.1, which a local deployment (npm start) accepts", async () => {
