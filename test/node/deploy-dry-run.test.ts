@@ -9,8 +9,9 @@ import { checkBindings, envTypeBindings } from "../../src/node/deploy/check-bind
 import { buildBundle, checkBudget, checkGlobalScope } from "../../src/node/deploy/check-bundle";
 import { checkIsolation } from "../../src/node/deploy/check-isolation";
 import { checkMigrations } from "../../src/node/deploy/check-migrations";
-import { readDeployments } from "../../src/node/deploy/deployments";
-import { runScript, type ScriptRun } from "../e2e/support/scripts";
+import { deployCommand } from "../../src/node/deploy/command";
+import { readDeployment, readDeployments } from "../../src/node/deploy/deployments";
+import type { ScriptRun } from "../e2e/support/scripts";
 import { FakeCloudflare } from "./deploy-support/fake-cloudflare";
 import {
   editedRepoConfig,
@@ -20,6 +21,7 @@ import {
   smallWorker,
   tempDir,
 } from "./deploy-support/fixtures";
+import { capturedOutput } from "./deploy-support/in-process";
 
 /** The migrations the dry run must report (each deployment applies them all). */
 const MIGRATIONS = readdirSync("migrations").filter((file) => file.endsWith(".sql")).length;
@@ -32,14 +34,14 @@ describe("npm run deploy -- --dry-run", () => {
     // Any API call would land here; a home with no `wrangler login` and no token: nothing to log in with.
     fake = await FakeCloudflare.start();
     const home = tempDir("dry-run-home-");
-    run = await runScript("deploy.ts", ["--dry-run", "--outdir", outDir], {
-      env: {
-        CLOUDFLARE_API_BASE_URL: fake.baseUrl,
-        CLOUDFLARE_API_TOKEN: "",
-        CLOUDFLARE_ACCOUNT_ID: "",
-        HOME: home,
-        XDG_CONFIG_HOME: home,
-      },
+    const captured = capturedOutput();
+    run = captured.run;
+    run.code = await deployCommand(["--dry-run", "--outdir", outDir], captured.output, {
+      CLOUDFLARE_API_BASE_URL: fake.baseUrl,
+      CLOUDFLARE_API_TOKEN: "",
+      CLOUDFLARE_ACCOUNT_ID: "",
+      HOME: home,
+      XDG_CONFIG_HOME: home,
     });
   }, 120_000);
   afterAll(() => fake?.close());
@@ -67,9 +69,9 @@ describe("npm run deploy -- --dry-run", () => {
   });
 
   it("holds each bundle to the budget", async () => {
-    const [production] = await readDeployments(REPO_CONFIG);
+    const production = await readDeployment("production", REPO_CONFIG);
     const bundle = { dir: path.join(outDir, "production"), main: "", files: [], gzipBytes: 600 * 1024 };
-    expect(checkBudget(production!, bundle)).toEqual([
+    expect(checkBudget(production, bundle)).toEqual([
       "production: the bundle is 600.0 KiB compressed, over the 512.0 KiB budget (Cloudflare's own limit is 3 MiB on the Free plan)",
     ]);
   });
@@ -165,9 +167,9 @@ describe("dry-run checks on broken configs", () => {
 describe("dry-run: the global scope does no I/O", () => {
   const check = async (source: string, toml = "") => {
     const config = smallWorker(source, toml);
-    const [deployment] = await readDeployments(config);
-    const bundle = await buildBundle(deployment!, config, path.join(path.dirname(config), "out"));
-    return checkGlobalScope(deployment!, bundle);
+    const deployment = await readDeployment("production", config);
+    const bundle = await buildBundle(deployment, config, path.join(path.dirname(config), "out"));
+    return checkGlobalScope(deployment, bundle);
   };
   const handler = 'export default { fetch() { return new Response("ok"); } };\n';
 
