@@ -11,6 +11,7 @@ import { checkIsolation } from "../../src/node/deploy/check-isolation";
 import { checkMigrations } from "../../src/node/deploy/check-migrations";
 import { deployCommand } from "../../src/node/deploy/command";
 import { readDeployment, readDeployments } from "../../src/node/deploy/deployments";
+import { checkedBundle } from "../../src/node/deploy/dry-run";
 import type { ScriptRun } from "../e2e/support/scripts";
 import { FakeCloudflare } from "./deploy-support/fake-cloudflare";
 import {
@@ -124,6 +125,22 @@ describe("dry-run checks on broken configs", () => {
     ]);
   });
 
+  it("a tag used twice, a class created twice and the deletion of a class never created", async () => {
+    const config = editedRepoConfig((toml) =>
+      toml.replaceAll(
+        'tag = "v2"\nnew_sqlite_classes = ["WebhookStore"]',
+        'tag = "v1"\nnew_sqlite_classes = ["WebhookStore", "AccountObject"]\ndeleted_classes = ["Ghost"]',
+      ),
+    );
+    expect(checkMigrations(await readDeployments(config))).toEqual(
+      ["production", "sandbox"].flatMap((name) => [
+        `${name}: migration tag v1 appears twice`,
+        `${name}: migration v1 creates AccountObject, which already exists`,
+        `${name}: migration v1 deletes Ghost, which no earlier migration created`,
+      ]),
+    );
+  });
+
   it("a rename of a class no earlier migration created", async () => {
     const config = editedRepoConfig((toml) =>
       toml.replaceAll(
@@ -188,5 +205,20 @@ describe("dry-run: the global scope does no I/O", () => {
     const source = `import { env } from "cloudflare:workers";\nconst cached = await env.CACHE.get("config");\n${handler}`;
     const [problem] = await check(source, '[[kv_namespaces]]\nbinding = "CACHE"\n');
     expect(problem).toContain("Disallowed operation called within global scope");
+  }, 60_000);
+});
+
+describe("dry-run: a bundle wrangler cannot build", () => {
+  it("is a problem, with wrangler's own reason", async () => {
+    const config = smallWorker('import { missing } from "./nowhere.js";\nexport default { fetch: missing };\n');
+    const deployment = await readDeployment("production", config);
+    const lines: string[] = [];
+    const outDir = path.join(path.dirname(config), "out");
+    const checked = await checkedBundle(deployment, config, outDir, (line) => lines.push(line));
+    expect(checked.bundle).toBeUndefined();
+    expect(checked.problems).toEqual([
+      expect.stringMatching(/^production: wrangler deploy --dry-run .* failed:\n[\s\S]*nowhere\.js/),
+    ]);
+    expect(lines).toEqual(["production: wrangler could not build the bundle"]);
   }, 60_000);
 });

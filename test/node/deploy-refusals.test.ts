@@ -90,11 +90,13 @@ describe("npm run deploy stops with what to do", () => {
   );
 
   it(
-    "when not logged in at all: says how to log in, and calls no API",
+    "when not logged in at all: says how to log in, exits 1, and calls no API",
     async () => {
-      await expect(deployTo({ CLOUDFLARE_API_TOKEN: "" })).rejects.toThrow(
-        /^not logged in to Cloudflare: run `npx wrangler login`/,
-      );
+      bare.calls.length = 0;
+      const { run, output } = capturedOutput();
+      const args = ["--deploy-dir", tempDir("deploy-dir-"), "--url", "http://127.0.0.1:9"];
+      expect(await deployCommand(args, output, environmentOf(bare, { CLOUDFLARE_API_TOKEN: "" }))).toBe(1);
+      expect(run.stderr).toMatch(/^deploy: not logged in to Cloudflare: run `npx wrangler login`/);
       expect(bare.calls).toEqual([]);
     },
     DEPLOY_TIMEOUT,
