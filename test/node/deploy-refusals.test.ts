@@ -79,6 +79,20 @@ describe("npm run deploy stops with what to do", () => {
   );
 
   it(
+    "when the token may read a D1 database that exists but not edit it: names D1: Edit before the upload",
+    async () => {
+      expect(bare.account.d1.names()).toEqual(["readiness-catalog"]); // made by the Workers Scripts case above
+      readOnly("D1");
+      await expect(deployTo()).rejects.toThrow(
+        'the Cloudflare API token lacks the permission "D1: Edit" (needed to apply the D1 migrations of readiness-catalog)',
+      );
+      expect(bare.calls.find((call) => call.path.endsWith("/query"))).toMatchObject({ method: "POST", status: 403 });
+      expect(bare.account.workers.scripts.size).toBe(0);
+    },
+    DEPLOY_TIMEOUT,
+  );
+
+  it(
     "when the API refuses the token itself",
     async () => {
       await expect(deployTo({ CLOUDFLARE_API_TOKEN: "revoked-token" })).rejects.toThrow(
