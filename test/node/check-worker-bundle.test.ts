@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { workerScript } from "../../src/node/catalog/build/check-pool";
 
 const dirs: string[] = [];
@@ -25,6 +26,17 @@ const recordOf = (cache: string) =>
 const inputsOf = (cache: string) => recordOf(cache).files;
 const withFiles = (cache: string, files: Inputs["files"]) => JSON.stringify({ ...recordOf(cache), files });
 
+/** The cache's record with check-worker.ts one byte larger: what editing it would do. */
+function editedRecord(cache: string): { file: string; outdated: string } {
+  const inputs = inputsOf(cache);
+  const file = expectDefined(
+    Object.keys(inputs).find((name) => name.endsWith("check-worker.ts")),
+    "check-worker.ts among the recorded inputs",
+  );
+  const input = expectDefined(inputs[file], file);
+  return { file, outdated: withFiles(cache, { ...inputs, [file]: { ...input, size: input.size + 1 } }) };
+}
+
 describe("the check-worker bundle cache", () => {
   it("bundles once, recording every input, and reuses the bundle while no input changed", () => {
     const cache = path.join(tempDir(), "cache");
@@ -42,17 +54,13 @@ describe("the check-worker bundle cache", () => {
   it("bundles again when an input's size or mtime differs from what was recorded", () => {
     const cache = path.join(tempDir(), "cache");
     const bundle = workerScript(tempDir(), cache);
-    const inputs = inputsOf(cache);
-    const [file] = Object.keys(inputs).filter((name) => name.endsWith("check-worker.ts"));
     // What editing the file would do, without touching the repository.
-    writeFileSync(
-      path.join(cache, "check-worker.inputs.json"),
-      withFiles(cache, { ...inputs, [file!]: { ...inputs[file!]!, size: inputs[file!]!.size + 1 } }),
-    );
+    const { file, outdated } = editedRecord(cache);
+    writeFileSync(path.join(cache, "check-worker.inputs.json"), outdated);
     writeFileSync(bundle, "stale");
     expect(workerScript(tempDir(), cache)).toBe(bundle);
     expect(readFileSync(bundle, "utf8")).not.toBe("stale");
-    expect(inputsOf(cache)[file!]!.size).toBe(statSync(file!).size);
+    expect(inputsOf(cache)[file]?.size).toBe(statSync(file).size);
   });
 
   it("bundles again for another checkout sharing the cache (a bundle records its entry point)", () => {
@@ -74,9 +82,7 @@ describe("the check-worker bundle cache", () => {
   it("keeps no bundle made while one of its inputs was being edited", () => {
     const cache = path.join(tempDir(), "cache");
     workerScript(tempDir(), cache);
-    const inputs = inputsOf(cache);
-    const [file] = Object.keys(inputs).filter((name) => name.endsWith("check-worker.ts"));
-    const outdated = withFiles(cache, { ...inputs, [file!]: { ...inputs[file!]!, size: inputs[file!]!.size + 1 } });
+    const { outdated } = editedRecord(cache);
     writeFileSync(path.join(cache, "check-worker.inputs.json"), outdated);
     // A bundling that started before every input's mtime: as if each had been edited meanwhile.
     const scratch = tempDir();

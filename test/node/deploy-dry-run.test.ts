@@ -9,8 +9,10 @@ import { checkBindings, envTypeBindings } from "../../src/node/deploy/check-bind
 import { buildBundle, checkBudget, checkGlobalScope } from "../../src/node/deploy/check-bundle";
 import { checkIsolation } from "../../src/node/deploy/check-isolation";
 import { checkMigrations } from "../../src/node/deploy/check-migrations";
-import { readDeployments } from "../../src/node/deploy/deployments";
-import { runScript, type ScriptRun } from "../e2e/support/scripts";
+import { deployCommand } from "../../src/node/deploy/command";
+import { readDeployment, readDeployments } from "../../src/node/deploy/deployments";
+import { checkedBundle } from "../../src/node/deploy/dry-run";
+import type { ScriptRun } from "../e2e/support/scripts";
 import { FakeCloudflare } from "./deploy-support/fake-cloudflare";
 import {
   editedRepoConfig,
@@ -20,6 +22,7 @@ import {
   smallWorker,
   tempDir,
 } from "./deploy-support/fixtures";
+import { capturedOutput } from "./deploy-support/in-process";
 
 /** The migrations the dry run must report (each deployment applies them all). */
 const MIGRATIONS = readdirSync("migrations").filter((file) => file.endsWith(".sql")).length;
@@ -32,14 +35,14 @@ describe("npm run deploy -- --dry-run", () => {
     // Any API call would land here; a home with no `wrangler login` and no token: nothing to log in with.
     fake = await FakeCloudflare.start();
     const home = tempDir("dry-run-home-");
-    run = await runScript("deploy.ts", ["--dry-run", "--outdir", outDir], {
-      env: {
-        CLOUDFLARE_API_BASE_URL: fake.baseUrl,
-        CLOUDFLARE_API_TOKEN: "",
-        CLOUDFLARE_ACCOUNT_ID: "",
-        HOME: home,
-        XDG_CONFIG_HOME: home,
-      },
+    const captured = capturedOutput();
+    run = captured.run;
+    run.code = await deployCommand(["--dry-run", "--outdir", outDir], captured.output, {
+      CLOUDFLARE_API_BASE_URL: fake.baseUrl,
+      CLOUDFLARE_API_TOKEN: "",
+      CLOUDFLARE_ACCOUNT_ID: "",
+      HOME: home,
+      XDG_CONFIG_HOME: home,
     });
   }, 120_000);
   afterAll(() => fake?.close());
@@ -67,9 +70,9 @@ describe("npm run deploy -- --dry-run", () => {
   });
 
   it("holds each bundle to the budget", async () => {
-    const [production] = await readDeployments(REPO_CONFIG);
+    const production = await readDeployment("production", REPO_CONFIG);
     const bundle = { dir: path.join(outDir, "production"), main: "", files: [], gzipBytes: 600 * 1024 };
-    expect(checkBudget(production!, bundle)).toEqual([
+    expect(checkBudget(production, bundle)).toEqual([
       "production: the bundle is 600.0 KiB compressed, over the 512.0 KiB budget (Cloudflare's own limit is 3 MiB on the Free plan)",
     ]);
   });
@@ -122,6 +125,22 @@ describe("dry-run checks on broken configs", () => {
     ]);
   });
 
+  it("a tag used twice, a class created twice and the deletion of a class never created", async () => {
+    const config = editedRepoConfig((toml) =>
+      toml.replaceAll(
+        'tag = "v2"\nnew_sqlite_classes = ["WebhookStore"]',
+        'tag = "v1"\nnew_sqlite_classes = ["WebhookStore", "AccountObject"]\ndeleted_classes = ["Ghost"]',
+      ),
+    );
+    expect(checkMigrations(await readDeployments(config))).toEqual(
+      ["production", "sandbox"].flatMap((name) => [
+        `${name}: migration tag v1 appears twice`,
+        `${name}: migration v1 creates AccountObject, which already exists`,
+        `${name}: migration v1 deletes Ghost, which no earlier migration created`,
+      ]),
+    );
+  });
+
   it("a rename of a class no earlier migration created", async () => {
     const config = editedRepoConfig((toml) =>
       toml.replaceAll(
@@ -165,9 +184,9 @@ describe("dry-run checks on broken configs", () => {
 describe("dry-run: the global scope does no I/O", () => {
   const check = async (source: string, toml = "") => {
     const config = smallWorker(source, toml);
-    const [deployment] = await readDeployments(config);
-    const bundle = await buildBundle(deployment!, config, path.join(path.dirname(config), "out"));
-    return checkGlobalScope(deployment!, bundle);
+    const deployment = await readDeployment("production", config);
+    const bundle = await buildBundle(deployment, config, path.join(path.dirname(config), "out"));
+    return checkGlobalScope(deployment, bundle);
   };
   const handler = 'export default { fetch() { return new Response("ok"); } };\n';
 
@@ -186,5 +205,20 @@ describe("dry-run: the global scope does no I/O", () => {
     const source = `import { env } from "cloudflare:workers";\nconst cached = await env.CACHE.get("config");\n${handler}`;
     const [problem] = await check(source, '[[kv_namespaces]]\nbinding = "CACHE"\n');
     expect(problem).toContain("Disallowed operation called within global scope");
+  }, 60_000);
+});
+
+describe("dry-run: a bundle wrangler cannot build", () => {
+  it("is a problem, with wrangler's own reason", async () => {
+    const config = smallWorker('import { missing } from "./nowhere.js";\nexport default { fetch: missing };\n');
+    const deployment = await readDeployment("production", config);
+    const lines: string[] = [];
+    const outDir = path.join(path.dirname(config), "out");
+    const checked = await checkedBundle(deployment, config, outDir, (line) => lines.push(line));
+    expect(checked.bundle).toBeUndefined();
+    expect(checked.problems).toEqual([
+      expect.stringMatching(/^production: wrangler deploy --dry-run .* failed:\n[\s\S]*nowhere\.js/),
+    ]);
+    expect(lines).toEqual(["production: wrangler could not build the bundle"]);
   }, 60_000);
 });

@@ -1,43 +1,58 @@
 /**
- * `npm run deploy` from start to end, run as a real process with the real wrangler, against a local
- * fake of the Cloudflare API (deploy-support/fake-cloudflare.ts). Cloudflare is a remote SaaS that
- * cannot run locally; the fake stands in for it, answering the documented endpoints in the
- * documented envelope, recording every call, and running each uploaded worker in workerd so the
- * deploy's own smoke test calls a real deployed worker.
+ * `npm run deploy` from start to end, with the real wrangler, against a local fake of the
+ * Cloudflare API (deploy-support/fake-cloudflare.ts). Cloudflare is a remote SaaS that cannot run
+ * locally; the fake stands in for it, answering the documented endpoints in the documented
+ * envelope, recording every call, and running each uploaded worker in workerd so the deploy's own
+ * smoke test calls a real deployed worker.
+ *
+ * The first deploy and a usage error run the command as a real process, through its door; the other
+ * deploys run the engine in this process, from one bundle built and checked once
+ * (deploy-support/in-process.ts). The refusals are in deploy-refusals.test.ts.
  */
 import { appendFileSync, cpSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { publishRelease } from "../../src/node/catalog/publish";
 import { buildCatalog } from "../../src/node/catalog/build/build";
-import { deployConfigPath, keptSecretsPath } from "../../src/node/deploy/deploy-config";
+import { deployConfigPath, deployedD1Ids, deployedKvIds, keptSecretsPath } from "../../src/node/deploy/deploy-config";
 import { openReleaseDir } from "../../src/node/catalog/release-dir";
 import { runScript, type ScriptRun } from "../e2e/support/scripts";
-import { ALL_PERMISSIONS } from "./deploy-support/fake-account";
 import { FakeCloudflare } from "./deploy-support/fake-cloudflare";
 import { editedRepoConfig, REPO_ROOT, tempDir } from "./deploy-support/fixtures";
+import { deployInProcess, environmentOf, type InProcessDeploy, sharedBundle } from "./deploy-support/in-process";
 
 const DEPLOY_TIMEOUT = 180_000;
-/** A lane runs beside the other; the tests in it one after the other. */
-const LANE = { concurrent: true };
 const IN_TURN = { concurrent: false };
 let fake: FakeCloudflare;
 const deployDir = tempDir("deploy-dir-");
-const home = tempDir("deploy-home-"); // no `wrangler login` state: only the fake's token
 
 beforeAll(async () => {
   fake = await FakeCloudflare.start();
+  // Built beside the first deploy (a child process); awaited, and its failure reported, by the next ones.
+  sharedBundle().catch(() => undefined);
 });
 afterAll(() => fake?.close());
 
-async function deploy(args: string[] = [], env: Record<string, string> = {}): Promise<ScriptRun> {
-  const worker = args.includes("sandbox") ? "readiness-catalog-sandbox" : "readiness-catalog";
-  const url = await fake.account.workers.edge.urlOf(worker);
+/** `npm run deploy` as a real process, through its door. */
+async function deploy(args: string[] = []): Promise<ScriptRun> {
+  const url = await fake.account.workers.edge.urlOf("readiness-catalog");
   fake.calls.length = 0;
-  return runScript("deploy.ts", ["--deploy-dir", deployDir, "--url", url, ...args], {
-    env: { ...fake.environment(), HOME: home, XDG_CONFIG_HOME: home, ...env },
-  });
+  return runScript("deploy.ts", ["--deploy-dir", deployDir, "--url", url, ...args], { env: environmentOf(fake) });
 }
+
+const deployHere = (options: Omit<InProcessDeploy, "account" | "deployDir"> = {}) =>
+  deployInProcess({ account: fake, deployDir, ...options });
+
+const scriptOf = (name: string) => expectDefined(fake.account.workers.scripts.get(name), `the worker ${name}`);
+const latestVersion = (name: string) => expectDefined(scriptOf(name).versions.at(-1), `a version of ${name}`);
+const databaseNamed = (name: string) =>
+  expectDefined(
+    [...fake.account.d1.byId.values()].find((database) => database.name === name),
+    `the D1 database ${name}`,
+  );
+const bindingOf = (version: ReturnType<typeof latestVersion>, name: string) =>
+  version.bindings.find((binding) => binding.name === name);
 
 /** The tables of a D1 database of the fake account, by name (SQLite's and Cloudflare's own left out). */
 async function tablesOf(databaseId: string): Promise<string[]> {
@@ -51,9 +66,8 @@ async function tablesOf(databaseId: string): Promise<string[]> {
 
 const writesTo = (pattern: RegExp) => fake.writes().filter((call) => pattern.test(call.path));
 
-// Two lanes at once, each a sequence of deploys to an account of its own: the production account's
-// deploys build on each other; the refusals are made against a bare account.
-describe("one account, deploy after deploy", LANE, () => {
+// The deploys build on each other, in one account.
+describe("one account, deploy after deploy", () => {
   describe("npm run deploy (production)", IN_TURN, () => {
     it(
       "first deploy: creates every namespace and the bucket, sets a generated OPERATOR_SECRET, uploads and smoke-tests",
@@ -78,18 +92,17 @@ describe("one account, deploy after deploy", LANE, () => {
         expect(run.stdout).toMatch(/queue readiness-catalog-webhooks \([0-9a-f]{32}\) created/);
 
         // The D1 database is made by name, and its schema is applied (by wrangler) before the worker goes up.
-        const [database] = [...fake.account.d1.byId.values()];
+        const database = databaseNamed("readiness-catalog");
         expect(fake.account.d1.names()).toEqual(["readiness-catalog"]);
-        expect(run.stdout).toContain(`CATALOG_DB: D1 database readiness-catalog (${database!.uuid}) created`);
+        expect(run.stdout).toContain(`CATALOG_DB: D1 database readiness-catalog (${database.uuid}) created`);
         expect(run.stdout).toContain("CATALOG_DB: D1 migrations of readiness-catalog: applied 0001_catalog_query.sql");
         const paths = fake.calls.map((call) => `${call.method} ${call.path.replace(/^\/accounts\/\w+/, "")}`);
-        const lastQuery = paths.lastIndexOf(`POST /d1/database/${database!.uuid}/query`);
+        const lastQuery = paths.lastIndexOf(`POST /d1/database/${database.uuid}/query`);
         expect(lastQuery).toBeGreaterThan(-1);
         expect(lastQuery).toBeLessThan(paths.findIndex((call) => call.startsWith("PUT /workers/scripts/")));
-        expect(await tablesOf(database!.uuid)).toEqual(expect.arrayContaining(["d1_migrations", "query_profiles"]));
+        expect(await tablesOf(database.uuid)).toEqual(expect.arrayContaining(["d1_migrations", "query_profiles"]));
 
-        const script = fake.account.workers.scripts.get("readiness-catalog")!;
-        const version = script.versions.at(-1)!;
+        const version = latestVersion("readiness-catalog");
         expect(version.migrationTag).toBe("v3");
         expect(version.observability).toEqual({ enabled: true, head_sampling_rate: 1 });
         expect(version.annotations["workers/tag"]).toMatch(/^build-[0-9a-f]{16}$/);
@@ -97,28 +110,29 @@ describe("one account, deploy after deploy", LANE, () => {
           version.bindings.filter((b) => b.type === "kv_namespace").map((b) => [b.name, b.namespace_id]),
         );
         expect(Object.values(kvIds).sort()).toEqual([...fake.account.kvNamespaces.keys()].sort());
-        expect(version.bindings.find((b) => b.name === "CATALOG_DB")).toMatchObject({ type: "d1", id: database!.uuid });
+        expect(bindingOf(version, "CATALOG_DB")).toMatchObject({ type: "d1", id: database.uuid });
 
         // The secret on the worker is the one kept for the operator, in a file only its owner can read.
         const keptFile = keptSecretsPath(deployDir, "production");
-        expect(readFileSync(keptFile, "utf8")).toBe(`OPERATOR_SECRET=${version.secrets.OPERATOR_SECRET}\n`);
-        expect(version.secrets.OPERATOR_SECRET).toMatch(/^[\w-]{43}$/);
+        const secret = expectDefined(version.secrets.OPERATOR_SECRET, "the worker's OPERATOR_SECRET");
+        expect(readFileSync(keptFile, "utf8")).toBe(`OPERATOR_SECRET=${secret}\n`);
+        expect(secret).toMatch(/^[\w-]{43}$/);
         expect(statSync(keptFile).mode & 0o777).toBe(0o600);
         expect(run.stdout).toContain(
           `secret OPERATOR_SECRET: missing, set from a new value; kept in ${keptFile} (mode 0600)`,
         );
-        expect(run.stdout).not.toContain(version.secrets.OPERATOR_SECRET);
+        expect(run.stdout).not.toContain(secret);
 
         // The ids live in the generated config, not in wrangler.toml.
         const generated = JSON.parse(readFileSync(deployConfigPath(deployDir, "production"), "utf8"));
         expect(
           Object.fromEntries(generated.kv_namespaces.map((kv: { binding: string; id: string }) => [kv.binding, kv.id])),
         ).toEqual(kvIds);
-        expect(generated.d1_databases).toMatchObject([{ binding: "CATALOG_DB", database_id: database!.uuid }]);
+        expect(generated.d1_databases).toMatchObject([{ binding: "CATALOG_DB", database_id: database.uuid }]);
         expect(readFileSync(path.join(REPO_ROOT, "wrangler.toml"), "utf8")).not.toMatch(/^(?:database_)?id = /m);
         // The worker answers (and issues OAuth tokens) at the URL it was deployed to.
-        const deployedTo = /^deployed production to (\S+):/m.exec(run.stdout)?.[1];
-        expect(generated.vars.PUBLIC_ORIGINS).toEqual([new URL(deployedTo!).origin]);
+        const deployedTo = expectDefined(/^deployed production to (\S+):/m.exec(run.stdout)?.[1], "the deployed URL");
+        expect(generated.vars.PUBLIC_ORIGINS).toEqual([new URL(deployedTo).origin]);
         expect(version.secrets.OAUTH_TOKEN_KEY).toMatch(/^[\w-]{43}$/);
 
         // The API reference's static assets went up through an upload session and are served by the deployed worker.
@@ -142,6 +156,16 @@ describe("one account, deploy after deploy", LANE, () => {
       DEPLOY_TIMEOUT,
     );
 
+    it("records the ids where the --remote operator scripts read them", () => {
+      const version = latestVersion("readiness-catalog");
+      const kvIds = Object.fromEntries(
+        version.bindings.filter((b) => b.type === "kv_namespace").map((b) => [b.name, b.namespace_id]),
+      );
+      expect(deployedKvIds(deployDir, "production")).toEqual(kvIds);
+      expect(deployedD1Ids(deployDir, "production")).toEqual({ CATALOG_DB: databaseNamed("readiness-catalog").uuid });
+      expect(deployedKvIds(deployDir, "sandbox")).toBeUndefined(); // not deployed yet
+    });
+
     it("the deployed worker logs one JSON line per request, with the request id its responses carry", () => {
       const lines = fake.account.workers.edge.logs
         .filter((line) => line.startsWith("{"))
@@ -158,11 +182,11 @@ describe("one account, deploy after deploy", LANE, () => {
     it(
       "second deploy: finds everything, creates and uploads nothing, and says so",
       async () => {
-        const versions = fake.account.workers.scripts.get("readiness-catalog")!.versions.length;
-        const run = await deploy();
+        const versions = scriptOf("readiness-catalog").versions.length;
+        const run = await deployHere();
         expect(run.code).toBe(0);
         expect(fake.writes()).toEqual([]);
-        expect(fake.account.workers.scripts.get("readiness-catalog")!.versions).toHaveLength(versions);
+        expect(scriptOf("readiness-catalog").versions).toHaveLength(versions);
         expect(run.stdout).toContain("CATALOG_KV: KV namespace readiness-catalog-catalog-kv");
         expect(run.stdout).toMatch(/CATALOG_DB: D1 database readiness-catalog \([\w-]{36}\) found/);
         expect(run.stdout).toContain("CATALOG_DB: D1 migrations of readiness-catalog: none to apply");
@@ -170,6 +194,9 @@ describe("one account, deploy after deploy", LANE, () => {
         expect(run.stdout).toContain("secret OPERATOR_SECRET: already set");
         expect(run.stdout).toContain("Durable Object migrations: v3 applied, none to apply");
         expect(run.stdout).toMatch(/worker: version 1 already is this build \(build-[0-9a-f]{16}\): not uploaded/);
+        expect(run.stdout).toContain(
+          "smoke: nothing was deployed, so the keyed check (it makes and revokes a key) is left out",
+        );
         expect(run.stdout).toMatch(/^production is up to date at http:\/\/127\.0\.0\.1:\d+: nothing changed$/m);
       },
       DEPLOY_TIMEOUT,
@@ -190,18 +217,16 @@ describe("one account, deploy after deploy", LANE, () => {
         const config = editedRepoConfig((toml) =>
           toml.replace("RATE_LIMITS = { live = { rate = 100,", "RATE_LIMITS = { live = { rate = 90,"),
         );
-        const before = fake.account.workers.scripts.get("readiness-catalog")!.versions.at(-1)!;
+        const before = latestVersion("readiness-catalog");
 
-        const run = await deploy(["--config", config]);
+        const run = await deployHere({ config });
         expect(run.stderr).toBe("");
         expect(run.code).toBe(0);
         expect(writesTo(/storage\/kv|r2\/buckets/)).toEqual([]);
-        const after = fake.account.workers.scripts.get("readiness-catalog")!.versions.at(-1)!;
+        const after = latestVersion("readiness-catalog");
         expect(after.number).toBe(before.number + 1);
         expect(after.secrets.OPERATOR_SECRET).toBe(before.secrets.OPERATOR_SECRET);
-        expect(after.bindings.find((binding) => binding.name === "RATE_LIMITS")).toMatchObject({
-          json: { live: { rate: 90, burst: 100 } },
-        });
+        expect(bindingOf(after, "RATE_LIMITS")).toMatchObject({ json: { live: { rate: 90, burst: 100 } } });
         expect(run.stdout).toContain(
           `smoke: HEAD /v1/catalog with an operator-made key → 200 (${release.manifest.release_id})`,
         );
@@ -223,7 +248,7 @@ describe("one account, deploy after deploy", LANE, () => {
         );
         const stored = fake.account.assets.files.size;
 
-        const run = await deploy(["--config", config]);
+        const run = await deployHere({ config });
         expect(run.stderr).toBe("");
         expect(run.code).toBe(0);
         expect(run.stdout).toMatch(/^deployed production to .*: deployed build-[0-9a-f]{16}$/m);
@@ -238,18 +263,21 @@ describe("one account, deploy after deploy", LANE, () => {
   });
 
   describe("npm run deploy -- --rotate-secret OPERATOR_SECRET", IN_TURN, () => {
+    const operatorSecret = () =>
+      expectDefined(latestVersion("readiness-catalog").secrets.OPERATOR_SECRET, "the worker's OPERATOR_SECRET");
+
     it(
       "replaces the secret on the worker and in the kept file: the old one is refused, the new one works",
       async () => {
-        const old = fake.account.workers.scripts.get("readiness-catalog")!.versions.at(-1)!.secrets.OPERATOR_SECRET!;
-        const run = await deploy(["--rotate-secret", "OPERATOR_SECRET"]);
+        const old = operatorSecret();
+        const run = await deployHere({ rotate: ["OPERATOR_SECRET"] });
         expect(run.stderr).toBe("");
         expect(run.code).toBe(0);
-        const rotated = fake.account.workers.scripts.get("readiness-catalog")!.versions.at(-1)!.secrets
-          .OPERATOR_SECRET!;
+        const rotated = operatorSecret();
         expect(rotated).not.toBe(old);
         expect(readFileSync(keptSecretsPath(deployDir, "production"), "utf8")).toBe(`OPERATOR_SECRET=${rotated}\n`);
         expect(run.stdout).toContain("secret OPERATOR_SECRET: rotated, set from a new value; kept in");
+        expect(run.stdout).toMatch(/^deployed production to .*: rotated OPERATOR_SECRET, deployed build-/m);
         const operatorApi = `${await fake.account.workers.edge.urlOf("readiness-catalog")}/operator/v1/deployment`;
         expect((await fetch(operatorApi, { headers: { Authorization: `Bearer ${old}` } })).status).toBe(401);
         expect((await fetch(operatorApi, { headers: { Authorization: `Bearer ${rotated}` } })).status).toBe(200);
@@ -267,7 +295,7 @@ describe("one account, deploy after deploy", LANE, () => {
           const config = editedRepoConfig((toml) =>
             toml.replace("RATE_LIMITS = { live = { rate = 100,", "RATE_LIMITS = { live = { rate = 80,"),
           );
-          const run = await deploy(["--config", config]);
+          const run = await deployHere({ config });
           expect(run.code).toBe(1);
           expect(run.stderr).toContain("deploy: production is deployed, but its smoke test failed, 1 problem:");
           expect(run.stderr).toContain("the operator API refused the keyed check (401 invalid_token: ");
@@ -294,7 +322,7 @@ describe("one account, deploy after deploy", LANE, () => {
     it(
       "makes the sandbox its own worker, namespaces, bucket and secret, apart from production's",
       async () => {
-        const run = await deploy(["--env", "sandbox"]);
+        const run = await deployHere({ env: "sandbox" });
         expect(run.stderr).toBe("");
         expect(run.code).toBe(0);
         const titles = [...fake.account.kvNamespaces.values()]
@@ -307,133 +335,20 @@ describe("one account, deploy after deploy", LANE, () => {
         ]);
         expect(fake.account.buckets.has("readiness-catalog-releases-sandbox")).toBe(true);
         expect(fake.account.d1.names().sort()).toEqual(["readiness-catalog", "readiness-catalog-sandbox"]);
-        const sandboxDb = [...fake.account.d1.byId.values()].find((db) => db.name === "readiness-catalog-sandbox");
+        const sandboxDb = databaseNamed("readiness-catalog-sandbox");
         expect(run.stdout).toContain(
           "CATALOG_DB: D1 migrations of readiness-catalog-sandbox: applied 0001_catalog_query.sql",
         );
-        expect(await tablesOf(sandboxDb!.uuid)).toEqual(expect.arrayContaining(["d1_migrations", "query_profiles"]));
-        const sandbox = fake.account.workers.scripts.get("readiness-catalog-sandbox")!.versions.at(-1)!;
-        const production = fake.account.workers.scripts.get("readiness-catalog")!.versions.at(-1)!;
-        expect(sandbox.bindings.find((b) => b.name === "DEPLOYMENT")).toMatchObject({ text: "sandbox" });
-        expect(sandbox.bindings.find((b) => b.name === "CATALOG_DB")).toMatchObject({ id: sandboxDb!.uuid });
+        expect(await tablesOf(sandboxDb.uuid)).toEqual(expect.arrayContaining(["d1_migrations", "query_profiles"]));
+        const sandbox = latestVersion("readiness-catalog-sandbox");
+        const production = latestVersion("readiness-catalog");
+        expect(bindingOf(sandbox, "DEPLOYMENT")).toMatchObject({ text: "sandbox" });
+        expect(bindingOf(sandbox, "CATALOG_DB")).toMatchObject({ id: sandboxDb.uuid });
+        expect(deployedD1Ids(deployDir, "sandbox")).toEqual({ CATALOG_DB: sandboxDb.uuid });
         expect(sandbox.secrets.OPERATOR_SECRET).not.toBe(production.secrets.OPERATOR_SECRET);
         expect(readFileSync(keptSecretsPath(deployDir, "sandbox"), "utf8")).toBe(
           `OPERATOR_SECRET=${sandbox.secrets.OPERATOR_SECRET}\n`,
         );
-      },
-      DEPLOY_TIMEOUT,
-    );
-  });
-});
-
-describe("a bare account", LANE, () => {
-  describe("npm run deploy stops with what to do", IN_TURN, () => {
-    let bare: FakeCloudflare;
-    beforeAll(async () => {
-      bare = await FakeCloudflare.start();
-    });
-    afterAll(() => bare?.close());
-
-    /** The token may read `area` but not edit it, and do everything else. */
-    const readOnly = (area: string) => {
-      bare.account.permissions.clear();
-      for (const permission of ALL_PERMISSIONS) bare.account.permissions.add(permission);
-      bare.account.permissions.delete(`${area}: Edit`);
-      bare.account.permissions.add(`${area}: Read`);
-    };
-
-    const deployTo = (env: Record<string, string>) => {
-      bare.calls.length = 0;
-      return runScript("deploy.ts", ["--deploy-dir", tempDir("deploy-dir-"), "--url", "http://127.0.0.1:9"], {
-        env: { ...bare.environment(), HOME: home, XDG_CONFIG_HOME: home, ...env },
-      });
-    };
-
-    it(
-      "when the offline checks fail: lists the problems and calls no API",
-      async () => {
-        const config = editedRepoConfig((toml) =>
-          toml.replace(
-            'bucket_name = "readiness-catalog-releases-sandbox"',
-            'bucket_name = "readiness-catalog-releases"',
-          ),
-        );
-        bare.calls.length = 0;
-        const run = await runScript("deploy.ts", ["--config", config, "--deploy-dir", tempDir("deploy-dir-")], {
-          env: { ...bare.environment(), HOME: home, XDG_CONFIG_HOME: home },
-        });
-        expect(run.code).toBe(1);
-        expect(run.stderr).toBe(
-          "deploy: production was not deployed, 1 problem:\n  - production and sandbox share the R2 bucket readiness-catalog-releases\n",
-        );
-        expect(bare.calls).toEqual([]);
-      },
-      DEPLOY_TIMEOUT,
-    );
-
-    it(
-      "when the token lacks a permission: names it, and creates nothing it cannot finish",
-      async () => {
-        readOnly("Workers KV Storage");
-        const run = await deployTo({});
-        expect(run.code).toBe(1);
-        expect(run.stderr).toContain(
-          'deploy: the Cloudflare API token lacks the permission "Workers KV Storage: Edit" (needed to create the KV namespace readiness-catalog-catalog-kv)',
-        );
-        expect(bare.calls.at(-1)).toMatchObject({ method: "POST", status: 403 });
-        expect(bare.writes()).toEqual([]);
-      },
-      DEPLOY_TIMEOUT,
-    );
-
-    it(
-      "when the token may not create D1 databases: names D1: Edit, before anything is uploaded",
-      async () => {
-        readOnly("D1");
-        const run = await deployTo({});
-        expect(run.code).toBe(1);
-        expect(run.stderr).toContain(
-          'deploy: the Cloudflare API token lacks the permission "D1: Edit" (needed to create the D1 database readiness-catalog)',
-        );
-        expect(bare.account.d1.names()).toEqual([]);
-        expect(bare.account.workers.scripts.size).toBe(0);
-      },
-      DEPLOY_TIMEOUT,
-    );
-
-    it(
-      "when the token may not upload workers: names Workers Scripts: Edit (the refusal comes through wrangler)",
-      async () => {
-        readOnly("Workers Scripts");
-        const run = await deployTo({});
-        expect(run.code).toBe(1);
-        expect(run.stderr).toContain(
-          'deploy: the Cloudflare API token lacks the permission "Workers Scripts: Edit" (needed to upload the worker readiness-catalog)',
-        );
-        expect(bare.account.workers.scripts.size).toBe(0);
-      },
-      DEPLOY_TIMEOUT,
-    );
-
-    it(
-      "when the API refuses the token itself",
-      async () => {
-        const run = await deployTo({ CLOUDFLARE_API_TOKEN: "revoked-token" });
-        expect(run.code).toBe(1);
-        expect(run.stderr).toContain("deploy: Cloudflare refused the API token (");
-        expect(run.stderr).toContain("Invalid API Token [code 1000]");
-        expect(bare.writes()).toEqual([]);
-      },
-      DEPLOY_TIMEOUT,
-    );
-
-    it(
-      "when not logged in at all: says how to log in, and calls no API",
-      async () => {
-        const run = await deployTo({ CLOUDFLARE_API_TOKEN: "" });
-        expect(run.code).toBe(1);
-        expect(run.stderr).toContain("deploy: not logged in to Cloudflare: run `npx wrangler login`");
-        expect(bare.calls).toEqual([]);
       },
       DEPLOY_TIMEOUT,
     );

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Deployment } from "./deployments";
-import { wrangler } from "./wrangler-cli";
+import { type Environment, wrangler } from "./wrangler-cli";
 
 /**
  * Cloudflare refuses a worker over 3 MiB compressed on the Free plan (10 MiB on Paid). Start-up
@@ -22,8 +22,15 @@ export interface Bundle {
   gzipBytes: number;
 }
 
-export async function buildBundle(deployment: Deployment, configPath: string, outDir: string): Promise<Bundle> {
-  await wrangler(["deploy", "--dry-run", "--config", configPath, "--env", deployment.wranglerEnv, "--outdir", outDir]);
+/** `env`: added to wrangler's environment. */
+export async function buildBundle(
+  deployment: Deployment,
+  configPath: string,
+  outDir: string,
+  env: Environment = {},
+): Promise<Bundle> {
+  const args = ["deploy", "--dry-run", "--config", configPath, "--env", deployment.wranglerEnv, "--outdir", outDir];
+  await wrangler(args, { env });
   const files = readdirSync(outDir)
     .filter((name) => !name.endsWith(".map") && name !== "README.md")
     .map((name) => {

@@ -1,7 +1,8 @@
 /**
  * The few Cloudflare REST API calls deploying makes itself (wrangler makes the upload), with the
  * API's envelope `{success, errors, messages, result}` unwrapped. The base URL is wrangler's:
- * CLOUDFLARE_API_BASE_URL when set (the tests point it at a local fake), else api.cloudflare.com.
+ * CLOUDFLARE_API_BASE_URL when set (the tests point it at a local fake), else api.cloudflare.com
+ * (credentials.ts reads it).
  * Every call names the API token permission it needs, so a refusal can say which one is missing.
  */
 export const DEFAULT_API_BASE_URL = "https://api.cloudflare.com/client/v4";
@@ -46,7 +47,7 @@ export class CloudflareApi {
   constructor(
     private readonly token: string,
     readonly accountId: string,
-    readonly baseUrl = process.env.CLOUDFLARE_API_BASE_URL || DEFAULT_API_BASE_URL,
+    readonly baseUrl: string,
   ) {}
 
   /** The call's `result`; throws MissingPermission on a 403, ApiError on any other refusal. */

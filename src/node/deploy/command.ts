@@ -8,8 +8,9 @@ import { MissingPermission } from "./cloudflare-api";
 import { NotLoggedIn } from "./credentials";
 import { deployDirOf } from "./deploy-config";
 import { DEFAULT_CONFIG_PATH, deploymentNamed, readDeployments, type Deployment } from "./deployments";
-import { dryRun } from "./dry-run";
-import { runDeploy } from "./run-deploy";
+import { type DryRunOptions, dryRun } from "./dry-run";
+import { type DeployResult, runDeploy } from "./run-deploy";
+import type { Environment } from "./wrangler-cli";
 
 const HELP = `Usage: npm run deploy -- [--env <name>] [--dry-run] [options]
 
@@ -37,71 +38,87 @@ CLOUDFLARE_API_TOKEN + CLOUDFLARE_ACCOUNT_ID).
 Exit codes: 0 deployed, already up to date, or dry run passed; 1 failed (the message says what and
 why); 2 usage error.`;
 
-/** `npm run deploy` (scripts/deploy.ts): parses the arguments, does the work, exits with its code. */
-export function runDeployCommand(): void {
-  runCli("deploy", HELP, async (argv) => {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        env: { type: "string" },
-        "dry-run": { type: "boolean", default: false },
-        outdir: { type: "string" },
-        url: { type: "string" },
-        "rotate-secret": { type: "string", multiple: true },
-        "deploy-dir": { type: "string" },
-        config: { type: "string" },
-      },
-    });
-    const configPath = values.config ?? DEFAULT_CONFIG_PATH;
-    const deployments = await readDeployments(configPath);
-    const deployment = deploymentNamed(deployments, values.env);
-    if (values["dry-run"]) return checkOffline(deployments, configPath, values.outdir);
-
-    const rotate = values["rotate-secret"] ?? [];
-    const unknown = rotate.filter((name) => !deployment.secrets.includes(name));
-    if (unknown.length > 0)
-      throw new UsageError(
-        `--rotate-secret ${unknown.join(", ")}: ${deployment.name}'s secrets are ${deployment.secrets.join(", ") || "none"}`,
-      );
-    try {
-      const log = (line: string) => console.log(line);
-      const result = await runDeploy(deployments, deployment, {
-        configPath,
-        deployDir: values["deploy-dir"] ?? deployDirOf(configPath),
-        url: values.url,
-        rotate,
-        log,
-      });
-      if (result.outcome === "refused") return failed(`${deployment.name} was not deployed`, result.problems);
-      if (result.problems.length > 0)
-        return failed(`${deployment.name} is deployed, but its smoke test failed`, result.problems);
-      console.log(
-        result.changes.length === 0
-          ? `${deployment.name} is up to date at ${result.url}: nothing changed`
-          : `deployed ${deployment.name} to ${result.url}: ${result.changes.join(", ")}`,
-      );
-      return EXIT.ok;
-    } catch (error) {
-      if (!(error instanceof NotLoggedIn || error instanceof MissingPermission)) throw error;
-      console.error(`deploy: ${error.message}`);
-      return EXIT.failed;
-    }
-  });
+/** What the command prints: `out` for progress and the summary line, `err` for failures. */
+export interface CommandOutput {
+  out: (text: string) => void;
+  err: (text: string) => void;
 }
 
-async function checkOffline(
-  deployments: Deployment[],
-  configPath: string,
-  outDir: string | undefined,
-): Promise<number> {
-  const problems = await dryRun(deployments, { configPath, outDir, log: (line) => console.log(line) });
-  if (problems.length > 0) return failed("dry run failed", problems);
-  console.log(`dry run passed for ${deployments.map((d) => d.name).join(" and ")}: nothing was deployed`);
+const CONSOLE: CommandOutput = { out: (text) => console.log(text), err: (text) => console.error(text) };
+
+/** `npm run deploy` (scripts/deploy.ts): parses the arguments, does the work, exits with its code. */
+export function runDeployCommand(): void {
+  runCli("deploy", HELP, (argv) => deployCommand(argv, CONSOLE, process.env));
+}
+
+/**
+ * The command's work: its exit code, or a UsageError for arguments it refuses. `env` is where the
+ * credential and account are read (see DeployOptions).
+ */
+export async function deployCommand(argv: string[], output: CommandOutput, env: Environment): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      env: { type: "string" },
+      "dry-run": { type: "boolean", default: false },
+      outdir: { type: "string" },
+      url: { type: "string" },
+      "rotate-secret": { type: "string", multiple: true },
+      "deploy-dir": { type: "string" },
+      config: { type: "string" },
+    },
+  });
+  const configPath = values.config ?? DEFAULT_CONFIG_PATH;
+  const deployments = await readDeployments(configPath);
+  const deployment = deploymentNamed(deployments, values.env);
+  if (values["dry-run"])
+    return checkOffline(deployments, { configPath, outDir: values.outdir, env, log: output.out }, output);
+
+  const rotate = values["rotate-secret"] ?? [];
+  const unknown = rotate.filter((name) => !deployment.secrets.includes(name));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--rotate-secret ${unknown.join(", ")}: ${deployment.name}'s secrets are ${deployment.secrets.join(", ") || "none"}`,
+    );
+  try {
+    const result = await runDeploy(deployments, deployment, {
+      configPath,
+      deployDir: values["deploy-dir"] ?? deployDirOf(configPath),
+      url: values.url,
+      rotate,
+      env,
+      log: output.out,
+    });
+    return reportDeploy(deployment, result, output);
+  } catch (error) {
+    if (!(error instanceof NotLoggedIn || error instanceof MissingPermission)) throw error;
+    output.err(`deploy: ${error.message}`);
+    return EXIT.failed;
+  }
+}
+
+/** The last words of a deploy (what changed, or why it failed) and its exit code. */
+export function reportDeploy(deployment: Deployment, result: DeployResult, output: CommandOutput): number {
+  if (result.outcome === "refused") return failed(`${deployment.name} was not deployed`, result.problems, output);
+  if (result.problems.length > 0)
+    return failed(`${deployment.name} is deployed, but its smoke test failed`, result.problems, output);
+  output.out(
+    result.changes.length === 0
+      ? `${deployment.name} is up to date at ${result.url}: nothing changed`
+      : `deployed ${deployment.name} to ${result.url}: ${result.changes.join(", ")}`,
+  );
   return EXIT.ok;
 }
 
-function failed(what: string, problems: string[]): number {
-  console.error(
+async function checkOffline(deployments: Deployment[], options: DryRunOptions, output: CommandOutput): Promise<number> {
+  const problems = await dryRun(deployments, options);
+  if (problems.length > 0) return failed("dry run failed", problems, output);
+  output.out(`dry run passed for ${deployments.map((d) => d.name).join(" and ")}: nothing was deployed`);
+  return EXIT.ok;
+}
+
+function failed(what: string, problems: string[], output: CommandOutput): number {
+  output.err(
     `deploy: ${what}, ${count(problems.length, "problem")}:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`,
   );
   return EXIT.failed;

@@ -4,8 +4,8 @@
  * (CLOUDFLARE_ACCOUNT_ID, else the only account the credential can see). Stops with what to do when
  * neither credential is there, or the API refuses it.
  */
-import { ApiError, CloudflareApi } from "./cloudflare-api";
-import { wrangler, WranglerFailed } from "./wrangler-cli";
+import { ApiError, CloudflareApi, DEFAULT_API_BASE_URL } from "./cloudflare-api";
+import { type Environment, wrangler, WranglerFailed } from "./wrangler-cli";
 
 export class NotLoggedIn extends Error {}
 
@@ -15,12 +15,13 @@ export interface Credentials {
   source: "CLOUDFLARE_API_TOKEN" | "wrangler login";
 }
 
-export async function credentials(): Promise<Credentials> {
-  const fromEnv = process.env.CLOUDFLARE_API_TOKEN;
+/** `env` is where CLOUDFLARE_API_TOKEN is read, and wrangler's environment (its HOME holds the login). */
+export async function credentials(env: Environment = process.env): Promise<Credentials> {
+  const fromEnv = env.CLOUDFLARE_API_TOKEN;
   if (fromEnv) return { token: fromEnv, source: "CLOUDFLARE_API_TOKEN" };
   let output: string;
   try {
-    output = await wrangler(["auth", "token", "--json"]);
+    output = await wrangler(["auth", "token", "--json"], { env });
   } catch (error) {
     if (error instanceof WranglerFailed && /not logged in/i.test(error.output)) {
       throw new NotLoggedIn(
@@ -38,15 +39,16 @@ export async function credentials(): Promise<Credentials> {
   return { token: parsed.token, source: "wrangler login" };
 }
 
-/** The API client for the deployment's account. */
-export async function connect(credential: Credentials, configuredAccountId?: string): Promise<CloudflareApi> {
-  const accountId = process.env.CLOUDFLARE_ACCOUNT_ID || configuredAccountId;
+/** The API client for the deployment's account (`env`: CLOUDFLARE_ACCOUNT_ID, CLOUDFLARE_API_BASE_URL). */
+export async function connect(credential: Credentials, env: Environment = process.env): Promise<CloudflareApi> {
+  const baseUrl = env.CLOUDFLARE_API_BASE_URL || DEFAULT_API_BASE_URL;
+  const accountId = env.CLOUDFLARE_ACCOUNT_ID;
   if (accountId) {
-    const api = new CloudflareApi(credential.token, accountId);
+    const api = new CloudflareApi(credential.token, accountId, baseUrl);
     if (credential.source === "CLOUDFLARE_API_TOKEN") await verifyToken(api);
     return api;
   }
-  const probe = new CloudflareApi(credential.token, "");
+  const probe = new CloudflareApi(credential.token, "", baseUrl);
   const accounts = await explainRefusal(credential.source, () =>
     probe.pages<{ id: string; name: string }>("/accounts", {
       permission: "Account Settings: Read",
@@ -54,7 +56,7 @@ export async function connect(credential: Credentials, configuredAccountId?: str
     }),
   );
   const [only, ...others] = accounts;
-  if (only && others.length === 0) return new CloudflareApi(credential.token, only.id);
+  if (only && others.length === 0) return new CloudflareApi(credential.token, only.id, baseUrl);
   const listed = accounts.map((account) => `${account.id} (${account.name})`).join(", ") || "none";
   throw new NotLoggedIn(`set CLOUDFLARE_ACCOUNT_ID to the account to deploy to; this credential sees ${listed}`);
 }

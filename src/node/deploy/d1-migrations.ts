@@ -7,16 +7,17 @@
  */
 import { MissingPermission } from "./cloudflare-api";
 import type { Deployment } from "./deployments";
-import { wrangler, WranglerFailed } from "./wrangler-cli";
+import { type Environment, wrangler, WranglerFailed } from "./wrangler-cli";
 
 const D1_EDIT = "D1: Edit";
 
-/** Applies each database's unapplied migrations; returns the bindings that had some. */
+/** Applies each database's unapplied migrations; returns the bindings that had some. `env`: wrangler's. */
 export async function applyD1Migrations(
   configFile: string,
   deployment: Deployment,
   accountId: string,
   log: (line: string) => void,
+  env: Environment = {},
 ): Promise<string[]> {
   const applied: string[] = [];
   for (const { binding, databaseName } of deployment.d1Databases) {
@@ -24,7 +25,7 @@ export async function applyD1Migrations(
     if (deployment.wranglerEnv) args.push("--env", deployment.wranglerEnv);
     let output: string;
     try {
-      output = await wrangler(args, { env: { CLOUDFLARE_ACCOUNT_ID: accountId } });
+      output = await wrangler(args, { env: { ...env, CLOUDFLARE_ACCOUNT_ID: accountId } });
     } catch (error) {
       if (error instanceof WranglerFailed && /\[code: 10000\]/.test(error.output))
         throw new MissingPermission(D1_EDIT, `apply the D1 migrations of ${databaseName}`);

@@ -12,12 +12,14 @@ import { BUNDLE_BUDGET_BYTES, buildBundle, checkBudget, checkGlobalScope, kib, t
 import { checkIsolation } from "./check-isolation";
 import { checkMigrations } from "./check-migrations";
 import type { Deployment } from "./deployments";
-import { WranglerFailed } from "./wrangler-cli";
+import { type Environment, WranglerFailed } from "./wrangler-cli";
 
 export interface DryRunOptions {
   configPath: string;
   /** Where each deployment's bundle goes (`<outDir>/<deployment>`); default a temporary directory. */
   outDir?: string;
+  /** Added to wrangler's environment. */
+  env?: Environment;
   log: (line: string) => void;
 }
 
@@ -34,8 +36,15 @@ export async function dryRun(deployments: Deployment[], options: DryRunOptions):
   try {
     for (const deployment of deployments)
       problems.push(
-        ...(await checkedBundle(deployment, options.configPath, path.join(outDir, deployment.name), options.log))
-          .problems,
+        ...(
+          await checkedBundle(
+            deployment,
+            options.configPath,
+            path.join(outDir, deployment.name),
+            options.log,
+            options.env,
+          )
+        ).problems,
       );
   } finally {
     if (!options.outDir) rmSync(outDir, { recursive: true, force: true });
@@ -72,10 +81,11 @@ export async function checkedBundle(
   configPath: string,
   outDir: string,
   log: (line: string) => void,
+  env: Environment = {},
 ): Promise<{ bundle?: Bundle; problems: string[] }> {
   let bundle: Bundle;
   try {
-    bundle = await buildBundle(deployment, configPath, outDir);
+    bundle = await buildBundle(deployment, configPath, outDir, env);
   } catch (error) {
     if (!(error instanceof WranglerFailed)) throw error;
     log(`${deployment.name}: wrangler could not build the bundle`);

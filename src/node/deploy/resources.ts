@@ -4,6 +4,7 @@
  * a producer or consumer of a queue that does not exist). Finding first makes a rerun create nothing, and a
  * namespace made earlier by a plain `wrangler deploy` is found and reused, not duplicated.
  */
+import { expectDefined } from "../../common/expect";
 import { ApiError, type CloudflareApi } from "./cloudflare-api";
 import type { Deployment } from "./deployments";
 
@@ -16,41 +17,88 @@ export interface Resource {
   created: boolean;
 }
 
-const KV_READ = "Workers KV Storage: Read";
-const KV_EDIT = "Workers KV Storage: Edit";
 const R2_READ = "Workers R2 Storage: Read";
 const R2_EDIT = "Workers R2 Storage: Edit";
-const D1_READ = "D1: Read";
-const D1_EDIT = "D1: Edit";
-const QUEUES_READ = "Queues: Read";
-const QUEUES_EDIT = "Queues: Edit";
 /** GET /r2/buckets/:name for a bucket that does not exist. */
 const NO_SUCH_BUCKET = 10006;
 
-export async function ensureKvNamespaces(api: CloudflareApi, deployment: Deployment): Promise<Resource[]> {
-  const wanted = deployment.kvNamespaces;
+export const ensureKvNamespaces = (api: CloudflareApi, deployment: Deployment): Promise<Resource[]> =>
+  findOrCreate(
+    api,
+    KV_NAMESPACES,
+    deployment.kvNamespaces.map(({ binding, title }) => ({ binding, name: title })),
+  );
+
+export const ensureD1Databases = (api: CloudflareApi, deployment: Deployment): Promise<Resource[]> =>
+  findOrCreate(
+    api,
+    D1_DATABASES,
+    deployment.d1Databases.map(({ binding, databaseName: name }) => ({ binding, name })),
+  );
+
+/** A queue's binding is its name: a deployment may produce to and consume from it. */
+export const ensureQueues = (api: CloudflareApi, deployment: Deployment): Promise<Resource[]> =>
+  findOrCreate(
+    api,
+    QUEUES,
+    deployment.queues.map((name) => ({ binding: name, name })),
+  );
+
+/**
+ * A kind of storage the API lists (paged) and creates by name: `nameKey` holds the name in a listed
+ * item and in the creation's body, `idKey` the id in a listed item and in the creation's answer.
+ */
+interface Listed {
+  path: string;
+  /** "KV namespace", as messages name one. */
+  noun: string;
+  /** The token permissions' area: "<area>: Read" lists, "<area>: Edit" creates. */
+  area: string;
+  nameKey: string;
+  idKey: string;
+}
+
+const KV_NAMESPACES: Listed = {
+  path: "/storage/kv/namespaces",
+  noun: "KV namespace",
+  area: "Workers KV Storage",
+  nameKey: "title",
+  idKey: "id",
+};
+const D1_DATABASES: Listed = { path: "/d1/database", noun: "D1 database", area: "D1", nameKey: "name", idKey: "uuid" };
+const QUEUES: Listed = { path: "/queues", noun: "queue", area: "Queues", nameKey: "queue_name", idKey: "queue_id" };
+
+/** Lists what exists once, then creates each wanted name that is not there. */
+async function findOrCreate(
+  api: CloudflareApi,
+  kind: Listed,
+  wanted: { binding: string; name: string }[],
+): Promise<Resource[]> {
   if (wanted.length === 0) return [];
-  const existing = await api.pages<{ id: string; title: string }>(api.account("/storage/kv/namespaces"), {
-    permission: KV_READ,
-    action: `list the KV namespaces (to find ${wanted.map((kv) => kv.title).join(", ")})`,
+  const existing = await api.pages<Record<string, string>>(api.account(kind.path), {
+    permission: `${kind.area}: Read`,
+    action: `list the ${kind.noun}s (to find ${wanted.map(({ name }) => name).join(", ")})`,
   });
   const resources: Resource[] = [];
-  for (const { binding, title } of wanted) {
-    const found = existing.find((namespace) => namespace.title === title);
+  for (const { binding, name } of wanted) {
+    const found = existing.find((item) => item[kind.nameKey] === name);
     if (found) {
-      resources.push({ binding, name: title, id: found.id, created: false });
+      resources.push({ binding, name, id: idOf(kind, found), created: false });
       continue;
     }
-    const created = await api.call<{ id: string }>(api.account("/storage/kv/namespaces"), {
+    const created = await api.call<Record<string, string>>(api.account(kind.path), {
       method: "POST",
-      body: { title },
-      permission: KV_EDIT,
-      action: `create the KV namespace ${title}`,
+      body: { [kind.nameKey]: name },
+      permission: `${kind.area}: Edit`,
+      action: `create the ${kind.noun} ${name}`,
     });
-    resources.push({ binding, name: title, id: created.id, created: true });
+    resources.push({ binding, name, id: idOf(kind, created), created: true });
   }
   return resources;
 }
+
+const idOf = (kind: Listed, item: Record<string, string>) =>
+  expectDefined(item[kind.idKey], `the ${kind.idKey} of a ${kind.noun}`);
 
 export async function ensureBuckets(api: CloudflareApi, deployment: Deployment): Promise<Resource[]> {
   const resources: Resource[] = [];
@@ -80,53 +128,4 @@ async function bucketExists(api: CloudflareApi, name: string): Promise<boolean> 
     if (error instanceof ApiError && error.code === NO_SUCH_BUCKET) return false;
     throw error;
   }
-}
-
-export async function ensureQueues(api: CloudflareApi, deployment: Deployment): Promise<Resource[]> {
-  if (deployment.queues.length === 0) return [];
-  const existing = await api.pages<{ queue_id: string; queue_name: string }>(api.account("/queues"), {
-    permission: QUEUES_READ,
-    action: `list the queues (to find ${deployment.queues.join(", ")})`,
-  });
-  const resources: Resource[] = [];
-  for (const name of deployment.queues) {
-    const found = existing.find((queue) => queue.queue_name === name);
-    if (found) {
-      resources.push({ binding: name, name, id: found.queue_id, created: false });
-      continue;
-    }
-    const created = await api.call<{ queue_id: string }>(api.account("/queues"), {
-      method: "POST",
-      body: { queue_name: name },
-      permission: QUEUES_EDIT,
-      action: `create the queue ${name}`,
-    });
-    resources.push({ binding: name, name, id: created.queue_id, created: true });
-  }
-  return resources;
-}
-
-export async function ensureD1Databases(api: CloudflareApi, deployment: Deployment): Promise<Resource[]> {
-  const wanted = deployment.d1Databases;
-  if (wanted.length === 0) return [];
-  const existing = await api.pages<{ uuid: string; name: string }>(api.account("/d1/database"), {
-    permission: D1_READ,
-    action: `list the D1 databases (to find ${wanted.map((db) => db.databaseName).join(", ")})`,
-  });
-  const resources: Resource[] = [];
-  for (const { binding, databaseName } of wanted) {
-    const found = existing.find((database) => database.name === databaseName);
-    if (found) {
-      resources.push({ binding, name: databaseName, id: found.uuid, created: false });
-      continue;
-    }
-    const created = await api.call<{ uuid: string }>(api.account("/d1/database"), {
-      method: "POST",
-      body: { name: databaseName },
-      permission: D1_EDIT,
-      action: `create the D1 database ${databaseName}`,
-    });
-    resources.push({ binding, name: databaseName, id: created.uuid, created: true });
-  }
-  return resources;
 }

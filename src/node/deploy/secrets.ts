@@ -7,6 +7,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { ApiError, type CloudflareApi } from "./cloudflare-api";
+import { readKeptSecrets, writeKeptSecrets } from "./deploy-config";
+import type { Deployment } from "./deployments";
 
 interface Recipe {
   generate: () => string;
@@ -64,4 +66,42 @@ export function valuesFor(names: string[], kept: Record<string, string>, rotate:
       ? { name, value: keptValue, origin: "kept", rotated }
       : { name, value: recipeOf(name).generate(), origin: "generated", rotated };
   });
+}
+
+/**
+ * Values for the secrets the worker lacks (and those to rotate). The ones to keep are written to the
+ * deployment's kept-secrets file before the upload, so a failed deploy never loses one.
+ */
+export async function secretsToSet(
+  api: CloudflareApi,
+  deployment: Deployment,
+  options: { deployDir: string; rotate?: string[]; log: (line: string) => void },
+): Promise<SecretValue[]> {
+  const rotate = options.rotate ?? [];
+  const present = (await workerSecretNames(api, deployment.config.name)).filter((name) => !rotate.includes(name));
+  const kept = readKeptSecrets(options.deployDir, deployment.name);
+  const missing = valuesFor(
+    deployment.secrets.filter((name) => !present.includes(name)),
+    kept,
+    rotate,
+  );
+  const toKeep = missing.filter((secret) => secret.origin === "generated" && recipeOf(secret.name).keep);
+  const file =
+    toKeep.length > 0
+      ? writeKeptSecrets(options.deployDir, deployment.name, {
+          ...kept,
+          ...Object.fromEntries(toKeep.map((s) => [s.name, s.value])),
+        })
+      : undefined;
+  for (const name of deployment.secrets) {
+    const secret = missing.find((candidate) => candidate.name === name);
+    const recipe = recipeOf(name);
+    const state = secret?.rotated ? "rotated" : "missing";
+    if (!secret) options.log(`secret ${name}: already set`);
+    else
+      options.log(
+        `secret ${name}: ${state}, set from a ${secret.origin === "kept" ? "kept" : "new"} value${recipe.keep ? `; kept in ${file ?? "the kept-secrets file"} (mode 0600) for ${recipe.use}` : ""}`,
+      );
+  }
+  return missing;
 }

@@ -6,7 +6,7 @@
  */
 import { MissingPermission } from "./cloudflare-api";
 import type { Deployment } from "./deployments";
-import { wrangler, WranglerFailed } from "./wrangler-cli";
+import { type Environment, wrangler, WranglerFailed } from "./wrangler-cli";
 
 export interface Upload {
   configFile: string;
@@ -16,6 +16,8 @@ export interface Upload {
   /** Missing secrets to set with this upload (dotenv). */
   secretsFile?: string;
   accountId: string;
+  /** Added to wrangler's environment (the credential and API base URL of the deploy). */
+  env?: Environment;
 }
 
 export async function uploadWorker(upload: Upload): Promise<string> {
@@ -32,7 +34,7 @@ export async function uploadWorker(upload: Upload): Promise<string> {
   ];
   if (upload.secretsFile) args.push("--secrets-file", upload.secretsFile);
   try {
-    return await wrangler(args, { env: { CLOUDFLARE_ACCOUNT_ID: upload.accountId } });
+    return await wrangler(args, { env: { ...upload.env, CLOUDFLARE_ACCOUNT_ID: upload.accountId } });
   } catch (error) {
     if (error instanceof WranglerFailed && /\[code: 10000\]/.test(error.output)) {
       throw new MissingPermission(permissionFor(error.output), `upload the worker ${upload.deployment.config.name}`);

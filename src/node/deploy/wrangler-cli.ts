@@ -21,10 +21,13 @@ export class WranglerFailed extends Error {
   }
 }
 
+/** Environment variables, as `process.env` holds them. */
+export type Environment = Record<string, string | undefined>;
+
 export interface WranglerOptions {
   cwd?: string;
   /** Added to this process's environment. */
-  env?: Record<string, string | undefined>;
+  env?: Environment;
 }
 
 /** wrangler's combined output; throws WranglerFailed (with its last lines) on a non-zero exit. */

@@ -4,6 +4,7 @@
  * assets (fake-assets.ts), each route
  * guarded by the API token permission the API documents for it.
  */
+import { expectDefined } from "../../../src/common/expect";
 import { FakeAssets } from "./fake-assets";
 import { FakeD1 } from "./fake-d1";
 import { FakeQueues } from "./fake-queues";
@@ -63,7 +64,7 @@ export class FakeAccount {
         method: "GET",
         pattern: new RegExp(`${account}/r2/buckets/([\\w-]+)$`),
         permission: "Workers R2 Storage: Read",
-        handle: ([, name]) => this.getBucket(name!),
+        handle: ([, name]) => this.getBucket(expectDefined(name, "a bucket name")),
       },
       {
         method: "POST",

@@ -6,6 +6,7 @@
  * files are all stored it answers a completion token, which the script upload names in
  * `metadata.assets.jwt`. Files are kept by hash for the whole account, so a second deploy uploads nothing.
  */
+import { expectDefined } from "../../../src/common/expect";
 import { fail, ok, type Reply } from "./fake-reply";
 
 export type AssetManifest = Record<string, { hash: string; size: number }>;
@@ -45,7 +46,15 @@ export class FakeAssets {
   /** The files (path → content) a completion token stands for; undefined for a token this account never issued. */
   resolve(completion: string): Map<string, AssetFile> | undefined {
     const manifest = this.completions.get(completion);
-    return manifest && new Map(Object.entries(manifest).map(([path, { hash }]) => [path, this.files.get(hash)!]));
+    return (
+      manifest &&
+      new Map(
+        Object.entries(manifest).map(([path, { hash }]) => [
+          path,
+          expectDefined(this.files.get(hash), `the uploaded asset ${hash}`),
+        ]),
+      )
+    );
   }
 
   private async startSession(request: Request): Promise<Reply> {

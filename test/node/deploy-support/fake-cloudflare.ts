@@ -9,6 +9,7 @@
  * token lacks the way the API does: 403 with error code 10000. What it does not know it answers 404 code 7003, as
  * the API does for an unknown route, so a new call shows up as a failure instead of passing unseen.
  */
+import { expectDefined } from "../../../src/common/expect";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { FakeAccount } from "./fake-account";
 import type { Reply } from "./fake-reply";
@@ -36,7 +37,9 @@ export class FakeCloudflare {
 
   static async start(): Promise<FakeCloudflare> {
     let fake: FakeCloudflare | undefined;
-    const server = createServer((req, res) => void fake!.handle(req, res));
+    const server = createServer(
+      (req, res) => void expectDefined(fake, "the fake, made before it listens").handle(req, res),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as { port: number };
     fake = new FakeCloudflare(server, `http://127.0.0.1:${port}/client/v4`);

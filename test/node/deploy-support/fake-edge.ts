@@ -46,7 +46,7 @@ export class FakeEdge {
   async run(name: string, version: UploadedVersion): Promise<void> {
     const root = path.join(this.persistRoot, name, "modules");
     const modules = [...version.modules].flatMap(([moduleName, { type, content }]) => {
-      const kind = MODULE_TYPES[type.split(";")[0]!];
+      const kind = MODULE_TYPES[type.replace(/;.*/, "")];
       return kind ? [{ type: kind, path: path.join(root, moduleName), contents: content }] : [];
     });
     const main = modules.findIndex((module) => module.path === path.join(root, version.main));

@@ -2,6 +2,7 @@
  * Queues in the fake Cloudflare API: list (with wrangler's `name` filter), create, and the worker
  * consumers wrangler registers at deploy (POST, or PUT when the worker already consumes the queue).
  */
+import { expectDefined } from "../../../src/common/expect";
 import { fail, ok, page, type Reply, type Route } from "./fake-reply";
 
 interface Consumer {
@@ -38,13 +39,13 @@ export class FakeQueues {
         method: "POST",
         pattern: new RegExp(`${account}/queues/(\\w+)/consumers$`),
         permission: "Queues: Edit",
-        handle: ([, id], _u, request) => this.consume(id!, undefined, request),
+        handle: ([, id], _u, request) => this.consume(expectDefined(id, "a queue id"), undefined, request),
       },
       {
         method: "PUT",
         pattern: new RegExp(`${account}/queues/(\\w+)/consumers/(\\w+)$`),
         permission: "Queues: Edit",
-        handle: ([, id, consumerId], _u, request) => this.consume(id!, consumerId, request),
+        handle: ([, id, consumerId], _u, request) => this.consume(expectDefined(id, "a queue id"), consumerId, request),
       },
     ];
   }

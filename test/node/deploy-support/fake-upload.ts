@@ -3,6 +3,7 @@
  * `PUT /workers/scripts/:name` and `POST /workers/scripts/:name/versions` (a `metadata` part in the
  * documented script-upload format, then one part per module) made into a version of the script.
  */
+import { expectDefined } from "../../../src/common/expect";
 import type { FakeAssets } from "./fake-assets";
 import type { UploadedVersion } from "./fake-edge";
 
@@ -81,7 +82,9 @@ export async function versionOf(
 ): Promise<Version> {
   const form = await request.formData();
   const part = form.get("metadata");
-  const metadata = JSON.parse(typeof part === "string" ? part : await part!.text()) as UploadMetadata;
+  const metadata = JSON.parse(
+    typeof part === "string" ? part : await expectDefined(part, "the metadata part").text(),
+  ) as UploadMetadata;
   const { migrations } = metadata;
   if (migrations && migrations.old_tag !== previous?.migrationTag) {
     throw new UploadRefused(
@@ -99,13 +102,15 @@ export async function versionOf(
   const secrets = new Map(metadata.keep_secrets && previous ? previous.secrets : []);
   const bindings: Binding[] = [];
   for (const binding of metadata.bindings) {
-    if (binding.type === "secret_text") secrets.set(binding.name, binding.text!);
+    if (binding.type === "secret_text")
+      secrets.set(binding.name, expectDefined(binding.text, `the text of ${binding.name}`));
     else if (binding.type !== "inherit") bindings.push(binding);
     else {
       // wrangler's version uploads inherit secrets and bindings it cannot name itself (a queue producer).
       const inherited = previous?.bindings.find((candidate) => candidate.name === binding.name);
       if (inherited) bindings.push(inherited);
-      else if (previous?.secrets.has(binding.name)) secrets.set(binding.name, previous.secrets.get(binding.name)!);
+      else if (previous?.secrets.has(binding.name))
+        secrets.set(binding.name, expectDefined(previous.secrets.get(binding.name), binding.name));
       else
         throw new UploadRefused(
           10057,

@@ -3,6 +3,7 @@
  * deployments, secrets, Durable Object migration tags and the workers.dev switch. The deployed
  * version also runs in workerd (fake-edge.ts), so the deploy's smoke test calls a real worker.
  */
+import { expectDefined } from "../../../src/common/expect";
 import { FakeEdge } from "./fake-edge";
 import { fail, ok, type Reply } from "./fake-reply";
 import type { FakeAssets } from "./fake-assets";
@@ -36,7 +37,7 @@ export class FakeWorkers {
     const script = (suffix = "") => new RegExp(`${account}/workers/scripts/([\\w-]+)${suffix}$`);
     const [read, edit] = ["Workers Scripts: Read", "Workers Scripts: Edit"];
     const withScript = (handler: Handler) => (match: string[], _url: URL, request: Request) => {
-      const found = this.scripts.get(match[1]!);
+      const found = this.scripts.get(expectDefined(match[1], "a worker name"));
       return found ? handler(found, match, request) : fail(404, 10007, "workers.api.error.script_not_found");
     };
     return [
@@ -44,7 +45,7 @@ export class FakeWorkers {
         method: "GET",
         pattern: new RegExp(`${account}/workers/services/([\\w-]+)$`),
         permission: read,
-        handle: ([, name]: string[]) => this.service(name!),
+        handle: ([, name]: string[]) => this.service(expectDefined(name, "a worker name")),
       },
       {
         method: "GET",
@@ -58,7 +59,8 @@ export class FakeWorkers {
         method: "PUT",
         pattern: script(),
         permission: edit,
-        handle: ([, name]: string[], _url: URL, request: Request) => this.upload(name!, request),
+        handle: ([, name]: string[], _url: URL, request: Request) =>
+          this.upload(expectDefined(name, "a worker name"), request),
       },
       {
         method: "POST",
@@ -82,7 +84,7 @@ export class FakeWorkers {
         method: "GET",
         pattern: script("/versions/([\\w-]+)"),
         permission: read,
-        handle: withScript((found, match) => this.version(found, match[2]!)),
+        handle: withScript((found, match) => this.version(found, expectDefined(match[2], "a version id"))),
       },
       {
         method: "GET",
@@ -170,7 +172,7 @@ export class FakeWorkers {
     const reply = await this.addVersion(found, request);
     if (reply.status >= 400) return reply;
     this.scripts.set(name, found);
-    const version = found.versions.at(-1)!;
+    const version = expectDefined(found.versions.at(-1), "the uploaded version");
     await this.deployVersion(found, version);
     return ok({
       id: name,
@@ -203,7 +205,7 @@ export class FakeWorkers {
   private async deploy(found: Script, request: Request): Promise<Reply> {
     const { versions } = (await request.json()) as { versions: { version_id: string; percentage: number }[] };
     const version = found.versions.find((candidate) => candidate.id === versions[0]?.version_id);
-    if (!version || versions.length !== 1 || versions[0]!.percentage !== 100)
+    if (!version || versions.length !== 1 || versions[0]?.percentage !== 100)
       return fail(400, 10200, "the fake deploys exactly one known version at 100%");
     return ok(await this.deployVersion(found, version));
   }
