@@ -11,23 +11,30 @@ export interface CliRun extends ScriptRun {
   code: number;
 }
 
-export async function runInProcess(
-  command: CliMain,
-  argv: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
-): Promise<CliRun> {
-  let stdout = "";
-  let stderr = "";
+export interface CliOptions {
+  stdin?: string;
+  /** Added to (or, with a value of "", emptying) this process's environment. */
+  env?: Record<string, string>;
+}
+
+/** Streams that collect what a command writes into `run`, line by line, as a process's would be. */
+export function capturedIo(options: CliOptions = {}): { run: CliRun; io: CliIo } {
+  const run: CliRun = { code: -1, stdout: "", stderr: "" };
   const io: CliIo = {
     out: (text) => {
-      stdout += `${text}\n`;
+      run.stdout += `${text}\n`;
     },
     err: (text) => {
-      stderr += `${text}\n`;
+      run.stderr += `${text}\n`;
     },
     stdin: () => options.stdin ?? "",
     env: { ...process.env, ...options.env },
   };
-  const code = await command(argv, io);
-  return { code, stdout, stderr };
+  return { run, io };
+}
+
+export async function runInProcess(command: CliMain, argv: string[], options: CliOptions = {}): Promise<CliRun> {
+  const { run, io } = capturedIo(options);
+  run.code = await command(argv, io);
+  return run;
 }

@@ -9,7 +9,8 @@ import { checkBindings, envTypeBindings } from "../../src/node/deploy/check-bind
 import { buildBundle, checkBudget, checkGlobalScope } from "../../src/node/deploy/check-bundle";
 import { checkIsolation } from "../../src/node/deploy/check-isolation";
 import { checkMigrations } from "../../src/node/deploy/check-migrations";
-import { deployCommand } from "../../src/node/deploy/command";
+import { deploy } from "../../src/node/deploy/command";
+import { runInProcess } from "./cli-in-process";
 import { readDeployment, readDeployments } from "../../src/node/deploy/deployments";
 import { checkedBundle } from "../../src/node/deploy/dry-run";
 import type { ScriptRun } from "../e2e/support/scripts";
@@ -22,7 +23,6 @@ import {
   smallWorker,
   tempDir,
 } from "./deploy-support/fixtures";
-import { capturedOutput } from "./deploy-support/in-process";
 
 /** The migrations the dry run must report (each deployment applies them all). */
 const MIGRATIONS = readdirSync("migrations").filter((file) => file.endsWith(".sql")).length;
@@ -35,14 +35,14 @@ describe("npm run deploy -- --dry-run", () => {
     // Any API call would land here; a home with no `wrangler login` and no token: nothing to log in with.
     fake = await FakeCloudflare.start();
     const home = tempDir("dry-run-home-");
-    const captured = capturedOutput();
-    run = captured.run;
-    run.code = await deployCommand(["--dry-run", "--outdir", outDir], captured.output, {
-      CLOUDFLARE_API_BASE_URL: fake.baseUrl,
-      CLOUDFLARE_API_TOKEN: "",
-      CLOUDFLARE_ACCOUNT_ID: "",
-      HOME: home,
-      XDG_CONFIG_HOME: home,
+    run = await runInProcess(deploy.run, ["--dry-run", "--outdir", outDir], {
+      env: {
+        CLOUDFLARE_API_BASE_URL: fake.baseUrl,
+        CLOUDFLARE_API_TOKEN: "",
+        CLOUDFLARE_ACCOUNT_ID: "",
+        HOME: home,
+        XDG_CONFIG_HOME: home,
+      },
     });
   }, 120_000);
   afterAll(() => fake?.close());

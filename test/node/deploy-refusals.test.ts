@@ -6,11 +6,12 @@
  * deploy.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deployCommand } from "../../src/node/deploy/command";
+import { deploy } from "../../src/node/deploy/command";
+import { runInProcess } from "./cli-in-process";
 import { ALL_PERMISSIONS } from "./deploy-support/fake-account";
 import { FakeCloudflare } from "./deploy-support/fake-cloudflare";
 import { editedRepoConfig, tempDir } from "./deploy-support/fixtures";
-import { capturedOutput, deployInProcess, environmentOf, sharedBundle } from "./deploy-support/in-process";
+import { deployInProcess, environmentOf, sharedBundle } from "./deploy-support/in-process";
 
 const DEPLOY_TIMEOUT = 180_000;
 let bare: FakeCloudflare;
@@ -42,9 +43,9 @@ describe("npm run deploy stops with what to do", () => {
         ),
       );
       bare.calls.length = 0;
-      const { run, output } = capturedOutput();
       const args = ["--config", config, "--deploy-dir", tempDir("deploy-dir-")];
-      expect(await deployCommand(args, output, environmentOf(bare))).toBe(1);
+      const run = await runInProcess(deploy.run, args, { env: environmentOf(bare) });
+      expect(run.code).toBe(1);
       expect(run.stderr).toBe(
         "deploy: production was not deployed, 1 problem:\n  - production and sandbox share the R2 bucket readiness-catalog-releases\n",
       );
@@ -107,9 +108,9 @@ describe("npm run deploy stops with what to do", () => {
     "when not logged in at all: says how to log in, exits 1, and calls no API",
     async () => {
       bare.calls.length = 0;
-      const { run, output } = capturedOutput();
       const args = ["--deploy-dir", tempDir("deploy-dir-"), "--url", "http://127.0.0.1:9"];
-      expect(await deployCommand(args, output, environmentOf(bare, { CLOUDFLARE_API_TOKEN: "" }))).toBe(1);
+      const run = await runInProcess(deploy.run, args, { env: environmentOf(bare, { CLOUDFLARE_API_TOKEN: "" }) });
+      expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/^deploy: not logged in to Cloudflare: run `npx wrangler login`/);
       expect(bare.calls).toEqual([]);
     },

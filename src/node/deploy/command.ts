@@ -3,7 +3,7 @@
  * nothing or again, in one command (docs/operations.md "Deploying to Cloudflare").
  */
 import { parseArgs } from "node:util";
-import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
+import { type CliIo, cliCommand, count, EXIT, UsageError } from "../cli/cli-run";
 import { MissingPermission } from "./cloudflare-api";
 import { NotLoggedIn } from "./credentials";
 import { deployDirOf } from "./deploy-config";
@@ -39,23 +39,16 @@ Exit codes: 0 deployed, already up to date, or dry run passed; 1 failed (the mes
 why); 2 usage error.`;
 
 /** What the command prints: `out` for progress and the summary line, `err` for failures. */
-export interface CommandOutput {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
+type CommandOutput = Pick<CliIo, "out" | "err">;
 
-const CONSOLE: CommandOutput = { out: (text) => console.log(text), err: (text) => console.error(text) };
-
-/** `npm run deploy` (scripts/deploy.ts): parses the arguments, does the work, exits with its code. */
-export function runDeployCommand(): void {
-  runCli("deploy", HELP, (argv) => deployCommand(argv, CONSOLE, process.env));
-}
+/** `npm run deploy`: `deploy.run(argv, io)` in process (the credential and account read from `io.env`), `deploy.door()` for scripts/deploy.ts. */
+export const deploy = cliCommand("deploy", HELP, (argv, io) => deployCommand(argv, io, io.env));
 
 /**
  * The command's work: its exit code, or a UsageError for arguments it refuses. `env` is where the
  * credential and account are read (see DeployOptions).
  */
-export async function deployCommand(argv: string[], output: CommandOutput, env: Environment): Promise<number> {
+async function deployCommand(argv: string[], output: CommandOutput, env: Environment): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {

@@ -8,11 +8,12 @@
  */
 import path from "node:path";
 import type { Bundle } from "../../../src/node/deploy/check-bundle";
-import { type CommandOutput, reportDeploy } from "../../../src/node/deploy/command";
+import { reportDeploy } from "../../../src/node/deploy/command";
 import { readDeployment } from "../../../src/node/deploy/deployments";
 import { checkedBundle } from "../../../src/node/deploy/dry-run";
 import { deployBundle } from "../../../src/node/deploy/run-deploy";
 import type { ScriptRun } from "../../e2e/support/scripts";
+import { capturedIo } from "../cli-in-process";
 import type { FakeCloudflare } from "./fake-cloudflare";
 import { REPO_CONFIG, tempDir } from "./fixtures";
 
@@ -26,20 +27,6 @@ export const environmentOf = (account: FakeCloudflare, env: Record<string, strin
   XDG_CONFIG_HOME: home,
   ...env,
 });
-
-/** A command's output collected as a process's would be: each line on stdout or stderr. */
-export function capturedOutput(): { run: ScriptRun; output: CommandOutput } {
-  const run: ScriptRun = { code: null, stdout: "", stderr: "" };
-  const output = {
-    out: (text: string) => {
-      run.stdout += `${text}\n`;
-    },
-    err: (text: string) => {
-      run.stderr += `${text}\n`;
-    },
-  };
-  return { run, output };
-}
 
 let shared: Promise<Bundle> | undefined;
 
@@ -77,15 +64,15 @@ export async function deployInProcess(options: InProcessDeploy): Promise<ScriptR
   const url = options.url ?? (await account.account.workers.edge.urlOf(deployment.config.name));
   const bundle = await sharedBundle();
   account.calls.length = 0;
-  const { run, output } = capturedOutput();
+  const { run, io } = capturedIo();
   const result = await deployBundle(deployment, bundle, {
     configPath,
     deployDir: options.deployDir,
     url,
     rotate: options.rotate,
     env: environmentOf(account, options.environment),
-    log: output.out,
+    log: io.out,
   });
-  run.code = reportDeploy(deployment, result, output);
+  run.code = reportDeploy(deployment, result, io);
   return run;
 }
