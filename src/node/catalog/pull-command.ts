@@ -11,6 +11,7 @@ import {
   type SyncResult,
 } from "../../../packages/client/src/node.js";
 import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
+import { CONSOLE_OUTPUT, type CliOutput } from "../cli/cli-output";
 import { startProgress, type Progress } from "../cli/progress";
 
 const HELP = `Usage: npm run catalog:pull -- --base-url <url> (--out <file> | --sync <dir>) [--key <key>] [--durable]
@@ -41,78 +42,80 @@ const EXIT_REQUEST_FAILED = 3;
 
 /** `npm run catalog:pull` (scripts/catalog-pull.ts): parses the arguments, does the work, exits with its code. */
 export function runCatalogPull(): void {
-  runCli("catalog:pull", HELP, async (argv) => {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        "base-url": { type: "string" },
-        out: { type: "string" },
-        sync: { type: "string" },
-        key: { type: "string" },
-        durable: { type: "boolean", default: false },
-      },
-    });
-    const out = values.out;
-    const syncDir = values.sync;
-    if (!values["base-url"] || (out === undefined) === (syncDir === undefined))
-      throw new UsageError("--base-url <url> and one of --out <file> or --sync <dir> are required");
-    let baseUrl: URL;
-    try {
-      baseUrl = new URL(values["base-url"]);
-    } catch {
-      throw new UsageError(`--base-url "${values["base-url"]}" is not a URL (e.g. http://localhost:8787)`);
-    }
-    const client = createCatalogClient({
-      baseUrl,
-      apiKey: values.key ?? process.env.CATALOG_API_KEY,
-      onRetry: (event) =>
-        process.stderr.write(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})\n`),
-    });
+  runCli("catalog:pull", HELP, (argv) => catalogPull(argv));
+}
 
-    let bar: Progress | undefined;
-    try {
-      if (syncDir !== undefined) {
-        const result = await client.sync(syncDir, {
-          durable: values.durable,
-          onProgress: (progress) => {
-            if (progress.mode !== "full" || !progress.partsDone) return;
-            bar ??= startProgress("download parts", "parts", progress.partsTotal);
-            bar.update(progress.partsDone);
-          },
-        });
-        bar?.stop();
-        console.log(syncSummary(result));
-        return EXIT.ok;
-      }
-      if (out === undefined) throw new UsageError("--out <file> is required");
-      const { manifest, partsReused } = await client.download(out, {
+/** The command without its door: usage errors are thrown (runCli prints them with the help, exit 2). */
+export async function catalogPull(argv: string[], io: CliOutput = CONSOLE_OUTPUT): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      "base-url": { type: "string" },
+      out: { type: "string" },
+      sync: { type: "string" },
+      key: { type: "string" },
+      durable: { type: "boolean", default: false },
+    },
+  });
+  const out = values.out;
+  const syncDir = values.sync;
+  if (!values["base-url"] || (out === undefined) === (syncDir === undefined))
+    throw new UsageError("--base-url <url> and one of --out <file> or --sync <dir> are required");
+  let baseUrl: URL;
+  try {
+    baseUrl = new URL(values["base-url"]);
+  } catch {
+    throw new UsageError(`--base-url "${values["base-url"]}" is not a URL (e.g. http://localhost:8787)`);
+  }
+  const client = createCatalogClient({
+    baseUrl,
+    apiKey: values.key ?? process.env.CATALOG_API_KEY,
+    onRetry: (event) => io.error(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})`),
+  });
+
+  let bar: Progress | undefined;
+  try {
+    if (syncDir !== undefined) {
+      const result = await client.sync(syncDir, {
         durable: values.durable,
         onProgress: (progress) => {
-          if (!progress.partsDone) return;
+          if (progress.mode !== "full" || !progress.partsDone) return;
           bar ??= startProgress("download parts", "parts", progress.partsTotal);
           bar.update(progress.partsDone);
         },
       });
       bar?.stop();
-      const reused = partsReused ? `; ${partsReused} already on disk, not downloaded again` : "";
-      console.log(
-        `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}${reused}) to ${out}: ` +
-          "every part, the document sha256, artifact_sha256 and release_id verified",
-      );
+      io.log(syncSummary(result));
       return EXIT.ok;
-    } catch (error) {
-      bar?.stop();
-      if (error instanceof CatalogVerificationError) {
-        console.error(`catalog:pull: verification failed, nothing written: ${error.message}`);
-        return EXIT.failed;
-      }
-      if (error instanceof CatalogApiError) {
-        console.error(`catalog:pull: ${error.message}`);
-        return EXIT_REQUEST_FAILED;
-      }
-      throw error;
     }
-  });
+    if (out === undefined) throw new UsageError("--out <file> is required");
+    const { manifest, partsReused } = await client.download(out, {
+      durable: values.durable,
+      onProgress: (progress) => {
+        if (!progress.partsDone) return;
+        bar ??= startProgress("download parts", "parts", progress.partsTotal);
+        bar.update(progress.partsDone);
+      },
+    });
+    bar?.stop();
+    const reused = partsReused ? `; ${partsReused} already on disk, not downloaded again` : "";
+    io.log(
+      `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}${reused}) to ${out}: ` +
+        "every part, the document sha256, artifact_sha256 and release_id verified",
+    );
+    return EXIT.ok;
+  } catch (error) {
+    bar?.stop();
+    if (error instanceof CatalogVerificationError) {
+      io.error(`catalog:pull: verification failed, nothing written: ${error.message}`);
+      return EXIT.failed;
+    }
+    if (error instanceof CatalogApiError) {
+      io.error(`catalog:pull: ${error.message}`);
+      return EXIT_REQUEST_FAILED;
+    }
+    throw error;
+  }
 }
 
 function syncSummary(result: SyncResult): string {

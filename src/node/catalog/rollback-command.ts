@@ -7,6 +7,7 @@ import { expectDefined } from "../../common/expect";
 import { PublishError, publishProgress, readCurrent, rollbackRelease } from "./publish";
 import { RollbackRefused } from "./release-pointer";
 import { EXIT, runCli, UsageError } from "../cli/cli-run";
+import { CONSOLE_OUTPUT, type CliOutput } from "../cli/cli-output";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
 import { openDeploymentStorage } from "../local/deployment-storage";
 import { direction, keptReleases, releaseTable, type KeptRelease } from "./release-list";
@@ -46,48 +47,51 @@ function movedMessage(
 
 /** `npm run catalog:rollback` (scripts/catalog-rollback.ts): parses the arguments, does the work, exits with its code. */
 export function runCatalogRollback(): void {
-  runCli("catalog:rollback", HELP, async (argv) => {
-    const { values } = parseArgs({
-      args: argv,
-      options: { ...DEPLOYMENT_OPTIONS, "release-id": { type: "string" }, list: { type: "boolean", default: false } },
-    });
-    const deployment = deploymentOptionsOf(values);
-    const given = values["release-id"];
-    if (!values.list && !given)
-      throw new UsageError("--release-id <id> is required (or --list to see the kept releases)");
-    const match = given === undefined ? null : RELEASE_ID.exec(given);
-    if (given !== undefined && !match)
-      throw new UsageError(
-        `--release-id "${given}" is not a release id: expected sha256: followed by 64 lowercase hex digits`,
-      );
+  runCli("catalog:rollback", HELP, (argv) => catalogRollback(argv));
+}
 
-    const opened = await openDeploymentStorage(deployment);
-    const progress = publishProgress();
-    try {
-      const pointer = await readCurrent(opened.storage.kv);
-      const kept = pointer ? await keptReleases(opened.storage.kv, pointer) : [];
-      if (values.list) {
-        console.log(pointer ? releaseTable(kept) : `nothing is published on ${opened.where}`);
-        return EXIT.ok;
-      }
-      const releaseId = `sha256:${expectDefined(match?.[2], "the hex digits of --release-id, checked above")}`;
-      const result = await rollbackRelease(opened.storage, releaseId, { onProgress: progress.report });
-      progress.stop();
-      console.log(
-        result.pointer_flipped
-          ? movedMessage(opened.where, kept, result)
-          : `${result.release_id} is already current on ${opened.where}: nothing changed`,
-      );
-      return EXIT.ok;
-    } catch (error) {
-      if (error instanceof RollbackRefused || error instanceof PublishError) {
-        console.error(`catalog:rollback: refused on ${opened.where}: ${error.message}`);
-        return EXIT.failed;
-      }
-      throw error;
-    } finally {
-      progress.stop();
-      await opened.dispose();
-    }
+/** The command without its door: usage errors are thrown (runCli prints them with the help, exit 2). */
+export async function catalogRollback(argv: string[], io: CliOutput = CONSOLE_OUTPUT): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...DEPLOYMENT_OPTIONS, "release-id": { type: "string" }, list: { type: "boolean", default: false } },
   });
+  const deployment = deploymentOptionsOf(values, io.error);
+  const given = values["release-id"];
+  if (!values.list && !given)
+    throw new UsageError("--release-id <id> is required (or --list to see the kept releases)");
+  const match = given === undefined ? null : RELEASE_ID.exec(given);
+  if (given !== undefined && !match)
+    throw new UsageError(
+      `--release-id "${given}" is not a release id: expected sha256: followed by 64 lowercase hex digits`,
+    );
+
+  const opened = await openDeploymentStorage(deployment);
+  const progress = publishProgress();
+  try {
+    const pointer = await readCurrent(opened.storage.kv);
+    const kept = pointer ? await keptReleases(opened.storage.kv, pointer) : [];
+    if (values.list) {
+      io.log(pointer ? releaseTable(kept) : `nothing is published on ${opened.where}`);
+      return EXIT.ok;
+    }
+    const releaseId = `sha256:${expectDefined(match?.[2], "the hex digits of --release-id, checked above")}`;
+    const result = await rollbackRelease(opened.storage, releaseId, { onProgress: progress.report });
+    progress.stop();
+    io.log(
+      result.pointer_flipped
+        ? movedMessage(opened.where, kept, result)
+        : `${result.release_id} is already current on ${opened.where}: nothing changed`,
+    );
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof RollbackRefused || error instanceof PublishError) {
+      io.error(`catalog:rollback: refused on ${opened.where}: ${error.message}`);
+      return EXIT.failed;
+    }
+    throw error;
+  } finally {
+    progress.stop();
+    await opened.dispose();
+  }
 }
