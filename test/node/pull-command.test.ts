@@ -94,6 +94,11 @@ describe("catalog:pull usage", () => {
       "one of --out <file> or --sync <dir> are required",
     ],
     [["--base-url", "http://", "--out", "a"], '--base-url "http://" is not a URL (e.g. http://localhost:8787)'],
+    [["--base-url", "localhost:8787", "--out", "a"], '--base-url "localhost:8787" is not an http:// or https:// URL'],
+    [
+      ["--base-url", "ftp://localhost:8787", "--out", "a"],
+      '--base-url "ftp://localhost:8787" is not an http:// or https://',
+    ],
   ])("%j is a usage error, before any request", async (args, message) => {
     const run = catalogPull(args, { log: () => {}, error: () => {} });
     await expect(run).rejects.toBeInstanceOf(UsageError);

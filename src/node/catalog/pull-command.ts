@@ -67,6 +67,11 @@ export async function catalogPull(argv: string[], io: CliOutput = CONSOLE_OUTPUT
   } catch {
     throw new UsageError(`--base-url "${values["base-url"]}" is not a URL (e.g. http://localhost:8787)`);
   }
+  // "localhost:8787" parses as a URL of scheme "localhost:": fetch would fail on it, or retry it for seconds.
+  if (baseUrl.protocol !== "http:" && baseUrl.protocol !== "https:")
+    throw new UsageError(
+      `--base-url "${values["base-url"]}" is not an http:// or https:// URL (e.g. http://localhost:8787)`,
+    );
   const client = createCatalogClient({
     baseUrl,
     apiKey: values.key ?? process.env.CATALOG_API_KEY,
