@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { catalogBuild } from "../../src/node/catalog/build/command";
+import { runInProcess } from "./cli-in-process";
 import { inputDirs } from "./build-inputs";
 import { allPassProfile, constrainedProfile, PROFILES_DIR } from "./profile-fixtures";
 
@@ -19,15 +20,7 @@ const X = path.join(root, "x");
 const MISSING = path.join(root, "missing-dir");
 
 /** catalogBuild with `args`: its exit code and what it printed on stdout and stderr. */
-async function build(...args: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const code = await catalogBuild(args, {
-    log: (text) => stdout.push(`${text}\n`),
-    error: (text) => stderr.push(`${text}\n`),
-  });
-  return { code, stdout: stdout.join(""), stderr: stderr.join("") };
-}
+const build = (...args: string[]) => runInProcess(catalogBuild, args);
 
 const inputDir = inputDirs(root);
 

@@ -1,19 +1,18 @@
 /**
- * catalog:publish and catalog:rollback in process, through their mains (catalogPublish,
- * catalogRollback: what the doors run, without runCli), over real local state: a temp
- * --persist-to read back through wrangler's platform proxy. The doors themselves (exit codes, the
- * help on a usage error, Ctrl-C) are run as child processes in publish-cli.test.ts.
+ * catalog:publish and catalog:rollback in process (the `run` of their cliCommand: what the doors
+ * run, with this process's streams swapped for strings), over real local state: a temp
+ * --persist-to read back through wrangler's platform proxy. The doors themselves (a publish and
+ * its no-op, --help, Ctrl-C, a malformed id) are run as child processes in publish-cli.test.ts.
  */
 import { mkdirSync, cpSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
 import { expectDefined } from "../../src/common/expect";
-import { UsageError } from "../../src/node/cli/cli-run";
-import type { CliOutput } from "../../src/node/cli/cli-output";
 import { catalogPublish } from "../../src/node/catalog/publish-command";
 import { catalogRollback } from "../../src/node/catalog/rollback-command";
 import { openDeploymentStorage } from "../../src/node/local/deployment-storage";
+import { runInProcess } from "./cli-in-process";
 import { currentOf, publishedStates, type PublishedStates } from "./published-states";
 
 let states: PublishedStates;
@@ -22,23 +21,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => states?.remove());
 
-/** What a command printed: stdout and stderr, each call a line. */
-function collected() {
-  const lines = { stdout: [] as string[], stderr: [] as string[] };
-  const io: CliOutput = { log: (text) => lines.stdout.push(text), error: (text) => lines.stderr.push(text) };
-  return { io, stdout: () => lines.stdout.join("\n"), stderr: () => lines.stderr.join("\n") };
-}
-
-async function publish(release: string, ...args: string[]) {
-  const output = collected();
-  const code = await catalogPublish(["--release", release, ...args], output.io);
-  return { code, stdout: output.stdout(), stderr: output.stderr() };
-}
-async function rollback(...args: string[]) {
-  const output = collected();
-  const code = await catalogRollback(args, output.io);
-  return { code, stdout: output.stdout(), stderr: output.stderr() };
-}
+const publish = (release: string, ...args: string[]) =>
+  runInProcess(catalogPublish.run, ["--release", release, ...args]);
+const rollback = (...args: string[]) => runInProcess(catalogRollback.run, args);
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const publishedA = () => states.publishedA;
@@ -84,7 +69,7 @@ describe("with npm start running (its record names its state)", BLOCK, () => {
     const list = await rollback("--list", "--persist-to", states.stateDir("gone-list"));
     expect(list.code).toBe(0);
     expect(list.stderr).toBe("");
-    expect(list.stdout).toBe(`nothing is published on local production (${states.stateDir("gone-list")}/v3)`);
+    expect(list.stdout).toBe(`nothing is published on local production (${states.stateDir("gone-list")}/v3)\n`);
   });
 });
 
@@ -96,7 +81,9 @@ describe.concurrent("catalog:publish", BLOCK, () => {
     const part = path.join(b.releaseDir, "parts", "5");
     renameSync(part, `${part}.away`);
     try {
-      await expect(publish(b.releaseDir, "--persist-to", state)).rejects.toThrow("cannot read part 5");
+      const failed = await publish(b.releaseDir, "--persist-to", state);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(/^catalog:publish: .*cannot read part 5/m);
     } finally {
       renameSync(`${part}.away`, part);
     }
@@ -118,7 +105,7 @@ describe.concurrent("catalog:publish", BLOCK, () => {
     expect(finished.code, finished.stderr).toBe(0);
     expect(finished.stdout).toMatch(
       new RegExp(
-        `^published ${b.manifest.release_id} to .*: ${b.manifest.parts.length} parts, ${b.manifest.parts.length - 5} uploaded .*now current \\(was ${a.manifest.release_id}\\)$`,
+        `^published ${b.manifest.release_id} to .*: ${b.manifest.parts.length} parts, ${b.manifest.parts.length - 5} uploaded .*now current \\(was ${a.manifest.release_id}\\)\n$`,
       ),
     );
   });
@@ -133,14 +120,16 @@ describe.concurrent("catalog:publish", BLOCK, () => {
   });
 
   it.each([
-    [["--release", "x", "--remote", "--persist-to", "y"], "cannot be combined with --remote"],
+    [[], "--release <dir> is required"],
     [["--release", "."], "holds no manifest.json"],
-  ])("refuses %j before opening any state", async (args, message) => {
-    await expect(catalogPublish(args, collected().io)).rejects.toThrow(message);
-  });
-
-  it("refuses a missing --release as a usage error", async () => {
-    await expect(catalogPublish([], collected().io)).rejects.toBeInstanceOf(UsageError);
+    [["--release", "x", "--remote", "--persist-to", "y"], "cannot be combined with --remote"],
+    [["--bogus"], "Unknown option '--bogus'"],
+  ])("usage error %j → exit 2 with the help, before opening any state", async (args, message) => {
+    const run = await runInProcess(catalogPublish.run, args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).toContain("Usage: npm run catalog:publish");
+    expect(run.stdout).toBe("");
   });
 
   it("--remote stops before any network call until `npm run deploy` has recorded the namespace ids, saying so", async () => {
@@ -148,11 +137,12 @@ describe.concurrent("catalog:publish", BLOCK, () => {
     const config = path.join(states.stateDir("never-deployed"), "wrangler.toml");
     mkdirSync(path.dirname(config), { recursive: true });
     cpSync("wrangler.toml", config);
-    const run = publish(states.a.releaseDir, "--remote", "--config", config, "--env", "sandbox");
-    await expect(run).rejects.toThrow(
+    const run = await publish(states.a.releaseDir, "--remote", "--config", config, "--env", "sandbox");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
       "no Cloudflare namespace id for CATALOG_KV, OAUTH_KV, AUTH_KV of sandbox: run `npm run deploy -- --env sandbox` first",
     );
-    await expect(run).rejects.toThrow(path.join(path.dirname(config), ".wrangler", "deploy", "sandbox.wrangler.json"));
+    expect(run.stderr).toContain(path.join(path.dirname(config), ".wrangler", "deploy", "sandbox.wrangler.json"));
   });
 });
 
@@ -190,7 +180,7 @@ describe.concurrent("catalog:rollback", BLOCK, () => {
     expect(back.code, back.stderr).toBe(0);
     expect(back.stdout).toMatch(
       new RegExp(
-        `^rolled back ${escapeRegExp(where)} to the older release ${a.manifest.release_id} \\(published \\S+; was ${b.manifest.release_id}, published \\S+, which stays kept\\)$`,
+        `^rolled back ${escapeRegExp(where)} to the older release ${a.manifest.release_id} \\(published \\S+; was ${b.manifest.release_id}, published \\S+, which stays kept\\)\n$`,
       ),
     );
     expect(await currentOf(state)).toEqual({ release_id: a.manifest.release_id, previous: [b.manifest.release_id] });
@@ -205,7 +195,7 @@ describe.concurrent("catalog:rollback", BLOCK, () => {
     const again = await rollback("--release-id", b.manifest.release_id, "--persist-to", state);
     expect(again).toEqual({
       code: 0,
-      stdout: `${b.manifest.release_id} is already current on ${where}: nothing changed`,
+      stdout: `${b.manifest.release_id} is already current on ${where}: nothing changed\n`,
       stderr: "",
     });
     expect((await currentOf(state))?.release_id).toBe(b.manifest.release_id);
@@ -220,8 +210,8 @@ describe.concurrent("catalog:rollback", BLOCK, () => {
   });
 
   it("a usage error: neither --release-id nor --list", async () => {
-    await expect(rollback("--persist-to", states.stateDir("no-id"))).rejects.toThrow(
-      "--release-id <id> is required (or --list to see the kept releases)",
-    );
+    const run = await rollback("--persist-to", states.stateDir("no-id"));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--release-id <id> is required (or --list to see the kept releases)");
   });
 });

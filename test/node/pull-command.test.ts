@@ -1,5 +1,5 @@
 /**
- * catalog:pull in process, through its main (catalogPull: what the door runs, without runCli),
+ * catalog:pull in process (the `run` of its cliCommand: what the door runs, with strings for streams),
  * against the stand-in server of pull-fixture-server.ts (a real build served the way the worker
  * serves it, but for the one fault a test asks for): what it writes, what it refuses, what it says,
  * and its exit codes. The door itself (the help on a usage error, the progress on stderr) is run as
@@ -11,8 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCatalog, type BuildResult } from "../../src/node/catalog/build/build";
 import { catalogPull } from "../../src/node/catalog/pull-command";
-import type { CliOutput } from "../../src/node/cli/cli-output";
-import { UsageError } from "../../src/node/cli/cli-run";
+import { runInProcess } from "./cli-in-process";
 import { fixtureServer, type Fault } from "./pull-fixture-server";
 import { PROFILES_DIR } from "./profile-fixtures";
 
@@ -28,12 +27,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Runs catalog:pull with `args` against a server with `fault`; what it returned, printed and was asked. */
 async function pullFrom(fault: Fault, args: (url: string) => string[]) {
   const server = await fixtureServer(built.releaseDir, fault);
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const io: CliOutput = { log: (text) => stdout.push(text), error: (text) => stderr.push(text) };
   try {
-    const code = await catalogPull(args(server.url), io);
-    return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n"), requests: server.requests };
+    return { ...(await runInProcess(catalogPull.run, args(server.url))), requests: server.requests };
   } finally {
     await server.close();
   }
@@ -53,7 +48,7 @@ describe("catalog:pull --out", () => {
     const { release_id, profile_count, bytes, parts } = built.manifest;
     expect(first.stdout).toBe(
       `pulled ${release_id} (${profile_count} profiles, ${bytes} bytes in ${parts.length} parts) to ${first.out}: ` +
-        "every part, the document sha256, artifact_sha256 and release_id verified",
+        "every part, the document sha256, artifact_sha256 and release_id verified\n",
     );
     expect(readFileSync(first.out).equals(documentBytes())).toBe(true);
     const again = await pullTo("none");
@@ -99,9 +94,10 @@ describe("catalog:pull usage", () => {
       ["--base-url", "ftp://localhost:8787", "--out", "a"],
       '--base-url "ftp://localhost:8787" is not an http:// or https://',
     ],
-  ])("%j is a usage error, before any request", async (args, message) => {
-    const run = catalogPull(args, { log: () => {}, error: () => {} });
-    await expect(run).rejects.toBeInstanceOf(UsageError);
-    await expect(run).rejects.toThrow(message);
+  ])("%j → exit 2 with the help, before any request", async (args, message) => {
+    const run = await runInProcess(catalogPull.run, args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).toContain("Usage: npm run catalog:pull");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `npm start` in process, through its main (start: what the door runs, without runCli or signals):
+ * `npm start` in process, through `start` (what its door runs, with strings for streams and no signals):
  * the whole local setup over a temporary --persist-to and free ports, with the real wrangler dev,
  * local D1 migrations and platform proxy. The door and every command its screen prints are run in
  * test/e2e/start.test.ts; here, what the engine decides: which deployments and ports, what it
@@ -11,8 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectDefined } from "../../src/common/expect";
-import type { CliOutput } from "../../src/node/cli/cli-output";
-import { UsageError } from "../../src/node/cli/cli-run";
+import { type CliIo, UsageError } from "../../src/node/cli/cli-run";
 import { freePort } from "../../src/node/local/wrangler-dev";
 import { start } from "../../src/node/start/command";
 import { currentOf } from "./published-states";
@@ -39,7 +38,12 @@ const close = (server: Server) => new Promise((resolve) => server.close(resolve)
 function collected() {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const io: CliOutput = { log: (text) => stdout.push(text), error: (text) => stderr.push(text) };
+  const io: CliIo = {
+    out: (text) => stdout.push(text),
+    err: (text) => stderr.push(text),
+    stdin: () => "",
+    env: process.env,
+  };
   async function until(pattern: RegExp, running: Promise<number>, timeoutMs = 240_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let ended = false;
@@ -59,7 +63,7 @@ describe("refused before doing anything", () => {
     [["--sandbox-port", "http"], "--sandbox-port must be a port number"],
     [["--oauth-port", "65536"], "--oauth-port must be a port number"],
   ])("%j is a usage error", async (args, message) => {
-    const run = start([...args, "--persist-to", path.join(dir, "never")], { io: collected().io });
+    const run = start([...args, "--persist-to", path.join(dir, "never")], collected().io);
     await expect(run).rejects.toBeInstanceOf(UsageError);
     await expect(run).rejects.toThrow(message);
     expect(existsSync(path.join(dir, "never"))).toBe(false);
@@ -72,9 +76,7 @@ describe("refused before doing anything", () => {
       const free = await freePort();
       const run = start(
         ["--port", String(free), "--sandbox-port", String(taken.port), "--persist-to", path.join(dir, "never")],
-        {
-          io: output.io,
-        },
+        output.io,
       );
       await expect(run).rejects.toThrow(
         `port ${taken.port} is in use (another npm start?): stop that server, or choose another port with --sandbox-port <n>`,
@@ -96,7 +98,8 @@ describe("--no-sandbox, with the OAuth demo's port taken", () => {
     let stopAll: (() => void) | undefined;
     const running = start(
       ["--no-sandbox", "--port", String(port), "--oauth-port", String(oauth.port), "--persist-to", persistTo],
-      { io: output.io, onStop: (stop) => (stopAll = stop) },
+      output.io,
+      { onStop: (stop) => (stopAll = stop) },
     );
     try {
       await output.until(/^\nRequest log:$/, running);

@@ -4,8 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { publishProgress, publishRelease, type PublishProgress } from "./publish";
-import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
-import { CONSOLE_OUTPUT, type CliOutput } from "../cli/cli-output";
+import { type CliIo, cliCommand, count, EXIT, UsageError } from "../cli/cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
 import { openDeploymentStorage } from "../local/deployment-storage";
 import { onInterrupt } from "../cli/interrupt";
@@ -24,17 +23,14 @@ ${DEPLOYMENT_HELP}
 
 Exit codes: 0 published (or already current), 1 publish failed (current unchanged), 2 usage error.`;
 
-/** `npm run catalog:publish` (scripts/catalog-publish.ts): parses the arguments, does the work, exits with its code. */
-export function runCatalogPublish(): void {
-  runCli("catalog:publish", HELP, (argv) => catalogPublish(argv));
-}
+/** `npm run catalog:publish` (scripts/catalog-publish.ts): its door, and its run in process. */
+export const catalogPublish = cliCommand("catalog:publish", HELP, publishMain);
 
-/** The command without its door: usage errors are thrown (runCli prints them with the help, exit 2). */
-export async function catalogPublish(argv: string[], io: CliOutput = CONSOLE_OUTPUT): Promise<number> {
+async function publishMain(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { ...DEPLOYMENT_OPTIONS, release: { type: "string" } } });
   if (!values.release)
     throw new UsageError("--release <dir> is required (a directory written by npm run catalog:build)");
-  const deployment = deploymentOptionsOf(values, io.error);
+  const deployment = deploymentOptionsOf(values, io.err);
   const source = openReleaseDir(values.release);
 
   const progress = publishProgress();
@@ -53,7 +49,7 @@ export async function catalogPublish(argv: string[], io: CliOutput = CONSOLE_OUT
         `${count(result.parts, "part")}, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes); ` +
         `index: ${count(result.index_segments, "segment")}, ${result.index_segments_uploaded} uploaded; ` +
         `query rows: ${result.query_rows_loaded} loaded`;
-      io.log(
+      io.out(
         result.pointer_flipped
           ? `published ${result.release_id} to ${opened.where}: ${transfer}; now current${result.previous_release_id ? ` (was ${result.previous_release_id})` : ""}`
           : `${result.release_id} is already current on ${opened.where}: nothing changed (${count(result.parts, "part")} verified)`,

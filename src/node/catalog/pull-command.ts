@@ -10,8 +10,7 @@ import {
   createCatalogClient,
   type SyncResult,
 } from "../../../packages/client/src/node.js";
-import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
-import { CONSOLE_OUTPUT, type CliOutput } from "../cli/cli-output";
+import { type CliIo, cliCommand, count, EXIT, UsageError } from "../cli/cli-run";
 import { startProgress, type Progress } from "../cli/progress";
 
 const HELP = `Usage: npm run catalog:pull -- --base-url <url> (--out <file> | --sync <dir>) [--key <key>] [--durable]
@@ -40,13 +39,10 @@ Exit codes: 0 written and verified; 1 verification failed (nothing written); 2 u
 
 const EXIT_REQUEST_FAILED = 3;
 
-/** `npm run catalog:pull` (scripts/catalog-pull.ts): parses the arguments, does the work, exits with its code. */
-export function runCatalogPull(): void {
-  runCli("catalog:pull", HELP, (argv) => catalogPull(argv));
-}
+/** `npm run catalog:pull` (scripts/catalog-pull.ts): its door, and its run in process. */
+export const catalogPull = cliCommand("catalog:pull", HELP, pullMain);
 
-/** The command without its door: usage errors are thrown (runCli prints them with the help, exit 2). */
-export async function catalogPull(argv: string[], io: CliOutput = CONSOLE_OUTPUT): Promise<number> {
+async function pullMain(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -74,8 +70,8 @@ export async function catalogPull(argv: string[], io: CliOutput = CONSOLE_OUTPUT
     );
   const client = createCatalogClient({
     baseUrl,
-    apiKey: values.key ?? process.env.CATALOG_API_KEY,
-    onRetry: (event) => io.error(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})`),
+    apiKey: values.key ?? io.env.CATALOG_API_KEY,
+    onRetry: (event) => io.err(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})`),
   });
 
   let bar: Progress | undefined;
@@ -90,7 +86,7 @@ export async function catalogPull(argv: string[], io: CliOutput = CONSOLE_OUTPUT
         },
       });
       bar?.stop();
-      io.log(syncSummary(result));
+      io.out(syncSummary(result));
       return EXIT.ok;
     }
     if (out === undefined) throw new UsageError("--out <file> is required");
@@ -104,7 +100,7 @@ export async function catalogPull(argv: string[], io: CliOutput = CONSOLE_OUTPUT
     });
     bar?.stop();
     const reused = partsReused ? `; ${partsReused} already on disk, not downloaded again` : "";
-    io.log(
+    io.out(
       `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}${reused}) to ${out}: ` +
         "every part, the document sha256, artifact_sha256 and release_id verified",
     );
@@ -112,11 +108,11 @@ export async function catalogPull(argv: string[], io: CliOutput = CONSOLE_OUTPUT
   } catch (error) {
     bar?.stop();
     if (error instanceof CatalogVerificationError) {
-      io.error(`catalog:pull: verification failed, nothing written: ${error.message}`);
+      io.err(`catalog:pull: verification failed, nothing written: ${error.message}`);
       return EXIT.failed;
     }
     if (error instanceof CatalogApiError) {
-      io.error(`catalog:pull: ${error.message}`);
+      io.err(`catalog:pull: ${error.message}`);
       return EXIT_REQUEST_FAILED;
     }
     throw error;

@@ -6,8 +6,7 @@ import { parseArgs } from "node:util";
 import { expectDefined } from "../../common/expect";
 import { PublishError, publishProgress, readCurrent, rollbackRelease } from "./publish";
 import { RollbackRefused } from "./release-pointer";
-import { EXIT, runCli, UsageError } from "../cli/cli-run";
-import { CONSOLE_OUTPUT, type CliOutput } from "../cli/cli-output";
+import { type CliIo, cliCommand, EXIT, UsageError } from "../cli/cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
 import { openDeploymentStorage } from "../local/deployment-storage";
 import { direction, keptReleases, releaseTable, type KeptRelease } from "./release-list";
@@ -45,18 +44,15 @@ function movedMessage(
   );
 }
 
-/** `npm run catalog:rollback` (scripts/catalog-rollback.ts): parses the arguments, does the work, exits with its code. */
-export function runCatalogRollback(): void {
-  runCli("catalog:rollback", HELP, (argv) => catalogRollback(argv));
-}
+/** `npm run catalog:rollback` (scripts/catalog-rollback.ts): its door, and its run in process. */
+export const catalogRollback = cliCommand("catalog:rollback", HELP, rollbackMain);
 
-/** The command without its door: usage errors are thrown (runCli prints them with the help, exit 2). */
-export async function catalogRollback(argv: string[], io: CliOutput = CONSOLE_OUTPUT): Promise<number> {
+async function rollbackMain(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: { ...DEPLOYMENT_OPTIONS, "release-id": { type: "string" }, list: { type: "boolean", default: false } },
   });
-  const deployment = deploymentOptionsOf(values, io.error);
+  const deployment = deploymentOptionsOf(values, io.err);
   const given = values["release-id"];
   if (!values.list && !given)
     throw new UsageError("--release-id <id> is required (or --list to see the kept releases)");
@@ -72,13 +68,13 @@ export async function catalogRollback(argv: string[], io: CliOutput = CONSOLE_OU
     const pointer = await readCurrent(opened.storage.kv);
     const kept = pointer ? await keptReleases(opened.storage.kv, pointer) : [];
     if (values.list) {
-      io.log(pointer ? releaseTable(kept) : `nothing is published on ${opened.where}`);
+      io.out(pointer ? releaseTable(kept) : `nothing is published on ${opened.where}`);
       return EXIT.ok;
     }
     const releaseId = `sha256:${expectDefined(match?.[2], "the hex digits of --release-id, checked above")}`;
     const result = await rollbackRelease(opened.storage, releaseId, { onProgress: progress.report });
     progress.stop();
-    io.log(
+    io.out(
       result.pointer_flipped
         ? movedMessage(opened.where, kept, result)
         : `${result.release_id} is already current on ${opened.where}: nothing changed`,
@@ -86,7 +82,7 @@ export async function catalogRollback(argv: string[], io: CliOutput = CONSOLE_OU
     return EXIT.ok;
   } catch (error) {
     if (error instanceof RollbackRefused || error instanceof PublishError) {
-      io.error(`catalog:rollback: refused on ${opened.where}: ${error.message}`);
+      io.err(`catalog:rollback: refused on ${opened.where}: ${error.message}`);
       return EXIT.failed;
     }
     throw error;

@@ -12,8 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { expectDefined } from "../../common/expect";
 import { buildCatalog } from "../catalog/build/build";
-import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
-import { CONSOLE_OUTPUT, type CliOutput } from "../cli/cli-output";
+import { type CliIo, cliCommand, count, EXIT, UsageError } from "../cli/cli-run";
 import { applyLocalMigrations } from "../local/d1-migrations";
 import { DEFAULT_PERSIST_TO, openDeploymentStorage } from "../local/deployment-storage";
 import { seedDemoAccounts } from "../operator/demo";
@@ -54,20 +53,17 @@ const DEPLOYMENTS = [
   { name: "sandbox", environment: "sandbox" },
 ] as const;
 
-/** `npm run start` (scripts/start.ts): parses the arguments, does the work, exits with its code. */
-export function runStart(): void {
-  runCli("start", HELP, (argv) =>
-    start(argv, {
-      onStop: (stopAll) => {
-        process.once("SIGINT", stopAll);
-        process.once("SIGTERM", stopAll);
-      },
-    }),
-  );
-}
+/** `npm start` (scripts/start.ts): its door; stopped by Ctrl-C or SIGTERM. */
+export const npmStart = cliCommand("start", HELP, (argv, io) =>
+  start(argv, io, {
+    onStop: (stopAll) => {
+      process.once("SIGINT", stopAll);
+      process.once("SIGTERM", stopAll);
+    },
+  }),
+);
 
 export interface StartOptions {
-  io?: CliOutput;
   /**
    * Called as the servers start with the function that stops them (and the OAuth demo), after
    * which start returns 0. The door calls it on Ctrl-C or SIGTERM; before this step, those signals
@@ -77,10 +73,10 @@ export interface StartOptions {
 }
 
 /**
- * The command without its door: usage errors are thrown (runCli prints them with the help, exit 2);
+ * The command, in process: usage errors are thrown (the door prints them with the help, exit 2);
  * returns when the servers stop: 0 when asked to, 1 when one stopped on its own.
  */
-export async function start(argv: string[], { io = CONSOLE_OUTPUT, onStop }: StartOptions = {}): Promise<number> {
+export async function start(argv: string[], io: CliIo, { onStop }: StartOptions = {}): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -111,7 +107,7 @@ export async function start(argv: string[], { io = CONSOLE_OUTPUT, onStop }: Sta
   // immutable once published, so a demo-only size would collide with a later catalog:publish.
   const built = await buildCatalog({ input: SAMPLE_PROFILES, outDir: "dist" });
   const { manifest } = built;
-  io.log(
+  io.out(
     `built ${manifest.release_id}: ${count(manifest.profile_count, "profile")}, ${count(manifest.parts.length, "part")} (${path.relative(".", built.releaseDir)})`,
   );
 
@@ -119,12 +115,12 @@ export async function start(argv: string[], { io = CONSOLE_OUTPUT, onStop }: Sta
   let demoClientId = "";
   const releases: Welcome["releases"] = [];
   for (const deployment of deployments) {
-    io.log(`${deployment.name}: ${await applyLocalMigrations({ environment: deployment.environment, persistTo })}`);
+    io.out(`${deployment.name}: ${await applyLocalMigrations({ environment: deployment.environment, persistTo })}`);
     const opened = await openDeploymentStorage({ environment: deployment.environment, persistTo });
     try {
       const served = await releaseToServe(opened.storage, built, { publishSample: values["publish-sample"] });
       releases.push({ ...served, deployment: deployment.name });
-      io.log(
+      io.out(
         `${deployment.name}: ${served.publishedNow ? "published" : "keeps"} ${served.release_id}${served.sample ? " (the sample)" : ""}`,
       );
       if (deployment.name === "production") demoClientId = await seedDemoClient(opened.env, demoRedirectUri(oauthPort));
@@ -132,7 +128,7 @@ export async function start(argv: string[], { io = CONSOLE_OUTPUT, onStop }: Sta
       await opened.dispose();
     }
   }
-  io.log(`local state in ${persistTo}`);
+  io.out(`local state in ${persistTo}`);
 
   // 3. Serve, both with the local secrets (.wrangler/operator.env: OPERATOR_SECRET, which `npm run operator`
   // also uses, and OAUTH_TOKEN_KEY).
@@ -150,7 +146,7 @@ export async function start(argv: string[], { io = CONSOLE_OUTPUT, onStop }: Sta
   onStop?.(() => void stopAll());
   try {
     for (const deployment of deployments) {
-      io.log(`starting ${deployment.name} (wrangler dev on port ${ports[deployment.name]})…`);
+      io.out(`starting ${deployment.name} (wrangler dev on port ${ports[deployment.name]})…`);
       const prefix = `[${deployment.name}] `;
       const server = await startWranglerDev({
         port: ports[deployment.name],
@@ -189,7 +185,7 @@ export async function start(argv: string[], { io = CONSOLE_OUTPUT, onStop }: Sta
       port: oauthPort,
       accountId: demo.customer.id,
       keysCliFlags: keysCliFlags(reached),
-      log: (text) => io.log(text),
+      log: (text) => io.out(text),
     });
     welcome.oauth = {
       authorizeUrl: oauthDemo.authorizeUrl,
@@ -199,15 +195,15 @@ export async function start(argv: string[], { io = CONSOLE_OUTPUT, onStop }: Sta
   } catch (error) {
     welcome.oauthProblem = `${error instanceof Error ? error.message : String(error)} (the API is up; try --oauth-port <another port>)`;
   }
-  io.log(welcomeText(welcome));
-  io.log("\nRequest log:");
+  io.out(welcomeText(welcome));
+  io.out("\nRequest log:");
   showRequestLog = true;
 
   const ended = await Promise.race(
     servers.map(({ name, server }) => server.exited.then((exit) => ({ exit, server, name }))),
   );
   if (stopping) return EXIT.ok;
-  io.error(
+  io.err(
     `\n${ended.name} stopped on its own (exit ${ended.exit}); its last output:\n${ended.server.log().slice(-2000)}`,
   );
   await stopAll();

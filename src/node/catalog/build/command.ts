@@ -16,8 +16,7 @@ import { BuildFailed, buildCatalog, type BuildProgress, type BuildResult } from 
 import { readNamespace } from "./config";
 import { formatReport } from "./report";
 import { buildFailureMessage } from "./build-failure";
-import { EXIT, UsageError } from "../../cli/cli-run";
-import { CONSOLE_OUTPUT, type CliOutput } from "../../cli/cli-output";
+import { type CliIo, EXIT, PROCESS_IO, UsageError } from "../../cli/cli-run";
 import { stepProgress, type Step } from "../../cli/progress";
 import { onInterrupt } from "../../cli/interrupt";
 
@@ -149,21 +148,21 @@ export async function runCatalogBuild(): Promise<void> {
   if (code !== EXIT.ok) process.exit(code);
 }
 
-/** The command without its door: its exit code, its result on `io.log`, its report on `io.error`. */
-export async function catalogBuild(argv: string[], io: CliOutput = CONSOLE_OUTPUT): Promise<number> {
+/** The command without its door: its exit code, its result on `io.out`, its report on `io.err`. */
+export async function catalogBuild(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
   try {
     return await build(argv, io);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.error(`catalog:build: ${error.message}\nRun with --help for usage.`);
+    io.err(`catalog:build: ${error.message}\nRun with --help for usage.`);
     return EXIT.usage;
   }
 }
 
-async function build(argv: string[], io: CliOutput): Promise<number> {
+async function build(argv: string[], io: CliIo): Promise<number> {
   const args = parse(argv);
   if (args.help) {
-    io.log(HELP);
+    io.out(HELP);
     return EXIT.ok;
   }
   if (!args.in) throw new UsageError("--in is required");
@@ -194,7 +193,7 @@ async function build(argv: string[], io: CliOutput): Promise<number> {
     progress.stop();
     const ended = performance.now();
     const measured = args.stats ? stats((ended - started) / 1000, clock.seconds(ended)) : undefined;
-    io.log(
+    io.out(
       args.json
         ? JSON.stringify({
             ok: true,
@@ -211,12 +210,12 @@ async function build(argv: string[], io: CliOutput): Promise<number> {
     progress.stop();
     if (error instanceof UsageError) throw error;
     if (error instanceof BuildFailed) {
-      io.error(formatReport(error.problems));
-      if (args.json) io.log(JSON.stringify({ ok: false, count: error.problems.length, violations: error.problems }));
+      io.err(formatReport(error.problems));
+      if (args.json) io.out(JSON.stringify({ ok: false, count: error.problems.length, violations: error.problems }));
       return EXIT.failed;
     }
-    io.error(`catalog:build: ${buildFailureMessage(error, { outDir: path.resolve(outDir), inputBytes })}`);
-    if (process.env.CATALOG_DEBUG) io.error(`${(error as Error).stack}`);
+    io.err(`catalog:build: ${buildFailureMessage(error, { outDir: path.resolve(outDir), inputBytes })}`);
+    if (io.env.CATALOG_DEBUG) io.err(`${(error as Error).stack}`);
     return EXIT_BUILD_FAILED;
   }
 }

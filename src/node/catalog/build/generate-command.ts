@@ -8,8 +8,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { generateProfiles } from "./generator";
-import { EXIT, UsageError } from "../../cli/cli-run";
-import { CONSOLE_OUTPUT, type CliOutput } from "../../cli/cli-output";
+import { type CliIo, EXIT, PROCESS_IO, UsageError } from "../../cli/cli-run";
 
 const HELP = `Usage: npm run catalog:generate -- --count N --out file.ndjson [--seed S]
 
@@ -49,23 +48,23 @@ export function runGenerate(): void {
   if (code !== EXIT.ok) process.exit(code);
 }
 
-/** The command without its door: its exit code, its summary on `io.log`, a usage error on `io.error`. */
-export function generate(argv: string[], io: CliOutput = CONSOLE_OUTPUT): number {
+/** The command without its door: its exit code, its summary on `io.out`, a usage error on `io.err`. */
+export function generate(argv: string[], io: CliIo = PROCESS_IO): number {
   try {
     writeProfiles(argv, io);
     return EXIT.ok;
   } catch (error) {
     const parse = String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
     if (!(error instanceof UsageError) && !parse) throw error;
-    io.error(`catalog:generate: ${(error as Error).message}\nRun with --help for usage.`);
+    io.err(`catalog:generate: ${(error as Error).message}\nRun with --help for usage.`);
     return EXIT.usage;
   }
 }
 
-function writeProfiles(argv: string[], io: CliOutput): void {
+function writeProfiles(argv: string[], io: CliIo): void {
   const values = parseGenerateArgs(argv);
   if (values.help) {
-    io.log(HELP);
+    io.out(HELP);
     return;
   }
   const count = wholeNumber("count", values.count);
@@ -90,5 +89,5 @@ function writeProfiles(argv: string[], io: CliOutput): void {
   flush();
   closeSync(fd);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  io.log(`Generated ${count} profiles (${bytes} bytes, seed ${seed}) into ${values.out} in ${seconds} s`);
+  io.out(`Generated ${count} profiles (${bytes} bytes, seed ${seed}) into ${values.out} in ${seconds} s`);
 }
