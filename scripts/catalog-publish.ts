@@ -1,4 +1,4 @@
 /** `npm run catalog:publish`: the command-line door; usage, work and exit codes live in src/node/catalog/publish-command.ts. */
-import { runCatalogPublish } from "../src/node/catalog/publish-command";
+import { catalogPublish } from "../src/node/catalog/publish-command";
 
-runCatalogPublish();
+catalogPublish.door();

@@ -1,4 +1,4 @@
 /** `npm run catalog:pull`: the command-line door; usage, work and exit codes live in src/node/catalog/pull-command.ts. */
-import { runCatalogPull } from "../src/node/catalog/pull-command";
+import { catalogPull } from "../src/node/catalog/pull-command";
 
-runCatalogPull();
+catalogPull.door();

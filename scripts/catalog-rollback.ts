@@ -1,4 +1,4 @@
 /** `npm run catalog:rollback`: the command-line door; usage, work and exit codes live in src/node/catalog/rollback-command.ts. */
-import { runCatalogRollback } from "../src/node/catalog/rollback-command";
+import { catalogRollback } from "../src/node/catalog/rollback-command";
 
-runCatalogRollback();
+catalogRollback.door();

@@ -13,7 +13,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { packageCommand } from "../../bench/measure";
 import { buildFailureMessage } from "../../src/node/catalog/build/build-failure";
 import { generateProfiles } from "../../src/node/catalog/build/generator";
-import { allPassProfile, constrainedProfile, PROFILES_DIR } from "./profile-fixtures";
+import { inputDirs } from "./build-inputs";
+import { allPassProfile, PROFILES_DIR } from "./profile-fixtures";
 import { expectDefined } from "../../src/common/expect";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -41,18 +42,7 @@ function build(...args: string[]) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** A directory holding the given files; values are written as pretty JSON, strings as they are. */
-function inputDir(files: Record<string, unknown>): string {
-  const dir = path.join(root, `in-${n++}`);
-  mkdirSync(dir);
-  for (const [name, content] of Object.entries(files)) {
-    writeFileSync(
-      path.join(dir, name),
-      typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`,
-    );
-  }
-  return dir;
-}
+const inputDir = inputDirs(root);
 
 /** Builds bad input; asserts exit 1, no stack trace, nothing under --out or beside it. */
 function rejected(input: string) {
@@ -104,193 +94,24 @@ describe("success", () => {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ESC, the start of a terminal code.
     expect(result.stderr).not.toMatch(/\u001b\[|\d{6,}/); // no terminal codes, no raw byte counts
   });
-
-  it("--json prints the manifest and the release directory", () => {
-    const result = build(
-      "--in",
-      PROFILES_DIR,
-      "--out",
-      path.join(root, "dist-json"),
-      "--json",
-      "--part-bytes",
-      "50000",
-    );
-    expect(result.code).toBe(0);
-    const json = JSON.parse(result.stdout);
-    expect(json).toMatchObject({ ok: true, unchanged: false, manifest: { profile_count: 26, part_bytes: 50000 } });
-    expect(json.release_dir).toBe(path.join(root, "dist-json", json.manifest.release_id.slice(7)));
-  });
-
-  it("--help explains every flag and exits 0", () => {
-    const result = build("--help");
-    expect(result.code).toBe(0);
-    for (const flag of ["--in", "--out", "--part-bytes", "--namespace", "--json", "--stats"])
-      expect(result.stdout).toContain(flag);
-  });
 });
 
-describe("usage errors exit 2", () => {
-  it.each([
-    [["--out", "x"], "--in is required"],
-    [["--in", PROFILES_DIR], "--out is required"],
-    [["--in", PROFILES_DIR, "--out", "x", "--part-bytes", "0"], '--part-bytes must be a whole number ≥ 1, got "0"'],
-    [["--in", PROFILES_DIR, "--out", "x", "--colour", "red"], "Unknown option '--colour'"],
-    [["--in", "missing-dir", "--out", "x"], "--in missing-dir: no such file or directory"],
-    [["--in", PROFILES_DIR, "--out", "x", "--namespace", "Bad NS"], "namespace must be lowercase letters"],
-    [
-      ["--in", PROFILES_DIR, "--out", `${PROFILES_DIR}/northwind-payments-api--checkout.json`],
-      "exists and is not a directory",
-    ],
-  ])("%j", (args, message) => {
-    const result = build(...args);
+describe("usage errors exit 2 (every usage error: build-command.test.ts)", () => {
+  it("--in is required", () => {
+    const result = build("--out", "x");
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain("--in is required");
     expect(existsSync(path.join(root, "x"))).toBe(false);
   });
 });
 
-describe("bad input exits 1 with a precise report and writes nothing", () => {
+describe("bad input exits 1 with a precise report and writes nothing (every report: build-command.test.ts)", () => {
   it("malformed JSON: file, line and column", () => {
     const dir = inputDir({ "good.json": allPassProfile(), "bad.json": '{\n  "a": 1,\n  "b": }\n' });
     const report = rejected(dir);
     expect(report).toContain(`${path.join(dir, "bad.json")}:3:8`);
     expect(report).toContain("expected a value (no trailing comma before ']', nothing may be empty) [json-syntax]");
     expect(report).toContain("found:    a syntax error at line 3, column 8");
-  });
-
-  it("malformed ndjson line: the file's line number", () => {
-    const file = path.join(root, `in-${n++}.ndjson`);
-    writeFileSync(file, `${JSON.stringify(allPassProfile())}\n\n{"agent_readiness_profile_id": "arp_x",}\n`);
-    expect(rejected(file)).toContain(
-      `${file}:3:40\n  expected a property name in double quotes (no trailing comma before '}') [json-syntax]`,
-    );
-  });
-
-  it("a streamed .json array: each broken element at its own line and column, and a broken structure", () => {
-    const file = path.join(root, `array-${n++}.json`);
-    const good = JSON.stringify(allPassProfile());
-    writeFileSync(file, `[\n  ${good},\n  {"agent_readiness_profile_id": tru},\n  42,\n]\n`);
-    const report = rejected(file);
-    expect(report).toContain(
-      `${file} [1]:3:34\n  unexpected character (not a JSON value; strings need double quotes) [json-syntax]`,
-    );
-    expect(report).toContain(`${file} [2]:4\n  a profile must be a JSON object [input]`);
-    expect(report).toContain(`${file}:5:1\n  expected a value (no trailing comma before ']') [json-syntax]`);
-    expect(report).toContain("3 violations in 1 file");
-  });
-
-  it("wrong types and unknown fields: profile id, path, rule, expected and found", () => {
-    const profile = constrainedProfile();
-    profile.coverage.covered_signals = "14";
-    profile.scope.funnel.owner = "ops";
-    const report = rejected(inputDir({ "p.json": profile }));
-    expect(report).toContain(`(${profile.agent_readiness_profile_id})`);
-    expect(report).toContain(
-      '  coverage.covered_signals: must be a number [schema]\n      expected: number\n      found:    string "14"',
-    );
-    expect(report).toContain('  scope.funnel.owner: unknown field "owner" [schema]');
-    expect(report).toContain("2 violations in 1 file; nothing was written.");
-  });
-
-  it("duplicate ids and duplicate (product, funnel) pairs, in every file involved", () => {
-    const a = constrainedProfile();
-    const b = structuredClone(a);
-    b.scope.funnel = { key: "payouts", name: "Payouts" };
-    const c = structuredClone(a);
-    c.agent_readiness_profile_id = "arp_0000000000000000000000000z";
-    const report = rejected(inputDir({ "a.json": a, "b.json": b, "c.json": c }));
-    expect(report.match(/\[unique-profile-id\]/g)).toHaveLength(2);
-    expect(report).toContain("agent_readiness_profile_id: 2 profiles share this id; also in");
-    expect(report).toMatch(
-      /scope: product "zurich-ledger-api" with funnel "reconciliation" is already profiled by arp_\w+ \(.+\.json\) \[unique-scope\]/,
-    );
-    expect(report).toContain("3 violations in 2 files");
-  });
-
-  it("a different policy in one profile", () => {
-    const odd = allPassProfile();
-    odd.policy_version = "readiness-policy/2027.01";
-    const report = rejected(
-      inputDir({ "a.json": constrainedProfile(), "b.json": odd, "c.json": structuredClone(constrainedProfile()) }),
-    );
-    expect(report).toContain(
-      "policy_version: every profile of a catalog is graded under one policy [policy-consistency]",
-    );
-    expect(report).toContain('found:    "readiness-policy/2027.01"');
-  });
-
-  it("every violation of every file is reported, with the total", () => {
-    const one = constrainedProfile();
-    one.grade = "E";
-    one.stages[1].public_state = "ready";
-    const two = allPassProfile();
-    two.state_label = "Limited";
-    const report = rejected(inputDir({ "one.json": one, "two.json": two, "three.json": "[1," }));
-    expect(report).toContain("[schema]");
-    expect(report).toContain("[spec-rule-2]");
-    expect(report).toContain("[state-label]");
-    expect(report).toContain("[json-syntax]");
-    expect(report).toMatch(/(\d+) violations in 3 files; nothing was written\.$/m);
-  });
-
-  it("empty input: an empty directory, a 0-byte file, an empty array, a blank ndjson", () => {
-    expect(rejected(inputDir({}))).toContain("the directory holds no .json files [input]");
-    const zero = path.join(root, `zero-${n++}.json`);
-    writeFileSync(zero, "");
-    expect(rejected(zero)).toContain("the file is empty (0 bytes) [input]");
-    expect(rejected(inputDir({ "empty.json": "[]" }))).toContain("the input holds no profiles [input]");
-    const blank = path.join(root, `blank-${n++}.ndjson`);
-    writeFileSync(blank, "\n  \n");
-    expect(rejected(blank)).toContain("the input holds no profiles [input]");
-  });
-
-  it("a directory with non-JSON files and a 0-byte .json file", () => {
-    const dir = inputDir({ "ok.json": allPassProfile(), "README.md": "# notes\n", "empty.json": "" });
-    const report = rejected(dir);
-    expect(report).toContain(
-      `${path.join(dir, "README.md")}\n  not a .json file: an input directory holds only .json files of profiles (move it out or rename it) [input]`,
-    );
-    expect(report).toContain(`${path.join(dir, "empty.json")}\n  the file is empty (0 bytes) [input]`);
-  });
-
-  it("not a profile: a number, an array element that is a string, invalid UTF-8", () => {
-    expect(rejected(inputDir({ "n.json": "42" }))).toContain("a profile must be a JSON object [input]");
-    expect(rejected(inputDir({ "a.json": '["x"]' }))).toMatch(
-      /a\.json \[0\]\n {2}a profile must be a JSON object \[input\]/,
-    );
-    const latin1 = inputDir({});
-    writeFileSync(path.join(latin1, "l.json"), Buffer.from([0x7b, 0x22, 0xfc, 0x22, 0x7d]));
-    expect(rejected(latin1)).toContain("not valid UTF-8 (RFC 8259 §8.1) [input]");
-  });
-
-  it("--json on failure prints the violations as data", () => {
-    const profile = constrainedProfile();
-    profile.stages[4].outcome = "pass";
-    const out = path.join(root, `out-${n++}`);
-    const result = build("--in", inputDir({ "p.json": profile }), "--out", out, "--json");
-    expect(result.code).toBe(1);
-    const json = JSON.parse(result.stdout);
-    expect(json.ok).toBe(false);
-    expect(json.count).toBe(json.violations.length);
-    expect(json.violations).toContainEqual(
-      expect.objectContaining({
-        file: expect.stringMatching(/p\.json$/),
-        profile_id: profile.agent_readiness_profile_id,
-        rule: "spec-rule-2",
-        path: "stages[4].public_state",
-        expected: '"ready"',
-        found: '"limited"',
-      }),
-    );
-  });
-
-  it("an existing --out directory is left exactly as it was", () => {
-    const out = path.join(root, `out-${n++}`);
-    mkdirSync(out);
-    writeFileSync(path.join(out, "keep.txt"), "kept");
-    const result = build("--in", inputDir({ "bad.json": "{" }), "--out", out);
-    expect(result.code).toBe(1);
-    expect(readdirSync(out)).toEqual(["keep.txt"]);
   });
 });
 

@@ -1,8 +1,10 @@
 /**
- * catalog:pull refuses anything that does not match what the manifest promises, writes nothing
- * then, and reports the exact mismatch; it never retries an authentication failure.
+ * catalog:pull as a user runs it (the door: exit codes, the help on a usage error, progress and
+ * retries on stderr). What it refuses (anything that does not match what the manifest promises,
+ * writing nothing then, with the exact mismatch; an authentication failure, never retried) is
+ * tested in process, through its main, in pull-command.test.ts.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -44,38 +46,6 @@ describe("catalog:pull verification", () => {
       readFileSync(path.join(built.releaseDir, "parts", String(part.index))),
     );
     expect(readFileSync(run.out).equals(Buffer.concat(parts))).toBe(true);
-  });
-
-  it("a second pull to the same --out downloads no part and says so", async () => {
-    const first = await pullFrom("none");
-    expect(first.code, first.stderr).toBe(0);
-    const again = await pullFrom("none");
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.requests).toEqual(["/v1/releases/current"]);
-    expect(again.stdout).toContain(
-      `in ${built.manifest.parts.length} parts; ${built.manifest.parts.length} already on disk, not downloaded again)`,
-    );
-  });
-
-  it.each<[Fault, string]>([
-    ["flipped-byte", "part 2 does not match: computed sha256:"],
-    ["wrong-content-digest", "Content-Digest is"],
-    ["wrong-link", "part 0: Link rel=next is"],
-    ["forged-artifact", "release_id does not match"],
-  ])("%s → exit 1, the precise mismatch, nothing written", async (fault, message) => {
-    const run = await pullFrom(fault);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("verification failed, nothing written");
-    expect(run.stderr).toContain(message);
-    expect(existsSync(run.out)).toBe(false);
-    expect(readdirSync(dir).filter((name) => name.startsWith(`${fault}.json.partial-`))).toEqual([]);
-  });
-
-  it("401 → exit 3 after one request, with the server's code and detail", async () => {
-    const run = await pullFrom("unauthorized");
-    expect(run.code).toBe(3);
-    expect(run.stderr).toContain("401 invalid_api_key: The API key is not valid.");
-    expect(run.requests).toHaveLength(1);
   });
 
   it("usage errors → exit 2 with the help", async () => {

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { publishProgress, publishRelease, type PublishProgress } from "./publish";
-import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
+import { type CliIo, cliCommand, count, EXIT, UsageError } from "../cli/cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
 import { openDeploymentStorage } from "../local/deployment-storage";
 import { onInterrupt } from "../cli/interrupt";
@@ -23,43 +23,43 @@ ${DEPLOYMENT_HELP}
 
 Exit codes: 0 published (or already current), 1 publish failed (current unchanged), 2 usage error.`;
 
-/** `npm run catalog:publish` (scripts/catalog-publish.ts): parses the arguments, does the work, exits with its code. */
-export function runCatalogPublish(): void {
-  runCli("catalog:publish", HELP, async (argv) => {
-    const { values } = parseArgs({ args: argv, options: { ...DEPLOYMENT_OPTIONS, release: { type: "string" } } });
-    if (!values.release)
-      throw new UsageError("--release <dir> is required (a directory written by npm run catalog:build)");
-    const deployment = deploymentOptionsOf(values);
-    const source = openReleaseDir(values.release);
+/** `npm run catalog:publish` (scripts/catalog-publish.ts): its door, and its run in process. */
+export const catalogPublish = cliCommand("catalog:publish", HELP, publishMain);
 
-    const progress = publishProgress();
-    const tracker = publishTracker(String((source.manifest as { release_id?: unknown }).release_id ?? values.release));
-    const stopListening = onInterrupt("catalog:publish", tracker.describe, progress.stop);
-    const onProgress = (event: PublishProgress) => {
-      tracker.observe(event);
-      progress.report(event);
-    };
+async function publishMain(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { ...DEPLOYMENT_OPTIONS, release: { type: "string" } } });
+  if (!values.release)
+    throw new UsageError("--release <dir> is required (a directory written by npm run catalog:build)");
+  const deployment = deploymentOptionsOf(values, io.err);
+  const source = openReleaseDir(values.release);
+
+  const progress = publishProgress();
+  const tracker = publishTracker(String((source.manifest as { release_id?: unknown }).release_id ?? values.release));
+  const stopListening = onInterrupt("catalog:publish", tracker.describe, progress.stop);
+  const onProgress = (event: PublishProgress) => {
+    tracker.observe(event);
+    progress.report(event);
+  };
+  try {
+    const opened = await openDeploymentStorage(deployment);
     try {
-      const opened = await openDeploymentStorage(deployment);
-      try {
-        const result = await publishRelease(opened.storage, source, { onProgress });
-        progress.stop();
-        const transfer =
-          `${count(result.parts, "part")}, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes); ` +
-          `index: ${count(result.index_segments, "segment")}, ${result.index_segments_uploaded} uploaded; ` +
-          `query rows: ${result.query_rows_loaded} loaded`;
-        console.log(
-          result.pointer_flipped
-            ? `published ${result.release_id} to ${opened.where}: ${transfer}; now current${result.previous_release_id ? ` (was ${result.previous_release_id})` : ""}`
-            : `${result.release_id} is already current on ${opened.where}: nothing changed (${count(result.parts, "part")} verified)`,
-        );
-        return EXIT.ok;
-      } finally {
-        progress.stop();
-        await opened.dispose();
-      }
+      const result = await publishRelease(opened.storage, source, { onProgress });
+      progress.stop();
+      const transfer =
+        `${count(result.parts, "part")}, ${result.parts_uploaded} uploaded (${result.bytes_uploaded} bytes); ` +
+        `index: ${count(result.index_segments, "segment")}, ${result.index_segments_uploaded} uploaded; ` +
+        `query rows: ${result.query_rows_loaded} loaded`;
+      io.out(
+        result.pointer_flipped
+          ? `published ${result.release_id} to ${opened.where}: ${transfer}; now current${result.previous_release_id ? ` (was ${result.previous_release_id})` : ""}`
+          : `${result.release_id} is already current on ${opened.where}: nothing changed (${count(result.parts, "part")} verified)`,
+      );
+      return EXIT.ok;
     } finally {
-      stopListening();
+      progress.stop();
+      await opened.dispose();
     }
-  });
+  } finally {
+    stopListening();
+  }
 }

@@ -10,7 +10,7 @@ import {
   createCatalogClient,
   type SyncResult,
 } from "../../../packages/client/src/node.js";
-import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
+import { type CliIo, cliCommand, count, EXIT, UsageError } from "../cli/cli-run";
 import { startProgress, type Progress } from "../cli/progress";
 
 const HELP = `Usage: npm run catalog:pull -- --base-url <url> (--out <file> | --sync <dir>) [--key <key>] [--durable]
@@ -39,80 +39,84 @@ Exit codes: 0 written and verified; 1 verification failed (nothing written); 2 u
 
 const EXIT_REQUEST_FAILED = 3;
 
-/** `npm run catalog:pull` (scripts/catalog-pull.ts): parses the arguments, does the work, exits with its code. */
-export function runCatalogPull(): void {
-  runCli("catalog:pull", HELP, async (argv) => {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        "base-url": { type: "string" },
-        out: { type: "string" },
-        sync: { type: "string" },
-        key: { type: "string" },
-        durable: { type: "boolean", default: false },
-      },
-    });
-    const out = values.out;
-    const syncDir = values.sync;
-    if (!values["base-url"] || (out === undefined) === (syncDir === undefined))
-      throw new UsageError("--base-url <url> and one of --out <file> or --sync <dir> are required");
-    let baseUrl: URL;
-    try {
-      baseUrl = new URL(values["base-url"]);
-    } catch {
-      throw new UsageError(`--base-url "${values["base-url"]}" is not a URL (e.g. http://localhost:8787)`);
-    }
-    const client = createCatalogClient({
-      baseUrl,
-      apiKey: values.key ?? process.env.CATALOG_API_KEY,
-      onRetry: (event) =>
-        process.stderr.write(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})\n`),
-    });
+/** `npm run catalog:pull` (scripts/catalog-pull.ts): its door, and its run in process. */
+export const catalogPull = cliCommand("catalog:pull", HELP, pullMain);
 
-    let bar: Progress | undefined;
-    try {
-      if (syncDir !== undefined) {
-        const result = await client.sync(syncDir, {
-          durable: values.durable,
-          onProgress: (progress) => {
-            if (progress.mode !== "full" || !progress.partsDone) return;
-            bar ??= startProgress("download parts", "parts", progress.partsTotal);
-            bar.update(progress.partsDone);
-          },
-        });
-        bar?.stop();
-        console.log(syncSummary(result));
-        return EXIT.ok;
-      }
-      if (out === undefined) throw new UsageError("--out <file> is required");
-      const { manifest, partsReused } = await client.download(out, {
+async function pullMain(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      "base-url": { type: "string" },
+      out: { type: "string" },
+      sync: { type: "string" },
+      key: { type: "string" },
+      durable: { type: "boolean", default: false },
+    },
+  });
+  const out = values.out;
+  const syncDir = values.sync;
+  if (!values["base-url"] || (out === undefined) === (syncDir === undefined))
+    throw new UsageError("--base-url <url> and one of --out <file> or --sync <dir> are required");
+  let baseUrl: URL;
+  try {
+    baseUrl = new URL(values["base-url"]);
+  } catch {
+    throw new UsageError(`--base-url "${values["base-url"]}" is not a URL (e.g. http://localhost:8787)`);
+  }
+  // "localhost:8787" parses as a URL of scheme "localhost:": fetch would fail on it, or retry it for seconds.
+  if (baseUrl.protocol !== "http:" && baseUrl.protocol !== "https:")
+    throw new UsageError(
+      `--base-url "${values["base-url"]}" is not an http:// or https:// URL (e.g. http://localhost:8787)`,
+    );
+  const client = createCatalogClient({
+    baseUrl,
+    apiKey: values.key ?? io.env.CATALOG_API_KEY,
+    onRetry: (event) => io.err(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})`),
+  });
+
+  let bar: Progress | undefined;
+  try {
+    if (syncDir !== undefined) {
+      const result = await client.sync(syncDir, {
         durable: values.durable,
         onProgress: (progress) => {
-          if (!progress.partsDone) return;
+          if (progress.mode !== "full" || !progress.partsDone) return;
           bar ??= startProgress("download parts", "parts", progress.partsTotal);
           bar.update(progress.partsDone);
         },
       });
       bar?.stop();
-      const reused = partsReused ? `; ${partsReused} already on disk, not downloaded again` : "";
-      console.log(
-        `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}${reused}) to ${out}: ` +
-          "every part, the document sha256, artifact_sha256 and release_id verified",
-      );
+      io.out(syncSummary(result));
       return EXIT.ok;
-    } catch (error) {
-      bar?.stop();
-      if (error instanceof CatalogVerificationError) {
-        console.error(`catalog:pull: verification failed, nothing written: ${error.message}`);
-        return EXIT.failed;
-      }
-      if (error instanceof CatalogApiError) {
-        console.error(`catalog:pull: ${error.message}`);
-        return EXIT_REQUEST_FAILED;
-      }
-      throw error;
     }
-  });
+    if (out === undefined) throw new UsageError("--out <file> is required");
+    const { manifest, partsReused } = await client.download(out, {
+      durable: values.durable,
+      onProgress: (progress) => {
+        if (!progress.partsDone) return;
+        bar ??= startProgress("download parts", "parts", progress.partsTotal);
+        bar.update(progress.partsDone);
+      },
+    });
+    bar?.stop();
+    const reused = partsReused ? `; ${partsReused} already on disk, not downloaded again` : "";
+    io.out(
+      `pulled ${manifest.release_id} (${count(manifest.profile_count, "profile")}, ${manifest.bytes} bytes in ${count(manifest.parts.length, "part")}${reused}) to ${out}: ` +
+        "every part, the document sha256, artifact_sha256 and release_id verified",
+    );
+    return EXIT.ok;
+  } catch (error) {
+    bar?.stop();
+    if (error instanceof CatalogVerificationError) {
+      io.err(`catalog:pull: verification failed, nothing written: ${error.message}`);
+      return EXIT.failed;
+    }
+    if (error instanceof CatalogApiError) {
+      io.err(`catalog:pull: ${error.message}`);
+      return EXIT_REQUEST_FAILED;
+    }
+    throw error;
+  }
 }
 
 function syncSummary(result: SyncResult): string {

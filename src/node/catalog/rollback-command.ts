@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { expectDefined } from "../../common/expect";
 import { PublishError, publishProgress, readCurrent, rollbackRelease } from "./publish";
 import { RollbackRefused } from "./release-pointer";
-import { EXIT, runCli, UsageError } from "../cli/cli-run";
+import { type CliIo, cliCommand, EXIT, UsageError } from "../cli/cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
 import { openDeploymentStorage } from "../local/deployment-storage";
 import { direction, keptReleases, releaseTable, type KeptRelease } from "./release-list";
@@ -44,50 +44,50 @@ function movedMessage(
   );
 }
 
-/** `npm run catalog:rollback` (scripts/catalog-rollback.ts): parses the arguments, does the work, exits with its code. */
-export function runCatalogRollback(): void {
-  runCli("catalog:rollback", HELP, async (argv) => {
-    const { values } = parseArgs({
-      args: argv,
-      options: { ...DEPLOYMENT_OPTIONS, "release-id": { type: "string" }, list: { type: "boolean", default: false } },
-    });
-    const deployment = deploymentOptionsOf(values);
-    const given = values["release-id"];
-    if (!values.list && !given)
-      throw new UsageError("--release-id <id> is required (or --list to see the kept releases)");
-    const match = given === undefined ? null : RELEASE_ID.exec(given);
-    if (given !== undefined && !match)
-      throw new UsageError(
-        `--release-id "${given}" is not a release id: expected sha256: followed by 64 lowercase hex digits`,
-      );
+/** `npm run catalog:rollback` (scripts/catalog-rollback.ts): its door, and its run in process. */
+export const catalogRollback = cliCommand("catalog:rollback", HELP, rollbackMain);
 
-    const opened = await openDeploymentStorage(deployment);
-    const progress = publishProgress();
-    try {
-      const pointer = await readCurrent(opened.storage.kv);
-      const kept = pointer ? await keptReleases(opened.storage.kv, pointer) : [];
-      if (values.list) {
-        console.log(pointer ? releaseTable(kept) : `nothing is published on ${opened.where}`);
-        return EXIT.ok;
-      }
-      const releaseId = `sha256:${expectDefined(match?.[2], "the hex digits of --release-id, checked above")}`;
-      const result = await rollbackRelease(opened.storage, releaseId, { onProgress: progress.report });
-      progress.stop();
-      console.log(
-        result.pointer_flipped
-          ? movedMessage(opened.where, kept, result)
-          : `${result.release_id} is already current on ${opened.where}: nothing changed`,
-      );
-      return EXIT.ok;
-    } catch (error) {
-      if (error instanceof RollbackRefused || error instanceof PublishError) {
-        console.error(`catalog:rollback: refused on ${opened.where}: ${error.message}`);
-        return EXIT.failed;
-      }
-      throw error;
-    } finally {
-      progress.stop();
-      await opened.dispose();
-    }
+async function rollbackMain(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...DEPLOYMENT_OPTIONS, "release-id": { type: "string" }, list: { type: "boolean", default: false } },
   });
+  const deployment = deploymentOptionsOf(values, io.err);
+  const given = values["release-id"];
+  if (!values.list && !given)
+    throw new UsageError("--release-id <id> is required (or --list to see the kept releases)");
+  const match = given === undefined ? null : RELEASE_ID.exec(given);
+  if (given !== undefined && !match)
+    throw new UsageError(
+      `--release-id "${given}" is not a release id: expected sha256: followed by 64 lowercase hex digits`,
+    );
+
+  const opened = await openDeploymentStorage(deployment);
+  const progress = publishProgress();
+  try {
+    const pointer = await readCurrent(opened.storage.kv);
+    const kept = pointer ? await keptReleases(opened.storage.kv, pointer) : [];
+    if (values.list) {
+      io.out(pointer ? releaseTable(kept) : `nothing is published on ${opened.where}`);
+      return EXIT.ok;
+    }
+    const releaseId = `sha256:${expectDefined(match?.[2], "the hex digits of --release-id, checked above")}`;
+    const result = await rollbackRelease(opened.storage, releaseId, { onProgress: progress.report });
+    progress.stop();
+    io.out(
+      result.pointer_flipped
+        ? movedMessage(opened.where, kept, result)
+        : `${result.release_id} is already current on ${opened.where}: nothing changed`,
+    );
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof RollbackRefused || error instanceof PublishError) {
+      io.err(`catalog:rollback: refused on ${opened.where}: ${error.message}`);
+      return EXIT.failed;
+    }
+    throw error;
+  } finally {
+    progress.stop();
+    await opened.dispose();
+  }
 }

@@ -21,16 +21,13 @@ export const DEPLOYMENT_HELP = `  --env <name>         Wrangler environment, e.g
   --config <file>      Wrangler configuration. Default: wrangler.toml
   -h, --help           This help.`;
 
-export function deploymentOptionsOf(values: {
-  env?: string;
-  remote?: boolean;
-  "persist-to"?: string;
-  config?: string;
-}): DeploymentOptions {
+/** `note` says which local state was chosen when an `npm start` runs (stderr, by default). */
+export function deploymentOptionsOf(
+  values: { env?: string; remote?: boolean; "persist-to"?: string; config?: string },
+  note: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): DeploymentOptions {
   if (values.remote && values["persist-to"])
     throw new UsageError("--persist-to is for local state; it cannot be combined with --remote");
-  const persistTo = values.remote
-    ? undefined
-    : localStateDir(values["persist-to"], DEFAULT_PERSIST_TO, (line) => process.stderr.write(`${line}\n`));
+  const persistTo = values.remote ? undefined : localStateDir(values["persist-to"], DEFAULT_PERSIST_TO, note);
   return { environment: values.env, remote: values.remote, persistTo, configPath: values.config };
 }

@@ -12,7 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { expectDefined } from "../../common/expect";
 import { buildCatalog } from "../catalog/build/build";
-import { count, EXIT, runCli, UsageError } from "../cli/cli-run";
+import { type CliIo, cliCommand, count, EXIT, UsageError } from "../cli/cli-run";
 import { applyLocalMigrations } from "../local/d1-migrations";
 import { DEFAULT_PERSIST_TO, openDeploymentStorage } from "../local/deployment-storage";
 import { seedDemoAccounts } from "../operator/demo";
@@ -53,145 +53,161 @@ const DEPLOYMENTS = [
   { name: "sandbox", environment: "sandbox" },
 ] as const;
 
-/** `npm run start` (scripts/start.ts): parses the arguments, does the work, exits with its code. */
-export function runStart(): void {
-  runCli("start", HELP, async (argv) => {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: "string", default: "8787" },
-        "sandbox-port": { type: "string", default: "8788" },
-        "no-sandbox": { type: "boolean", default: false },
-        "oauth-port": { type: "string", default: String(DEMO_CALLBACK_PORT) },
-        "persist-to": { type: "string", default: DEFAULT_PERSIST_TO },
-        "publish-sample": { type: "boolean", default: false },
-      },
-    });
-    const deployments = values["no-sandbox"] ? DEPLOYMENTS.slice(0, 1) : DEPLOYMENTS;
-    const ports = {
-      production: portFrom("port", values.port),
-      sandbox: portFrom("sandbox-port", values["sandbox-port"]),
-    };
-    const oauthPort = portFrom("oauth-port", values["oauth-port"]);
-    const persistTo = values["persist-to"];
-    // The OAuth demo's port is not checked: without it the API still starts (and says why).
-    await ensurePortsFree(
-      deployments.map((deployment) => [
-        deployment.name === "production" ? "--port" : "--sandbox-port",
-        ports[deployment.name],
-      ]),
-    );
+/** `npm start` (scripts/start.ts): its door; stopped by Ctrl-C or SIGTERM. */
+export const npmStart = cliCommand("start", HELP, (argv, io) =>
+  start(argv, io, {
+    onStop: (stopAll) => {
+      process.once("SIGINT", stopAll);
+      process.once("SIGTERM", stopAll);
+    },
+  }),
+);
 
-    // 1. Build the sample catalog. The default part size, like catalog:build: a release's layout is
-    // immutable once published, so a demo-only size would collide with a later catalog:publish.
-    const built = await buildCatalog({ input: SAMPLE_PROFILES, outDir: "dist" });
-    const { manifest } = built;
-    console.log(
-      `built ${manifest.release_id}: ${count(manifest.profile_count, "profile")}, ${count(manifest.parts.length, "part")} (${path.relative(".", built.releaseDir)})`,
-    );
+export interface StartOptions {
+  /**
+   * Called as the servers start with the function that stops them (and the OAuth demo), after
+   * which start returns 0. The door calls it on Ctrl-C or SIGTERM; before this step, those signals
+   * end the process as usual.
+   */
+  onStop?: (stopAll: () => void) => void;
+}
 
-    // 2. Publish it where `wrangler dev` reads, unless another release is current; register the OAuth demo app.
-    let demoClientId = "";
-    const releases: Welcome["releases"] = [];
-    for (const deployment of deployments) {
-      console.log(
-        `${deployment.name}: ${await applyLocalMigrations({ environment: deployment.environment, persistTo })}`,
-      );
-      const opened = await openDeploymentStorage({ environment: deployment.environment, persistTo });
-      try {
-        const served = await releaseToServe(opened.storage, built, { publishSample: values["publish-sample"] });
-        releases.push({ ...served, deployment: deployment.name });
-        console.log(
-          `${deployment.name}: ${served.publishedNow ? "published" : "keeps"} ${served.release_id}${served.sample ? " (the sample)" : ""}`,
-        );
-        if (deployment.name === "production")
-          demoClientId = await seedDemoClient(opened.env, demoRedirectUri(oauthPort));
-      } finally {
-        await opened.dispose();
-      }
-    }
-    console.log(`local state in ${persistTo}`);
-
-    // 3. Serve, both with the local secrets (.wrangler/operator.env: OPERATOR_SECRET, which `npm run operator`
-    // also uses, and OAUTH_TOKEN_KEY).
-    const operator = localOperator();
-    const servers: { name: (typeof DEPLOYMENTS)[number]["name"]; server: DevServer }[] = [];
-    let oauthDemo: OAuthDemo | undefined;
-    let showRequestLog = false;
-    let stopping = false;
-    let forgetInstance = () => {};
-    const stopAll = () => {
-      stopping = true;
-      forgetInstance();
-      return Promise.all([...servers.map(({ server }) => server.stop()), oauthDemo?.stop()]);
-    };
-    process.once("SIGINT", () => void stopAll());
-    process.once("SIGTERM", () => void stopAll());
-    try {
-      for (const deployment of deployments) {
-        console.log(`starting ${deployment.name} (wrangler dev on port ${ports[deployment.name]})…`);
-        const prefix = `[${deployment.name}] `;
-        const server = await startWranglerDev({
-          port: ports[deployment.name],
-          persistTo,
-          environment: deployment.environment,
-          envFile: operator.envFile,
-          onOutput: (text) => showRequestLog && process.stdout.write(requestLogLines(text, prefix)),
-        });
-        servers.push({ name: deployment.name, server });
-      }
-    } catch (error) {
-      await stopAll();
-      throw error;
-    }
-
-    // The other CLIs (keys, clients, catalog:publish/rollback) now act on this state and these servers.
-    forgetInstance = recordRunningInstance({
-      persistTo,
-      ports: Object.fromEntries(servers.map(({ name, server }) => [name, Number(new URL(server.url).port)])),
-    });
-
-    // 4. The demo accounts, the OAuth demo app's callback, then the one screen to try it all.
-    const reached = servers.map(({ name, server }) => ({
-      deployment: name,
-      baseUrl: server.url.replace("127.0.0.1", "localhost"),
-    }));
-    const demo = await seedDemoAccounts(reached, operator.operatorSecret).catch(async (error: unknown) => {
-      await stopAll();
-      throw error;
-    });
-    const welcome: Welcome = { servers: reached, releases, demo, exampleProfile: sampleProfileKey(SAMPLE_PROFILES) };
-    try {
-      oauthDemo = await startOAuthDemo({
-        baseUrl: expectDefined(reached[0], "the production server, started first").baseUrl,
-        clientId: demoClientId,
-        port: oauthPort,
-        accountId: demo.customer.id,
-        keysCliFlags: keysCliFlags(reached),
-        log: (text) => console.log(text),
-      });
-      welcome.oauth = {
-        authorizeUrl: oauthDemo.authorizeUrl,
-        clientName: DEMO_CLIENT_NAME,
-        redirectUri: oauthDemo.redirectUri,
-      };
-    } catch (error) {
-      welcome.oauthProblem = `${error instanceof Error ? error.message : String(error)} (the API is up; try --oauth-port <another port>)`;
-    }
-    console.log(welcomeText(welcome));
-    console.log("\nRequest log:");
-    showRequestLog = true;
-
-    const ended = await Promise.race(
-      servers.map(({ name, server }) => server.exited.then((exit) => ({ exit, server, name }))),
-    );
-    if (stopping) return EXIT.ok;
-    console.error(
-      `\n${ended.name} stopped on its own (exit ${ended.exit}); its last output:\n${ended.server.log().slice(-2000)}`,
-    );
-    await stopAll();
-    return EXIT.failed;
+/**
+ * The command, in process: usage errors are thrown (the door prints them with the help, exit 2);
+ * returns when the servers stop: 0 when asked to, 1 when one stopped on its own.
+ */
+export async function start(argv: string[], io: CliIo, { onStop }: StartOptions = {}): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: "string", default: "8787" },
+      "sandbox-port": { type: "string", default: "8788" },
+      "no-sandbox": { type: "boolean", default: false },
+      "oauth-port": { type: "string", default: String(DEMO_CALLBACK_PORT) },
+      "persist-to": { type: "string", default: DEFAULT_PERSIST_TO },
+      "publish-sample": { type: "boolean", default: false },
+    },
   });
+  const deployments = values["no-sandbox"] ? DEPLOYMENTS.slice(0, 1) : DEPLOYMENTS;
+  const ports = {
+    production: portFrom("port", values.port),
+    sandbox: portFrom("sandbox-port", values["sandbox-port"]),
+  };
+  const oauthPort = portFrom("oauth-port", values["oauth-port"]);
+  const persistTo = values["persist-to"];
+  // The OAuth demo's port is not checked: without it the API still starts (and says why).
+  await ensurePortsFree(
+    deployments.map((deployment) => [
+      deployment.name === "production" ? "--port" : "--sandbox-port",
+      ports[deployment.name],
+    ]),
+  );
+
+  // 1. Build the sample catalog. The default part size, like catalog:build: a release's layout is
+  // immutable once published, so a demo-only size would collide with a later catalog:publish.
+  const built = await buildCatalog({ input: SAMPLE_PROFILES, outDir: "dist" });
+  const { manifest } = built;
+  io.out(
+    `built ${manifest.release_id}: ${count(manifest.profile_count, "profile")}, ${count(manifest.parts.length, "part")} (${path.relative(".", built.releaseDir)})`,
+  );
+
+  // 2. Publish it where `wrangler dev` reads, unless another release is current; register the OAuth demo app.
+  let demoClientId = "";
+  const releases: Welcome["releases"] = [];
+  for (const deployment of deployments) {
+    io.out(`${deployment.name}: ${await applyLocalMigrations({ environment: deployment.environment, persistTo })}`);
+    const opened = await openDeploymentStorage({ environment: deployment.environment, persistTo });
+    try {
+      const served = await releaseToServe(opened.storage, built, { publishSample: values["publish-sample"] });
+      releases.push({ ...served, deployment: deployment.name });
+      io.out(
+        `${deployment.name}: ${served.publishedNow ? "published" : "keeps"} ${served.release_id}${served.sample ? " (the sample)" : ""}`,
+      );
+      if (deployment.name === "production") demoClientId = await seedDemoClient(opened.env, demoRedirectUri(oauthPort));
+    } finally {
+      await opened.dispose();
+    }
+  }
+  io.out(`local state in ${persistTo}`);
+
+  // 3. Serve, both with the local secrets (.wrangler/operator.env: OPERATOR_SECRET, which `npm run operator`
+  // also uses, and OAUTH_TOKEN_KEY).
+  const operator = localOperator();
+  const servers: { name: (typeof DEPLOYMENTS)[number]["name"]; server: DevServer }[] = [];
+  let oauthDemo: OAuthDemo | undefined;
+  let showRequestLog = false;
+  let stopping = false;
+  let forgetInstance = () => {};
+  const stopAll = () => {
+    stopping = true;
+    forgetInstance();
+    return Promise.all([...servers.map(({ server }) => server.stop()), oauthDemo?.stop()]);
+  };
+  onStop?.(() => void stopAll());
+  try {
+    for (const deployment of deployments) {
+      io.out(`starting ${deployment.name} (wrangler dev on port ${ports[deployment.name]})…`);
+      const prefix = `[${deployment.name}] `;
+      const server = await startWranglerDev({
+        port: ports[deployment.name],
+        persistTo,
+        environment: deployment.environment,
+        envFile: operator.envFile,
+        onOutput: (text) => showRequestLog && process.stdout.write(requestLogLines(text, prefix)),
+      });
+      servers.push({ name: deployment.name, server });
+    }
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+
+  // The other CLIs (keys, clients, catalog:publish/rollback) now act on this state and these servers.
+  forgetInstance = recordRunningInstance({
+    persistTo,
+    ports: Object.fromEntries(servers.map(({ name, server }) => [name, Number(new URL(server.url).port)])),
+  });
+
+  // 4. The demo accounts, the OAuth demo app's callback, then the one screen to try it all.
+  const reached = servers.map(({ name, server }) => ({
+    deployment: name,
+    baseUrl: server.url.replace("127.0.0.1", "localhost"),
+  }));
+  const demo = await seedDemoAccounts(reached, operator.operatorSecret).catch(async (error: unknown) => {
+    await stopAll();
+    throw error;
+  });
+  const welcome: Welcome = { servers: reached, releases, demo, exampleProfile: sampleProfileKey(SAMPLE_PROFILES) };
+  try {
+    oauthDemo = await startOAuthDemo({
+      baseUrl: expectDefined(reached[0], "the production server, started first").baseUrl,
+      clientId: demoClientId,
+      port: oauthPort,
+      accountId: demo.customer.id,
+      keysCliFlags: keysCliFlags(reached),
+      log: (text) => io.out(text),
+    });
+    welcome.oauth = {
+      authorizeUrl: oauthDemo.authorizeUrl,
+      clientName: DEMO_CLIENT_NAME,
+      redirectUri: oauthDemo.redirectUri,
+    };
+  } catch (error) {
+    welcome.oauthProblem = `${error instanceof Error ? error.message : String(error)} (the API is up; try --oauth-port <another port>)`;
+  }
+  io.out(welcomeText(welcome));
+  io.out("\nRequest log:");
+  showRequestLog = true;
+
+  const ended = await Promise.race(
+    servers.map(({ name, server }) => server.exited.then((exit) => ({ exit, server, name }))),
+  );
+  if (stopping) return EXIT.ok;
+  io.err(
+    `\n${ended.name} stopped on its own (exit ${ended.exit}); its last output:\n${ended.server.log().slice(-2000)}`,
+  );
+  await stopAll();
+  return EXIT.failed;
 }
 
 function portFrom(name: string, value: string): number {

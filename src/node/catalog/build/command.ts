@@ -16,7 +16,7 @@ import { BuildFailed, buildCatalog, type BuildProgress, type BuildResult } from 
 import { readNamespace } from "./config";
 import { formatReport } from "./report";
 import { buildFailureMessage } from "./build-failure";
-import { UsageError } from "../../cli/cli-run";
+import { type CliIo, EXIT, PROCESS_IO, UsageError } from "../../cli/cli-run";
 import { stepProgress, type Step } from "../../cli/progress";
 import { onInterrupt } from "../../cli/interrupt";
 
@@ -50,14 +50,13 @@ function safeNamespace(): string {
   }
 }
 
-function usage(message: string): never {
-  process.stderr.write(`catalog:build: ${message}\nRun with --help for usage.\n`);
-  process.exit(2);
-}
+/** Exit 3: the build itself failed (I/O), not its input. */
+const EXIT_BUILD_FAILED = 3;
 
-function parse() {
+function parse(argv: string[]) {
   try {
     return parseArgs({
+      args: argv,
       options: {
         in: { type: "string" },
         out: { type: "string" },
@@ -71,14 +70,14 @@ function parse() {
       allowPositionals: false,
     }).values;
   } catch (error) {
-    return usage((error as Error).message);
+    throw new UsageError((error as Error).message);
   }
 }
 
 function partBytesOf(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw)))
-    usage(`--part-bytes must be a whole number ≥ 1, got "${raw}"`);
+    throw new UsageError(`--part-bytes must be a whole number ≥ 1, got "${raw}"`);
   return Number(raw);
 }
 
@@ -145,13 +144,31 @@ function summary(result: BuildResult, measured: ReturnType<typeof stats> | undef
 
 /** `npm run catalog:build` (scripts/catalog-build.ts): parses the arguments, builds, exits with its code. */
 export async function runCatalogBuild(): Promise<void> {
-  const args = parse();
-  if (args.help) {
-    process.stdout.write(`${HELP}\n`);
-    return;
+  const code = await catalogBuild(process.argv.slice(2));
+  if (code !== EXIT.ok) process.exit(code);
+}
+
+/** The command without its door: its exit code, its result on `io.out`, its report on `io.err`. */
+export async function catalogBuild(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
+  try {
+    return await build(argv, io);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`catalog:build: ${error.message}\nRun with --help for usage.`);
+    return EXIT.usage;
   }
-  if (!args.in) usage("--in is required");
-  if (!args.out) usage("--out is required");
+}
+
+async function build(argv: string[], io: CliIo): Promise<number> {
+  const args = parse(argv);
+  if (args.help) {
+    io.out(HELP);
+    return EXIT.ok;
+  }
+  if (!args.in) throw new UsageError("--in is required");
+  const outDir = args.out;
+  if (!outDir) throw new UsageError("--out is required");
+  const partBytes = partBytesOf(args["part-bytes"]);
   const progress = buildProgress();
   const started = performance.now();
   const clock = phaseClock(started);
@@ -161,19 +178,13 @@ export async function runCatalogBuild(): Promise<void> {
     clock.observe(event);
     progress.onProgress(event);
   };
-  const building = buildCatalog({
-    input: args.in,
-    outDir: args.out,
-    partBytes: partBytesOf(args["part-bytes"]),
-    namespace: args.namespace,
-    onProgress,
-  });
+  const building = buildCatalog({ input: args.in, outDir, partBytes, namespace: args.namespace, onProgress });
   // Registered after buildCatalog's own signal listeners (added before its first await), so by the
   // time this speaks, the temporary build directory is gone.
   const stopListening = onInterrupt(
     "catalog:build",
     () =>
-      `nothing was written under ${args.out} and the temporary build directory was removed. Run the same command again to build from the start.`,
+      `nothing was written under ${outDir} and the temporary build directory was removed. Run the same command again to build from the start.`,
     progress.stop,
   );
   try {
@@ -182,27 +193,29 @@ export async function runCatalogBuild(): Promise<void> {
     progress.stop();
     const ended = performance.now();
     const measured = args.stats ? stats((ended - started) / 1000, clock.seconds(ended)) : undefined;
-    if (args.json) {
-      process.stdout.write(
-        `${JSON.stringify({ ok: true, release_dir: result.releaseDir, unchanged: result.unchanged, manifest: result.manifest, stats: measured })}\n`,
-      );
-    } else process.stdout.write(`${summary(result, measured)}\n`);
+    io.out(
+      args.json
+        ? JSON.stringify({
+            ok: true,
+            release_dir: result.releaseDir,
+            unchanged: result.unchanged,
+            manifest: result.manifest,
+            stats: measured,
+          })
+        : summary(result, measured),
+    );
+    return EXIT.ok;
   } catch (error) {
     stopListening();
     progress.stop();
-    if (error instanceof UsageError) usage(error.message);
+    if (error instanceof UsageError) throw error;
     if (error instanceof BuildFailed) {
-      process.stderr.write(`${formatReport(error.problems)}\n`);
-      if (args.json)
-        process.stdout.write(
-          `${JSON.stringify({ ok: false, count: error.problems.length, violations: error.problems })}\n`,
-        );
-      process.exit(1);
+      io.err(formatReport(error.problems));
+      if (args.json) io.out(JSON.stringify({ ok: false, count: error.problems.length, violations: error.problems }));
+      return EXIT.failed;
     }
-    process.stderr.write(
-      `catalog:build: ${buildFailureMessage(error, { outDir: path.resolve(args.out), inputBytes })}\n`,
-    );
-    if (process.env.CATALOG_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
-    process.exit(3);
+    io.err(`catalog:build: ${buildFailureMessage(error, { outDir: path.resolve(outDir), inputBytes })}`);
+    if (io.env.CATALOG_DEBUG) io.err(`${(error as Error).stack}`);
+    return EXIT_BUILD_FAILED;
   }
 }

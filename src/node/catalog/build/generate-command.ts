@@ -8,6 +8,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { generateProfiles } from "./generator";
+import { type CliIo, EXIT, PROCESS_IO, UsageError } from "../../cli/cli-run";
 
 const HELP = `Usage: npm run catalog:generate -- --count N --out file.ndjson [--seed S]
 
@@ -22,20 +23,16 @@ Options:
 
 Example: npm run catalog:generate -- --count 100000 --out /tmp/catalog-100k.ndjson`;
 
-function usage(message: string): never {
-  process.stderr.write(`catalog:generate: ${message}\nRun with --help for usage.\n`);
-  process.exit(2);
-}
-
 function wholeNumber(name: string, raw: string | undefined, fallback?: number): number {
   if (raw === undefined && fallback !== undefined) return fallback;
   if (raw === undefined || !/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
-    usage(`--${name} must be a whole number, got ${raw === undefined ? "nothing" : `"${raw}"`}`);
+    throw new UsageError(`--${name} must be a whole number, got ${raw === undefined ? "nothing" : `"${raw}"`}`);
   return Number(raw);
 }
 
-const parseGenerateArgs = () =>
+const parseGenerateArgs = (argv: string[]) =>
   parseArgs({
+    args: argv,
     options: {
       count: { type: "string" },
       out: { type: "string" },
@@ -47,19 +44,32 @@ const parseGenerateArgs = () =>
 
 /** `npm run catalog:generate` (scripts/generate-profiles.ts): parses the arguments, writes the file. */
 export function runGenerate(): void {
-  let values: ReturnType<typeof parseGenerateArgs>;
+  const code = generate(process.argv.slice(2));
+  if (code !== EXIT.ok) process.exit(code);
+}
+
+/** The command without its door: its exit code, its summary on `io.out`, a usage error on `io.err`. */
+export function generate(argv: string[], io: CliIo = PROCESS_IO): number {
   try {
-    values = parseGenerateArgs();
+    writeProfiles(argv, io);
+    return EXIT.ok;
   } catch (error) {
-    usage((error as Error).message);
+    const parse = String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
+    if (!(error instanceof UsageError) && !parse) throw error;
+    io.err(`catalog:generate: ${(error as Error).message}\nRun with --help for usage.`);
+    return EXIT.usage;
   }
+}
+
+function writeProfiles(argv: string[], io: CliIo): void {
+  const values = parseGenerateArgs(argv);
   if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    process.exit(0);
+    io.out(HELP);
+    return;
   }
   const count = wholeNumber("count", values.count);
   const seed = wholeNumber("seed", values.seed, 1);
-  if (!values.out) usage("--out is required");
+  if (!values.out) throw new UsageError("--out is required");
 
   const started = performance.now();
   mkdirSync(path.dirname(path.resolve(values.out)), { recursive: true });
@@ -79,7 +89,5 @@ export function runGenerate(): void {
   flush();
   closeSync(fd);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  process.stdout.write(
-    `Generated ${count} profiles (${bytes} bytes, seed ${seed}) into ${values.out} in ${seconds} s\n`,
-  );
+  io.out(`Generated ${count} profiles (${bytes} bytes, seed ${seed}) into ${values.out} in ${seconds} s`);
 }

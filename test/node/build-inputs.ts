@@ -1,0 +1,21 @@
+/** Build inputs for the catalog:build tests, written under a temporary directory of the test's. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * A function that makes a new directory under `root` (`in-dir-0`, `in-dir-1`…) holding the given
+ * files; values are written as pretty JSON, strings as they are.
+ */
+export function inputDirs(root: string): (files: Record<string, unknown>) => string {
+  let n = 0;
+  return (files) => {
+    const dir = path.join(root, `in-dir-${n++}`);
+    mkdirSync(dir);
+    for (const [name, content] of Object.entries(files))
+      writeFileSync(
+        path.join(dir, name),
+        typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`,
+      );
+    return dir;
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * catalog:generate in process, through its main (generate: what the door runs, without exiting):
+ * the file it writes, what it says, its usage errors. The door (and that two runs write the same
+ * bytes) is run as a subprocess in generate.test.ts.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generate } from "../../src/node/catalog/build/generate-command";
+import { generateProfiles } from "../../src/node/catalog/build/generator";
+import { runInProcess } from "./cli-in-process";
+
+const root = mkdtempSync(path.join(tmpdir(), "catalog-generate-command-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const run = (...args: string[]) => runInProcess(async (argv, io) => generate(argv, io), args);
+
+describe("catalog:generate", async () => {
+  it("writes one generated profile per line, creating the directory, and says how many bytes", async () => {
+    // 300 profiles are about 1.4 MB: written in more than one chunk.
+    const out = path.join(root, "nested", "dir", "p.ndjson");
+    const result = await run("--count", "300", "--seed", "4", "--out", out);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    const bytes = statSync(out).size;
+    expect(bytes).toBeGreaterThan(1 << 20);
+    expect(result.stdout).toMatch(
+      new RegExp(`^Generated 300 profiles \\(${bytes} bytes, seed 4\\) into ${out} in \\d+\\.\\d s\n$`),
+    );
+    const expected = [...generateProfiles(300, 4)].map((profile) => `${JSON.stringify(profile)}\n`).join("");
+    expect(readFileSync(out, "utf8")).toBe(expected);
+  });
+
+  it("without --seed, uses seed 1", async () => {
+    const out = path.join(root, "seed-1.ndjson");
+    expect((await run("--count", "2", "--out", out)).stdout).toContain("seed 1)");
+    expect(readFileSync(out, "utf8")).toBe([...generateProfiles(2, 1)].map((p) => `${JSON.stringify(p)}\n`).join(""));
+  });
+
+  it("--help prints the usage and writes nothing", async () => {
+    const out = path.join(root, "help.ndjson");
+    const result = await run("--help", "--count", "1", "--out", out);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Usage: npm run catalog:generate -- --count N --out file.ndjson [--seed S]");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it.each([
+    [["--out", "x.ndjson"], "--count must be a whole number, got nothing"],
+    [["--count", "1e3", "--out", "x.ndjson"], '--count must be a whole number, got "1e3"'],
+    [["--count", "3", "--seed=-1", "--out", "x.ndjson"], '--seed must be a whole number, got "-1"'],
+    [["--count", "3"], "--out is required"],
+    [["--count", "3", "--out", "x.ndjson", "--size", "9"], "Unknown option '--size'"],
+  ])("%j → exit 2, the problem and where to find the usage, nothing written", async (args, message) => {
+    const result = await run(...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^catalog:generate: .+\nRun with --help for usage\.\n$/);
+    expect(result.stderr).toContain(message);
+    expect(result.stdout).toBe("");
+    expect(existsSync("x.ndjson")).toBe(false);
+  });
+});
