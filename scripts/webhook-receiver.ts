@@ -1,4 +1,4 @@
 /** `npm run webhooks:receive`: the command-line door; usage, work and exit codes live in src/node/webhooks/receive-command.ts. */
-import { runWebhookReceiver } from "../src/node/webhooks/receive-command";
+import { webhookReceiver } from "../src/node/webhooks/receive-command";
 
-runWebhookReceiver();
+webhookReceiver.door();

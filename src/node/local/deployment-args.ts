@@ -21,10 +21,10 @@ export const DEPLOYMENT_HELP = `  --env <name>         Wrangler environment, e.g
   --config <file>      Wrangler configuration. Default: wrangler.toml
   -h, --help           This help.`;
 
-/** `note` says which local state was chosen when an `npm start` runs (stderr, by default). */
+/** `note` says which local state was chosen when an `npm start` runs (the command's `io.err`). */
 export function deploymentOptionsOf(
   values: { env?: string; remote?: boolean; "persist-to"?: string; config?: string },
-  note: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  note: (line: string) => void,
 ): DeploymentOptions {
   if (values.remote && values["persist-to"])
     throw new UsageError("--persist-to is for local state; it cannot be combined with --remote");

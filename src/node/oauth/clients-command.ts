@@ -55,7 +55,7 @@ async function clientsMain(argv: string[], io: CliIo): Promise<number> {
   if (command !== "create" && command !== "list" && command !== "delete") {
     throw new UsageError(command ? `unknown command "${command}"` : "a command is required: create, list or delete");
   }
-  const deployment = deploymentOptionsOf(values);
+  const deployment = deploymentOptionsOf(values, io.err);
   const redirectUris = values["redirect-uri"] ?? [];
   const name = values.name?.trim();
   if (command === "create") {
