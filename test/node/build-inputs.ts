@@ -1,5 +1,6 @@
 /** Build inputs for the catalog:build tests, written under a temporary directory of the test's. */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { expect } from "vitest";
 import path from "node:path";
 
 /**
@@ -18,4 +19,13 @@ export function inputDirs(root: string): (files: Record<string, unknown>) => str
       );
     return dir;
   };
+}
+
+/** A build of bad input's answer: exit 1, no stack trace, nothing at `out` nor a temporary directory in `root`; its stderr. */
+export function refusedCleanly(result: { code: number | null; stderr: string }, out: string, root: string): string {
+  expect(result.code).toBe(1);
+  expect(result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack frames
+  expect(existsSync(out)).toBe(false);
+  expect(readdirSync(root).filter((f) => f.startsWith(".catalog-build-"))).toEqual([]);
+  return result.stderr;
 }
