@@ -1,5 +1,4 @@
 /** `catalog:generate`: deterministic, valid, varied profiles of a realistic size. */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { generateProfiles } from "../../src/node/catalog/build/generator";
 import { validateProfile } from "../../src/node/catalog/rules";
 import { GRADES, SIGNAL_CODES, STAGES } from "../../src/common/catalog/schema";
+import { runScript } from "../e2e/support/scripts";
 
-const repo = path.resolve(import.meta.dirname, "../..");
 const root = mkdtempSync(path.join(tmpdir(), "catalog-generate-test-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -48,20 +47,12 @@ describe("generateProfiles", () => {
 });
 
 describe("npm run catalog:generate", () => {
-  it("writes the same ndjson bytes for the same --count and --seed", () => {
-    const run = (out: string) =>
-      spawnSync(
-        path.join(repo, "node_modules/.bin/tsx"),
-        [path.join(repo, "scripts/generate-profiles.ts"), "--count", "300", "--seed", "9", "--out", out],
-        {
-          encoding: "utf8",
-          env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}:${process.env.PATH}` },
-        },
-      );
-    const first = run(path.join(root, "a.ndjson"));
-    expect(first.status).toBe(0);
+  it("writes the same ndjson bytes for the same --count and --seed", async () => {
+    const run = (out: string) => runScript("generate-profiles.ts", ["--count", "300", "--seed", "9", "--out", out]);
+    const first = await run(path.join(root, "a.ndjson"));
+    expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^Generated 300 profiles \(\d+ bytes, seed 9\) into .+a\.ndjson/);
-    expect(run(path.join(root, "b.ndjson")).status).toBe(0);
+    expect((await run(path.join(root, "b.ndjson"))).code).toBe(0);
     const a = readFileSync(path.join(root, "a.ndjson"));
     expect(a.equals(readFileSync(path.join(root, "b.ndjson")))).toBe(true);
     expect(a.toString("utf8").trimEnd().split("\n")).toHaveLength(300);
