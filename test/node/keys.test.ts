@@ -41,6 +41,11 @@ describe("usage", { concurrent: true }, () => {
       /--deployed <url> names the server/,
     ],
     [["accounts", "list", "--url", "https://y.test", "--persist-to", "/tmp/x"], /--url and --persist-to exclude/],
+    [["accounts", "list", "--url", "localhost:8787"], /--url "localhost:8787" is not an http:\/\/ or https:\/\/ URL/],
+    [["accounts", "list", "--deployed", "not a url"], /--deployed "not a url" is not a URL/],
+    // A server named, but no command: refused before any server is asked (none answers at either).
+    [["--url", "http://127.0.0.1:9"], /no command given/],
+    [["--deployed", "http://127.0.0.1:9"], /no command given/],
     [["accounts", "list", "--env", "staging"], /--env must be production or sandbox/],
     [["accounts", "list", "--port", "70000"], /--port must be a port number/],
     [["accounts", "list", "--sandbox-port", "x"], /--sandbox-port must be a port number/],
@@ -55,6 +60,13 @@ describe("usage", { concurrent: true }, () => {
     expect(run.stderr).toMatch(reason);
     expect(run.stderr).toContain("Usage: npm run operator");
     expect(run.stdout).toBe("");
+  });
+
+  it("a --url where nothing answers: exit 1 naming the URL and why", async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const run = await keys(["accounts", "list", "--url", url]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`operator: ${url} did not answer (ECONNREFUSED): is the server running at that address?\n`);
   });
 
   it("--help prints every command on stdout and exits 0", async () => {

@@ -10,7 +10,7 @@ import {
   createCatalogClient,
   type SyncResult,
 } from "../../../packages/client/src/node.js";
-import { type CliIo, cliCommand, count, EXIT, UsageError } from "../cli/cli-run";
+import { type CliIo, cliCommand, count, EXIT, httpUrlOption, UsageError } from "../cli/cli-run";
 import { startProgress, type Progress } from "../cli/progress";
 
 const HELP = `Usage: npm run catalog:pull -- --base-url <url> (--out <file> | --sync <dir>) [--key <key>] [--durable]
@@ -57,17 +57,7 @@ async function pullMain(argv: string[], io: CliIo): Promise<number> {
   const syncDir = values.sync;
   if (!values["base-url"] || (out === undefined) === (syncDir === undefined))
     throw new UsageError("--base-url <url> and one of --out <file> or --sync <dir> are required");
-  let baseUrl: URL;
-  try {
-    baseUrl = new URL(values["base-url"]);
-  } catch {
-    throw new UsageError(`--base-url "${values["base-url"]}" is not a URL (e.g. http://localhost:8787)`);
-  }
-  // "localhost:8787" parses as a URL of scheme "localhost:": fetch would fail on it, or retry it for seconds.
-  if (baseUrl.protocol !== "http:" && baseUrl.protocol !== "https:")
-    throw new UsageError(
-      `--base-url "${values["base-url"]}" is not an http:// or https:// URL (e.g. http://localhost:8787)`,
-    );
+  const baseUrl = httpUrlOption("base-url", values["base-url"]);
   const client = createCatalogClient({
     baseUrl,
     apiKey: values.key ?? io.env.CATALOG_API_KEY,

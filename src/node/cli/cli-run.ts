@@ -11,6 +11,20 @@ export class UsageError extends Error {}
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
+/**
+ * The option `--name`'s `value` as an http(s) URL, or a UsageError naming the option. Checked up
+ * front: "localhost:8787" parses as a URL of scheme "localhost:", which fetch would refuse (or a
+ * client retry) only later, with a message that names nothing.
+ */
+export function httpUrlOption(name: string, value: string): URL {
+  const example = "(e.g. http://localhost:8787)";
+  if (!URL.canParse(value)) throw new UsageError(`--${name} "${value}" is not a URL ${example}`);
+  const url = new URL(value);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UsageError(`--${name} "${value}" is not an http:// or https:// URL ${example}`);
+  return url;
+}
+
 /** "1 part", "17 parts": summary lines read as sentences. */
 export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 

@@ -39,12 +39,15 @@ export interface Connections {
 export function connect(options: ConnectOptions): Connections {
   const started: DevServer[] = [];
   const cache = new Map<Deployment, Promise<OperatorClient>>();
-  const single = options.url ? singleServer(options.url, options) : undefined;
+  // Asked for on first use: a command refused before it needs a server (a usage error) starts none.
+  let asked: ReturnType<typeof singleServer> | undefined;
+  const url = options.url;
+  const single = url ? () => (asked ??= singleServer(url, options)) : undefined;
 
   const clientFor = (deployment: Deployment) => {
     let client = cache.get(deployment);
     if (!client) {
-      client = single ? single.then((s) => s.for(deployment)) : localClient(deployment, options, started);
+      client = single ? single().then((s) => s.for(deployment)) : localClient(deployment, options, started);
       cache.set(deployment, client);
     }
     return client;
@@ -53,7 +56,7 @@ export function connect(options: ConnectOptions): Connections {
     client: clientFor,
     reach: (deployments) =>
       Promise.all(deployments.map(async (deployment) => ({ deployment, client: await clientFor(deployment) }))),
-    allDeployments: async () => (single ? [(await single).deployment] : ["production", "sandbox"]),
+    allDeployments: async () => (single ? [(await single()).deployment] : ["production", "sandbox"]),
     close: async () => {
       await Promise.all(started.map((server) => server.stop()));
     },
@@ -119,6 +122,9 @@ function explainProbeFailure(url: string, error: unknown): Error {
         "`npm start` (or `npx wrangler dev --env-file .wrangler/operator.env`); for a deployed worker, set $OPERATOR_SECRET to the deployment's secret.",
     );
   }
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  if (error instanceof TypeError && cause)
+    return new Error(`${url} did not answer (${cause.code ?? cause.message}): is the server running at that address?`);
   return error instanceof Error ? error : new Error(String(error));
 }
 

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { SCOPES } from "../../common/auth/scopes";
-import { type CliIo, cliCommand, EXIT, PROCESS_IO, UsageError } from "../cli/cli-run";
+import { type CliIo, cliCommand, EXIT, httpUrlOption, PROCESS_IO, UsageError } from "../cli/cli-run";
 import * as adminCommands from "./admin-commands";
 import * as commands from "./commands";
 import { connect } from "./connect";
@@ -142,6 +142,8 @@ async function operatorMain(argv: string[], io: CliIo): Promise<number> {
   const only = parseEnv(values.env);
   const deployed = deployedUrlOf(values, io);
   if (values.url && values["persist-to"]) throw new UsageError("--url and --persist-to exclude each other");
+  if (values.url !== undefined) httpUrlOption("url", values.url);
+  if (values.deployed !== undefined) httpUrlOption("deployed", values.deployed);
   const log = (line: string) => io.err(line);
   const local = deployed !== undefined || values.url ? null : localServers(values["persist-to"], log);
   const connections = connect({
