@@ -1,4 +1,4 @@
 /** `npm run catalog:build`: the command-line door; usage, work and exit codes live in src/node/catalog/build/command.ts. */
-import { runCatalogBuild } from "../src/node/catalog/build/command";
+import { catalogBuild } from "../src/node/catalog/build/command";
 
-await runCatalogBuild();
+catalogBuild.door();

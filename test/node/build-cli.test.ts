@@ -92,10 +92,10 @@ describe("success", () => {
 });
 
 describe("usage errors exit 2 (every usage error: build-command.test.ts)", () => {
-  it("--in is required", () => {
+  it("--in is required: the message, then the help", () => {
     const result = build("--out", "x");
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("--in is required");
+    expect(result.stderr).toMatch(/^catalog:build: --in is required\n\nUsage: npm run catalog:build -- /);
     expect(existsSync(path.join(root, "x"))).toBe(false);
   });
 });

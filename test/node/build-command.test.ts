@@ -1,5 +1,5 @@
 /**
- * catalog:build in process, through its main (catalogBuild: what the door runs, without exiting):
+ * catalog:build in process, through `catalogBuild.run` (the contract its door runs, without exiting):
  * usage errors, and the report on bad input (file, line/column, profile id, path, rule, expected
  * vs found), never a stack trace, nothing written under --out. The door as a user meets it (exit
  * codes, progress on stderr, --stats, a full disk, Ctrl-C) is run as a subprocess in build-cli.test.ts.
@@ -19,8 +19,8 @@ let n = 0;
 const X = path.join(root, "x");
 const MISSING = path.join(root, "missing-dir");
 
-/** catalogBuild with `args`: its exit code and what it printed on stdout and stderr. */
-const build = (...args: string[]) => runInProcess(catalogBuild, args);
+/** catalog:build with `args`: its exit code and what it printed on stdout and stderr. */
+const build = (...args: string[]) => runInProcess(catalogBuild.run, args);
 
 const inputDir = inputDirs(root);
 
@@ -63,6 +63,12 @@ describe("success (the summary line, --stats and progress: build-cli.test.ts)", 
       expect(result.stdout).toContain(flag);
     expect(existsSync(X)).toBe(false);
   });
+
+  it("--help wins over a usage error, as in every CLI", async () => {
+    const result = await build("--colour", "red", "--help");
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toMatch(/^Usage: npm run catalog:build -- /);
+  });
 });
 
 describe("usage errors exit 2 (--in missing: build-cli.test.ts)", () => {
@@ -79,7 +85,9 @@ describe("usage errors exit 2 (--in missing: build-cli.test.ts)", () => {
   ])("%j", async (args, message) => {
     const result = await build(...args);
     expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^catalog:build: .+\n\nUsage: npm run catalog:build -- /);
     expect(result.stderr).toContain(message);
+    expect(result.stdout).toBe("");
     expect(existsSync(X)).toBe(false);
   });
 });

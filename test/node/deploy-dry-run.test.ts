@@ -48,22 +48,22 @@ describe("npm run deploy -- --dry-run", () => {
   afterAll(() => fake?.close());
 
   it("passes for production and the sandbox, building both bundles, with no account and no API call", () => {
-    expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("config: bindings, migrations and isolation of production and sandbox check out");
-    expect(run.stdout).toMatch(
+    expect(run.stderr).toContain("config: bindings, migrations and isolation of production and sandbox check out");
+    expect(run.stderr).toMatch(
       /^production: bundle [\d.]+ KiB compressed \(budget 512\.0 KiB\), starts in workerd with no I\/O in global scope$/m,
     );
-    expect(run.stdout).toMatch(
+    expect(run.stderr).toMatch(
       /^sandbox: bundle [\d.]+ KiB compressed \(budget 512\.0 KiB\), starts in workerd with no I\/O in global scope$/m,
     );
-    expect(run.stdout).toContain(
+    expect(run.stderr).toContain(
       `production: CATALOG_DB: D1 database readiness-catalog, found or created by name on deploy; ${MIGRATIONS} migration(s) in migrations, the unapplied ones applied before the upload`,
     );
-    expect(run.stdout).toContain(
+    expect(run.stderr).toContain(
       `sandbox: CATALOG_DB: D1 database readiness-catalog-sandbox, found or created by name on deploy; ${MIGRATIONS} migration(s) in migrations, the unapplied ones applied before the upload`,
     );
-    expect(run.stdout).toContain("dry run passed for production and sandbox: nothing was deployed");
+    // Progress on stderr; stdout is the summary line alone.
+    expect(run.stdout).toBe("dry run passed for production and sandbox: nothing was deployed\n");
     expect(existsSync(path.join(outDir, "production", "index.js"))).toBe(true);
     expect(existsSync(path.join(outDir, "sandbox", "index.js"))).toBe(true);
     expect(fake.calls).toEqual([]);

@@ -46,8 +46,10 @@ describe("npm run deploy stops with what to do", () => {
       const args = ["--config", config, "--deploy-dir", tempDir("deploy-dir-")];
       const run = await runInProcess(deploy.run, args, { env: environmentOf(bare) });
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe(
-        "deploy: production was not deployed, 1 problem:\n  - production and sandbox share the R2 bucket readiness-catalog-releases\n",
+      expect(run.stdout).toBe("");
+      // The checks' progress, then the failure, on stderr.
+      expect(run.stderr).toMatch(
+        /\ndeploy: production was not deployed, 1 problem:\n {2}- production and sandbox share the R2 bucket readiness-catalog-releases\n$/,
       );
       expect(bare.calls).toEqual([]);
     },
@@ -111,7 +113,8 @@ describe("npm run deploy stops with what to do", () => {
       const args = ["--deploy-dir", tempDir("deploy-dir-"), "--url", "http://127.0.0.1:9"];
       const run = await runInProcess(deploy.run, args, { env: environmentOf(bare, { CLOUDFLARE_API_TOKEN: "" }) });
       expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(/^deploy: not logged in to Cloudflare: run `npx wrangler login`/);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toMatch(/\ndeploy: not logged in to Cloudflare: run `npx wrangler login`/);
       expect(bare.calls).toEqual([]);
     },
     DEPLOY_TIMEOUT,

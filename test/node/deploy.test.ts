@@ -23,6 +23,8 @@ import { editedRepoConfig, REPO_ROOT, tempDir } from "./deploy-support/fixtures"
 import { deployInProcess, environmentOf, type InProcessDeploy, sharedBundle } from "./deploy-support/in-process";
 
 const DEPLOY_TIMEOUT = 180_000;
+/** A deploy's stdout is its one summary line; its progress is on stderr. */
+const SUMMARY_ONLY = /^[^\n]+\n$/;
 const IN_TURN = { concurrent: false };
 let fake: FakeCloudflare;
 const deployDir = tempDir("deploy-dir-");
@@ -73,7 +75,7 @@ describe("one account, deploy after deploy", () => {
       "first deploy: creates every namespace and the bucket, sets a generated OPERATOR_SECRET, uploads and smoke-tests",
       async () => {
         const run = await deploy();
-        expect(run.stderr).toBe("");
+        expect(run.stdout).toMatch(SUMMARY_ONLY);
         expect(run.code).toBe(0);
         const titles = [...fake.account.kvNamespaces.values()].map((namespace) => namespace.title).sort();
         expect(titles).toEqual([
@@ -82,20 +84,20 @@ describe("one account, deploy after deploy", () => {
           "readiness-catalog-oauth-kv",
         ]);
         expect([...fake.account.buckets.keys()]).toEqual(["readiness-catalog-releases"]);
-        expect(run.stdout).toMatch(/CATALOG_KV: KV namespace readiness-catalog-catalog-kv \([0-9a-f]{32}\) created/);
+        expect(run.stderr).toMatch(/CATALOG_KV: KV namespace readiness-catalog-catalog-kv \([0-9a-f]{32}\) created/);
         // The webhook queue exists before wrangler deploys its producer and consumer, which wrangler registers.
         const [queue] = [...fake.account.queues.byId.values()];
         expect(queue).toMatchObject({
           queue_name: "readiness-catalog-webhooks",
           consumers: [{ type: "worker", script: "readiness-catalog" }],
         });
-        expect(run.stdout).toMatch(/queue readiness-catalog-webhooks \([0-9a-f]{32}\) created/);
+        expect(run.stderr).toMatch(/queue readiness-catalog-webhooks \([0-9a-f]{32}\) created/);
 
         // The D1 database is made by name, and its schema is applied (by wrangler) before the worker goes up.
         const database = databaseNamed("readiness-catalog");
         expect(fake.account.d1.names()).toEqual(["readiness-catalog"]);
-        expect(run.stdout).toContain(`CATALOG_DB: D1 database readiness-catalog (${database.uuid}) created`);
-        expect(run.stdout).toContain("CATALOG_DB: D1 migrations of readiness-catalog: applied 0001_catalog_query.sql");
+        expect(run.stderr).toContain(`CATALOG_DB: D1 database readiness-catalog (${database.uuid}) created`);
+        expect(run.stderr).toContain("CATALOG_DB: D1 migrations of readiness-catalog: applied 0001_catalog_query.sql");
         const paths = fake.calls.map((call) => `${call.method} ${call.path.replace(/^\/accounts\/\w+/, "")}`);
         const lastQuery = paths.lastIndexOf(`POST /d1/database/${database.uuid}/query`);
         expect(lastQuery).toBeGreaterThan(-1);
@@ -118,10 +120,10 @@ describe("one account, deploy after deploy", () => {
         expect(readFileSync(keptFile, "utf8")).toBe(`OPERATOR_SECRET=${secret}\n`);
         expect(secret).toMatch(/^[\w-]{43}$/);
         expect(statSync(keptFile).mode & 0o777).toBe(0o600);
-        expect(run.stdout).toContain(
+        expect(run.stderr).toContain(
           `secret OPERATOR_SECRET: missing, set from a new value; kept in ${keptFile} (mode 0600)`,
         );
-        expect(run.stdout).not.toContain(secret);
+        expect(run.stdout + run.stderr).not.toContain(secret);
 
         // The ids live in the generated config, not in wrangler.toml.
         const generated = JSON.parse(readFileSync(deployConfigPath(deployDir, "production"), "utf8"));
@@ -146,9 +148,9 @@ describe("one account, deploy after deploy", () => {
         expect([css.status, css.headers.get("Content-Type")]).toEqual([200, "text/css; charset=utf-8"]);
         expect(await css.text()).toBe(readFileSync(path.join(REPO_ROOT, "static/docs/assets/swagger-ui.css"), "utf8"));
 
-        expect(run.stdout).toContain("smoke: GET /openapi.json → 200 (OpenAPI 3.1.0)");
-        expect(run.stdout).toContain("smoke: GET /v1/catalog without credentials → 401 problem+json (unauthenticated)");
-        expect(run.stdout).toContain("smoke: no release is current yet");
+        expect(run.stderr).toContain("smoke: GET /openapi.json → 200 (OpenAPI 3.1.0)");
+        expect(run.stderr).toContain("smoke: GET /v1/catalog without credentials → 401 problem+json (unauthenticated)");
+        expect(run.stderr).toContain("smoke: no release is current yet");
         expect(run.stdout).toMatch(
           /^deployed production to http:\/\/127\.0\.0\.1:\d+: created readiness-catalog-catalog-kv, .*created readiness-catalog, .*applied the D1 migrations of CATALOG_DB, set OPERATOR_SECRET, set OAUTH_TOKEN_KEY, deployed build-/m,
         );
@@ -185,16 +187,17 @@ describe("one account, deploy after deploy", () => {
         const versions = scriptOf("readiness-catalog").versions.length;
         const run = await deployHere();
         expect(run.code).toBe(0);
+        expect(run.stdout).toMatch(SUMMARY_ONLY);
         expect(fake.writes()).toEqual([]);
         expect(scriptOf("readiness-catalog").versions).toHaveLength(versions);
-        expect(run.stdout).toContain("CATALOG_KV: KV namespace readiness-catalog-catalog-kv");
-        expect(run.stdout).toMatch(/CATALOG_DB: D1 database readiness-catalog \([\w-]{36}\) found/);
-        expect(run.stdout).toContain("CATALOG_DB: D1 migrations of readiness-catalog: none to apply");
+        expect(run.stderr).toContain("CATALOG_KV: KV namespace readiness-catalog-catalog-kv");
+        expect(run.stderr).toMatch(/CATALOG_DB: D1 database readiness-catalog \([\w-]{36}\) found/);
+        expect(run.stderr).toContain("CATALOG_DB: D1 migrations of readiness-catalog: none to apply");
         expect(fake.account.d1.names()).toEqual(["readiness-catalog"]);
-        expect(run.stdout).toContain("secret OPERATOR_SECRET: already set");
-        expect(run.stdout).toContain("Durable Object migrations: v3 applied, none to apply");
-        expect(run.stdout).toMatch(/worker: version 1 already is this build \(build-[0-9a-f]{16}\): not uploaded/);
-        expect(run.stdout).toContain(
+        expect(run.stderr).toContain("secret OPERATOR_SECRET: already set");
+        expect(run.stderr).toContain("Durable Object migrations: v3 applied, none to apply");
+        expect(run.stderr).toMatch(/worker: version 1 already is this build \(build-[0-9a-f]{16}\): not uploaded/);
+        expect(run.stderr).toContain(
           "smoke: nothing was deployed, so the keyed check (it makes and revokes a key) is left out",
         );
         expect(run.stdout).toMatch(/^production is up to date at http:\/\/127\.0\.0\.1:\d+: nothing changed$/m);
@@ -220,14 +223,14 @@ describe("one account, deploy after deploy", () => {
         const before = latestVersion("readiness-catalog");
 
         const run = await deployHere({ config });
-        expect(run.stderr).toBe("");
+        expect(run.stdout).toMatch(SUMMARY_ONLY);
         expect(run.code).toBe(0);
         expect(writesTo(/storage\/kv|r2\/buckets/)).toEqual([]);
         const after = latestVersion("readiness-catalog");
         expect(after.number).toBe(before.number + 1);
         expect(after.secrets.OPERATOR_SECRET).toBe(before.secrets.OPERATOR_SECRET);
         expect(bindingOf(after, "RATE_LIMITS")).toMatchObject({ json: { live: { rate: 90, burst: 100 } } });
-        expect(run.stdout).toContain(
+        expect(run.stderr).toContain(
           `smoke: HEAD /v1/catalog with an operator-made key → 200 (${release.manifest.release_id})`,
         );
         expect(run.stdout).toMatch(/^deployed production to .*: deployed build-[0-9a-f]{16}$/m);
@@ -249,7 +252,7 @@ describe("one account, deploy after deploy", () => {
         const stored = fake.account.assets.files.size;
 
         const run = await deployHere({ config });
-        expect(run.stderr).toBe("");
+        expect(run.stdout).toMatch(SUMMARY_ONLY);
         expect(run.code).toBe(0);
         expect(run.stdout).toMatch(/^deployed production to .*: deployed build-[0-9a-f]{16}$/m);
         expect(fake.account.assets.files.size).toBe(stored + 1);
@@ -271,12 +274,12 @@ describe("one account, deploy after deploy", () => {
       async () => {
         const old = operatorSecret();
         const run = await deployHere({ rotate: ["OPERATOR_SECRET"] });
-        expect(run.stderr).toBe("");
+        expect(run.stdout).toMatch(SUMMARY_ONLY);
         expect(run.code).toBe(0);
         const rotated = operatorSecret();
         expect(rotated).not.toBe(old);
         expect(readFileSync(keptSecretsPath(deployDir, "production"), "utf8")).toBe(`OPERATOR_SECRET=${rotated}\n`);
-        expect(run.stdout).toContain("secret OPERATOR_SECRET: rotated, set from a new value; kept in");
+        expect(run.stderr).toContain("secret OPERATOR_SECRET: rotated, set from a new value; kept in");
         expect(run.stdout).toMatch(/^deployed production to .*: rotated OPERATOR_SECRET, deployed build-/m);
         const operatorApi = `${await fake.account.workers.edge.urlOf("readiness-catalog")}/operator/v1/deployment`;
         expect((await fetch(operatorApi, { headers: { Authorization: `Bearer ${old}` } })).status).toBe(401);
@@ -323,7 +326,7 @@ describe("one account, deploy after deploy", () => {
       "makes the sandbox its own worker, namespaces, bucket and secret, apart from production's",
       async () => {
         const run = await deployHere({ env: "sandbox" });
-        expect(run.stderr).toBe("");
+        expect(run.stdout).toMatch(SUMMARY_ONLY);
         expect(run.code).toBe(0);
         const titles = [...fake.account.kvNamespaces.values()]
           .map((namespace) => namespace.title)
@@ -336,7 +339,7 @@ describe("one account, deploy after deploy", () => {
         expect(fake.account.buckets.has("readiness-catalog-releases-sandbox")).toBe(true);
         expect(fake.account.d1.names().sort()).toEqual(["readiness-catalog", "readiness-catalog-sandbox"]);
         const sandboxDb = databaseNamed("readiness-catalog-sandbox");
-        expect(run.stdout).toContain(
+        expect(run.stderr).toContain(
           "CATALOG_DB: D1 migrations of readiness-catalog-sandbox: applied 0001_catalog_query.sql",
         );
         expect(await tablesOf(sandboxDb.uuid)).toEqual(expect.arrayContaining(["d1_migrations", "query_profiles"]));

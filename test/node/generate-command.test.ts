@@ -1,5 +1,5 @@
 /**
- * catalog:generate in process, through its main (generate: what the door runs, without exiting):
+ * catalog:generate in process, through `catalogGenerate.run` (the contract its door runs, without exiting):
  * the file it writes, what it says, its usage errors. The door (and that two runs write the same
  * bytes) is run as a subprocess in generate.test.ts.
  */
@@ -7,14 +7,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { generate } from "../../src/node/catalog/build/generate-command";
+import { catalogGenerate } from "../../src/node/catalog/build/generate-command";
 import { generateProfiles } from "../../src/node/catalog/build/generator";
 import { runInProcess } from "./cli-in-process";
 
 const root = mkdtempSync(path.join(tmpdir(), "catalog-generate-command-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const run = (...args: string[]) => runInProcess(async (argv, io) => generate(argv, io), args);
+const run = (...args: string[]) => runInProcess(catalogGenerate.run, args);
 
 describe("catalog:generate", async () => {
   it("writes one generated profile per line, creating the directory, and says how many bytes", async () => {
@@ -45,16 +45,22 @@ describe("catalog:generate", async () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it("--help wins over a usage error, as in every CLI", async () => {
+    const result = await run("--size", "9", "--help");
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toMatch(/^Usage: npm run catalog:generate -- /);
+  });
+
   it.each([
     [["--out", "x.ndjson"], "--count must be a whole number, got nothing"],
     [["--count", "1e3", "--out", "x.ndjson"], '--count must be a whole number, got "1e3"'],
     [["--count", "3", "--seed=-1", "--out", "x.ndjson"], '--seed must be a whole number, got "-1"'],
     [["--count", "3"], "--out is required"],
     [["--count", "3", "--out", "x.ndjson", "--size", "9"], "Unknown option '--size'"],
-  ])("%j → exit 2, the problem and where to find the usage, nothing written", async (args, message) => {
+  ])("%j → exit 2, the problem and the usage, nothing written", async (args, message) => {
     const result = await run(...args);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^catalog:generate: .+\nRun with --help for usage\.\n$/);
+    expect(result.stderr).toMatch(/^catalog:generate: .+\n\nUsage: npm run catalog:generate -- /);
     expect(result.stderr).toContain(message);
     expect(result.stdout).toBe("");
     expect(existsSync("x.ndjson")).toBe(false);

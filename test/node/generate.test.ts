@@ -57,4 +57,10 @@ describe("npm run catalog:generate", () => {
     expect(a.equals(readFileSync(path.join(root, "b.ndjson")))).toBe(true);
     expect(a.toString("utf8").trimEnd().split("\n")).toHaveLength(300);
   });
+
+  it("a usage error exits 2 with the message, then the help", async () => {
+    const result = await runScript("generate-profiles.ts", ["--count", "3"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^catalog:generate: --out is required\n\nUsage: npm run catalog:generate -- /);
+  });
 });

@@ -38,7 +38,7 @@ CLOUDFLARE_API_TOKEN + CLOUDFLARE_ACCOUNT_ID).
 Exit codes: 0 deployed, already up to date, or dry run passed; 1 failed (the message says what and
 why); 2 usage error.`;
 
-/** What the command prints: `out` for progress and the summary line, `err` for failures. */
+/** What the command prints: `out` for the summary line only, `err` for progress and failures. */
 type CommandOutput = Pick<CliIo, "out" | "err">;
 
 /** `npm run deploy`: `deploy.run(argv, io)` in process (the credential and account read from `io.env`), `deploy.door()` for scripts/deploy.ts. */
@@ -65,7 +65,7 @@ async function deployCommand(argv: string[], output: CommandOutput, env: Environ
   const deployments = await readDeployments(configPath);
   const deployment = deploymentNamed(deployments, values.env);
   if (values["dry-run"])
-    return checkOffline(deployments, { configPath, outDir: values.outdir, env, log: output.out }, output);
+    return checkOffline(deployments, { configPath, outDir: values.outdir, env, log: output.err }, output);
 
   const rotate = values["rotate-secret"] ?? [];
   const unknown = rotate.filter((name) => !deployment.secrets.includes(name));
@@ -80,7 +80,7 @@ async function deployCommand(argv: string[], output: CommandOutput, env: Environ
       url: values.url,
       rotate,
       env,
-      log: output.out,
+      log: output.err,
     });
     return reportDeploy(deployment, result, output);
   } catch (error) {

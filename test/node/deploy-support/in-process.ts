@@ -71,7 +71,7 @@ export async function deployInProcess(options: InProcessDeploy): Promise<ScriptR
     url,
     rotate: options.rotate,
     env: environmentOf(account, options.environment),
-    log: io.out,
+    log: io.err,
   });
   run.code = reportDeploy(deployment, result, io);
   return run;

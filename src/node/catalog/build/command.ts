@@ -16,7 +16,7 @@ import { BuildFailed, buildCatalog, type BuildProgress, type BuildResult } from 
 import { readNamespace } from "./config";
 import { formatReport } from "./report";
 import { buildFailureMessage } from "./build-failure";
-import { type CliIo, EXIT, PROCESS_IO, UsageError } from "../../cli/cli-run";
+import { type CliIo, cliCommand, EXIT, UsageError } from "../../cli/cli-run";
 import { stepProgress, type Step } from "../../cli/progress";
 import { onInterrupt } from "../../cli/interrupt";
 
@@ -53,26 +53,20 @@ function safeNamespace(): string {
 /** Exit 3: the build itself failed (I/O), not its input. */
 const EXIT_BUILD_FAILED = 3;
 
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        in: { type: "string" },
-        out: { type: "string" },
-        "part-bytes": { type: "string" },
-        namespace: { type: "string" },
-        json: { type: "boolean", default: false },
-        stats: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
+const parse = (argv: string[]) =>
+  parseArgs({
+    args: argv,
+    options: {
+      in: { type: "string" },
+      out: { type: "string" },
+      "part-bytes": { type: "string" },
+      namespace: { type: "string" },
+      json: { type: "boolean", default: false },
+      stats: { type: "boolean", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
 
 function partBytesOf(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -142,29 +136,11 @@ function summary(result: BuildResult, measured: ReturnType<typeof stats> | undef
   return line;
 }
 
-/** `npm run catalog:build` (scripts/catalog-build.ts): parses the arguments, builds, exits with its code. */
-export async function runCatalogBuild(): Promise<void> {
-  const code = await catalogBuild(process.argv.slice(2));
-  if (code !== EXIT.ok) process.exit(code);
-}
-
-/** The command without its door: its exit code, its result on `io.out`, its report on `io.err`. */
-export async function catalogBuild(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
-  try {
-    return await build(argv, io);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`catalog:build: ${error.message}\nRun with --help for usage.`);
-    return EXIT.usage;
-  }
-}
+/** `npm run catalog:build` (scripts/catalog-build.ts): its door, and its run in process. */
+export const catalogBuild = cliCommand("catalog:build", HELP, build);
 
 async function build(argv: string[], io: CliIo): Promise<number> {
   const args = parse(argv);
-  if (args.help) {
-    io.out(HELP);
-    return EXIT.ok;
-  }
   if (!args.in) throw new UsageError("--in is required");
   const outDir = args.out;
   if (!outDir) throw new UsageError("--out is required");

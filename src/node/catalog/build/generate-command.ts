@@ -8,7 +8,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { generateProfiles } from "./generator";
-import { type CliIo, EXIT, PROCESS_IO, UsageError } from "../../cli/cli-run";
+import { type CliIo, cliCommand, EXIT, UsageError } from "../../cli/cli-run";
 
 const HELP = `Usage: npm run catalog:generate -- --count N --out file.ndjson [--seed S]
 
@@ -42,24 +42,11 @@ const parseGenerateArgs = (argv: string[]) =>
     strict: true,
   }).values;
 
-/** `npm run catalog:generate` (scripts/generate-profiles.ts): parses the arguments, writes the file. */
-export function runGenerate(): void {
-  const code = generate(process.argv.slice(2));
-  if (code !== EXIT.ok) process.exit(code);
-}
-
-/** The command without its door: its exit code, its summary on `io.out`, a usage error on `io.err`. */
-export function generate(argv: string[], io: CliIo = PROCESS_IO): number {
-  try {
-    writeProfiles(argv, io);
-    return EXIT.ok;
-  } catch (error) {
-    const parse = String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
-    if (!(error instanceof UsageError) && !parse) throw error;
-    io.err(`catalog:generate: ${(error as Error).message}\nRun with --help for usage.`);
-    return EXIT.usage;
-  }
-}
+/** `npm run catalog:generate` (scripts/generate-profiles.ts): its door, and its run in process. */
+export const catalogGenerate = cliCommand("catalog:generate", HELP, async (argv, io) => {
+  writeProfiles(argv, io);
+  return EXIT.ok;
+});
 
 function writeProfiles(argv: string[], io: CliIo): void {
   const values = parseGenerateArgs(argv);
