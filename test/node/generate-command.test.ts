@@ -3,7 +3,7 @@
  * the file it writes, what it says, its usage errors. The door (and that two runs write the same
  * bytes) is run as a subprocess in generate.test.ts.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -64,5 +64,12 @@ describe("catalog:generate", async () => {
     expect(result.stderr).toContain(message);
     expect(result.stdout).toBe("");
     expect(existsSync("x.ndjson")).toBe(false);
+  });
+  it("a file it cannot write: exit 1 with one line naming why, no stack trace", async () => {
+    const file = path.join(root, "a-file");
+    writeFileSync(file, "");
+    const result = await run("--count", "1", "--out", path.join(file, "p.ndjson"));
+    expect(result).toMatchObject({ code: 1, stdout: "" });
+    expect(result.stderr).toMatch(new RegExp(`^catalog:generate: E\\w+: .*${file}.*\n$`));
   });
 });

@@ -108,7 +108,8 @@ const STEPS: Record<BuildProgress["phase"], Step> = {
 function buildProgress() {
   const steps = stepProgress();
   const onProgress = (event: BuildProgress) => {
-    const note = event.profiles === undefined ? undefined : `${event.profiles.toLocaleString("en-US")} profiles`;
+    const n = event.profiles;
+    const note = n === undefined ? undefined : `${n.toLocaleString("en-US")} profile${n === 1 ? "" : "s"}`;
     steps.show(event.phase, STEPS[event.phase], event.done, event.total, note);
   };
   return { onProgress, stop: steps.stop };

@@ -37,7 +37,6 @@ const parseGenerateArgs = (argv: string[]) =>
       count: { type: "string" },
       out: { type: "string" },
       seed: { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
   }).values;
@@ -50,10 +49,6 @@ export const catalogGenerate = cliCommand("catalog:generate", HELP, async (argv,
 
 function writeProfiles(argv: string[], io: CliIo): void {
   const values = parseGenerateArgs(argv);
-  if (values.help) {
-    io.out(HELP);
-    return;
-  }
   const count = wholeNumber("count", values.count);
   const seed = wholeNumber("seed", values.seed, 1);
   if (!values.out) throw new UsageError("--out is required");
