@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { catalogBuild } from "../../src/node/catalog/build/command";
-import { runInProcess } from "./cli-in-process";
+import { expectUsageError, runInProcess } from "./cli-in-process";
 import { inputDirs, refusedCleanly } from "./build-inputs";
 import { allPassProfile, constrainedProfile, PROFILES_DIR } from "./profile-fixtures";
 
@@ -83,11 +83,7 @@ describe("usage errors exit 2 (--in missing: build-cli.test.ts)", () => {
       "exists and is not a directory",
     ],
   ])("%j", async (args, message) => {
-    const result = await build(...args);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^catalog:build: .+\n\nUsage: npm run catalog:build -- /);
-    expect(result.stderr).toContain(message);
-    expect(result.stdout).toBe("");
+    expectUsageError(await build(...args), "catalog:build", message);
     expect(existsSync(X)).toBe(false);
   });
 });

@@ -4,6 +4,7 @@
  * `runScript` gives them for a child process. Faster than a child (no Node, tsx or import start-up),
  * and V8 coverage sees the code it runs.
  */
+import { expect } from "vitest";
 import type { CliIo, CliMain } from "../../src/node/cli/cli-run";
 import type { ScriptRun } from "../e2e/support/scripts";
 
@@ -37,4 +38,12 @@ export async function runInProcess(command: CliMain, argv: string[], options: Cl
   const { run, io } = capturedIo(options);
   run.code = await command(argv, io);
   return run;
+}
+
+/** A usage error as every CLI reports it: exit 2, `<name>: <problem>` and then the help on stderr, nothing on stdout. */
+export function expectUsageError(run: ScriptRun, name: string, problem: string): void {
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(new RegExp(`^${name}: .+\n\nUsage: npm run ${name} -- `));
+  expect(run.stderr).toContain(problem);
+  expect(run.stdout).toBe("");
 }

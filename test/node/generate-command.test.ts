@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { catalogGenerate } from "../../src/node/catalog/build/generate-command";
 import { generateProfiles } from "../../src/node/catalog/build/generator";
-import { runInProcess } from "./cli-in-process";
+import { expectUsageError, runInProcess } from "./cli-in-process";
 
 const root = mkdtempSync(path.join(tmpdir(), "catalog-generate-command-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -58,13 +58,10 @@ describe("catalog:generate", async () => {
     [["--count", "3"], "--out is required"],
     [["--count", "3", "--out", "x.ndjson", "--size", "9"], "Unknown option '--size'"],
   ])("%j → exit 2, the problem and the usage, nothing written", async (args, message) => {
-    const result = await run(...args);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^catalog:generate: .+\n\nUsage: npm run catalog:generate -- /);
-    expect(result.stderr).toContain(message);
-    expect(result.stdout).toBe("");
+    expectUsageError(await run(...args), "catalog:generate", message);
     expect(existsSync("x.ndjson")).toBe(false);
   });
+
   it("a file it cannot write: exit 1 with one line naming why, no stack trace", async () => {
     const file = path.join(root, "a-file");
     writeFileSync(file, "");
