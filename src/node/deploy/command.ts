@@ -10,7 +10,6 @@ import { deployDirOf } from "./deploy-config";
 import { DEFAULT_CONFIG_PATH, deploymentNamed, readDeployments, type Deployment } from "./deployments";
 import { type DryRunOptions, dryRun } from "./dry-run";
 import { type DeployResult, runDeploy } from "./run-deploy";
-import type { Environment } from "./wrangler-cli";
 
 const HELP = `Usage: npm run deploy -- [--env <name>] [--dry-run] [options]
 
@@ -42,13 +41,10 @@ why); 2 usage error.`;
 type CommandOutput = Pick<CliIo, "out" | "err">;
 
 /** `npm run deploy`: `deploy.run(argv, io)` in process (the credential and account read from `io.env`), `deploy.door()` for scripts/deploy.ts. */
-export const deploy = cliCommand("deploy", HELP, (argv, io) => deployCommand(argv, io, io.env));
+export const deploy = cliCommand("deploy", HELP, deployMain);
 
-/**
- * The command's work: its exit code, or a UsageError for arguments it refuses. `env` is where the
- * credential and account are read (see DeployOptions).
- */
-async function deployCommand(argv: string[], output: CommandOutput, env: Environment): Promise<number> {
+/** The command's work: its exit code, or a UsageError for arguments it refuses. */
+async function deployMain(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -65,7 +61,7 @@ async function deployCommand(argv: string[], output: CommandOutput, env: Environ
   const deployments = await readDeployments(configPath);
   const deployment = deploymentNamed(deployments, values.env);
   if (values["dry-run"])
-    return checkOffline(deployments, { configPath, outDir: values.outdir, env, log: output.err }, output);
+    return checkOffline(deployments, { configPath, outDir: values.outdir, env: io.env, log: io.err }, io);
 
   const rotate = values["rotate-secret"] ?? [];
   const unknown = rotate.filter((name) => !deployment.secrets.includes(name));
@@ -79,13 +75,13 @@ async function deployCommand(argv: string[], output: CommandOutput, env: Environ
       deployDir: values["deploy-dir"] ?? deployDirOf(configPath),
       url: values.url,
       rotate,
-      env,
-      log: output.err,
+      env: io.env,
+      log: io.err,
     });
-    return reportDeploy(deployment, result, output);
+    return reportDeploy(deployment, result, io);
   } catch (error) {
     if (!(error instanceof NotLoggedIn || error instanceof MissingPermission)) throw error;
-    output.err(`deploy: ${error.message}`);
+    io.err(`deploy: ${error.message}`);
     return EXIT.failed;
   }
 }
