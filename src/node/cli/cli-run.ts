@@ -1,9 +1,9 @@
 /**
  * Runs an operator script's main function with the exit-code contract every script follows:
  * 0 done, 1 the work failed (the message says what and why), 2 usage error (message + help).
- * `runCommand` is that contract as a function (arguments and streams in, exit code out), which tests
- * call in process; `runCli` is the door over it that a script calls with the process's own;
- * `cliCommand` gives a command both.
+ * `cliCommand` gives a command both ways in: `run`, that contract as a function (arguments and
+ * streams in, exit code out), which tests call in process, and `door`, the same with the process's
+ * own arguments and streams, which its script in scripts/ calls.
  */
 import { readFileSync } from "node:fs";
 
@@ -50,13 +50,7 @@ export const PROCESS_IO: CliIo = {
 export type CliMain = (argv: string[], io: CliIo) => Promise<number>;
 
 /** The command's exit code for these arguments; usage and failures are reported on `io.err`. */
-export async function runCommand(
-  name: string,
-  help: string,
-  argv: string[],
-  main: CliMain,
-  io: CliIo,
-): Promise<number> {
+async function runCommand(name: string, help: string, argv: string[], main: CliMain, io: CliIo): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
     io.out(help);
     return EXIT.ok;
@@ -73,7 +67,7 @@ export async function runCommand(
 }
 
 /** The door: the process's arguments and streams; its exit code becomes the process's. */
-export function runCli(name: string, help: string, main: CliMain): void {
+function runCli(name: string, help: string, main: CliMain): void {
   void runCommand(name, help, process.argv.slice(2), main, PROCESS_IO).then((code) => {
     process.exitCode = code;
   });
