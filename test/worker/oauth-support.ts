@@ -220,6 +220,17 @@ export async function tokenRequest(
   );
 }
 
+/** A revocation request (RFC 7009 §2.1) of `token`; `fields` authenticate the client (`client_id`, …). */
+export function revokeRequest(token: string, fields: Record<string, string>): Promise<Response> {
+  return exports.default.fetch(
+    new Request(`${ORIGIN}/oauth/revoke`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token, ...fields }),
+    }),
+  );
+}
+
 export interface TokenBody {
   access_token: string;
   refresh_token: string;

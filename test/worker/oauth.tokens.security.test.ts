@@ -84,11 +84,7 @@ describe("a rotated-away refresh token presented again ends the grant", () => {
     const { clientId, tokens: first } = await grantTokens();
     const second = (await refresh(clientId, first.refresh_token)).body;
     const third = (await refresh(clientId, second.refresh_token)).body;
-    const revoked = await exports.default.fetch(`${oauth.ORIGIN}/oauth/revoke`, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ token: first.refresh_token, client_id: clientId }),
-    });
+    const revoked = await oauth.revokeRequest(first.refresh_token, { client_id: clientId });
     expect(revoked.status).toBe(200);
     await expectGrantEnded(clientId, [first, second, third]);
   });
@@ -141,13 +137,7 @@ async function ownersTokens() {
   return { clientId, tokens: await res.json<oauth.TokenBody>() };
 }
 
-function revoke(token: string, fields: Record<string, string>): Promise<Response> {
-  return exports.default.fetch(`${oauth.ORIGIN}/oauth/revoke`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ token, ...fields }),
-  });
-}
+const revoke = oauth.revokeRequest;
 
 /** The owner's tokens still work: the access token on the API, the refresh token at /oauth/token. */
 async function expectIntact(clientId: string, tokens: oauth.TokenBody) {

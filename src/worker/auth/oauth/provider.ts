@@ -69,6 +69,9 @@ export interface GrantProps {
 const servers = new Map<string, OAuthAuthorizationServer<OAuthEnv>>();
 const MAX_CACHED_ISSUERS = 16;
 
+/** The protected resources (RFC 8707) of an issuer: the REST API (the origin) and its MCP server. */
+export const resourcesOf = (issuer: string): [string, string] => [issuer, mcpResourceOf(issuer)];
+
 /**
  * The server for one issuer (RFC 8414 §2): a configured public origin of the deployment
  * (src/worker/http/public-origin.ts). Its resources (RFC 8707) are the origin itself (the REST
@@ -81,7 +84,7 @@ export function authorizationServer(issuer: string): OAuthAuthorizationServer<OA
     if (servers.size >= MAX_CACHED_ISSUERS) servers.clear();
     server = new OAuthAuthorizationServer<OAuthEnv>({
       issuer,
-      resources: [issuer, mcpResourceOf(issuer)],
+      resources: resourcesOf(issuer),
       defaultResource: issuer,
       legacyGrantResource: issuer,
       ...dynamicRegistrationOptions,

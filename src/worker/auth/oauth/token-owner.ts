@@ -6,7 +6,7 @@
 import { auth as basicCredentials } from "hono/utils/basic-auth";
 import { verifyAccessToken } from "./access-token";
 import { findGrant } from "./grant-revocation";
-import type { OAuthHelpers } from "./provider";
+import { type OAuthHelpers, resourcesOf } from "./provider";
 import { refreshTokenState } from "./refresh-reuse";
 import { grantOf, type TokenKind } from "./token-format";
 
@@ -16,11 +16,23 @@ export async function validTokenClient(
   api: OAuthHelpers,
   token: { kind: TokenKind; presented: string; library: string; issuer: string },
 ): Promise<string | null> {
-  if (token.kind === "access") return (await verifyAccessToken(env, token.issuer, token.presented))?.clientId ?? null;
+  if (token.kind === "access") return accessTokenClient(env, token.issuer, token.presented);
   // Only the grant's current refresh token is valid; its SubjectGuard knows which that is.
   if ((await refreshTokenState(env, token.library)) !== "current") return null;
   const { userId, grantId } = grantOf(token.library);
   return (await findGrant(api, userId, grantId))?.clientId ?? null;
+}
+
+/**
+ * An access token's client, whatever its audience (RFC 8707): revocation works for tokens of every
+ * resource of the issuer, the REST API and its MCP server alike.
+ */
+async function accessTokenClient(env: Env, issuer: string, presented: string): Promise<string | null> {
+  for (const resource of resourcesOf(issuer)) {
+    const verified = await verifyAccessToken(env, issuer, presented, resource);
+    if (verified) return verified.clientId;
+  }
+  return null;
 }
 
 /**
