@@ -98,6 +98,17 @@ export async function newClientAuthorizeUrl(
   return authorizeUrl(standardParams(clientId, challenge, extra));
 }
 
+/** RFC 9700 §4.11.2: an error of a request with a good client and redirect URI is shown, not redirected. */
+export async function expectRefusedOnOurPage(url: string, error: string, description: RegExp) {
+  const res = await new Browser().get(url);
+  expect(res.status).toBe(400);
+  expect(res.headers.get("Location")).toBeNull();
+  const page = await res.text();
+  expect(page).toContain(`(${error})`);
+  expect(page).toMatch(description);
+  expect(page).toContain("you were not sent back to the application");
+}
+
 /**
  * A new customer (unless `account` is given), signed in on the consent page of a new client (`client`
  * as registerClient takes it) in a fresh browser, for the standard parameters changed by `params`:

@@ -11,17 +11,6 @@ async function expectErrorPage(url: string, text: string) {
   expect(await res.text()).toContain(text);
 }
 
-async function expectErrorRedirect(url: string, error: string, description?: RegExp) {
-  const res = await new oauth.Browser().get(url);
-  expect(res.status).toBe(302);
-  const location = oauth.locationOf(res);
-  expect(location.origin + location.pathname).toBe(oauth.REDIRECT_URI);
-  expect(location.searchParams.get("error")).toBe(error);
-  expect(location.searchParams.get("state")).toBe("xyz-state");
-  expect(location.searchParams.get("iss")).toBe(oauth.ORIGIN);
-  if (description) expect(location.searchParams.get("error_description")).toMatch(description);
-}
-
 describe("GET /oauth/authorize: errors shown on our page (never a redirect)", () => {
   it("unknown client_id", async () => {
     const { challenge } = await oauth.pkcePair();
@@ -41,21 +30,22 @@ describe("GET /oauth/authorize: errors shown on our page (never a redirect)", ()
   });
 });
 
-describe("GET /oauth/authorize: errors redirected to the client with error, state and iss", () => {
+describe("GET /oauth/authorize: errors of a known client and redirect URI are shown too, never redirected", () => {
   it("unsupported_response_type", async () => {
-    await expectErrorRedirect(
+    await oauth.expectRefusedOnOurPage(
       await oauth.newClientAuthorizeUrl({ response_type: "token" }),
       "unsupported_response_type",
+      /response_type/,
     );
   });
 
   it("invalid_scope for an unknown scope, naming it", async () => {
     const url = await oauth.newClientAuthorizeUrl({ scope: "read:cheeses delete:everything" });
-    await expectErrorRedirect(url, "invalid_scope", /delete:everything/);
+    await oauth.expectRefusedOnOurPage(url, "invalid_scope", /delete:everything/);
   });
 
   it("invalid_scope when no scope is requested", async () => {
-    await expectErrorRedirect(
+    await oauth.expectRefusedOnOurPage(
       await oauth.newClientAuthorizeUrl({ scope: undefined }),
       "invalid_scope",
       /scope is required/,
@@ -66,21 +56,23 @@ describe("GET /oauth/authorize: errors redirected to the client with error, stat
     for (const isPublic of [true, false]) {
       const withoutPkce = { code_challenge: undefined, code_challenge_method: undefined };
       const url = await oauth.newClientAuthorizeUrl(withoutPkce, { public: isPublic });
-      await expectErrorRedirect(url, "invalid_request", /code_challenge|PKCE/);
+      await oauth.expectRefusedOnOurPage(url, "invalid_request", /code_challenge|PKCE/);
     }
   });
 
   it("invalid_request when code_challenge_method is missing (it would default to plain)", async () => {
     const url = await oauth.newClientAuthorizeUrl({ code_challenge_method: undefined }, { public: false });
-    await expectErrorRedirect(url, "invalid_request", /plain|S256/);
+    await oauth.expectRefusedOnOurPage(url, "invalid_request", /plain|S256/);
   });
 
   it("invalid_request for a repeated parameter", async () => {
     const url = new URL(await oauth.newClientAuthorizeUrl());
     url.searchParams.append("scope", "admin");
-    await expectErrorRedirect(url.toString(), "invalid_request", /scope must not be repeated/);
+    await oauth.expectRefusedOnOurPage(url.toString(), "invalid_request", /scope must not be repeated/);
   });
+});
 
+describe("the one error redirected to the client: the customer's own Deny on the consent page", () => {
   it("access_denied when the customer clicks Deny", async () => {
     const { browser, consent } = await oauth.openConsent();
     const back = await oauth.decide(browser, consent, "deny");

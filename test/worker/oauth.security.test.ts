@@ -91,11 +91,7 @@ describe("PKCE (RFC 7636, RFC 9700 §2.1.1)", () => {
 
   it("the plain method is refused before any consent", async () => {
     const url = await oauth.newClientAuthorizeUrl({ code_challenge: "a".repeat(43), code_challenge_method: "plain" });
-    const res = await new oauth.Browser().get(url);
-    expect(res.status).toBe(302);
-    const location = oauth.locationOf(res);
-    expect(location.searchParams.get("error")).toBe("invalid_request");
-    expect(location.searchParams.get("error_description")).toMatch(/plain/);
+    await oauth.expectRefusedOnOurPage(url, "invalid_request", /plain/);
   });
 });
 

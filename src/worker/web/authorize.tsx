@@ -1,8 +1,8 @@
 /**
  * GET and POST /oauth/authorize: the page where a customer signs in and allows or denies an
- * application (RFC 6749 §4.1.1–4.1.2). GET validates the request (authorize-request.ts decides
- * between error page and error redirect), then shows the sign-in form or the consent form. POST
- * carries the decision; approval creates the grant and one-time code through the library and
+ * application (RFC 6749 §4.1.1–4.1.2). GET validates the request (authorize-request.ts; a bad one
+ * gets our error page, never a redirect), then shows the sign-in form or the consent form. POST
+ * carries the decision, the only answer that goes back to the client without a code (Deny); approval creates the grant and one-time code through the library and
  * redirects with the sealed `code` (token-format.ts), `state` and `iss` (RFC 9207). Redirects
  * after a POST are 303 (RFC 9700 §4.12).
  */
@@ -39,12 +39,8 @@ async function showAuthorize(c: Context<WebEnv>) {
   const refusal = unavailable(c);
   if (refusal) return refusal;
   const api = oauthApi(c.env, c.var.publicOrigin);
-  const outcome = await checkAuthorizeRequest(api, c.req.raw, c.var.publicOrigin);
+  const outcome = await checkAuthorizeRequest(api, c.req.raw);
   if (outcome.kind === "error-page") return renderErrorPage(c, 400, outcome.title, outcome.detail);
-  if (outcome.kind === "redirect") {
-    c.header("Cache-Control", "no-store");
-    return c.redirect(outcome.location, 302);
-  }
   const here = new URL(c.req.url);
   const continueTo = here.pathname + here.search;
   const session = c.var.session;

@@ -1,26 +1,21 @@
 /**
- * Validates a `GET /oauth/authorize` request and decides how a failure is answered:
- * before the client and its exact redirect URI are known good, only an error page is safe
- * (RFC 6749 §4.1.2.1, RFC 9700 §4.1); after, the error goes back to the client by redirect with
- * `error`, `state` and `iss` (RFC 9207). The library validates the rest; the checks here are the
- * ones it leaves to us: exact redirect match including loopback ports, PKCE for every client,
- * and scopes that exist.
+ * Validates a `GET /oauth/authorize` request. Every failure is answered on our own error page,
+ * never by a redirect: before the client and its exact redirect URI are known good a redirect
+ * would be an open one (RFC 6749 §4.1.2.1), and after, anyone can register a client whose redirect
+ * URI is a phishing page and craft a failing request that would bounce the customer there without
+ * a click (RFC 9700 §4.11.2). The client hears of an error by redirect only once the customer
+ * saw the consent page and chose Deny (authorize.tsx). The library validates the rest; the checks
+ * here are the ones it leaves to us: exact redirect match including loopback ports, PKCE for
+ * every client, and scopes that exist.
  */
 import { fitsStorageKey, MAX_IDENTIFIER_BYTES } from "../../http/identifier-length";
 import { isS256Challenge } from "./pkce";
 import { isRegisteredRedirectUri } from "../../../common/auth/redirect-uri";
-import {
-  AuthorizationError,
-  authorizationErrorRedirect,
-  type AuthRequest,
-  type ClientInfo,
-  type OAuthHelpers,
-} from "./provider";
+import { AuthorizationError, type AuthRequest, type ClientInfo, type OAuthHelpers } from "./provider";
 import { isScope, SCOPES } from "../../../common/auth/scopes";
 
 export type AuthorizeOutcome =
   | { kind: "error-page"; title: string; detail: string }
-  | { kind: "redirect"; location: string }
   | { kind: "valid"; request: AuthRequest; client: ClientInfo };
 
 const SINGLE_VALUED = [
@@ -38,11 +33,15 @@ function errorPage(title: string, detail: string): AuthorizeOutcome {
   return { kind: "error-page", title, detail };
 }
 
-export async function checkAuthorizeRequest(
-  api: OAuthHelpers,
-  request: Request,
-  issuer: string,
-): Promise<AuthorizeOutcome> {
+/** An RFC 6749 §4.1.2.1 error of a request whose client and redirect URI are known good. */
+function invalidRequest(code: string, description: string): AuthorizeOutcome {
+  return errorPage(
+    "Invalid authorization request",
+    `${description} (${code}). For your safety you were not sent back to the application, and nothing was shared with it.`,
+  );
+}
+
+export async function checkAuthorizeRequest(api: OAuthHelpers, request: Request): Promise<AuthorizeOutcome> {
   const url = new URL(request.url);
   const query = url.searchParams;
   for (const name of ["client_id", "redirect_uri"]) {
@@ -79,39 +78,38 @@ export async function checkAuthorizeRequest(
     );
   }
 
-  // From here on the client and its redirect URI are trusted: errors go back to the client.
-  const state = query.get("state") ?? undefined;
-  const back = (code: Parameters<typeof authorizationErrorRedirect>[1], description: string): AuthorizeOutcome => ({
-    kind: "redirect",
-    location: authorizationErrorRedirect({ redirectUri, state, issuer }, code, description),
-  });
+  // RFC 9700 §4.11.2: even for this client and URI, an error is shown here, never redirected.
   const repeated = SINGLE_VALUED.find((name) => query.getAll(name).length > 1);
-  if (repeated) return back("invalid_request", `${repeated} must not be repeated (RFC 6749 §3.1)`);
+  if (repeated) return invalidRequest("invalid_request", `${repeated} must not be repeated (RFC 6749 §3.1)`);
 
   let parsed: AuthRequest;
   try {
     parsed = await api.parseAuthRequest(request);
   } catch (error) {
     if (!(error instanceof AuthorizationError)) throw error;
-    if (error.redirectTo) return { kind: "redirect", location: error.redirectTo };
-    return errorPage("Invalid authorization request", error.description);
+    return invalidRequest(error.code, error.description);
   }
 
   // The library lets confidential clients skip PKCE; we require S256 from everyone (RFC 9700 §2.1.1).
   if (!parsed.codeChallenge)
-    return back("invalid_request", "code_challenge is required: use PKCE with code_challenge_method=S256 (RFC 7636)");
-  if (parsed.codeChallengeMethod !== "S256") return back("invalid_request", "code_challenge_method must be S256");
+    return invalidRequest(
+      "invalid_request",
+      "code_challenge is required: use PKCE with code_challenge_method=S256 (RFC 7636)",
+    );
+  if (parsed.codeChallengeMethod !== "S256")
+    return invalidRequest("invalid_request", "code_challenge_method must be S256");
   if (!isS256Challenge(parsed.codeChallenge))
-    return back(
+    return invalidRequest(
       "invalid_request",
       "code_challenge must be 43 base64url characters: BASE64URL(SHA-256(code_verifier)) (RFC 7636 §4.2)",
     );
 
   // The library advertises scopes but passes any string through to the consent page.
-  if (parsed.scope.length === 0) return back("invalid_scope", `scope is required: one or more of ${SCOPES.join(" ")}`);
+  if (parsed.scope.length === 0)
+    return invalidRequest("invalid_scope", `scope is required: one or more of ${SCOPES.join(" ")}`);
   const unknown = parsed.scope.filter((scope) => !isScope(scope));
   if (unknown.length > 0)
-    return back("invalid_scope", `unknown scope ${unknown.join(", ")}; supported: ${SCOPES.join(" ")}`);
+    return invalidRequest("invalid_scope", `unknown scope ${unknown.join(", ")}; supported: ${SCOPES.join(" ")}`);
 
   return { kind: "valid", request: { ...parsed, scope: [...new Set(parsed.scope)] }, client };
 }

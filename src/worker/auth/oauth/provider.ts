@@ -12,7 +12,6 @@
  */
 import {
   AuthorizationError,
-  authorizationErrorRedirect,
   OAuthAuthorizationServer,
   OAuthError,
   type AuthRequest,
@@ -28,14 +27,7 @@ import { SCOPES } from "../../../common/auth/scopes";
 import { mcpResourceOf } from "../../mcp/resource-id";
 import { dynamicRegistrationOptions } from "./dynamic-registration";
 
-export {
-  AuthorizationError,
-  authorizationErrorRedirect,
-  type AuthRequest,
-  type ClientInfo,
-  type GrantSummary,
-  type OAuthHelpers,
-};
+export { AuthorizationError, type AuthRequest, type ClientInfo, type GrantSummary, type OAuthHelpers };
 
 export const OAUTH_ENDPOINTS = {
   authorize: "/oauth/authorize",
