@@ -11,6 +11,7 @@ import { DIRECTORY_NAME } from "../../src/worker/auth/account-directory";
 import { grantSubject } from "../../src/worker/auth/oauth/grant-guard";
 import { oauthApi, registerClient as registerWithProvider } from "../../src/worker/auth/oauth/provider";
 import { grantOf, openToken, type TokenKind } from "../../src/worker/auth/oauth/token-format";
+import { freshIp } from "./auth-fixtures";
 import { Browser, formField, locationOf, ORIGIN } from "./oauth-browser-support";
 
 export { Browser, formField, locationOf, ORIGIN } from "./oauth-browser-support";
@@ -209,6 +210,17 @@ export const codeExchange = (clientId: string, code: string, verifier: string): 
   client_id: clientId,
   code_verifier: verifier,
 });
+
+/** POST /oauth/register (RFC 7591) with `metadata` as JSON, from a fresh client address unless `ip` is given. */
+export function registerDynamically(metadata: Record<string, unknown>, ip = freshIp()): Promise<Response> {
+  return exports.default.fetch(
+    new Request(`${ORIGIN}/oauth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip },
+      body: JSON.stringify(metadata),
+    }),
+  );
+}
 
 /** A public client's refresh_token request (RFC 6749 §6); `extra` adds fields such as `scope`. */
 export const refreshRequest = (clientId: string, refreshToken: string, extra: Record<string, string> = {}) =>

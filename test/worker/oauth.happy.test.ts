@@ -68,6 +68,8 @@ describe("authorization code flow", () => {
 
     const consent = await oauth.signInAndOpenConsent(browser, url, account);
     expect(consent).toContain("Allow Cheese Tracker to use your account?");
+    // The name is the app author's own claim, and the page says so.
+    expect(consent).toMatch(/“Cheese Tracker” is the name the app(&#39;|')s author gave it; nobody here checked it/);
     expect(consent).toContain("Browse the cheese catalog");
     expect(consent).toContain("Read the readiness catalog");
     expect(consent).toContain("app.example");

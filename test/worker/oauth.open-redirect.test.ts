@@ -5,26 +5,18 @@
  * and chose, every error is shown on our page: signed out, signed in, and after a sign-in that
  * continues to the request (`/login?continue=`).
  */
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { freshIp } from "./auth-fixtures";
 import * as oauth from "./oauth-support";
 
 const EVIL_CALLBACK = "https://evil.example/cb";
 
 /** A client registered the way anyone can: POST /oauth/register, with the attacker's redirect URI. */
 async function attackersClient(): Promise<string> {
-  const res = await exports.default.fetch(
-    new Request(`${oauth.ORIGIN}/oauth/register`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "CF-Connecting-IP": freshIp() },
-      body: JSON.stringify({
-        client_name: "Helpful App",
-        redirect_uris: [EVIL_CALLBACK],
-        token_endpoint_auth_method: "none",
-      }),
-    }),
-  );
+  const res = await oauth.registerDynamically({
+    client_name: "Helpful App",
+    redirect_uris: [EVIL_CALLBACK],
+    token_endpoint_auth_method: "none",
+  });
   expect(res.status).toBe(201);
   return (await res.json<{ client_id: string }>()).client_id;
 }

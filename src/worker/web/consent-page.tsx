@@ -1,7 +1,8 @@
 /**
- * The consent page: which application asks, where the answer goes (the redirect URI's host, with
- * a warning for an app on this computer), and each requested scope in plain words. The customer
- * allows or denies; the form carries the library's one-time consent handle and our CSRF token.
+ * The consent page: which application asks (by the name its author chose, which the page says is
+ * unchecked), where the answer goes (the redirect URI's host, with a warning for an app on this
+ * computer), and each requested scope in plain words. The customer allows or denies; the form
+ * carries the library's one-time consent handle and our CSRF token.
  */
 import { SCOPE_WORDS } from "../auth/oauth/scope-words";
 import { ADMIN_SCOPE, isScope } from "../../common/auth/scopes";
@@ -31,6 +32,10 @@ export function ConsentPage(props: {
       <p>
         Signed in as <strong>{props.session.email}</strong>.{" "}
         <SignOutForm session={props.session} continueTo={props.continueTo} label="Not you? Sign out" />
+      </p>
+      <p class="notice">
+        “{facts.clientName}” is the name the app's author gave it; nobody here checked it. Where you will be sent,
+        below, is what tells you who you are dealing with.
       </p>
       <p>{facts.clientName} is asking to:</p>
       <ul class="scopes">

@@ -3,17 +3,17 @@
  * library's own endpoint (`clientRegistrationEndpoint`), held to what this server accepts: public
  * clients only (`token_endpoint_auth_method: "none"`, so PKCE is their only proof, which every
  * client here needs anyway) with https or loopback http redirect URIs (redirect-uri.ts, as the
- * operator CLI). Registrations expire when unused: the library stores them with a TTL and renews
- * one only when its client exchanges tokens past half of it. How many may be made is bounded by
- * registration-endpoint.ts.
+ * operator CLI), every stored string bounded (registration-bounds.ts). Registrations expire when
+ * unused: the library stores them with a TTL and renews one only when its client exchanges tokens
+ * past half of it. How many may be made is bounded by registration-endpoint.ts.
  */
 import type { ClientRegistrationCallbackResult } from "@cloudflare/workers-oauth-provider";
 import { redirectUriProblem } from "../../../common/auth/redirect-uri";
+import { MAX_LIST_ENTRIES, registrationBoundProblems } from "./registration-bounds";
 
 export const CLIENT_REGISTRATION_ENDPOINT = "/oauth/register";
 /** An unused registration is gone after this (a used one is renewed by each token request past half of it). */
 export const CLIENT_REGISTRATION_TTL_SECONDS = 7 * 24 * 3600;
-const MAX_REDIRECT_URIS = 10;
 
 type Refusal = Required<Pick<ClientRegistrationCallbackResult, "code" | "description" | "status">>;
 
@@ -41,13 +41,13 @@ export function checkRegistration({
     );
   const uris = clientMetadata.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0) problems.push("redirect_uris must list at least one URI");
-  else {
-    if (uris.length > MAX_REDIRECT_URIS) problems.push(`at most ${MAX_REDIRECT_URIS} redirect_uris`);
+  else if (uris.length <= MAX_LIST_ENTRIES) {
     uris.forEach((uri: unknown, index) => {
       const problem = typeof uri === "string" ? redirectUriProblem(uri) : "a redirect URI must be a string";
       if (problem) problems.push(`redirect_uris[${index}]: ${problem}`);
     });
   }
+  problems.push(...registrationBoundProblems(clientMetadata));
   return problems.length ? refuse(problems.join("; ")) : undefined;
 }
 
