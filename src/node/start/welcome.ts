@@ -72,7 +72,7 @@ export function welcomeText(welcome: Welcome): string {
     `  operator  ${login(demo.operator)}admin requests, accounts (${production}/dashboard/operator)`,
     "",
     "Webhooks: start a receiver that prints each delivery, register http://127.0.0.1:8790/ as the customer",
-    "(dashboard, Webhooks; add --secret=<its whsec_…> to verify signatures), then publish or Send test event:",
+    "(dashboard, Webhooks; export WEBHOOK_SECRET=<its whsec_…> first to verify signatures), then publish or Send test event:",
     "  npm run webhooks:receive -- --port=8790",
     "",
     ...(welcome.oauth
