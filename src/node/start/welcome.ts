@@ -65,7 +65,7 @@ export function welcomeText(welcome: Welcome): string {
       .slice(1)
       .map(({ baseUrl, secret }) => `  curl -i -H "Authorization: Bearer ${secret}" ${baseUrl}/v1/releases/current`),
     ...testOrderLines(demo.keys),
-    `  npm run catalog:pull -- --base-url=${production} --key=${liveKey} --out=dist/catalog.json`,
+    `  CATALOG_API_KEY=${liveKey} npm run catalog:pull -- --base-url=${production} --out=dist/catalog.json`,
     "",
     `Dashboard: ${dashboards.join("  (sandbox: ")}${dashboards.length > 1 ? ")" : ""}`,
     `  customer  ${login(demo.customer)}keys, authorized apps, webhooks; the catalog explorer: ${production}/explore`,
