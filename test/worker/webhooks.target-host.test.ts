@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { attemptRefusal } from "../../src/worker/webhooks/consumer";
 import { webhookStore } from "../../src/worker/webhooks/store-access";
 import { targetUrlProblems } from "../../src/worker/webhooks/target-url";
 import { call } from "./auth-fixtures";
@@ -87,6 +88,17 @@ describe("the reasons", () => {
 });
 
 describe("delivery", () => {
+  it("applies the deployment's rules: production refuses http://127.0.0.1, which local rules send to", () => {
+    const plan = (url: string) => ({ url, secrets: ["whsec_AAAA"], body: "{}", attempt: 1 });
+    expect(attemptRefusal(plan("http://127.0.0.1:9/hook"), production)).toMatchObject({
+      response_status: null,
+      error: "not sent: the URL must be https; must not point at a loopback address",
+    });
+    expect(attemptRefusal(plan("http://127.0.0.1:9/hook"), env)).toBeNull();
+    for (const bindings of [production, env])
+      expect(attemptRefusal(plan("https://localhost.:9/hook"), bindings)?.error).toMatch(/^not sent: .*loopback name/);
+  });
+
   /** An endpoint whose stored URL is `url`, as one registered before today's rules would be. */
   async function storedWith(url: string) {
     const caller = await webhookCaller();

@@ -40,7 +40,7 @@ async function consume(message: Message, env: Env): Promise<void> {
     message.ack();
     return;
   }
-  const result = refusal(plan, env) ?? (await attempt(id, plan));
+  const result = attemptRefusal(plan, env) ?? (await attempt(id, plan));
   const delay = await store.recordAttempt(id, plan.attempt, result);
   if (delay === null) message.ack();
   else message.retry({ delaySeconds: delay });
@@ -51,7 +51,7 @@ async function consume(message: Message, env: Env): Promise<void> {
  * registered before a rule existed (or by a bypass since closed) is never fetched. And never
  * unsigned: a secret that no configured key opens (OAUTH_TOKEN_KEY rotated away) fails the attempt.
  */
-function refusal(plan: AttemptPlan, env: Env): AttemptResult | null {
+export function attemptRefusal(plan: AttemptPlan, env: Env): AttemptResult | null {
   const allowLoopback = workerEnv(env).WEBHOOK_LOCAL_TARGETS === "loopback";
   const problems = targetUrlProblems(plan.url, { allowLoopback });
   if (problems.length > 0)
