@@ -64,7 +64,7 @@ export const clientBench: BenchModule = {
           const pullArgs = ["--import", path.join(REPO, "bench/peak-rss.mjs"), ...packageCommand("catalog:pull")];
           pulls.push(
             await retried(log, () =>
-              runMeasured(node, [...pullArgs, "--base-url", url, "--out", out, "--key", key], fromJson),
+              runMeasured(node, [...pullArgs, "--base-url", url, "--out", out], fromJson, { CATALOG_API_KEY: key }),
             ),
           );
           checkedOut(bytes);

@@ -15,17 +15,18 @@ export interface Measured {
   maxRssBytes: number;
 }
 
-/** Runs `command args…` with the repo's Node 22 first on PATH; its last stdout line is JSON. */
+/** Runs `command args…` with the repo's Node 22 first on PATH (and `env` added); its last stdout line is JSON. */
 export function runMeasured<M extends Measured>(
   command: string,
   args: string[],
   pick: (json: Record<string, unknown>) => M,
+  env: Record<string, string> = {},
 ): M {
   const result = spawnSync(command, args, {
     cwd: REPO,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH}` },
+    env: { ...process.env, ...env, PATH: `${BIN}${path.delimiter}${process.env.PATH}` },
   });
   if (result.status !== 0)
     throw new Error(

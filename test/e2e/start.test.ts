@@ -151,7 +151,7 @@ describe("npm start", () => {
       const body = JSON.stringify({ type: "webhook.test", data: { release_id: "sha256:x", changes: null } });
       const answer = await fetch(`http://127.0.0.1:${receiverPort}/`, {
         method: "POST",
-        headers: { "webhook-id": "msg_printed" },
+        headers: { "webhook-id": "msg_printed", "webhook-timestamp": String(Math.floor(Date.now() / 1000)) },
         body,
       });
       expect(answer.status).toBe(200);

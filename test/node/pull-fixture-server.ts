@@ -70,14 +70,17 @@ function served(releaseDir: string, fault: Fault): { manifest: Manifest; parts: 
 export async function fixtureServer(
   releaseDir: string,
   fault: Fault,
-): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+): Promise<{ url: string; requests: string[]; authorizations: string[]; close(): Promise<void> }> {
   const { manifest, parts } = served(releaseDir, fault);
   const profiles = profileFixture(manifest, parts, fault);
   const requests: string[] = [];
+  /** Each request's Authorization header ("" when it had none). */
+  const authorizations: string[] = [];
   let busy = fault === "busy-once";
   const server: Server = createServer((req, res) => {
     const url = expectDefined(req.url, "the request's URL");
     requests.push(url);
+    authorizations.push(req.headers.authorization ?? "");
     if (fault === "unauthorized") {
       res.writeHead(401, {
         "Content-Type": "application/problem+json",
@@ -120,6 +123,7 @@ export async function fixtureServer(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    authorizations,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

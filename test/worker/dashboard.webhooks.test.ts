@@ -67,12 +67,17 @@ describe("/dashboard/webhooks", () => {
     expect(await webhookStore(env).listEndpoints(account.accountId)).toEqual([]);
   });
 
-  it("refuses an internal URL with the reason, and another account's endpoint is not found", async () => {
+  it("refuses an internal URL (also spelled with a trailing dot) with the reason, and another account's endpoint is not found", async () => {
     const [owner, other] = [await newAccount(), await newAccount()];
     const ownerClient = await signIn(owner);
     const refused = await register(ownerClient, "https://169.254.169.254/latest");
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("must not point at a link-local address");
+    const dotted = await register(ownerClient, "https://localhost./hook");
+    expect([dotted.status, await dotted.text()]).toEqual([
+      400,
+      expect.stringContaining("must not point at a loopback name"),
+    ]);
     expect((await register(ownerClient, "https://example.com/hook")).status).toBe(200);
     const endpoint = `/dashboard/webhooks/${await endpointIdOf(owner.accountId)}`;
     const otherClient = await signIn(other);

@@ -1,5 +1,6 @@
 /**
- * `npm run catalog:pull -- --base-url URL [--key K] --out file | --sync dir`: the reference consumer,
+ * `npm run catalog:pull -- --base-url URL --out file | --sync dir`, the key in $CATALOG_API_KEY or
+ * `--key-file`: the reference consumer,
  * a thin CLI over the client package's download() and sync() (packages/client): arguments, output
  * and exit codes.
  */
@@ -12,8 +13,9 @@ import {
 } from "../../../packages/client/src/node.js";
 import { type CliIo, cliCommand, count, EXIT, httpUrlOption, UsageError } from "../cli/cli-run";
 import { startProgress, type Progress } from "../cli/progress";
+import { readSecret } from "../cli/secret-option";
 
-const HELP = `Usage: npm run catalog:pull -- --base-url <url> (--out <file> | --sync <dir>) [--key <key>] [--durable]
+const HELP = `Usage: npm run catalog:pull -- --base-url <url> (--out <file> | --sync <dir>) [--key-file <path>] [--durable]
 
 Fetches GET /v1/releases/current, downloads every part of that release from its pinned URLs
 (/v1/releases/<id>/parts/<n>, each one's Link rel=next naming the next), verifies each part against the manifest and
@@ -29,7 +31,8 @@ retries 401, 403 or other 4xx.
                      runs fetch only the profiles changed since its release, rebuild the new
                      document, verify it as above and replace the file atomically (a full download
                      when its release is no longer kept or the changes would cost more).
-  --key <key>        API key, sent as Authorization: Bearer <key>. Default: $CATALOG_API_KEY.
+  --key-file <path>  Read the API key from this file (- for standard input). Default: the key in
+                     $CATALOG_API_KEY. Sent as Authorization: Bearer <key>.
   --durable          Flush the file to the disk (fsync) before replacing the old one, so it
                      survives an OS crash or power loss (costs a write-back of the whole document).
   -h, --help         This help.
@@ -38,6 +41,13 @@ Exit codes: 0 written and verified; 1 verification failed (nothing written); 2 u
 3 a request failed for good (status, code and detail printed).`;
 
 const EXIT_REQUEST_FAILED = 3;
+
+const KEY_SOURCE = {
+  command: "catalog:pull",
+  envName: "CATALOG_API_KEY",
+  fileOption: "key-file",
+  deprecatedOption: "key",
+};
 
 /** `npm run catalog:pull` (scripts/catalog-pull.ts): its door, and its run in process. */
 export const catalogPull = cliCommand("catalog:pull", HELP, pullMain);
@@ -49,6 +59,8 @@ async function pullMain(argv: string[], io: CliIo): Promise<number> {
       "base-url": { type: "string" },
       out: { type: "string" },
       sync: { type: "string" },
+      "key-file": { type: "string" },
+      /** Deprecated: on the command line, npm echoes the key and ps shows it. */
       key: { type: "string" },
       durable: { type: "boolean", default: false },
     },
@@ -60,7 +72,7 @@ async function pullMain(argv: string[], io: CliIo): Promise<number> {
   const baseUrl = httpUrlOption("base-url", values["base-url"]);
   const client = createCatalogClient({
     baseUrl,
-    apiKey: values.key ?? io.env.CATALOG_API_KEY,
+    apiKey: readSecret(KEY_SOURCE, { file: values["key-file"], deprecated: values.key }, io),
     onRetry: (event) => io.err(`retrying ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason})`),
   });
 

@@ -7,6 +7,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { SCOPES } from "../../common/auth/scopes";
 import { type CliIo, cliCommand, EXIT, httpUrlOption, PROCESS_IO, UsageError } from "../cli/cli-run";
+import { accountPassword } from "./account-password";
 import * as adminCommands from "./admin-commands";
 import * as commands from "./commands";
 import { connect } from "./connect";
@@ -17,8 +18,9 @@ import { OperatorRefusal, type Deployment } from "./operator-client";
 const HELP = `Usage: npm run operator -- <command> [options]
 
 Accounts (an account exists under one id on production and on the sandbox):
-  accounts create --email <e> --password <p|-> [--name <n>] [--operator]
-                         Create an account (--password - reads it from stdin).
+  accounts create --email <e> [--password-file <path|->] [--name <n>] [--operator]
+                         Create an account. Its password: from the file (- reads standard
+                         input), else $ACCOUNT_PASSWORD; never on the command line.
   accounts list          Every account, with the deployments it is on.
 
 Admin clearance and admin requests (the admin scope is never granted without an operator):
@@ -96,6 +98,8 @@ function localServers(
 
 const OPTIONS = {
   email: { type: "string" },
+  "password-file": { type: "string" },
+  /** Deprecated (but for "-", standard input): on the command line, npm echoes it and ps shows it. */
   password: { type: "string" },
   name: { type: "string" },
   operator: { type: "boolean", default: false },
@@ -170,7 +174,7 @@ async function operatorMain(argv: string[], io: CliIo): Promise<number> {
     if (command === "accounts" && sub === "create") {
       await commands.createAccount(ctx, {
         email: required("email", values.email),
-        password: passwordFrom(required("password", values.password), io),
+        password: accountPassword(values, io),
         name: values.name,
         operator: values.operator,
       });
@@ -227,10 +231,6 @@ function parseEnv(value: string | undefined): Deployment | undefined {
   if (value === undefined) return undefined;
   if (value !== "production" && value !== "sandbox") throw new UsageError("--env must be production or sandbox");
   return value;
-}
-
-function passwordFrom(value: string, io: CliIo): string {
-  return value === "-" ? io.stdin().replace(/\r?\n$/, "") : value;
 }
 
 /** The override to set, null to remove it, undefined to leave it (only --strict/--no-strict given). */

@@ -65,14 +65,14 @@ export function welcomeText(welcome: Welcome): string {
       .slice(1)
       .map(({ baseUrl, secret }) => `  curl -i -H "Authorization: Bearer ${secret}" ${baseUrl}/v1/releases/current`),
     ...testOrderLines(demo.keys),
-    `  npm run catalog:pull -- --base-url=${production} --key=${liveKey} --out=dist/catalog.json`,
+    `  CATALOG_API_KEY=${liveKey} npm run catalog:pull -- --base-url=${production} --out=dist/catalog.json`,
     "",
     `Dashboard: ${dashboards.join("  (sandbox: ")}${dashboards.length > 1 ? ")" : ""}`,
     `  customer  ${login(demo.customer)}keys, authorized apps, webhooks; the catalog explorer: ${production}/explore`,
     `  operator  ${login(demo.operator)}admin requests, accounts (${production}/dashboard/operator)`,
     "",
     "Webhooks: start a receiver that prints each delivery, register http://127.0.0.1:8790/ as the customer",
-    "(dashboard, Webhooks; add --secret=<its whsec_…> to verify signatures), then publish or Send test event:",
+    "(dashboard, Webhooks; export WEBHOOK_SECRET=<its whsec_…> first to verify signatures), then publish or Send test event:",
     "  npm run webhooks:receive -- --port=8790",
     "",
     ...(welcome.oauth

@@ -1,13 +1,15 @@
 /**
  * The WEBHOOK_QUEUE consumer: one message per delivery (`{delivery_id}`), and one attempt per
- * message. It POSTs the stored body, signed per Standard Webhooks with the same `webhook-id` on
- * every attempt and a fresh `webhook-timestamp`, waits at most 10 s, never follows a redirect and
- * reads at most 256 bytes of the answer. A 2xx acks the message; anything else retries it after
+ * message. It checks the endpoint's URL again (target-url.ts), then POSTs the stored body, signed
+ * per Standard Webhooks with the same `webhook-id` on every attempt and a fresh `webhook-timestamp`,
+ * waits at most 10 s, never follows a redirect and reads at most 256 bytes of the answer. A 2xx acks the message; anything else retries it after
  * the schedule's delay (schedule.ts) until the WebhookStore says the delivery is settled.
  */
 import { z } from "@hono/zod-openapi";
+import { workerEnv } from "../env";
 import { signatureHeader } from "./signature";
 import { webhookStore } from "./store-access";
+import { targetUrlProblems } from "./target-url";
 import type { AttemptPlan, AttemptResult } from "./webhook-store";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -38,11 +40,23 @@ async function consume(message: Message, env: Env): Promise<void> {
     message.ack();
     return;
   }
-  // Never unsigned: a secret that no configured key opens (OAUTH_TOKEN_KEY rotated away) fails the attempt.
-  const result = plan.secrets.length > 0 ? await attempt(id, plan) : UNREADABLE_SECRET;
+  const result = attemptRefusal(plan, env) ?? (await attempt(id, plan));
   const delay = await store.recordAttempt(id, plan.attempt, result);
   if (delay === null) message.ack();
   else message.retry({ delaySeconds: delay });
+}
+
+/**
+ * Why the attempt is not sent, or null. The URL is checked again with today's rules: an endpoint
+ * registered before a rule existed (or by a bypass since closed) is never fetched. And never
+ * unsigned: a secret that no configured key opens (OAUTH_TOKEN_KEY rotated away) fails the attempt.
+ */
+export function attemptRefusal(plan: AttemptPlan, env: Env): AttemptResult | null {
+  const allowLoopback = workerEnv(env).WEBHOOK_LOCAL_TARGETS === "loopback";
+  const problems = targetUrlProblems(plan.url, { allowLoopback });
+  if (problems.length > 0)
+    return { response_status: null, error: `not sent: the URL ${problems.join("; ")}`, response_excerpt: null };
+  return plan.secrets.length > 0 ? null : UNREADABLE_SECRET;
 }
 
 async function attempt(id: string, plan: AttemptPlan): Promise<AttemptResult> {

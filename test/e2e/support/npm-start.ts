@@ -92,8 +92,9 @@ export function printedValue(screen: string, pattern: RegExp, what: string, grou
 }
 
 /** The lines of `text` that start with `  curl ` or `  npm `: commands printed to be pasted. */
+/** The printed command lines of `command`, with the environment they set first (CATALOG_API_KEY=… npm …). */
 export const printedCommands = (text: string, command: "curl" | "npm") =>
   text
     .split("\n")
-    .filter((line) => line.startsWith(`  ${command} `))
+    .filter((line) => new RegExp(`^ {2}(?:[A-Z_]+=\\S+ )*${command} `).test(line))
     .map((line) => line.trim());

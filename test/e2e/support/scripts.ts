@@ -50,5 +50,9 @@ export function runProcess(
 /** `npm run catalog:pull` against a running server. */
 export function pullCatalog(baseUrl: string, out: string): Promise<ScriptRun> {
   const key = apiKeyFor(baseUrl);
-  return runScript("catalog-pull.ts", ["--base-url", baseUrl, "--out", out, ...(key ? ["--key", key] : [])]);
+  return runScript(
+    "catalog-pull.ts",
+    ["--base-url", baseUrl, "--out", out],
+    key ? { env: { CATALOG_API_KEY: key } } : {},
+  );
 }
