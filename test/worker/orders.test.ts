@@ -191,6 +191,21 @@ describe("POST /v2/orders bad input", () => {
     expect(await countOrders(secret)).toBe(0);
   });
 
+  it("reports an unknown cheese once, with no currency problem beside it", async () => {
+    const { secret } = await orders.customer();
+    const res = await orders.createOrder(secret, {
+      items: [
+        { cheese_id: "chs_nope", quantity: 1 },
+        { cheese_id: "chs_comte", quantity: 1 },
+      ],
+    });
+    const problem = (await expectProblem(res, 400, "bad_request")) as unknown as ValidationProblem;
+    expect(problem.errors).toEqual([
+      { path: "items.0.cheese_id", message: "no such cheese: see GET /v2/cheeses", code: "custom" },
+    ]);
+    expect(await countOrders(secret)).toBe(0);
+  });
+
   it("checks the address and metadata, and needs an address when the customer has none", async () => {
     const { secret } = await orders.customer({ address: null });
     const res = await orders.createOrder(secret, {
