@@ -24,7 +24,8 @@ import { newKeyId } from "../../common/auth/ids";
 import { keyIndexName, type KeyRecord } from "./key-record";
 import { hashPassword } from "./password";
 import { CustomerStore, type CustomerRecord } from "../customers/customer-store";
-import type { CustomerFields } from "../customers/schemas";
+import type { CustomerFields, CustomerPatch } from "../customers/schemas";
+import { patchProfile } from "../customers/profile-patch";
 import { OrderBook, type CreatedOrder, type NewOrder, type OrderFilter } from "../orders/order-book";
 import type { OrderView } from "../orders/schemas";
 import type { OrderAction } from "../orders/state-machine";
@@ -200,6 +201,12 @@ export class AccountObject extends DurableObject<Env> {
       return refuse("precondition_failed", "The profile changed since it was read; read it again and retry.");
     }
     return accept(this.#customer.read(account));
+  }
+
+  /** Applies a merge patch to the latest profile, If-Match checked, in one synchronous step (profile-patch.ts). */
+  async patchCustomer(patch: CustomerPatch, ifMatch: string | undefined): Promise<Outcome<CustomerRecord>> {
+    const account = this.#tables.account();
+    return account ? patchProfile(this.#customer, account, patch, ifMatch) : refuse("account_not_found", NO_ACCOUNT);
   }
 
   /** Idempotent order creation: no await between the key lookup and the insert (order-book.ts). */
