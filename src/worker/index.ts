@@ -13,6 +13,7 @@ import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
 import { routeNotFound } from "./http/allowed-methods";
 import { limitBodies } from "./http/body-limit";
+import { refusePrototypeKeys } from "./http/prototype-keys";
 import { problemOfHttpException } from "./http/http-exception";
 import { Problem, renderProblem } from "./http/problem";
 import { answeringOrigin, publicOrigin } from "./http/public-origin";
@@ -48,6 +49,8 @@ app.use(checkWorkerEnv());
 // Only the configured origins (and loopback) are served: issuer and server URLs come from there.
 app.use(publicOrigin());
 app.use(limitBodies());
+// `__proto__` anywhere in a JSON body is refused by name, never silently dropped.
+app.use(refusePrototypeKeys());
 
 // OAuth 2.0 (docs/oauth.md): protocol endpoints, then the login + consent pages.
 registerOAuthEndpoints(app);
