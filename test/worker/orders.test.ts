@@ -193,14 +193,9 @@ describe("POST /v2/orders bad input", () => {
 
   it("reports an unknown cheese once, with no currency problem beside it", async () => {
     const { secret } = await orders.customer();
-    const res = await orders.createOrder(secret, {
-      items: [
-        { cheese_id: "chs_nope", quantity: 1 },
-        { cheese_id: "chs_comte", quantity: 1 },
-      ],
-    });
-    const problem = (await expectProblem(res, 400, "bad_request")) as unknown as ValidationProblem;
-    expect(problem.errors).toEqual([
+    const items = ["chs_nope", "chs_comte"].map((cheese_id) => ({ cheese_id, quantity: 1 }));
+    const refused = await expectProblem(await orders.createOrder(secret, { items }), 400, "bad_request");
+    expect((refused as unknown as ValidationProblem).errors).toEqual([
       { path: "items.0.cheese_id", message: "no such cheese: see GET /v2/cheeses", code: "custom" },
     ]);
     expect(await countOrders(secret)).toBe(0);
