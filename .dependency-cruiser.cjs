@@ -91,6 +91,39 @@ module.exports = {
       to: { path: ["^src/worker/dashboard/", "^src/worker/web/"] },
     },
     {
+      name: "auth-not-customer-data",
+      comment:
+        "Authentication knows nothing of the customer's data: the deployed AccountObject (src/worker/account/) " +
+        "joins auth's AccountCore with the profile and orders, which keep their own tables.",
+      severity: "error",
+      from: { path: "^src/worker/auth/" },
+      to: { path: "^src/worker/(account|customers|orders|webhooks)/" },
+    },
+    {
+      name: "features-not-auth-internals",
+      severity: "error",
+      comment:
+        "A feature reaches auth through its public face only: protect() and the principal, the account stubs " +
+        "(accounts.ts) and the views and outcomes they return (account-views.ts). Tables, passwords, OAuth internals " +
+        "(token formats, keys) stay auth's; what two features share lives in src/common (e.g. sealing.ts).",
+      from: { path: "^src/worker/(catalog|mcp|explore|cheeses|orders|customers|webhooks)/" },
+      to: {
+        path: "^src/worker/auth/",
+        pathNot: "^src/worker/auth/(accounts|account-views|protect|principal|require-scope)\\.ts$",
+      },
+    },
+    {
+      name: "doors-not-doors",
+      severity: "error",
+      comment:
+        "The REST catalog routes (catalog/), the MCP server (mcp/) and the explorer (explore/) are doors to the same " +
+        "catalog: none imports another. Pending (docs/architecture.md): mcp/ and explore/ still import the query " +
+        "engine from catalog/, and explore/ imports mcp/catalog-reads.ts, until the engine leaves catalog/; then " +
+        'this rule becomes from "^src/worker/(catalog|mcp|explore)/" to the same minus "^src/worker/$1/".',
+      from: { path: "^src/worker/(catalog|mcp)/" },
+      to: { path: "^src/worker/(mcp|explore)/", pathNot: "^src/worker/$1/" },
+    },
+    {
       name: "limits-not-auth",
       severity: "error",
       comment: "auth admits requests through limits; limits knows nothing of credentials.",

@@ -44,6 +44,6 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 export { AccountDirectory } from "../../src/worker/auth/account-directory";
-export { AccountObject } from "../../src/worker/auth/account-object";
+export { AccountObject } from "../../src/worker/account/account-object";
 export { SubjectGuard } from "../../src/worker/limits/subject-guard";
 export { WebhookStore } from "../../src/worker/webhooks/webhook-store";

@@ -8,11 +8,13 @@ import { bearerSecurity, protect } from "./auth/protect";
 import { registerCheeseRoutes } from "./cheeses/route";
 import { registerKeyRoutes } from "./keys";
 import { registerOperatorRoutes } from "./operator/routes";
+import { registerCustomerRoutes } from "./customers/routes";
 import { registerOrderRoutes } from "./orders";
 import { registerOAuthEndpoints } from "./auth/oauth/routes";
 import type { AppEnv } from "./http/context";
 import { routeNotFound } from "./http/allowed-methods";
 import { limitBodies } from "./http/body-limit";
+import { refusePrototypeKeys } from "./http/prototype-keys";
 import { problemOfHttpException } from "./http/http-exception";
 import { Problem, renderProblem } from "./http/problem";
 import { answeringOrigin, publicOrigin } from "./http/public-origin";
@@ -48,6 +50,8 @@ app.use(checkWorkerEnv());
 // Only the configured origins (and loopback) are served: issuer and server URLs come from there.
 app.use(publicOrigin());
 app.use(limitBodies());
+// `__proto__` anywhere in a JSON body is refused by name, never silently dropped.
+app.use(refusePrototypeKeys());
 
 // OAuth 2.0 (docs/oauth.md): protocol endpoints, then the login + consent pages.
 registerOAuthEndpoints(app);
@@ -67,7 +71,8 @@ registerMcpRoutes(app);
 registerKeyRoutes(app);
 registerOperatorRoutes(app);
 registerCheeseRoutes(app);
-// Customer orders and profiles (docs/orders.md): /v2/customer, /v2/orders.
+// Customer profiles and orders (docs/orders.md): /v2/customer, /v2/orders.
+registerCustomerRoutes(app);
 registerOrderRoutes(app);
 // Webhooks (docs/webhooks.md): /v1/webhook_endpoints; deliveries go through WEBHOOK_QUEUE (below).
 registerWebhookRoutes(app);
@@ -102,6 +107,6 @@ export default Object.assign(app, {
 
 // Durable Object classes (wrangler.toml [[durable_objects.bindings]]): accounts, the email index, key guards, webhooks.
 export { AccountDirectory } from "./auth/account-directory";
-export { AccountObject } from "./auth/account-object";
+export { AccountObject } from "./account/account-object";
 export { SubjectGuard } from "./limits/subject-guard";
 export { WebhookStore } from "./webhooks/webhook-store";

@@ -198,6 +198,20 @@ describe("PATCH /v2/customer refusals", () => {
     expect(edits.map((res) => res.status).sort()).toEqual([200, 412]);
   });
 
+  it("applies 20 concurrent patches without If-Match one after the other, none refused", async () => {
+    const { secret } = await customer({ address: null });
+    const start = await call("/v2/customer", { headers: bearer(secret) });
+    const first = Number(headerOf(start, "ETag").match(/\d+/)?.[0]);
+    const languages = Array.from({ length: 20 }, (_, i) => `l${String.fromCharCode(97 + i)}`);
+    const edits = await Promise.all(languages.map((language) => patch(secret, { preferences: { language } })));
+    expect(edits.map((res) => res.status)).toEqual(languages.map(() => 200));
+    // Each saw the profile the one before it saved: 20 versions, one per patch, none lost.
+    const etags = edits.map((res) => headerOf(res, "ETag")).sort();
+    expect(etags).toEqual(languages.map((_, i) => `"v${first + i + 1}"`).sort());
+    const final = await call("/v2/customer", { headers: bearer(secret) });
+    expect(headerOf(final, "ETag")).toBe(`"v${first + 20}"`);
+  });
+
   it("refuses a body that is not JSON, not an object, of another type, or too large", async () => {
     const { secret } = await customer({ address: null });
     await expectProblem(await call("/v2/customer", json(secret, "PATCH", "{not json")), 400, "bad_request");

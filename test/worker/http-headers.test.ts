@@ -131,7 +131,8 @@ describe("CORS on the bearer API, without credentials (item 10)", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
     const allowed = headerOf(res, "access-control-allow-headers").toLowerCase();
-    for (const name of ["authorization", "range", "if-none-match", "if-range"]) expect(allowed).toContain(name);
+    for (const name of ["authorization", "range", "if-none-match", "if-range", "idempotency-key"])
+      expect(allowed).toContain(name);
     expect(res.headers.get("access-control-allow-credentials")).toBeNull();
     expect(Number(res.headers.get("access-control-max-age"))).toBeGreaterThan(0);
   });
@@ -152,6 +153,8 @@ describe("CORS on the bearer API, without credentials (item 10)", () => {
       "Content-Location",
       "Catalog-Document-Range",
       "ETag",
+      "Idempotent-Replayed",
+      "Idempotency-Warning",
     ])
       expect(exposed).toContain(name);
     expect(exposed).toEqual(CORS_EXPOSED_HEADERS);

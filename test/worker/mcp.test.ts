@@ -217,8 +217,8 @@ describe("MCP tools: bad input", () => {
       post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}', { Accept: "text/html" }),
       post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}', { "Content-Type": "text/plain" }),
     ]);
-    // An empty batch holds no request, so the transport accepts it with nothing to answer (202).
-    expect(answers.map((res) => res.status)).toEqual([400, 400, 202, 406, 415]);
+    // Even an empty batch is refused (400, -32600): batches are not part of MCP (mcp.batch.test.ts).
+    expect(answers.map((res) => res.status)).toEqual([400, 400, 400, 406, 415]);
     const get = await api("/mcp");
     expect(get.status).toBe(405);
     expect(get.headers.get("Allow")).toContain("POST");

@@ -27,6 +27,18 @@ describe("Idempotency-Key", () => {
     expect(await orderCount(secret)).toBe(1);
   });
 
+  it("says on the answer when no Idempotency-Key was sent, and not when one was", async () => {
+    const { secret } = await customer();
+    const keyless = await createOrder(secret, COMTE_TWICE);
+    expect(keyless.status).toBe(201);
+    expect(keyless.headers.get("idempotency-warning")).toMatch(
+      /^no Idempotency-Key was sent: a retry .* another order/,
+    );
+    const keyed = await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": crypto.randomUUID() });
+    expect(keyed.status).toBe(201);
+    expect(keyed.headers.get("idempotency-warning")).toBeNull();
+  });
+
   it("replays the first answer even after the order changed (the answer, not the order)", async () => {
     const { secret } = await customer();
     const key = crypto.randomUUID();

@@ -191,6 +191,16 @@ describe("POST /v2/orders bad input", () => {
     expect(await countOrders(secret)).toBe(0);
   });
 
+  it("reports an unknown cheese once, with no currency problem beside it", async () => {
+    const { secret } = await orders.customer();
+    const items = ["chs_nope", "chs_comte"].map((cheese_id) => ({ cheese_id, quantity: 1 }));
+    const refused = await expectProblem(await orders.createOrder(secret, { items }), 400, "bad_request");
+    expect((refused as unknown as ValidationProblem).errors).toEqual([
+      { path: "items.0.cheese_id", message: "no such cheese: see GET /v2/cheeses", code: "custom" },
+    ]);
+    expect(await countOrders(secret)).toBe(0);
+  });
+
   it("checks the address and metadata, and needs an address when the customer has none", async () => {
     const { secret } = await orders.customer({ address: null });
     const res = await orders.createOrder(secret, {

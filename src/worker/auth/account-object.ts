@@ -1,7 +1,9 @@
 /**
- * AccountObject: one Durable Object per account (`idFromName(account_id)`), the source of truth for
- * the account and its keys (docs/storage.md "Accounts and API keys"). It writes the KV index the edge reads
- * (`apikey:<SHA-256>` → record) and tells each key's SubjectGuard when it is revoked.
+ * AccountCore: the authentication half of the AccountObject, one Durable Object per account
+ * (`getByName(account_id)`), the source of truth for the account and its keys (docs/storage.md
+ * "Accounts and API keys"). It writes the KV index the edge reads (`apikey:<SHA-256>` → record) and
+ * tells each key's SubjectGuard when it is revoked. The deployed class (src/worker/account/) adds
+ * the customer's profile and orders, which auth knows nothing of.
  *
  * Why here: the "at most 3 active keys" rule is a read-then-write. SQLite calls on a Durable Object
  * are synchronous, so counting and inserting happen with no await between them and concurrent
@@ -23,15 +25,10 @@ import { AccountTables, rolesOf, scopesOf, type AccountRow, type KeyRow } from "
 import { newKeyId } from "../../common/auth/ids";
 import { keyIndexName, type KeyRecord } from "./key-record";
 import { hashPassword } from "./password";
-import { CustomerStore, type CustomerRecord } from "../customers/customer-store";
-import type { CustomerFields } from "../customers/schemas";
-import { OrderBook, type CreatedOrder, type NewOrder, type OrderFilter } from "../orders/order-book";
-import type { OrderView } from "../orders/schemas";
-import type { OrderAction } from "../orders/state-machine";
 import { ADMIN_SCOPE, DEFAULT_KEY_SCOPES, normalizeScopes, scopesMissing, type Scope } from "../../common/auth/scopes";
 
 export const MAX_ACTIVE_KEYS = 3;
-const NO_ACCOUNT = "No such account on this deployment.";
+export const NO_ACCOUNT = "No such account on this deployment.";
 
 export interface NewAccount {
   id: string;
@@ -48,17 +45,12 @@ export interface NewKey {
 /** What a sign-in checks the password against (sign-in.ts); null for an object without an account. */
 export type SignInRecord = { account: AccountView; password: string } | null;
 
-export class AccountObject extends DurableObject<Env> {
+export class AccountCore extends DurableObject<Env> {
   #tables: AccountTables;
-  #customer: CustomerStore;
-  #orders: OrderBook;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#tables = new AccountTables(ctx.storage.sql);
-    const livemode = env.KEY_MODE === "live";
-    this.#customer = new CustomerStore(ctx.storage.sql, livemode);
-    this.#orders = new OrderBook(ctx.storage, livemode);
   }
 
   async initialize(input: NewAccount): Promise<Outcome<AccountView>> {
@@ -186,39 +178,13 @@ export class AccountObject extends DurableObject<Env> {
     return account ? { account: viewOfAccount(account), password: account.password } : null;
   }
 
-  /** The customer profile of this account (docs/orders.md), made from the account on first read. */
-  async customer(): Promise<Outcome<CustomerRecord>> {
-    const account = this.#tables.account();
-    return account ? accept(this.#customer.read(account)) : refuse("account_not_found", NO_ACCOUNT);
-  }
-
-  /** Saves a whole, already checked profile if nobody changed it since `expectedVersion` (its ETag). */
-  async replaceCustomer(fields: CustomerFields, expectedVersion: number): Promise<Outcome<CustomerRecord>> {
-    const account = this.#tables.account();
-    if (!account) return refuse("account_not_found", NO_ACCOUNT);
-    if (!this.#customer.replace(fields, expectedVersion)) {
-      return refuse("precondition_failed", "The profile changed since it was read; read it again and retry.");
-    }
-    return accept(this.#customer.read(account));
-  }
-
-  /** Idempotent order creation: no await between the key lookup and the insert (order-book.ts). */
-  async createOrder(input: NewOrder): Promise<Outcome<CreatedOrder>> {
-    const account = this.#tables.account();
-    if (!account) return refuse("account_not_found", NO_ACCOUNT);
-    return this.#orders.create(input, this.#customer.read(account).customer.shipping_address);
-  }
-
-  async orders(filter: OrderFilter): Promise<Outcome<{ data: OrderView[]; has_more: boolean }>> {
-    return this.#orders.list(filter);
-  }
-
-  async order(id: string): Promise<Outcome<OrderView>> {
-    return this.#orders.order(id);
-  }
-
-  async moveOrder(id: string, action: OrderAction): Promise<Outcome<OrderView>> {
-    return this.#orders.move(id, action);
+  /**
+   * The account, for the parts of the customer's data this object also hosts (src/worker/account/):
+   * they keep their own tables in this object's SQLite and need only who the account is.
+   */
+  protected accountView(): AccountView | undefined {
+    const row = this.#tables.account();
+    return row ? viewOfAccount(row) : undefined;
   }
 
   /** The edge's view of a key: written on create and on revoke (hash → record). */

@@ -14,6 +14,7 @@ import { catalogRoute, type CatalogAccess } from "./access";
 import { ReleaseIdParam } from "./params";
 import { productProfilesPath } from "./profile-representation";
 import { decodeCursor, encodeCursor } from "./query-cursor";
+import { prefixUpperBound } from "./prefix-range";
 import { queryRelease } from "./query-db";
 import { CursorParam, DEFAULT_LIMIT, limitParam } from "./query-params";
 import { queryHook } from "./query-problem";
@@ -129,10 +130,13 @@ async function browse(c: Context<AppEnv>, route: Listing["route"], manifest: Man
     args.push(after.value);
   }
   if (params.q) {
-    // Prefix ranges, so both are index range scans: [q, q + U+FFFF).
+    // Prefix ranges, so both are index range scans: [q, upper bound of q).
     const prefix = params.q.toLowerCase();
-    where.push("((product_key >= ? AND product_key < ?) OR (lower_name >= ? AND lower_name < ?))");
-    args.push(prefix, `${prefix}\uffff`, prefix, `${prefix}\uffff`);
+    const upper = prefixUpperBound(prefix);
+    const within = (column: string) => (upper === null ? `${column} >= ?` : `(${column} >= ? AND ${column} < ?)`);
+    where.push(`(${within("product_key")} OR ${within("lower_name")})`);
+    const bounds = upper === null ? [prefix] : [prefix, upper];
+    args.push(...bounds, ...bounds);
   }
   const columns = route === "products" ? "product_key, name, funnel_count" : "funnel_key, name, profile_count";
   const { results } = await queryRelease(c.env.CATALOG_DB, manifest, [

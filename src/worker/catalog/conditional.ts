@@ -11,12 +11,17 @@ const ENTITY_TAG = /(W\/)?"[^"]*"/g;
  * If-None-Match and Range (§13.2.2). Only a tag list that parses can hold.
  */
 export function requireIfMatch(header: string | undefined, etag: string): void {
-  if (header === undefined || header.trim() === "*") return;
-  if ([...header.matchAll(ENTITY_TAG)].some(([tag]) => tag === etag)) return;
-  throw new Problem(
-    "precondition_failed",
-    `If-Match names no tag of the current representation, whose ETag is ${etag} (strong comparison, RFC 9110 §13.1.1).`,
-  );
+  if (ifMatchHolds(header, etag)) return;
+  throw new Problem("precondition_failed", ifMatchFailedDetail(etag));
+}
+
+export const ifMatchFailedDetail = (etag: string) =>
+  `If-Match names no tag of the current representation, whose ETag is ${etag} (strong comparison, RFC 9110 §13.1.1).`;
+
+/** RFC 9110 §13.1.1: whether If-Match holds (absent, `*`, or a strongly equal listed tag), without throwing. */
+export function ifMatchHolds(header: string | undefined, etag: string): boolean {
+  if (header === undefined || header.trim() === "*") return true;
+  return [...header.matchAll(ENTITY_TAG)].some(([tag]) => tag === etag);
 }
 
 /** RFC 9110 §13.1.2: true when If-None-Match matches, so a GET/HEAD is answered 304 (weak comparison). */

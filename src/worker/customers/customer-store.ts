@@ -40,7 +40,8 @@ const StoredFields = z.object({
   preferences: Preferences,
 });
 
-type Owner = { name: string; email: string; created_at: string };
+/** What the first profile is made from: the account's name, email and creation time. */
+export type Owner = { name: string; email: string; created_at: string };
 
 const initialFields = (owner: Owner): CustomerFields => ({
   name: owner.name,

@@ -1,8 +1,9 @@
 /**
  * GET and PATCH /v2/customer: the profile of the customer the credential acts for (the account
  * that owns the API key, or the customer who consented to the OAuth app), scopes `read:profile`
- * and `write:profile`. PATCH is a JSON merge patch (RFC 7396) guarded by If-Match on the profile's
- * ETag (RFC 9110 §13.1.1): a change based on a stale read is 412, never a lost update.
+ * and `write:profile`. PATCH is a JSON merge patch (RFC 7396), applied by the account's object to
+ * the latest profile (profile-patch.ts); with If-Match on the profile's ETag (RFC 9110 §13.1.1) a
+ * change based on a stale read is 412, never a lost update.
  */
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -12,16 +13,10 @@ import { ifNoneMatchMatches, requireIfMatch } from "../catalog/conditional";
 import type { AppEnv } from "../http/context";
 import { header, problemResponses } from "../http/openapi-responses";
 import { NO_QUERY } from "../http/strict-query";
-import { validationProblem } from "../http/validation-problem";
-import type { CustomerRecord } from "./customer-store";
-import { mergePatch } from "./merge-patch";
-import { CustomerFields, CustomerPatch, CustomerView } from "./schemas";
+import { etagOf } from "./profile-patch";
+import { CustomerPatch, CustomerView } from "./schemas";
 
 export const CUSTOMER_PATH = "/v2/customer";
-/** A profile changed under a PATCH without If-Match is read and patched again, this many times at most. */
-const ATTEMPTS = 3;
-
-const etagOf = (record: CustomerRecord) => `"v${record.version}"`;
 const ETAG_HEADER = {
   ETag: header('The profile\'s version, e.g. `"v3"`: send it in If-Match to change it safely.', true),
 };
@@ -100,27 +95,9 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(patchCustomer, async (c) => {
-    const patch = c.req.valid("json");
-    const ifMatch = c.req.header("If-Match");
-    const stub = customerOf(c);
-    for (let attempt = 1; ; attempt++) {
-      const current = outcomeValue(await stub.customer());
-      requireIfMatch(ifMatch, etagOf(current));
-      const checked = CustomerFields.safeParse(mergePatch(fieldsOf(current.customer), patch));
-      if (!checked.success) throw validationProblem(checked.error, "json");
-      const saved = await stub.replaceCustomer(checked.data, current.version);
-      // Without a tag from the client, a concurrent change is merged into, not reported.
-      const retry = !saved.ok && saved.code === "precondition_failed" && (ifMatch ?? "*").trim() === "*";
-      if (retry && attempt < ATTEMPTS) continue;
-      const record = outcomeValue(saved);
-      c.header("ETag", etagOf(record));
-      c.header("Cache-Control", "no-store");
-      return c.json(record.customer, 200);
-    }
+    const record = outcomeValue(await customerOf(c).patchCustomer(c.req.valid("json"), c.req.header("If-Match")));
+    c.header("ETag", etagOf(record));
+    c.header("Cache-Control", "no-store");
+    return c.json(record.customer, 200);
   });
-}
-
-function fieldsOf(customer: CustomerView): CustomerFields {
-  const { name, email, phone, shipping_address, preferences } = customer;
-  return { name, email, phone, shipping_address, preferences };
 }

@@ -14,7 +14,15 @@ import { editHeaders } from "./response-headers";
 const CORS_PREFIXES = ["/v1/", "/v2/"] as const;
 
 /** Request headers a client sends: the credential, ranges and conditionals, a JSON body. */
-const CORS_ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "If-Range", "Range"];
+const CORS_ALLOWED_HEADERS = [
+  "Authorization",
+  "Content-Type",
+  "Idempotency-Key",
+  "If-Match",
+  "If-None-Match",
+  "If-Range",
+  "Range",
+];
 
 /** Response headers a script may read besides the CORS-safelisted ones. */
 export const CORS_EXPOSED_HEADERS = [
@@ -26,6 +34,8 @@ export const CORS_EXPOSED_HEADERS = [
   "Content-Location",
   "Content-Range",
   "ETag",
+  "Idempotency-Warning",
+  "Idempotent-Replayed",
   "Link",
   "RateLimit",
   "RateLimit-Policy",

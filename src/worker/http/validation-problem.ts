@@ -41,11 +41,17 @@ function validationErrors(error: z.ZodError): ValidationError[] {
 export function validationProblem(error: z.ZodError, target: string): Problem {
   const unknown = target === "query" ? unknownParameterProblem(error) : null;
   if (unknown) return unknown;
+  const { detail, errors } = validationFindings(error, target);
+  return new Problem("bad_request", detail, { extra: { errors } });
+}
+
+/** The `detail` and `errors` of a 400 `bad_request`, as data (a Durable Object returns them across RPC). */
+export function validationFindings(error: z.ZodError, target: string): { detail: string; errors: ValidationError[] } {
   const errors = validationErrors(error);
   const where = PART_NAMES[target] ?? "the request";
   const lines = errors.map((entry) => `${entry.path || where}: ${entry.message}`);
   const [only, ...others] = lines;
   const detail =
     only !== undefined && others.length === 0 ? only : `${errors.length} problems in ${where}: ${lines.join("; ")}`;
-  return new Problem("bad_request", detail, { extra: { errors } });
+  return { detail, errors };
 }

@@ -10,7 +10,9 @@ import { IGNORES_UNKNOWN_QUERY } from "../http/strict-query";
 import { PROTECTED_RESOURCE_METADATA_PATH } from "./protected-resource";
 import { MCP_PATH } from "./resource-id";
 
-const JsonRpc = z.record(z.string(), z.unknown()).openapi({ description: "A JSON-RPC 2.0 message (or a batch)." });
+const JsonRpc = z
+  .record(z.string(), z.unknown())
+  .openapi({ description: "One JSON-RPC 2.0 message (a batch, a JSON array, is refused)." });
 
 export function documentMcp(app: OpenAPIHono<AppEnv>) {
   const tags = ["MCP"];
@@ -40,7 +42,8 @@ export function documentMcp(app: OpenAPIHono<AppEnv>) {
     description:
       "Send `Accept: application/json, text/event-stream`. Tools: search_profiles, get_profile, compare_profiles, describe_catalog; " +
       "resources catalog://releases/current and catalog://profiles/{product}/{funnel}. A 401 names the protected resource metadata " +
-      "in `WWW-Authenticate` (`resource_metadata`). Malformed JSON-RPC is a JSON-RPC error (400, 406 or 415), not a problem.",
+      "in `WWW-Authenticate` (`resource_metadata`). Malformed JSON-RPC is a JSON-RPC error (400, 406 or 415), not a problem; " +
+      "so is a batch (a JSON array): 400 with -32600, since MCP 2025-06-18 removed batching.",
     security: bearerSecurity("read:catalog"),
     request: { body: { content: { "application/json": { schema: JsonRpc } }, required: true } },
     responses: {
@@ -52,7 +55,7 @@ export function documentMcp(app: OpenAPIHono<AppEnv>) {
       202: { description: "Notifications and responses only: accepted, no body." },
       400: {
         description:
-          "A JSON-RPC parse or request error (JSON-RPC), or a query parameter, which /mcp does not take (problem).",
+          "A JSON-RPC parse or request error (JSON-RPC; a batch is -32600), or a query parameter, which /mcp does not take (problem).",
         content: { "application/json": { schema: JsonRpc }, ...problemResponses("unknown_parameter")[400]?.content },
       },
       406: {

@@ -14,6 +14,7 @@ import { documentMcp } from "./openapi";
 import { PROTECTED_RESOURCE_METADATA_PATH, registerProtectedResourceMetadata } from "./protected-resource";
 import { MCP_PATH, mcpResourceOf } from "./resource-id";
 import { answerMcp } from "./server";
+import { oneMessagePerRequest } from "./single-message";
 import { noQueryParameters } from "../http/strict-query";
 
 /** RFC 9728 §5.1: the challenge names the metadata document; the rest of the problem stays as it was. */
@@ -53,7 +54,12 @@ export function registerMcpRoutes(app: OpenAPIHono<AppEnv>) {
   documentMcp(app);
   const guard = withResourceMetadata(protect("read:catalog", { resource: mcpResourceOf }));
   // A query parameter is refused as on every route (the transport takes none), after authentication.
-  app.post(MCP_PATH, sameOriginOnly, guard, noQueryParameters(), (c) =>
-    answerMcp(c.req.raw, { env: c.env, origin: c.var.publicOrigin }),
+  // A batch is refused after authentication too: it costs one admission and runs nothing.
+  app.post(MCP_PATH, sameOriginOnly, guard, noQueryParameters(), oneMessagePerRequest, async (c) =>
+    answerMcp(messageRequest(c.req.raw, await c.req.text()), { env: c.env, origin: c.var.publicOrigin }),
   );
 }
+
+/** The request again with the body oneMessagePerRequest read (hono keeps it), for the transport to parse. */
+const messageRequest = (request: Request, body: string) =>
+  new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });

@@ -20,6 +20,14 @@ import type { NewOrder } from "./order-book";
 import { CreateOrderBody, ORDERS_URL, type OrderLine } from "./schemas";
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/**
+ * Accepted without a key, as Stripe does (refusing would break every client of the documented,
+ * optional header), but said on the answer, so a client that lost its key (e.g. an empty
+ * `$(uuidgen)`, which curl then omits) learns that a retry would place a second order.
+ */
+const MISSING_KEY_HEADER = "Idempotency-Warning";
+const MISSING_KEY_WARNING =
+  "no Idempotency-Key was sent: a retry of this request places another order; send Idempotency-Key: <a new UUID>";
 
 const IdempotencyKey = z
   .string()
@@ -52,6 +60,9 @@ const route = createRoute({
       headers: {
         Location: header("The order's URL, `/v2/orders/{id}`.", true),
         "Idempotent-Replayed": header("`true` when this answer is the replay of an earlier request with the same key."),
+        [MISSING_KEY_HEADER]: header(
+          "Present when the request had no Idempotency-Key: it says that a retry would place a second order.",
+        ),
       },
       content: ORDER_CONTENT,
     },
@@ -79,6 +90,7 @@ export function registerCreateOrder(app: OpenAPIHono<AppEnv>) {
     };
     const created = outcomeValue(await ordersOf(c).createOrder(order));
     if (created.replayed) c.header("Idempotent-Replayed", "true");
+    if (!key) c.header(MISSING_KEY_HEADER, MISSING_KEY_WARNING);
     c.header("Location", `${ORDERS_URL}/${created.order.id}`);
     c.header("Cache-Control", "no-store");
     return c.json(created.order, 201);

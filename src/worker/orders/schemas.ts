@@ -44,7 +44,8 @@ export const CreateOrderBody = z
       .min(1)
       .max(MAX_ORDER_LINES)
       .superRefine((items, ctx) => {
-        const currencies = new Set(items.map((item) => cheeseById(item.cheese_id)?.currency));
+        // An unknown cheese is its line's problem alone: it has no currency to disagree with.
+        const currencies = new Set(items.flatMap((item) => cheeseById(item.cheese_id)?.currency ?? []));
         if (currencies.size > 1)
           ctx.addIssue({ code: "custom", message: `one currency per order, not ${[...currencies].join(" and ")}` });
         const seen = new Set<string>();

@@ -14,12 +14,12 @@ import { expectDefined } from "../../common/expect";
 import { CurrentPointer, hexOf } from "../../common/catalog/manifest";
 import { readCurrent, readManifest } from "../../common/catalog/store";
 import { accept, refuse, type Outcome } from "../auth/account-views";
-import { openToken, sealToken } from "../auth/oauth/token-format";
 import { parseStoredJson } from "../http/stored-json";
 import { changeCounts } from "./change-counts";
 import { type DeliveredEventType, EVENT_TYPES, type EventBody, type EventType, EventTypeSchema } from "./events";
 import { newDeliveryId, newEndpointId } from "./ids";
 import { MAX_ATTEMPTS, retryDelayAfter } from "./schedule";
+import { openSigningSecret, sealSigningSecret } from "./secret-sealing";
 import { newSigningSecret } from "./signature";
 import type { DeliveryView, WebhookEndpointView } from "./views";
 import { type DeliveryRow, type EndpointRow, WebhookTables } from "./webhook-tables";
@@ -58,7 +58,7 @@ export class WebhookStore extends DurableObject<Env> {
     input: { url: string; events: EventType[] },
   ): Promise<Outcome<{ endpoint: WebhookEndpointView; secret: string }>> {
     const secret = newSigningSecret();
-    const sealed = await sealToken(this.env, "webhook_secret", secret);
+    const sealed = await sealSigningSecret(this.env, secret);
     // From here to the insert there is no await: the count and the insert are one atomic step.
     const count = this.#tables.endpointsOf(accountId).length;
     if (count >= MAX_ENDPOINTS_PER_ACCOUNT) {
@@ -106,7 +106,7 @@ export class WebhookStore extends DurableObject<Env> {
     id: string,
   ): Promise<Outcome<{ endpoint: WebhookEndpointView; secret: string }>> {
     const secret = newSigningSecret();
-    const sealed = await sealToken(this.env, "webhook_secret", secret);
+    const sealed = await sealSigningSecret(this.env, secret);
     const row = this.#owned(accountId, id);
     if (!row) return notFound(id);
     const expires = new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString();
@@ -190,7 +190,7 @@ export class WebhookStore extends DurableObject<Env> {
     const expires = endpoint.previous_secret_expires_at;
     if (endpoint.previous_secret_sealed && expires && expires > new Date().toISOString())
       sealed.push(endpoint.previous_secret_sealed);
-    const secrets = await Promise.all(sealed.map((text) => openToken(this.env, "webhook_secret", text)));
+    const secrets = await Promise.all(sealed.map((text) => openSigningSecret(this.env, text)));
     return {
       url: endpoint.url,
       secrets: secrets.filter((secret): secret is string => secret !== null),

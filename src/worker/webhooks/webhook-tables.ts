@@ -2,7 +2,7 @@
  * The SQLite tables of the WebhookStore (docs/storage.md "Webhooks"): endpoints, deliveries, their
  * attempts and the pointer last announced. Synchronous calls (Durable Object SQL storage), so a
  * count and an insert happen with no await between them. Signing secrets are stored sealed
- * (AES-256-GCM under OAUTH_TOKEN_KEY), never in clear.
+ * (AES-256-GCM under OAUTH_TOKEN_KEY, secret-sealing.ts), never in clear.
  */
 import type { DeliveredEventType } from "./events";
 
