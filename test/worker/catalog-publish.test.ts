@@ -3,7 +3,7 @@
  * worker: atomic flips, no-op re-publish, interrupted publishes, pinning across a flip, rollback.
  */
 import { env } from "cloudflare:workers";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { toHex } from "../../src/common/catalog/digest";
 import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
 import { PublishError, readCurrent, rollbackRelease } from "../../src/node/catalog/publish";
@@ -24,6 +24,9 @@ async function expectServed(release: TestRelease) {
   expect(res.headers.get("etag")).toBe(`"${release.manifest.release_id}"`);
   expect(await bytesOf(res)).toEqual(release.document);
 }
+
+// Each test publishes two or three releases: on a machine busy with other work that takes over 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 beforeEach(() => resetStorage());
 

@@ -24,6 +24,7 @@ import {
 } from "./release-objects";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
 import type { ReleaseSource } from "./release-source";
+import { retryingStorage } from "./retrying-storage";
 import { loadQueryTables, pruneQueryTables, type LoadProgress, type QueryDb } from "./query-load";
 import { readCurrent, writeCurrentPointer } from "../../common/catalog/store";
 import type { ChangeCounts } from "../../common/catalog/release-changes";
@@ -94,6 +95,7 @@ export async function publishRelease(
     loadBatchProfiles?: number;
   } = {},
 ): Promise<PublishResult> {
+  storage = retryingStorage(storage);
   const problems = await releaseProblems(source.manifest);
   if (problems.length === 0) problems.push(...indexProblems(Manifest.parse(source.manifest)));
   if (problems.length) throw new PublishError(`the build's manifest cannot be published:\n- ${problems.join("\n- ")}`);
@@ -200,6 +202,7 @@ export async function rollbackRelease(
   pointer_flipped: boolean;
   changes: ChangeCounts | null;
 }> {
+  storage = retryingStorage(storage);
   const current = await readCurrent(storage.kv);
   const next = pointerRollingBackTo(current, releaseId);
   const from = expectDefined(current, "a current pointer (pointerRollingBackTo refuses none)");
