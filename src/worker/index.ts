@@ -17,6 +17,7 @@ import { limitBodies } from "./http/body-limit";
 import { refusePrototypeKeys } from "./http/prototype-keys";
 import { problemOfHttpException } from "./http/http-exception";
 import { Problem, renderProblem } from "./http/problem";
+import { storageUnavailable } from "./http/transient";
 import { answeringOrigin, publicOrigin } from "./http/public-origin";
 import { requestId } from "./http/request-id";
 import { bearerApiCors } from "./http/cors";
@@ -90,6 +91,8 @@ app.onError((error, c) => {
   const refused = error instanceof HTTPException ? problemOfHttpException(error, c.req.header("Content-Type")) : null;
   if (refused) return renderProblem(refused, id, origin);
   console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
+  const unavailable = storageUnavailable(error);
+  if (unavailable) return renderProblem(unavailable, id, origin);
   const status = error instanceof HTTPException ? error.status : 500;
   return renderProblem(
     new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`, {

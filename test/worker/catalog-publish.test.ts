@@ -3,7 +3,7 @@
  * worker: atomic flips, no-op re-publish, interrupted publishes, pinning across a flip, rollback.
  */
 import { env } from "cloudflare:workers";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { toHex } from "../../src/common/catalog/digest";
 import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
 import { PublishError, readCurrent, rollbackRelease } from "../../src/node/catalog/publish";
@@ -25,6 +25,9 @@ async function expectServed(release: TestRelease) {
   expect(await bytesOf(res)).toEqual(release.document);
 }
 
+// Each test publishes two or three releases: on a machine busy with other work that takes over 5 s.
+vi.setConfig({ testTimeout: 30_000 });
+
 beforeEach(() => resetStorage());
 
 describe("publish", () => {
@@ -41,7 +44,7 @@ describe("publish", () => {
     await expectServed(a);
   });
 
-  it("writes parts, then the index segments, then the manifest, flips `current`, then records it in the history", async () => {
+  it("writes parts, then the index segments, then the manifest (R2, then KV), flips `current`, then records it in the history", async () => {
     const storage = countingStorage(workerStorage());
     await publish(a, storage);
     const hex = a.manifest.release_id.slice(7);
@@ -50,8 +53,9 @@ describe("publish", () => {
       ...releaseIndex(a.manifest).flatMap(({ name, segments }) =>
         segments.map((segment) => `r2 ${storageKeys.indexSegment(hex, name, segment.index)}`),
       ),
-      `kv ${storageKeys.releaseManifestKv(hex)}`,
+      // R2's copy first: its create-only put decides between concurrent publishes; KV copies it.
       `r2 ${storageKeys.releaseManifestR2(hex)}`,
+      `kv ${storageKeys.releaseManifestKv(hex)}`,
       // The D1 query tables: the profiles' rows, then the lists and facet counts, then the release's line.
       ...storage.writes.filter((write) => write === "d1 batch"),
       `kv ${storageKeys.current}`,

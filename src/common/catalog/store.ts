@@ -11,6 +11,7 @@
  *   part URLs they page through are pinned to a release id.
  */
 import { CurrentPointer, Manifest, storageKeys } from "./manifest";
+import { retryTransient } from "../transient";
 
 /** The KV reads the store needs (KVNamespace satisfies it). */
 export interface ManifestKv {
@@ -26,7 +27,7 @@ let recentPointer: { pointer: CurrentPointer; until: number } | undefined;
 
 /** `current` as KV holds it now, never from memory: what publish and rollback build on. */
 export async function readCurrent(kv: ManifestKv): Promise<CurrentPointer | null> {
-  const text = await kv.get(storageKeys.current);
+  const text = await retryTransient(() => kv.get(storageKeys.current));
   return text === null ? null : CurrentPointer.parse(JSON.parse(text));
 }
 
@@ -52,7 +53,7 @@ export async function writeCurrentPointer(
 export async function readManifest(kv: ManifestKv, hex: string): Promise<Manifest | null> {
   const cached = manifests.get(hex);
   if (cached) return cached;
-  const text = await kv.get(storageKeys.releaseManifestKv(hex));
+  const text = await retryTransient(() => kv.get(storageKeys.releaseManifestKv(hex)));
   if (text === null) return null;
   const manifest = Manifest.parse(JSON.parse(text));
   if (!manifest.index) return manifest;

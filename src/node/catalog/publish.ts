@@ -4,25 +4,27 @@
  * getPlatformProxy, local or remote) and the workerd tests (the real local bindings).
  *
  * Order is the whole point: parts and index segments (create-only, checksummed by R2) → manifest
- * (KV, then R2) → verify every object → load the D1 query tables → only then flip `current`. Interrupted anywhere before the flip, the
- * previous release is still the one served; run again, it picks up where it stopped.
+ * (R2 create-only, the arbiter between concurrent publishes; then KV, a copy of R2's) → verify
+ * every object → load the D1 query tables → only then flip `current`. Interrupted anywhere before
+ * the flip, the previous release is still the one served; run again, it picks up where it stopped.
  */
 import { expectDefined } from "../../common/expect";
 import { sha256Hex } from "../../common/sha256";
 import { hexOf, Manifest, storageKeys } from "../../common/catalog/manifest";
 import { stepProgress, type Step } from "../cli/progress";
-import { indexProblems, releaseProblems, sameIndex, sameLayout } from "./release-check";
+import { indexProblems, releaseProblems } from "./release-check";
+import { publishedManifest, recordManifest, refuseOtherLayout, type ManifestBucket } from "./manifest-record";
 import {
   PublishError,
   putImmutable,
   releaseObjects,
-  storedDigest,
   verifyObject,
   type ReleaseBucket,
   type ReleaseObject,
 } from "./release-objects";
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
 import type { ReleaseSource } from "./release-source";
+import { retryingStorage } from "./retrying-storage";
 import { loadQueryTables, pruneQueryTables, type LoadProgress, type QueryDb } from "./query-load";
 import { readCurrent, writeCurrentPointer } from "../../common/catalog/store";
 import type { ChangeCounts } from "../../common/catalog/release-changes";
@@ -39,7 +41,7 @@ export interface ReleaseKv {
   put(key: string, value: string): Promise<void>;
 }
 export interface ReleaseStorage {
-  bucket: ReleaseBucket & ChangesBucket;
+  bucket: ReleaseBucket & ChangesBucket & ManifestBucket;
   kv: ReleaseKv;
   /** CATALOG_DB: the query tables (migrations/). */
   db: QueryDb;
@@ -93,24 +95,15 @@ export async function publishRelease(
     loadBatchProfiles?: number;
   } = {},
 ): Promise<PublishResult> {
+  storage = retryingStorage(storage);
   const problems = await releaseProblems(source.manifest);
   if (problems.length === 0) problems.push(...indexProblems(Manifest.parse(source.manifest)));
   if (problems.length) throw new PublishError(`the build's manifest cannot be published:\n- ${problems.join("\n- ")}`);
   const built = Manifest.parse(source.manifest);
   const hex = hexOf(built.release_id);
 
-  const existing = await readManifest(storage.kv, hex);
-  if (existing && !sameLayout(existing, built)) {
-    throw new PublishError(
-      `${built.release_id} is already published with part_bytes ${existing.part_bytes}; ` +
-        `a release's layout is immutable: rebuild with --part-bytes ${existing.part_bytes}`,
-    );
-  }
-  if (existing?.index && !sameIndex(existing, built)) {
-    throw new PublishError(
-      `${built.release_id} is already published with another index (page_bytes ${expectDefined(existing.index[0], "the published index").page_bytes}); a release's layout is immutable`,
-    );
-  }
+  const existing = await publishedManifest(storage, hex);
+  if (existing) refuseOtherLayout(existing, built);
   // published_at is set once, at first publish, and kept by every later publish.
   const manifest: Manifest = {
     ...built,
@@ -145,32 +138,29 @@ export async function publishRelease(
     });
   }
 
-  // A release published before indexes existed gains its index: its manifest is written again
-  // with `index` added, nothing else changed.
-  const manifestText = JSON.stringify(manifest);
-  if (!existing?.index) await storage.kv.put(storageKeys.releaseManifestKv(hex), manifestText);
+  // R2's create-only put decides which of concurrent publishes' manifests stands; KV copies it.
+  const manifestText = await recordManifest(storage, manifest);
+  const recorded = Manifest.parse(JSON.parse(manifestText));
   const manifestBytes = new TextEncoder().encode(manifestText);
-  const manifestDigest = `sha256:${await sha256Hex(manifestBytes)}`;
-  await putManifestCopy(storage.bucket, hex, manifestBytes, manifestDigest, manifest);
-
-  await verifyRelease(storage, manifest, options.onProgress);
+  await verifyRelease(storage, recorded, options.onProgress);
   const stored = await storage.kv.get(storageKeys.releaseManifestKv(hex));
   if (stored !== manifestText)
-    throw new PublishError(`KV ${storageKeys.releaseManifestKv(hex)} does not hold the manifest just written`);
+    throw new PublishError(`KV ${storageKeys.releaseManifestKv(hex)} does not hold the manifest R2 holds`);
+  const manifestDigest = `sha256:${await sha256Hex(manifestBytes)}`;
   await verifyObject(storage.bucket, storageKeys.releaseManifestR2(hex), manifestBytes.byteLength, manifestDigest);
   const loadStarted = performance.now();
-  const load = await loadQueryTables(storage.db, manifest, source, {
+  const load = await loadQueryTables(storage.db, recorded, source, {
     onProgress: options.onProgress,
     batchProfiles: options.loadBatchProfiles,
   });
   const queryLoadMs = performance.now() - loadStarted;
 
   const current = await readCurrent(storage.kv);
-  const next = pointerMakingCurrent(current, manifest.release_id);
+  const next = pointerMakingCurrent(current, recorded.release_id);
   const flipped = next !== current;
   const previousId = flipped ? (current?.release_id ?? null) : null;
   // Stored before the flip, so the changes from the release it replaces are ready when it is served.
-  const changes = await changesBetween(storage, manifest, previousId);
+  const changes = await changesBetween(storage, recorded, previousId);
   if (flipped) await writeCurrentPointer(storage.kv, next);
   await pruneQueryTables(storage.db, [next.release_id, ...next.previous]);
   await recordInHistory(storage.kv, {
@@ -182,7 +172,7 @@ export async function publishRelease(
   });
   return {
     release_id: manifest.release_id,
-    published_at: expectDefined(manifest.published_at, "published_at, set above"),
+    published_at: expectDefined(recorded.published_at, "published_at, set above"),
     parts: partCount,
     parts_uploaded: uploaded.parts,
     bytes_uploaded: uploaded.bytes,
@@ -212,6 +202,7 @@ export async function rollbackRelease(
   pointer_flipped: boolean;
   changes: ChangeCounts | null;
 }> {
+  storage = retryingStorage(storage);
   const current = await readCurrent(storage.kv);
   const next = pointerRollingBackTo(current, releaseId);
   const from = expectDefined(current, "a current pointer (pointerRollingBackTo refuses none)");
@@ -245,25 +236,6 @@ async function readObject(source: ReleaseSource, object: ReleaseObject): Promise
     throw new PublishError(`${what} of the build is ${bytes.byteLength} bytes; the manifest says ${object.length}`);
   }
   return bytes;
-}
-
-/**
- * The manifest's R2 copy, create-only, except over the copy an earlier publish wrote of the same
- * manifest without its index (the KV record is gaining the index too).
- */
-async function putManifestCopy(
-  bucket: ReleaseBucket,
-  hex: string,
-  bytes: Uint8Array,
-  digest: string,
-  manifest: Manifest,
-): Promise<void> {
-  const key = storageKeys.releaseManifestR2(hex);
-  const options = { sha256: hexOf(digest), httpMetadata: { contentType: "application/json" } };
-  if (await bucket.put(key, bytes, { ...options, onlyIf: { etagDoesNotMatch: "*" } })) return;
-  const { index: _, ...withoutIndex } = manifest;
-  const legacy = `sha256:${await sha256Hex(JSON.stringify(withoutIndex))}`;
-  if ((await storedDigest(bucket, key)).digest === legacy) await bucket.put(key, bytes, options);
 }
 
 async function verifyRelease(

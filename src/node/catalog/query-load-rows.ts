@@ -45,8 +45,9 @@ const INSERT_PROFILES = insertRows("INSERT OR REPLACE", "query_profiles", PROFIL
 const INSERT_TEXT = insertRows("INSERT", "query_text", ["seq", "body"]);
 /** A release's profiles in `query_words` are rowids number × 2^32 + seq (migrations/0003). */
 export const RELEASE_NUMBER = "(SELECT number FROM query_release_numbers WHERE release = ?1)";
+/** OR REPLACE, as every table of a batch: a concurrent load of the release, or a retried batch, writes the same rows. */
 const INSERT_WORDS =
-  `INSERT INTO query_words (rowid, body) SELECT ${RELEASE_NUMBER} * 4294967296 + json_extract(value, '$[0]'), ` +
+  `INSERT OR REPLACE INTO query_words (rowid, body) SELECT ${RELEASE_NUMBER} * 4294967296 + json_extract(value, '$[0]'), ` +
   "json_extract(value, '$[1]') FROM json_each(?2)";
 /**
  * A profile's bytes cross wrangler's platform proxy with every `"` as U+E000 (`[seq, text, 1]`),

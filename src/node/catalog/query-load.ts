@@ -162,7 +162,8 @@ export async function loadQueryTables(
   await db.batch([db.prepare("PRAGMA optimize")]);
   await db.batch([
     db
-      .prepare("INSERT INTO query_releases VALUES (?, ?, ?, ?)")
+      // OR IGNORE: a concurrent load of the same release (or a retried batch) may have written it.
+      .prepare("INSERT OR IGNORE INTO query_releases VALUES (?, ?, ?, ?)")
       .bind(release, entries.length, products.size, new Date().toISOString()),
   ]);
   return { loaded: true, rows: entries.length };

@@ -91,7 +91,7 @@ export async function verifyObject(bucket: ReleaseBucket, key: string, size: num
   }
 }
 
-export async function storedDigest(bucket: ReleaseBucket, key: string): Promise<{ size: number; digest: string }> {
+async function storedDigest(bucket: ReleaseBucket, key: string): Promise<{ size: number; digest: string }> {
   const object = await bucket.head(key);
   if (!object) throw new PublishError(`R2 ${key} is missing`);
   return {

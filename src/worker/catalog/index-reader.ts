@@ -17,6 +17,7 @@ import {
   type IndexName,
 } from "../../common/catalog/profile-index";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
+import { retryTransient } from "../../common/transient";
 
 /** Read from ≤ 16 KiB each at the default page size: about 2 MiB of isolate memory at most, parsed. */
 const DIRECTORIES_KEPT = 64;
@@ -119,7 +120,7 @@ export class IndexReader {
   /** One page, read by range; a page is small and bounded (page_bytes), so reading it whole is fine. */
   private async readPage(segment: number, offset: number, length: number): Promise<string> {
     const key = this.segmentKey(segment);
-    const object = await this.bucket.get(key, { range: { offset, length } });
+    const object = await retryTransient(() => this.bucket.get(key, { range: { offset, length } }));
     if (!object) {
       console.error(JSON.stringify({ level: "error", message: `R2 object ${key} is missing` }));
       throw new Problem(

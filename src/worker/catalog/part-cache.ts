@@ -11,6 +11,7 @@
  * workers.dev host), every request is a miss and costs what it did before, plus that fill.
  */
 import { MissingObject } from "./slice-stream";
+import { retryTransient } from "../../common/transient";
 
 /** Keys live under a reserved name (RFC 6761 style `.internal`), so no client URL is ever one. */
 const CACHE_ORIGIN = "https://catalog-parts.internal/";
@@ -27,7 +28,7 @@ export async function wholePartBody(
   const cacheKey = new Request(`${CACHE_ORIGIN}${key}`);
   const cached = await caches.default.match(cacheKey);
   if (cached?.body) return cached.body;
-  const object = await bucket.get(key);
+  const object = await retryTransient(() => bucket.get(key));
   if (!object) throw new MissingObject(`R2 object ${key} is missing`);
   ctx.waitUntil(fill(bucket, key, cacheKey));
   return object.body;

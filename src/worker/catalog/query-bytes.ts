@@ -8,6 +8,7 @@ import { Problem } from "../http/problem";
 import { hexOf, storageKeys, type Manifest } from "../../common/catalog/manifest";
 import { partSlicesFor } from "../../common/catalog/parts";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
+import { retryTransient } from "../../common/transient";
 
 export interface ByteRange {
   offset: number;
@@ -21,9 +22,8 @@ export async function profileBytes(bucket: R2Bucket, manifest: Manifest, ranges:
       const slices = partSlicesFor(manifest.parts, offset, offset + length - 1);
       const pieces = await Promise.all(
         slices.map(async (slice) => {
-          const object = await bucket.get(storageKeys.part(hex, slice.index), {
-            range: { offset: slice.offset, length: slice.length },
-          });
+          const range = { offset: slice.offset, length: slice.length };
+          const object = await retryTransient(() => bucket.get(storageKeys.part(hex, slice.index), { range }));
           if (!object) {
             throw new Problem(
               "release_unavailable",

@@ -8,6 +8,7 @@
 import { Problem } from "../http/problem";
 import { hexOf, type Manifest } from "../../common/catalog/manifest";
 import type { Sql } from "./query-plan";
+import { retryTransient } from "../../common/transient";
 
 export interface LoadedRelease {
   profile_count: number;
@@ -27,7 +28,8 @@ export async function queryRelease(
       session.prepare("SELECT profile_count, product_count FROM query_releases WHERE release = ?").bind(release),
       ...statements.map((sql) => session.prepare(sql.text).bind(...sql.args)),
     ];
-    const [line, ...results] = await session.batch<Record<string, unknown>>(batch);
+    // SQLITE_BUSY while a publish loads rows, a lost commit token: tried again, then 503 (transient.ts).
+    const [line, ...results] = await retryTransient(() => session.batch<Record<string, unknown>>(batch));
     const loaded = line?.results[0] as LoadedRelease | undefined;
     if (loaded) return { release: loaded, results: results.map((result) => result.results) };
   }

@@ -4,6 +4,7 @@
  * one object at a time, so memory stays flat whatever the document's size.
  */
 import type { ObjectSlice } from "./representation";
+import { retryTransient } from "../../common/transient";
 
 export class MissingObject extends Error {}
 
@@ -56,7 +57,8 @@ function logAbort(error: unknown, byClient: boolean, progress: { bytes_sent: num
 }
 
 async function getSlice(bucket: R2Bucket, slice: ObjectSlice): Promise<ReadableStream> {
-  const object = await bucket.get(slice.key, { range: { offset: slice.offset, length: slice.length } });
+  const range = { offset: slice.offset, length: slice.length };
+  const object = await retryTransient(() => bucket.get(slice.key, { range }));
   if (!object) throw new MissingObject(`R2 object ${slice.key} is missing`);
   return object.body;
 }

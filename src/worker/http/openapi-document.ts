@@ -6,7 +6,8 @@
  *   except the OAuth endpoints marked `IGNORES_UNKNOWN_QUERY`), 405 with Allow (allowed-methods.ts),
  *   500 `internal_error`, 413 where a body is accepted (body-limit.ts), `Request-Id` on every answer;
  * - a protected one (`security` names a scheme): the 401s, 403 `insufficient_scope` when a scope is
- *   required, 429 and 503 `oauth_not_configured` of protect(), RateLimit headers on every answer;
+ *   required, 429 and 503 `oauth_not_configured` of protect(), 503 `storage_unavailable` (http/transient.ts),
+ *   RateLimit headers on every answer;
  * - a public one: `security: []`;
  * - HEAD, which Hono answers with every GET route (without a body), said in the GET's description
  *   rather than as a twin operation, so the reference lists each route once.
@@ -38,7 +39,8 @@ const UNAUTHORIZED: ProblemCode[] = [
   "wrong_deployment",
   "revoked_api_key",
 ];
-const PROTECTED: ProblemCode[] = [...UNAUTHORIZED, "rate_limited", "oauth_not_configured"];
+// storage_unavailable: a protected request reads storage (its key, its guard), and most then more.
+const PROTECTED: ProblemCode[] = [...UNAUTHORIZED, "rate_limited", "oauth_not_configured", "storage_unavailable"];
 const EVERY_OPERATION: ProblemCode[] = ["unknown_host", "method_not_allowed", "internal_error"];
 const REQUEST_ID = {
   [REQUEST_ID_HEADER]: header(

@@ -312,6 +312,13 @@ export const PROBLEM_TYPES = {
       "The release's stored data cannot be read at this location right now. Retry after `Retry-After` seconds.",
     headers: RETRY,
   },
+  storage_unavailable: {
+    status: 503,
+    title: "Storage temporarily unavailable",
+    explanation:
+      "A storage read met a transient failure (the database busy while a release is loaded, a lost connection) and still failed after a few quick retries. Nothing was changed. Retry after `Retry-After` seconds.",
+    headers: RETRY,
+  },
   oauth_not_configured: {
     status: 503,
     title: "OAuth not configured on this deployment",

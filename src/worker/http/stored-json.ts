@@ -4,6 +4,7 @@
  * the client whose request happened to read it.
  */
 import type { z } from "@hono/zod-openapi";
+import { retryTransient } from "../../common/transient";
 
 /** The part of a KV namespace this needs (also satisfied by the CLI's platform proxy). */
 export interface TextStore {
@@ -31,5 +32,5 @@ export async function readStoredJson<T>(
   schema: z.ZodType<T>,
   what: string,
 ): Promise<T | null> {
-  return parseStoredJson(await kv.get(key), schema, what);
+  return parseStoredJson(await retryTransient(() => kv.get(key)), schema, what);
 }

@@ -32,6 +32,7 @@ import {
   type LeaseRequest,
   type LeaseReturn,
 } from "./lease-protocol";
+import { retryTransient } from "../../common/transient";
 
 export interface LeaseSource {
   acquire(request: LeaseRequest): Promise<LeaseReply>;
@@ -139,7 +140,8 @@ export class LeaseBook {
   async #ask(subject: Subject, ctx: AdmissionContext, want: number, direct: boolean): Promise<LeaseReply> {
     const sentAt = this.#now();
     const finished = subject.finished.splice(0, MAX_RETURNS);
-    const reply = await ctx.source().acquire({ want, finished, policy: ctx.policy, direct });
+    // A fresh stub per try: one whose object was reset stays broken (transient.ts retries a reset).
+    const reply = await retryTransient(() => ctx.source().acquire({ want, finished, policy: ctx.policy, direct }));
     const receivedAt = this.#now();
     subject.rttMs =
       subject.rttMs === undefined ? receivedAt - sentAt : 0.75 * subject.rttMs + 0.25 * (receivedAt - sentAt);

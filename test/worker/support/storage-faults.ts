@@ -26,7 +26,12 @@ export function countingStorage(storage: ReleaseStorage, failAfterWrites = Infin
         return (storage.bucket.put as (key: string, ...rest: unknown[]) => Promise<unknown>)(key, ...rest);
       }) as ReleaseStorage["bucket"]["put"],
       head: (key) => storage.bucket.head(key),
-      get: (key, options) => storage.bucket.get(key, options),
+      // One wrapper for both get signatures (the manifest record's and the stored changes').
+      get: ((key: string, ...rest: unknown[]) =>
+        (storage.bucket.get as (key: string, ...rest: unknown[]) => Promise<unknown>)(
+          key,
+          ...rest,
+        )) as ReleaseStorage["bucket"]["get"],
     },
     kv: {
       put: async (key, value) => {
