@@ -5,7 +5,8 @@
  *
  * Order is the whole point: parts and index segments (create-only, checksummed by R2) → manifest
  * (KV, then R2) → verify every object → load the D1 query tables → only then flip `current`. Interrupted anywhere before the flip, the
- * previous release is still the one served; run again, it picks up where it stopped.
+ * previous release is still the one served; run again, it picks up where it stopped. After the flip: the history entry
+ * (KV), then the profile history (D1, history-write.ts), both finished by a rerun.
  */
 import { expectDefined } from "../../common/expect";
 import { sha256Hex } from "../../common/sha256";
@@ -28,6 +29,7 @@ import { readCurrent, writeCurrentPointer } from "../../common/catalog/store";
 import type { ChangeCounts } from "../../common/catalog/release-changes";
 import type { ChangesBucket } from "../../common/catalog/changes-store";
 import { changesBetween, recordInHistory } from "./release-events";
+import { recordProfileHistory } from "./history-write";
 
 export { readCurrent, PublishError };
 export type { ReleaseBucket } from "./release-objects";
@@ -180,6 +182,7 @@ export async function publishRelease(
     changes,
     at: (options.now?.() ?? new Date()).toISOString(),
   });
+  await recordProfileHistory(storage);
   return {
     release_id: manifest.release_id,
     published_at: expectDefined(manifest.published_at, "published_at, set above"),
@@ -233,6 +236,7 @@ export async function rollbackRelease(
       at: (options.now?.() ?? new Date()).toISOString(),
     });
   }
+  await recordProfileHistory(storage);
   return { release_id: releaseId, previous_release_id: from.release_id, pointer_flipped: flipped, changes };
 }
 
