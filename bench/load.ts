@@ -29,6 +29,11 @@ export interface LoadOptions {
   connections: number;
 }
 
+/** A load of `url` (or of `paths` in turn) with the same credential, connections and length each time. */
+export const loaderOf =
+  (common: Pick<LoadOptions, "headers" | "connections" | "length" | "warmupSeconds">) =>
+  (url: string, paths?: string[]): LoadOptions => ({ url, ...common, ...(paths ? { paths } : {}) });
+
 export interface LoadResult {
   requestsPerSecond: number;
   p50Ms: number;

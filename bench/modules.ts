@@ -2,9 +2,18 @@
 import { buildBench } from "./build";
 import { clientBench } from "./client";
 import { d1LoadBench } from "./d1-load";
+import { historyBench } from "./history";
 import { queryBench } from "./query";
 import { serveBench } from "./serve";
 import { syncBench } from "./sync";
 import type { BenchModule } from "./types";
 
-export const BENCH_MODULES: BenchModule[] = [buildBench, serveBench, queryBench, d1LoadBench, clientBench, syncBench];
+export const BENCH_MODULES: BenchModule[] = [
+  buildBench,
+  serveBench,
+  queryBench,
+  historyBench,
+  d1LoadBench,
+  clientBench,
+  syncBench,
+];

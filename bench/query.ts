@@ -9,7 +9,7 @@
 import { expectDefined } from "../src/common/expect";
 import { DEFAULT_PART_BYTES } from "../src/common/catalog/parts";
 import { provisionBenchKey } from "./bench-servers";
-import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
+import { loaderOf, loadRounds, type LoadOptions, type RoundedLoad } from "./load";
 import {
   expectSameAnswer,
   MCP_TARGET_RATIO,
@@ -63,13 +63,11 @@ export const queryBench: BenchModule = {
     for (const size of plan.sizes) releases.push(await builtRelease(dataDir, size, DEFAULT_PART_BYTES, log));
     const [ok, real] = await Promise.all([rig.server("ok"), rig.server("catalog")]);
     const auth = { Authorization: `Bearer ${await provisionBenchKey(real)}` };
-    const load = (url: string, paths?: string[]): LoadOptions => ({
-      url,
+    const load = loaderOf({
       headers: auth,
       connections: CONNECTIONS,
       length: plan.length,
       warmupSeconds: plan.warmupSeconds,
-      ...(paths ? { paths } : {}),
     });
     const figures: SizeFigures[] = [];
     for (const release of releases) {

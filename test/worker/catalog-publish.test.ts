@@ -44,10 +44,11 @@ describe("publish", () => {
     await expectServed(a);
   });
 
-  it("writes parts, then the index segments, then the manifest (R2, then KV), flips `current`, then records it in the history", async () => {
+  it("writes parts, then the index segments, then the manifest (R2, then KV), flips `current`, then records it in both histories", async () => {
     const storage = countingStorage(workerStorage());
     await publish(a, storage);
     const hex = a.manifest.release_id.slice(7);
+    const flip = storage.writes.indexOf(`kv ${storageKeys.current}`);
     expect(storage.writes).toEqual([
       ...a.manifest.parts.map((part) => `r2 ${storageKeys.part(hex, part.index)}`),
       ...releaseIndex(a.manifest).flatMap(({ name, segments }) =>
@@ -57,11 +58,13 @@ describe("publish", () => {
       `r2 ${storageKeys.releaseManifestR2(hex)}`,
       `kv ${storageKeys.releaseManifestKv(hex)}`,
       // The D1 query tables: the profiles' rows, then the lists and facet counts, then the release's line.
-      ...storage.writes.filter((write) => write === "d1 batch"),
+      ...storage.writes.filter((write, i) => write === "d1 batch" && i < flip),
       `kv ${storageKeys.current}`,
       `kv ${storageKeys.history}`,
+      // The profile history (D1): the first release's profiles, `added`, with the event's line.
+      "d1 batch",
     ]);
-    expect(storage.writes.filter((write) => write === "d1 batch").length).toBeGreaterThanOrEqual(3);
+    expect(storage.writes.filter((write, i) => write === "d1 batch" && i < flip).length).toBeGreaterThanOrEqual(3);
   });
 
   // One full publish per possible interruption point: give it the time a busy machine needs.

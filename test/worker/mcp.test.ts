@@ -23,7 +23,15 @@ const profiles = oracleProfiles(generated).map((p) => p.profile);
 
 beforeAll(() => publish(generated), SETUP_TIMEOUT);
 
-const TOOL_NAMES = ["compare_profiles", "describe_catalog", "get_profile", "list_changes", "search_profiles"];
+const TOOL_NAMES = [
+  "compare_profiles",
+  "compare_releases",
+  "describe_catalog",
+  "get_profile",
+  "list_changes",
+  "profile_history",
+  "search_profiles",
+];
 
 interface Compact {
   agent_readiness_profile_id: string;
@@ -41,7 +49,7 @@ describe("MCP server: happy paths", () => {
   });
   afterAll(() => client.close());
 
-  it("lists the five read-only tools with input and output schemas", async () => {
+  it("lists the seven read-only tools with input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {

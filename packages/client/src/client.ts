@@ -3,6 +3,13 @@
  * it runs in Node 22 and in a Worker; `@readiness-catalog/client/node` adds `download()`.
  */
 import { createCatalogHttp, type CatalogHttp, type Clock, type RetryEvent } from "./http-client.js";
+import {
+  compareReleases,
+  profileHistory,
+  type HistoryOptions,
+  type ProfileHistoryEntry,
+  type ReleaseChangesSummary,
+} from "./history.js";
 import { fetchManifest } from "./manifest.js";
 import { lookUpProfile, type ProfileOptions, type ProfileResult } from "./profile-lookup.js";
 import { streamProfiles } from "./profiles.js";
@@ -59,6 +66,12 @@ export interface CatalogClient {
   products(options?: CallOptions & { release?: string; q?: string }): AsyncGenerator<ProductEntry, void, undefined>;
   /** Every funnel of a release in key order, with its number of profiles. */
   funnels(options?: CallOptions & { release?: string }): AsyncGenerator<FunnelEntry, void, undefined>;
+  /** Every event that changed one profile (by product and funnel key), newest first, kept or pruned releases alike. */
+  profileHistory(productKey: string, funnelKey: string, options?: HistoryOptions): AsyncGenerator<ProfileHistoryEntry>;
+  /** The same, by id (`arp_…`). */
+  profileHistory(id: string, options?: HistoryOptions): AsyncGenerator<ProfileHistoryEntry>;
+  /** How release `releaseId` differs from `since`, counted: added, removed, changed and each field's old→new. */
+  compareReleases(releaseId: string, since: string, options?: CallOptions): Promise<ReleaseChangesSummary>;
 }
 
 export interface ClientContext {
@@ -97,6 +110,11 @@ export function catalogClient({ http, baseUrl }: ClientContext): CatalogClient {
     queryAll: (filters = {}, options = {}) => queryEvery(http, baseUrl, filters, options),
     products: (options = {}) => listEvery<ProductEntry>(http, baseUrl, "products", options),
     funnels: (options = {}) => listEvery<FunnelEntry>(http, baseUrl, "funnels", options),
+    profileHistory: (first: string, second?: string | HistoryOptions, third?: HistoryOptions) =>
+      typeof second === "string"
+        ? profileHistory(http, baseUrl, { product: first, funnel: second }, third)
+        : profileHistory(http, baseUrl, { id: first }, second),
+    compareReleases: (releaseId, since, options = {}) => compareReleases(http, baseUrl, releaseId, since, options),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 export { createCatalogClient, type CatalogClient, type CatalogClientOptions } from "./client.js";
 export { CatalogApiError, CatalogVerificationError } from "./errors.js";
+export type { HistoryOptions, ProfileHistoryEntry, ReleaseChangesSummary } from "./history.js";
 export type { Clock, RetryEvent } from "./http-client.js";
 export type { ProfileOptions, ProfileResult } from "./profile-lookup.js";
 export type { FunnelEntry, ProductEntry, QueryFilters, QueryOptions, QueryPage, QuerySort } from "./query.js";

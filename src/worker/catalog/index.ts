@@ -16,6 +16,7 @@ import { registerChangedProfilesRoute } from "./release-changed-profiles";
 import { registerReleaseChangesRoute } from "./release-changes";
 import { registerReleaseHistoryRoute } from "./release-history";
 import { registerReleaseRoutes } from "./releases";
+import { registerHistoryRoutes } from "../history";
 
 export type { CatalogAccess } from "./access";
 
@@ -27,6 +28,7 @@ export function registerCatalogRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   registerReleaseChangesRoute(app, access);
   registerChangedProfilesRoute(app, access);
   registerProfileQueryRoutes(app, access);
+  registerHistoryRoutes(app, access); // before the lookups: /v1/profiles/arp_…/history is a history
   registerProfileRoutes(app, access);
   registerProductRoutes(app, access);
   registerBrowseRoutes(app, access);

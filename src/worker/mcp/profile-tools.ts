@@ -14,7 +14,8 @@ import { answering, toolAnswer, toolError } from "./tool-result";
 const Key = (what: string) =>
   z.string().regex(KEY_PATTERN, `must be a ${what} key: lowercase words joined by hyphens, e.g. payments-api`);
 
-const GetArguments = z.strictObject({
+/** One profile named by scope or id: the arguments of get_profile and profile_history. */
+export const PROFILE_REF_ARGUMENTS = {
   product: Key("product").optional().describe("The product key (with funnel)."),
   funnel: Key("funnel").optional().describe("The funnel key (with product)."),
   id: z
@@ -22,8 +23,9 @@ const GetArguments = z.strictObject({
     .regex(PROFILE_ID_PATTERN, "must be arp_ followed by 26 lowercase letters or digits")
     .optional()
     .describe("The agent_readiness_profile_id, instead of product and funnel."),
-  release_id: ReleaseIdArgument,
-});
+};
+
+const GetArguments = z.strictObject({ ...PROFILE_REF_ARGUMENTS, release_id: ReleaseIdArgument });
 
 const GetOutput = z.strictObject({
   release_id: z.string(),
@@ -55,7 +57,7 @@ const CompareOutput = z.strictObject({
 });
 
 /** Exactly one of (product and funnel) or id, else a message saying what to send. */
-function refOf(args: z.infer<typeof GetArguments>): ProfileRef | string {
+export function refOf(args: { product?: string; funnel?: string; id?: string }): ProfileRef | string {
   const byScope = args.product !== undefined || args.funnel !== undefined;
   if (byScope && args.id !== undefined) return "send either product and funnel, or id, not both";
   if (args.id !== undefined) return { id: args.id };

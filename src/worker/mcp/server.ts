@@ -8,6 +8,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { McpContext } from "./catalog-reads";
 import { registerChangesTool } from "./changes-tool";
 import { registerDescribeTool } from "./describe-tool";
+import { registerHistoryTools } from "./history-tools";
 import { registerProfileTools } from "./profile-tools";
 import { registerResources } from "./resources";
 import { registerSearchTool } from "./search-tool";
@@ -16,7 +17,8 @@ import { MAX_BODY_BYTES } from "../http/body-limit";
 const INSTRUCTIONS =
   "The Readiness Catalog rates how ready API products are for automated agents, per product and funnel, across five stages " +
   "(evaluate, sign_up, pay, provision, operate). Start with describe_catalog; find products with search_profiles; read one " +
-  "with get_profile; compare candidates with compare_profiles; see what changed since a release you know with list_changes. Cite a profile by release_id and sha256.";
+  "with get_profile; compare candidates with compare_profiles; see what changed since a release you know with list_changes; follow one profile over time with profile_history and " +
+  "count how the catalog moved between two releases with compare_releases. Cite a profile by release_id and sha256.";
 
 export function catalogServer(ctx: McpContext): McpServer {
   const server = new McpServer(
@@ -27,6 +29,7 @@ export function catalogServer(ctx: McpContext): McpServer {
   registerSearchTool(server, ctx);
   registerProfileTools(server, ctx);
   registerChangesTool(server, ctx);
+  registerHistoryTools(server, ctx);
   registerResources(server, ctx);
   return server;
 }

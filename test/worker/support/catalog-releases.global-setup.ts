@@ -16,6 +16,7 @@ import {
   TEST_INDEX_PAGE_BYTES,
   TEST_PART_BYTES,
   EDITED,
+  REGRADED,
   WIDE_PRODUCT,
   type ProvidedRelease,
   type TestReleaseName,
@@ -76,6 +77,19 @@ export default async function setup(project: TestProject) {
       writeFileSync(file, `${kept.map((profile) => JSON.stringify(profile)).join("\n")}\n`);
       return file;
     };
+    /** The samples with REGRADED's profiles given another grade (A, or B for an A): grade transitions. */
+    const regraded = (name: string) => {
+      const profiles = files.map(
+        (file) => JSON.parse(readFileSync(path.join(PROFILES, file), "utf8")) as Record<string, unknown>,
+      );
+      for (const i of REGRADED) {
+        const profile = expectDefined(profiles[i], `sample profile ${i}`);
+        profile.grade = profile.grade === "A" ? "B" : "A";
+      }
+      const file = path.join(work, `${name}.ndjson`);
+      writeFileSync(file, `${profiles.map((profile) => JSON.stringify(profile)).join("\n")}\n`);
+      return file;
+    };
     /** `count` varied profiles from the generator (the queries' test catalog). */
     const generated = (name: string, count: number, seed: number) => {
       const file = path.join(work, `${name}.ndjson`);
@@ -114,6 +128,7 @@ export default async function setup(project: TestProject) {
       wide: await build(wide("wide", 250), TEST_PART_BYTES, 16 * 1024),
       wideSmallPages: await build(wide("wide-small-pages", 120), TEST_PART_BYTES),
       edited: await build(edited("edited"), TEST_PART_BYTES),
+      regraded: await build(regraded("regraded"), TEST_PART_BYTES),
       generated: await build(generated("generated", GENERATED_PROFILES, 7), TEST_PART_BYTES, 16 * 1024),
       generatedNext: await build(generated("generated-next", GENERATED_PROFILES - 40, 8), TEST_PART_BYTES, 16 * 1024),
     };

@@ -18,7 +18,8 @@ export interface ProvidedRelease {
  * relaid: the same release as base cut with another part size (a layout that must be refused);
  * wide / wideSmallPages: the samples plus 250 / 120 funnels of WIDE_PRODUCT, with 16 KiB / small
  * index pages (a product listing over many pages, leaves and segments); edited: base with the
- * changes EDITED describes (sample files by sorted position); generated / generatedNext: varied
+ * changes EDITED describes (sample files by sorted position); regraded: base with REGRADED's grades
+ * changed; generated / generatedNext: varied
  * generated catalogs (seeds 7 and 8) for the queries.
  */
 export type TestReleaseName =
@@ -29,9 +30,12 @@ export type TestReleaseName =
   | "wide"
   | "wideSmallPages"
   | "edited"
+  | "regraded"
   | "generated"
   | "generatedNext";
 export const EDITED = { retested: [0, 5, 10, 25], removed: [3, 4, 20], added: 2 };
+/** regraded: base with these sample profiles (by sorted position) given another grade. */
+export const REGRADED = [0, 5, 10];
 export const GENERATED_PROFILES = 400;
 export const WIDE_PRODUCT = { key: "many-funnels-api", name: "Many Funnels API" };
 

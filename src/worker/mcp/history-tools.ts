@@ -1,0 +1,101 @@
+/**
+ * `profile_history` and `compare_releases` (docs/mcp.md): the answers of
+ * GET /v1/profiles/{…}/history and GET /v1/releases/{id}/changes/summary, from the same reads
+ * (profile-history-read.ts, changes-summary-read.ts), as structured content. A history page's
+ * `next_cursor` is the route's `cursor`.
+ */
+import { z } from "zod";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { changesSummary } from "../history/changes-summary-read";
+import { ChangesSummary, ProfileHistoryEntry } from "../history/history-schemas";
+import { profileHistoryPage } from "../history/profile-history-read";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../catalog/query-params";
+import { currentRelease } from "../catalog/release-lookup";
+import { type McpContext, releaseOf } from "./catalog-reads";
+import { PROFILE_REF_ARGUMENTS, refOf } from "./profile-tools";
+import { ReleaseIdArgument } from "./schemas";
+import { answering, toolAnswer, toolError } from "./tool-result";
+
+const HistoryArguments = z.strictObject({
+  ...PROFILE_REF_ARGUMENTS,
+  limit: z
+    .int()
+    .min(1)
+    .max(MAX_LIMIT)
+    .optional()
+    .describe(`Entries per page, 1–${MAX_LIMIT}, default ${DEFAULT_LIMIT}.`),
+  cursor: z.string().max(512).optional().describe("The next_cursor of the previous page (same profile)."),
+});
+
+const HistoryOutput = z.strictObject({
+  data: z.array(ProfileHistoryEntry),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+
+const CompareArguments = z.strictObject({
+  since: ReleaseIdArgument.unwrap().describe(
+    "The older release (sha256:…): any release ever made current here since the history began, kept or not.",
+  ),
+  release_id: ReleaseIdArgument.describe("The newer release (sha256:…); default: the current release."),
+});
+
+const withPrefix = (id: string) => (id.startsWith("sha256:") ? id : `sha256:${id}`);
+
+export function registerHistoryTools(server: McpServer, ctx: McpContext) {
+  server.registerTool(
+    "profile_history",
+    {
+      title: "How one profile changed over time",
+      description:
+        "Each publish or rollback at which one profile (by product and funnel keys, or id) changed, newest first: its grade, outcome, " +
+        "state, each stage's state and test time then, and fields_changed naming what moved (e.g. stage.pay). Kept for every release " +
+        "ever published here. Same entries as GET /v1/profiles/{product}/{funnel}/history.",
+      inputSchema: HistoryArguments,
+      outputSchema: HistoryOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      answering(async () => {
+        const ref = refOf(args);
+        if (typeof ref === "string") return toolError(`invalid_parameter: ${ref}`);
+        await currentRelease(ctx.env.CATALOG_KV);
+        const page = await profileHistoryPage(ctx.env, ref, {
+          limit: args.limit ?? DEFAULT_LIMIT,
+          cursor: args.cursor,
+        });
+        const answer = { data: page.data, has_more: page.next_cursor !== null, next_cursor: page.next_cursor };
+        const [newest] = page.data;
+        const more = page.next_cursor === null ? "" : "; pass next_cursor as cursor for older ones";
+        return toolAnswer(
+          answer,
+          newest
+            ? `${page.data.length} change(s) shown, newest ${newest.change} at ${newest.event_at} (grade ${newest.grade}, ${newest.public_state})${more}.`
+            : "No more entries.",
+        );
+      }),
+  );
+
+  server.registerTool(
+    "compare_releases",
+    {
+      title: "Compare two releases, counted",
+      description:
+        "How the catalog moved between an older release (since) and the current one (or release_id): profiles added, removed, changed, " +
+        "and per field (grade, overall_outcome, public_state, primary_stage, stage.<name>) how many went old→new, e.g. " +
+        '"stage.pay": {"ready→limited": 3}. Same answer as GET /v1/releases/{release_id}/changes/summary?since=.',
+      inputSchema: CompareArguments,
+      outputSchema: ChangesSummary,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      answering(async () => {
+        const newer = await releaseOf(ctx, args.release_id);
+        const summary = await changesSummary(ctx.env, newer.release_id, withPrefix(args.since));
+        return toolAnswer(
+          { ...summary },
+          `Since ${summary.since}, release ${summary.release_id} has ${summary.added} added, ${summary.changed} changed and ${summary.removed} removed profile(s).`,
+        );
+      }),
+  );
+}
