@@ -42,7 +42,12 @@ export function documentMcp(app: OpenAPIHono<AppEnv>) {
       "resources catalog://releases/current and catalog://profiles/{product}/{funnel}. A 401 names the protected resource metadata " +
       "in `WWW-Authenticate` (`resource_metadata`). Malformed JSON-RPC is a JSON-RPC error (400, 406 or 415), not a problem.",
     security: bearerSecurity("read:catalog"),
-    request: { body: { content: { "application/json": { schema: JsonRpc } }, required: true } },
+    request: {
+      body: {
+        content: { "application/json": { schema: JsonRpc, example: { jsonrpc: "2.0", id: 1, method: "tools/list" } } },
+        required: true,
+      },
+    },
     responses: {
       200: {
         description: "The JSON-RPC response(s).",

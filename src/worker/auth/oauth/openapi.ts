@@ -157,7 +157,21 @@ export const registrationRoute = createRoute({
   description:
     '`token_endpoint_auth_method` must be `"none"`; 1–10 `redirect_uris`, https or loopback http. At most 10 per address ' +
     "(then 10 an hour) and 1000 per deployment (then 1000 a week); unused registrations expire after 7 days.",
-  request: { body: { content: { "application/json": { schema: anyObject } }, required: true } },
+  request: {
+    body: {
+      content: {
+        "application/json": {
+          schema: anyObject,
+          example: {
+            client_name: "My agent",
+            redirect_uris: ["http://127.0.0.1:8790/callback"],
+            token_endpoint_auth_method: "none",
+          },
+        },
+      },
+      required: true,
+    },
+  },
   responses: {
     201: json("The client: `client_id`, its metadata, no secret"),
     400: json("invalid_request (not JSON) or invalid_client_metadata"),
