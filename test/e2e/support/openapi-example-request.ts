@@ -41,7 +41,7 @@ export interface ExampleOperation {
   security?: Record<string, string[]>[];
 }
 
-export interface ExampleRequest {
+interface ExampleRequest {
   path: string;
   method: string;
   headers: Record<string, string>;
@@ -69,7 +69,7 @@ const FORMATS: Record<string, () => string> = {
   date: () => new Date().toISOString().slice(0, 10),
 };
 
-export function sample(schema: Schema, resolve: Resolve): unknown {
+function sample(schema: Schema, resolve: Resolve): unknown {
   if (schema.$ref) return sample(resolve(schema.$ref), resolve);
   if (schema.example !== undefined) return schema.example;
   if (schema.default !== undefined) return schema.default;
