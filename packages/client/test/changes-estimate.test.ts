@@ -1,6 +1,6 @@
 /**
  * The estimate sync takes from the release history before it fetches a change list
- * (src/changes-estimate.ts): the added and changed profiles summed from `since` to the current
+ * (packages/client/src/changes-estimate.ts): the added and changed profiles summed from `since` to the current
  * release, a loop (a rollback, a release published again) counting nothing, and null wherever the
  * history cannot tell.
  */

@@ -10,7 +10,7 @@ import { rejectUnknownQuery } from "../http/strict-query";
 export const RELEASE_ID = /^(sha256:)?[0-9a-f]{64}$/;
 const PART_NUMBER = /^(0|[1-9][0-9]{0,8})$/;
 
-/** The release id of the document's examples; /openapi.json names the current release instead (docs/served-examples.ts). */
+/** The release id of the document's examples; /openapi.json names the current release instead (src/worker/docs/served-examples.ts). */
 export const EXAMPLE_RELEASE_ID = "sha256:4f0c4e3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d";
 
 export const ReleaseIdParam = z

@@ -20,7 +20,7 @@ import type { NewOrder } from "./order-book";
 import { CreateOrderBody, ORDERS_URL, type OrderLine } from "./schemas";
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-/** The document's example; /openapi.json serves a fresh UUID in its place (docs/served-examples.ts). */
+/** The document's example; /openapi.json serves a fresh UUID in its place (src/worker/docs/served-examples.ts). */
 export const EXAMPLE_IDEMPOTENCY_KEY = "5f1c2d8e-6a4b-4c1e-9d2f-0b7e3a9c4d11";
 
 const IdempotencyKey = z
