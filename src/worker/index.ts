@@ -108,7 +108,7 @@ export default Object.assign(app, {
   queue: (batch: MessageBatch, env: Env) => consumeWebhookBatch(batch, env),
 });
 
-// Durable Object classes (wrangler.toml [[durable_objects.bindings]]): accounts, the email index, key guards, webhooks.
+// Durable Object classes (wrangler.toml [[durable_objects.bindings]]): accounts, the email index, subject guards, webhooks.
 export { AccountDirectory } from "./auth/account-directory";
 export { AccountObject } from "./account/account-object";
 export { SubjectGuard } from "./limits/subject-guard";

@@ -17,7 +17,7 @@ import { expectDefined } from "../../src/common/expect";
 type Built = Awaited<ReturnType<CatalogState["build"]>>;
 let state: CatalogState;
 let server: DevServer;
-const releases: Record<"a" | "b" | "c" | "unpublished", Built> = {} as never;
+const releases: Record<"a" | "b" | "c" | "most" | "unpublished", Built> = {} as never;
 
 const sampleFiles = () =>
   readdirSync(SAMPLE_PROFILES)
@@ -71,16 +71,21 @@ async function servedWithin(releaseId: string) {
   }
 }
 
+// Five builds, a publish and a wrangler dev start: past 240 s at a load average of 16 on 2 cores.
 beforeAll(async () => {
   state = catalogState();
   const stamp = (day: number) => `2026-11-${day}T10:00:00.500Z`;
   releases.a = await state.build(SAMPLE_PROFILES);
   releases.b = await state.build(edition("b", { retested: [1, 7, 8, 19], removed: [4], added: 1, stamp: stamp(21) }));
   releases.c = await state.build(edition("c", { retested: [0, 7, 25], removed: [4, 5], added: 2, stamp: stamp(22) }));
+  // 20 of 26 profiles retested: past half the document, too large to sync by changes.
+  releases.most = await state.build(
+    edition("m", { retested: [...Array(20).keys()], removed: [], added: 0, stamp: stamp(24) }),
+  );
   releases.unpublished = await state.build(edition("u", { retested: [3], removed: [], added: 0, stamp: stamp(23) }));
   await publish(releases.a).catch(() => {}); // before the server starts: served once it is up
   server = await startWranglerDev({ persistTo: state.persistTo });
-}, 240_000);
+}, 420_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -182,6 +187,40 @@ describe("sync", () => {
     const damaged = localCopy("damaged", copy);
     expect(await client().sync(damaged)).toMatchObject({ mode: "full", reason: "local-copy-mismatch" });
     expect(copyIn(damaged).equals(releases.c.document)).toBe(true);
+  });
+
+  // Two publishes: past the default 120 s on a loaded 2-core machine.
+  it("changes past half the document: a full download that fetches no change list, judged from the history", {
+    timeout: 300_000,
+  }, async () => {
+    await current(releases.c);
+    await publish(releases.most);
+    const dir = localCopy("most", releases.c.document);
+    const received: { path: string; bytes: number }[] = [];
+    const counting = async (request: Request) => {
+      const response = await fetch(request);
+      const entry = { path: new URL(request.url).pathname, bytes: 0 };
+      received.push(entry);
+      const counter = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          entry.bytes += chunk.length;
+          controller.enqueue(chunk);
+        },
+      });
+      return new Response(response.body?.pipeThrough(counter) ?? null, response);
+    };
+    const synced = await createCatalogClient({
+      baseUrl: server.url,
+      apiKey: provisionedApiKey(server.url),
+      fetch: counting,
+    }).sync(dir);
+    expect(synced).toMatchObject({ mode: "full", reason: "changes-too-large" });
+    expect(copyIn(dir).equals(releases.most.document)).toBe(true);
+    expect(received.map((r) => r.path).filter((p) => p.includes("/changes"))).toEqual([]);
+    // The document, its manifest twice (sync's and the download's) and one page of history.
+    const total = received.reduce((sum, r) => sum + r.bytes, 0);
+    expect(total).toBeLessThanOrEqual(releases.most.manifest.bytes + 8 * 1024);
+    expect(synced.bytes).toBeLessThanOrEqual(total);
   });
 
   // --durable adds an fsync of the file and its directory: what it changes shows only after an OS

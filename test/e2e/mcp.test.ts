@@ -13,17 +13,14 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInAndAllow, startOAuthDeployment, type OAuthDeployment } from "./oauth-fixture";
 import { provisionedApiKey } from "./support/api-key";
+import { runProcess } from "./support/scripts";
 import { REPO_ROOT } from "./support/wrangler-dev";
 import { expectDefined } from "../../src/common/expect";
-
-/** The MCP Inspector's CLI mode (`npx @modelcontextprotocol/inspector-cli`), run from node_modules. */
-const INSPECTOR_CLI = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
 
 let deployment: OAuthDeployment;
 let mcpUrl: URL;
@@ -121,23 +118,16 @@ describe("MCP over wrangler dev, with an API key", () => {
 });
 
 describe("MCP over wrangler dev, with the MCP Inspector's CLI", () => {
-  it("lists the tools", async () => {
-    // Run from its own build/: it finds its package.json by a path relative to the working directory.
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        INSPECTOR_CLI,
-        mcpUrl.href,
-        "--transport",
-        "http",
-        "--method",
-        "tools/list",
-        "--header",
-        `Authorization: Bearer ${provisionedApiKey(deployment.server.url)}`,
-      ],
-      { cwd: path.dirname(INSPECTOR_CLI) },
-    );
-    const { tools } = JSON.parse(stdout) as { tools: { name: string }[] };
+  it("lists the tools with the README's command, as pasted", { timeout: 120_000 }, async () => {
+    const line = expectDefined(
+      readFileSync(path.join(REPO_ROOT, "README.md"), "utf8")
+        .split("\n")
+        .find((text) => text.includes("npx mcp-inspector-cli")),
+      "the README's MCP Inspector command",
+    ).replaceAll("http://localhost:8787", deployment.server.url);
+    const run = await runProcess("bash", ["-c", line], { env: { KEY: provisionedApiKey(deployment.server.url) } });
+    expect(run.code, run.stderr).toBe(0);
+    const { tools } = JSON.parse(run.stdout) as { tools: { name: string }[] };
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
   });
 });

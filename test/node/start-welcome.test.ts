@@ -114,6 +114,25 @@ describe("the request log after the screen", () => {
     const chunk = `${access}\n[wrangler:info] GET /v1/catalog 200 OK (12ms)\n[wrangler:info] GET /operator/v1/accounts 200 OK (3ms)\n`;
     expect(requestLogLines(chunk, "[production] ")).toBe(`[production] ${access}\n`);
   });
+
+  // What wrangler dev printed after a local publish (its queue batch) and on a reload (its bindings).
+  it("leaves out wrangler's table of bindings and its queue batch lines", () => {
+    const access = '{"level":"info","message":"request","request_id":"req_2","route":"/v1/releases","status":200}';
+    const chunk = [
+      "⎔ Reloading local server...",
+      "Your Worker has access to the following bindings:",
+      "Binding                                                 Resource                  Mode",
+      "env.ACCOUNTS (AccountObject)                            Durable Object            local",
+      'env.RATE_LIMITS ({"live":{"rate":100,"burst":100},"tes...)                Environment Variable      local',
+      'env.OPERATOR_SECRET ("(hidden)")                        Environment Variable      local',
+      "[wrangler:info] QUEUE readiness-catalog-webhooks 0/2 (206ms)",
+      access,
+      "",
+    ].join("\n");
+    expect(requestLogLines(chunk, "[production] ")).toBe(
+      `[production] ⎔ Reloading local server...\n[production] ${access}\n`,
+    );
+  });
 });
 
 describe("the printed catalog explorer", () => {

@@ -143,7 +143,7 @@ describe("errors", () => {
     for (const product of ["no-such-product", "0-before-all", "zzz-after-all", "northwind"]) {
       const problem = await expectProblem(await api(`/v1/products/${product}/profiles`), 404, "profile_not_found");
       expect(problem.detail).toBe(
-        `Release ${base.manifest.release_id} has no profile for product "${product}": it has no product "${product}". GET /v1/catalog lists every product of the current release.`,
+        `Release ${base.manifest.release_id} has no profile for product "${product}": it has no product "${product}". GET /v1/releases/${base.manifest.release_id}/products lists its products.`,
       );
     }
   });

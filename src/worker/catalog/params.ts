@@ -10,6 +10,9 @@ import { rejectUnknownQuery } from "../http/strict-query";
 export const RELEASE_ID = /^(sha256:)?[0-9a-f]{64}$/;
 const PART_NUMBER = /^(0|[1-9][0-9]{0,8})$/;
 
+/** The release id of the document's examples; /openapi.json names the current release instead (src/worker/docs/served-examples.ts). */
+export const EXAMPLE_RELEASE_ID = "sha256:4f0c4e3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d";
+
 export const ReleaseIdParam = z
   .string()
   .regex(RELEASE_ID)
@@ -17,7 +20,7 @@ export const ReleaseIdParam = z
   .openapi({
     param: { name: "release_id", in: "path" },
     description: "A release id, `sha256:<64 lowercase hex>` or just the 64 hex digits.",
-    example: "sha256:4f0c4e3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d",
+    example: EXAMPLE_RELEASE_ID,
   });
 
 export const PartNumberParam = z

@@ -1,13 +1,14 @@
 /**
  * The one 404 of the profile routes (lookups and product listings). Its detail names the release
  * it looked in and points only to a URL that answers: the product's listing when the release has
- * the product, else the whole catalog document, which lists every product.
+ * the product, else the release's product listing.
  */
 import { Problem } from "../http/problem";
 import type { Manifest } from "../../common/catalog/manifest";
 import type { IndexReader } from "./index-reader";
 import { productPage } from "./product-listing";
 import { productProfilesPath } from "./profile-representation";
+import { releasePath } from "./representation";
 
 export type ProfileMiss = { productKey: string; funnelKey?: string } | { id: string };
 
@@ -28,7 +29,7 @@ export async function profileNotFound(scope: IndexReader, manifest: Manifest, mi
       (await productPage(scope, miss.productKey)).profiles.length > 0;
     detail = hasProduct
       ? `${release} has no profile ${what}; GET ${productProfilesPath(manifest.release_id, miss.productKey)} lists the product's funnels.`
-      : `${release} has no profile ${what}: it has no product "${miss.productKey}". GET /v1/catalog lists every product of the current release.`;
+      : `${release} has no profile ${what}: it has no product "${miss.productKey}". GET ${releasePath(manifest.release_id)}/products lists its products.`;
   }
   return new Problem("profile_not_found", detail, {
     headers: { "Catalog-Release": manifest.release_id },

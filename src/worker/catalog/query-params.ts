@@ -67,7 +67,8 @@ const fieldParam = (field: ValueField) =>
   );
 
 /** An ISO 8601 UTC instant, as the milliseconds `last_tested_at` is written in, rounded up (so ≥ and < stay exact). */
-const instantParam = (name: string, description: string) =>
+/** `example` only where it alone makes a valid query: tested_after's and tested_before's together would contradict. */
+const instantParam = (name: string, description: string, example?: string) =>
   z
     .string(ONCE)
     .regex(
@@ -81,7 +82,7 @@ const instantParam = (name: string, description: string) =>
       return new Date(ms).toISOString();
     })
     .optional()
-    .openapi({ param: { name, in: "query" }, description, example: "2026-11-01T00:00:00Z" });
+    .openapi({ param: { name, in: "query" }, description, ...(example ? { example } : {}) });
 
 /** `limit`: 1–MAX_LIMIT entries per page, of the query and browse routes alike. */
 export const limitParam = (what: string) =>
@@ -110,7 +111,11 @@ export const FACETABLE = FACET_FIELDS.map((field) => field.name);
 
 export const ProfileQueryParams = strictQuery({
   ...Object.fromEntries(VALUE_FIELDS.map((field) => [field.name, fieldParam(field)])),
-  tested_after: instantParam("tested_after", "Profiles with `last_tested_at` at or after this instant."),
+  tested_after: instantParam(
+    "tested_after",
+    "Profiles with `last_tested_at` at or after this instant.",
+    "2026-11-01T00:00:00Z",
+  ),
   tested_before: instantParam("tested_before", "Profiles with `last_tested_at` before this instant."),
   q: z
     .string(ONCE)

@@ -8,7 +8,7 @@ import type { AppEnv } from "../http/context";
 import { strictQuery } from "../http/strict-query";
 import { problemResponses } from "../http/openapi-responses";
 import { Problem } from "../http/problem";
-import { hexOf, type CurrentPointer } from "../../common/catalog/manifest";
+import { hexOf, KEPT_PREVIOUS_RELEASES, type CurrentPointer } from "../../common/catalog/manifest";
 import { ChangeCountsSchema, readHistory, type HistoryEntry } from "../../common/catalog/release-history";
 import { Sha256Digest } from "../../common/catalog/schema";
 import { readCurrentPointer, readManifest } from "../../common/catalog/store";
@@ -18,7 +18,8 @@ import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
 import { IDENTITY_CODING } from "./identity-only";
 import { CACHE_CURRENT } from "./representation";
 
-const HISTORY_PAGE_LIMIT = 100;
+export const HISTORY_PAGE_LIMIT = 100;
+export const DEFAULT_HISTORY_PAGE = 20;
 
 const ReleaseEvent = z
   .strictObject({
@@ -60,8 +61,11 @@ const HistoryQuery = strictQuery({
     .int()
     .min(1)
     .max(HISTORY_PAGE_LIMIT)
-    .default(20)
-    .openapi({ description: `1–${HISTORY_PAGE_LIMIT} entries per page (default 20).`, example: 20 }),
+    .default(DEFAULT_HISTORY_PAGE)
+    .openapi({
+      description: `1–${HISTORY_PAGE_LIMIT} entries per page (default ${DEFAULT_HISTORY_PAGE}).`,
+      example: DEFAULT_HISTORY_PAGE,
+    }),
   after: z
     .string()
     .regex(/^[1-9][0-9]{0,8}$/)
@@ -77,7 +81,7 @@ export function registerReleaseHistoryRoute(app: OpenAPIHono<AppEnv>, access: Ca
     summary: "The kept releases, as the history of publishes and rollbacks",
     description:
       "Newest event first. A rollback is an entry of its own (`event: rollback`), so a release can appear twice. " +
-      "Only events whose release is still kept (the current one and the 5 before it) are listed; the current release always is.",
+      `Only events whose release is still kept (the current one and the ${KEPT_PREVIOUS_RELEASES} before it) are listed; the current release always is.`,
     request: { query: HistoryQuery },
     responses: {
       200: {

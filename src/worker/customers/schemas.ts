@@ -96,6 +96,9 @@ export const CustomerPatch = z
       .optional(),
   })
   .openapi("CustomerPatch", {
-    example: { phone: "+41446681800", shipping_address: { line1: "Bahnhofstrasse 1", city: "Zürich" } },
+    example: {
+      phone: "+41446681800",
+      shipping_address: { line1: "Bahnhofstrasse 1", city: "Zürich", postal_code: "8001", country: "CH" },
+    },
   });
 export type CustomerPatch = z.infer<typeof CustomerPatch>;

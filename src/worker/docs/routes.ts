@@ -16,6 +16,7 @@ import { DOCS_PATHS, DOCS_TAG } from "./paths";
 import { registerReferencePage } from "./reference-page";
 import { plainResponse } from "../http/plain-response";
 import { NO_QUERY } from "../http/strict-query";
+import { withServedExamples } from "./served-examples";
 
 const TAGS = [
   { name: "Catalog", description: "The catalog document, its parts and release manifests. Scope `read:catalog`." },
@@ -73,11 +74,11 @@ const documentRoute = createRoute({
 
 export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.register("Problem", ProblemSchema);
-  app.openapi(documentRoute, (c) =>
+  app.openapi(documentRoute, async (c) =>
     plainResponse(
-      c.body(documentAt(app, c.var.publicOrigin), 200, {
+      c.body(await withServedExamples(documentAt(app, c.var.publicOrigin), c.env.CATALOG_KV), 200, {
         "Content-Type": "application/json",
-        // Always the deployed routes: revalidated (no validator, so refetched) on every use.
+        // Always the deployed routes and current examples: revalidated (no validator, so refetched) on every use.
         "Cache-Control": "no-cache",
       }),
     ),

@@ -51,7 +51,8 @@ const cursor = (description: string) =>
     .string()
     .regex(KEY_ID_PATTERN, "a key id looks like key_live_… or key_test_… followed by 20 base62 characters")
     .optional()
-    .openapi({ description, example: "key_test_8sQd2LmZpR4vXw1cTy7b" });
+    // No example: a made-up key id is refused, and Swagger UI would send one with every list.
+    .openapi({ description });
 
 /** Cursor pagination as Stripe's lists have it; any other parameter is refused (strict), never ignored. */
 export const KeyListQuery = strictQuery({

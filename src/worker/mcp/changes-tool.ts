@@ -13,7 +13,7 @@ import { type McpContext, releaseOf } from "./catalog-reads";
 import { ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer } from "./tool-result";
 
-const DEFAULT_LIMIT = 100;
+export const DEFAULT_CHANGES_LIMIT = 100;
 
 const ChangesArguments = z.strictObject({
   since: ReleaseIdArgument.unwrap().describe(
@@ -25,7 +25,7 @@ const ChangesArguments = z.strictObject({
     .min(1)
     .max(CHANGES_PAGE_LIMIT)
     .optional()
-    .describe(`Changes per page, 1–${CHANGES_PAGE_LIMIT}, default ${DEFAULT_LIMIT}.`),
+    .describe(`Changes per page, 1–${CHANGES_PAGE_LIMIT}, default ${DEFAULT_CHANGES_LIMIT}.`),
   cursor: z
     .string()
     .regex(/^[1-9][0-9]{0,11}$/, "must be the next_cursor of the previous page")
@@ -79,7 +79,7 @@ export function registerChangesTool(server: McpServer, ctx: McpContext) {
         const older = await keptRelease(ctx.env, withPrefix(args.since));
         const summary = await changesOf(ctx.env, newer, older);
         const from = args.cursor === undefined ? 0 : Number(args.cursor);
-        const page = await readChangesPage(ctx.env.RELEASES, newer, older, from, args.limit ?? DEFAULT_LIMIT).catch(
+        const page = await readChangesPage(ctx.env.RELEASES, newer, older, from, args.limit ?? DEFAULT_CHANGES_LIMIT).catch(
           (error: unknown) => {
             if (!(error instanceof ChangesCursorInvalid)) throw error;
             throw new Problem(

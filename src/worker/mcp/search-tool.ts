@@ -10,6 +10,7 @@ import { expectDefined } from "../../common/expect";
 import { SORTS, VALUE_FIELDS } from "../../common/catalog/query-fields";
 import {
   allowedValuesOf,
+  DEFAULT_LIMIT,
   FACETABLE,
   MAX_LIMIT,
   MAX_VALUES,
@@ -43,7 +44,7 @@ const SearchArguments = z.strictObject({
   tested_after: z.string().optional().describe("ISO 8601 UTC instant: last_tested_at at or after it."),
   tested_before: z.string().optional().describe("ISO 8601 UTC instant: last_tested_at before it."),
   sort: z.enum(SORTS).optional().describe("Order; default catalog (product key, funnel key)."),
-  limit: z.int().min(1).max(MAX_LIMIT).optional().describe("Profiles per page, default 20."),
+  limit: z.int().min(1).max(MAX_LIMIT).optional().describe(`Profiles per page, default ${DEFAULT_LIMIT}.`),
   facets: z
     .array(z.enum(FACETABLE as [string, ...string[]]))
     .optional()

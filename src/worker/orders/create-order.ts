@@ -28,6 +28,8 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const MISSING_KEY_HEADER = "Idempotency-Warning";
 const MISSING_KEY_WARNING =
   "no Idempotency-Key was sent: a retry of this request places another order; send Idempotency-Key: <a new UUID>";
+/** The document's example; /openapi.json serves a fresh UUID in its place (src/worker/docs/served-examples.ts). */
+export const EXAMPLE_IDEMPOTENCY_KEY = "5f1c2d8e-6a4b-4c1e-9d2f-0b7e3a9c4d11";
 
 const IdempotencyKey = z
   .string()
@@ -38,7 +40,7 @@ const IdempotencyKey = z
   .openapi({
     description:
       "Up to 255 visible ASCII characters, e.g. a UUID. A retry with the same key and request within 24 hours answers what the first one did; the same key with another request is 409.",
-    example: "5f1c2d8e-6a4b-4c1e-9d2f-0b7e3a9c4d11",
+    example: EXAMPLE_IDEMPOTENCY_KEY,
   });
 
 const route = createRoute({

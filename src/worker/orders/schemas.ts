@@ -16,10 +16,9 @@ export const ORDERS_URL = "/v2/orders";
 export const MAX_ORDER_PAGE = 100;
 export const DEFAULT_ORDER_PAGE = 10;
 
-export const OrderIdSchema = z
-  .string()
-  .regex(ORDER_ID_PATTERN, "an order id is ord_ followed by 20 letters or digits")
-  .openapi({ example: "ord_8sQd2LmZpR4vXw1cTy7b" });
+const orderId = () => z.string().regex(ORDER_ID_PATTERN, "an order id is ord_ followed by 20 letters or digits");
+
+export const OrderIdSchema = orderId().openapi({ example: "ord_8sQd2LmZpR4vXw1cTy7b" });
 
 const Metadata = z
   .record(z.string().min(1).max(40), z.string().max(500))
@@ -59,7 +58,13 @@ export const CreateOrderBody = z
     shipping_address: Address.optional().openapi({ description: "Defaults to the customer's shipping address." }),
     metadata: Metadata.optional(),
   })
-  .openapi("CreateOrderRequest", { example: { items: [{ cheese_id: "chs_comte", quantity: 2 }] } });
+  .openapi("CreateOrderRequest", {
+    // With an address: the example must run for a customer who has none on file yet.
+    example: {
+      items: [{ cheese_id: "chs_comte", quantity: 2 }],
+      shipping_address: { line1: "12 rue des Fromages", city: "Lyon", postal_code: "69002", country: "FR" },
+    },
+  });
 export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
 
 export const OrderLine = z
@@ -103,7 +108,8 @@ export const OrderListQuery = strictQuery({
     .max(MAX_ORDER_PAGE)
     .default(DEFAULT_ORDER_PAGE)
     .openapi({ description: `1–${MAX_ORDER_PAGE}, default ${DEFAULT_ORDER_PAGE}.`, example: 10 }),
-  starting_after: OrderIdSchema.optional().openapi({
+  // No example: a made-up order id is refused, and Swagger UI would send one with every list.
+  starting_after: orderId().optional().openapi({
     description: "An order id from a page of this list: the page starts right after it (older orders).",
   }),
   status: z.enum(ORDER_STATUSES).optional().openapi({ description: "Only orders in this status." }),

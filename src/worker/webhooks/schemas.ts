@@ -7,6 +7,7 @@ import { ENDPOINT_ID_PATTERN, WebhookEndpointView } from "./views";
 
 export const ENDPOINT_LIST_URL = "/v1/webhook_endpoints";
 export const MAX_DELIVERY_PAGE = 50;
+export const DEFAULT_DELIVERY_PAGE = 20;
 
 /**
  * The URL's shape is checked here, so that every problem of the body is listed at once; what only
@@ -55,5 +56,8 @@ export const DeliveryListQuery = strictQuery({
     .min(1)
     .max(MAX_DELIVERY_PAGE)
     .optional()
-    .openapi({ description: `1–${MAX_DELIVERY_PAGE}; default 20. The newest deliveries.`, example: 20 }),
+    .openapi({
+      description: `1–${MAX_DELIVERY_PAGE}; default ${DEFAULT_DELIVERY_PAGE}. The newest deliveries.`,
+      example: DEFAULT_DELIVERY_PAGE,
+    }),
 });

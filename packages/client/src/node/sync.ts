@@ -7,13 +7,16 @@
  * it (the whole document's sha256, which covers every part, and its artifact_sha256) and only
  * then rename it over the old copy (flushed to the disk first with `durable`). Interrupted anywhere, the old copy
  * is whole; the next call starts again. A local release no longer kept (410), changes larger than
- * the document, or a local copy that does not rebuild into the verified document: a full download.
+ * half the document, or a local copy that does not rebuild into the verified document: a full
+ * download. Whether the changes are that large is first judged from the release history's counts
+ * (changes-estimate.ts), so that a full download does not fetch the change list before it.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import type { ClientContext } from "../client.js";
 import { DocumentCheck } from "../document-check.js";
+import { estimateChanges } from "../changes-estimate.js";
 import { CatalogApiError, CatalogVerificationError } from "../errors.js";
 import { fetchManifest } from "../manifest.js";
 import { documentPrefix } from "../protocol/digests.js";
@@ -52,7 +55,7 @@ export interface SyncResult {
   previous_release_id: string | null;
   /** Profiles fetched (full: every profile). */
   profiles: number;
-  /** Bytes received: change list and ranges, or the parts downloaded. */
+  /** Bytes received: release history, change list and changed profiles, or the parts downloaded (plus what was listed before). */
   bytes: number;
 }
 
@@ -83,29 +86,35 @@ export async function syncRelease(context: ClientContext, dir: string, options: 
   const unchanged = { path: target, release_id: manifest.release_id, previous_release_id: local.releaseId };
   if (local.releaseId === manifest.release_id) return { mode: "changes", ...unchanged, profiles: 0, bytes: 0 };
 
+  // Past half the document the server keeps no bytes of the changes (409 changes_too_large).
+  // The history's counts, each profile taken at the document's average size, say so before the list.
+  const estimate = await estimateChanges(context.http, context.baseUrl, manifest.release_id, local.releaseId, signal);
+  if (estimate && estimate.fetchedAtMost * 2 > manifest.profile_count) return full("changes-too-large", estimate.bytes);
+  const historyBytes = estimate?.bytes ?? 0;
   let list: Awaited<ReturnType<typeof fetchChanges>>;
   try {
     list = await fetchChanges(context.http, context.baseUrl, manifest.release_id, local.releaseId, signal);
   } catch (error) {
-    if (error instanceof CatalogApiError && error.status === 410) return full("release-gone");
+    if (error instanceof CatalogApiError && error.status === 410) return full("release-gone", historyBytes);
     throw error;
   }
   const fetched = list.changes.filter((change) => change.offset !== undefined);
   const wanted = fetched.reduce((sum, change) => sum + (change.length ?? 0), 0);
-  // Past half the document the server keeps no bytes of them (409 changes_too_large): a full download.
-  if (wanted > manifest.bytes / 2) return full("changes-too-large", list.bytes);
+  const listed = historyBytes + list.bytes;
+  // The list's exact bytes decide where the history could not tell or its average misjudged.
+  if (wanted > manifest.bytes / 2) return full("changes-too-large", listed);
   options.onProgress?.({
     mode: "changes",
     phase: "listed",
     profilesDone: 0,
     profilesTotal: fetched.length,
-    bytesFetched: list.bytes,
+    bytesFetched: listed,
   });
   try {
     const bytes = await rebuild(context, manifest, local, list.changes, target, options);
-    return { mode: "changes", ...unchanged, profiles: fetched.length, bytes: list.bytes + bytes };
+    return { mode: "changes", ...unchanged, profiles: fetched.length, bytes: listed + bytes };
   } catch (error) {
-    if (error instanceof CatalogVerificationError) return full("local-copy-mismatch", list.bytes);
+    if (error instanceof CatalogVerificationError) return full("local-copy-mismatch", listed);
     throw error;
   }
 }

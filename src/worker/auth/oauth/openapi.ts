@@ -158,7 +158,21 @@ export const registrationRoute = createRoute({
     '`token_endpoint_auth_method` must be `"none"`; 1–10 `redirect_uris`, https or loopback http. `client_name` at most ' +
     "200 characters, each URI at most 2,000, every list at most 10 entries (each refusal names its field). At most 10 " +
     "per address (then 10 an hour) and 1000 per deployment (then 1000 a week); unused registrations expire after 7 days.",
-  request: { body: { content: { "application/json": { schema: anyObject } }, required: true } },
+  request: {
+    body: {
+      content: {
+        "application/json": {
+          schema: anyObject,
+          example: {
+            client_name: "My agent",
+            redirect_uris: ["http://127.0.0.1:8790/callback"],
+            token_endpoint_auth_method: "none",
+          },
+        },
+      },
+      required: true,
+    },
+  },
   responses: {
     201: json("The client: `client_id`, its metadata, no secret"),
     400: json("invalid_request (not JSON) or invalid_client_metadata"),

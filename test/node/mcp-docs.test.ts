@@ -1,0 +1,39 @@
+/**
+ * What the docs say of the MCP server matches the code: the README and the OpenAPI description of
+ * /mcp name every tool the server registers (src/worker/mcp), and docs/mcp.md names the protocol
+ * version that clients of the SDK negotiate.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+const read = (file: string) => readFileSync(path.join(REPO, file), "utf8");
+const MCP_DIR = "src/worker/mcp";
+const TOOLS = readdirSync(path.join(REPO, MCP_DIR))
+  .flatMap((file) => [...read(`${MCP_DIR}/${file}`).matchAll(/registerTool\(\s*"(\w+)"/g)])
+  .map((match) => match[1]);
+
+/** The tool names a sentence lists in backticks or plain, in order. */
+const toolsIn = (sentence: string) => [...sentence.matchAll(/\b([a-z]+_[a-z_]+)\b/g)].map((match) => match[1]);
+
+describe("the MCP server's docs", () => {
+  it("the README names every tool the server registers", () => {
+    expect(TOOLS.length).toBeGreaterThan(3);
+    const sentence = /is an MCP server \(tools ([^;]+);/.exec(read("README.md"))?.[1] ?? "";
+    expect(toolsIn(sentence).sort()).toEqual([...TOOLS].sort());
+  });
+
+  it("so does the OpenAPI description of /mcp", () => {
+    const sentence = /Tools: ([^;]+);/.exec(read(`${MCP_DIR}/openapi.ts`))?.[1] ?? "";
+    expect(toolsIn(sentence).sort()).toEqual([...TOOLS].sort());
+  });
+
+  it(`docs/mcp.md names the protocol version the SDK negotiates (${LATEST_PROTOCOL_VERSION})`, () => {
+    const transport = read("docs/mcp.md")
+      .split("\n")
+      .find((line) => line.startsWith("| Transport |"));
+    expect(transport).toContain(`MCP ${LATEST_PROTOCOL_VERSION}`);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Numbers once: every limit, default, count kept and schedule that the docs state in prose is
+ * checked here against the constant the code runs on, so that changing one without the other
+ * fails. Each entry is the sentence as the doc words it, built from the constants.
+ */
+import { describe, expect, it } from "vitest";
+import CONTRACT from "../../docs/contract.md?raw";
+import MCP from "../../docs/mcp.md?raw";
+import ORDERS from "../../docs/orders.md?raw";
+import STORAGE from "../../docs/storage.md?raw";
+import WEBHOOKS from "../../docs/webhooks.md?raw";
+import AUTHENTICATION from "../../docs/authentication.md?raw";
+import { KEPT_PREVIOUS_RELEASES } from "../../src/common/catalog/manifest";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../../src/worker/catalog/query-params";
+import { CHANGES_PAGE_LIMIT } from "../../src/worker/catalog/release-changes";
+import { DEFAULT_HISTORY_PAGE, HISTORY_PAGE_LIMIT } from "../../src/worker/catalog/release-history";
+import { MAX_PAGE_LIMIT } from "../../src/worker/keys/schemas";
+import { DEFAULT_CHANGES_LIMIT } from "../../src/worker/mcp/changes-tool";
+import { DEFAULT_ORDER_PAGE, MAX_ORDER_PAGE } from "../../src/worker/orders/schemas";
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, RETRY_SPAN_SECONDS } from "../../src/worker/webhooks/schedule";
+import { DEFAULT_DELIVERY_PAGE, MAX_DELIVERY_PAGE } from "../../src/worker/webhooks/schemas";
+import { DELIVERIES_KEPT } from "../../src/worker/webhooks/webhook-tables";
+import { MAX_ENDPOINTS_PER_ACCOUNT } from "../../src/worker/webhooks/webhook-store";
+
+const CARDINALS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+const ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"];
+const word = (words: string[], n: number) => words[n] ?? String(n);
+
+/** 5 → "5 s", 300 → "5 min", 7200 → "2 h": how the docs write a delay. */
+function delay(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+const list = (items: string[]) => `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+
+const STATED: [doc: string, text: string, sentence: string][] = [
+  // The webhook retry schedule (src/worker/webhooks/schedule.ts).
+  [
+    "webhooks.md",
+    WEBHOOKS,
+    `after ${list(RETRY_DELAYS_SECONDS.map(delay))},\n  ${word(CARDINALS, MAX_ATTEMPTS)} attempts over about **${(RETRY_SPAN_SECONDS / 3600).toFixed(1)} hours**`,
+  ],
+  ["webhooks.md", WEBHOOKS, `When the ${word(ORDINALS, MAX_ATTEMPTS)} attempt fails`],
+  ["webhooks.md", WEBHOOKS, `At most **${MAX_ENDPOINTS_PER_ACCOUNT} endpoints per account**`],
+  ["webhooks.md", WEBHOOKS, `The account has ${MAX_ENDPOINTS_PER_ACCOUNT} endpoints.`],
+  ["webhooks.md", WEBHOOKS, `deliveries[?limit=1…${MAX_DELIVERY_PAGE}]`],
+  ["webhooks.md", WEBHOOKS, `(default ${DEFAULT_DELIVERY_PAGE}; the last ${DELIVERIES_KEPT} are kept)`],
+  [
+    "storage.md",
+    STORAGE,
+    `at most ${MAX_ENDPOINTS_PER_ACCOUNT} endpoints and ${DELIVERIES_KEPT} deliveries each per account`,
+  ],
+  // Paging defaults and limits.
+  ["contract.md", CONTRACT, `\`limit\` 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})`],
+  ["contract.md", CONTRACT, `\`GET /v1/releases[?limit=1–${HISTORY_PAGE_LIMIT} (default ${DEFAULT_HISTORY_PAGE})`],
+  ["contract.md", CONTRACT, `[&limit=1–${CHANGES_PAGE_LIMIT} (default ${CHANGES_PAGE_LIMIT})`],
+  ["mcp.md", MCP, `\`limit\` (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT})`],
+  ["mcp.md", MCP, `\`limit\` (1–${CHANGES_PAGE_LIMIT}, default ${DEFAULT_CHANGES_LIMIT})`],
+  ["orders.md", ORDERS, `| \`limit\` | 1–${MAX_ORDER_PAGE}, default ${DEFAULT_ORDER_PAGE} |`],
+  ["authentication.md", AUTHENTICATION, `\`GET /v1/keys\` takes \`limit\` (1–${MAX_PAGE_LIMIT};`],
+];
+
+describe("numbers the docs state", () => {
+  it.each(STATED)("%s says what the constant is", (_doc, text, sentence) => {
+    expect(text).toContain(sentence);
+  });
+
+  // src/common/catalog/manifest.ts: each mention of the releases kept.
+  it(`the releases kept: the current one and the ${KEPT_PREVIOUS_RELEASES} before it`, () => {
+    const mentions = CONTRACT.match(/the current one and the \d+ before it/g) ?? [];
+    expect(mentions.length).toBeGreaterThan(1);
+    for (const mention of mentions) expect(mention).toBe(`the current one and the ${KEPT_PREVIOUS_RELEASES} before it`);
+  });
+});
