@@ -109,7 +109,7 @@ export function registerEndpointRoutes(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(deliveries, async (c) => {
-    const limit = c.req.valid("query").limit ?? 20;
+    const { limit } = c.req.valid("query");
     const page = outcomeValue(
       await webhookStore(c.env).listDeliveries(c.get("principal").accountId, c.req.valid("param").id, limit),
     );

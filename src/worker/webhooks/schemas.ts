@@ -1,5 +1,6 @@
 /** Request shapes of the webhook endpoint API (/v1/webhook_endpoints), documented in /openapi.json. */
 import { z } from "@hono/zod-openapi";
+import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
 import { EVENT_TYPES, EventTypeSchema } from "./events";
 import { MAX_URL_LENGTH, targetUrlProblems } from "./target-url";
@@ -7,6 +8,7 @@ import { ENDPOINT_ID_PATTERN, WebhookEndpointView } from "./views";
 
 export const ENDPOINT_LIST_URL = "/v1/webhook_endpoints";
 export const MAX_DELIVERY_PAGE = 50;
+const DEFAULT_DELIVERY_PAGE = 20;
 
 /**
  * The URL's shape is checked here, so that every problem of the body is listed at once; what only
@@ -49,11 +51,5 @@ export const EndpointList = z
   .openapi("WebhookEndpointList");
 
 export const DeliveryListQuery = strictQuery({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_DELIVERY_PAGE)
-    .optional()
-    .openapi({ description: `1–${MAX_DELIVERY_PAGE}; default 20. The newest deliveries.`, example: 20 }),
+  limit: limitParam({ what: "Deliveries (the newest)", max: MAX_DELIVERY_PAGE, default: DEFAULT_DELIVERY_PAGE }),
 });
