@@ -12,7 +12,7 @@ import { localOperator } from "./src/node/operator/local-operator";
 // - e2e:     the real `wrangler dev` on a free port, driven over HTTP (and a browser)
 
 // What wrangler.toml leaves to each deployment: the tests' public origin (their requests go to
-// https://api.test, not to a real deployment's domain) and a fresh OAuth token key (a secret).
+// https://api.test, not to a real deployment's domain) and fresh OAuth token and cursor keys (secrets).
 // wrangler.toml's [assets] directory must exist before a worker project or wrangler dev starts.
 copyDocsAssets();
 // The checkout's local operator secrets (.wrangler/operator.env), made once here, before test files
@@ -24,6 +24,7 @@ localOperator();
 const testBindings = {
   PUBLIC_ORIGINS: ["https://api.test"],
   OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url"),
+  CURSOR_KEY: randomBytes(32).toString("base64url"),
   WEBHOOK_LOCAL_TARGETS: "loopback",
   TEST_MIGRATIONS: await readD1Migrations("migrations"),
 };

@@ -18,6 +18,7 @@ interface __BaseEnv_Env {
 	CLIENT_ADDRESS_SOURCE: "cf-connecting-ip";
 	OPERATOR_SECRET: string;
 	OAUTH_TOKEN_KEY: string;
+	CURSOR_KEY: string;
 	ACCOUNTS: DurableObjectNamespace<import("./src/worker/index").AccountObject>;
 	ACCOUNT_DIRECTORY: DurableObjectNamespace<import("./src/worker/index").AccountDirectory>;
 	SUBJECT_GUARDS: DurableObjectNamespace<import("./src/worker/index").SubjectGuard>;
@@ -45,6 +46,7 @@ declare namespace Cloudflare {
 		CLIENT_ADDRESS_SOURCE: "cf-connecting-ip";
 		OPERATOR_SECRET: string;
 		OAUTH_TOKEN_KEY: string;
+		CURSOR_KEY: string;
 		ACCOUNTS: DurableObjectNamespace<import("./src/worker/index").AccountObject>;
 		ACCOUNT_DIRECTORY: DurableObjectNamespace<import("./src/worker/index").AccountDirectory>;
 		SUBJECT_GUARDS: DurableObjectNamespace<import("./src/worker/index").SubjectGuard>;
@@ -57,7 +59,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "DEPLOYMENT" | "KEY_MODE" | "PUBLIC_ORIGINS" | "RATE_LIMITS" | "CLIENT_ADDRESS_SOURCE" | "OPERATOR_SECRET" | "OAUTH_TOKEN_KEY">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "DEPLOYMENT" | "KEY_MODE" | "PUBLIC_ORIGINS" | "RATE_LIMITS" | "CLIENT_ADDRESS_SOURCE" | "OPERATOR_SECRET" | "OAUTH_TOKEN_KEY" | "CURSOR_KEY">> {}
 }
 declare module "*.txt" {
 	const value: string;

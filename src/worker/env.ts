@@ -36,6 +36,8 @@ const WorkerEnvSchema = z.looseObject({
   OPERATOR_SECRET: z.string().optional(),
   OAUTH_TOKEN_KEY: z.string().optional(),
   OAUTH_TOKEN_KEY_PREVIOUS: z.string().optional(),
+  // Authenticates list cursors (src/worker/http/cursor.ts); read there, where a page is sealed.
+  CURSOR_KEY: z.string().optional(),
   CATALOG_KV: kv,
   OAUTH_KV: kv,
   AUTH_KV: kv,

@@ -136,6 +136,7 @@ describe("one account, deploy after deploy", () => {
         const deployedTo = expectDefined(/^deployed production to (\S+):/m.exec(run.stdout)?.[1], "the deployed URL");
         expect(generated.vars.PUBLIC_ORIGINS).toEqual([new URL(deployedTo).origin]);
         expect(version.secrets.OAUTH_TOKEN_KEY).toMatch(/^[\w-]{43}$/);
+        expect(version.secrets.CURSOR_KEY).toMatch(/^[\w-]{43}$/);
 
         // The API reference's static assets went up through an upload session and are served by the deployed worker.
         expect(
@@ -152,7 +153,7 @@ describe("one account, deploy after deploy", () => {
         expect(run.stderr).toContain("smoke: GET /v1/catalog without credentials → 401 problem+json (unauthenticated)");
         expect(run.stderr).toContain("smoke: no release is current yet");
         expect(run.stdout).toMatch(
-          /^deployed production to http:\/\/127\.0\.0\.1:\d+: created readiness-catalog-catalog-kv, .*created readiness-catalog, .*applied the D1 migrations of CATALOG_DB, set OPERATOR_SECRET, set OAUTH_TOKEN_KEY, deployed build-/m,
+          /^deployed production to http:\/\/127\.0\.0\.1:\d+: created readiness-catalog-catalog-kv, .*created readiness-catalog, .*applied the D1 migrations of CATALOG_DB, set OPERATOR_SECRET, set OAUTH_TOKEN_KEY, set CURSOR_KEY, deployed build-/m,
         );
       },
       DEPLOY_TIMEOUT,

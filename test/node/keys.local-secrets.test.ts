@@ -16,22 +16,24 @@ afterEach(() => {
 });
 
 describe("localOperator()", () => {
-  it("creates OPERATOR_SECRET and OAUTH_TOKEN_KEY (32 random bytes, base64url), mode 0600, and keeps them", () => {
+  it("creates OPERATOR_SECRET, OAUTH_TOKEN_KEY and CURSOR_KEY (32 random bytes, base64url), mode 0600, and keeps them", () => {
     const file = scratchFile();
     const first = localOperator(file);
     const text = readFileSync(file, "utf8");
-    expect(text).toMatch(/^OPERATOR_SECRET=[A-Za-z0-9_-]{43}\nOAUTH_TOKEN_KEY=[A-Za-z0-9_-]{43}\n$/);
+    expect(text).toMatch(
+      /^OPERATOR_SECRET=[A-Za-z0-9_-]{43}\nOAUTH_TOKEN_KEY=[A-Za-z0-9_-]{43}\nCURSOR_KEY=[A-Za-z0-9_-]{43}\n$/,
+    );
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(localOperator(file)).toEqual(first);
     expect(readFileSync(file, "utf8")).toBe(text);
   });
 
-  it("adds OAUTH_TOKEN_KEY to a file from before it existed, keeping what is there", () => {
+  it("adds OAUTH_TOKEN_KEY and CURSOR_KEY to a file from before they existed, keeping what is there", () => {
     const file = scratchFile();
     writeFileSync(file, "OPERATOR_SECRET=kept-operator-secret-of-an-older-checkout", { mode: 0o600 });
     expect(localOperator(file).operatorSecret).toBe("kept-operator-secret-of-an-older-checkout");
     expect(readFileSync(file, "utf8")).toMatch(
-      /^OPERATOR_SECRET=kept-operator-secret-of-an-older-checkout\nOAUTH_TOKEN_KEY=[A-Za-z0-9_-]{43}\n$/,
+      /^OPERATOR_SECRET=kept-operator-secret-of-an-older-checkout\nOAUTH_TOKEN_KEY=[A-Za-z0-9_-]{43}\nCURSOR_KEY=[A-Za-z0-9_-]{43}\n$/,
     );
   });
 });

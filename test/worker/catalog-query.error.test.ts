@@ -14,7 +14,7 @@ const generated = testRelease("generated");
 const releaseId = generated.manifest.release_id;
 
 interface Errors {
-  errors: { parameter: string; message: string; allowed?: string[] }[];
+  errors: { parameter: string; message: string; code: string; allowed?: string[] }[];
 }
 
 async function errorsOf(path: string, code: string): Promise<Errors["errors"]> {
@@ -67,14 +67,40 @@ describe("GET /v1/profiles: bad input", () => {
       {
         parameter: "stage.pay",
         path: "stage.pay",
-        code: "custom",
+        code: "invalid_parameter",
         message: '"maybe" is not an allowed value',
         allowed: ["ready", "limited"],
       },
     ]);
   });
 
+  it("gives each problem one entry, per parameter, with a documented code", async () => {
+    const errors = await errorsOf(
+      "/v1/profiles?colour=red&grade=Z&limit=0&tested_before=soon&stage.pay=maybe",
+      "unknown_parameter",
+    );
+    // The unknown parameter first, then one entry per refused parameter (in the route's order).
+    expect(errors[0]).toMatchObject({ parameter: "colour", code: "unknown_parameter" });
+    expect(errors.slice(1).map((e) => [e.parameter, e.code])).toEqual(
+      expect.arrayContaining([
+        ["grade", "invalid_parameter"],
+        ["limit", "invalid_parameter"],
+        ["tested_before", "invalid_parameter"],
+        ["stage.pay", "invalid_parameter"],
+      ]),
+    );
+    expect(errors).toHaveLength(5);
+  });
+
   for (const [query, parameter] of [
+    ["limit=0x10", "limit"],
+    ["limit=1e1", "limit"],
+    ["limit=%205", "limit"],
+    ["limit=5.0", "limit"],
+    ["tested_after=2026-02-30T00:00:00Z", "tested_after"],
+    ["tested_after=2024-02-29T24:00:00Z", "tested_after"],
+    ["tested_after=2026-04-31T00:00:00Z", "tested_after"],
+    ["tested_after=2026-11-01T00:00:60Z", "tested_after"],
     ["limit=0", "limit"],
     ["limit=101", "limit"],
     ["limit=ten", "limit"],
@@ -91,6 +117,22 @@ describe("GET /v1/profiles: bad input", () => {
       expect(errors.map((e) => e.parameter)).toEqual([parameter]);
     });
   }
+
+  it("names an impossible date's reason instead of rolling it over", async () => {
+    const [error] = await errorsOf("/v1/profiles?tested_after=2026-02-30T00:00:00Z", "invalid_parameter");
+    expect(error?.message).toBe("is not a real date and time: February 2026 has 28 days");
+  });
+
+  it("refuses a cursor made by hand with the public SHA-256 tag cursors once had (no key)", async () => {
+    const payload = new TextEncoder()
+      .encode(JSON.stringify([0, 20]))
+      .toBase64({ alphabet: "base64url", omitPadding: true });
+    const binding = JSON.stringify([releaseId, [], null, null, null, "catalog"]);
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${binding}\n${payload}`));
+    const tag = new Uint8Array(digest).subarray(0, 12).toBase64({ alphabet: "base64url", omitPadding: true });
+    const errors = await errorsOf(`/v1/profiles?cursor=${payload}.${tag}`, "invalid_cursor");
+    expect(errors).toEqual([expect.objectContaining({ parameter: "cursor", code: "invalid_cursor" })]);
+  });
 
   it("a cursor is refused when changed, or used with other filters or another sort", async () => {
     const first = (await (await api("/v1/profiles?grade=A&limit=2")).json()) as { next: string };
@@ -142,5 +184,9 @@ describe("GET /v1/products and /v1/funnels: bad input", () => {
     const funnels = await errorsOf("/v1/funnels?q=check", "unknown_parameter");
     expect(funnels.map((e) => e.parameter)).toEqual(["q"]);
     await errorsOf("/v1/products?cursor=abc.def", "invalid_cursor");
+    // A cursor of one list is no cursor of another.
+    const products = (await (await api("/v1/products?limit=1")).json()) as { next: string };
+    const cursor = expectDefined(new URL(products.next, "https://api.test").searchParams.get("cursor"), "a cursor");
+    await errorsOf(`/v1/funnels?limit=1&cursor=${cursor}`, "invalid_cursor");
   });
 });

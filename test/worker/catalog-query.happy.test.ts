@@ -129,6 +129,20 @@ describe("GET /v1/profiles: matches, order and count as the oracle has them", ()
     WALK_TIMEOUT,
   );
 
+  it("compares dates finer than a millisecond exactly, and never rounds past year 9999", async () => {
+    const tested = expectDefined(all[5], "profile 5").profile.last_tested_at;
+    const atOrAfter = all.filter((p) => p.profile.last_tested_at >= tested).length;
+    const countOf = async (query: string) => ((await (await api(`/v1/profiles?${query}`)).json()) as ListBody).count;
+    // A tenth of a microsecond after a profile's millisecond: that profile is before it, not at or after it.
+    const justAfter = tested.replace("Z", "0001Z");
+    const exactlyAt = all.filter((p) => p.profile.last_tested_at === tested).length;
+    expect(await countOf(`tested_after=${tested}`)).toBe(atOrAfter);
+    expect(await countOf(`tested_after=${justAfter}`)).toBe(atOrAfter - exactlyAt);
+    expect(await countOf(`tested_before=${justAfter}`)).toBe(all.length - atOrAfter + exactlyAt);
+    expect(await countOf("tested_after=9999-12-31T23:59:59.9999Z")).toBe(0);
+    expect(await countOf("tested_before=9999-12-31T23:59:59.9999Z")).toBe(all.length);
+  });
+
   it("the current route names its pinned page; the pinned one is immutable", async () => {
     const current = await api("/v1/profiles?grade=A&limit=2");
     expect(current.headers.get("content-location")).toBe(`/v1/releases/${releaseId}/profiles?grade=A&limit=2`);

@@ -253,6 +253,10 @@ describe("changes: refusals", { timeout: 60_000 }, () => {
     expect(body.errors[0]?.path).toBe("colour");
     expect(body.errors.map((e) => e.path).sort()).toEqual(["colour", "limit", "since"]);
     expect((await api(path)).status).toBe(400);
+    for (const limit of ["0x10", "1e1", "%205"]) {
+      const hex = await api(`${path}?since=${base.manifest.release_id}&limit=${limit}`);
+      expect(((await hex.json()) as { code: string }).code, limit).toBe("invalid_parameter");
+    }
     expect((await api(`/v1/releases/nope/changes?since=${base.manifest.release_id}`)).status).toBe(400);
     const unknown = await api(
       `/v1/releases/${unpublished.manifest.release_id}/changes?since=${base.manifest.release_id}`,
@@ -271,8 +275,15 @@ describe("changes: refusals", { timeout: 60_000 }, () => {
     for (const after of ["7", "99999999"]) {
       const res = await api(`${path}&after=${after}`);
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { errors: { path: string }[] }).errors[0]?.path).toBe("after");
+      const body = (await res.json()) as { code: string; errors: { path: string }[] };
+      expect(body.code).toBe("invalid_cursor");
+      expect(body.errors[0]?.path).toBe("after");
     }
+    // A cursor of this list is not one of the reverse list, though both are lists of changes.
+    const first = (await (await api(`${path}&limit=1`)).json()) as { next: string };
+    const after = new URL(first.next, "https://api.test").searchParams.get("after");
+    const reverse = `/v1/releases/${base.manifest.release_id}/changes?since=${edited.manifest.release_id}`;
+    expect(((await (await api(`${reverse}&after=${after}`)).json()) as { code: string }).code).toBe("invalid_cursor");
   });
 });
 
@@ -315,5 +326,9 @@ describe("GET /v1/releases: the history", { timeout: 60_000 }, () => {
       "limit",
       "sort",
     ]);
+    for (const limit of ["0x10", "1e1", "%205"])
+      expect((await api(`/v1/releases?limit=${limit}`)).status, limit).toBe(400);
+    // A sequence number made by hand is no cursor: only `next` hands them out.
+    expect(((await (await api("/v1/releases?after=3")).json()) as { code: string }).code).toBe("invalid_cursor");
   });
 });

@@ -90,12 +90,12 @@ describe("POST /v1/keys refusals", () => {
     expect(problem.errors.map((error) => error.path).sort()).toEqual(["colour", "mode", "name", "scopes.0"]);
     for (const error of problem.errors) {
       expect(error.message.length).toBeGreaterThan(0);
-      expect(error.code).toMatch(/^[a-z_]+$/);
+      expect(error.code).toBe("bad_request");
       expect(problem.detail).toContain(`${error.path}: `);
     }
     expect(problem.detail).toMatch(/^4 problems in the request body: /);
     expect(problem.errors.find((error) => error.path === "colour")).toMatchObject({
-      code: "unrecognized_keys",
+      code: "bad_request",
       message: 'unknown field "colour"',
     });
     const keys = await (await call("/v1/keys", { headers: bearer(secret) })).json<{ data: unknown[] }>();

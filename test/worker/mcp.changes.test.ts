@@ -1,10 +1,12 @@
 /**
  * `list_changes` with the official SDK client: the same changes as GET /v1/releases/{id}/changes
  * for the same pair of releases (both directions, paged), and every refusal of the route as a
- * tool error a model can act on, never a protocol error or a 500.
+ * tool error a model can act on, never a protocol error or a 500; and `search_profiles` continued
+ * across a publish, in the release it started in.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { api, API_ORIGIN } from "./support/api";
 import { mcpClient } from "./support/mcp";
 import { EDITED } from "./support/provided-releases";
@@ -129,12 +131,31 @@ describe("MCP list_changes", () => {
       /invalid_cursor: cursor: .*next_cursor/,
     ],
     [
-      "a cursor past the end",
+      "a hand-made offset",
       () => ({ since: base.manifest.release_id, cursor: "999999" }),
-      /invalid_cursor: cursor: .*past the end/,
+      /invalid_cursor: cursor: .*`next_cursor`/,
     ],
     ["an unknown argument", () => ({ since: base.manifest.release_id, after: "1" }), /after/],
   ];
+  it("takes the REST list's cursor as its own, and refuses it for another since", async () => {
+    const path = `/v1/releases/${edited.manifest.release_id}/changes?since=${base.manifest.release_id}&limit=1`;
+    const rest = (await (await api(path)).json()) as { next: string };
+    const after = expectDefined(new URL(rest.next, API_ORIGIN).searchParams.get("after"), "after in next");
+    const second = (await (await api(rest.next)).json()) as { data: Change[] };
+    const same = await client.callTool({
+      name: "list_changes",
+      arguments: { since: base.manifest.release_id, limit: 1, cursor: after },
+    });
+    expect((same.structuredContent as Answer).changes).toEqual(
+      second.data.map((change) => ({ ...change, href: `${API_ORIGIN}${change.href}` })),
+    );
+    const reversed = await client.callTool({
+      name: "list_changes",
+      arguments: { since: edited.manifest.release_id, release_id: base.manifest.release_id, cursor: after },
+    });
+    expect(textOf(reversed)).toMatch(/^invalid_cursor: cursor: .*`next_cursor`/);
+  });
+
   for (const [what, args, message] of refusals) {
     it(`refuses ${what} with a tool error matching ${message}`, async () => {
       const result = await client.callTool({ name: "list_changes", arguments: args() });
@@ -142,4 +163,41 @@ describe("MCP list_changes", () => {
       expect(textOf(result)).toMatch(message);
     });
   }
+});
+
+describe("MCP search_profiles across a publish", () => {
+  let client: Client;
+  beforeAll(async () => {
+    await publish(base);
+    client = await mcpClient();
+  }, SETUP_TIMEOUT);
+  afterAll(() => client.close());
+
+  it("continues a search in the release it started in, as REST's pinned next does", async () => {
+    const args = { sort: "grade", limit: 3 };
+    const first = await client.callTool({ name: "search_profiles", arguments: args });
+    const started = first.structuredContent as { release_id: string; next_cursor: string };
+    expect(started.release_id).toBe(base.manifest.release_id);
+    await publish(edited);
+    const next = await client.callTool({
+      name: "search_profiles",
+      arguments: { ...args, cursor: started.next_cursor },
+    });
+    expect(next.isError, textOf(next)).toBeFalsy();
+    const continued = next.structuredContent as {
+      release_id: string;
+      profiles: { agent_readiness_profile_id: string }[];
+    };
+    expect(continued.release_id).toBe(base.manifest.release_id);
+    const pinned = `/v1/releases/${base.manifest.release_id}/profiles?sort=grade&limit=3&cursor=${started.next_cursor}`;
+    const rest = (await (await api(pinned)).json()) as { data: { agent_readiness_profile_id: string }[] };
+    expect(continued.profiles.map((p) => p.agent_readiness_profile_id)).toEqual(
+      rest.data.map((p) => p.agent_readiness_profile_id),
+    );
+    const elsewhere = await client.callTool({
+      name: "search_profiles",
+      arguments: { ...args, cursor: started.next_cursor, release_id: edited.manifest.release_id },
+    });
+    expect(textOf(elsewhere)).toMatch(/^invalid_cursor: cursor: is a cursor of release /);
+  });
 });

@@ -173,7 +173,7 @@ const CASES: [string, Record<string, unknown>, RegExp][] = [
   ["search_profiles", { colour: "red" }, /colour/],
   ["search_profiles", { limit: 0 }, /limit/],
   ["search_profiles", { limit: 101 }, /limit/],
-  ["search_profiles", { cursor: "garbage" }, /invalid_cursor|cursor/],
+  ["search_profiles", { cursor: "garbage" }, /^invalid_cursor: cursor: .*`next_cursor`/],
   ["search_profiles", { tested_after: "yesterday" }, /tested_after: must be an ISO 8601 UTC instant/],
   ["search_profiles", { q: "!!!" }, /q: must contain a word/],
   ["search_profiles", { release_id: "sha256:nope" }, /release_id/],

@@ -116,7 +116,7 @@ describe("one customer never reaches another's orders", () => {
     const list = await (await orders.getJson(bob.secret, "/v2/orders")).json<{ data: orders.OrderView[] }>();
     expect(list.data).toEqual([]);
     const cursor = await orders.getJson(bob.secret, `/v2/orders?starting_after=${order.id}`);
-    await expectProblem(cursor, 400, "bad_request");
+    await expectProblem(cursor, 400, "invalid_cursor");
   });
 
   it("lets an OAuth app act for the customer who consented, and for no one else", async () => {

@@ -179,7 +179,7 @@ describe("POST /v2/orders bad input", () => {
     });
     const problem = (await expectProblem(mixed, 400, "bad_request")) as unknown as ValidationProblem;
     expect(problem.errors).toEqual([
-      { path: "items", message: "one currency per order, not eur and gbp", code: "custom" },
+      { path: "items", message: "one currency per order, not eur and gbp", code: "bad_request" },
     ]);
     const twice = await orders.createOrder(secret, {
       items: [
@@ -264,7 +264,34 @@ describe("reading orders: bad ids and parameters", () => {
     expect(paths[0]).toBe("sort");
     expect(paths.sort()).toEqual(["created[gte]", "created[lt]", "limit", "sort", "starting_after", "status"]);
     const cursor = await orders.getJson(secret, "/v2/orders?starting_after=ord_AAAAAAAAAAAAAAAAAAAA");
-    expect(await pathsOf(cursor)).toEqual(["starting_after"]);
+    const refused = (await expectProblem(cursor, 400, "invalid_cursor")) as unknown as ValidationProblem;
+    expect(refused.errors.map((e) => [e.path, e.code])).toEqual([["starting_after", "invalid_cursor"]]);
+  });
+
+  it("takes a limit in decimal digits only, and refuses an impossible date", async () => {
+    const { secret } = await orders.customer();
+    for (const query of ["limit=0x10", "limit=1e1", "limit=%205", "created[gte]=2026-02-30T00:00:00Z"]) {
+      const problem = await expectProblem(
+        await orders.getJson(secret, `/v2/orders?${query}`),
+        400,
+        "invalid_parameter",
+      );
+      expect(
+        (problem as unknown as ValidationProblem).errors.map((e) => e.code),
+        query,
+      ).toEqual(["invalid_parameter"]);
+    }
+  });
+
+  it("compares created[gte] and created[lt] finer than a millisecond exactly", async () => {
+    const { secret } = await orders.customer();
+    const order = await orders.placeOrder(secret);
+    const justAfter = encodeURIComponent(order.created_at.replace("Z", "0001Z"));
+    const ids = async (query: string) =>
+      (await (await orders.getJson(secret, `/v2/orders?${query}`)).json<OrderList>()).data.map((o) => o.id);
+    expect(await ids(`created[gte]=${encodeURIComponent(order.created_at)}`)).toEqual([order.id]);
+    expect(await ids(`created[gte]=${justAfter}`)).toEqual([]);
+    expect(await ids(`created[lt]=${justAfter}`)).toEqual([order.id]);
   });
 });
 

@@ -182,7 +182,8 @@ describe("POST /v1/webhook_endpoints refusals", () => {
     expect(response.status).toBe(400);
     const problem = await response.json<ProblemBody>();
     expect(problem.code).toBe("bad_request");
-    expect(problem.errors?.map((error) => error.path).sort()).toEqual(["events.0", "extra", "url", "url", "url"]);
+    // One entry per field: the url's three problems are one entry's message.
+    expect(problem.errors?.map((error) => error.path).sort()).toEqual(["events.0", "extra", "url"]);
     expect((await (await caller.as("/v1/webhook_endpoints")).json<{ data: unknown[] }>()).data).toEqual([]);
   });
 
@@ -231,7 +232,8 @@ describe("POST /v1/webhook_endpoints refusals", () => {
     }
     expect((await owner.as(`/v1/webhook_endpoints/${endpoint.id}`)).status).toBe(200);
     expect((await owner.as("/v1/webhook_endpoints/we_nope")).status).toBe(400);
-    expect((await owner.as(`/v1/webhook_endpoints/${endpoint.id}/deliveries?limit=0`)).status).toBe(400);
+    for (const limit of ["0", "0x10", "1e1", "%205"])
+      expect((await owner.as(`/v1/webhook_endpoints/${endpoint.id}/deliveries?limit=${limit}`)).status).toBe(400);
     expect((await owner.as(`/v1/webhook_endpoints/${endpoint.id}/deliveries?page=2`)).status).toBe(400);
   });
 });

@@ -1,10 +1,10 @@
 /**
  * The local worker secrets, one random set per checkout in `.wrangler/operator.env` (gitignored,
- * mode 0600), created on first use: OPERATOR_SECRET (the operator API) and OAUTH_TOKEN_KEY (seals
- * OAuth codes and tokens). `npm start` gives them to both of its `wrangler dev` servers
+ * mode 0600), created on first use: OPERATOR_SECRET (the operator API), OAUTH_TOKEN_KEY (seals
+ * OAuth codes and tokens) and CURSOR_KEY (authenticates list cursors). `npm start` gives them to both of its `wrangler dev` servers
  * (`--env-file`), and `npm run operator` uses the operator secret to talk to them, or to the server it
  * starts itself when none is running. Deployed workers have their own (`wrangler secret put`).
- * A file from before OAUTH_TOKEN_KEY existed gets it added; existing values are kept.
+ * A file from before a secret existed gets it added; existing values are kept.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,7 +13,7 @@ import { expectDefined } from "../../common/expect";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 export const LOCAL_OPERATOR_ENV_FILE = path.join(REPO_ROOT, ".wrangler", "operator.env");
-const LOCAL_SECRETS = ["OPERATOR_SECRET", "OAUTH_TOKEN_KEY"] as const;
+const LOCAL_SECRETS = ["OPERATOR_SECRET", "OAUTH_TOKEN_KEY", "CURSOR_KEY"] as const;
 
 export interface LocalOperator {
   /** For `wrangler dev --env-file`. */

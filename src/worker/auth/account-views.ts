@@ -8,6 +8,7 @@ import { KEY_MODES, type KeyMode } from "../../common/auth/api-key";
 import { KEY_STATUSES } from "./key-record";
 import { ScopeSchema } from "../../common/auth/scopes";
 import type { ProblemCode } from "../http/problem-types";
+import type { ParameterError } from "../http/query-problem";
 import type { ValidationError } from "../http/validation-problem";
 
 export const ROLES = ["customer", "operator"] as const;
@@ -64,11 +65,13 @@ export interface Refusal {
   ok: false;
   code: ProblemCode;
   detail: string;
-  /** A validation problem's `errors` (src/worker/http/validation-problem.ts). */
-  extra?: { errors: ValidationError[] };
+  /** A validation problem's `errors` (src/worker/http/validation-problem.ts, query-problem.ts). */
+  extra?: { errors: RefusalErrors };
 }
 export type Outcome<T> = { ok: true; value: T } | Refusal;
 
-export const refuse = (code: ProblemCode, detail: string, extra?: { errors: ValidationError[] }): Refusal =>
+type RefusalErrors = ValidationError[] | ParameterError[];
+
+export const refuse = (code: ProblemCode, detail: string, extra?: { errors: RefusalErrors }): Refusal =>
   extra ? { ok: false, code, detail, extra } : { ok: false, code, detail };
 export const accept = <T>(value: T): Outcome<T> => ({ ok: true, value });

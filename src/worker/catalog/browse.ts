@@ -16,7 +16,7 @@ import { productProfilesPath } from "./profile-representation";
 import { decodeCursor, encodeCursor } from "./query-cursor";
 import { prefixUpperBound } from "./prefix-range";
 import { queryRelease } from "./query-db";
-import { CursorParam, DEFAULT_LIMIT, limitParam } from "./query-params";
+import { catalogLimitParam, CursorParam } from "./query-params";
 import { queryHook } from "./query-problem";
 import { IF_NONE_MATCH } from "../http/openapi-responses";
 import { listResponse, listResponses, pinnedListPath } from "./query-response";
@@ -24,7 +24,7 @@ import { currentRelease, pinnedRelease } from "./release-lookup";
 import { releasePath } from "./representation";
 
 const ONCE = { error: "must be given once" };
-const Limit = limitParam("Entries");
+const Limit = catalogLimitParam("Entries");
 
 const ProductsQuery = strictQuery({
   q: z
@@ -117,10 +117,11 @@ export function registerBrowseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAc
 }
 
 async function browse(c: Context<AppEnv>, route: Listing["route"], manifest: Manifest, pinned: boolean) {
-  const params = c.req.valid("query" as never) as { q?: string; limit?: number; cursor?: string };
-  const limit = params.limit ?? DEFAULT_LIMIT;
-  const binding = JSON.stringify([manifest.release_id, route, params.q ?? null]);
-  const after = params.cursor === undefined ? undefined : await decodeCursor(binding, params.cursor);
+  const params = c.req.valid("query" as never) as { q?: string; limit: number; cursor?: string };
+  const limit = params.limit;
+  const scope = { list: route, query: JSON.stringify([params.q ?? null]) };
+  const after =
+    params.cursor === undefined ? undefined : await decodeCursor(c.env, scope, manifest.release_id, params.cursor);
   const release = hexOf(manifest.release_id);
   const key = route === "products" ? "product_key" : "funnel_key";
   const where = ["release = ?"];
@@ -156,7 +157,12 @@ async function browse(c: Context<AppEnv>, route: Listing["route"], manifest: Man
   const last = page.at(-1);
   const next =
     rows.length > limit && last
-      ? pinnedListPath(manifest, route, c.req.url, await encodeCursor(binding, { value: String(last[key]), seq: 0 }))
+      ? pinnedListPath(
+          manifest,
+          route,
+          c.req.url,
+          await encodeCursor(c.env, scope, manifest.release_id, { value: String(last[key]), seq: 0 }),
+        )
       : null;
   const body = {
     object: "list",

@@ -25,10 +25,19 @@ export function ifMatchHolds(header: string | undefined, etag: string): boolean 
 }
 
 /** RFC 9110 §13.1.2: true when If-None-Match matches, so a GET/HEAD is answered 304 (weak comparison). */
-export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
+function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   if (header.trim() === "*") return true;
   return [...header.matchAll(ENTITY_TAG)].some(([tag]) => tag.replace(/^W\//, "") === etag);
+}
+
+/**
+ * The one conditional GET of every route with an ETag: the 304 when If-None-Match names it
+ * (RFC 9110 §13.1.2), repeating the validators and headers its 200 would carry (§15.4.5); else
+ * null, and the route answers in full.
+ */
+export function notModified(ifNoneMatch: string | undefined, etag: string, headers: HeadersInit): Response | null {
+  return ifNoneMatchMatches(ifNoneMatch, etag) ? new Response(null, { status: 304, headers }) : null;
 }
 
 /**

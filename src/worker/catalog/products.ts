@@ -14,7 +14,7 @@ import { asDigest, contentDigestOf, toHex } from "../../common/catalog/digest";
 import type { Manifest } from "../../common/catalog/manifest";
 import { Sha256Digest } from "../../common/catalog/schema";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
-import { ifNoneMatchMatches } from "./conditional";
+import { notModified } from "./conditional";
 import { withIdentityCoding } from "./identity-only";
 import { IndexReader } from "./index-reader";
 import { CODING_HEADERS, NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
@@ -140,8 +140,8 @@ async function listing(
   });
   if (!pinned) headers.set("Content-Location", pagePath(after));
   if (next) headers.set("Link", `<${next}>; rel="next"`);
-  if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag))
-    return plainResponse(new Response(null, { status: 304, headers }));
+  const unchanged = notModified(c.req.header("If-None-Match"), etag, headers);
+  if (unchanged) return plainResponse(unchanged);
 
   const body = new TextEncoder().encode(
     JSON.stringify({

@@ -13,6 +13,9 @@ import {
   type ValueField,
 } from "../../common/catalog/query-fields";
 import { KEY_PATTERN } from "../../common/catalog/schema";
+import { type Instant, instantParam } from "../http/instant";
+import { cursorParam } from "../http/cursor";
+import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
 
 export const MAX_VALUES = 50;
@@ -66,57 +69,30 @@ const fieldParam = (field: ValueField) =>
     field.name === "entity" ? ENTITY_PATTERN : KEY_PATTERN,
   );
 
-/** An ISO 8601 UTC instant, as the milliseconds `last_tested_at` is written in, rounded up (so ≥ and < stay exact). */
-/** `example` only where it alone makes a valid query: tested_after's and tested_before's together would contradict. */
-const instantParam = (name: string, description: string, example?: string) =>
-  z
-    .string(ONCE)
-    .regex(
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/,
-      "must be an ISO 8601 UTC instant, e.g. 2026-11-01T00:00:00Z",
-    )
-    .refine((text) => !Number.isNaN(Date.parse(text)), "is not a real date and time")
-    .transform((text) => {
-      const fraction = /\.(\d+)Z$/.exec(text)?.[1] ?? "";
-      const ms = Date.parse(text) + (/[1-9]/.test(fraction.slice(3)) ? 1 : 0);
-      return new Date(ms).toISOString();
-    })
+/** `limit` of the query and browse routes: 1–MAX_LIMIT entries per page. */
+export const catalogLimitParam = (what: string) => limitParam({ what, max: MAX_LIMIT, default: DEFAULT_LIMIT });
+
+/**
+ * An ISO 8601 UTC instant (`Z`), as `last_tested_at` is written. `example` only where it alone makes
+ * a valid query: tested_after's and tested_before's together would contradict.
+ */
+const utcInstantParam = (name: string, description: string, example?: string) =>
+  instantParam({ utcOnly: true })
     .optional()
     .openapi({ param: { name, in: "query" }, description, ...(example ? { example } : {}) });
 
-/** `limit`: 1–MAX_LIMIT entries per page, of the query and browse routes alike. */
-export const limitParam = (what: string) =>
-  z
-    .string(ONCE)
-    .regex(/^[1-9][0-9]{0,2}$/, `must be an integer from 1 to ${MAX_LIMIT}`)
-    .transform(Number)
-    .refine((n) => n <= MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`)
-    .optional()
-    .openapi({
-      param: { name: "limit", in: "query" },
-      description: `${what} per page, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
-      example: "20",
-    });
-
-export const CursorParam = z
-  .string(ONCE)
-  .max(512, "is not a cursor of this query")
-  .optional()
-  .openapi({
-    param: { name: "cursor", in: "query" },
-    description: "Where the page starts: set by the previous page's `next` URL, never made by hand.",
-  });
+export const CursorParam = cursorParam("cursor");
 
 export const FACETABLE = FACET_FIELDS.map((field) => field.name);
 
 export const ProfileQueryParams = strictQuery({
   ...Object.fromEntries(VALUE_FIELDS.map((field) => [field.name, fieldParam(field)])),
-  tested_after: instantParam(
+  tested_after: utcInstantParam(
     "tested_after",
     "Profiles with `last_tested_at` at or after this instant.",
     "2026-11-01T00:00:00Z",
   ),
-  tested_before: instantParam("tested_before", "Profiles with `last_tested_at` before this instant."),
+  tested_before: utcInstantParam("tested_before", "Profiles with `last_tested_at` before this instant."),
   q: z
     .string(ONCE)
     .max(MAX_Q, `must be at most ${MAX_Q} characters`)
@@ -136,7 +112,7 @@ export const ProfileQueryParams = strictQuery({
       description:
         "`catalog` (product key, funnel key), `grade` (best first), `-grade` (worst first), `last_tested_at` (oldest first), `-last_tested_at` (newest first). Ties fall back to catalog order.",
     }),
-  limit: limitParam("Profiles"),
+  limit: catalogLimitParam("Profiles"),
   facets: listParam(
     "facets",
     "Add counts over all matches for these fields (comma-separated); `product` and `funnel` give their 100 largest values.",
@@ -149,8 +125,8 @@ export interface ProfileQuery {
   /** Filter name → the values any of which must match. */
   filters: Map<string, string[]>;
   q?: string;
-  testedAfter?: string;
-  testedBefore?: string;
+  testedAfter?: Instant;
+  testedBefore?: Instant;
   sort: Sort;
   limit: number;
   facets: string[];
@@ -166,10 +142,10 @@ export function profileQueryOf(params: Record<string, unknown>): ProfileQuery {
   return {
     filters,
     q: params.q as string | undefined,
-    testedAfter: params.tested_after as string | undefined,
-    testedBefore: params.tested_before as string | undefined,
+    testedAfter: params.tested_after as Instant | undefined,
+    testedBefore: params.tested_before as Instant | undefined,
     sort: params.sort as Sort,
-    limit: (params.limit as number | undefined) ?? DEFAULT_LIMIT,
+    limit: params.limit as number,
     facets: (params.facets as string[] | undefined) ?? [],
     cursor: params.cursor as string | undefined,
   };

@@ -16,6 +16,7 @@ import {
   type Sort,
 } from "../../common/catalog/query-fields";
 import { STAGES } from "../../common/catalog/schema";
+import { atOrAfterOperator, beforeOperator } from "../http/instant";
 import type { ProfileQuery } from "./query-params";
 
 export interface Sql {
@@ -72,12 +73,12 @@ export function matchesWhere(release: string, query: ProfileQuery): Sql {
     } else parts.push(inList(columnOf(VALUE_FIELDS, name), values));
   }
   if (query.testedAfter) {
-    parts.push("last_tested_at >= ?");
-    args.push(query.testedAfter);
+    parts.push(`last_tested_at ${atOrAfterOperator(query.testedAfter)} ?`);
+    args.push(query.testedAfter.utcMillis);
   }
   if (query.testedBefore) {
-    parts.push("last_tested_at < ?");
-    args.push(query.testedBefore);
+    parts.push(`last_tested_at ${beforeOperator(query.testedBefore)} ?`);
+    args.push(query.testedBefore.utcMillis);
   }
   if (query.q) {
     const words = wordMatches(release, query.q);

@@ -12,7 +12,7 @@ import type { Manifest } from "../../common/catalog/manifest";
 import { plainResponse } from "./access";
 import { NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
 import { withIdentityCoding } from "./identity-only";
-import { ifNoneMatchMatches } from "./conditional";
+import { notModified } from "./conditional";
 import { CACHE_CURRENT, CACHE_PINNED, releasePath } from "./representation";
 
 export interface ListPage {
@@ -39,7 +39,8 @@ export async function listResponse(manifest: Manifest, pieces: (string | Uint8Ar
   });
   if (!page.pinned) headers.set("Content-Location", page.pinnedPath);
   if (page.next) headers.set("Link", `<${page.next}>; rel="next"`);
-  if (ifNoneMatchMatches(page.ifNoneMatch, etag)) return plainResponse(new Response(null, { status: 304, headers }));
+  const unchanged = notModified(page.ifNoneMatch, etag, headers);
+  if (unchanged) return plainResponse(unchanged);
   headers.set("Content-Type", "application/json");
   headers.set("Content-Digest", contentDigestOf(digest));
   // The digest names these bytes: never compressed on the way (identity-only.ts).

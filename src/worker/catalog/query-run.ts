@@ -6,7 +6,7 @@
 import { hexOf, type Manifest } from "../../common/catalog/manifest";
 import { byCountThenValue, isTopOnlyFacet, TOP_FACET_VALUES } from "../../common/catalog/query-fields";
 import { profileBytes } from "./query-bytes";
-import { decodeCursor, encodeCursor } from "./query-cursor";
+import { decodeCursor, encodeCursor, type KeysetCursorScope } from "./query-cursor";
 import { queryRelease } from "./query-db";
 import type { ProfileQuery } from "./query-params";
 import {
@@ -43,16 +43,17 @@ export interface QueryAnswer {
   facets?: Record<string, Record<string, number>>;
 }
 
-/** What a cursor is bound to: the release and every parameter that decides the matches and their order. */
-const bindingOf = (manifest: Manifest, query: ProfileQuery) =>
-  JSON.stringify([
-    manifest.release_id,
+/** What a cursor is bound to besides its release: every parameter that decides the matches and their order. */
+export const cursorScopeOf = (query: ProfileQuery): KeysetCursorScope => ({
+  list: "profiles",
+  query: JSON.stringify([
     [...query.filters].map(([name, values]) => [name, [...values].sort()]).sort(),
     query.q ?? null,
     query.testedAfter ?? null,
     query.testedBefore ?? null,
     query.sort,
-  ]);
+  ]),
+});
 
 export async function runProfileQuery(
   env: { CATALOG_DB: D1Database; RELEASES: R2Bucket },
@@ -60,8 +61,9 @@ export async function runProfileQuery(
   query: ProfileQuery,
 ): Promise<QueryAnswer> {
   const release = hexOf(manifest.release_id);
-  const binding = bindingOf(manifest, query);
-  const after = query.cursor === undefined ? undefined : await decodeCursor(binding, query.cursor);
+  const scope = cursorScopeOf(query);
+  const after =
+    query.cursor === undefined ? undefined : await decodeCursor(env, scope, manifest.release_id, query.cursor);
 
   const unfiltered = query.filters.size === 0 && !query.q && !query.testedAfter && !query.testedBefore;
   const statements: Sql[] = [pageSql(release, query, after)];
@@ -78,7 +80,7 @@ export async function runProfileQuery(
   const last = page.at(-1);
   const nextCursor =
     rows.length > query.limit && last
-      ? await encodeCursor(binding, {
+      ? await encodeCursor(env, scope, manifest.release_id, {
           value: last[sortColumnOf(query.sort) as "seq" | "grade_rank" | "last_tested_at"],
           seq: last.seq,
         })

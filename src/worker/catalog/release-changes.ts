@@ -7,10 +7,13 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
+import { type CursorScope, cursorParam, openNumberCursor, sealCursor } from "../http/cursor";
+import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
 import { problemResponses } from "../http/openapi-responses";
 import { Problem } from "../http/problem";
 import { validationProblem } from "../http/validation-problem";
+import { cursorProblem } from "../http/query-problem";
 import {
   ChangesCursorInvalid,
   ensureChanges,
@@ -31,6 +34,14 @@ import { pinnedRelease } from "./release-lookup";
 import { CACHE_PINNED } from "./representation";
 
 export const CHANGES_PAGE_LIMIT = 1000;
+const REST_CURSOR = { parameter: "after", source: "`next` URL" };
+
+/** A changes cursor is a place (a byte offset) in the list from `since` to the release it carries. */
+export const changesCursorScope = (since: Manifest, words: { parameter: string; source: string }): CursorScope => ({
+  list: "changes",
+  query: since.release_id,
+  ...words,
+});
 
 const Change = z
   .strictObject({
@@ -71,18 +82,8 @@ const ChangesQuery = strictQuery({
     param: { name: "since", in: "query" },
     description: "The release the copy holds: `sha256:<64 hex>` or the bare hex.",
   }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(CHANGES_PAGE_LIMIT)
-    .default(CHANGES_PAGE_LIMIT)
-    .openapi({ description: `1–${CHANGES_PAGE_LIMIT} changes per page (default ${CHANGES_PAGE_LIMIT}).` }),
-  after: z
-    .string()
-    .regex(/^[1-9][0-9]{0,11}$/)
-    .optional()
-    .openapi({ description: "Opaque keyset cursor: take it from `next`." }),
+  limit: limitParam({ what: "Changes", max: CHANGES_PAGE_LIMIT, default: CHANGES_PAGE_LIMIT }),
+  after: cursorParam("after"),
 });
 
 export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: CatalogAccess) {
@@ -112,16 +113,15 @@ export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: Ca
       const newer = await pinnedRelease(c.env.CATALOG_KV, release_id);
       const older = await keptRelease(c.env, since);
       const summary = await changesOf(c.env, newer, older);
-      const from = after === undefined ? 0 : Number(after);
+      const scope = changesCursorScope(older, REST_CURSOR);
+      const from = after === undefined ? 0 : await openNumberCursor(c.env, scope, after, newer.release_id);
       const page = await readChangesPage(c.env.RELEASES, newer, older, from, limit).catch((error: unknown) => {
         if (!(error instanceof ChangesCursorInvalid)) throw error;
         const message = `not a cursor of this list: ${error.message}; take it from \`next\``;
-        throw new Problem("bad_request", `after: ${message}`, {
-          extra: { errors: [{ path: "after", message, code: "invalid_cursor" }] },
-        });
+        throw cursorProblem("after", message);
       });
-      const pagePath = (offset: number) =>
-        `/v1/releases/${newer.release_id}/changes?since=${older.release_id}&limit=${limit}&after=${offset}`;
+      const next =
+        page.next === null ? null : await sealCursor(c.env, scope, { release: newer.release_id, at: page.next });
       c.header("Catalog-Release", newer.release_id);
       c.header("Cache-Control", CACHE_PINNED);
       return c.json(
@@ -131,8 +131,9 @@ export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: Ca
           since: older.release_id,
           count: summary.count,
           data: page.changes.map((change) => changeView(change, newer, older)),
-          has_more: page.next !== null,
-          next: page.next === null ? null : pagePath(page.next),
+          has_more: next !== null,
+          next:
+            next && `/v1/releases/${newer.release_id}/changes?since=${older.release_id}&limit=${limit}&after=${next}`,
         },
         200,
       );

@@ -5,6 +5,8 @@
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
+import { cursorParam, openNumberCursor, sealCursor } from "../http/cursor";
+import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
 import { problemResponses } from "../http/openapi-responses";
 import { Problem } from "../http/problem";
@@ -20,6 +22,8 @@ import { CACHE_CURRENT } from "./representation";
 
 export const HISTORY_PAGE_LIMIT = 100;
 export const DEFAULT_HISTORY_PAGE = 20;
+/** A page starts after the event its cursor names (by sequence): the history of one deployment, not of a release. */
+const HISTORY_CURSOR = { list: "history", query: "", parameter: "after", source: "`next` URL" } as const;
 
 const ReleaseEvent = z
   .strictObject({
@@ -56,21 +60,8 @@ const ReleaseEventList = z
   .openapi("ReleaseEventList");
 
 const HistoryQuery = strictQuery({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(HISTORY_PAGE_LIMIT)
-    .default(DEFAULT_HISTORY_PAGE)
-    .openapi({
-      description: `1–${HISTORY_PAGE_LIMIT} entries per page (default ${DEFAULT_HISTORY_PAGE}).`,
-      example: DEFAULT_HISTORY_PAGE,
-    }),
-  after: z
-    .string()
-    .regex(/^[1-9][0-9]{0,8}$/)
-    .optional()
-    .openapi({ description: "Opaque keyset cursor: take it from `next`." }),
+  limit: limitParam({ what: "Entries", max: HISTORY_PAGE_LIMIT, default: DEFAULT_HISTORY_PAGE }),
+  after: cursorParam("after"),
 });
 
 export function registerReleaseHistoryRoute(app: OpenAPIHono<AppEnv>, access: CatalogAccess) {
@@ -99,7 +90,8 @@ export function registerReleaseHistoryRoute(app: OpenAPIHono<AppEnv>, access: Ca
         headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) },
       });
     const events = keptEvents((await readHistory(c.env.CATALOG_KV)).entries, pointer);
-    const from = after === undefined ? 0 : events.findIndex((event) => event.sequence < Number(after));
+    const before = after === undefined ? undefined : await openNumberCursor(c.env, HISTORY_CURSOR, after);
+    const from = before === undefined ? 0 : events.findIndex((event) => event.sequence < before);
     const page = from < 0 ? [] : events.slice(from, from + limit);
     const hasMore = from >= 0 && from + limit < events.length;
     const data = await Promise.all(
@@ -121,7 +113,8 @@ export function registerReleaseHistoryRoute(app: OpenAPIHono<AppEnv>, access: Ca
       }),
     );
     const last = page.at(-1);
-    const next = hasMore && last ? `/v1/releases?limit=${limit}&after=${last.sequence}` : null;
+    const cursor = hasMore && last ? await sealCursor(c.env, HISTORY_CURSOR, { at: last.sequence }) : null;
+    const next = cursor ? `/v1/releases?limit=${limit}&after=${cursor}` : null;
     c.header("Cache-Control", CACHE_CURRENT);
     // CACHE_CURRENT says no-transform, as on every catalog answer: sent as it is (identity-only.ts).
     return c.json({ object: "list" as const, data, has_more: hasMore, next }, 200, IDENTITY_CODING);

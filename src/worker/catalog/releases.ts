@@ -5,7 +5,7 @@ import type { AppEnv } from "../http/context";
 import { NO_QUERY } from "../http/strict-query";
 import { Manifest } from "../../common/catalog/manifest";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
-import { ifNoneMatchMatches, requireIfMatch } from "./conditional";
+import { notModified, requireIfMatch } from "./conditional";
 import { withIdentityCoding } from "./identity-only";
 import { problemResponses } from "../http/openapi-responses";
 import { CODING_HEADERS, CONDITIONAL_PARAMETERS, NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
@@ -69,7 +69,8 @@ function manifestResponse(c: Context<AppEnv>, manifest: Manifest, pinned: boolea
   });
   if (!pinned) headers.set("Content-Location", releasePath(manifest.release_id));
   requireIfMatch(c.req.header("If-Match"), etag);
-  if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
+  const unchanged = notModified(c.req.header("If-None-Match"), etag, headers);
+  if (unchanged) return unchanged;
   headers.set("Content-Type", "application/json");
   withIdentityCoding(headers);
   return new Response(JSON.stringify(manifest), { status: 200, headers });

@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
 import { Problem } from "../http/problem";
 import { decideRange } from "./byte-range";
-import { ifNoneMatchMatches, ifRangeAllowsRange, requireIfMatch } from "./conditional";
+import { ifRangeAllowsRange, notModified, requireIfMatch } from "./conditional";
 import { withIdentityCoding } from "./identity-only";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
 import { wholePartBody } from "./part-cache";
@@ -19,7 +19,8 @@ export async function serveBytes(c: Context<AppEnv>, representation: ByteReprese
   const headers = new Headers({ ETag: etag, "Cache-Control": representation.cacheControl, ...representation.headers });
   // RFC 9110 §13.2.2: If-Match, then If-None-Match, then Range; a 304 repeats the validators (§15.4.5).
   requireIfMatch(c.req.header("If-Match"), etag);
-  if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
+  const unchanged = notModified(c.req.header("If-None-Match"), etag, headers);
+  if (unchanged) return unchanged;
 
   headers.set("Accept-Ranges", "bytes");
   headers.set("Content-Type", representation.contentType);

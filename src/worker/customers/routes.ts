@@ -9,7 +9,8 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { accountObject, outcomeValue } from "../auth/accounts";
 import { bearerSecurity, protect } from "../auth/protect";
-import { ifNoneMatchMatches, requireIfMatch } from "../catalog/conditional";
+import { notModified, requireIfMatch } from "../catalog/conditional";
+import { plainResponse } from "../http/plain-response";
 import type { AppEnv } from "../http/context";
 import { header, problemResponses } from "../http/openapi-responses";
 import { NO_QUERY } from "../http/strict-query";
@@ -88,9 +89,10 @@ export function registerCustomerRoutes(app: OpenAPIHono<AppEnv>) {
     const record = outcomeValue(await customerOf(c).customer());
     const etag = etagOf(record);
     requireIfMatch(c.req.header("If-Match"), etag);
-    c.header("ETag", etag);
-    c.header("Cache-Control", "private, no-cache");
-    if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag)) return c.body(null, 304);
+    const headers = { ETag: etag, "Cache-Control": "private, no-cache" };
+    const unchanged = notModified(c.req.header("If-None-Match"), etag, headers);
+    if (unchanged) return plainResponse(unchanged);
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
     return c.json(record.customer, 200);
   });
 

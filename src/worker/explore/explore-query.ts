@@ -11,7 +11,7 @@ import { VALUE_FIELDS } from "../../common/catalog/query-fields";
 import { STAGE_LABELS, STAGES } from "../../common/catalog/schema";
 import { allowedValuesOf, ProfileQueryParams, profileQueryOf, type ProfileQuery } from "../catalog/query-params";
 import { strictQuery } from "../http/strict-query";
-import { parameterErrors, type ParameterError } from "../catalog/query-problem";
+import { parameterErrors, type ParameterError } from "../http/query-problem";
 
 /** The facets the page shows as filters, in this order, with their labels. */
 export const EXPLORE_FACETS: readonly { name: string; label: string }[] = [

@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { contentDigestOf, toHex } from "../../common/catalog/digest";
 import type { AppEnv } from "../http/context";
 import { plainResponse } from "../catalog/access";
-import { ifNoneMatchMatches } from "../catalog/conditional";
+import { notModified } from "../catalog/conditional";
 import { withIdentityCoding } from "../catalog/identity-only";
 
 export async function jsonAnswer(
@@ -21,8 +21,8 @@ export async function jsonAnswer(
   const headers = new Headers({ ETag: etag, "Cache-Control": options.cacheControl });
   if (options.release) headers.set("Catalog-Release", options.release);
   if (options.next) headers.set("Link", `<${options.next}>; rel="next"`);
-  if (ifNoneMatchMatches(c.req.header("If-None-Match"), etag))
-    return plainResponse(new Response(null, { status: 304, headers }));
+  const unchanged = notModified(c.req.header("If-None-Match"), etag, headers);
+  if (unchanged) return plainResponse(unchanged);
   headers.set("Content-Type", "application/json");
   headers.set("Content-Digest", contentDigestOf(digest));
   withIdentityCoding(headers);

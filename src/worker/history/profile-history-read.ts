@@ -48,21 +48,15 @@ export async function profileHistoryPage(
   target: HistoryTarget,
   options: { limit: number; cursor?: string },
 ): Promise<HistoryPage> {
-  const secret = env.OAUTH_TOKEN_KEY ?? "";
   const after =
-    options.cursor === undefined ? undefined : await decodeHistoryCursor(secret, bindingOf(target), options.cursor);
+    options.cursor === undefined ? undefined : await decodeHistoryCursor(env, bindingOf(target), options.cursor);
   const rows = await historyRows(env.CATALOG_DB, target, after, options.limit + 1);
   if (rows.length === 0 && after === undefined) throw neverExisted(target);
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   const next =
     rows.length > options.limit && last
-      ? await encodeHistoryCursor(secret, bindingOf(target), [
-          last.event_seq,
-          last.product_key,
-          last.funnel_key,
-          last.id,
-        ])
+      ? await encodeHistoryCursor(env, bindingOf(target), [last.event_seq, last.product_key, last.funnel_key, last.id])
       : null;
   return { data: page.map(entryView), next_cursor: next };
 }

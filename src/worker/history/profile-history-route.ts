@@ -12,7 +12,7 @@ import { strictQuery } from "../http/strict-query";
 import { catalogRoute, type CatalogAccess } from "../catalog/access";
 import { NOT_MODIFIED } from "../catalog/openapi-responses";
 import { FunnelKeyParam, ProductKeyParam, ProfileIdParam, profileParamProblem } from "../catalog/profile-params";
-import { CursorParam, DEFAULT_LIMIT, limitParam } from "../catalog/query-params";
+import { CursorParam, catalogLimitParam, DEFAULT_LIMIT } from "../catalog/query-params";
 import { queryHook } from "../catalog/query-problem";
 import { currentRelease } from "../catalog/release-lookup";
 import { CACHE_CURRENT } from "../catalog/representation";
@@ -20,7 +20,7 @@ import { ProfileHistoryList } from "./history-schemas";
 import { jsonAnswer } from "./json-answer";
 import { profileHistoryPage, type HistoryTarget } from "./profile-history-read";
 
-const HistoryQuery = strictQuery({ limit: limitParam("Entries"), cursor: CursorParam });
+const HistoryQuery = strictQuery({ limit: catalogLimitParam("Entries"), cursor: CursorParam });
 
 const DESCRIPTION =
   "One entry per publish or rollback at which this profile's bytes differed from the release current before, newest first, " +

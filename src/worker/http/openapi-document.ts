@@ -3,7 +3,8 @@
  * app's middleware adds to every route, so that it names every status and header the server can
  * send. Routes declare only their own answers; from their `security` this adds:
  * - every operation: 400 `unknown_host` (public-origin.ts), 400 `unknown_parameter` (strict-query.ts,
- *   except the OAuth endpoints marked `IGNORES_UNKNOWN_QUERY`), 405 with Allow (allowed-methods.ts),
+ *   except the OAuth endpoints marked `IGNORES_UNKNOWN_QUERY`) and, where it takes query parameters,
+ *   400 `invalid_parameter` and `invalid_cursor` (query-problem.ts), 405 with Allow (allowed-methods.ts),
  *   500 `internal_error`, 413 where a body is accepted (body-limit.ts), `Request-Id` on every answer;
  * - a protected one (`security` names a scheme): the 401s, 403 `insufficient_scope` when a scope is
  *   required, 429 and 503 `oauth_not_configured` of protect(), 503 `storage_unavailable` (http/transient.ts),
@@ -17,6 +18,7 @@ import type { AppEnv } from "./context";
 import { header, RATE_LIMIT_HEADERS, withProblems, type HeaderObject, type ResponseObject } from "./openapi-responses";
 import { PROBLEM_TYPES, type ProblemCode } from "./problem-types";
 import { REQUEST_ID_HEADER } from "./request-id";
+import { isCursorParameter } from "./query-problem";
 import { IGNORES_UNKNOWN_QUERY } from "./strict-query";
 
 type Document = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
@@ -87,7 +89,7 @@ function completeOperation(operation: Operation): void {
   operation.security ??= [];
   const codes = [...EVERY_OPERATION];
   if (operation["x-unknown-query-parameters"] !== IGNORES_UNKNOWN_QUERY["x-unknown-query-parameters"])
-    codes.push("unknown_parameter");
+    codes.push("unknown_parameter", ...queryValueProblems(operation));
   if (operation.requestBody) codes.push("content_too_large");
   if (scheme)
     codes.push(
@@ -102,6 +104,13 @@ function completeOperation(operation: Operation): void {
   for (const response of Object.values(operation.responses))
     response.headers = { ...response.headers, ...extraHeaders };
   operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** What a refused value of the operation's query parameters is (query-problem.ts). */
+function queryValueProblems(operation: Operation): ProblemCode[] {
+  const names = (operation.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name ?? "");
+  if (names.length === 0) return [];
+  return names.some(isCursorParameter) ? ["invalid_parameter", "invalid_cursor"] : ["invalid_parameter"];
 }
 
 const statusOf = (code: ProblemCode) => String(PROBLEM_TYPES[code].status);

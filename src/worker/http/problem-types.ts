@@ -22,7 +22,7 @@ export const PROBLEM_TYPES = {
     status: 400,
     title: "Bad request",
     explanation:
-      "A query, path parameter or JSON body failed validation, or the JSON does not parse. The detail names the field and the rule; fix that field.",
+      "A JSON body or form failed validation, or the JSON does not parse. `errors` lists each field once (`path`, `message`, `code`); the detail names the field and the rule; fix that field.",
   },
   unknown_parameter: {
     status: 400,
@@ -58,13 +58,13 @@ export const PROBLEM_TYPES = {
     status: 400,
     title: "Invalid query parameter",
     explanation:
-      "A query parameter's value is not allowed: an unknown value (`allowed` lists the valid ones), a malformed date, `limit` out of range, too many values, or a parameter given twice. `errors[]` lists every problem as `{parameter, path, message, code, allowed?}`.",
+      "A query parameter's value is not allowed: an unknown value (`allowed` lists the valid ones), a malformed or impossible date, `limit` out of range or not in decimal digits, too many values, or a parameter given twice. `errors[]` lists every problem, one entry per parameter, as `{parameter, path, message, code, allowed?}`.",
   },
   invalid_cursor: {
     status: 400,
     title: "Invalid cursor",
     explanation:
-      "The `cursor` was not made by this query: it was changed, or is used with other filters or another sort. Follow the `next` URL of the previous page as it is, or start again without a cursor.",
+      "The cursor (`cursor`, `after`, `starting_after` or `ending_before`) was not handed out by this list for this query: made by hand, changed, used with other filters or another sort, or on another list or release. Follow the `next` URL (or MCP `next_cursor`) of the previous page as it is, or start again without a cursor.",
   },
   wrong_key_mode: {
     status: 400,

@@ -41,7 +41,7 @@ export function refusePrototypeKeys(): MiddlewareHandler<AppEnv> {
     const paths = prototypeKeyPaths(parsedOrNull(text));
     if (paths.length === 0) return next();
     const message = `"${PROTOTYPE_KEY}" is not accepted as a key (a JavaScript prototype name); rename it`;
-    const errors: ValidationError[] = paths.map((path) => ({ path, message, code: "reserved_key" }));
+    const errors: ValidationError[] = paths.map((path) => ({ path, message, code: "bad_request" }));
     throw new Problem("bad_request", paths.map((path) => `${path}: ${message}`).join("; "), { extra: { errors } });
   };
 }

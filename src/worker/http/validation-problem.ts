@@ -1,46 +1,49 @@
 /**
  * A request that fails its route's zod schemas becomes one 400 problem listing every issue, as
- * the catalog build reports every violation: `errors` holds `{path, message, code}` per issue
- * (an unknown field is one entry per field), and `detail` sums them up in one readable line.
+ * the catalog build reports every violation. A query string is the query problem of every route
+ * (query-problem.ts); any other part (body, form, path, headers) is `bad_request`, whose `errors`
+ * hold one `{path, message, code: "bad_request"}` per field (an unknown field is an entry of its
+ * own), and `detail` sums them up in one readable line.
  */
 import type { z } from "@hono/zod-openapi";
 import { Problem } from "./problem";
-import { unknownParameterProblem } from "./strict-query";
+import { parameterErrors, queryProblem } from "./query-problem";
 
 export interface ValidationError {
-  /** Dotted path inside the part of the request that failed (`scopes.0`, `limit`); "" for the whole part. */
+  /** Dotted path inside the part of the request that failed (`scopes.0`, `name`); "" for the whole part. */
   path: string;
   message: string;
-  /** zod's issue code, e.g. `invalid_value`, `too_small`, `unrecognized_keys`. */
-  code: string;
+  /** Always the problem's code: the path says which field, the message what is wrong with it. */
+  code: "bad_request";
 }
 
 const PART_NAMES: Record<string, string> = {
   json: "the request body",
   form: "the form",
-  query: "the query string",
   param: "the path",
   header: "the headers",
   cookie: "the cookies",
 };
 
+/** One entry per field: an unknown field each on its own, several issues of one field joined. */
 function validationErrors(error: z.ZodError): ValidationError[] {
-  return error.issues.flatMap((issue): ValidationError[] => {
+  const byPath = new Map<string, string[]>();
+  const add = (path: string, message: string) => byPath.set(path, [...(byPath.get(path) ?? []), message]);
+  for (const issue of error.issues) {
     const path = issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({
-        path: path ? `${path}.${key}` : key,
-        message: `unknown field "${key}"`,
-        code: issue.code,
-      }));
-    }
-    return [{ path, message: issue.message, code: issue.code }];
-  });
+    if (issue.code === "unrecognized_keys")
+      for (const key of issue.keys) add(path ? `${path}.${key}` : key, `unknown field "${key}"`);
+    else add(path, issue.message);
+  }
+  return [...byPath].map(([path, messages]) => ({
+    path,
+    message: [...new Set(messages)].join("; "),
+    code: "bad_request",
+  }));
 }
 
 export function validationProblem(error: z.ZodError, target: string): Problem {
-  const unknown = target === "query" ? unknownParameterProblem(error) : null;
-  if (unknown) return unknown;
+  if (target === "query") return queryProblem(parameterErrors(error));
   const { detail, errors } = validationFindings(error, target);
   return new Problem("bad_request", detail, { extra: { errors } });
 }

@@ -5,7 +5,7 @@
  * page is every key from the cursor on (what GET /v1/keys returned before it paged).
  */
 import type { KeyView } from "../auth/account-views";
-import { Problem } from "../http/problem";
+import { cursorProblem } from "../http/query-problem";
 import type { KeyListQuery } from "./schemas";
 
 export interface KeyPage {
@@ -28,7 +28,5 @@ function cursorIndex(keys: readonly KeyView[], keyId: string, parameter: string)
   const index = keys.findIndex((key) => key.id === keyId);
   if (index >= 0) return index;
   const message = `${keyId} is not a key of this account: take the cursor from a page of this list`;
-  throw new Problem("bad_request", `${parameter}: ${message}`, {
-    extra: { errors: [{ path: parameter, message, code: "unknown_key" }] },
-  });
+  throw cursorProblem(parameter, message);
 }

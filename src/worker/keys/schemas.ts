@@ -4,6 +4,7 @@ import { KEY_MODES } from "../../common/auth/api-key";
 import { KeyNameSchema, KeyView } from "../auth/account-views";
 import { KEY_ID_PATTERN } from "../../common/auth/ids";
 import { ScopeSchema } from "../../common/auth/scopes";
+import { optionalLimitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
 
 export const CreateKeyBody = z
@@ -56,13 +57,7 @@ const cursor = (description: string) =>
 
 /** Cursor pagination as Stripe's lists have it; any other parameter is refused (strict), never ignored. */
 export const KeyListQuery = strictQuery({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_LIMIT)
-    .optional()
-    .openapi({ description: `1–${MAX_PAGE_LIMIT}. Without it, every key.`, example: 10 }),
+  limit: optionalLimitParam({ what: "Keys", max: MAX_PAGE_LIMIT }),
   starting_after: cursor("A key id from the list: the page starts right after it."),
   ending_before: cursor("A key id from the list: the page ends right before it."),
 }).refine((query) => !(query.starting_after && query.ending_before), {

@@ -7,7 +7,8 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ChangesCursorInvalid, readChangesPage } from "../../common/catalog/changes-store";
-import { CHANGES_PAGE_LIMIT, changesOf, changeView, keptRelease } from "../catalog/release-changes";
+import { CHANGES_PAGE_LIMIT, changesCursorScope, changesOf, changeView, keptRelease } from "../catalog/release-changes";
+import { openNumberCursor, sealCursor } from "../http/cursor";
 import { Problem } from "../http/problem";
 import { type McpContext, releaseOf } from "./catalog-reads";
 import { ReleaseIdArgument } from "./schemas";
@@ -26,11 +27,7 @@ const ChangesArguments = z.strictObject({
     .max(CHANGES_PAGE_LIMIT)
     .optional()
     .describe(`Changes per page, 1–${CHANGES_PAGE_LIMIT}, default ${DEFAULT_CHANGES_LIMIT}.`),
-  cursor: z
-    .string()
-    .regex(/^[1-9][0-9]{0,11}$/, "must be the next_cursor of the previous page")
-    .optional()
-    .describe("The next_cursor of the previous page (same since and release_id)."),
+  cursor: z.string().optional().describe("The next_cursor of the previous page (same since and release_id)."),
 });
 
 const Digest = z.string().describe("sha256:<hex> of the profile's bytes.");
@@ -78,16 +75,22 @@ export function registerChangesTool(server: McpServer, ctx: McpContext) {
         const newer = await releaseOf(ctx, args.release_id);
         const older = await keptRelease(ctx.env, withPrefix(args.since));
         const summary = await changesOf(ctx.env, newer, older);
-        const from = args.cursor === undefined ? 0 : Number(args.cursor);
-        const page = await readChangesPage(ctx.env.RELEASES, newer, older, from, args.limit ?? DEFAULT_CHANGES_LIMIT).catch(
-          (error: unknown) => {
-            if (!(error instanceof ChangesCursorInvalid)) throw error;
-            throw new Problem(
-              "invalid_cursor",
-              `cursor: not a cursor of this list (${error.message}); pass the next_cursor of the previous page, with the same since and release_id.`,
-            );
-          },
-        );
+        const scope = changesCursorScope(older, { parameter: "cursor", source: "`next_cursor`" });
+        const from =
+          args.cursor === undefined ? 0 : await openNumberCursor(ctx.env, scope, args.cursor, newer.release_id);
+        const page = await readChangesPage(
+          ctx.env.RELEASES,
+          newer,
+          older,
+          from,
+          args.limit ?? DEFAULT_CHANGES_LIMIT,
+        ).catch((error: unknown) => {
+          if (!(error instanceof ChangesCursorInvalid)) throw error;
+          throw new Problem(
+            "invalid_cursor",
+            `cursor: not a cursor of this list (${error.message}); pass the next_cursor of the previous page, with the same since and release_id.`,
+          );
+        });
         const changes = page.changes.map((change) => {
           const view = changeView(change, newer, older);
           return { ...view, href: `${ctx.origin}${view.href}` };
@@ -98,7 +101,8 @@ export function registerChangesTool(server: McpServer, ctx: McpContext) {
           count: summary.count,
           counts: summary.counts,
           changes,
-          next_cursor: page.next === null ? null : String(page.next),
+          next_cursor:
+            page.next === null ? null : await sealCursor(ctx.env, scope, { release: newer.release_id, at: page.next }),
         };
         const { added, changed, removed } = summary.counts;
         const more = page.next === null ? "" : "; pass next_cursor as cursor for more";

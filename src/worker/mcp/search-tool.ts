@@ -14,11 +14,15 @@ import {
   FACETABLE,
   MAX_LIMIT,
   MAX_VALUES,
+  type ProfileQuery,
   ProfileQueryParams,
   profileQueryOf,
 } from "../catalog/query-params";
-import { parameterErrors } from "../catalog/query-problem";
-import { runProfileQuery } from "../catalog/query-run";
+import { parameterErrors } from "../http/query-problem";
+import { cursorScopeOf, runProfileQuery } from "../catalog/query-run";
+import { releaseOfCursor } from "../catalog/query-cursor";
+import { cursorProblem } from "../http/query-problem";
+import type { Manifest } from "../../common/catalog/manifest";
 import { compactProfile, hrefOf, type McpContext, releaseOf } from "./catalog-reads";
 import { CompactProfileSchema, ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer, toolError } from "./tool-result";
@@ -49,7 +53,12 @@ const SearchArguments = z.strictObject({
     .array(z.enum(FACETABLE as [string, ...string[]]))
     .optional()
     .describe("Count all matches by these fields (e.g. grade)."),
-  cursor: z.string().optional().describe("The next_cursor of the previous page (same arguments otherwise)."),
+  cursor: z
+    .string()
+    .optional()
+    .describe(
+      "The next_cursor of the previous page (same arguments otherwise): the search continues in the release it started in.",
+    ),
   release_id: ReleaseIdArgument,
 });
 
@@ -69,6 +78,22 @@ function queryStringOf(args: Record<string, unknown>): Record<string, string> {
     query[name] = Array.isArray(value) ? value.join(",") : String(value);
   }
   return query;
+}
+
+/**
+ * The release a call reads: a continued search (a `cursor`) reads the release it started in, as
+ * REST's pinned `next` does, even after a publish; else `release_id`, or the current release.
+ */
+async function releaseToSearch(ctx: McpContext, query: ProfileQuery, releaseId?: string): Promise<Manifest> {
+  if (query.cursor === undefined) return releaseOf(ctx, releaseId);
+  const started = await releaseOfCursor(ctx.env, cursorScopeOf(query), query.cursor);
+  const asked = releaseId === undefined ? undefined : await releaseOf(ctx, releaseId);
+  if (asked && asked.release_id !== started)
+    throw cursorProblem(
+      "cursor",
+      `is a cursor of release ${started}, not of release_id: leave release_id out to continue`,
+    );
+  return asked ?? releaseOf(ctx, started);
 }
 
 export function registerSearchTool(server: McpServer, ctx: McpContext) {
@@ -93,8 +118,9 @@ export function registerSearchTool(server: McpServer, ctx: McpContext) {
           );
           return toolError(`invalid_parameter: ${lines.join("; ")}`);
         }
-        const manifest = await releaseOf(ctx, args.release_id);
-        const found = await runProfileQuery(ctx.env, manifest, profileQueryOf(parsed.data));
+        const query = profileQueryOf(parsed.data);
+        const manifest = await releaseToSearch(ctx, query, args.release_id);
+        const found = await runProfileQuery(ctx.env, manifest, query);
         const decoder = new TextDecoder();
         const profiles = found.bytes.map((bytes, i) => {
           const profile = JSON.parse(decoder.decode(bytes)) as Profile;

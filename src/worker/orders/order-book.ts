@@ -4,6 +4,7 @@
  * insert of the order it creates run with no await between them, and the order and its record
  * commit in one transaction, so concurrent requests with one key create one order.
  */
+import { invalidValueError } from "../http/query-problem";
 import { z } from "@hono/zod-openapi";
 import { randomBase62 } from "../../common/auth/checksum";
 import { accept, refuse, type Outcome } from "../auth/account-views";
@@ -76,7 +77,7 @@ export class OrderBook {
     if (!shippingAddress) {
       const message = "required: the customer has no shipping address on file (PATCH /v2/customer sets one)";
       return refuse("bad_request", `shipping_address: ${message}`, {
-        errors: [{ path: "shipping_address", message, code: "invalid_type" }],
+        errors: [{ path: "shipping_address", message, code: "bad_request" }],
       });
     }
     const row: OrderRow = {
@@ -130,8 +131,8 @@ export class OrderBook {
       const after = this.#row(filter.starting_after);
       if (!after) {
         const message = `${filter.starting_after} is not an order of this customer: take the cursor from a page of this list`;
-        return refuse("bad_request", `starting_after: ${message}`, {
-          errors: [{ path: "starting_after", message, code: "unknown_order" }],
+        return refuse("invalid_cursor", `starting_after: ${message}`, {
+          errors: [invalidValueError("starting_after", message)],
         });
       }
       cursor = after;

@@ -7,6 +7,8 @@ import { z } from "@hono/zod-openapi";
 import { cheeseById, CurrencySchema } from "../cheeses/collection";
 import { Address } from "../customers/schemas";
 import { ORDER_STATUSES } from "./state-machine";
+import { firstMillisAtOrAfter, instantParam } from "../http/instant";
+import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
 
 export const ORDER_ID_PATTERN = /^ord_[0-9A-Za-z]{20}$/;
@@ -94,20 +96,12 @@ export const OrderView = z
   .openapi("Order");
 export type OrderView = z.infer<typeof OrderView>;
 
-const Timestamp = z.iso
-  .datetime({ offset: true })
-  .optional()
-  .transform((value) => (value === undefined ? undefined : Date.parse(value)));
+/** An RFC 3339 time, as the first whole millisecond at or after it (created_ms are whole milliseconds). */
+const Timestamp = instantParam({ utcOnly: false }).transform(firstMillisAtOrAfter).optional();
 
 /** Keyset paging and filters; any other parameter is refused (strict), never ignored. */
 export const OrderListQuery = strictQuery({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_ORDER_PAGE)
-    .default(DEFAULT_ORDER_PAGE)
-    .openapi({ description: `1–${MAX_ORDER_PAGE}, default ${DEFAULT_ORDER_PAGE}.`, example: 10 }),
+  limit: limitParam({ what: "Orders", max: MAX_ORDER_PAGE, default: DEFAULT_ORDER_PAGE }),
   // No example: a made-up order id is refused, and Swagger UI would send one with every list.
   starting_after: orderId().optional().openapi({
     description: "An order id from a page of this list: the page starts right after it (older orders).",

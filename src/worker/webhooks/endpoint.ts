@@ -8,7 +8,7 @@ import type { AppEnv } from "../http/context";
 import { problemResponses } from "../http/openapi-responses";
 import { NO_QUERY } from "../http/strict-query";
 import { webhookGuard, webhookSecurity } from "./endpoints";
-import { DEFAULT_DELIVERY_PAGE, DeliveryListQuery, EndpointIdParam } from "./schemas";
+import { DeliveryListQuery, EndpointIdParam } from "./schemas";
 import { webhookStore } from "./store-access";
 import { DeliveryView, RotatedSecret, WebhookEndpointView } from "./views";
 
@@ -109,7 +109,7 @@ export function registerEndpointRoutes(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(deliveries, async (c) => {
-    const limit = c.req.valid("query").limit ?? DEFAULT_DELIVERY_PAGE;
+    const { limit } = c.req.valid("query");
     const page = outcomeValue(
       await webhookStore(c.env).listDeliveries(c.get("principal").accountId, c.req.valid("param").id, limit),
     );

@@ -73,7 +73,7 @@ export function registerEndpointListRoutes(app: OpenAPIHono<AppEnv>) {
     const allowLoopback = workerEnv(c.env).WEBHOOK_LOCAL_TARGETS === "loopback";
     const problems = targetUrlProblems(body.url, { allowLoopback });
     if (problems.length > 0) {
-      const errors = problems.map((message) => ({ path: "url", message, code: "custom" }));
+      const errors = problems.map((message) => ({ path: "url", message, code: "bad_request" as const }));
       throw new Problem("bad_request", `url: ${problems.join("; ")}`, { extra: { errors } });
     }
     const created = outcomeValue(

@@ -1,5 +1,6 @@
 /** Request shapes of the webhook endpoint API (/v1/webhook_endpoints), documented in /openapi.json. */
 import { z } from "@hono/zod-openapi";
+import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
 import { EVENT_TYPES, EventTypeSchema } from "./events";
 import { MAX_URL_LENGTH, targetUrlProblems } from "./target-url";
@@ -50,14 +51,5 @@ export const EndpointList = z
   .openapi("WebhookEndpointList");
 
 export const DeliveryListQuery = strictQuery({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_DELIVERY_PAGE)
-    .optional()
-    .openapi({
-      description: `1–${MAX_DELIVERY_PAGE}; default ${DEFAULT_DELIVERY_PAGE}. The newest deliveries.`,
-      example: DEFAULT_DELIVERY_PAGE,
-    }),
+  limit: limitParam({ what: "Deliveries (the newest)", max: MAX_DELIVERY_PAGE, default: DEFAULT_DELIVERY_PAGE }),
 });

@@ -1,0 +1,121 @@
+/**
+ * Cursors, the one paging token of every list (docs/contract.md, "Lists"): a place in a list that
+ * only this deployment can have made. `<payload>.<tag>`: the payload is base64url JSON of the place
+ * (and the release it is in, where the list belongs to one), the tag the first 16 bytes of an
+ * HMAC-SHA-256 (RFC 2104) under the deployment secret CURSOR_KEY over the list's name, the query it
+ * pages and the payload. A cursor made by hand, changed, sent with another query or to another list
+ * is `400 invalid_cursor`; one verifier for every list, tags compared in constant time.
+ */
+import { z } from "@hono/zod-openapi";
+import { cursorProblem } from "./query-problem";
+
+/** Which list a cursor pages: a cursor of one is never a cursor of another. */
+export type CursorList = "profiles" | "products" | "funnels" | "changes" | "history" | "profile-history";
+
+interface CursorPlace {
+  /** The release the list is of, for lists of one release: the next page is read from it. */
+  release?: string;
+  /** Where the next page starts, as the list reads it (a keyset, an offset). */
+  at: unknown;
+}
+
+export interface CursorScope {
+  list: CursorList;
+  /** Everything besides the place that decides the list's entries and order (filters, sort, `since`). */
+  query: string;
+  /** The parameter that carries the cursor, named by the 400 of a refused one. */
+  parameter: string;
+  /** Where the client takes cursors from, in the words of the refusal: "`next`" (REST), "`next_cursor`" (MCP). */
+  source: string;
+}
+
+const KEY_BYTES = 32;
+const TAG_BYTES = 16;
+const MAX_CURSOR_LENGTH = 512;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const encoder = new TextEncoder();
+const keys = new Map<string, Promise<CryptoKey>>();
+
+/** What the operator must fix when CURSOR_KEY is unusable, or null. */
+function cursorKeyProblem(env: object): string | null {
+  const secret = (env as { CURSOR_KEY?: unknown }).CURSOR_KEY;
+  const fix = "set the Worker secret CURSOR_KEY to 32 random bytes, base64url (docs/contract.md, Lists)";
+  if (typeof secret !== "string") return `CURSOR_KEY is missing: ${fix}.`;
+  if (!BASE64URL.test(secret) || secret.length % 4 === 1) return `CURSOR_KEY is not base64url: ${fix}.`;
+  if (Uint8Array.fromBase64(secret, { alphabet: "base64url" }).length !== KEY_BYTES)
+    return `CURSOR_KEY is not 32 bytes: ${fix}.`;
+  return null;
+}
+
+function cursorKey(env: object): Promise<CryptoKey> {
+  const problem = cursorKeyProblem(env);
+  // No client input leads here: the deployment lacks its secret, a 500 whose log line names the fix.
+  if (problem) throw new Error(problem);
+  const secret = (env as { CURSOR_KEY: string }).CURSOR_KEY;
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= 4) keys.clear();
+    const bytes = Uint8Array.fromBase64(secret, { alphabet: "base64url" });
+    key = crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+const toBase64Url = (bytes: Uint8Array) => bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+
+async function tagOf(env: object, scope: CursorScope, payload: string): Promise<Uint8Array> {
+  const signed = encoder.encode(JSON.stringify([scope.list, scope.query, payload]));
+  const mac = await crypto.subtle.sign("HMAC", await cursorKey(env), signed);
+  return new Uint8Array(mac).subarray(0, TAG_BYTES);
+}
+
+/** The cursor of a place in the list `scope` names. */
+export async function sealCursor(env: object, scope: CursorScope, place: CursorPlace): Promise<string> {
+  const payload = toBase64Url(encoder.encode(JSON.stringify(place)));
+  return `${payload}.${toBase64Url(await tagOf(env, scope, payload))}`;
+}
+
+/** The place a cursor names, when this deployment made it for this list and query; else the 400. */
+export async function openCursor(env: object, scope: CursorScope, cursor: string): Promise<CursorPlace> {
+  const refused = cursorProblem(
+    scope.parameter,
+    `is not a cursor of this query: pass the previous page's ${scope.source} as it is, or start without one`,
+  );
+  const [payload, tag, ...rest] = cursor.split(".");
+  if (cursor.length > MAX_CURSOR_LENGTH || !payload || !tag || rest.length > 0) throw refused;
+  if (!BASE64URL.test(payload) || !BASE64URL.test(tag) || tag.length % 4 === 1) throw refused;
+  const presented = Uint8Array.fromBase64(tag, { alphabet: "base64url" });
+  const expected = await tagOf(env, scope, payload);
+  // Constant time: how much of a tag is right must not show in how long the refusal takes.
+  if (presented.length !== expected.length || !crypto.subtle.timingSafeEqual(presented, expected)) throw refused;
+  const place = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(payload, { alphabet: "base64url" })));
+  return place as CursorPlace;
+}
+
+/** The whole-number place (an offset, a sequence) a cursor of a list of `release` names; else the 400. */
+export async function openNumberCursor(
+  env: object,
+  scope: CursorScope,
+  cursor: string,
+  release?: string,
+): Promise<number> {
+  const place = await openCursor(env, scope, cursor);
+  if (place.release === release && Number.isSafeInteger(place.at) && (place.at as number) >= 0)
+    return place.at as number;
+  throw cursorProblem(
+    scope.parameter,
+    `is a cursor of another release: pass the previous page's ${scope.source} as it is`,
+  );
+}
+
+/** The query parameter of an opaque cursor: the cursor of the previous page's `next`, never made by hand. */
+export const cursorParam = (name: string) =>
+  z
+    .string({ error: "must be given once" })
+    .max(MAX_CURSOR_LENGTH, "is not a cursor of this list and query")
+    .optional()
+    .openapi({
+      param: { name, in: "query" },
+      description: "Where the page starts: set by the previous page's `next` URL, never made by hand.",
+    });
