@@ -6,14 +6,14 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { Problem } from "../http/problem";
 import { rejectUnknownQuery } from "../http/strict-query";
+import { RELEASE_ID, releaseIdOf } from "./service/release";
 
-export const RELEASE_ID = /^(sha256:)?[0-9a-f]{64}$/;
 const PART_NUMBER = /^(0|[1-9][0-9]{0,8})$/;
 
 export const ReleaseIdParam = z
   .string()
   .regex(RELEASE_ID)
-  .transform((id) => (id.startsWith("sha256:") ? id : `sha256:${id}`))
+  .transform(releaseIdOf)
   .openapi({
     param: { name: "release_id", in: "path" },
     description: "A release id, `sha256:<64 lowercase hex>` or just the 64 hex digits.",

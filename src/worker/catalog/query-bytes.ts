@@ -4,10 +4,9 @@
  * all ranges at once.
  */
 import { concatBytes } from "../../common/bytes";
-import { Problem } from "../http/problem";
+import { catalogMiss } from "./service/errors";
 import { hexOf, storageKeys, type Manifest } from "../../common/catalog/manifest";
 import { partSlicesFor } from "../../common/catalog/parts";
-import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
 
 export interface ByteRange {
   offset: number;
@@ -25,11 +24,7 @@ export async function profileBytes(bucket: R2Bucket, manifest: Manifest, ranges:
             range: { offset: slice.offset, length: slice.length },
           });
           if (!object) {
-            throw new Problem(
-              "release_unavailable",
-              "Part of this release cannot be read from storage right now; retry shortly.",
-              { headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) } },
-            );
+            throw catalogMiss({ kind: "storage_unreadable", releaseId: manifest.release_id, what: "parts" });
           }
           return new Uint8Array(await object.arrayBuffer());
         }),

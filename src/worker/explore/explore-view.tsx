@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 import type { Profile } from "../../common/catalog/schema";
 import type { ProfileQuery } from "../catalog/query-params";
-import type { QueryAnswer } from "../catalog/query-run";
+import type { QueryAnswer } from "../catalog/service/query";
 import type { DashboardEnv } from "../dashboard/context";
 import { GradeChart, StageChart } from "./charts";
 import { viewHref } from "./explore-query";

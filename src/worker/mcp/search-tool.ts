@@ -17,11 +17,11 @@ import {
   profileQueryOf,
 } from "../catalog/query-params";
 import { parameterErrors } from "../catalog/query-problem";
-import { runProfileQuery } from "../catalog/query-run";
-import { compactProfile, hrefOf, type McpContext, releaseOf } from "./catalog-reads";
+import { queryProfiles } from "../catalog/service/query";
+import { resolveRelease } from "../catalog/service/release";
+import { compactProfile, hrefOf, type McpContext } from "./catalog-reads";
 import { CompactProfileSchema, ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer, toolError } from "./tool-result";
-import type { Profile } from "../../common/catalog/schema";
 import { asDigest } from "../../common/catalog/digest";
 
 const listOf = (allowed: readonly string[] | undefined, what: string) =>
@@ -92,17 +92,17 @@ export function registerSearchTool(server: McpServer, ctx: McpContext) {
           );
           return toolError(`invalid_parameter: ${lines.join("; ")}`);
         }
-        const manifest = await releaseOf(ctx, args.release_id);
-        const found = await runProfileQuery(ctx.env, manifest, profileQueryOf(parsed.data));
-        const decoder = new TextDecoder();
-        const profiles = found.bytes.map((bytes, i) => {
-          const profile = JSON.parse(decoder.decode(bytes)) as Profile;
-          return compactProfile(
-            profile,
-            asDigest(expectDefined(found.rows[i], `row ${i} of the query, one per profile read`).sha256),
-            hrefOf(ctx, manifest, profile),
+        const manifest = await resolveRelease(ctx.env.CATALOG_KV, args.release_id);
+        const found = await queryProfiles(ctx.env, manifest, profileQueryOf(parsed.data));
+        const profiles = found
+          .profiles()
+          .map((profile, i) =>
+            compactProfile(
+              profile,
+              asDigest(expectDefined(found.rows[i], `row ${i} of the query, one per profile read`).sha256),
+              hrefOf(ctx, manifest, profile),
+            ),
           );
-        });
         const answer = {
           release_id: manifest.release_id,
           count: found.count,

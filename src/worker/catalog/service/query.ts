@@ -1,0 +1,27 @@
+/**
+ * A query of one release's profiles (docs/contract.md, "Querying the catalog"): the page, the
+ * exact count, the facets and where the next page starts, from the query engine (query-run.ts).
+ * A bad cursor is still the engine's refusal (query-cursor.ts, the one seam of cursors).
+ */
+import type { Manifest } from "../../../common/catalog/manifest";
+import type { Profile } from "../../../common/catalog/schema";
+import type { ProfileQuery } from "../query-params";
+import { type QueryAnswer, runProfileQuery } from "../query-run";
+
+export type { ProfileQuery } from "../query-params";
+export type { QueryAnswer } from "../query-run";
+
+export interface QueriedProfiles extends QueryAnswer {
+  /** The page's profiles, parsed, in order (for doors that show them rather than stream their bytes). */
+  profiles: () => Profile[];
+}
+
+export async function queryProfiles(
+  env: { CATALOG_DB: D1Database; RELEASES: R2Bucket },
+  manifest: Manifest,
+  query: ProfileQuery,
+): Promise<QueriedProfiles> {
+  const found = await runProfileQuery(env, manifest, query);
+  const decoder = new TextDecoder();
+  return { ...found, profiles: () => found.bytes.map((bytes) => JSON.parse(decoder.decode(bytes)) as Profile) };
+}
