@@ -58,6 +58,7 @@ export async function runProfileQuery(
   env: { CATALOG_DB: D1Database; RELEASES: R2Bucket },
   manifest: Manifest,
   query: ProfileQuery,
+  options: { disjunctive?: boolean } = {},
 ): Promise<QueryAnswer> {
   const release = hexOf(manifest.release_id);
   const binding = bindingOf(manifest, query);
@@ -67,9 +68,7 @@ export async function runProfileQuery(
   const statements: Sql[] = [pageSql(release, query, after)];
   const count = unfiltered ? undefined : (keptCountSql(release, query) ?? countSql(release, query));
   if (count) statements.push(count);
-  const kept = query.facets.length ? keptFacetFilter(query) : undefined;
-  if (query.facets.length && kept !== undefined) statements.push(keptFacetsSql(release, kept, query.facets));
-  else for (const facet of query.facets) statements.push(scannedFacetSql(release, query, facet));
+  for (const group of facetGroups(query, options.disjunctive ?? false)) statements.push(...facetSql(release, group));
 
   const { release: loaded, results } = await queryRelease(env.CATALOG_DB, manifest, statements);
   const [rows, ...rest] = results as [PageRow[], ...Record<string, unknown>[][]];
@@ -91,6 +90,30 @@ export async function runProfileQuery(
     ...(nextCursor ? { nextCursor } : {}),
     ...(query.facets.length ? { facets: facetsOf(query.facets, rest.flat()) } : {}),
   };
+}
+
+/**
+ * The queries whose facet counts answer: the query itself for every asked facet, or, disjunctive,
+ * for a facet the query filters on, the query without that filter (so each of its other values
+ * keeps the count it would add: "any of" filters let a second value be chosen).
+ */
+function facetGroups(query: ProfileQuery, disjunctive: boolean): ProfileQuery[] {
+  if (!disjunctive) return query.facets.length ? [query] : [];
+  const own = query.facets.filter((facet) => query.filters.has(facet));
+  const rest = query.facets.filter((facet) => !query.filters.has(facet));
+  const withoutOwn = own.map((facet) => {
+    const filters = new Map(query.filters);
+    filters.delete(facet);
+    return { ...query, filters, facets: [facet] };
+  });
+  return [...(rest.length ? [{ ...query, facets: rest }] : []), ...withoutOwn];
+}
+
+/** The statements of one group's facets: from the counts kept at publish when they hold them, else scanned. */
+function facetSql(release: string, query: ProfileQuery): Sql[] {
+  const kept = keptFacetFilter(query);
+  if (kept !== undefined) return [keptFacetsSql(release, kept, query.facets)];
+  return query.facets.map((facet) => scannedFacetSql(release, query, facet));
 }
 
 /**

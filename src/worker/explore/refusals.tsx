@@ -34,8 +34,23 @@ function missPage(c: Context<DashboardEnv>, miss: CatalogMiss) {
   }
 }
 
+/** A Next page link made for another query or release: said once, in words, with the way to page 1. */
+function staleCursorPage(c: Context<DashboardEnv>) {
+  const url = new URL(c.req.url);
+  url.searchParams.delete("cursor");
+  return renderExploreRefusal(
+    c,
+    400,
+    "This page link no longer applies",
+    "The page link you followed was made for another query or an earlier release, so it cannot continue here.",
+    [],
+    { href: `${url.pathname}${url.search}`, label: "First page of this view" },
+  );
+}
+
 export function onExploreError(error: Error, c: Context<DashboardEnv>) {
   if (error instanceof CatalogReadError) return missPage(c, error.miss);
+  if (error instanceof Problem && error.code === "invalid_cursor") return staleCursorPage(c);
   if (!(error instanceof Problem)) return renderUnexpectedError(error, c);
   const status = error.status === 400 ? 400 : error.status === 404 ? 404 : 503;
   const problems = (error.options.extra?.errors as InputProblem[] | undefined) ?? [];

@@ -46,7 +46,7 @@ async function explore(c: Context<DashboardEnv>) {
       asked.errors,
     );
   const manifest = await resolveRelease(c.env.CATALOG_KV);
-  const found = await queryProfiles(c.env, manifest, asked.query);
+  const found = await queryProfiles(c.env, manifest, asked.query, { disjunctive: true });
   const profiles = found.profiles();
   return renderDashboard(
     c,

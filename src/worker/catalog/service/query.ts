@@ -16,12 +16,18 @@ export interface QueriedProfiles extends QueryAnswer {
   profiles: () => Profile[];
 }
 
+export interface QueryOptions {
+  /** Count each filtered facet without its own filter, so a second value of it can be chosen. */
+  disjunctive?: boolean;
+}
+
 export async function queryProfiles(
   env: { CATALOG_DB: D1Database; RELEASES: R2Bucket },
   manifest: Manifest,
   query: ProfileQuery,
+  options: QueryOptions = {},
 ): Promise<QueriedProfiles> {
-  const found = await runProfileQuery(env, manifest, query);
+  const found = await runProfileQuery(env, manifest, query, options);
   const decoder = new TextDecoder();
   return { ...found, profiles: () => found.bytes.map((bytes) => JSON.parse(decoder.decode(bytes)) as Profile) };
 }
