@@ -4,7 +4,7 @@
  * (src/worker/mcp) both answer from it, so both answer the same.
  */
 import { hexOf, type Manifest } from "../../common/catalog/manifest";
-import { byCountThenValue, isTopOnlyFacet, TOP_FACET_VALUES } from "../../common/catalog/query-fields";
+import { byCountThenValue, fieldNamed } from "../../common/catalog/query-fields";
 import { profileBytes } from "./query-bytes";
 import { decodeCursor, encodeCursor } from "./query-cursor";
 import { queryRelease } from "./query-db";
@@ -141,7 +141,7 @@ function facetsOf(asked: string[], rows: Record<string, unknown>[]): Record<stri
       .map((row) => [String(row.value), Number(row.n)] as [string, number])
       .filter(([, n]) => n > 0)
       .sort(byCountThenValue);
-    facets[facet] = Object.fromEntries(isTopOnlyFacet(facet) ? entries.slice(0, TOP_FACET_VALUES) : entries);
+    facets[facet] = Object.fromEntries(entries.slice(0, fieldNamed(facet).kind.top));
   }
   return facets;
 }

@@ -6,8 +6,7 @@
  * (disjunctive: values of one facet are "any of", so a second one can be ticked). The explorer's
  * script submits the form on each change.
  */
-import { SORTS, type Sort } from "../../common/catalog/query-fields";
-import { GRADES, OUTCOMES, PUBLIC_STATES, STAGES } from "../../common/catalog/schema";
+import { fieldNamed, SORTS, type Sort } from "../../common/catalog/query-fields";
 import type { ProfileQuery } from "../catalog/query-params";
 import { EXPLORE_FACETS } from "./explore-query";
 import { EXPLORE_PATHS } from "./paths";
@@ -20,18 +19,11 @@ export const SORT_LABELS: Record<Sort, string> = {
   "-last_tested_at": "Tested, newest first",
 };
 
-/** Closed sets in their natural order; open ones (funnel) by count, as the query gives them. */
-const NATURAL_ORDER: Record<string, readonly string[]> = {
-  grade: GRADES,
-  overall_outcome: OUTCOMES,
-  primary_stage: STAGES,
-  ...Object.fromEntries(STAGES.map((stage) => [`stage.${stage}`, PUBLIC_STATES])),
-};
-
 /** The values to offer: every counted one, and every chosen one (at 0 if nothing matches it now). */
 export function facetValues(name: string, counts: Record<string, number>, chosen: readonly string[]) {
   const values = [...Object.keys(counts), ...chosen.filter((value) => !(value in counts))];
-  const order = NATURAL_ORDER[name];
+  const field = fieldNamed(name);
+  const order = field.kind.order(field.allowed);
   if (order) values.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   return values.map((value) => ({ value, count: counts[value] ?? 0, checked: chosen.includes(value) }));
 }
