@@ -12,7 +12,7 @@ import {
 } from "../../../common/catalog/changes-store";
 import { asDigest } from "../../../common/catalog/digest";
 import type { Manifest } from "../../../common/catalog/manifest";
-import type { ChangeKind, ReleaseChange } from "../../../common/catalog/release-changes";
+import type { ChangeEntry, ReleaseChange } from "../../../common/catalog/release-changes";
 import { profileIdPath } from "../profile-representation";
 import { catalogMiss } from "./errors";
 import { keptRelease, resolveRelease } from "./release";
@@ -21,22 +21,6 @@ import { keptRelease, resolveRelease } from "./release";
 export const CHANGES_PAGE_LIMIT = 1000;
 
 type ChangesEnv = { CATALOG_KV: KVNamespace; RELEASES: R2Bucket };
-
-/** One change, as every door shows it. */
-export interface ChangeEntry {
-  change: ChangeKind;
-  agent_readiness_profile_id: string;
-  product_key: string;
-  funnel_key: string;
-  sha256?: string;
-  offset?: number;
-  length?: number;
-  previous_sha256?: string;
-  previous_offset?: number;
-  previous_length?: number;
-  /** The profile's pinned path: in the newer release, or in the older one when removed. */
-  href: string;
-}
 
 export interface ChangesAsked {
   /** The newer release; the current one when absent. */
