@@ -141,6 +141,31 @@ module.exports = {
       },
     },
     {
+      name: "doors-not-doors",
+      severity: "error",
+      comment: "The catalog's doors (REST in catalog/, mcp/, explore/) never import one another.",
+      from: { path: "^src/worker/(mcp|explore)/" },
+      to: { path: "^src/worker/(mcp|explore)/", pathNot: "^src/worker/$1/" },
+    },
+    {
+      name: "doors-through-the-service",
+      severity: "error",
+      comment:
+        "MCP and the explorer read the catalog through its read service (catalog/service/) and the query language (query-params, query-problem), not through REST's routes.",
+      from: { path: "^src/worker/(mcp|explore)/" },
+      to: {
+        path: "^src/worker/catalog/",
+        pathNot: "^src/worker/catalog/(service/|query-params\\.ts$|query-problem\\.ts$)",
+      },
+    },
+    {
+      name: "service-without-http",
+      severity: "error",
+      comment: "The catalog read service returns domain results and misses; each door says them in its own words.",
+      from: { path: "^src/worker/catalog/service/" },
+      to: { path: ["^src/worker/http/", "^src/worker/(mcp|explore)/", "^hono", "^@hono/"] },
+    },
+    {
       name: "features-not-entry",
       severity: "error",
       comment: "Only the runtime imports src/worker/index.ts (tests and bench workers may).",

@@ -4,6 +4,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { registerCatalogRoutes } from "./catalog";
+import { problemOfMiss } from "./catalog/rest-problems";
+import { CatalogReadError } from "./catalog/service/errors";
 import { bearerSecurity, protect } from "./auth/protect";
 import { registerCheeseRoutes } from "./cheeses/route";
 import { registerKeyRoutes } from "./keys";
@@ -88,6 +90,8 @@ app.onError((error, c) => {
   const id = c.get("requestId") ?? "req_unknown";
   const origin = answeringOrigin(c);
   if (error instanceof Problem) return renderProblem(error, id, origin);
+  // A miss of the catalog read service, in the REST door's words (catalog/rest-problems.ts).
+  if (error instanceof CatalogReadError) return renderProblem(problemOfMiss(error.miss), id, origin);
   const refused = error instanceof HTTPException ? problemOfHttpException(error, c.req.header("Content-Type")) : null;
   if (refused) return renderProblem(refused, id, origin);
   console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));

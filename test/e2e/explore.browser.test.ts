@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDashboardDeployment, type DashboardDeployment } from "./dashboard-fixture";
-import { DESKTOP, inspect, signIn } from "./dashboard-support";
+import { DESKTOP, inspect, PHONE, signIn } from "./dashboard-support";
 import { provisionApiKey } from "./support/api-key";
 import { launchChromium } from "./support/chromium";
 import { expectDefined } from "../../src/common/expect";
@@ -41,7 +41,11 @@ interface ApiList {
   facets: Record<string, Record<string, number>>;
 }
 
-/** The API's answer to the page's own query string (repeated fields as one list, an empty q left out). */
+/**
+ * The API's answer to the page's own query string (repeated fields as one list, an empty q left
+ * out), its facets as the explorer counts them: a facet the query filters on by the query without
+ * that filter (disjunctive facets).
+ */
 async function apiFor(page: Page): Promise<ApiList> {
   const shown = new URL(page.url()).searchParams;
   const asked = new URLSearchParams();
@@ -49,8 +53,21 @@ async function apiFor(page: Page): Promise<ApiList> {
     const values = shown.getAll(name).filter((value) => value !== "");
     if (values.length) asked.set(name, values.join(","));
   }
-  asked.set("facets", FACETS);
-  const res = await callApi(`/v1/profiles?${asked}`);
+  const answer = await listOf(asked);
+  for (const name of asked.keys()) {
+    if (!FACETS.split(",").includes(name)) continue;
+    const without = new URLSearchParams(asked);
+    without.delete(name);
+    const counts = (await listOf(without)).facets[name];
+    if (counts && Object.keys(counts).length) answer.facets[name] = counts;
+  }
+  return answer;
+}
+
+async function listOf(asked: URLSearchParams): Promise<ApiList> {
+  const query = new URLSearchParams(asked);
+  query.set("facets", FACETS);
+  const res = await callApi(`/v1/profiles?${query}`);
   expect(res.status).toBe(200);
   return (await res.json()) as ApiList;
 }
@@ -82,6 +99,34 @@ async function expectSameAsApi(page: Page) {
   return shown;
 }
 
+/**
+ * At 375 px the results come first: the filters are folded into their panel above them, so the
+ * first row is within the first screens, not after every filter (it was 3,400 px down). At 1280 px
+ * the panel is open beside the results and the sort select shows its longest label whole.
+ */
+async function expectResultsFirstOnPhones(page: Page) {
+  await page.setViewportSize(PHONE);
+  const top = await page
+    .locator("tr[data-profile-id]")
+    .first()
+    .evaluate((row) => row.getBoundingClientRect().top + window.scrollY);
+  expect(top).toBeLessThan(1200);
+  expect(await page.locator("form.filters").isVisible()).toBe(false);
+  await page.setViewportSize(DESKTOP);
+  expect(await page.locator("form.filters").isVisible()).toBe(true);
+  const room = await page.locator("#sort").evaluate((select) => {
+    const style = getComputedStyle(select);
+    const context = document.createElement("canvas").getContext("2d");
+    if (!context || !(select instanceof HTMLSelectElement)) return -1;
+    context.font = style.font;
+    const widest = Math.max(...[...select.options].map((option) => context.measureText(option.text).width));
+    const inner = select.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+    return inner - widest;
+  });
+  // What is left beside the widest label holds the select's arrow (about 1rem).
+  expect(room).toBeGreaterThan(16);
+}
+
 /** Ticks a facet value by its label (the script applies it at once) and waits for the new view. */
 async function choose(page: Page, facet: string, value: string) {
   const box = page.locator(`form.filters input[name="${facet}"][value="${value}"]`);
@@ -103,6 +148,7 @@ describe("the catalog explorer", () => {
       const whole = await expectSameAsApi(page);
       expect(whole.count).toBeGreaterThan(10);
       await inspect(page, "explore");
+      await expectResultsFirstOnPhones(page);
 
       // Facets: each choice is a new URL with the API's counts and rows; Back returns to the last view.
       const grade = expectDefined(Object.keys(whole.facets.grade ?? {})[0], "a grade facet");

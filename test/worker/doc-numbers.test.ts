@@ -12,7 +12,7 @@ import WEBHOOKS from "../../docs/webhooks.md?raw";
 import AUTHENTICATION from "../../docs/authentication.md?raw";
 import { KEPT_PREVIOUS_RELEASES } from "../../src/common/catalog/manifest";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../../src/worker/catalog/query-params";
-import { CHANGES_PAGE_LIMIT } from "../../src/worker/catalog/release-changes";
+import { CHANGES_PAGE_LIMIT } from "../../src/worker/catalog/service/changes";
 import { DEFAULT_HISTORY_PAGE, HISTORY_PAGE_LIMIT } from "../../src/worker/catalog/release-history";
 import { MAX_PAGE_LIMIT } from "../../src/worker/keys/schemas";
 import { DEFAULT_CHANGES_LIMIT } from "../../src/worker/mcp/changes-tool";

@@ -65,6 +65,22 @@ export async function apiAnswer(search: string): Promise<ApiList> {
   return res.json<ApiList>();
 }
 
+/**
+ * The explorer's facet counts as the API gives them: a facet the query filters on is counted by
+ * the same query without that filter (disjunctive facets), every other one by the query itself.
+ */
+export async function apiDisjunctiveFacets(search: string): Promise<ApiList["facets"]> {
+  const facets = { ...(await apiAnswer(search)).facets };
+  for (const name of new Set(new URLSearchParams(search).keys())) {
+    if (!EXPLORE_FACETS.some((facet) => facet.name === name)) continue;
+    const without = new URLSearchParams(search);
+    without.delete(name);
+    const counts = (await apiAnswer(without.toString())).facets[name] ?? {};
+    facets[name] = counts;
+  }
+  return Object.fromEntries(Object.entries(facets).filter(([, counts]) => Object.keys(counts).length > 0));
+}
+
 /** Every page of the API's answer, following `next`. */
 export async function apiIds(search: string): Promise<string[]> {
   const ids: string[] = [];

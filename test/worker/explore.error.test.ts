@@ -66,7 +66,13 @@ describe("with a release", () => {
   });
 
   it("refuses a cursor this query did not make", async () => {
-    expect(await page("/explore?cursor=abc.def", 400)).toContain("cursor: is not a cursor of this query");
+    const stale = await page("/explore?grade=A&cursor=abc.def", 400);
+    expect(stale).toContain("The page link you followed was made for another query or an earlier release");
+    // Said once, in words: no problem list repeating it, no Markdown backticks.
+    expect(stale.match(/another query/g)).toHaveLength(1);
+    expect(stale).not.toContain("`");
+    const html = await (await client.get("/explore?grade=A&cursor=abc.def")).text();
+    expect(html).toContain('<a href="/explore?grade=A">First page of this view</a>');
     const view = await client.get("/explore?limit=5");
     const next = /href="([^"]+)" rel="next"/.exec(await view.text())?.[1]?.replaceAll("&amp;", "&");
     expect(next).toBeDefined();

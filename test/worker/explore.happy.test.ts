@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { expectDefined } from "../../src/common/expect";
 import { newAccount } from "./auth-fixtures";
 import { type DashboardClient, signIn, visibleText } from "./dashboard-support";
-import { apiAnswer, apiIds, explorerView } from "./explore-support";
+import { apiAnswer, apiDisjunctiveFacets, apiIds, explorerView } from "./explore-support";
 import { api } from "./support/api";
 import { oracleProfiles } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
@@ -46,9 +46,40 @@ describe("GET /explore shows what GET /v1/profiles answers", () => {
       const answer = await apiAnswer(search);
       expect(view.count).toBe(answer.count);
       expect(view.ids).toEqual(answer.data.map((p) => p.agent_readiness_profile_id));
-      expect(view.facets).toEqual(answer.facets);
+      expect(view.facets).toEqual(await apiDisjunctiveFacets(search));
     });
   }
+
+  it("counts a facet without its own choice, so a second value can be ticked (disjunctive facets)", async () => {
+    const whole = await apiAnswer("");
+    const [first, second] = Object.keys(whole.facets.grade ?? {}) as [string, string];
+    const one = await explorerView(client, `/explore?grade=${encodeURIComponent(first)}`);
+    expect(one.count).toBe(whole.facets.grade?.[first]);
+    // Every other grade is still offered, with the number of profiles ticking it would add.
+    expect(one.facets.grade).toEqual(whole.facets.grade);
+    const two = await explorerView(
+      client,
+      `/explore?grade=${encodeURIComponent(first)}&grade=${encodeURIComponent(second)}`,
+    );
+    expect(two.count).toBe((whole.facets.grade?.[first] ?? 0) + (whole.facets.grade?.[second] ?? 0));
+    const api = await apiAnswer(`grade=${encodeURIComponent(`${first},${second}`)}`);
+    expect(two.ids).toEqual(api.data.map((p) => p.agent_readiness_profile_id));
+    // The charts still count only the matches: the two chosen grades.
+    expect(two.html).toMatch(new RegExp(`${first.replace("+", "\\+")}: ${whole.facets.grade?.[first]}[,.]`));
+    expect(visibleText(two.html)).not.toMatch(/\b(?:C\+|D|F): [1-9]/);
+  });
+
+  it("folds the filters into a panel ahead of the results, and the charts come after them", async () => {
+    const { html } = await explorerView(client, "/explore?grade=A");
+    const panel = html.indexOf('<details class="filter-panel">');
+    expect(panel).toBeGreaterThan(-1);
+    expect(html).toMatch(
+      /<summary><h2 id="filters-heading">Filters<\/h2><span class="muted"> 1 chosen<\/span><\/summary>/,
+    );
+    expect(html.indexOf('id="results-heading"')).toBeLessThan(html.indexOf('id="glance-heading"'));
+    // Primary stage is the API's primary_stage: evaluate when every stage is ready, said in words.
+    expect(visibleText(html)).toContain("or evaluate when every stage is ready");
+  });
 
   it("keeps a chosen value that no longer matches, at 0 and ticked, so it can be unticked", async () => {
     const funnel = expectDefined(all[0], "a generated profile").profile.scope.funnel.key;

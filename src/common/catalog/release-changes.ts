@@ -13,6 +13,9 @@ import { scopeKey, type ScopedProfile } from "./profile-index";
 
 export type ChangeKind = "added" | "changed" | "removed";
 
+/** One change as every door lists it: the client package's definition of the wire shape. */
+export type { ReleaseChange as ChangeEntry } from "../../../packages/client/src/release-changes.js";
+
 /** Where a profile's bytes are in one release's document, and their sha256 (lowercase hex). */
 export interface ProfileBytes {
   offset: number;

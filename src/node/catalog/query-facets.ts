@@ -4,14 +4,7 @@
  * A query with at most one such filter reads its facets from these rows, in time that does not
  * grow with the catalog. Pure: rows in, counts out.
  */
-import {
-  byCountThenValue,
-  FACET_FIELDS,
-  facetValuesOf,
-  isTopOnlyFacet,
-  TOP_FACET_VALUES,
-  type QueryRow,
-} from "../../common/catalog/query-fields";
+import { byCountThenValue, FACET_FIELDS, facetValuesOf, type QueryRow } from "../../common/catalog/query-fields";
 
 export interface FacetCount {
   /** The filter the counts are under: "" (and filter_value "") for the whole release. */
@@ -22,10 +15,8 @@ export interface FacetCount {
   count: number;
 }
 
-/** Filters whose values' facet counts are kept; `product` is selective, its matches are few enough to count. */
-const KEPT_FILTERS = FACET_FIELDS.flatMap((field, index) =>
-  field.name === "product" ? [] : [{ name: field.name, index }],
-);
+/** Filters whose values' facet counts are kept (`keptAsFilter`: not product, whose matches are few enough to count). */
+const KEPT_FILTERS = FACET_FIELDS.flatMap((field, index) => (field.keptAsFilter ? [{ name: field.name, index }] : []));
 
 /** Per facet field (FACET_FIELDS order), each value's count. */
 type Counts = Map<string, number>[];
@@ -41,7 +32,7 @@ export class FacetCounter {
   readonly #kept = KEPT_FILTERS.map(() => new Map<string, Counts>());
 
   add(row: QueryRow) {
-    const values = FACET_FIELDS.map((field) => facetValuesOf(row, field.name));
+    const values = FACET_FIELDS.map((field) => facetValuesOf(row, field));
     addAll(this.#whole, values);
     KEPT_FILTERS.forEach(({ index }, kept) => {
       const under = this.#kept[kept] as Map<string, Counts>;
@@ -55,7 +46,7 @@ export class FacetCounter {
     });
   }
 
-  /** Every kept count; product and funnel only their TOP_FACET_VALUES largest values, ties by key. */
+  /** Every kept count; a top facet (product, funnel) only its largest values, ties by key. */
   *counts(): Generator<FacetCount> {
     yield* countsUnder("", "", this.#whole);
     for (const [kept, { name }] of KEPT_FILTERS.entries()) {
@@ -74,9 +65,10 @@ function addAll(counts: Counts, values: string[][]) {
 
 function* countsUnder(filter: string, filterValue: string, counts: Counts): Generator<FacetCount> {
   for (const [index, byValue] of counts.entries()) {
-    const facet = (FACET_FIELDS[index] as { name: string }).name;
+    const field = FACET_FIELDS[index] as (typeof FACET_FIELDS)[number];
+    const facet = field.name;
     const entries = [...byValue];
-    const kept = isTopOnlyFacet(facet) ? entries.sort(byCountThenValue).slice(0, TOP_FACET_VALUES) : entries;
+    const kept = field.kind.top ? entries.sort(byCountThenValue).slice(0, field.kind.top) : entries;
     for (const [value, count] of kept) yield { filter, filter_value: filterValue, facet, value, count };
   }
 }

@@ -20,7 +20,7 @@ import { catalogLimitParam, CursorParam } from "./query-params";
 import { queryHook } from "./query-problem";
 import { IF_NONE_MATCH } from "../http/openapi-responses";
 import { listResponse, listResponses, pinnedListPath } from "./query-response";
-import { currentRelease, pinnedRelease } from "./release-lookup";
+import { resolveRelease } from "./service/release";
 import { releasePath } from "./representation";
 
 const ONCE = { error: "must be given once" };
@@ -97,7 +97,7 @@ export function registerBrowseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAc
       request: { query: listing.query },
       responses: responses(listing.schema, listing.summary, "catalog_unavailable"),
     });
-    app.openapi(current, async (c) => browse(c, listing.route, await currentRelease(c.env.CATALOG_KV), false), hook);
+    app.openapi(current, async (c) => browse(c, listing.route, await resolveRelease(c.env.CATALOG_KV), false), hook);
     const pinned = catalogRoute(access, {
       method: "get",
       path: `/v1/releases/{release_id}/${listing.route}`,
@@ -110,7 +110,7 @@ export function registerBrowseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAc
     app.openapi(
       pinned,
       async (c) =>
-        browse(c, listing.route, await pinnedRelease(c.env.CATALOG_KV, c.req.valid("param").release_id), true),
+        browse(c, listing.route, await resolveRelease(c.env.CATALOG_KV, c.req.valid("param").release_id), true),
       hook,
     );
   }

@@ -10,7 +10,7 @@ import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { header, problemResponses } from "../http/openapi-responses";
 import { BYTE_HEADERS, BYTE_PARAMETERS, NOT_MODIFIED, PARTIAL_CONTENT } from "./openapi-responses";
 import { paramProblem, ReleaseIdParam } from "./params";
-import { currentRelease, pinnedRelease } from "./release-lookup";
+import { resolveRelease } from "./service/release";
 import { documentRepresentation } from "./representation";
 import { serveBytes } from "./serve-bytes";
 
@@ -45,7 +45,7 @@ export function registerDocumentRoute(app: OpenAPIHono<AppEnv>, access: CatalogA
     },
   });
   app.openapi(route, async (c) =>
-    plainResponse(await serveBytes(c, documentRepresentation(await currentRelease(c.env.CATALOG_KV), false))),
+    plainResponse(await serveBytes(c, documentRepresentation(await resolveRelease(c.env.CATALOG_KV), false))),
   );
 
   const pinned = catalogRoute(access, {
@@ -78,7 +78,7 @@ export function registerDocumentRoute(app: OpenAPIHono<AppEnv>, access: CatalogA
   app.openapi(
     pinned,
     async (c) => {
-      const manifest = await pinnedRelease(c.env.CATALOG_KV, c.req.valid("param").release_id);
+      const manifest = await resolveRelease(c.env.CATALOG_KV, c.req.valid("param").release_id);
       return plainResponse(await serveBytes(c, documentRepresentation(manifest, true)));
     },
     paramProblem,

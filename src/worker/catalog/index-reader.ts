@@ -5,7 +5,7 @@
  * pages are kept in isolate memory (immutable: the key names the release), at most
  * DIRECTORIES_KEPT of them, so a busy isolate pays one read per lookup: the leaf.
  */
-import { Problem } from "../http/problem";
+import { catalogMiss } from "./service/errors";
 import { hexOf, storageKeys, type Manifest, type ReleaseIndex } from "../../common/catalog/manifest";
 import {
   lastAtOrBefore,
@@ -16,7 +16,6 @@ import {
   type IndexedProfile,
   type IndexName,
 } from "../../common/catalog/profile-index";
-import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
 import { retryTransient } from "../../common/transient";
 
 /** Read from ≤ 16 KiB each at the default page size: about 2 MiB of isolate memory at most, parsed. */
@@ -43,12 +42,7 @@ export class IndexReader {
   static of(bucket: R2Bucket, manifest: Manifest, name: IndexName): IndexReader {
     const index = manifest.index?.find((candidate) => candidate.name === name);
     if (!index) {
-      throw new Problem(
-        "release_not_indexed",
-        `Release ${manifest.release_id} was published without a profile index, so its profiles cannot be looked up one by one; ` +
-          "look them up in the current release, or download the release's parts.",
-        { headers: { "Catalog-Release": manifest.release_id } },
-      );
+      throw catalogMiss({ kind: "release_not_indexed", releaseId: manifest.release_id });
     }
     return new IndexReader(bucket, manifest, name, index);
   }
@@ -123,13 +117,7 @@ export class IndexReader {
     const object = await retryTransient(() => this.bucket.get(key, { range: { offset, length } }));
     if (!object) {
       console.error(JSON.stringify({ level: "error", message: `R2 object ${key} is missing` }));
-      throw new Problem(
-        "release_unavailable",
-        "This release's index cannot be read from storage right now; retry shortly.",
-        {
-          headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) },
-        },
-      );
+      throw catalogMiss({ kind: "storage_unreadable", releaseId: this.manifest.release_id, what: "index" });
     }
     return object.text();
   }

@@ -6,8 +6,8 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { Problem } from "../http/problem";
 import { rejectUnknownQuery } from "../http/strict-query";
+import { RELEASE_ID, releaseIdOf } from "./service/release";
 
-export const RELEASE_ID = /^(sha256:)?[0-9a-f]{64}$/;
 const PART_NUMBER = /^(0|[1-9][0-9]{0,8})$/;
 
 /** The release id of the document's examples; /openapi.json names the current release instead (src/worker/docs/served-examples.ts). */
@@ -16,7 +16,7 @@ export const EXAMPLE_RELEASE_ID = "sha256:4f0c4e3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c
 export const ReleaseIdParam = z
   .string()
   .regex(RELEASE_ID)
-  .transform((id) => (id.startsWith("sha256:") ? id : `sha256:${id}`))
+  .transform(releaseIdOf)
   .openapi({
     param: { name: "release_id", in: "path" },
     description: "A release id, `sha256:<64 lowercase hex>` or just the 64 hex digits.",

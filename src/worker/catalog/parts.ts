@@ -9,7 +9,8 @@ import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { problemResponses } from "../http/openapi-responses";
 import { BYTE_PARAMETERS, NOT_MODIFIED, PART_HEADERS, PARTIAL_PART } from "./openapi-responses";
 import { paramProblem, PartNumberParam, ReleaseIdParam } from "./params";
-import { currentRelease, partOf, pinnedRelease } from "./release-lookup";
+import { partOf } from "./release-lookup";
+import { resolveRelease } from "./service/release";
 import { partRepresentation } from "./representation";
 import { serveBytes } from "./serve-bytes";
 
@@ -47,7 +48,7 @@ export function registerPartRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAcce
   app.openapi(
     currentPart,
     async (c) => {
-      const manifest = await currentRelease(c.env.CATALOG_KV);
+      const manifest = await resolveRelease(c.env.CATALOG_KV);
       const index = partOf(manifest, c.req.valid("param").n);
       return plainResponse(await serveBytes(c, partRepresentation(manifest, index, false)));
     },
@@ -81,7 +82,7 @@ export function registerPartRoutes(app: OpenAPIHono<AppEnv>, access: CatalogAcce
     pinnedPart,
     async (c) => {
       const { release_id, n } = c.req.valid("param");
-      const manifest = await pinnedRelease(c.env.CATALOG_KV, release_id);
+      const manifest = await resolveRelease(c.env.CATALOG_KV, release_id);
       return plainResponse(await serveBytes(c, partRepresentation(manifest, partOf(manifest, n), true)));
     },
     paramProblem,

@@ -23,7 +23,7 @@ import { LISTING_LIMIT, productPage } from "./product-listing";
 import { profileNotFound } from "./profile-not-found";
 import { AfterQuery, ProductKeyParam, profileParamProblem } from "./profile-params";
 import { productProfilesPath, profileScopePath } from "./profile-representation";
-import { currentRelease, pinnedRelease } from "./release-lookup";
+import { resolveRelease } from "./service/release";
 import { CACHE_CURRENT, CACHE_PINNED } from "./representation";
 
 const ProductProfile = z
@@ -82,7 +82,7 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     async (c) =>
       listing(
         c,
-        await currentRelease(c.env.CATALOG_KV),
+        await resolveRelease(c.env.CATALOG_KV),
         c.req.valid("param").product_key,
         c.req.valid("query").after,
         false,
@@ -107,7 +107,7 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
       const { release_id, product_key } = c.req.valid("param");
       return listing(
         c,
-        await pinnedRelease(c.env.CATALOG_KV, release_id),
+        await resolveRelease(c.env.CATALOG_KV, release_id),
         product_key,
         c.req.valid("query").after,
         true,

@@ -17,7 +17,7 @@ import { queryHook } from "./query-problem";
 import { IF_NONE_MATCH } from "../http/openapi-responses";
 import { listResponse, listResponses, pinnedListPath } from "./query-response";
 import { runProfileQuery } from "./query-run";
-import { currentRelease, pinnedRelease } from "./release-lookup";
+import { resolveRelease } from "./service/release";
 
 const Facets = z
   .record(z.string(), z.record(z.string(), z.int()))
@@ -56,7 +56,7 @@ export function registerProfileQueryRoutes(app: OpenAPIHono<AppEnv>, access: Cat
     request: { query: ProfileQueryParams },
     responses: responses("catalog_unavailable"),
   });
-  app.openapi(current, async (c) => answer(c, await currentRelease(c.env.CATALOG_KV), false), hook);
+  app.openapi(current, async (c) => answer(c, await resolveRelease(c.env.CATALOG_KV), false), hook);
 
   const pinned = catalogRoute(access, {
     method: "get",
@@ -70,7 +70,7 @@ export function registerProfileQueryRoutes(app: OpenAPIHono<AppEnv>, access: Cat
   });
   app.openapi(
     pinned,
-    async (c) => answer(c, await pinnedRelease(c.env.CATALOG_KV, c.req.valid("param").release_id), true),
+    async (c) => answer(c, await resolveRelease(c.env.CATALOG_KV, c.req.valid("param").release_id), true),
     hook,
   );
 }

@@ -11,7 +11,6 @@ import type { AppEnv } from "../http/context";
 import { NO_QUERY } from "../http/strict-query";
 import type { ProblemCode } from "../http/problem-types";
 import type { Manifest } from "../../common/catalog/manifest";
-import { scopeKey, type IndexName } from "../../common/catalog/profile-index";
 import { Profile } from "../../common/catalog/schema";
 import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { IndexReader } from "./index-reader";
@@ -20,7 +19,9 @@ import { ReleaseIdParam } from "./params";
 import { FunnelKeyParam, ProductKeyParam, ProfileIdParam, profileParamProblem } from "./profile-params";
 import { profileIdPath, profileRepresentation, profileScopePath } from "./profile-representation";
 import { profileNotFound } from "./profile-not-found";
-import { currentRelease, pinnedRelease } from "./release-lookup";
+import { isMiss } from "./service/errors";
+import { locateProfile, type ProfileRef } from "./service/profile";
+import { resolveRelease } from "./service/release";
 import { serveBytes } from "./serve-bytes";
 
 const header = (description: string) => ({ description, schema: { type: "string" as const } });
@@ -71,7 +72,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     currentByScope,
     async (c) => {
       const { product_key, funnel_key } = c.req.valid("param");
-      return answer(c, await currentRelease(c.env.CATALOG_KV), "scope", scopeKey(product_key, funnel_key), false);
+      return answer(c, await resolveRelease(c.env.CATALOG_KV), { product: product_key, funnel: funnel_key }, false);
     },
     profileParamProblem,
   );
@@ -91,9 +92,8 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
       const { release_id, product_key, funnel_key } = c.req.valid("param");
       return answer(
         c,
-        await pinnedRelease(c.env.CATALOG_KV, release_id),
-        "scope",
-        scopeKey(product_key, funnel_key),
+        await resolveRelease(c.env.CATALOG_KV, release_id),
+        { product: product_key, funnel: funnel_key },
         true,
       );
     },
@@ -112,7 +112,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   app.openapi(
     currentById,
     async (c) =>
-      answer(c, await currentRelease(c.env.CATALOG_KV), "id", c.req.valid("param").agent_readiness_profile_id, false),
+      answer(c, await resolveRelease(c.env.CATALOG_KV), { id: c.req.valid("param").agent_readiness_profile_id }, false),
     profileParamProblem,
   );
 
@@ -132,24 +132,22 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     pinnedById,
     async (c) => {
       const { release_id, agent_readiness_profile_id } = c.req.valid("param");
-      return answer(c, await pinnedRelease(c.env.CATALOG_KV, release_id), "id", agent_readiness_profile_id, true);
+      return answer(c, await resolveRelease(c.env.CATALOG_KV, release_id), { id: agent_readiness_profile_id }, true);
     },
     profileParamProblem,
   );
 }
 
-/** `key`: the scope key or the id. The pinned URL of the same lookup is Content-Location unless the route is pinned already. */
-async function answer(c: Context<AppEnv>, manifest: Manifest, name: IndexName, key: string, pinned: boolean) {
-  const profile = await IndexReader.of(c.env.RELEASES, manifest, name).find(key);
-  if (!profile) {
-    const [productKey = "", funnelKey] = key.split(" ");
-    const miss = name === "scope" ? { productKey, funnelKey } : { id: key };
+/** The pinned URL of the same lookup is Content-Location unless the route is pinned already. */
+async function answer(c: Context<AppEnv>, manifest: Manifest, ref: ProfileRef, pinned: boolean) {
+  const profile = await locateProfile(c.env, manifest, ref).catch(async (error: unknown) => {
+    if (!isMiss(error, "profile_not_found")) throw error;
+    const miss = "id" in ref ? ref : { productKey: ref.product, funnelKey: ref.funnel };
     throw await profileNotFound(IndexReader.of(c.env.RELEASES, manifest, "scope"), manifest, miss);
-  }
-  const [productKey = "", funnelKey = ""] = key.split(" "); // a scope key is "<product> <funnel>"
+  });
   const pinnedPath =
-    name === "scope"
-      ? profileScopePath(manifest.release_id, productKey, funnelKey)
-      : profileIdPath(manifest.release_id, key);
+    "id" in ref
+      ? profileIdPath(manifest.release_id, ref.id)
+      : profileScopePath(manifest.release_id, ref.product, ref.funnel);
   return plainResponse(await serveBytes(c, profileRepresentation(manifest, profile, pinned ? undefined : pinnedPath)));
 }

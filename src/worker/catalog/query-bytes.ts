@@ -4,10 +4,9 @@
  * all ranges at once.
  */
 import { concatBytes } from "../../common/bytes";
-import { Problem } from "../http/problem";
+import { catalogMiss } from "./service/errors";
 import { hexOf, storageKeys, type Manifest } from "../../common/catalog/manifest";
 import { partSlicesFor } from "../../common/catalog/parts";
-import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
 import { retryTransient } from "../../common/transient";
 
 export interface ByteRange {
@@ -25,11 +24,7 @@ export async function profileBytes(bucket: R2Bucket, manifest: Manifest, ranges:
           const range = { offset: slice.offset, length: slice.length };
           const object = await retryTransient(() => bucket.get(storageKeys.part(hex, slice.index), { range }));
           if (!object) {
-            throw new Problem(
-              "release_unavailable",
-              "Part of this release cannot be read from storage right now; retry shortly.",
-              { headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) } },
-            );
+            throw catalogMiss({ kind: "storage_unreadable", releaseId: manifest.release_id, what: "parts" });
           }
           return new Uint8Array(await object.arrayBuffer());
         }),

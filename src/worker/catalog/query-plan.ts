@@ -5,17 +5,7 @@
  * values is one bound JSON array (`IN (SELECT value FROM json_each(?))`), so no query comes near
  * D1's 100 bound parameters per statement.
  */
-import {
-  columnOf,
-  FACET_FIELDS,
-  isTopOnlyFacet,
-  stageOfSignal,
-  VALUE_FIELDS,
-  gradeRank,
-  wordsOf,
-  type Sort,
-} from "../../common/catalog/query-fields";
-import { STAGES } from "../../common/catalog/schema";
+import { fieldNamed, wordsOf, type Sort } from "../../common/catalog/query-fields";
 import { atOrAfterOperator, beforeOperator } from "../http/instant";
 import type { ProfileQuery } from "./query-params";
 
@@ -63,14 +53,15 @@ export function matchesWhere(release: string, query: ProfileQuery): Sql {
     return `${column} IN (SELECT value FROM json_each(?))`;
   };
   for (const [name, values] of query.filters) {
-    if (name === "grade") parts.push(inList("grade_rank", values.map(gradeRank)));
-    else if (name === "signal") {
-      const byStage = STAGES.map((stage) => [stage, values.filter((code) => stageOfSignal(code) === stage)] as const);
-      const ors = byStage
-        .filter(([, codes]) => codes.length > 0)
-        .map(([stage, codes]) => inList(`signal_${stage}`, codes));
-      parts.push(`(${ors.join(" OR ")})`);
-    } else parts.push(inList(columnOf(VALUE_FIELDS, name), values));
+    const field = fieldNamed(name);
+    if (field.rank) {
+      parts.push(inList(field.rank.column, values.map(field.rank.of)));
+      continue;
+    }
+    // Values grouped by the column that holds them: one column, or (multi-valued) one per stage.
+    const byColumn = Map.groupBy(values, (value) => field.kind.columnOf(field.column, value));
+    const ors = [...byColumn].map(([column, some]) => inList(column, some));
+    parts.push(ors.length === 1 ? (ors[0] as string) : `(${ors.join(" OR ")})`);
   }
   if (query.testedAfter) {
     parts.push(`last_tested_at ${atOrAfterOperator(query.testedAfter)} ?`);
@@ -160,8 +151,10 @@ export function keptFacetFilter(query: ProfileQuery): { filter: string; values: 
   const [only] = filters;
   if (filters.length > 1 || !only) return undefined;
   const [name, values] = only;
-  if (name === "product" || name === "entity") return undefined;
-  if (values.length > 1 && (name === "signal" || query.facets.some(isTopOnlyFacet))) return undefined;
+  const field = fieldNamed(name);
+  if (!field.keptAsFilter) return undefined;
+  const summedExactly = field.kind.sumsExactly && !query.facets.some((facet) => fieldNamed(facet).kind.top);
+  if (values.length > 1 && !summedExactly) return undefined;
   return { filter: name, values };
 }
 
@@ -183,7 +176,8 @@ export function keptFacetsSql(
 /** Facet counts over every match, for queries the kept counts cannot answer: one statement per facet. */
 export function scannedFacetSql(release: string, query: ProfileQuery, facet: string): Sql {
   const where = matchesWhere(release, query);
-  const columns = facet === "signal" ? STAGES.map((stage) => `signal_${stage}`) : [columnOf(FACET_FIELDS, facet)];
+  const field = fieldNamed(facet);
+  const columns = field.kind.columns(field.column);
   const values = columns.map((column) => `SELECT ${column} AS value FROM matches`).join(" UNION ALL ");
   return {
     text:
@@ -201,8 +195,10 @@ export function scannedFacetSql(release: string, query: ProfileQuery, facet: str
 export function keptCountSql(release: string, query: ProfileQuery): Sql | undefined {
   if (query.q || query.testedAfter || query.testedBefore) return undefined;
   const filters = [...query.filters];
-  const exactSum = ([name, values]: [string, string[]]) =>
-    !isTopOnlyFacet(name) && name !== "entity" && (values.length === 1 || name !== "signal");
+  const exactSum = ([name, values]: [string, string[]]) => {
+    const field = fieldNamed(name);
+    return field.facet && !field.kind.top && (values.length === 1 || field.kind.sumsExactly);
+  };
   const sum =
     "SELECT coalesce(sum(count), 0) AS n FROM query_facets WHERE release = ? AND filter = ? AND filter_value = ?";
   const [single] = filters;
@@ -228,7 +224,8 @@ export function keptCountSql(release: string, query: ProfileQuery): Sql | undefi
         facetValues.length !== 1
       )
         return undefined;
-      if (filter === "product" || filter === "entity" || isTopOnlyFacet(facet) || facet === "entity") continue;
+      const counted = fieldNamed(facet);
+      if (!fieldNamed(filter).keptAsFilter || !counted.facet || counted.kind.top) continue;
       return {
         text: `${sum} AND facet = ? AND value = ?`,
         args: [release, filter, filterValue, facet, facetValue],

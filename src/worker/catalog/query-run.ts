@@ -4,7 +4,7 @@
  * (src/worker/mcp) both answer from it, so both answer the same.
  */
 import { hexOf, type Manifest } from "../../common/catalog/manifest";
-import { byCountThenValue, isTopOnlyFacet, TOP_FACET_VALUES } from "../../common/catalog/query-fields";
+import { byCountThenValue, fieldNamed } from "../../common/catalog/query-fields";
 import { profileBytes } from "./query-bytes";
 import { decodeCursor, encodeCursor, type KeysetCursorScope } from "./query-cursor";
 import { queryRelease } from "./query-db";
@@ -59,6 +59,7 @@ export async function runProfileQuery(
   env: { CATALOG_DB: D1Database; RELEASES: R2Bucket },
   manifest: Manifest,
   query: ProfileQuery,
+  options: { disjunctive?: boolean } = {},
 ): Promise<QueryAnswer> {
   const release = hexOf(manifest.release_id);
   const scope = cursorScopeOf(query);
@@ -69,9 +70,7 @@ export async function runProfileQuery(
   const statements: Sql[] = [pageSql(release, query, after)];
   const count = unfiltered ? undefined : (keptCountSql(release, query) ?? countSql(release, query));
   if (count) statements.push(count);
-  const kept = query.facets.length ? keptFacetFilter(query) : undefined;
-  if (query.facets.length && kept !== undefined) statements.push(keptFacetsSql(release, kept, query.facets));
-  else for (const facet of query.facets) statements.push(scannedFacetSql(release, query, facet));
+  for (const group of facetGroups(query, options.disjunctive ?? false)) statements.push(...facetSql(release, group));
 
   const { release: loaded, results } = await queryRelease(env.CATALOG_DB, manifest, statements);
   const [rows, ...rest] = results as [PageRow[], ...Record<string, unknown>[][]];
@@ -93,6 +92,30 @@ export async function runProfileQuery(
     ...(nextCursor ? { nextCursor } : {}),
     ...(query.facets.length ? { facets: facetsOf(query.facets, rest.flat()) } : {}),
   };
+}
+
+/**
+ * The queries whose facet counts answer: the query itself for every asked facet, or, disjunctive,
+ * for a facet the query filters on, the query without that filter (so each of its other values
+ * keeps the count it would add: "any of" filters let a second value be chosen).
+ */
+function facetGroups(query: ProfileQuery, disjunctive: boolean): ProfileQuery[] {
+  if (!disjunctive) return query.facets.length ? [query] : [];
+  const own = query.facets.filter((facet) => query.filters.has(facet));
+  const rest = query.facets.filter((facet) => !query.filters.has(facet));
+  const withoutOwn = own.map((facet) => {
+    const filters = new Map(query.filters);
+    filters.delete(facet);
+    return { ...query, filters, facets: [facet] };
+  });
+  return [...(rest.length ? [{ ...query, facets: rest }] : []), ...withoutOwn];
+}
+
+/** The statements of one group's facets: from the counts kept at publish when they hold them, else scanned. */
+function facetSql(release: string, query: ProfileQuery): Sql[] {
+  const kept = keptFacetFilter(query);
+  if (kept !== undefined) return [keptFacetsSql(release, kept, query.facets)];
+  return query.facets.map((facet) => scannedFacetSql(release, query, facet));
 }
 
 /**
@@ -120,7 +143,7 @@ function facetsOf(asked: string[], rows: Record<string, unknown>[]): Record<stri
       .map((row) => [String(row.value), Number(row.n)] as [string, number])
       .filter(([, n]) => n > 0)
       .sort(byCountThenValue);
-    facets[facet] = Object.fromEntries(isTopOnlyFacet(facet) ? entries.slice(0, TOP_FACET_VALUES) : entries);
+    facets[facet] = Object.fromEntries(entries.slice(0, fieldNamed(facet).kind.top));
   }
   return facets;
 }

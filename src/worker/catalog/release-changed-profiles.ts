@@ -14,9 +14,9 @@ import { catalogRoute, plainResponse, type CatalogAccess } from "./access";
 import { IDENTITY_CODING } from "./identity-only";
 import { CODING_HEADERS, RELEASE_HEADERS } from "./openapi-responses";
 import { ReleaseIdParam } from "./params";
-import { CHANGES_PROBLEMS, changesOf, changesParamProblem, keptRelease } from "./release-changes";
-import { pinnedRelease } from "./release-lookup";
+import { CHANGES_PROBLEMS, changesParamProblem } from "./release-changes";
 import { CACHE_PINNED } from "./representation";
+import { changesBetween, changesPair } from "./service/changes";
 
 export function registerChangedProfilesRoute(app: OpenAPIHono<AppEnv>, access: CatalogAccess) {
   const route = catalogRoute(access, {
@@ -50,9 +50,12 @@ export function registerChangedProfilesRoute(app: OpenAPIHono<AppEnv>, access: C
   app.openapi(
     route,
     async (c) => {
-      const newer = await pinnedRelease(c.env.CATALOG_KV, c.req.valid("param").release_id);
-      const older = await keptRelease(c.env, c.req.valid("query").since);
-      await changesOf(c.env, newer, older);
+      const { release: newer, since: older } = await changesPair(
+        c.env,
+        c.req.valid("param").release_id,
+        c.req.valid("query").since,
+      );
+      await changesBetween(c.env, newer, older);
       const headers = new Headers({
         "Content-Type": "application/octet-stream",
         "Catalog-Release": newer.release_id,

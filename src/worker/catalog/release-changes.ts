@@ -7,41 +7,17 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
-import { type CursorScope, cursorParam, openNumberCursor, sealCursor } from "../http/cursor";
+import { changesCursorOpener, cursorParam, sealChangesCursor } from "../http/cursor";
 import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
 import { problemResponses } from "../http/openapi-responses";
-import { Problem } from "../http/problem";
 import { validationProblem } from "../http/validation-problem";
-import { cursorProblem } from "../http/query-problem";
-import {
-  ChangesCursorInvalid,
-  ensureChanges,
-  readChangesPage,
-  ReleaseWithoutIndex,
-} from "../../common/catalog/changes-store";
-import { asDigest } from "../../common/catalog/digest";
-import type { Manifest } from "../../common/catalog/manifest";
-import type { ReleaseChange } from "../../common/catalog/release-changes";
 import { Sha256Digest } from "../../common/catalog/schema";
-import { readCurrentPointer } from "../../common/catalog/store";
 import { catalogRoute, type CatalogAccess } from "./access";
-import { IndexReader } from "./index-reader";
 import { RELEASE_HEADERS } from "./openapi-responses";
 import { paramProblem, ReleaseIdParam } from "./params";
-import { profileIdPath } from "./profile-representation";
-import { pinnedRelease } from "./release-lookup";
 import { CACHE_PINNED } from "./representation";
-
-export const CHANGES_PAGE_LIMIT = 1000;
-const REST_CURSOR = { parameter: "after", source: "`next` URL" };
-
-/** A changes cursor is a place (a byte offset) in the list from `since` to the release it carries. */
-export const changesCursorScope = (since: Manifest, words: { parameter: string; source: string }): CursorScope => ({
-  list: "changes",
-  query: since.release_id,
-  ...words,
-});
+import { CHANGES_PAGE_LIMIT, listChanges } from "./service/changes";
 
 const Change = z
   .strictObject({
@@ -64,6 +40,8 @@ const Change = z
     }),
   })
   .openapi("ReleaseChange");
+
+const REST_CURSOR = { parameter: "after", source: "`next` URL" };
 
 const ChangeList = z
   .strictObject({
@@ -110,30 +88,21 @@ export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: Ca
     async (c) => {
       const { release_id } = c.req.valid("param");
       const { since, limit, after } = c.req.valid("query");
-      const newer = await pinnedRelease(c.env.CATALOG_KV, release_id);
-      const older = await keptRelease(c.env, since);
-      const summary = await changesOf(c.env, newer, older);
-      const scope = changesCursorScope(older, REST_CURSOR);
-      const from = after === undefined ? 0 : await openNumberCursor(c.env, scope, after, newer.release_id);
-      const page = await readChangesPage(c.env.RELEASES, newer, older, from, limit).catch((error: unknown) => {
-        if (!(error instanceof ChangesCursorInvalid)) throw error;
-        const message = `not a cursor of this list: ${error.message}; take it from \`next\``;
-        throw cursorProblem("after", message);
-      });
-      const next =
-        page.next === null ? null : await sealCursor(c.env, scope, { release: newer.release_id, at: page.next });
-      c.header("Catalog-Release", newer.release_id);
+      const from = after === undefined ? undefined : changesCursorOpener(c.env, after, REST_CURSOR);
+      const read = await listChanges(c.env, { releaseId: release_id, since, from, limit });
+      const pagePath = async (offset: number) =>
+        `/v1/releases/${read.release.release_id}/changes?since=${read.since.release_id}&limit=${limit}&after=${await sealChangesCursor(c.env, read, offset, REST_CURSOR)}`;
+      c.header("Catalog-Release", read.release.release_id);
       c.header("Cache-Control", CACHE_PINNED);
       return c.json(
         {
           object: "list" as const,
-          release_id: newer.release_id,
-          since: older.release_id,
-          count: summary.count,
-          data: page.changes.map((change) => changeView(change, newer, older)),
-          has_more: next !== null,
-          next:
-            next && `/v1/releases/${newer.release_id}/changes?since=${older.release_id}&limit=${limit}&after=${next}`,
+          release_id: read.release.release_id,
+          since: read.since.release_id,
+          count: read.count,
+          data: read.changes,
+          has_more: read.next !== null,
+          next: read.next === null ? null : await pagePath(read.next),
         },
         200,
       );
@@ -153,54 +122,9 @@ export const CHANGES_PROBLEMS = problemResponses(
   "release_unavailable",
 );
 
-/** `since` must be kept (current or one of the 5 before it): older lists are not kept either. */
-export async function keptRelease(env: Env, since: string): Promise<Manifest> {
-  const pointer = await readCurrentPointer(env.CATALOG_KV);
-  if (!pointer)
-    throw new Problem("catalog_unavailable", "No catalog release has been published on this deployment yet.");
-  const kept = [pointer.release_id, ...pointer.previous];
-  if (!kept.includes(since)) {
-    const oldest = kept.at(-1) ?? pointer.release_id;
-    throw new Problem(
-      "release_gone",
-      `Release ${since} is not kept on this deployment, so the changes since it cannot be listed; the oldest kept release is ${oldest}. ` +
-        "Download the whole current document instead.",
-      { extra: { oldest_kept_release_id: oldest } },
-    );
-  }
-  return pinnedRelease(env.CATALOG_KV, since);
-}
-
-/** ensureChanges, with a release published before indexes as the 404 a lookup in it would be. */
-export function changesOf(env: Env, newer: Manifest, older: Manifest) {
-  return ensureChanges(env.RELEASES, newer, older).catch((error: unknown) => {
-    if (error instanceof ReleaseWithoutIndex)
-      IndexReader.of(env.RELEASES, error.releaseId === newer.release_id ? newer : older, "scope");
-    throw error;
-  });
-}
-
 /** The route hook of both changes routes: a bad release id is its own 400, the rest one validation problem. */
 export function changesParamProblem(result: { success: boolean; error?: unknown; target: string }, c: Context) {
   if (result.success) return undefined;
   if (result.target === "param") return paramProblem(result, c);
   throw validationProblem(result.error as never, result.target);
-}
-
-/** One change as both the route and the MCP tool `list_changes` show it. */
-export function changeView(change: ReleaseChange, newer: Manifest, older: Manifest) {
-  const { current, previous } = change;
-  return {
-    change: change.change,
-    agent_readiness_profile_id: change.id,
-    product_key: change.productKey,
-    funnel_key: change.funnelKey,
-    ...(current && { sha256: asDigest(current.sha256), offset: current.offset, length: current.length }),
-    ...(previous && {
-      previous_sha256: asDigest(previous.sha256),
-      previous_offset: previous.offset,
-      previous_length: previous.length,
-    }),
-    href: profileIdPath(current ? newer.release_id : older.release_id, change.id),
-  };
 }

@@ -10,7 +10,7 @@ import { withIdentityCoding } from "./identity-only";
 import { problemResponses } from "../http/openapi-responses";
 import { CODING_HEADERS, CONDITIONAL_PARAMETERS, NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-responses";
 import { paramProblem, ReleaseIdParam } from "./params";
-import { currentRelease, pinnedRelease } from "./release-lookup";
+import { resolveRelease } from "./service/release";
 import { CACHE_CURRENT, CACHE_PINNED, releasePath } from "./representation";
 
 const manifestBody = {
@@ -37,7 +37,7 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
       ...problemResponses("precondition_failed", "catalog_unavailable", "release_unavailable"),
     },
   });
-  app.openapi(current, async (c) => plainResponse(manifestResponse(c, await currentRelease(c.env.CATALOG_KV), false)));
+  app.openapi(current, async (c) => plainResponse(manifestResponse(c, await resolveRelease(c.env.CATALOG_KV), false)));
 
   const pinned = catalogRoute(access, {
     method: "get",
@@ -55,7 +55,7 @@ export function registerReleaseRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
   app.openapi(
     pinned,
     async (c) =>
-      plainResponse(manifestResponse(c, await pinnedRelease(c.env.CATALOG_KV, c.req.valid("param").release_id), true)),
+      plainResponse(manifestResponse(c, await resolveRelease(c.env.CATALOG_KV, c.req.valid("param").release_id), true)),
     paramProblem,
   );
 }

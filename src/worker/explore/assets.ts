@@ -11,10 +11,19 @@ import { EXPLORE_PATHS } from "./paths";
 const STYLES = `
 main { max-width: 84rem; }
 .explore-layout { display: grid; gap: 1.5rem; }
-@media (min-width: 56rem) { .explore-layout { grid-template-columns: 17rem minmax(0, 1fr); align-items: start; } }
-.filters h2 { margin-top: 0; }
+@media (min-width: 56rem) { .explore-layout { grid-template-columns: 19rem minmax(0, 1fr); align-items: start; } }
+.filter-panel > summary { cursor: pointer; padding: 0.5rem 0; }
+.filter-panel > summary h2 { display: inline; margin: 0; font-size: 1.25rem; }
+/* A wide screen has room for the filters beside the results: the panel is always open there. */
+@supports selector(::details-content) {
+  @media (min-width: 56rem) {
+    .filter-panel::details-content { content-visibility: visible; block-size: auto; }
+    .filter-panel > summary { cursor: default; list-style: none; pointer-events: none; }
+    .filter-panel > summary::-webkit-details-marker { display: none; }
+  }
+}
 .filters label:not(.choice) { display: block; font-weight: 600; margin-top: 0.75rem; }
-.filters input[type=search], .filters select { width: 100%; padding: 0.5rem; font: inherit; border: 1px solid var(--border); border-radius: 6px; background: transparent; color: inherit; }
+.filters input[type=search], .filters select { width: 100%; box-sizing: border-box; padding: 0.5rem; font: inherit; border: 1px solid var(--border); border-radius: 6px; background: transparent; color: inherit; }
 .filters select option { color: #000; }
 .filters fieldset { margin-top: 0.75rem; }
 .filters label.choice { margin: 0.25rem 0; }

@@ -14,11 +14,15 @@ import { strictQuery } from "../http/strict-query";
 import { parameterErrors, type ParameterError } from "../http/query-problem";
 
 /** The facets the page shows as filters, in this order, with their labels. */
-export const EXPLORE_FACETS: readonly { name: string; label: string }[] = [
+export const EXPLORE_FACETS: readonly { name: string; label: string; hint?: string }[] = [
   { name: "grade", label: "Grade" },
   { name: "overall_outcome", label: "Overall outcome" },
   ...STAGES.map((stage) => ({ name: `stage.${stage}`, label: `Stage: ${STAGE_LABELS[stage]}` })),
-  { name: "primary_stage", label: "Primary stage (first not ready)" },
+  {
+    name: "primary_stage",
+    label: "Primary stage",
+    hint: "The stage of the headline finding: the first stage not ready, or evaluate when every stage is ready.",
+  },
   { name: "funnel", label: "Funnel" },
   { name: "freshness", label: "Freshness" },
 ];

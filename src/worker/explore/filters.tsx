@@ -1,34 +1,29 @@
 /**
  * The filters: one GET form (so it works without script, and every choice is a URL the back button
- * returns to) with a fieldset of checkboxes per facet, each value with its count over the current
- * matches, the text box for `q` and the sort. The explorer's script submits it on each change.
+ * returns to) with a fieldset of checkboxes per facet, the text box for `q` and the sort, in a
+ * <details> panel: folded on a phone, so the results come first; always open on a wide screen
+ * (CSS). Each value's count is over the current matches with the facet's own choice left out
+ * (disjunctive: values of one facet are "any of", so a second one can be ticked). The explorer's
+ * script submits the form on each change.
  */
-import { SORTS, type Sort } from "../../common/catalog/query-fields";
-import { GRADES, OUTCOMES, PUBLIC_STATES, STAGES } from "../../common/catalog/schema";
+import { fieldNamed, SORTS, type Sort } from "../../common/catalog/query-fields";
 import type { ProfileQuery } from "../catalog/query-params";
 import { EXPLORE_FACETS } from "./explore-query";
 import { EXPLORE_PATHS } from "./paths";
 
 export const SORT_LABELS: Record<Sort, string> = {
-  catalog: "Catalog order (product, funnel)",
+  catalog: "Catalog order",
   grade: "Grade, best first",
   "-grade": "Grade, worst first",
   last_tested_at: "Tested, oldest first",
   "-last_tested_at": "Tested, newest first",
 };
 
-/** Closed sets in their natural order; open ones (funnel) by count, as the query gives them. */
-const NATURAL_ORDER: Record<string, readonly string[]> = {
-  grade: GRADES,
-  overall_outcome: OUTCOMES,
-  primary_stage: STAGES,
-  ...Object.fromEntries(STAGES.map((stage) => [`stage.${stage}`, PUBLIC_STATES])),
-};
-
 /** The values to offer: every counted one, and every chosen one (at 0 if nothing matches it now). */
 export function facetValues(name: string, counts: Record<string, number>, chosen: readonly string[]) {
   const values = [...Object.keys(counts), ...chosen.filter((value) => !(value in counts))];
-  const order = NATURAL_ORDER[name];
+  const field = fieldNamed(name);
+  const order = field.kind.order(field.allowed);
   if (order) values.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   return values.map((value) => ({ value, count: counts[value] ?? 0, checked: chosen.includes(value) }));
 }
@@ -45,9 +40,33 @@ export function Filters(props: {
 }) {
   const { query } = props;
   const kept = [...props.params].filter(([name]) => !FORM_FIELDS.has(name));
+  const chosen = [...query.filters.values()].reduce((sum, values) => sum + values.length, 0);
   return (
-    <form class="filters" method="get" action={EXPLORE_PATHS.home} data-explore-form="">
-      <h2 id="filters-heading">Filters</h2>
+    <details class="filter-panel">
+      <summary>
+        <h2 id="filters-heading">Filters</h2>
+        <span class="muted">{chosen ? ` ${chosen} chosen` : " none chosen"}</span>
+      </summary>
+      <FilterForm {...props} kept={kept} />
+    </details>
+  );
+}
+
+function FilterForm(props: {
+  query: ProfileQuery;
+  params: URLSearchParams;
+  facets: Record<string, Record<string, number>>;
+  kept: [string, string][];
+}) {
+  const { query, kept } = props;
+  return (
+    <form
+      class="filters"
+      method="get"
+      action={EXPLORE_PATHS.home}
+      data-explore-form=""
+      aria-labelledby="filters-heading"
+    >
       <label for="q">Search</label>
       <input id="q" name="q" type="search" value={query.q ?? ""} maxlength={200} aria-describedby="q-hint" />
       <p id="q-hint" class="hint">
@@ -76,6 +95,7 @@ export function Filters(props: {
         return (
           <fieldset>
             <legend>{facet.label}</legend>
+            {facet.hint ? <p class="hint">{facet.hint}</p> : null}
             {values.length === 0 ? <p class="hint">No value among these matches.</p> : null}
             {values.map((v) => (
               <label class="choice" for={idOf(facet.name, v.value)}>

@@ -32,6 +32,7 @@ export function renderExploreRefusal(
   title: string,
   detail: string,
   problems: readonly InputProblem[] = [],
+  wayOn: { href: string; label: string } = { href: EXPLORE_PATHS.home, label: "Explore the whole catalog" },
 ) {
   return renderDashboard(
     c,
@@ -50,7 +51,7 @@ export function renderExploreRefusal(
         ) : null}
       </Notice>
       <p>
-        <a href={EXPLORE_PATHS.home}>Explore the whole catalog</a>
+        <a href={wayOn.href}>{wayOn.label}</a>
       </p>
       <p class="muted">Request id: {c.get("requestId") ?? "unknown"}</p>
     </ExplorePage>,

@@ -5,7 +5,7 @@
  * bytes (the pinned URL of the same profile), with a Copy button.
  */
 import { STATE_LABELS, type Profile } from "../../common/catalog/schema";
-import { profileIdPath } from "../catalog/profile-representation";
+import { profileIdPath } from "../catalog/service/profile";
 import { SecretField } from "../dashboard/new-key-panel";
 import { EXPLORE_PATHS } from "./paths";
 import { firstNotReady, STATE_MARK, utcMinute } from "./stage-strip";

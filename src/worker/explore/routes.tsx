@@ -1,21 +1,20 @@
 /**
  * The catalog explorer at /explore (docs/explorer.md), for a signed-in account: the dashboard's
- * session, navigation, CSRF and CSP. It calls the query engine server-side, the same code as
- * GET /v1/profiles (runProfileQuery, the MCP server's findProfile), so a view shows what the API
- * answers for the same query string, in one round trip and without an API key in the browser.
+ * session, navigation, CSRF and CSP. It is a door of the catalog read service (catalog/service/),
+ * as GET /v1/profiles and the MCP tools are, so a view shows what the API answers for the same
+ * query string, in one round trip and without an API key in the browser.
  * Each deployment's worker reads its own catalog: production's on production, the sandbox's there.
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import type { Profile } from "../../common/catalog/schema";
 import { PROFILE_ID_PATTERN } from "../../common/catalog/schema";
-import { runProfileQuery } from "../catalog/query-run";
-import { currentRelease } from "../catalog/release-lookup";
+import { isMiss } from "../catalog/service/errors";
+import { readProfile } from "../catalog/service/profile";
+import { queryProfiles } from "../catalog/service/query";
+import { resolveRelease } from "../catalog/service/release";
 import { requireAccount } from "../dashboard/access";
 import type { DashboardEnv } from "../dashboard/context";
-import { renderDashboard, renderUnexpectedError } from "../dashboard/page";
+import { renderDashboard } from "../dashboard/page";
 import type { AppEnv } from "../http/context";
-import { Problem } from "../http/problem";
-import { findProfile } from "../mcp/catalog-reads";
 import { csrfProtection } from "../web/csrf";
 import { LOGIN_PATH } from "../web/login-page";
 import { loadSession } from "../web/session";
@@ -27,6 +26,7 @@ import { ExploreView } from "./explore-view";
 import { ExplorePage, renderExploreRefusal } from "./page";
 import { EXPLORE_PATHS } from "./paths";
 import { ProfileView } from "./profile-page";
+import { onExploreError } from "./refusals";
 
 /** Signed out, a page view goes to the sign-in page, which continues back to the same view. */
 const signInFirst = (): MiddlewareHandler<DashboardEnv> => async (c, next) => {
@@ -34,8 +34,6 @@ const signInFirst = (): MiddlewareHandler<DashboardEnv> => async (c, next) => {
   const here = new URL(c.req.url);
   return c.redirect(`${LOGIN_PATH}?${new URLSearchParams({ continue: here.pathname + here.search })}`, 303);
 };
-
-const decoder = new TextDecoder();
 
 async function explore(c: Context<DashboardEnv>) {
   const asked = exploreQueryOf(new URL(c.req.url));
@@ -47,9 +45,9 @@ async function explore(c: Context<DashboardEnv>) {
       "Nothing was looked up: the address has the problems below. Change them, or start again.",
       asked.errors,
     );
-  const manifest = await currentRelease(c.env.CATALOG_KV);
-  const found = await runProfileQuery(c.env, manifest, asked.query);
-  const profiles = found.bytes.map((bytes) => JSON.parse(decoder.decode(bytes)) as Profile);
+  const manifest = await resolveRelease(c.env.CATALOG_KV);
+  const found = await queryProfiles(c.env, manifest, asked.query, { disjunctive: true });
+  const profiles = found.profiles();
   return renderDashboard(
     c,
     <ExploreView
@@ -70,12 +68,11 @@ const unknownParameters = (url: URL, allowed: readonly string[]): InputProblem[]
 
 /** Each profile by id in the current release, in order; the ids of the ones it does not hold. */
 async function profilesById(c: Context<DashboardEnv>, ids: string[]) {
-  const manifest = await currentRelease(c.env.CATALOG_KV);
-  const context = { env: c.env, origin: c.var.publicOrigin };
+  const manifest = await resolveRelease(c.env.CATALOG_KV);
   const found = await Promise.all(
     ids.map((id) =>
-      findProfile(context, manifest, { id }).catch((error: unknown) => {
-        if (error instanceof Problem && error.code === "profile_not_found") return id;
+      readProfile(c.env, manifest, { id }).catch((error: unknown) => {
+        if (isMiss(error, "profile_not_found")) return id;
         throw error;
       }),
     ),
@@ -135,20 +132,6 @@ async function comparePage(c: Context<DashboardEnv>) {
     <ExplorePage c={c} title="Compare profiles">
       <CompareView profiles={shown.map((entry) => entry.profile)} />
     </ExplorePage>,
-  );
-}
-
-/** A catalog problem (no release yet, a stale cursor) is a page in words with its status; anything else, the dashboard's. */
-function onExploreError(error: Error, c: Context<DashboardEnv>) {
-  if (!(error instanceof Problem)) return renderUnexpectedError(error, c);
-  const status = error.status === 400 ? 400 : error.status === 404 ? 404 : 503;
-  const problems = (error.options.extra?.errors as InputProblem[] | undefined) ?? [];
-  return renderExploreRefusal(
-    c,
-    status,
-    status === 503 ? "The catalog is not available" : "This view cannot be shown",
-    error.detail,
-    problems,
   );
 }
 

@@ -11,7 +11,7 @@ import { catalogRoute, type CatalogAccess } from "../catalog/access";
 import { NOT_MODIFIED, RELEASE_HEADERS } from "../catalog/openapi-responses";
 import { ReleaseIdParam } from "../catalog/params";
 import { changesParamProblem } from "../catalog/release-changes";
-import { currentRelease } from "../catalog/release-lookup";
+import { resolveRelease } from "../catalog/service/release";
 import { CACHE_PINNED } from "../catalog/representation";
 import { changesSummary } from "./changes-summary-read";
 import { ChangesSummary } from "./history-schemas";
@@ -48,7 +48,7 @@ export function registerChangesSummaryRoute(app: OpenAPIHono<AppEnv>, access: Ca
   app.openapi(
     route,
     async (c) => {
-      await currentRelease(c.env.CATALOG_KV); // 503 catalog_unavailable before anything is published
+      await resolveRelease(c.env.CATALOG_KV); // 503 catalog_unavailable before anything is published
       const { release_id } = c.req.valid("param");
       const summary = await changesSummary(c.env, release_id, c.req.valid("query").since);
       return jsonAnswer(c, summary, { cacheControl: CACHE_PINNED, release: release_id });

@@ -14,7 +14,7 @@ import { NOT_MODIFIED } from "../catalog/openapi-responses";
 import { FunnelKeyParam, ProductKeyParam, ProfileIdParam, profileParamProblem } from "../catalog/profile-params";
 import { CursorParam, catalogLimitParam, DEFAULT_LIMIT } from "../catalog/query-params";
 import { queryHook } from "../catalog/query-problem";
-import { currentRelease } from "../catalog/release-lookup";
+import { resolveRelease } from "../catalog/service/release";
 import { CACHE_CURRENT } from "../catalog/representation";
 import { ProfileHistoryList } from "./history-schemas";
 import { jsonAnswer } from "./json-answer";
@@ -101,7 +101,7 @@ export function registerProfileHistoryRoutes(app: OpenAPIHono<AppEnv>, access: C
 }
 
 async function answer(c: Context<AppEnv>, target: HistoryTarget, query: { limit?: number; cursor?: string }) {
-  await currentRelease(c.env.CATALOG_KV); // 503 catalog_unavailable before anything is published, as every catalog route
+  await resolveRelease(c.env.CATALOG_KV); // 503 catalog_unavailable before anything is published, as every catalog route
   const limit = query.limit ?? DEFAULT_LIMIT;
   const page = await profileHistoryPage(c.env, target, { limit, cursor: query.cursor });
   const base = new URL(c.req.url).pathname;

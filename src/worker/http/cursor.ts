@@ -119,3 +119,24 @@ export const cursorParam = (name: string) =>
       param: { name, in: "query" },
       description: "Where the page starts: set by the previous page's `next` URL, never made by hand.",
     });
+
+/** A changes cursor: a place (a byte offset) in the list from `since` to the release it carries. */
+export const changesCursorScope = (sinceId: string, words: { parameter: string; source: string }): CursorScope => ({
+  list: "changes",
+  query: sinceId,
+  ...words,
+});
+
+/** A number cursor's opener for the changes list of a pair (catalog/service/changes.ts `from`). */
+export const changesCursorOpener =
+  (env: object, cursor: string, words: { parameter: string; source: string }) =>
+  ({ release, since }: { release: { release_id: string }; since: { release_id: string } }) =>
+    openNumberCursor(env, changesCursorScope(since.release_id, words), cursor, release.release_id);
+
+/** The cursor of the changes page that starts at `at`. */
+export const sealChangesCursor = (
+  env: object,
+  { release, since }: { release: { release_id: string }; since: { release_id: string } },
+  at: number,
+  words: { parameter: string; source: string },
+) => sealCursor(env, changesCursorScope(since.release_id, words), { release: release.release_id, at });

@@ -1,20 +1,18 @@
 /**
- * `list_changes`: what changed since a release, as GET /v1/releases/{id}/changes?since= lists it.
- * The same checks (`since` must be kept, else release_gone naming the oldest kept one), the same
- * list stored per pair (ensureChanges, readChangesPage) and the same entries (changeView), with
- * `href` made absolute as in every tool's answer; a page's `next_cursor` is the route's `after`.
+ * `list_changes`: what changed since a release, as GET /v1/releases/{id}/changes?since= lists it:
+ * the read service's listChanges (catalog/service/changes.ts), with `href` made absolute as in
+ * every tool's answer; a page's `next_cursor` is the byte offset the route calls `after`.
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ChangesCursorInvalid, readChangesPage } from "../../common/catalog/changes-store";
-import { CHANGES_PAGE_LIMIT, changesCursorScope, changesOf, changeView, keptRelease } from "../catalog/release-changes";
-import { openNumberCursor, sealCursor } from "../http/cursor";
-import { Problem } from "../http/problem";
-import { type McpContext, releaseOf } from "./catalog-reads";
+import { CHANGES_PAGE_LIMIT, listChanges } from "../catalog/service/changes";
+import { changesCursorOpener, sealChangesCursor } from "../http/cursor";
+import type { McpContext } from "./catalog-reads";
 import { ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer } from "./tool-result";
 
 export const DEFAULT_CHANGES_LIMIT = 100;
+const MCP_CURSOR = { parameter: "cursor", source: "`next_cursor`" };
 
 const ChangesArguments = z.strictObject({
   since: ReleaseIdArgument.unwrap().describe(
@@ -55,8 +53,6 @@ const ChangesOutput = z.strictObject({
   next_cursor: z.string().nullable(),
 });
 
-const withPrefix = (id: string) => (id.startsWith("sha256:") ? id : `sha256:${id}`);
-
 export function registerChangesTool(server: McpServer, ctx: McpContext) {
   server.registerTool(
     "list_changes",
@@ -72,43 +68,24 @@ export function registerChangesTool(server: McpServer, ctx: McpContext) {
     },
     (args) =>
       answering(async () => {
-        const newer = await releaseOf(ctx, args.release_id);
-        const older = await keptRelease(ctx.env, withPrefix(args.since));
-        const summary = await changesOf(ctx.env, newer, older);
-        const scope = changesCursorScope(older, { parameter: "cursor", source: "`next_cursor`" });
-        const from =
-          args.cursor === undefined ? 0 : await openNumberCursor(ctx.env, scope, args.cursor, newer.release_id);
-        const page = await readChangesPage(
-          ctx.env.RELEASES,
-          newer,
-          older,
-          from,
-          args.limit ?? DEFAULT_CHANGES_LIMIT,
-        ).catch((error: unknown) => {
-          if (!(error instanceof ChangesCursorInvalid)) throw error;
-          throw new Problem(
-            "invalid_cursor",
-            `cursor: not a cursor of this list (${error.message}); pass the next_cursor of the previous page, with the same since and release_id.`,
-          );
-        });
-        const changes = page.changes.map((change) => {
-          const view = changeView(change, newer, older);
-          return { ...view, href: `${ctx.origin}${view.href}` };
-        });
+        const from = args.cursor === undefined ? undefined : changesCursorOpener(ctx.env, args.cursor, MCP_CURSOR);
+        const limit = args.limit ?? DEFAULT_CHANGES_LIMIT;
+        const asked = { releaseId: args.release_id, since: args.since, from, limit };
+        const read = await listChanges(ctx.env, asked);
+        const changes = read.changes.map((change) => ({ ...change, href: `${ctx.origin}${change.href}` }));
         const answer = {
-          release_id: newer.release_id,
-          since: older.release_id,
-          count: summary.count,
-          counts: summary.counts,
+          release_id: read.release.release_id,
+          since: read.since.release_id,
+          count: read.count,
+          counts: read.counts,
           changes,
-          next_cursor:
-            page.next === null ? null : await sealCursor(ctx.env, scope, { release: newer.release_id, at: page.next }),
+          next_cursor: read.next === null ? null : await sealChangesCursor(ctx.env, read, read.next, MCP_CURSOR),
         };
-        const { added, changed, removed } = summary.counts;
-        const more = page.next === null ? "" : "; pass next_cursor as cursor for more";
+        const { added, changed, removed } = read.counts;
+        const more = read.next === null ? "" : "; pass next_cursor as cursor for more";
         return toolAnswer(
           answer,
-          `Since ${older.release_id}, release ${newer.release_id} has ${added} added, ${changed} changed and ${removed} removed profile(s); ` +
+          `Since ${read.since.release_id}, release ${read.release.release_id} has ${added} added, ${changed} changed and ${removed} removed profile(s); ` +
             `${changes.length} shown${more}.`,
         );
       }),

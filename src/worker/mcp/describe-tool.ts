@@ -5,9 +5,10 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { profileQueryOf } from "../catalog/query-params";
-import { runProfileQuery } from "../catalog/query-run";
 import { STAGES } from "../../common/catalog/schema";
-import { type McpContext, releaseOf } from "./catalog-reads";
+import { queryProfiles } from "../catalog/service/query";
+import { resolveRelease } from "../catalog/service/release";
+import type { McpContext } from "./catalog-reads";
 import { answering, toolAnswer } from "./tool-result";
 
 const Counts = z.record(z.string(), z.int());
@@ -39,8 +40,8 @@ export function registerDescribeTool(server: McpServer, ctx: McpContext) {
     },
     () =>
       answering(async () => {
-        const manifest = await releaseOf(ctx);
-        const counts = await runProfileQuery(
+        const manifest = await resolveRelease(ctx.env.CATALOG_KV);
+        const counts = await queryProfiles(
           ctx.env,
           manifest,
           profileQueryOf({ sort: "catalog", limit: 1, facets: FACETS }),

@@ -10,8 +10,8 @@ import { changesSummary } from "../history/changes-summary-read";
 import { ChangesSummary, ProfileHistoryEntry } from "../history/history-schemas";
 import { profileHistoryPage } from "../history/profile-history-read";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../catalog/query-params";
-import { currentRelease } from "../catalog/release-lookup";
-import { type McpContext, releaseOf } from "./catalog-reads";
+import { resolveRelease } from "../catalog/service/release";
+import type { McpContext } from "./catalog-reads";
 import { PROFILE_REF_ARGUMENTS, refOf } from "./profile-tools";
 import { ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer, toolError } from "./tool-result";
@@ -59,7 +59,7 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
       answering(async () => {
         const ref = refOf(args);
         if (typeof ref === "string") return toolError(`invalid_parameter: ${ref}`);
-        await currentRelease(ctx.env.CATALOG_KV);
+        await resolveRelease(ctx.env.CATALOG_KV);
         const page = await profileHistoryPage(ctx.env, ref, {
           limit: args.limit ?? DEFAULT_LIMIT,
           cursor: args.cursor,
@@ -90,7 +90,7 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
     },
     (args) =>
       answering(async () => {
-        const newer = await releaseOf(ctx, args.release_id);
+        const newer = await resolveRelease(ctx.env.CATALOG_KV, args.release_id);
         const summary = await changesSummary(ctx.env, newer.release_id, withPrefix(args.since));
         return toolAnswer(
           { ...summary },

@@ -7,7 +7,9 @@ import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { expectDefined } from "../../common/expect";
 import { KEY_PATTERN, PROFILE_ID_PATTERN, Profile, STAGE_LABELS, STAGES } from "../../common/catalog/schema";
-import { compactProfile, findProfile, type McpContext, type ProfileRef, releaseOf } from "./catalog-reads";
+import { type FoundProfile, type ProfileRef, readProfile } from "../catalog/service/profile";
+import { resolveRelease } from "../catalog/service/release";
+import { compactProfile, type McpContext } from "./catalog-reads";
 import { CompactProfileSchema, ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer, toolError } from "./tool-result";
 
@@ -67,6 +69,7 @@ export function refOf(args: { product?: string; funnel?: string; id?: string }):
 }
 
 export function registerProfileTools(server: McpServer, ctx: McpContext) {
+  const absolute = (found: FoundProfile) => `${ctx.origin}${found.path}`;
   server.registerTool(
     "get_profile",
     {
@@ -82,11 +85,11 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
       answering(async () => {
         const ref = refOf(args);
         if (typeof ref === "string") return toolError(`invalid_parameter: ${ref}`);
-        const manifest = await releaseOf(ctx, args.release_id);
-        const found = await findProfile(ctx, manifest, ref);
+        const manifest = await resolveRelease(ctx.env.CATALOG_KV, args.release_id);
+        const found = await readProfile(ctx.env, manifest, ref);
         const { profile } = found;
         return toolAnswer(
-          { release_id: manifest.release_id, sha256: found.sha256, href: found.href, profile },
+          { release_id: manifest.release_id, sha256: found.sha256, href: absolute(found), profile },
           `${profile.scope.product.name} (${profile.scope.funnel.name}): grade ${profile.grade}, ${profile.state_label}. ` +
             `Cite as release ${manifest.release_id}, profile ${found.sha256}.`,
         );
@@ -106,8 +109,8 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
     },
     (args) =>
       answering(async () => {
-        const manifest = await releaseOf(ctx, args.release_id);
-        const found = await Promise.all(args.profiles.map((ref) => findProfile(ctx, manifest, ref)));
+        const manifest = await resolveRelease(ctx.env.CATALOG_KV, args.release_id);
+        const found = await Promise.all(args.profiles.map((ref) => readProfile(ctx.env, manifest, ref)));
         const names = found.map(({ profile }) => `${profile.scope.product.name} (${profile.scope.funnel.key})`);
         const stages = STAGES.map((stage) => {
           const entries = found.map(({ profile }) =>
@@ -131,7 +134,7 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
           });
         const answer = {
           release_id: manifest.release_id,
-          profiles: found.map(({ profile, sha256, href }) => compactProfile(profile, sha256, href)),
+          profiles: found.map((one) => compactProfile(one.profile, one.sha256, absolute(one))),
           stages: stages.map(({ stage, states, same }) => ({ stage, states, same })),
           differences,
         };

@@ -6,8 +6,11 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { KEY_PATTERN } from "../../common/catalog/schema";
-import { Problem } from "../http/problem";
-import { findProfile, type McpContext, releaseOf } from "./catalog-reads";
+import { CatalogReadError } from "../catalog/service/errors";
+import { readProfile } from "../catalog/service/profile";
+import { resolveRelease } from "../catalog/service/release";
+import type { McpContext } from "./catalog-reads";
+import { mcpMessageOf } from "./catalog-errors";
 
 const JSON_TYPE = "application/json";
 
@@ -16,7 +19,7 @@ async function reading<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof Problem) throw new McpError(ErrorCode.InvalidParams, `${error.code}: ${error.detail}`);
+    if (error instanceof CatalogReadError) throw new McpError(ErrorCode.InvalidParams, mcpMessageOf(error.miss));
     throw error;
   }
 }
@@ -32,7 +35,7 @@ export function registerResources(server: McpServer, ctx: McpContext) {
     },
     (uri) =>
       reading(async () => {
-        const manifest = await releaseOf(ctx);
+        const manifest = await resolveRelease(ctx.env.CATALOG_KV);
         return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(manifest) }] };
       }),
   );
@@ -54,15 +57,15 @@ export function registerResources(server: McpServer, ctx: McpContext) {
         ] as const)
           if (!KEY_PATTERN.test(key))
             throw new McpError(ErrorCode.InvalidParams, `${name} must be lowercase words joined by hyphens`);
-        const manifest = await releaseOf(ctx);
-        const found = await findProfile(ctx, manifest, { product, funnel });
+        const manifest = await resolveRelease(ctx.env.CATALOG_KV);
+        const found = await readProfile(ctx.env, manifest, { product, funnel });
         return {
           contents: [
             {
               uri: uri.href,
               mimeType: JSON_TYPE,
               text: JSON.stringify(found.profile),
-              _meta: { release_id: manifest.release_id, sha256: found.sha256, href: found.href },
+              _meta: { release_id: manifest.release_id, sha256: found.sha256, href: `${ctx.origin}${found.path}` },
             },
           ],
         };

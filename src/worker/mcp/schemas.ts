@@ -1,7 +1,7 @@
 /** The zod schemas the MCP tools share: a release argument and the compact profile. */
 import { z } from "zod";
 import { STAGES } from "../../common/catalog/schema";
-import { RELEASE_ID } from "../catalog/params";
+import { RELEASE_ID } from "../catalog/service/release";
 
 export const ReleaseIdArgument = z
   .string()

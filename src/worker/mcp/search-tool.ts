@@ -19,14 +19,10 @@ import {
   profileQueryOf,
 } from "../catalog/query-params";
 import { parameterErrors } from "../http/query-problem";
-import { cursorScopeOf, runProfileQuery } from "../catalog/query-run";
-import { releaseOfCursor } from "../catalog/query-cursor";
-import { cursorProblem } from "../http/query-problem";
-import type { Manifest } from "../../common/catalog/manifest";
-import { compactProfile, hrefOf, type McpContext, releaseOf } from "./catalog-reads";
+import { queryProfiles, releaseOfQuery } from "../catalog/service/query";
+import { compactProfile, hrefOf, type McpContext } from "./catalog-reads";
 import { CompactProfileSchema, ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer, toolError } from "./tool-result";
-import type { Profile } from "../../common/catalog/schema";
 import { asDigest } from "../../common/catalog/digest";
 
 const listOf = (allowed: readonly string[] | undefined, what: string) =>
@@ -80,22 +76,6 @@ function queryStringOf(args: Record<string, unknown>): Record<string, string> {
   return query;
 }
 
-/**
- * The release a call reads: a continued search (a `cursor`) reads the release it started in, as
- * REST's pinned `next` does, even after a publish; else `release_id`, or the current release.
- */
-async function releaseToSearch(ctx: McpContext, query: ProfileQuery, releaseId?: string): Promise<Manifest> {
-  if (query.cursor === undefined) return releaseOf(ctx, releaseId);
-  const started = await releaseOfCursor(ctx.env, cursorScopeOf(query), query.cursor);
-  const asked = releaseId === undefined ? undefined : await releaseOf(ctx, releaseId);
-  if (asked && asked.release_id !== started)
-    throw cursorProblem(
-      "cursor",
-      `is a cursor of release ${started}, not of release_id: leave release_id out to continue`,
-    );
-  return asked ?? releaseOf(ctx, started);
-}
-
 export function registerSearchTool(server: McpServer, ctx: McpContext) {
   server.registerTool(
     "search_profiles",
@@ -119,17 +99,17 @@ export function registerSearchTool(server: McpServer, ctx: McpContext) {
           return toolError(`invalid_parameter: ${lines.join("; ")}`);
         }
         const query = profileQueryOf(parsed.data);
-        const manifest = await releaseToSearch(ctx, query, args.release_id);
-        const found = await runProfileQuery(ctx.env, manifest, query);
-        const decoder = new TextDecoder();
-        const profiles = found.bytes.map((bytes, i) => {
-          const profile = JSON.parse(decoder.decode(bytes)) as Profile;
-          return compactProfile(
-            profile,
-            asDigest(expectDefined(found.rows[i], `row ${i} of the query, one per profile read`).sha256),
-            hrefOf(ctx, manifest, profile),
+        const manifest = await releaseOfQuery(ctx.env, query, args.release_id);
+        const found = await queryProfiles(ctx.env, manifest, query);
+        const profiles = found
+          .profiles()
+          .map((profile, i) =>
+            compactProfile(
+              profile,
+              asDigest(expectDefined(found.rows[i], `row ${i} of the query, one per profile read`).sha256),
+              hrefOf(ctx, manifest, profile),
+            ),
           );
-        });
         const answer = {
           release_id: manifest.release_id,
           count: found.count,

@@ -6,7 +6,9 @@
  * and says so with a reference, never a protocol error.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CatalogReadError } from "../catalog/service/errors";
 import { Problem } from "../http/problem";
+import { mcpMessageOf } from "./catalog-errors";
 
 export function toolAnswer(structured: Record<string, unknown>, summary: string): CallToolResult {
   return {
@@ -24,6 +26,7 @@ export async function answering(work: () => Promise<CallToolResult>): Promise<Ca
   try {
     return await work();
   } catch (error) {
+    if (error instanceof CatalogReadError) return toolError(mcpMessageOf(error.miss));
     if (error instanceof Problem) return toolError(`${error.code}: ${error.detail}`);
     const reference = `mcp_${crypto.randomUUID()}`;
     console.error(JSON.stringify({ level: "error", reference, message: String((error as Error)?.message ?? error) }));
