@@ -11,6 +11,7 @@ import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
 import { expectDefined } from "../../src/common/expect";
 import { rollbackRelease } from "../../src/node/catalog/publish";
 import { api } from "./support/api";
+import type { ListedChange } from "./support/history";
 import { EDITED } from "./support/provided-releases";
 import { publish, testRelease, workerStorage, type TestRelease } from "./support/releases";
 import { resetStorage } from "./support/reset-storage";
@@ -21,13 +22,7 @@ const smallest = testRelease("smallest");
 /** Never published in this file (isolates keep manifests they read, across resetStorage()). */
 const unpublished = testRelease("wide");
 
-interface Listed {
-  change: string;
-  agent_readiness_profile_id: string;
-  product_key: string;
-  funnel_key: string;
-  sha256?: string;
-  previous_sha256?: string;
+interface Listed extends ListedChange {
   offset?: number;
   length?: number;
   previous_offset?: number;

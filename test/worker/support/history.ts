@@ -1,26 +1,10 @@
 /** Reading the history routes in tests: typed entries, every page of one, and the releases' profiles. */
 import { expect } from "vitest";
+import type { ProfileHistoryEntry } from "../../../packages/client/src/history";
 import { api } from "./api";
 
-export interface HistoryEntry {
-  event_at: string;
-  release_id: string;
-  previous_release_id: string | null;
-  event: "publish" | "rollback";
-  change: "added" | "changed" | "removed";
-  agent_readiness_profile_id: string;
-  product_key: string;
-  funnel_key: string;
-  sha256: string | null;
-  previous_sha256: string | null;
-  grade: string;
-  overall_outcome: string;
-  public_state: string;
-  primary_stage: string;
-  stages: Record<string, string>;
-  last_tested_at: string;
-  fields_changed: string[];
-}
+/** The client package's type of an entry: the one written definition of the wire shape. */
+export type HistoryEntry = ProfileHistoryEntry;
 
 export interface HistoryList {
   object: "list";
