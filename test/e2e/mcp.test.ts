@@ -35,7 +35,15 @@ afterAll(async () => {
 
 const HOST_NAME = "E2E MCP Host";
 /** The tools the server lists, by name in code-unit order. */
-const TOOLS = ["compare_profiles", "describe_catalog", "get_profile", "list_changes", "search_profiles"];
+const TOOLS = [
+  "compare_profiles",
+  "compare_releases",
+  "describe_catalog",
+  "get_profile",
+  "list_changes",
+  "profile_history",
+  "search_profiles",
+];
 
 async function withKey(): Promise<Client> {
   const client = new Client({ name: "e2e", version: "1.0.0" });
@@ -195,7 +203,7 @@ describe("MCP authorization over wrangler dev, as an MCP host does it", () => {
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
     try {
       const result = await client.callTool({ name: "describe_catalog", arguments: {} });
-      expect(result.isError).toBeFalsy();
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     } finally {
       await client.close();
     }

@@ -12,16 +12,15 @@ const keys = new Map<string, string>();
 
 /**
  * The worker secrets for a test server, in an --env-file: the caller's OPERATOR_SECRET if set, else
- * a fresh one, and a fresh OAUTH_TOKEN_KEY (seals OAuth codes and tokens).
+ * a fresh one, a fresh OAUTH_TOKEN_KEY (seals OAuth codes and tokens) and CURSOR_KEY (tags list cursors).
  */
 export function operatorSecretFile(persistTo: string): { envFile: string; operatorSecret: string } {
   const operatorSecret = process.env.OPERATOR_SECRET ?? randomBytes(32).toString("base64url");
   const envFile = path.join(persistTo, "operator.env");
-  writeFileSync(
-    envFile,
-    `OPERATOR_SECRET=${operatorSecret}\nOAUTH_TOKEN_KEY=${randomBytes(32).toString("base64url")}\n`,
-    { mode: 0o600 },
-  );
+  const fresh = () => randomBytes(32).toString("base64url");
+  writeFileSync(envFile, `OPERATOR_SECRET=${operatorSecret}\nOAUTH_TOKEN_KEY=${fresh()}\nCURSOR_KEY=${fresh()}\n`, {
+    mode: 0o600,
+  });
   return { envFile, operatorSecret };
 }
 
