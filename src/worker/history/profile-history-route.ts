@@ -27,7 +27,7 @@ const DESCRIPTION =
   "with its rated fields then (for `removed`, the last ones it had) and which of them changed. Kept for every event, also of " +
   "releases no longer kept. A profile that never existed is `404 profile_not_found`; one that was removed answers its history.";
 
-const responses = {
+const responsesWith = (...codes: Parameters<typeof problemResponses>) => ({
   200: {
     description: "One page of the profile's history.",
     headers: {
@@ -51,8 +51,9 @@ const responses = {
     "invalid_cursor",
     "profile_not_found",
     "catalog_unavailable",
+    ...codes,
   ),
-};
+});
 
 /** Path parameters first (their own problems), then every query problem at once. */
 function historyHook(result: { success: boolean; target: string; error?: unknown }, c: Context) {
@@ -69,7 +70,7 @@ export function registerProfileHistoryRoutes(app: OpenAPIHono<AppEnv>, access: C
     summary: "How one profile changed, publish by publish, by product and funnel key",
     description: DESCRIPTION,
     request: { query: HistoryQuery, params: z.object({ product_key: ProductKeyParam, funnel_key: FunnelKeyParam }) },
-    responses: { ...responses, ...problemResponses("invalid_scope_key") },
+    responses: responsesWith("invalid_scope_key"),
   });
   app.openapi(
     byScope,
@@ -87,7 +88,8 @@ export function registerProfileHistoryRoutes(app: OpenAPIHono<AppEnv>, access: C
     summary: "How one profile changed, publish by publish, by id",
     description: DESCRIPTION,
     request: { query: HistoryQuery, params: z.object({ agent_readiness_profile_id: ProfileIdParam }) },
-    responses: { ...responses, ...problemResponses("invalid_profile_id") },
+    // An id without `arp_` is the lookup of a funnel named "history": its key problem is that route's.
+    responses: responsesWith("invalid_profile_id", "invalid_scope_key"),
   });
   const { middleware: _, ...documented } = byId;
   app.openAPIRegistry.registerPath(documented);
