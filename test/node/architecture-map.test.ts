@@ -18,7 +18,8 @@ describe("docs/architecture.md", () => {
     .map((entry) => entry.name);
 
   it("maps every folder of src/worker/ in the diagram and in the table", () => {
-    const mapped = /wroutes\[([^\]]+)\]/.exec(DOC)?.[1]?.split(", ") ?? [];
+    const listed = (box: string) => new RegExp(`${box}\\[([^\\]]+)\\]`).exec(DOC)?.[1]?.split(", ") ?? [];
+    const mapped = [...listed("wroutes"), ...listed("wdoors")];
     const inDiagram = new Set([...mapped, "auth", "limits", "http"]);
     expect(folders.filter((folder) => !inDiagram.has(folder))).toEqual([]);
     const tableFolders = DOC.split("\n")

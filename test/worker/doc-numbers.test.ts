@@ -58,8 +58,12 @@ const STATED: [doc: string, text: string, sentence: string][] = [
   ["contract.md", CONTRACT, `[&limit=1–${CHANGES_PAGE_LIMIT} (default ${CHANGES_PAGE_LIMIT})`],
   ["mcp.md", MCP, `\`limit\` (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT})`],
   ["mcp.md", MCP, `\`limit\` (1–${CHANGES_PAGE_LIMIT}, default ${DEFAULT_CHANGES_LIMIT})`],
-  ["orders.md", ORDERS, `| \`limit\` | 1–${MAX_ORDER_PAGE}, default ${DEFAULT_ORDER_PAGE} |`],
-  ["authentication.md", AUTHENTICATION, `\`GET /v1/keys\` takes \`limit\` (1–${MAX_PAGE_LIMIT};`],
+  [
+    "orders.md",
+    ORDERS,
+    `| \`limit\` | 1–${MAX_ORDER_PAGE} in decimal digits ([Lists](contract.md#lists)), default ${DEFAULT_ORDER_PAGE} |`,
+  ],
+  ["authentication.md", AUTHENTICATION, `\`GET /v1/keys\` takes \`limit\` (1–${MAX_PAGE_LIMIT} in decimal digits;`],
 ];
 
 describe("numbers the docs state", () => {

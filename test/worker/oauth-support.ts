@@ -14,7 +14,7 @@ import { grantOf, openToken, type TokenKind } from "../../src/worker/auth/oauth/
 import { freshIp } from "./auth-fixtures";
 import { Browser, formField, locationOf, ORIGIN } from "./oauth-browser-support";
 
-export { Browser, formField, locationOf, ORIGIN } from "./oauth-browser-support";
+export { Browser, formField, ORIGIN } from "./oauth-browser-support";
 
 export const REDIRECT_URI = "https://app.example/callback";
 export const PASSWORD = "correct horse battery staple";

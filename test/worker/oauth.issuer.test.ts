@@ -58,17 +58,13 @@ describe("the configured origin", () => {
   });
 
   it("is the iss of the authorization response (RFC 9207) and the resource (audience) of the tokens", async () => {
-    const { clientId, challenge, exchange } = await oauth.authorizedCode();
+    const { exchange } = await oauth.authorizedCode();
     const body = await (await oauth.tokenRequest(exchange)).json<oauth.TokenBody & { resource?: string }>();
     expect(body.resource).toBe(oauth.ORIGIN);
-    // An error redirect carries it too (the client is known, the scope is not).
-    const refused = await exports.default.fetch(
-      oauth.authorizeUrl(oauth.standardParams(clientId, challenge, { scope: "nope" })),
-      {
-        redirect: "manual",
-      },
-    );
-    expect(oauth.locationOf(refused).searchParams.get("iss")).toBe(oauth.ORIGIN);
+    // The one error redirected to the client, the customer's own Deny, carries it too (RFC 9207 §2).
+    const { browser, consent } = await oauth.openConsent();
+    const denied = await oauth.decide(browser, consent, "deny");
+    expect(denied.searchParams.get("iss")).toBe(oauth.ORIGIN);
   });
 });
 

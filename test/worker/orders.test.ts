@@ -196,7 +196,7 @@ describe("POST /v2/orders bad input", () => {
     const items = ["chs_nope", "chs_comte"].map((cheese_id) => ({ cheese_id, quantity: 1 }));
     const refused = await expectProblem(await orders.createOrder(secret, { items }), 400, "bad_request");
     expect((refused as unknown as ValidationProblem).errors).toEqual([
-      { path: "items.0.cheese_id", message: "no such cheese: see GET /v2/cheeses", code: "custom" },
+      { path: "items.0.cheese_id", message: "no such cheese: see GET /v2/cheeses", code: "bad_request" },
     ]);
     expect(await countOrders(secret)).toBe(0);
   });

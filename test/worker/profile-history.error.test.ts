@@ -93,9 +93,9 @@ describe("changes summary: bad input", () => {
   const summary = (query: string) => `/v1/releases/${editedId}/changes/summary${query}`;
 
   it("needs since; refuses unknown parameters and malformed ids", async () => {
-    expect((await problem(summary(""), 400)).code).toBe("bad_request");
+    expect((await problem(summary(""), 400)).code).toBe("invalid_parameter");
     expect((await problem(summary(`?since=${baseId}&limit=5`), 400)).code).toBe("unknown_parameter");
-    expect((await problem(summary("?since=sha256:123"), 400)).code).toBe("bad_request");
+    expect((await problem(summary("?since=sha256:123"), 400)).code).toBe("invalid_parameter");
     expect((await problem(`/v1/releases/nope/changes/summary?since=${baseId}`, 400)).code).toBe("invalid_release_id");
   });
 
