@@ -14,7 +14,6 @@ import {
   FACETABLE,
   MAX_LIMIT,
   MAX_VALUES,
-  type ProfileQuery,
   ProfileQueryParams,
   profileQueryOf,
 } from "../catalog/query-params";
