@@ -10,7 +10,7 @@ import { changesSummary } from "../history/changes-summary-read";
 import { ChangesSummary, ProfileHistoryEntry } from "../history/history-schemas";
 import { profileHistoryPage } from "../history/profile-history-read";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../catalog/query-params";
-import { resolveRelease } from "../catalog/service/release";
+import { releaseIdOf, resolveRelease } from "../catalog/service/release";
 import type { McpContext } from "./catalog-reads";
 import { PROFILE_REF_ARGUMENTS, refOf } from "./profile-tools";
 import { ReleaseIdArgument } from "./schemas";
@@ -39,8 +39,6 @@ const CompareArguments = z.strictObject({
   ),
   release_id: ReleaseIdArgument.describe("The newer release (sha256:…); default: the current release."),
 });
-
-const withPrefix = (id: string) => (id.startsWith("sha256:") ? id : `sha256:${id}`);
 
 export function registerHistoryTools(server: McpServer, ctx: McpContext) {
   server.registerTool(
@@ -91,7 +89,7 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
     (args) =>
       answering(async () => {
         const newer = await resolveRelease(ctx.env.CATALOG_KV, args.release_id);
-        const summary = await changesSummary(ctx.env, newer.release_id, withPrefix(args.since));
+        const summary = await changesSummary(ctx.env, newer.release_id, releaseIdOf(args.since));
         return toolAnswer(
           { ...summary },
           `Since ${summary.since}, release ${summary.release_id} has ${summary.added} added, ${summary.changed} changed and ${summary.removed} removed profile(s).`,
