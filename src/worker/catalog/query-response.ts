@@ -29,21 +29,27 @@ export interface ListPage {
 export async function listResponse(manifest: Manifest, pieces: (string | Uint8Array)[], page: ListPage) {
   const encoder = new TextEncoder();
   const body = concatBytes(pieces.map((piece) => (typeof piece === "string" ? encoder.encode(piece) : piece)));
-  const digest = toHex(await crypto.subtle.digest("SHA-256", body));
-  // The body's own digest: a strong validator, whatever in the page (its cursor too) made it.
-  const etag = `"${digest}"`;
   const headers = new Headers({
-    ETag: etag,
     "Catalog-Release": manifest.release_id,
     "Cache-Control": page.pinned ? CACHE_PINNED : CACHE_CURRENT,
   });
   if (!page.pinned) headers.set("Content-Location", page.pinnedPath);
   if (page.next) headers.set("Link", `<${page.next}>; rel="next"`);
-  const unchanged = notModified(page.ifNoneMatch, etag, headers);
+  return digestedJson(body, headers, page.ifNoneMatch);
+}
+
+/**
+ * A JSON body with its own SHA-256 as a strong ETag (whatever in it, a cursor too, made it) and as
+ * its Content-Digest, 304 when If-None-Match names it, never compressed on the way (the digest
+ * names these bytes: identity-only.ts). `headers`: the rest of the 200's and the 304's headers.
+ */
+export async function digestedJson(body: Uint8Array, headers: Headers, ifNoneMatch: string | undefined) {
+  const digest = toHex(await crypto.subtle.digest("SHA-256", body));
+  headers.set("ETag", `"${digest}"`);
+  const unchanged = notModified(ifNoneMatch, `"${digest}"`, headers);
   if (unchanged) return plainResponse(unchanged);
   headers.set("Content-Type", "application/json");
   headers.set("Content-Digest", contentDigestOf(digest));
-  // The digest names these bytes: never compressed on the way (identity-only.ts).
   withIdentityCoding(headers);
   return plainResponse(new Response(body, { status: 200, headers }));
 }
