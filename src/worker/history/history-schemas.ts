@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { TRANSITION_FIELDS } from "../../common/catalog/history-fields";
 import { Sha256Digest, STAGES } from "../../common/catalog/schema";
+import { listSchema } from "../http/list-page";
 
 const RELEASE_EXAMPLE = "sha256:4f0c4e3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d";
 
@@ -37,14 +38,7 @@ export const ProfileHistoryEntry = z
   })
   .openapi("ProfileHistoryEntry");
 
-export const ProfileHistoryList = z
-  .strictObject({
-    object: z.literal("list"),
-    data: z.array(ProfileHistoryEntry),
-    has_more: z.boolean(),
-    next: z.string().nullable().openapi({ description: "The next page's URL while `has_more`, else null." }),
-  })
-  .openapi("ProfileHistoryList");
+export const ProfileHistoryList = listSchema("ProfileHistoryList", ProfileHistoryEntry);
 
 const Counts = z.record(z.string(), z.int().min(1));
 

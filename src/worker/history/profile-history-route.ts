@@ -9,6 +9,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
 import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import { strictQuery } from "../http/strict-query";
+import { listPage } from "../http/list-page";
 import { catalogRoute, type CatalogAccess } from "../catalog/access";
 import { NOT_MODIFIED } from "../catalog/openapi-responses";
 import { FunnelKeyParam, ProductKeyParam, ProfileIdParam, profileParamProblem } from "../catalog/profile-params";
@@ -108,6 +109,5 @@ async function answer(c: Context<AppEnv>, target: HistoryTarget, query: { limit?
   const page = await profileHistoryPage(c.env, target, { limit, cursor: query.cursor });
   const base = new URL(c.req.url).pathname;
   const next = page.next_cursor === null ? null : `${base}?limit=${limit}&cursor=${page.next_cursor}`;
-  const body = { object: "list" as const, data: page.data, has_more: next !== null, next };
-  return jsonAnswer(c, body, { cacheControl: CACHE_CURRENT, next });
+  return jsonAnswer(c, listPage(page.data, next), { cacheControl: CACHE_CURRENT, next });
 }
