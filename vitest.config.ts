@@ -107,6 +107,8 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          // Publishes the sample catalog once; each file starts from a copy of that state.
+          globalSetup: ["test/e2e/support/samples-state.global-setup.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -1,13 +1,15 @@
 /**
  * A throwaway deployment state for an e2e file: the sample catalog built by the real build and
- * published with the real publish CLI into a temp --persist-to directory.
+ * published with the real publish CLI into a temp --persist-to directory. The sample release is
+ * published once per run (samples-state.global-setup.ts) and each file starts from a copy of that
+ * state, as a publish of the same build would leave it: one publish, not one per file.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildCatalog, type BuildResult } from "../../../src/node/catalog/build/build";
-import { applyLocalMigrations } from "../../../src/node/local/d1-migrations";
 import { REPO_ROOT } from "./wrangler-dev";
+import { inject } from "vitest";
 import { runScript } from "./scripts";
 
 export interface CatalogState {
@@ -17,6 +19,8 @@ export interface CatalogState {
   publish(releaseDir: string, extraArgs?: string[]): ReturnType<typeof runScript>;
   /** Builds the sample profiles and publishes them (exit 0 required): the release most files serve. */
   publishSamples(): Promise<BuildResult & { document: Buffer }>;
+  /** The same, into an empty state, by the publish CLI itself (the run's one published sample state). */
+  publishSamplesFresh(): Promise<BuildResult & { document: Buffer }>;
   remove(): void;
 }
 
@@ -35,12 +39,20 @@ export function catalogState(): CatalogState {
       );
       return { ...result, document };
     },
-    // The publish loads the D1 query tables, so the schema comes first (as npm start does it).
+    // The publish applies the D1 schema to a fresh state itself (src/node/local/deployment-storage.ts).
     async publish(releaseDir, extraArgs = []) {
-      await applyLocalMigrations({ persistTo });
       return runScript("catalog-publish.ts", ["--release", releaseDir, "--persist-to", persistTo, ...extraArgs]);
     },
     async publishSamples() {
+      const published = inject("samplesState");
+      if (published === undefined) return state.publishSamplesFresh();
+      const built = await state.build(SAMPLE_PROFILES);
+      if (built.manifest.release_id !== published.releaseId)
+        throw new Error(`the sample build ${built.manifest.release_id} is not the published ${published.releaseId}`);
+      cpSync(published.persistTo, persistTo, { recursive: true });
+      return built;
+    },
+    async publishSamplesFresh() {
       const built = await state.build(SAMPLE_PROFILES);
       const published = await state.publish(built.releaseDir);
       if (published.code !== 0) throw new Error(`catalog:publish exited ${published.code}:\n${published.stderr}`);
