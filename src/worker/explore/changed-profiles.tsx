@@ -7,6 +7,7 @@ import type { ComparedProfile } from "../catalog/service/history-pair";
 import { pairHref, type ReleasePairIds } from "./changes-links";
 import type { ChangesAsked } from "./changes-params";
 import { profilePagePath } from "./paths";
+import { ScrollTable } from "./scroll-table";
 
 /** The most rows one page shows: a count larger than this says how many more the API lists. */
 const SHOWN_PROFILES = 500;
@@ -28,33 +29,24 @@ export function ChangedProfilesView(props: { profiles: ComparedProfile[]; pair: 
         <code>{props.pair.since}</code>
         {props.profiles.length > shown.length ? `; the first ${shown.length} shown, in catalog order` : ""}.
       </p>
-      {/* biome-ignore lint/a11y/useSemanticElements: a scrolling region must be focusable and named (axe scrollable-region-focusable). */}
-      <div class="table-scroll" tabindex={0} role="region" aria-labelledby="changed-summary">
-        <table class="changed-profiles">
-          <thead>
-            <tr>
-              <th scope="col">Profile</th>
-              <th scope="col">Change</th>
-              <th scope="col">{`${field} before`}</th>
-              <th scope="col">{`${field} after`}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((profile) => (
-              <tr data-id={profile.agent_readiness_profile_id}>
-                <th scope="row">
-                  <a href={profilePagePath(profile.agent_readiness_profile_id)}>
-                    {profile.product_key} / {profile.funnel_key}
-                  </a>
-                </th>
-                <td>{profile.change}</td>
-                <td>{sideValue(profile.before, field)}</td>
-                <td>{sideValue(profile.after, field)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ScrollTable
+        class="changed-profiles"
+        labelledBy="changed-summary"
+        columns={["Profile", "Change", `${field} before`, `${field} after`]}
+      >
+        {shown.map((profile) => (
+          <tr data-id={profile.agent_readiness_profile_id}>
+            <th scope="row">
+              <a href={profilePagePath(profile.agent_readiness_profile_id)}>
+                {profile.product_key} / {profile.funnel_key}
+              </a>
+            </th>
+            <td>{profile.change}</td>
+            <td>{sideValue(profile.before, field)}</td>
+            <td>{sideValue(profile.after, field)}</td>
+          </tr>
+        ))}
+      </ScrollTable>
     </>
   );
 }

@@ -6,7 +6,18 @@
 import { STAGE_LABELS, STAGES } from "../../common/catalog/schema";
 import type { HistoryEntryView } from "../catalog/service/history";
 import { GradeHistoryChart } from "./grade-history-chart";
+import { ScrollTable } from "./scroll-table";
 import { STATE_MARK, utcMinute } from "./stage-strip";
+
+const COLUMNS = [
+  "When",
+  "Release",
+  "Event",
+  "Change",
+  "Grade",
+  ...STAGES.map((stage) => STAGE_LABELS[stage]),
+  "Fields changed",
+];
 
 const CHANGE_WORDS = { added: "added", changed: "changed", removed: "removed" } as const;
 
@@ -48,29 +59,11 @@ export function Timeline(props: { entries: HistoryEntryView[]; more: boolean }) 
         {props.entries.length} change(s), newest first{props.more ? " (the most recent ones; the API lists all)" : ""}.
         For a removal the grade and states are the last ones the profile had.
       </p>
-      {/* biome-ignore lint/a11y/useSemanticElements: a scrolling region must be focusable and named (axe scrollable-region-focusable). */}
-      <div class="table-scroll" tabindex={0} role="region" aria-labelledby="timeline-summary">
-        <table class="timeline">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Release</th>
-              <th scope="col">Event</th>
-              <th scope="col">Change</th>
-              <th scope="col">Grade</th>
-              {STAGES.map((stage) => (
-                <th scope="col">{STAGE_LABELS[stage]}</th>
-              ))}
-              <th scope="col">Fields changed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.entries.map((entry) => (
-              <EntryRow entry={entry} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ScrollTable class="timeline" labelledBy="timeline-summary" columns={COLUMNS}>
+        {props.entries.map((entry) => (
+          <EntryRow entry={entry} />
+        ))}
+      </ScrollTable>
     </>
   );
 }
