@@ -124,6 +124,9 @@ describe("with a release", () => {
 
   it("What changed after the first publish: nothing before it to compare with", async () => {
     expect(await page("/explore/changes", 200)).toContain("there is nothing before it to compare with");
+    expect(await page("/explore/changes/profiles?change=added", 400)).toContain(
+      "since: is required: release began the history, nothing came before it",
+    );
   });
 });
 

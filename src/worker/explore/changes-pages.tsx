@@ -64,7 +64,9 @@ export async function changedProfilesPage(c: Context<DashboardEnv>) {
   const events = await historyEvents(c.env, OFFERED_EVENTS);
   const asking = await pairAsked(c, asked, events);
   if (asking.since === null)
-    return refuse(c, [{ parameter: "since", message: "is required: the release before has no predecessor" }]);
+    return refuse(c, [
+      { parameter: "since", message: "is required: release began the history, nothing came before it" },
+    ]);
   const pair = await pairOf(c.env, { releaseId: asking.release, since: asking.since });
   const profiles = (await comparedProfiles(c.env, pair)).filter(
     (profile) =>

@@ -8,6 +8,7 @@ import type { HistoryEventView } from "../catalog/service/history-pair";
 import type { ChangesSummaryView } from "../catalog/service/summary";
 import { changesHref, type ReleasePairIds } from "./changes-links";
 import { CHANGE_KINDS } from "./changes-params";
+import { EXPLORE_PATHS } from "./paths";
 import { utcMinute } from "./stage-strip";
 
 /** The releases the form offers, newest event first, each once; the pair shown is always among them. */
@@ -109,6 +110,9 @@ export function WhatChangedView(props: {
   const { summary, pair } = props;
   return (
     <>
+      <p>
+        <a href={EXPLORE_PATHS.home}>Back to the explorer</a>
+      </p>
       <h1>What changed</h1>
       <p class="lead release-line">
         Release <code>{pair.release}</code>

@@ -1,8 +1,8 @@
 /**
  * `profile_history` and `compare_releases` (docs/mcp.md): the answers of
  * GET /v1/profiles/{…}/history and GET /v1/releases/{id}/changes/summary, from the same reads
- * of the catalog read service (catalog/service/history.ts, summary.ts), as structured content. A history page's
- * `next_cursor` is the route's `cursor`.
+ * of the catalog read service (catalog/service/history.ts, summary.ts), as structured content. A
+ * history page's `next_cursor` is the route's `cursor`.
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
