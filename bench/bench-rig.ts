@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { setTimeout } from "node:timers/promises";
 import path from "node:path";
 import { CURRENT_POINTER_TTL_MS } from "../src/common/catalog/store";
-import { publishRelease, type PublishResult } from "../src/node/catalog/publish";
+import { publishRelease, type PublishResult, rollbackRelease } from "../src/node/catalog/publish";
 import { openReleaseDir } from "../src/node/catalog/release-dir";
 import { openDeploymentStorage, type DeploymentStorage } from "../src/node/local/deployment-storage";
 import { startBenchServer, type BenchServer, type ServerKind } from "./bench-servers";
@@ -65,6 +65,21 @@ export class BenchRig {
     const served = this.servers.has("catalog") || this.servers.has("limiter-switch");
     if (result.pointer_flipped && served) await setTimeout(CURRENT_POINTER_TTL_MS + 100);
     return result;
+  }
+
+  /**
+   * Makes the kept release `releaseId` current again (catalog:rollback): an event of the release
+   * history with its history rows, no upload and no query load. Does not wait out a running
+   * worker's pointer cache: call `settle()` after the last one.
+   */
+  async rollBackTo(releaseId: string): Promise<void> {
+    this.state ??= openDeploymentStorage({ persistTo: this.persistTo });
+    await rollbackRelease((await this.state).storage, releaseId);
+  }
+
+  /** Waits until a running worker serves the pointer last written (CURRENT_POINTER_TTL_MS). */
+  settle(): Promise<void> {
+    return setTimeout(CURRENT_POINTER_TTL_MS + 100);
   }
 
   /** The last lines each running server printed: usually why a measurement failed. */

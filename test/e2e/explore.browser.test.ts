@@ -2,7 +2,8 @@
  * The catalog explorer in real Chromium against the real `wrangler dev` with the sample catalog:
  * choosing facets gives the counts and rows GET /v1/profiles gives for the same query; the back
  * button returns to the previous view; keyset paging; the profile page's curl fetches exactly the
- * bytes whose SHA-256 it shows (and its Copy button copies it); compare. Every page is checked with
+ * bytes whose SHA-256 it shows (and its Copy button copies it) and its history; compare; What
+ * changed. Every page is checked with
  * axe-core and screenshotted at 1280 px and 375 px and in dark mode (test-results/screenshots/).
  */
 import { createHash } from "node:crypto";
@@ -184,6 +185,8 @@ describe("the catalog explorer", () => {
         page.locator("tr[data-profile-id] a").first().click(),
       ]);
       await inspect(page, "explore-profile");
+      expect(await page.locator("table.timeline tbody tr").count()).toBeGreaterThan(0);
+      expect(await page.getByRole("img", { name: /Grade over time/ }).count()).toBe(1);
       const curl = await page.getByLabel("The request that fetches exactly these bytes").inputValue();
       const pinned = expectDefined(curl.split(" ").at(-1), "the URL the curl ends with");
       expect(pinned.startsWith(deployment.server.url.replace(/\/$/, ""))).toBe(true);
@@ -204,6 +207,15 @@ describe("the catalog explorer", () => {
       expect(await page.locator("table.compare thead th").count()).toBe(4);
       expect(await page.locator("#compare-summary").textContent()).toMatch(/rows differ|agree on every row/);
       await inspect(page, "explore-compare");
+
+      // What changed, from the explorer's own link: the summary of the latest publish and its form.
+      await page.goto(url("/explore"));
+      await Promise.all([
+        page.waitForURL(/\/explore\/changes$/),
+        page.getByRole("link", { name: "What changed in the latest publish" }).click(),
+      ]);
+      expect(await page.locator("h1").textContent()).toBe("What changed");
+      await inspect(page, "explore-changes");
     } finally {
       await context.close();
     }

@@ -3,15 +3,18 @@
  * SDK's client, `/mcp`) and the explorer (`/explore`, signed in) all read through the catalog read
  * service (src/worker/catalog/service/), so for one release each question gets one answer, in
  * each door's own shape: which release is current, which profiles a query matches and in what
- * order, a profile by id and its SHA-256, and a profile the release does not hold.
+ * order, a profile by id and its SHA-256, and a profile the release does not hold; and, after
+ * two more publishes, a profile's history and the summary of two releases, and a release the
+ * history does not know.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectDefined } from "../../src/common/expect";
 import { newAccount } from "./auth-fixtures";
-import { type DashboardClient, signIn, visibleText } from "./dashboard-support";
+import { captureIn, type DashboardClient, signIn, visibleText } from "./dashboard-support";
 import { explorerView } from "./explore-support";
 import { api } from "./support/api";
+import { changesBetween, wholeHistory } from "./support/history";
 import { mcpClient } from "./support/mcp";
 import { oracleProfiles } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
@@ -109,5 +112,56 @@ describe("REST, MCP and the explorer answer the same read questions", () => {
     expect(rest.status).toBe(404);
     expect(await rest.json()).toMatchObject({ code: "release_not_found" });
     expect(error).toMatch(new RegExp(`^release_not_found: No release sha256:${unknown} is published`));
+  });
+});
+
+describe("REST, MCP and the explorer answer the same questions of change", () => {
+  const base = testRelease("base");
+  const regraded = testRelease("regraded");
+  const baseId = base.manifest.release_id;
+  const regradedId = regraded.manifest.release_id;
+  beforeAll(async () => {
+    await publish(base);
+    await publish(regraded);
+  }, 60_000);
+
+  it("a profile's history: the same entries, newest first", async () => {
+    const changed = expectDefined(
+      (await changesBetween(regradedId, baseId)).find((change) => change.change === "changed"),
+      "a regraded profile",
+    );
+    const id = changed.agent_readiness_profile_id;
+    const rest = await wholeHistory(`/v1/profiles/${id}/history`);
+    const { answer, error } = await tool("profile_history", { id, limit: 100 });
+    const page = await (await explorer.get(`/explore/profiles/${id}`)).text();
+    expect(error).toBeUndefined();
+    expect(answer.data).toEqual(rest);
+    const timeline = captureIn(page, /<table class="timeline">([\s\S]*?)<\/table>/, "the timeline");
+    const rows = [...timeline.matchAll(/<code class="release-id">([^<]+)<\/code>[\s\S]*?<td class="grade">([^<]+)</g)];
+    expect(rows.map(([, release, grade]) => [release, grade])).toEqual(rest.map((e) => [e.release_id, e.grade]));
+    expect(rest.length).toBeGreaterThan(1);
+  });
+
+  it("the summary of two releases: the same counts and transitions", async () => {
+    const rest = await (await api(`/v1/releases/${regradedId}/changes/summary?since=${baseId}`)).json();
+    const { answer, error } = await tool("compare_releases", { since: baseId });
+    const page = visibleText(await (await explorer.get("/explore/changes")).text());
+    expect(error).toBeUndefined();
+    expect(answer).toEqual(rest);
+    const { added, removed, changed } = rest as Record<string, number>;
+    expect(page).toContain(`Release ${regradedId} compared with ${baseId}`);
+    expect(page).toContain(`added ${added} removed ${removed} changed ${changed}`);
+  });
+
+  it("a release the history does not know: each door says release_not_found, naming it", async () => {
+    const unknown = `sha256:${"e".repeat(64)}`;
+    const rest = await api(`/v1/releases/${regradedId}/changes/summary?since=${unknown}`);
+    const { error } = await tool("compare_releases", { since: unknown });
+    const page = await explorer.get(`/explore/changes?since=${unknown}`);
+    expect(rest.status).toBe(404);
+    expect(await rest.json()).toMatchObject({ code: "release_not_found", release_id: unknown });
+    expect(error).toMatch(new RegExp(`^release_not_found: since ${unknown} was never made current`));
+    expect(page.status).toBe(404);
+    expect(visibleText(await page.text())).toContain(`${unknown} is not one of them`);
   });
 });

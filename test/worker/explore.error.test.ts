@@ -103,6 +103,31 @@ describe("with a release", () => {
       "the current release has no profile arp_0000000000000000000000000a",
     );
   });
+
+  it("What changed: every bad parameter listed (400), a release the history does not know named (404)", async () => {
+    const release = base.manifest.release_id;
+    const text = await page("/explore/changes?release=nope&since=1&since=2&page=3", 400);
+    expect(text).toContain("These releases cannot be compared");
+    expect(text).toContain('release: "nope" is not a release id');
+    expect(text).toContain("since: must be given once");
+    expect(text).toContain('page: unknown parameter "page"');
+    const list = await page(`/explore/changes/profiles?since=${release}&field=grade&change=gone`, 400);
+    expect(list).toContain("change: must be one of added, removed, changed");
+    expect(list).toContain("transition: field and transition go together");
+    expect(await page(`/explore/changes/profiles?since=${release}`, 400)).toContain("change: is required");
+    const unknown = `sha256:${"e".repeat(64)}`;
+    expect(await page(`/explore/changes?since=${unknown}`, 404)).toContain(`since: ${unknown} is not one of them`);
+    expect(await page(`/explore/changes?release=${unknown}&since=${release}`, 404)).toContain(
+      `release: ${unknown} is not one of them`,
+    );
+  });
+
+  it("What changed after the first publish: nothing before it to compare with", async () => {
+    expect(await page("/explore/changes", 200)).toContain("there is nothing before it to compare with");
+    expect(await page("/explore/changes/profiles?change=added", 400)).toContain(
+      "since: is required: release began the history, nothing came before it",
+    );
+  });
 });
 
 describe("when the release storage fails", () => {

@@ -6,7 +6,10 @@
 import { Problem } from "../http/problem";
 import { cursorProblem } from "../http/query-problem";
 import { CATALOG_RETRY_AFTER_SECONDS } from "./release-lookup";
-import type { CatalogMiss } from "./service/errors";
+import type { CatalogMiss, ProfileRef } from "./service/errors";
+
+const described = (ref: ProfileRef) =>
+  "id" in ref ? `with id ${ref.id}` : `for product "${ref.product}" and funnel "${ref.funnel}"`;
 
 const retry = { headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) } };
 
@@ -49,14 +52,24 @@ export function problemOfMiss(miss: CatalogMiss): Problem {
           "look them up in the current release, or download the release's parts.",
         { headers: { "Catalog-Release": miss.releaseId } },
       );
-    case "profile_not_found": {
-      const { ref } = miss;
-      const what = "id" in ref ? `with id ${ref.id}` : `for product "${ref.product}" and funnel "${ref.funnel}"`;
-      return new Problem("profile_not_found", `Release ${miss.releaseId} has no profile ${what}.`, {
+    case "profile_not_found":
+      return new Problem("profile_not_found", `Release ${miss.releaseId} has no profile ${described(miss.ref)}.`, {
         headers: { "Catalog-Release": miss.releaseId },
         extra: { release_id: miss.releaseId },
       });
-    }
+    case "profile_never_existed":
+      return new Problem(
+        "profile_not_found",
+        `No profile ${described(miss.ref)} was ever in a release of this deployment's history. Find the keys with GET /v1/profiles?q=… .`,
+      );
+    case "release_not_in_history":
+      return new Problem(
+        "release_not_found",
+        `${miss.side} ${miss.releaseId} was never made current on this deployment since its history began; GET /v1/releases lists releases.`,
+        { extra: { release_id: miss.releaseId } },
+      );
+    case "invalid_history_cursor":
+      return cursorProblem("cursor", "is not a cursor of this history: follow the previous page's `next` as it is");
     case "invalid_changes_cursor":
       return cursorProblem("after", `not a cursor of this list: ${miss.reason}; take it from \`next\``);
     case "cursor_of_other_release":

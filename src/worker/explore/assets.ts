@@ -39,6 +39,13 @@ main { max-width: 84rem; }
 .bar-grade { fill: var(--accent); }
 .bar-ready { fill: var(--success); }
 .bar-limited { fill: var(--warn); }
+.chart .grid-line { stroke: var(--border); stroke-width: 1; }
+.chart .grade-line { fill: none; stroke: var(--accent); stroke-width: 2; }
+.chart .grade-point { fill: var(--accent); }
+table.timeline td, table.timeline th { white-space: nowrap; }
+table.timeline td.state-ready { color: var(--success); }
+table.timeline td.state-limited { color: var(--warn); }
+code.release-id { font-size: 0.8rem; }
 .stage-strip { display: flex; gap: 2px; list-style: none; margin: 0; padding: 0; }
 .stage-cell { min-width: 2.6rem; padding: 0.1rem 0.25rem; border: 1px solid var(--border); border-radius: 4px; font-size: 0.85rem; white-space: nowrap; text-align: center; }
 .stage-cell.state-ready { border-color: var(--success); color: var(--success); }

@@ -17,7 +17,7 @@ const BAR = WIDTH - LABEL - 48;
 const share = (n: number, total: number) => (total > 0 ? Math.round((n / total) * BAR) : 0);
 
 /** A chart's frame: a visible caption, and the SVG named by its title and text summary (its accessible name). */
-function Chart(props: { id: string; title: string; summary: string; height: number; children: Child }) {
+export function Chart(props: { id: string; title: string; summary: string; height: number; children: Child }) {
   return (
     <figure class="chart">
       <figcaption aria-hidden="true">{props.title}</figcaption>

@@ -35,6 +35,9 @@ export function ExploreView(props: {
         The current release of this deployment, <code>{props.releaseId}</code>. Every view is a link: bookmark or share
         it.
       </p>
+      <nav aria-label="Explorer pages">
+        <a href={EXPLORE_PATHS.changes}>What changed in the latest publish</a>
+      </nav>
       <div class="explore-layout">
         <Filters query={query} params={params} facets={facets} />
         <div>

@@ -2,13 +2,15 @@
  * One profile, as a person reads it: the five stages in order with each headline finding, its
  * condition and context; the grade and how it is derived; coverage as a bar; freshness and
  * provenance; the release it comes from, its SHA-256, and the `curl` that fetches exactly these
- * bytes (the pinned URL of the same profile), with a Copy button.
+ * bytes (the pinned URL of the same profile), with a Copy button; and its history as a timeline.
  */
 import { STATE_LABELS, type Profile } from "../../common/catalog/schema";
 import { profileIdPath } from "../catalog/service/profile";
 import { SecretField } from "../dashboard/new-key-panel";
+import type { HistoryPage } from "../catalog/service/history";
 import { EXPLORE_PATHS } from "./paths";
 import { firstNotReady, STATE_MARK, utcMinute } from "./stage-strip";
+import { Timeline } from "./timeline";
 
 export interface ShownProfile {
   profile: Profile;
@@ -71,7 +73,7 @@ function CoverageBar(props: { coverage: Profile["coverage"] }) {
   );
 }
 
-export function ProfileView(props: { shown: ShownProfile; origin: string }) {
+export function ProfileView(props: { shown: ShownProfile; origin: string; history: HistoryPage }) {
   const { profile, sha256, releaseId } = props.shown;
   const derivation = profile.grade_derivation;
   return (
@@ -122,6 +124,8 @@ export function ProfileView(props: { shown: ShownProfile; origin: string }) {
           <a href={profile.canonical_url}>{profile.canonical_url}</a>
         </dd>
       </dl>
+      <h2>History</h2>
+      <Timeline entries={props.history.data} more={props.history.next_cursor !== null} />
       <h2>Release and bytes</h2>
       <dl class="facts">
         <dt>Release</dt>

@@ -10,6 +10,7 @@ import { renderUnexpectedError } from "../dashboard/page";
 import { Problem } from "../http/problem";
 import type { InputProblem } from "./compare-ids";
 import { renderExploreRefusal } from "./page";
+import { EXPLORE_PATHS } from "./paths";
 
 const UNAVAILABLE = "The catalog is not available";
 
@@ -23,7 +24,19 @@ function missPage(c: Context<DashboardEnv>, miss: CatalogMiss) {
         "No catalog release has been published on this deployment yet. Come back after the first publish.",
       );
     case "profile_not_found":
+    case "profile_never_existed":
       return renderExploreRefusal(c, 404, "Profile not found", "It may have left the catalog.");
+    case "release_not_in_history":
+      return renderExploreRefusal(
+        c,
+        404,
+        "Release not in the history",
+        "Only releases made current on this deployment since its history began can be compared.",
+        [{ parameter: miss.side === "since" ? "since" : "release", message: `${miss.releaseId} is not one of them` }],
+        { href: EXPLORE_PATHS.changes, label: "What changed in the latest publish" },
+      );
+    case "invalid_history_cursor":
+      return staleCursorPage(c);
     default:
       return renderExploreRefusal(
         c,

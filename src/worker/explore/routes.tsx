@@ -7,7 +7,9 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { PROFILE_ID_PATTERN } from "../../common/catalog/schema";
+import { MAX_LIMIT } from "../catalog/query-params";
 import { isMiss } from "../catalog/service/errors";
+import { type HistoryPage, profileHistoryPage } from "../catalog/service/history";
 import { readProfile } from "../catalog/service/profile";
 import { queryProfiles } from "../catalog/service/query";
 import { resolveRelease } from "../catalog/service/release";
@@ -19,6 +21,7 @@ import { csrfProtection } from "../web/csrf";
 import { LOGIN_PATH } from "../web/login-page";
 import { loadSession } from "../web/session";
 import { registerExploreAssets } from "./assets";
+import { changedProfilesPage, whatChangedPage } from "./changes-pages";
 import { compareIdsOf, type InputProblem } from "./compare-ids";
 import { CompareView } from "./compare";
 import { exploreQueryOf } from "./explore-query";
@@ -82,6 +85,13 @@ async function profilesById(c: Context<DashboardEnv>, ids: string[]) {
   return { manifest, missing, shown };
 }
 
+/** The newest page of a profile's history; none recorded yet (a deployment before history) is an empty one. */
+const historyOf = (c: Context<DashboardEnv>, id: string): Promise<HistoryPage> =>
+  profileHistoryPage(c.env, { id }, { limit: MAX_LIMIT }).catch((error: unknown) => {
+    if (isMiss(error, "profile_never_existed")) return { data: [], next_cursor: null };
+    throw error;
+  });
+
 const notHeld = (ids: string[]): InputProblem[] =>
   ids.map((id) => ({ parameter: "id", message: `the current release has no profile ${id}` }));
 
@@ -100,10 +110,11 @@ async function profilePage(c: Context<DashboardEnv>) {
   if (missing.length || !one)
     return renderExploreRefusal(c, 404, "Profile not found", "It may have left the catalog.", notHeld(missing));
   const view = { profile: one.profile, sha256: one.sha256, releaseId: manifest.release_id };
+  const history = await historyOf(c, id);
   return renderDashboard(
     c,
     <ExplorePage c={c} title={`${one.profile.scope.product.name}: ${one.profile.scope.funnel.name}`}>
-      <ProfileView shown={view} origin={c.var.publicOrigin} />
+      <ProfileView shown={view} origin={c.var.publicOrigin} history={history} />
     </ExplorePage>,
   );
 }
@@ -145,6 +156,8 @@ export function registerExploreRoutes(app: Hono<AppEnv>): void {
   pages.get(EXPLORE_PATHS.home, explore);
   pages.get(EXPLORE_PATHS.profile, profilePage);
   pages.get(EXPLORE_PATHS.compare, comparePage);
+  pages.get(EXPLORE_PATHS.changes, whatChangedPage);
+  pages.get(EXPLORE_PATHS.changedProfiles, changedProfilesPage);
   pages.get(`${EXPLORE_PATHS.home}/*`, (c) =>
     renderExploreRefusal(c, 404, "Page not found", `The explorer has no page at ${c.req.path}.`),
   );

@@ -1,7 +1,7 @@
 /**
  * GET /v1/releases/{release_id}/changes/summary?since={older}: how two releases the history knows
  * differ, counted: added, removed, changed, and per rated field the `old→new` transitions
- * (changes-summary-read.ts). Immutable: both releases are, so it is served as pinned.
+ * (the read service's summary.ts). Immutable: both releases are, so it is served as pinned.
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
@@ -11,10 +11,9 @@ import { catalogRoute, type CatalogAccess } from "../catalog/access";
 import { NOT_MODIFIED, RELEASE_HEADERS } from "../catalog/openapi-responses";
 import { ReleaseIdParam } from "../catalog/params";
 import { changesParamProblem } from "../catalog/release-changes";
-import { resolveRelease } from "../catalog/service/release";
+import { compareReleases } from "../catalog/service/summary";
 import { CACHE_PINNED } from "../catalog/representation";
-import { changesSummary } from "./changes-summary-read";
-import { ChangesSummary } from "./history-schemas";
+import { ChangesSummary } from "../../common/catalog/history-schemas";
 import { jsonAnswer } from "./json-answer";
 
 const SummaryQuery = strictQuery({
@@ -48,9 +47,8 @@ export function registerChangesSummaryRoute(app: OpenAPIHono<AppEnv>, access: Ca
   app.openapi(
     route,
     async (c) => {
-      await resolveRelease(c.env.CATALOG_KV); // 503 catalog_unavailable before anything is published
       const { release_id } = c.req.valid("param");
-      const summary = await changesSummary(c.env, release_id, c.req.valid("query").since);
+      const summary = await compareReleases(c.env, { releaseId: release_id, since: c.req.valid("query").since });
       return jsonAnswer(c, summary, { cacheControl: CACHE_PINNED, release: release_id });
     },
     changesParamProblem,

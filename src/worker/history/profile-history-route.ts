@@ -9,17 +9,19 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
 import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import { strictQuery } from "../http/strict-query";
-import { listPage } from "../http/list-page";
+import { listPage, listSchema } from "../http/list-page";
 import { catalogRoute, type CatalogAccess } from "../catalog/access";
 import { NOT_MODIFIED } from "../catalog/openapi-responses";
 import { FunnelKeyParam, ProductKeyParam, ProfileIdParam, profileParamProblem } from "../catalog/profile-params";
 import { CursorParam, catalogLimitParam, DEFAULT_LIMIT } from "../catalog/query-params";
 import { queryHook } from "../catalog/query-problem";
-import { resolveRelease } from "../catalog/service/release";
+import type { ProfileRef } from "../catalog/service/errors";
+import { profileHistoryPage } from "../catalog/service/history";
 import { CACHE_CURRENT } from "../catalog/representation";
-import { ProfileHistoryList } from "./history-schemas";
+import { ProfileHistoryEntry } from "../../common/catalog/history-schemas";
 import { jsonAnswer } from "./json-answer";
-import { profileHistoryPage, type HistoryTarget } from "./profile-history-read";
+
+const ProfileHistoryList = listSchema("ProfileHistoryList", ProfileHistoryEntry);
 
 const HistoryQuery = strictQuery({ limit: catalogLimitParam("Entries"), cursor: CursorParam });
 
@@ -103,8 +105,7 @@ export function registerProfileHistoryRoutes(app: OpenAPIHono<AppEnv>, access: C
   );
 }
 
-async function answer(c: Context<AppEnv>, target: HistoryTarget, query: { limit?: number; cursor?: string }) {
-  await resolveRelease(c.env.CATALOG_KV); // 503 catalog_unavailable before anything is published, as every catalog route
+async function answer(c: Context<AppEnv>, target: ProfileRef, query: { limit?: number; cursor?: string }) {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const page = await profileHistoryPage(c.env, target, { limit, cursor: query.cursor });
   const base = new URL(c.req.url).pathname;

@@ -1,16 +1,15 @@
 /**
  * `profile_history` and `compare_releases` (docs/mcp.md): the answers of
  * GET /v1/profiles/{…}/history and GET /v1/releases/{id}/changes/summary, from the same reads
- * (profile-history-read.ts, changes-summary-read.ts), as structured content. A history page's
- * `next_cursor` is the route's `cursor`.
+ * of the catalog read service (catalog/service/history.ts, summary.ts), as structured content. A
+ * history page's `next_cursor` is the route's `cursor`.
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { changesSummary } from "../history/changes-summary-read";
-import { ChangesSummary, ProfileHistoryEntry } from "../history/history-schemas";
-import { profileHistoryPage } from "../history/profile-history-read";
+import { ChangesSummary, ProfileHistoryEntry } from "../../common/catalog/history-schemas";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../catalog/query-params";
-import { releaseIdOf, resolveRelease } from "../catalog/service/release";
+import { profileHistoryPage } from "../catalog/service/history";
+import { compareReleases } from "../catalog/service/summary";
 import type { McpContext } from "./catalog-reads";
 import { PROFILE_REF_ARGUMENTS, refOf } from "./profile-tools";
 import { ReleaseIdArgument } from "./schemas";
@@ -57,7 +56,6 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
       answering(async () => {
         const ref = refOf(args);
         if (typeof ref === "string") return toolError(`invalid_parameter: ${ref}`);
-        await resolveRelease(ctx.env.CATALOG_KV);
         const page = await profileHistoryPage(ctx.env, ref, {
           limit: args.limit ?? DEFAULT_LIMIT,
           cursor: args.cursor,
@@ -88,8 +86,7 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
     },
     (args) =>
       answering(async () => {
-        const newer = await resolveRelease(ctx.env.CATALOG_KV, args.release_id);
-        const summary = await changesSummary(ctx.env, newer.release_id, releaseIdOf(args.since));
+        const summary = await compareReleases(ctx.env, { releaseId: args.release_id, since: args.since });
         return toolAnswer(
           { ...summary },
           `Since ${summary.since}, release ${summary.release_id} has ${summary.added} added, ${summary.changed} changed and ${summary.removed} removed profile(s).`,

@@ -21,7 +21,13 @@ export type CatalogMiss =
   /** A changes cursor that is not a place in this list; `reason` says why. */
   | { kind: "invalid_changes_cursor"; reason: string }
   /** A query cursor of release `started`, sent with a pinned release that is another one. */
-  | { kind: "cursor_of_other_release"; started: string };
+  | { kind: "cursor_of_other_release"; started: string }
+  /** A profile no release of the history ever held (a removed one still has its history). */
+  | { kind: "profile_never_existed"; ref: ProfileRef }
+  /** A release never made current since the history began; `side` says which one of a comparison. */
+  | { kind: "release_not_in_history"; releaseId: string; side: "release_id" | "since" }
+  /** A history cursor made for another profile, changed, or not made here. */
+  | { kind: "invalid_history_cursor" };
 
 export class CatalogReadError extends Error {
   constructor(readonly miss: CatalogMiss) {

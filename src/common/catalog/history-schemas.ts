@@ -1,8 +1,10 @@
-/** The JSON shapes of the history routes and tools, for validation-free documentation (OpenAPI, MCP). */
+/**
+ * The JSON shapes of a profile's history entry and of a release comparison, as every door shows
+ * them (REST's OpenAPI, MCP's output schemas): documentation, never validation.
+ */
 import { z } from "@hono/zod-openapi";
-import { TRANSITION_FIELDS } from "../../common/catalog/history-fields";
-import { Sha256Digest, STAGES } from "../../common/catalog/schema";
-import { listSchema } from "../http/list-page";
+import { TRANSITION_FIELDS } from "./history-fields";
+import { Sha256Digest, STAGES } from "./schema";
 
 const RELEASE_EXAMPLE = "sha256:4f0c4e3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d";
 
@@ -37,8 +39,6 @@ export const ProfileHistoryEntry = z
     }),
   })
   .openapi("ProfileHistoryEntry");
-
-export const ProfileHistoryList = listSchema("ProfileHistoryList", ProfileHistoryEntry);
 
 const Counts = z.record(z.string(), z.int().min(1));
 

@@ -1,16 +1,15 @@
 /**
  * One page of a profile's history (docs/history.md) from D1 `history_profiles`, newest first,
  * each row with its event's line (`history_events`; rows without one are an interrupted write and
- * not shown). Keyset paging on (event, product key, funnel key, id). The REST route and the MCP
- * tool `profile_history` both answer with this.
+ * not shown). Keyset paging on (event, product key, funnel key, id). The REST route, the MCP
+ * tool `profile_history` and the explorer's timeline all read it here.
  */
-import { asDigest } from "../../common/catalog/digest";
-import { RATED_FIELDS } from "../../common/catalog/history-fields";
-import { STAGES } from "../../common/catalog/schema";
-import { Problem } from "../http/problem";
-import { decodeHistoryCursor, encodeHistoryCursor, type HistoryPosition } from "./history-cursor";
-
-export type HistoryTarget = { product: string; funnel: string } | { id: string };
+import { asDigest } from "../../../common/catalog/digest";
+import { RATED_FIELDS } from "../../../common/catalog/history-fields";
+import { STAGES } from "../../../common/catalog/schema";
+import { decodeHistoryCursor, encodeHistoryCursor, type HistoryPosition } from "../history-cursor";
+import { catalogMiss, type ProfileRef } from "./errors";
+import { resolveRelease } from "./release";
 
 export interface HistoryPage {
   data: HistoryEntryView[];
@@ -39,29 +38,29 @@ const FROM = "FROM history_profiles h JOIN history_events e ON e.seq = h.event_s
 const ORDER = "ORDER BY h.event_seq DESC, h.product_key DESC, h.funnel_key DESC, h.id DESC LIMIT ?";
 const AFTER = "AND (h.event_seq, h.product_key, h.funnel_key, h.id) < (?, ?, ?, ?)";
 
-const bindingOf = (target: HistoryTarget) =>
-  "id" in target ? `id ${target.id}` : `scope ${target.product} ${target.funnel}`;
-
-/** `limit` entries from `cursor` (or the newest); 404 profile_not_found when the profile never existed. */
+/**
+ * `limit` entries from `cursor` (or the newest). Misses: no_release before the first publish (as
+ * every catalog read), profile_never_existed, invalid_history_cursor.
+ */
 export async function profileHistoryPage(
   env: Env,
-  target: HistoryTarget,
+  target: ProfileRef,
   options: { limit: number; cursor?: string },
 ): Promise<HistoryPage> {
-  const after =
-    options.cursor === undefined ? undefined : await decodeHistoryCursor(env, bindingOf(target), options.cursor);
+  await resolveRelease(env.CATALOG_KV);
+  const after = options.cursor === undefined ? undefined : await decodeHistoryCursor(env, target, options.cursor);
   const rows = await historyRows(env.CATALOG_DB, target, after, options.limit + 1);
-  if (rows.length === 0 && after === undefined) throw neverExisted(target);
+  if (rows.length === 0 && after === undefined) throw catalogMiss({ kind: "profile_never_existed", ref: target });
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   const next =
     rows.length > options.limit && last
-      ? await encodeHistoryCursor(env, bindingOf(target), [last.event_seq, last.product_key, last.funnel_key, last.id])
+      ? await encodeHistoryCursor(env, target, [last.event_seq, last.product_key, last.funnel_key, last.id])
       : null;
   return { data: page.map(entryView), next_cursor: next };
 }
 
-async function historyRows(db: D1Database, target: HistoryTarget, after: HistoryPosition | undefined, limit: number) {
+async function historyRows(db: D1Database, target: ProfileRef, after: HistoryPosition | undefined, limit: number) {
   const where = "id" in target ? "WHERE h.id = ?" : "WHERE h.product_key = ? AND h.funnel_key = ?";
   const args: unknown[] = "id" in target ? [target.id] : [target.product, target.funnel];
   const sql = `SELECT ${COLUMNS} ${FROM} ${where} ${after ? AFTER : ""} ${ORDER}`;
@@ -70,15 +69,6 @@ async function historyRows(db: D1Database, target: HistoryTarget, after: History
     .bind(...args, ...(after ?? []), limit)
     .all<HistoryRow>();
   return results;
-}
-
-function neverExisted(target: HistoryTarget): Problem {
-  const what =
-    "id" in target ? `with id ${target.id}` : `for product "${target.product}" and funnel "${target.funnel}"`;
-  return new Problem(
-    "profile_not_found",
-    `No profile ${what} was ever in a release of this deployment's history. Find the keys with GET /v1/profiles?q=… .`,
-  );
 }
 
 const digestOrNull = (hex: string | null) => (hex === null ? null : asDigest(hex));
