@@ -7,7 +7,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { resolveDocumentClient } from "../../src/worker/auth/oauth/client-metadata/resolve";
+import { NEW_DOCUMENTS_SUBJECT, resolveDocumentClient } from "../../src/worker/auth/oauth/client-metadata/resolve";
 import * as oauth from "./oauth-support";
 import { documentUrl, fetchCount, publish, publishJson } from "./support/document-server";
 
@@ -100,7 +100,7 @@ describe("a metadata document that cannot be used is refused on our page, and no
   it("on loopback or plain http, outside local development", async () => {
     const clientId = documentUrl("production");
     await publishJson(clientId, documentOf(clientId));
-    const resolved = await resolveDocumentClient(env.OAUTH_KV, clientId, { allowLoopback: false });
+    const resolved = await resolveDocumentClient(env, clientId, { allowLoopback: false });
     expect(resolved).toEqual({
       problems: ["the client_id URL must be https", "the client_id URL must not point at a loopback address"],
     });
@@ -183,5 +183,31 @@ describe("the document cache follows the document's Cache-Control", () => {
     const record = JSON.parse(stored.value ?? "{}") as { metadataFreshUntil: number };
     expect(record.metadataFreshUntil - before).toBeLessThanOrEqual(24 * 3600 + 1);
     expect(record.metadataFreshUntil - before).toBeGreaterThanOrEqual(24 * 3600 - 1);
+  });
+});
+
+describe("new documents are fetched within a deployment budget", () => {
+  it("refuses a new document once the budget is spent, and still serves a stored one", async () => {
+    const known = documentUrl("known");
+    await publishJson(known, documentOf(known), { "cache-control": "max-age=600" });
+    expect((await openAuthorize(known)).response.status).toBe(200);
+    // An operator's override (as for any SubjectGuard): one new document, then one every 1000 s.
+    const budget = env.SUBJECT_GUARDS.getByName(NEW_DOCUMENTS_SUBJECT);
+    await budget.setPolicyOverride({ rate: 0.001, burst: 1 });
+    try {
+      const first = documentUrl("in-budget");
+      await publishJson(first, documentOf(first));
+      expect((await openAuthorize(first)).response.status).toBe(200);
+      const clientId = documentUrl("over-budget");
+      await publishJson(clientId, documentOf(clientId));
+      await expectRefused(
+        clientId,
+        /fetched too many new client metadata documents \(at most 1000, then 1000 a day\); retry after \d+ s/,
+      );
+      expect(await fetchCount(clientId)).toBe(0);
+      expect((await openAuthorize(known)).response.status).toBe(200);
+    } finally {
+      await budget.setPolicyOverride(null);
+    }
   });
 });

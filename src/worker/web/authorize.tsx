@@ -42,7 +42,7 @@ async function showAuthorize(c: Context<WebEnv>) {
   if (refusal) return refusal;
   const api = oauthApi(c.env, c.var.publicOrigin);
   const outcome = await checkAuthorizeRequest(api, c.req.raw, (clientId) =>
-    resolveDocumentClient(c.env.OAUTH_KV, clientId, localTargets(c.env)),
+    resolveDocumentClient(c.env, clientId, localTargets(c.env)),
   );
   if (outcome.kind === "error-page") return renderErrorPage(c, 400, outcome.title, outcome.detail);
   const here = new URL(c.req.url);
