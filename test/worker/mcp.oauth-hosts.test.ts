@@ -11,70 +11,33 @@
  * says `client_id_metadata_document_supported` (client/auth.js): the same requests follow.
  */
 import { exports } from "cloudflare:workers";
-import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
 import { describe, expect, it } from "vitest";
 import * as oauth from "./oauth-support";
 import { documentUrl, fetchCount, publishJson } from "./support/document-server";
+import { InMemoryHost } from "./support/mcp-host";
 
 const MCP_URL = new URL("/mcp", oauth.ORIGIN);
 const inWorker = (input: string | URL | Request, init?: RequestInit) => exports.default.fetch(new Request(input, init));
 
-/** A host's OAuth state in memory; its "browser" is a customer who signs in and clicks Allow. */
-class Host implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
+/** A host whose "browser" is a customer who signs in and clicks Allow. */
+class Host extends InMemoryHost {
   code?: string;
   consentPage = "";
   constructor(
     private readonly account: { email: string; password: string },
     documentClientId?: string,
   ) {
+    super(oauth.REDIRECT_URI, "Host App");
     if (documentClientId) this.client = { client_id: documentClientId };
-  }
-  get redirectUrl() {
-    return oauth.REDIRECT_URI;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Host App",
-      redirect_uris: [oauth.REDIRECT_URI],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-      scope: "read:catalog",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
   }
   async redirectToAuthorization(url: URL) {
     expect(url.searchParams.get("resource")).toBe(MCP_URL.href);
     const browser = new oauth.Browser();
     this.consentPage = await oauth.signInAndOpenConsent(browser, url.href, this.account);
     this.code = (await oauth.decide(browser, this.consentPage, "approve")).searchParams.get("code") ?? undefined;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
   }
 }
 
