@@ -7,8 +7,8 @@
  * `delayMs`); `GET /hits/<name>` says how many times the document was fetched.
  */
 import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
+import { listenOnLoopback } from "./loopback-server";
 
 interface Published {
   body: string;
@@ -37,17 +37,11 @@ export default async function setup(project: TestProject) {
       }, published.delayMs ?? 0);
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  project.provide("documentServer", `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  return () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { origin, close } = await listenOnLoopback(server);
+  project.provide("documentServer", origin);
+  return close;
 }
 
 async function bodyOf(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(await Array.fromAsync(request as AsyncIterable<Buffer>)).toString("utf8");
 }
