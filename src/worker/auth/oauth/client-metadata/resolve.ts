@@ -2,8 +2,9 @@
  * Resolves a Client ID Metadata Document `client_id` to the client record the library reads
  * (`client:<url>` in OAUTH_KV, the key of every client), fetching the document when the stored
  * record is missing or stale. The library's own CIMD support (1.2.3) is off: it follows redirects,
- * takes only https (so no local document) and reports every failure as "Client not found"; this
- * module fetches under the outbound address rules and says precisely what is wrong.
+ * takes only https (so no local document), checks no address before it fetches (it relies on
+ * `global_fetch_strictly_public` alone) and answers a failure at the token endpoint as "Client not
+ * found"; this module fetches under the outbound address rules and says precisely what is wrong.
  *
  * Cache (CIMD §5.2, RFC 9111): a record is fresh for the document's `max-age`, at most a day; a
  * document that says `no-store`, `no-cache` or nothing is fetched again at each authorization. The
