@@ -8,6 +8,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NEW_DOCUMENTS_SUBJECT, resolveDocumentClient } from "../../src/worker/auth/oauth/client-metadata/resolve";
+import { authorizedApps } from "../../src/worker/dashboard/authorized-apps";
 import * as oauth from "./oauth-support";
 import { documentUrl, fetchCount, publish, publishJson } from "./support/document-server";
 
@@ -59,6 +60,9 @@ describe("a client identified by its metadata document", () => {
     expect(tokens.status).toBe(200);
     const body = await tokens.json<oauth.TokenBody>();
     expect((await oauth.bearerGet("/v2/cheeses", body.access_token)).status).toBe(200);
+    // The dashboard's authorized apps name it as the consent page did.
+    const [app] = await authorizedApps(env, oauth.ORIGIN, account.id);
+    expect(app?.appName).toBe(`the app at ${host}`);
     // The stored record is gone (its lifetime passed): a refresh fetches the document again.
     await env.OAUTH_KV.delete(`client:${clientId}`);
     const refreshed = await oauth.refreshRequest(clientId, body.refresh_token);
