@@ -72,10 +72,12 @@ export default defineConfig({
           exclude: ["test/worker/**/*.sandbox.test.ts"],
           setupFiles: ["test/worker/support/apply-migrations.ts"],
           // Builds the test catalog releases from data/profiles (Node) and provides them to workerd.
-          // And starts the webhook receiver the queue consumer delivers to.
+          // And starts the webhook receiver the queue consumer delivers to, and the server of the OAuth
+          // client metadata documents (both on loopback, which WEBHOOK_LOCAL_TARGETS admits).
           globalSetup: [
             "test/worker/support/catalog-releases.global-setup.ts",
             "test/worker/support/webhook-receiver.global-setup.ts",
+            "test/worker/support/document-server.global-setup.ts",
           ],
         },
       },

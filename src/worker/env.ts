@@ -31,7 +31,8 @@ const WorkerEnvSchema = z.looseObject({
   PUBLIC_ORIGINS: z.union([z.string(), z.array(z.url())]).optional(),
   RATE_LIMITS: RateLimitsVar.optional(),
   CLIENT_ADDRESS_SOURCE: z.enum([EDGE_ADDRESS_SOURCE, LOCAL_ADDRESS]).optional(),
-  // Local development only (src/node/local/wrangler-dev.ts, the tests): webhooks may target http://127.0.0.1.
+  // Local development only (src/node/local/wrangler-dev.ts, the tests): webhooks may target, and OAuth
+  // client metadata documents may be at, http://127.0.0.1 (src/worker/http/outbound/target-url.ts).
   WEBHOOK_LOCAL_TARGETS: z.literal("loopback").optional(),
   OPERATOR_SECRET: z.string().optional(),
   OAUTH_TOKEN_KEY: z.string().optional(),

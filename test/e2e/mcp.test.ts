@@ -7,12 +7,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +15,7 @@ import { signInAndAllow, startOAuthDeployment, type OAuthDeployment } from "./oa
 import { provisionedApiKey } from "./support/api-key";
 import { runProcess } from "./support/scripts";
 import { REPO_ROOT } from "./support/wrangler-dev";
+import { InMemoryHost } from "../worker/support/mcp-host";
 import { expectDefined } from "../../src/common/expect";
 
 let deployment: OAuthDeployment;
@@ -140,47 +136,15 @@ describe("MCP over wrangler dev, with the MCP Inspector's CLI", () => {
   });
 });
 
-/** An MCP host's OAuth state, kept in memory; its "browser" is the customer signing in and clicking Allow. */
-class HostProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
+/** An MCP host whose "browser" is the customer signing in and clicking Allow. */
+class HostProvider extends InMemoryHost {
   landedAt?: URL;
-  constructor(private readonly redirect: string) {}
-  get redirectUrl() {
-    return this.redirect;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: HOST_NAME,
-      redirect_uris: [this.redirect],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-      scope: "read:catalog",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
+  constructor(redirect: string) {
+    super(redirect, HOST_NAME);
   }
   async redirectToAuthorization(url: URL) {
     expect(url.searchParams.get("resource")).toBe(mcpUrl.href);
     this.landedAt = await signInAndAllow(url.href, deployment.account, HOST_NAME);
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
   }
 }
 

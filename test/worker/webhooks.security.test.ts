@@ -7,7 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DELIVERY_TIMEOUT_MS } from "../../src/worker/webhooks/consumer";
 import { webhookStore } from "../../src/worker/webhooks/store-access";
-import { targetUrlProblems } from "../../src/worker/webhooks/target-url";
+import { targetUrlProblems } from "../../src/worker/http/outbound/target-url";
 import { accountWithKey, bearer, call } from "./auth-fixtures";
 import { received, receiverUrl } from "./support/webhook-receiver";
 import { sendTestEvent } from "./webhooks-store-calls";

@@ -9,7 +9,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { attemptRefusal } from "../../src/worker/webhooks/consumer";
 import { webhookStore } from "../../src/worker/webhooks/store-access";
-import { targetUrlProblems } from "../../src/worker/webhooks/target-url";
+import { targetUrlProblems } from "../../src/worker/http/outbound/target-url";
 import { call } from "./auth-fixtures";
 import { received, receiverUrl } from "./support/webhook-receiver";
 import { sendTestEvent } from "./webhooks-store-calls";

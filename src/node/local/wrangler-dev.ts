@@ -51,7 +51,8 @@ async function launch(options: WranglerDevOptions): Promise<DevServer> {
   const args = [WRANGLER_CLI, "dev", "--port", String(options.port), "--ip", "127.0.0.1", "--inspector-port", "0"];
   // Locally CF-Connecting-IP is the client's own (miniflare keeps it): one address for all (src/worker/limits/ip-throttle.ts).
   args.push("--var", "CLIENT_ADDRESS_SOURCE:local");
-  // Local development only: webhooks may target http://127.0.0.1 (src/worker/webhooks/target-url.ts).
+  // Local development only: webhooks and OAuth client metadata documents may be at http://127.0.0.1
+  // (src/worker/http/outbound/target-url.ts).
   args.push("--var", "WEBHOOK_LOCAL_TARGETS:loopback");
   if (options.persistTo) args.push("--persist-to", options.persistTo);
   if (options.environment) args.push("--env", options.environment);

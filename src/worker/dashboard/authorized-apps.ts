@@ -7,7 +7,8 @@
  */
 import { readAdminRequest, type AdminRequest } from "../auth/oauth/admin-request-record";
 import { endGrant, everyGrant, findGrant } from "../auth/oauth/grant-revocation";
-import { oauthApi } from "../auth/oauth/provider";
+import { isMetadataDocumentClientId } from "../auth/oauth/client-metadata/document-url";
+import { type ClientInfo, oauthApi } from "../auth/oauth/provider";
 import { ADMIN_SCOPE } from "../../common/auth/scopes";
 import { fitsStorageKey } from "../http/identifier-length";
 
@@ -22,11 +23,21 @@ export interface AuthorizedApp {
   adminRequest: AdminRequest["status"] | null;
 }
 
-/** The registered name of an OAuth client, or undefined when there is no such client. */
+/**
+ * How the dashboard names an app, as the consent page did: a metadata document client by the host
+ * that published its document (its grants keep that name after its record expired), a registered
+ * one by its name.
+ */
+const nameOf = (clientId: string, client: ClientInfo | null) =>
+  isMetadataDocumentClientId(clientId) && URL.canParse(clientId)
+    ? `the app at ${new URL(clientId).host}`
+    : (client?.clientName ?? clientId);
+
+/** The name of an OAuth client from the client registry, or undefined when there is no such client. */
 export async function appNameOf(env: Env, requestUrl: string, clientId: string): Promise<string | undefined> {
   if (!fitsStorageKey(clientId)) return undefined;
   const client = await oauthApi(env, requestUrl).lookupClient(clientId);
-  return client ? (client.clientName ?? client.clientId) : undefined;
+  return client ? nameOf(clientId, client) : undefined;
 }
 
 /** The account's grants, newest first, with each app's registered name. */
@@ -34,10 +45,10 @@ export async function authorizedApps(env: Env, requestUrl: string, accountId: st
   const api = oauthApi(env, requestUrl);
   const grants = await everyGrant(api, accountId);
   const names = new Map<string, Promise<string>>();
-  const nameOf = (clientId: string) => {
+  const appName = (clientId: string) => {
     const known = names.get(clientId);
     if (known) return known;
-    const name = api.lookupClient(clientId).then((client) => client?.clientName ?? clientId);
+    const name = api.lookupClient(clientId).then((client) => nameOf(clientId, client));
     names.set(clientId, name);
     return name;
   };
@@ -45,7 +56,7 @@ export async function authorizedApps(env: Env, requestUrl: string, accountId: st
     grants.map(async (grant) => ({
       grantId: grant.id,
       clientId: grant.clientId,
-      appName: await nameOf(grant.clientId),
+      appName: await appName(grant.clientId),
       scopes: grant.scope,
       grantedAt: grant.createdAt,
       adminRequest: grant.scope.includes(ADMIN_SCOPE)

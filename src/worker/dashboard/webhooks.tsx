@@ -12,7 +12,7 @@ import type { Context, Hono } from "hono";
 import { workerEnv } from "../env";
 import { EVENT_TYPES, type EventType } from "../webhooks/events";
 import { webhookStore } from "../webhooks/store-access";
-import { targetUrlProblems } from "../webhooks/target-url";
+import { targetUrlProblems } from "../http/outbound/target-url";
 import { ENDPOINT_ID_PATTERN } from "../webhooks/views";
 import { CsrfField } from "../web/csrf";
 import { ConfirmPage } from "./confirm-page";

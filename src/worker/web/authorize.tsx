@@ -9,6 +9,8 @@
 import type { Context, Hono } from "hono";
 import { recordAdminRequest } from "../auth/oauth/admin-request-record";
 import { checkAuthorizeRequest } from "../auth/oauth/authorize-request";
+import { isMetadataDocumentClientId } from "../auth/oauth/client-metadata/document-url";
+import { localTargets, resolveDocumentClient } from "../auth/oauth/client-metadata/resolve";
 import { AuthorizationError, OAUTH_ENDPOINTS, oauthApi, type GrantProps } from "../auth/oauth/provider";
 import { withSealedCode } from "../auth/oauth/token-format";
 import { tokenKeyProblem } from "../auth/oauth/token-key";
@@ -39,17 +41,19 @@ async function showAuthorize(c: Context<WebEnv>) {
   const refusal = unavailable(c);
   if (refusal) return refusal;
   const api = oauthApi(c.env, c.var.publicOrigin);
-  const outcome = await checkAuthorizeRequest(api, c.req.raw);
+  const outcome = await checkAuthorizeRequest(api, c.req.raw, (clientId) =>
+    resolveDocumentClient(c.env, clientId, localTargets(c.env)),
+  );
   if (outcome.kind === "error-page") return renderErrorPage(c, 400, outcome.title, outcome.detail);
   const here = new URL(c.req.url);
   const continueTo = here.pathname + here.search;
   const session = c.var.session;
-  const facts = await api.describeConsent(outcome.request);
+  const clientId = outcome.request.clientId;
+  const verifiedHost = isMetadataDocumentClientId(clientId) ? new URL(clientId).host : undefined;
+  const facts = { ...(await api.describeConsent(outcome.request)), verifiedHost };
   if (!session) {
-    return renderPage(
-      c,
-      <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={continueTo} appName={facts.clientName} />,
-    );
+    const appName = verifiedHost ? `the app at ${verifiedHost}` : facts.clientName;
+    return renderPage(c, <LoginPage csrfToken={await csrfTokenFor(c)} continueTo={continueTo} appName={appName} />);
   }
   const consent = await api.beginConsent(outcome.request);
   const page = await renderPage(

@@ -1,6 +1,7 @@
 /**
- * The consent page: which application asks (by the name its author chose, which the page says is
- * unchecked), where the answer goes (the redirect URI's host, with a warning for an app on this
+ * The consent page: which application asks (a Client ID Metadata Document client by the host that
+ * published its document, which this server fetched, so it is verified: "the app at tools.example";
+ * a registered one by the name its author chose, which the page says is unchecked), where the answer goes (the redirect URI's host, with a warning for an app on this
  * computer), and each requested scope in plain words. The customer allows or denies; the form
  * carries the library's one-time consent handle and our CSRF token.
  */
@@ -13,6 +14,8 @@ import type { WebSession } from "./session";
 
 export interface ConsentFacts {
   clientName: string;
+  /** The host of a metadata document client's `client_id` URL; absent for a registered client. */
+  verifiedHost?: string;
   redirectHost: string;
   redirectIsLoopback: boolean;
   scopes: readonly string[];
@@ -26,18 +29,16 @@ export function ConsentPage(props: {
   continueTo: string;
 }) {
   const { facts } = props;
+  const appName = facts.verifiedHost ? `the app at ${facts.verifiedHost}` : facts.clientName;
   return (
-    <Layout title={`Allow ${facts.clientName}?`}>
-      <h1>Allow {facts.clientName} to use your account?</h1>
+    <Layout title={`Allow ${appName}?`}>
+      <h1>Allow {appName} to use your account?</h1>
       <p>
         Signed in as <strong>{props.session.email}</strong>.{" "}
         <SignOutForm session={props.session} continueTo={props.continueTo} label="Not you? Sign out" />
       </p>
-      <p class="notice">
-        “{facts.clientName}” is the name the app's author gave it; nobody here checked it. Where you will be sent,
-        below, is what tells you who you are dealing with.
-      </p>
-      <p>{facts.clientName} is asking to:</p>
+      <ClientNotice facts={facts} />
+      <p>{appName} is asking to:</p>
       <ul class="scopes">
         {facts.scopes.map((scope) => (
           <li>
@@ -48,7 +49,7 @@ export function ConsentPage(props: {
       {facts.scopes.includes(ADMIN_SCOPE) ? (
         <p class="notice">
           Full access (<code>admin</code>) needs an operator's approval. If you allow, your request is recorded and{" "}
-          {facts.clientName} gets everything else now; full access follows once an operator approves it.
+          {appName} gets everything else now; full access follows once an operator approves it.
         </p>
       ) : null}
       <p>
@@ -73,5 +74,22 @@ export function ConsentPage(props: {
         </div>
       </form>
     </Layout>
+  );
+}
+
+/** Who vouches for the name: the host that published the document, or nobody (a registered app). */
+function ClientNotice({ facts }: { facts: ConsentFacts }) {
+  if (facts.verifiedHost)
+    return (
+      <p class="notice">
+        This app describes itself in a document published at <strong>{facts.verifiedHost}</strong>, which this server
+        fetched from there: the host is verified. The name it gives itself, “{facts.clientName}”, is its own claim.
+      </p>
+    );
+  return (
+    <p class="notice">
+      “{facts.clientName}” is the name the app's author gave it; nobody here checked it (the app registered itself under
+      that name). Where you will be sent, below, is what tells you who you are dealing with.
+    </p>
   );
 }

@@ -9,7 +9,7 @@ import { z } from "@hono/zod-openapi";
 import { workerEnv } from "../env";
 import { signatureHeader } from "./signature";
 import { webhookStore } from "./store-access";
-import { targetUrlProblems } from "./target-url";
+import { targetUrlProblems } from "../http/outbound/target-url";
 import type { AttemptPlan, AttemptResult } from "./webhook-store";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;

@@ -15,7 +15,7 @@ import { NO_QUERY } from "../http/strict-query";
 import { EVENT_TYPES } from "./events";
 import { CreateEndpointBody, ENDPOINT_LIST_URL, EndpointList } from "./schemas";
 import { webhookStore } from "./store-access";
-import { targetUrlProblems } from "./target-url";
+import { targetUrlProblems } from "../http/outbound/target-url";
 import { CreatedWebhookEndpoint } from "./views";
 
 export const WEBHOOK_SCOPE: Scope = "manage:webhooks";

@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
 import { EVENT_TYPES, EventTypeSchema } from "./events";
-import { MAX_URL_LENGTH, targetUrlProblems } from "./target-url";
+import { MAX_URL_LENGTH, targetUrlProblems } from "../http/outbound/target-url";
 import { ENDPOINT_ID_PATTERN, WebhookEndpointView } from "./views";
 
 export const ENDPOINT_LIST_URL = "/v1/webhook_endpoints";

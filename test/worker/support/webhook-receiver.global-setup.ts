@@ -6,8 +6,8 @@
  * /elsewhere/<name> (recorded as `elsewhere:<name>`); `?hang=1` never answers. `GET /log/<name>` returns what was recorded.
  */
 import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
+import { listenOnLoopback } from "./loopback-server";
 import type { ReceivedWebhook } from "./webhook-receiver";
 
 export default async function setup(project: TestProject) {
@@ -30,19 +30,14 @@ export default async function setup(project: TestProject) {
     } else if (entries.length <= fail) {
       response.writeHead(Number(url.searchParams.get("status") ?? 500)).end("x".repeat(1000));
     } else if (url.searchParams.get("redirect")) {
-      response.writeHead(302, { location: `http://127.0.0.1:${port()}/elsewhere/${name}` }).end();
+      response.writeHead(302, { location: `${origin}/elsewhere/${name}` }).end();
     } else {
       response.writeHead(200, { "content-type": "text/plain" }).end("ok");
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = () => (server.address() as AddressInfo).port;
-  project.provide("webhookReceiver", `http://127.0.0.1:${port()}`);
-  return () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { origin, close } = await listenOnLoopback(server);
+  project.provide("webhookReceiver", origin);
+  return close;
 }
 
 async function record(request: IncomingMessage): Promise<ReceivedWebhook> {

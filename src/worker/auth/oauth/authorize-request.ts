@@ -13,6 +13,11 @@ import { isS256Challenge } from "./pkce";
 import { isRegisteredRedirectUri } from "../../../common/auth/redirect-uri";
 import { AuthorizationError, type AuthRequest, type ClientInfo, type OAuthHelpers } from "./provider";
 import { isScope, SCOPES } from "../../../common/auth/scopes";
+import { isMetadataDocumentClientId } from "./client-metadata/document-url";
+import type { Resolution } from "./client-metadata/resolve";
+
+/** Fetches (or finds stored) the Client ID Metadata Document a `client_id` URL names. */
+export type DocumentResolver = (clientId: string) => Promise<Resolution>;
 
 export type AuthorizeOutcome =
   | { kind: "error-page"; title: string; detail: string }
@@ -41,7 +46,11 @@ function invalidRequest(code: string, description: string): AuthorizeOutcome {
   );
 }
 
-export async function checkAuthorizeRequest(api: OAuthHelpers, request: Request): Promise<AuthorizeOutcome> {
+export async function checkAuthorizeRequest(
+  api: OAuthHelpers,
+  request: Request,
+  resolveDocument: DocumentResolver,
+): Promise<AuthorizeOutcome> {
   const url = new URL(request.url);
   const query = url.searchParams;
   for (const name of ["client_id", "redirect_uri"]) {
@@ -59,6 +68,14 @@ export async function checkAuthorizeRequest(api: OAuthHelpers, request: Request)
       "Unknown application",
       `The client_id in this link is longer than ${MAX_IDENTIFIER_BYTES} bytes, so no application has it. Ask the application's developer to check its configuration.`,
     );
+  if (isMetadataDocumentClientId(clientId)) {
+    const resolved = await resolveDocument(clientId);
+    if ("problems" in resolved)
+      return errorPage(
+        "Application description refused",
+        `This application identifies itself by the document at ${clientId}, which cannot be used: ${resolved.problems.join("; ")}. Ask the application's developer to fix it.`,
+      );
+  }
   const client = await api.lookupClient(clientId);
   if (!client)
     return errorPage(

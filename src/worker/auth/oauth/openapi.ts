@@ -104,7 +104,8 @@ export const metadataRoute = createRoute({
   summary: "Authorization server metadata (RFC 8414)",
   responses: {
     200: {
-      description: "Endpoints, scopes, response types, PKCE methods",
+      description:
+        "Endpoints, scopes, response types, PKCE methods; `client_id_metadata_document_supported: true` (an https `client_id` may name a Client ID Metadata Document, docs/oauth.md)",
       content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
     },
   },
@@ -124,7 +125,7 @@ export const tokenRoute = createRoute({
       content: { "application/json": { schema: TokenResponse } },
     },
     400: oauthError("invalid_request, invalid_grant, invalid_scope, unsupported_grant_type"),
-    401: oauthError("invalid_client"),
+    401: oauthError("invalid_client (also: a `client_id` URL whose metadata document cannot be fetched or used)"),
     413: FORM_TOO_LARGE,
     503: NO_USABLE_TOKEN_KEY,
   },

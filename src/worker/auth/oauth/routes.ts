@@ -26,6 +26,8 @@ async function serverMetadata(c: Context<AppEnv>): Promise<Response> {
     revocation_endpoint_auth_methods_supported: metadata.token_endpoint_auth_methods_supported,
     code_challenge_methods_supported: ["S256"],
     authorization_response_iss_parameter_supported: true,
+    // MCP authorization 2025-11-25: https client_ids naming a metadata document (client-metadata/).
+    client_id_metadata_document_supported: true,
   };
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");

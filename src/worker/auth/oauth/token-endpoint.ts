@@ -24,6 +24,7 @@ import { grantOf, openToken, sealToken, tokenKindOf } from "./token-format";
 import { tokenKeyProblem } from "./token-key";
 import { requestingClientId, validTokenClient } from "./token-owner";
 import { scopeRefusal } from "./token-scope";
+import { tokenClientProblems } from "./client-metadata/resolve";
 
 const MAX_FORM_BYTES = 16 * 1024;
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -107,6 +108,9 @@ export async function tokenEndpoint(c: Context<AppEnv>): Promise<Response> {
     );
   const overlong = overlongIdentifier(c.req.raw, form, ["code", "refresh_token"]);
   if (overlong) return overlong;
+  const documentProblems = await tokenClientProblems(c.env, form);
+  if (documentProblems)
+    return oauthErrorResponse("invalid_client", `client_id's metadata document: ${documentProblems.join("; ")}`, 401);
   // No key, no token can be read or issued: refuse before the library uses a code up.
   const keyProblem = tokenKeyProblem(c.env);
   if (keyProblem) return oauthErrorResponse("temporarily_unavailable", keyProblem, 503);

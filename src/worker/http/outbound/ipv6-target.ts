@@ -1,5 +1,5 @@
 /**
- * Why an IPv6 literal is no webhook receiver, or null. Only global unicast (2000::/3) is public, and
+ * Why an IPv6 literal is no outbound target, or null. Only global unicast (2000::/3) is public, and
  * within it the transition forms that carry an IPv4 address (6to4, Teredo) are refused too: a relay
  * would deliver to that IPv4 address, which may be internal. The forms outside 2000::/3 that carry one
  * (IPv4-mapped, IPv4-compatible, NAT64) name it in the reason, so the refusal says what it hides.

@@ -1,4 +1,4 @@
-/** Why an IPv4 address is no webhook receiver (an internal range), or null for a public one. */
+/** Why an IPv4 address is no outbound target (an internal range), or null for a public one. */
 
 /** The WHATWG URL parser already canonicalized every IPv4 spelling (0x7f.1, 2130706433) to a.b.c.d. */
 export function ipv4Of(host: string): number[] | null {
@@ -7,7 +7,7 @@ export function ipv4Of(host: string): number[] | null {
   return parts.map(Number);
 }
 
-// RFC 6890 special-purpose blocks (and RFC 6598 shared address space): never a webhook receiver.
+// RFC 6890 special-purpose blocks (and RFC 6598 shared address space): never an outbound target.
 const IPV4_BLOCKS: [number, number, number, string][] = [
   [0, 0, 8, "a reserved address"],
   [10, 0, 8, "a private address"],

@@ -1,9 +1,10 @@
 /**
- * Where a webhook may be delivered: the check of an endpoint's URL, at registration and again before
- * each delivery attempt (SSRF, OWASP "Server-Side Request Forgery Prevention": allow-list the scheme,
- * refuse internal addresses). Pure. At delivery, `global_fetch_strictly_public` (wrangler.toml) also
- * refuses a private address, whatever the name resolves to by then (DNS rebinding), and redirects are
- * never followed.
+ * Where this worker may send a request a client named: a webhook endpoint (checked at registration
+ * and again before each delivery attempt) and an OAuth Client ID Metadata Document (checked before
+ * each fetch). SSRF, OWASP "Server-Side Request Forgery Prevention": allow-list the scheme, refuse
+ * internal addresses. Pure. At fetch time, `global_fetch_strictly_public` (wrangler.toml) also
+ * refuses a private address, whatever the name resolves to by then (DNS rebinding), and both callers
+ * never follow redirects.
  *
  * Every rule compares the canonical host (canonicalHost): `localhost.`, `LOCALHOST%2e` and
  * `localhost` are one name. `allowLoopback` is for local development only (`npm start`, `wrangler
