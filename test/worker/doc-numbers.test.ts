@@ -13,6 +13,7 @@ import AUTHENTICATION from "../../docs/authentication.md?raw";
 import { KEPT_PREVIOUS_RELEASES } from "../../src/common/catalog/manifest";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../../src/worker/catalog/query-params";
 import { CHANGES_PAGE_LIMIT } from "../../src/worker/catalog/service/changes";
+import { LISTING_LIMIT } from "../../src/worker/catalog/product-listing";
 import { DEFAULT_HISTORY_PAGE, HISTORY_PAGE_LIMIT } from "../../src/worker/catalog/release-history";
 import { MAX_PAGE_LIMIT } from "../../src/worker/keys/schemas";
 import { DEFAULT_CHANGES_LIMIT } from "../../src/worker/mcp/changes-tool";
@@ -56,6 +57,7 @@ const STATED: [doc: string, text: string, sentence: string][] = [
   ["contract.md", CONTRACT, `\`limit\` 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})`],
   ["contract.md", CONTRACT, `\`GET /v1/releases[?limit=1–${HISTORY_PAGE_LIMIT} (default ${DEFAULT_HISTORY_PAGE})`],
   ["contract.md", CONTRACT, `[&limit=1–${CHANGES_PAGE_LIMIT} (default ${CHANGES_PAGE_LIMIT})`],
+  ["contract.md", CONTRACT, `profiles[?limit=1–${LISTING_LIMIT} (default ${LISTING_LIMIT})&cursor=…]`],
   ["mcp.md", MCP, `\`limit\` (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT})`],
   ["mcp.md", MCP, `\`limit\` (1–${CHANGES_PAGE_LIMIT}, default ${DEFAULT_CHANGES_LIMIT})`],
   [
