@@ -172,10 +172,13 @@ const deprecatedAfterParam = cursorText().openapi({
 export const cursorWithAfterAlias = { cursor: cursorParam("cursor"), after: deprecatedAfterParam };
 
 /** Refines a query with `cursorWithAfterAlias`: one name or the other, never both. */
-export const oneCursorName = [
-  (query: { cursor?: string; after?: string }) => query.cursor === undefined || query.after === undefined,
+export const oneCursorName: [
+  (query: { cursor?: string; after?: string }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (query) => query.cursor === undefined || query.after === undefined,
   { message: "give cursor or after (its deprecated name), not both", path: ["after"] },
-] as const;
+];
 
 /** The cursor a query presents and the name it came by (the 400 of a refused one names it). */
 export function presentedCursor(query: { cursor?: string; after?: string }) {
