@@ -46,8 +46,10 @@ const STATED: [doc: string, text: string, sentence: string][] = [
   ["webhooks.md", WEBHOOKS, `When the ${word(ORDINALS, MAX_ATTEMPTS)} attempt fails`],
   ["webhooks.md", WEBHOOKS, `At most **${MAX_ENDPOINTS_PER_ACCOUNT} endpoints per account**`],
   ["webhooks.md", WEBHOOKS, `The account has ${MAX_ENDPOINTS_PER_ACCOUNT} endpoints.`],
-  ["webhooks.md", WEBHOOKS, `deliveries[?limit=1…${MAX_DELIVERY_PAGE}]`],
-  ["webhooks.md", WEBHOOKS, `(default ${DEFAULT_DELIVERY_PAGE}; the last ${DELIVERIES_KEPT} are kept)`],
+  ["webhooks.md", WEBHOOKS, `deliveries[?limit=1…${MAX_DELIVERY_PAGE}&cursor=…]`],
+  ["webhooks.md", WEBHOOKS, `webhook_endpoints[?limit=1…${MAX_ENDPOINTS_PER_ACCOUNT}&cursor=…]`],
+  ["webhooks.md", WEBHOOKS, `(default: all ${MAX_ENDPOINTS_PER_ACCOUNT})`],
+  ["webhooks.md", WEBHOOKS, `(default ${DEFAULT_DELIVERY_PAGE}; the last ${DELIVERIES_KEPT} are kept,`],
   [
     "storage.md",
     STORAGE,
@@ -65,7 +67,11 @@ const STATED: [doc: string, text: string, sentence: string][] = [
     ORDERS,
     `| \`limit\` | 1–${MAX_ORDER_PAGE} in decimal digits ([Lists](contract.md#lists)), default ${DEFAULT_ORDER_PAGE} |`,
   ],
-  ["authentication.md", AUTHENTICATION, `\`GET /v1/keys\` takes \`limit\` (1–${MAX_PAGE_LIMIT} in decimal digits;`],
+  [
+    "authentication.md",
+    AUTHENTICATION,
+    `\`GET /v1/keys\`, a [list](contract.md#lists), takes \`limit\` (1–${MAX_PAGE_LIMIT} in decimal digits;`,
+  ],
 ];
 
 describe("numbers the docs state", () => {

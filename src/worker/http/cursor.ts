@@ -18,6 +18,8 @@ export type CursorList =
   | "changes"
   | "history"
   | "profile-history"
+  | "keys"
+  | "orders"
   | "webhook-endpoints"
   | "webhook-deliveries";
 
