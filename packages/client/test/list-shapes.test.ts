@@ -3,7 +3,7 @@
  * shape, `{object: "list", data, has_more, next}`, and, for one release, in the shape servers
  * answered before it, `{release_id, product_key, profiles, next}` paged by `?after=<funnel key>`.
  * The old pages below are that shape as a server before the change answered it, served by a fake
- * fetch; the worker tests run the client against the real routes (test/worker/catalog-client-query).
+ * fetch; the worker tests run the client against the real routes (test/worker/catalog-client-query.test.ts).
  */
 import { describe, expect, it } from "vitest";
 import { CatalogVerificationError } from "../src/errors.js";
