@@ -23,7 +23,7 @@ interface Operation {
   operationId?: string;
   description?: string;
   security?: Record<string, string[]>[];
-  parameters?: { name: string; in: string; example?: string; schema?: { example?: string } }[];
+  parameters?: { name: string; in: string; deprecated?: boolean; example?: string; schema?: { example?: string } }[];
   responses: Record<string, Response>;
   "x-unknown-query-parameters"?: string;
 }
@@ -263,6 +263,21 @@ describe("unknown query parameters (issue 24, item 12)", () => {
     );
     const listing = operationOf(doc.paths, "/v1/products/{product_key}/profiles", "get");
     expect(listing.parameters?.filter((p) => p.in === "query").map((p) => p.name)).toEqual(["limit", "cursor"]);
+  });
+
+  it("documents `after` as the deprecated old name of the history's and the changes' `cursor`", () => {
+    for (const path of ["/v1/releases", "/v1/releases/{release_id}/changes"]) {
+      const query = operationOf(doc.paths, path, "get").parameters?.filter((p) => p.in === "query") ?? [];
+      expect(
+        query.map((p) => [p.name, p.deprecated ?? false]),
+        path,
+      ).toEqual(
+        expect.arrayContaining([
+          ["cursor", false],
+          ["after", true],
+        ]),
+      );
+    }
   });
 });
 
