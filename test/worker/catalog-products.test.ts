@@ -1,7 +1,8 @@
 /**
  * GET /v1/products/{product_key}/profiles and its pinned form: a product's funnels from the scope
  * index, each with what verifies its profile (byte range in the document, SHA-256) and the URL that
- * serves it; bounded pages followed through `next`, across leaves and segments of the index.
+ * serves it; bounded pages of the one list shape followed through `next`, across leaves and segments
+ * of the index, whose cursor only this deployment can make.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectDefined } from "../../src/common/expect";
@@ -17,9 +18,11 @@ const wideSmallPages = testRelease("wideSmallPages");
 const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
 interface Page {
+  object: "list";
   release_id: string;
   product_key: string;
-  profiles: {
+  has_more: boolean;
+  data: {
     funnel_key: string;
     agent_readiness_profile_id: string;
     href: string;
@@ -53,6 +56,7 @@ async function allPages(path: string): Promise<Page[]> {
     expect(res.status).toBe(200);
     const page = (await res.json()) as Page;
     expect(res.headers.get("link")).toBe(page.next ? `<${page.next}>; rel="next"` : null);
+    expect([page.object, page.has_more]).toEqual(["list", page.next !== null]);
     pages.push(page);
     next = page.next;
   }
@@ -73,7 +77,7 @@ describe("a product's profiles", () => {
     expect(products.length).toBeGreaterThan(20);
     for (const product of products) {
       const pages = await allPages(`/v1/products/${product}/profiles`);
-      expect(pages.flatMap((page) => page.profiles)).toEqual(await expectedListing(base, product));
+      expect(pages.flatMap((page) => page.data)).toEqual(await expectedListing(base, product));
       expect(pages.every((page) => page.release_id === base.manifest.release_id && page.product_key === product)).toBe(
         true,
       );
@@ -102,7 +106,7 @@ describe("a product's profiles", () => {
   });
 
   it("an href serves the profile whose digest the listing gives", async () => {
-    const [first] = (await (await api("/v1/products/willow-translate-api/profiles")).json<Page>()).profiles;
+    const [first] = (await (await api("/v1/products/willow-translate-api/profiles")).json<Page>()).data;
     const entry = expectDefined(first, "a profile listed for willow-translate-api");
     const res = await api(entry.href);
     expect(new Uint8Array(await res.arrayBuffer()).length).toBe(entry.length);
@@ -114,11 +118,13 @@ describe("a product's profiles", () => {
 
   it(`pages hold at most 100 profiles; following next lists all 250 funnels of a product once, in order`, async () => {
     const pages = await allPages(`/v1/releases/${wide.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles`);
-    expect(pages.map((page) => page.profiles.length)).toEqual([100, 100, 50]);
-    expect(pages[0]?.next).toBe(
-      `/v1/releases/${wide.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles?after=funnel-099`,
+    expect(pages.map((page) => page.data.length)).toEqual([100, 100, 50]);
+    expect(pages[0]?.next).toMatch(
+      new RegExp(
+        `^/v1/releases/${wide.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles\\?limit=100&cursor=[\\w-]+\\.[\\w-]+$`,
+      ),
     );
-    expect(pages.flatMap((page) => page.profiles)).toEqual(await expectedListing(wide, WIDE_PRODUCT.key));
+    expect(pages.flatMap((page) => page.data)).toEqual(await expectedListing(wide, WIDE_PRODUCT.key));
   });
 
   it("small index pages: a page stops after three leaves, and next goes on across leaves and segments", async () => {
@@ -128,13 +134,17 @@ describe("a product's profiles", () => {
       `/v1/releases/${wideSmallPages.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles`,
     );
     expect(pages.length).toBeGreaterThan(10);
-    expect(pages.every((page) => page.profiles.length > 0 && page.profiles.length <= 6)).toBe(true);
-    expect(pages.flatMap((page) => page.profiles)).toEqual(await expectedListing(wideSmallPages, WIDE_PRODUCT.key));
+    expect(pages.every((page) => page.data.length > 0 && page.data.length <= 6)).toBe(true);
+    expect(pages.flatMap((page) => page.data)).toEqual(await expectedListing(wideSmallPages, WIDE_PRODUCT.key));
   });
 
-  it("after the last funnel: an empty last page", async () => {
-    const page = (await (await api("/v1/products/northwind-payments-api/profiles?after=zzz")).json()) as Page;
-    expect(page).toMatchObject({ profiles: [], next: null });
+  it("limit sets the page size, and next keeps it", async () => {
+    const pages = await allPages(`/v1/products/northwind-payments-api/profiles?limit=2`);
+    const whole = await expectedListing(base, "northwind-payments-api");
+    expect(pages.map((page) => page.data.length)).toEqual(
+      Array.from({ length: Math.ceil(whole.length / 2) }, (_, i) => Math.min(2, whole.length - 2 * i)),
+    );
+    expect(pages.flatMap((page) => page.data)).toEqual(whole);
   });
 });
 
@@ -148,12 +158,33 @@ describe("errors", () => {
     }
   });
 
-  it.each([
-    ["/v1/products/Northwind/profiles", 'product_key "Northwind"'],
-    ["/v1/products/northwind-payments-api/profiles?after=Checkout", 'after "Checkout"'],
-  ])("%s → 400 invalid_scope_key", async (path, detail) => {
-    const problem = await expectProblem(await api(path), 400, "invalid_scope_key");
-    expect(problem.detail).toContain(detail);
+  it("/v1/products/Northwind/profiles → 400 invalid_scope_key", async () => {
+    const problem = await expectProblem(await api("/v1/products/Northwind/profiles"), 400, "invalid_scope_key");
+    expect(problem.detail).toContain('product_key "Northwind"');
+  });
+
+  it("a cursor made by hand, changed, or taken from another product or release → 400 invalid_cursor", async () => {
+    const widePath = `/v1/releases/${wide.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles`;
+    const next = expectDefined((await (await api(widePath)).json<Page>()).next, "a second page");
+    const cursor = expectDefined(new URL(next, "http://x").searchParams.get("cursor"), "its cursor");
+    const [payload, tag] = cursor.split(".");
+    const forged = `${btoa(JSON.stringify({ release: wide.manifest.release_id, at: "funnel-200" })).replace(/=+$/, "")}.${tag}`;
+    for (const path of [
+      `${widePath}?cursor=funnel-099`,
+      `${widePath}?cursor=${forged}`,
+      `${widePath}?cursor=${payload}.${tag?.slice(1)}A`,
+      `/v1/releases/${wide.manifest.release_id}/products/northwind-payments-api/profiles?cursor=${cursor}`,
+      `/v1/releases/${base.manifest.release_id}/products/${WIDE_PRODUCT.key}/profiles?cursor=${cursor}`,
+    ]) {
+      const problem = (await expectProblem(await api(path), 400, "invalid_cursor")) as { errors?: unknown };
+      expect(problem.errors, path).toEqual([expect.objectContaining({ parameter: "cursor", code: "invalid_cursor" })]);
+    }
+  });
+
+  it("after, the funnel key of the old listing, is an unknown parameter now", async () => {
+    const res = await api("/v1/products/northwind-payments-api/profiles?after=checkout");
+    const problem = await expectProblem(res, 400, "unknown_parameter");
+    expect(problem.detail).toContain("this route accepts limit, cursor");
   });
 
   it("/openapi.json describes both listings", async () => {

@@ -263,22 +263,40 @@ describe("changes: refusals", { timeout: 60_000 }, () => {
     ]);
   });
 
-  it("a cursor that is not one of the list's: 400 naming `after`", async () => {
+  it("a cursor that is not one of the list's: 400 naming the parameter it came by", async () => {
     await publish(base);
     await publish(edited);
     const path = `/v1/releases/${edited.manifest.release_id}/changes?since=${base.manifest.release_id}`;
-    for (const after of ["7", "99999999"]) {
-      const res = await api(`${path}&after=${after}`);
+    for (const [name, value] of [
+      ["cursor", "7"],
+      ["cursor", "99999999"],
+      ["after", "7"],
+    ]) {
+      const res = await api(`${path}&${name}=${value}`);
       expect(res.status).toBe(400);
       const body = (await res.json()) as { code: string; errors: { path: string }[] };
       expect(body.code).toBe("invalid_cursor");
-      expect(body.errors[0]?.path).toBe("after");
+      expect(body.errors[0]?.path).toBe(name);
     }
     // A cursor of this list is not one of the reverse list, though both are lists of changes.
     const first = (await (await api(`${path}&limit=1`)).json()) as { next: string };
-    const after = new URL(first.next, "https://api.test").searchParams.get("after");
+    const cursor = new URL(first.next, "https://api.test").searchParams.get("cursor");
     const reverse = `/v1/releases/${base.manifest.release_id}/changes?since=${edited.manifest.release_id}`;
-    expect(((await (await api(`${reverse}&after=${after}`)).json()) as { code: string }).code).toBe("invalid_cursor");
+    expect(((await (await api(`${reverse}&cursor=${cursor}`)).json()) as { code: string }).code).toBe("invalid_cursor");
+  });
+
+  it("`after`, the cursor's old name, still pages for one release; `next` says `cursor`; both at once is a 400", async () => {
+    await publish(base);
+    await publish(edited);
+    const path = `/v1/releases/${edited.manifest.release_id}/changes?since=${base.manifest.release_id}`;
+    const first = (await (await api(`${path}&limit=1`)).json()) as { next: string };
+    expect(first.next).toMatch(/&limit=1&cursor=[\w-]+\.[\w-]+$/);
+    const cursor = new URL(first.next, "https://api.test").searchParams.get("cursor");
+    const byCursor = await (await api(first.next)).json();
+    expect(await (await api(`${path}&limit=1&after=${cursor}`)).json()).toEqual(byCursor);
+    const both = await api(`${path}&limit=1&after=${cursor}&cursor=${cursor}`);
+    expect(both.status).toBe(400);
+    expect(((await both.json()) as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(["after"]);
   });
 });
 
@@ -323,7 +341,19 @@ describe("GET /v1/releases: the history", { timeout: 60_000 }, () => {
     ]);
     for (const limit of ["0x10", "1e1", "%205"])
       expect((await api(`/v1/releases?limit=${limit}`)).status, limit).toBe(400);
-    // A sequence number made by hand is no cursor: only `next` hands them out.
-    expect(((await (await api("/v1/releases?after=3")).json()) as { code: string }).code).toBe("invalid_cursor");
+    // A sequence number made by hand is no cursor: only `next` hands them out (under either name).
+    for (const name of ["cursor", "after"])
+      expect(((await (await api(`/v1/releases?${name}=3`)).json()) as { code: string }).code).toBe("invalid_cursor");
+  });
+
+  it("pages by `cursor`, and by `after`, its old name, for one release", async () => {
+    await publish(base);
+    await publish(edited);
+    const first = (await (await api("/v1/releases?limit=1")).json()) as { next: string; has_more: boolean };
+    expect(first.next).toMatch(/^\/v1\/releases\?limit=1&cursor=[\w-]+\.[\w-]+$/);
+    expect(first.has_more).toBe(true);
+    const cursor = new URL(first.next, "https://api.test").searchParams.get("cursor");
+    const byCursor = await (await api(first.next)).json();
+    expect(await (await api(`/v1/releases?limit=1&after=${cursor}`)).json()).toEqual(byCursor);
   });
 });

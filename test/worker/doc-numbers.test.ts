@@ -13,6 +13,7 @@ import AUTHENTICATION from "../../docs/authentication.md?raw";
 import { KEPT_PREVIOUS_RELEASES } from "../../src/common/catalog/manifest";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../../src/worker/catalog/query-params";
 import { CHANGES_PAGE_LIMIT } from "../../src/worker/catalog/service/changes";
+import { LISTING_LIMIT } from "../../src/worker/catalog/product-listing";
 import { DEFAULT_HISTORY_PAGE, HISTORY_PAGE_LIMIT } from "../../src/worker/catalog/release-history";
 import { MAX_PAGE_LIMIT } from "../../src/worker/keys/schemas";
 import { DEFAULT_CHANGES_LIMIT } from "../../src/worker/mcp/changes-tool";
@@ -45,8 +46,10 @@ const STATED: [doc: string, text: string, sentence: string][] = [
   ["webhooks.md", WEBHOOKS, `When the ${word(ORDINALS, MAX_ATTEMPTS)} attempt fails`],
   ["webhooks.md", WEBHOOKS, `At most **${MAX_ENDPOINTS_PER_ACCOUNT} endpoints per account**`],
   ["webhooks.md", WEBHOOKS, `The account has ${MAX_ENDPOINTS_PER_ACCOUNT} endpoints.`],
-  ["webhooks.md", WEBHOOKS, `deliveries[?limit=1…${MAX_DELIVERY_PAGE}]`],
-  ["webhooks.md", WEBHOOKS, `(default ${DEFAULT_DELIVERY_PAGE}; the last ${DELIVERIES_KEPT} are kept)`],
+  ["webhooks.md", WEBHOOKS, `deliveries[?limit=1…${MAX_DELIVERY_PAGE}&cursor=…]`],
+  ["webhooks.md", WEBHOOKS, `webhook_endpoints[?limit=1…${MAX_ENDPOINTS_PER_ACCOUNT}&cursor=…]`],
+  ["webhooks.md", WEBHOOKS, `(default: all ${MAX_ENDPOINTS_PER_ACCOUNT})`],
+  ["webhooks.md", WEBHOOKS, `(default ${DEFAULT_DELIVERY_PAGE}; the last ${DELIVERIES_KEPT} are kept,`],
   [
     "storage.md",
     STORAGE,
@@ -56,6 +59,7 @@ const STATED: [doc: string, text: string, sentence: string][] = [
   ["contract.md", CONTRACT, `\`limit\` 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})`],
   ["contract.md", CONTRACT, `\`GET /v1/releases[?limit=1–${HISTORY_PAGE_LIMIT} (default ${DEFAULT_HISTORY_PAGE})`],
   ["contract.md", CONTRACT, `[&limit=1–${CHANGES_PAGE_LIMIT} (default ${CHANGES_PAGE_LIMIT})`],
+  ["contract.md", CONTRACT, `profiles[?limit=1–${LISTING_LIMIT} (default ${LISTING_LIMIT})&cursor=…]`],
   ["mcp.md", MCP, `\`limit\` (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT})`],
   ["mcp.md", MCP, `\`limit\` (1–${CHANGES_PAGE_LIMIT}, default ${DEFAULT_CHANGES_LIMIT})`],
   [
@@ -63,7 +67,11 @@ const STATED: [doc: string, text: string, sentence: string][] = [
     ORDERS,
     `| \`limit\` | 1–${MAX_ORDER_PAGE} in decimal digits ([Lists](contract.md#lists)), default ${DEFAULT_ORDER_PAGE} |`,
   ],
-  ["authentication.md", AUTHENTICATION, `\`GET /v1/keys\` takes \`limit\` (1–${MAX_PAGE_LIMIT} in decimal digits;`],
+  [
+    "authentication.md",
+    AUTHENTICATION,
+    `\`GET /v1/keys\`, a [list](contract.md#lists), takes \`limit\` (1–${MAX_PAGE_LIMIT} in decimal digits;`,
+  ],
 ];
 
 describe("numbers the docs state", () => {

@@ -1,15 +1,18 @@
 /**
- * GET /v1/keys pages the way Stripe's lists do (`limit`, `starting_after`, `ending_before`,
- * `{object: "list", data, has_more, url}`), and refuses what it would otherwise ignore: an unknown
+ * GET /v1/keys answers the one list shape (`{object: "list", data, has_more, next}`, `url` beside)
+ * and pages by the `cursor` of `next` or the way Stripe's lists do (`limit`, `starting_after`,
+ * `ending_before`), and refuses what it would otherwise ignore: an unknown
  * query parameter, a malformed limit or a cursor that is not one of the account's keys.
  */
 import { describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { accountWithKey, bearer, call, newKey, type TestKey } from "./auth-fixtures";
 
 interface KeyPage {
   object: string;
   data: { id: string }[];
   has_more: boolean;
+  next: string | null;
   url: string;
 }
 type Problem = { code: string; detail: string; errors: { path: string; message: string; code: string }[] };
@@ -38,7 +41,7 @@ describe("GET /v1/keys pagination", () => {
     const { caller, order } = await accountWithFiveKeys();
     expect(order).toHaveLength(5);
     const body = await (await list(caller.secret)).json<KeyPage>();
-    expect(body).toMatchObject({ object: "list", has_more: false, url: "/v1/keys" });
+    expect(body).toMatchObject({ object: "list", has_more: false, next: null, url: "/v1/keys" });
   });
 
   it("pages forward with limit and starting_after, and back with ending_before", async () => {
@@ -90,7 +93,40 @@ describe("GET /v1/keys pagination", () => {
 
     const both = await list(caller.secret, `?starting_after=${order[0]}&ending_before=${order[2]}`);
     expect(both.status).toBe(400);
-    expect((await both.json<Problem>()).detail).toContain("starting_after or ending_before, not both");
+    expect((await both.json<Problem>()).detail).toContain("give one of cursor, starting_after and ending_before");
+  });
+
+  it("next goes on in the direction a page was read, until has_more is false", async () => {
+    const { caller, order } = await accountWithFiveKeys();
+    const walk = async (first: string) => {
+      const pages: string[][] = [];
+      for (let path: string | null = first; path; ) {
+        const page: KeyPage = await (await call(path, { headers: bearer(caller.secret) })).json<KeyPage>();
+        expect(page.has_more).toBe(page.next !== null);
+        pages.push(page.data.map((key) => key.id));
+        path = page.next;
+      }
+      return pages;
+    };
+    expect(await walk("/v1/keys?limit=2")).toEqual([order.slice(0, 2), order.slice(2, 4), order.slice(4)]);
+    expect(await walk(`/v1/keys?limit=2&ending_before=${order[4]}`)).toEqual([order.slice(2, 4), order.slice(0, 2)]);
+    expect((await (await list(caller.secret, "?limit=2")).json<KeyPage>()).next).toMatch(
+      /^\/v1\/keys\?limit=2&cursor=[\w-]+\.[\w-]+$/,
+    );
+  });
+
+  it("400 invalid_cursor for a cursor made by hand or taken from another account's list", async () => {
+    const { caller } = await accountWithFiveKeys();
+    const other = await accountWithFiveKeys();
+    const theirs = expectDefined((await (await list(other.caller.secret, "?limit=1")).json<KeyPage>()).next, "next");
+    const cursor = expectDefined(new URL(theirs, "https://api.test").searchParams.get("cursor"), "its cursor");
+    for (const forged of [cursor, `${other.order[0]}`, `${cursor.slice(0, -2)}AA`]) {
+      const res = await list(caller.secret, `?limit=1&cursor=${forged}`);
+      expect(res.status, forged).toBe(400);
+      expect((await res.json<Problem>()).errors).toEqual([
+        expect.objectContaining({ path: "cursor", code: "invalid_cursor" }),
+      ]);
+    }
   });
 
   it("refuses an unknown query parameter with 400 unknown_parameter, naming it and the accepted ones", async () => {
@@ -102,7 +138,7 @@ describe("GET /v1/keys pagination", () => {
       errors: [
         {
           parameter: "colour",
-          message: 'unknown query parameter "colour": this route accepts limit, starting_after, ending_before',
+          message: 'unknown query parameter "colour": this route accepts limit, cursor, starting_after, ending_before',
         },
       ],
     });

@@ -109,7 +109,7 @@ describe("MCP list_changes", () => {
   it("takes the REST list's cursor as its own, and refuses it for another since", async () => {
     const path = `/v1/releases/${edited.manifest.release_id}/changes?since=${base.manifest.release_id}&limit=1`;
     const rest = (await (await api(path)).json()) as { next: string };
-    const after = expectDefined(new URL(rest.next, API_ORIGIN).searchParams.get("after"), "after in next");
+    const after = expectDefined(new URL(rest.next, API_ORIGIN).searchParams.get("cursor"), "cursor in next");
     const second = (await (await api(rest.next)).json()) as { data: Change[] };
     const same = await client.callTool({
       name: "list_changes",

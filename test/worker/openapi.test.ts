@@ -23,7 +23,7 @@ interface Operation {
   operationId?: string;
   description?: string;
   security?: Record<string, string[]>[];
-  parameters?: { name: string; in: string; example?: string; schema?: { example?: string } }[];
+  parameters?: { name: string; in: string; deprecated?: boolean; example?: string; schema?: { example?: string } }[];
   responses: Record<string, Response>;
   "x-unknown-query-parameters"?: string;
 }
@@ -251,18 +251,33 @@ describe("unknown query parameters (issue 24, item 12)", () => {
 
   it("names the parameters a route accepts, in the message and in the document", async () => {
     const headers = { Authorization: `Bearer ${await sharedTestKey()}` };
-    const res = await exports.default.fetch(`${ORIGIN}/v1/products/x/profiles?after=a&grade=A`, { headers });
+    const res = await exports.default.fetch(`${ORIGIN}/v1/products/x/profiles?limit=5&grade=A`, { headers });
     expect(await res.json()).toMatchObject({
       code: "unknown_parameter",
-      detail: 'Unknown query parameter "grade": this route accepts after.',
-      errors: [{ parameter: "grade", message: 'unknown query parameter "grade": this route accepts after' }],
+      detail: 'Unknown query parameter "grade": this route accepts limit, cursor.',
+      errors: [{ parameter: "grade", message: 'unknown query parameter "grade": this route accepts limit, cursor' }],
     });
     const none = await exports.default.fetch(`${ORIGIN}/v1/catalog?grade=A`, { headers });
     expect((await none.json<{ detail: string }>()).detail).toBe(
       'Unknown query parameter "grade": this route takes no query parameters.',
     );
     const listing = operationOf(doc.paths, "/v1/products/{product_key}/profiles", "get");
-    expect(listing.parameters?.filter((p) => p.in === "query").map((p) => p.name)).toEqual(["after"]);
+    expect(listing.parameters?.filter((p) => p.in === "query").map((p) => p.name)).toEqual(["limit", "cursor"]);
+  });
+
+  it("documents `after` as the deprecated old name of the history's and the changes' `cursor`", () => {
+    for (const path of ["/v1/releases", "/v1/releases/{release_id}/changes"]) {
+      const query = operationOf(doc.paths, path, "get").parameters?.filter((p) => p.in === "query") ?? [];
+      expect(
+        query.map((p) => [p.name, p.deprecated ?? false]),
+        path,
+      ).toEqual(
+        expect.arrayContaining([
+          ["cursor", false],
+          ["after", true],
+        ]),
+      );
+    }
   });
 });
 

@@ -73,12 +73,44 @@ describe("GET /v2/orders", () => {
     expect(first.status).toBe(200);
     const page1 = await first.json<OrderList>();
     expect(page1).toMatchObject({ object: "list", url: "/v2/orders", has_more: true });
-    expect(page1.next).toBe(`/v2/orders?limit=2&starting_after=${expectDefined(page1.data[1], "a 2nd order").id}`);
+    expect(page1.next).toMatch(/^\/v2\/orders\?limit=2&cursor=[\w-]+\.[\w-]+$/);
     const page2 = await (await orders.getJson(secret, expectDefined(page1.next, "page 1's next"))).json<OrderList>();
     const page3 = await (await orders.getJson(secret, expectDefined(page2.next, "page 2's next"))).json<OrderList>();
     expect(page3).toMatchObject({ has_more: false, next: null });
     const seen = [...page1.data, ...page2.data, ...page3.data].map((order) => order.id);
     expect(seen).toEqual([...placed].reverse());
+    // Stripe's starting_after, an order id, still pages as the cursor does.
+    const byId = `/v2/orders?limit=2&starting_after=${expectDefined(page1.data[1], "a 2nd order").id}`;
+    expect((await (await orders.getJson(secret, byId)).json<OrderList>()).data).toEqual(page2.data);
+  });
+
+  it("refuses a cursor made by hand, of other filters or of another customer: 400 invalid_cursor", async () => {
+    const { secret } = await orders.customer();
+    const other = await orders.customer();
+    for (let i = 0; i < 3; i++) {
+      await orders.placeOrder(secret);
+      await orders.placeOrder(other.secret);
+    }
+    const next = expectDefined(
+      (await (await orders.getJson(secret, "/v2/orders?limit=1")).json<OrderList>()).next,
+      "next",
+    );
+    const cursor = expectDefined(new URL(next, "https://api.test").searchParams.get("cursor"), "its cursor");
+    for (const [who, path] of [
+      [secret, `/v2/orders?limit=1&cursor=${cursor.slice(0, -2)}AA`],
+      [secret, `/v2/orders?limit=1&status=pending&cursor=${cursor}`],
+      [other.secret, `/v2/orders?limit=1&cursor=${cursor}`],
+    ] as const) {
+      const refused = (await expectProblem(
+        await orders.getJson(who, path),
+        400,
+        "invalid_cursor",
+      )) as unknown as ValidationProblem;
+      expect(
+        refused.errors.map((e) => [e.path, e.code]),
+        path,
+      ).toEqual([["cursor", "invalid_cursor"]]);
+    }
   });
 
   it("filters by status and by created[gte]/created[lt], and keeps the filters in next", async () => {

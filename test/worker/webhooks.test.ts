@@ -39,7 +39,7 @@ describe("/v1/webhook_endpoints", () => {
     });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const listed = await (await caller.as("/v1/webhook_endpoints")).json<{ data: object[]; has_more: boolean }>();
-    expect(listed).toMatchObject({ object: "list", has_more: false, url: "/v1/webhook_endpoints" });
+    expect(listed).toMatchObject({ object: "list", has_more: false, next: null, url: "/v1/webhook_endpoints" });
     expect(listed.data).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
     const { secret: _, ...view } = created;
     expect(await (await caller.as(`/v1/webhook_endpoints/${created.id}`)).json()).toEqual(view);
@@ -189,14 +189,14 @@ describe("POST /v1/webhook_endpoints refusals", () => {
 
   it("refuses an unknown query parameter", async () => {
     const caller = await webhookCaller();
-    const list = await caller.as("/v1/webhook_endpoints?limit=5");
+    const list = await caller.as("/v1/webhook_endpoints?page=2");
     expect(list.status).toBe(400);
     const problem = await list.json<ProblemBody>();
     expect(problem.code).toBe("unknown_parameter");
     expect(problem.errors).toEqual([
       expect.objectContaining({
-        path: "limit",
-        message: 'unknown query parameter "limit": this route takes no query parameters',
+        path: "page",
+        message: 'unknown query parameter "page": this route accepts limit, cursor',
       }),
     ]);
   });

@@ -181,15 +181,20 @@ class IndexDigests {
     let path: string | null = `/v1/releases/${pathSegment(releaseId)}/products/${pathSegment(product)}/profiles`;
     while (path) {
       const url = new URL(path, this.baseUrl).href;
-      const body = (await (await this.http.get(url, { signal: this.signal })).json()) as {
-        profiles: { funnel_key: string; sha256: string }[];
-        next: string | null;
-      };
-      for (const entry of body.profiles) digests.set(entry.funnel_key, entry.sha256);
+      const body = (await (await this.http.get(url, { signal: this.signal })).json()) as ProductListing;
+      // `data` since every list shares one shape; `profiles` on servers before it (read for one release).
+      for (const entry of body.data ?? body.profiles ?? []) digests.set(entry.funnel_key, entry.sha256);
       path = body.next;
     }
     return digests;
   }
+}
+
+/** A page of a product's listing: `data` now, `profiles` before every list shared one shape. */
+interface ProductListing {
+  data?: { funnel_key: string; sha256: string }[];
+  profiles?: { funnel_key: string; sha256: string }[];
+  next: string | null;
 }
 
 /** Every entry of a browse listing (`products` or `funnels`), page after page in one release. */

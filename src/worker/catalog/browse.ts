@@ -7,6 +7,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
 import { strictQuery } from "../http/strict-query";
+import { listPage, listSchema } from "../http/list-page";
 import type { ProblemCode } from "../http/problem-types";
 import { hexOf, type Manifest } from "../../common/catalog/manifest";
 import { Sha256Digest } from "../../common/catalog/schema";
@@ -58,16 +59,7 @@ const Funnel = z
     href: z.string().openapi({ description: "The pinned query of the funnel's profiles." }),
   })
   .openapi("Funnel");
-const listOf = (item: z.ZodType, name: string) =>
-  z
-    .strictObject({
-      object: z.literal("list"),
-      release_id: Sha256Digest,
-      data: z.array(item),
-      has_more: z.boolean(),
-      next: z.string().nullable().openapi({ description: "The next page's pinned URL, or null." }),
-    })
-    .openapi(name);
+const listOf = (item: z.ZodType, name: string) => listSchema(name, item, { release_id: Sha256Digest });
 
 const responses = (schema: z.ZodType, what: string, ...codes: ProblemCode[]) =>
   listResponses(schema, `One page of the release's ${what}, in key order.`, ...codes);
@@ -164,13 +156,7 @@ async function browse(c: Context<AppEnv>, route: Listing["route"], manifest: Man
           await encodeCursor(c.env, scope, manifest.release_id, { value: String(last[key]), seq: 0 }),
         )
       : null;
-  const body = {
-    object: "list",
-    release_id: manifest.release_id,
-    data: page,
-    has_more: next !== null,
-    next,
-  };
+  const body = listPage(page, next, { release_id: manifest.release_id });
   const pinnedPath = pinnedListPath(manifest, route, c.req.url, params.cursor);
   return listResponse(manifest, [JSON.stringify(body)], {
     pinnedPath,

@@ -3,7 +3,7 @@
  * (scope order is product, then funnel), so a page of them is a walk over at most
  * LEAVES_PER_PAGE consecutive leaf pages. Bounded: at most LISTING_LIMIT profiles and that many
  * leaf reads per request (plus directory pages, usually in isolate memory); the rest comes
- * through the `after` cursor.
+ * through the page's cursor (products.ts).
  */
 import { parseScopeLine, scopeKey, type ScopedProfile } from "../../common/catalog/profile-index";
 import type { IndexReader, LeafPosition } from "./index-reader";
@@ -18,8 +18,13 @@ export interface ProductPage {
   more: boolean;
 }
 
-/** The product's profiles in funnel order, after funnel `after` when given. */
-export async function productPage(scope: IndexReader, productKey: string, after?: string): Promise<ProductPage> {
+/** At most `limit` of the product's profiles in funnel order, after funnel `after` when given. */
+export async function productPage(
+  scope: IndexReader,
+  productKey: string,
+  after: string | undefined,
+  limit: number,
+): Promise<ProductPage> {
   // Every key of the product lies strictly between `${product} ` and `${product}!` (' ' < '!' < any key character).
   const low = after === undefined ? `${productKey} ` : scopeKey(productKey, after);
   const high = `${productKey}!`;
@@ -31,12 +36,12 @@ export async function productPage(scope: IndexReader, productKey: string, after?
       const key = scopeKey(profile.productKey, profile.funnelKey);
       if (key <= low) continue;
       if (key >= high) return { profiles, more: false };
-      if (profiles.length === LISTING_LIMIT) return { profiles, more: true };
+      if (profiles.length === limit) return { profiles, more: true };
       profiles.push(profile);
     }
     const next = await scope.next(position);
     if (!next || next.first >= high) return { profiles, more: false };
-    if (profiles.length === LISTING_LIMIT || reads === LEAVES_PER_PAGE) return { profiles, more: true };
+    if (profiles.length === limit || reads === LEAVES_PER_PAGE) return { profiles, more: true };
     position = next.position;
   }
 }

@@ -1,14 +1,18 @@
 /**
  * GET /v1/products/{product_key}/profiles and GET /v1/releases/{release_id}/products/{product_key}/profiles:
- * the funnels of one product, from the scope index (product-listing.ts), a bounded page at a time.
- * Each entry carries what verifies the profile — its byte range in the document and its SHA-256 —
- * and the pinned URL that serves it.
+ * the funnels of one product, from the scope index (product-listing.ts), a bounded page at a time,
+ * answered as every list is (docs/contract.md, "Lists"), paged by an authenticated cursor naming
+ * the last funnel of the page. Each entry carries what verifies the profile — its byte range in the
+ * document and its SHA-256 — and the pinned URL that serves it.
  */
 import { z, type OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import type { AppEnv } from "../http/context";
 import { strictQuery } from "../http/strict-query";
+import { cursorParam, openTextCursor, sealCursor, type CursorScope } from "../http/cursor";
+import { limitParam } from "../http/limit-param";
+import { listPage, listSchema } from "../http/list-page";
 import type { ProblemCode } from "../http/problem-types";
 import { asDigest, contentDigestOf, toHex } from "../../common/catalog/digest";
 import type { Manifest } from "../../common/catalog/manifest";
@@ -21,7 +25,7 @@ import { CODING_HEADERS, NOT_MODIFIED, RELEASE_HEADERS } from "./openapi-respons
 import { ReleaseIdParam } from "./params";
 import { LISTING_LIMIT, productPage } from "./product-listing";
 import { profileNotFound } from "./profile-not-found";
-import { AfterQuery, ProductKeyParam, profileParamProblem } from "./profile-params";
+import { ProductKeyParam, profileParamProblem } from "./profile-params";
 import { productProfilesPath, profileScopePath } from "./profile-representation";
 import { resolveRelease } from "./service/release";
 import { CACHE_CURRENT, CACHE_PINNED } from "./representation";
@@ -37,22 +41,29 @@ const ProductProfile = z
   })
   .openapi("ProductProfile");
 
-const ProductProfiles = z
-  .strictObject({
-    release_id: Sha256Digest,
-    product_key: z.string(),
-    profiles: z.array(ProductProfile).max(LISTING_LIMIT),
-    next: z
-      .string()
-      .nullable()
-      .openapi({ description: 'The next page\'s URL while the product has more funnels (also `Link: rel="next"`).' }),
-  })
-  .openapi("ProductProfiles");
+const ProductProfiles = listSchema("ProductProfiles", ProductProfile, {
+  release_id: Sha256Digest,
+  product_key: z.string(),
+});
+
+const ListingQuery = strictQuery({
+  limit: limitParam({ what: "Profiles", max: LISTING_LIMIT, default: LISTING_LIMIT }),
+  cursor: cursorParam("cursor"),
+});
+type ListingQuery = z.infer<typeof ListingQuery>;
+
+/** A page starts after the funnel its cursor names, in the release the listing started in. */
+const cursorScope = (productKey: string): CursorScope => ({
+  list: "product-profiles",
+  query: productKey,
+  parameter: "cursor",
+  source: "`next` URL",
+});
 
 const header = (description: string) => ({ description, schema: { type: "string" as const } });
 const listingResponses = (...codes: ProblemCode[]): RouteConfig["responses"] => ({
   200: {
-    description: `At most ${LISTING_LIMIT} of the product's profiles, in funnel order; follow \`next\` for more.`,
+    description: `At most \`limit\` (default ${LISTING_LIMIT}) of the product's profiles, in funnel order; follow \`next\` for more.`,
     headers: {
       ...RELEASE_HEADERS,
       ...RATE_LIMIT_HEADERS,
@@ -74,19 +85,13 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     operationId: "listCurrentProductProfiles",
     summary: "The funnels of one product in the current release",
     description: "Content-Location names the pinned URL of the same page.",
-    request: { params: z.object({ product_key: ProductKeyParam }), query: strictQuery({ after: AfterQuery }) },
+    request: { params: z.object({ product_key: ProductKeyParam }), query: ListingQuery },
     responses: listingResponses("catalog_unavailable"),
   });
   app.openapi(
     current,
     async (c) =>
-      listing(
-        c,
-        await resolveRelease(c.env.CATALOG_KV),
-        c.req.valid("param").product_key,
-        c.req.valid("query").after,
-        false,
-      ),
+      listing(c, await resolveRelease(c.env.CATALOG_KV), c.req.valid("param").product_key, c.req.valid("query"), false),
     profileParamProblem,
   );
 
@@ -97,7 +102,7 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     summary: "The funnels of one product in a given release (immutable)",
     request: {
       params: z.object({ release_id: ReleaseIdParam, product_key: ProductKeyParam }),
-      query: strictQuery({ after: AfterQuery }),
+      query: ListingQuery,
     },
     responses: listingResponses("invalid_release_id", "release_not_found"),
   });
@@ -105,13 +110,7 @@ export function registerProductRoutes(app: OpenAPIHono<AppEnv>, access: CatalogA
     pinned,
     async (c) => {
       const { release_id, product_key } = c.req.valid("param");
-      return listing(
-        c,
-        await resolveRelease(c.env.CATALOG_KV, release_id),
-        product_key,
-        c.req.valid("query").after,
-        true,
-      );
+      return listing(c, await resolveRelease(c.env.CATALOG_KV, release_id), product_key, c.req.valid("query"), true);
     },
     profileParamProblem,
   );
@@ -121,43 +120,48 @@ async function listing(
   c: Context<AppEnv>,
   manifest: Manifest,
   productKey: string,
-  after: string | undefined,
+  query: ListingQuery,
   pinned: boolean,
 ) {
   const scope = IndexReader.of(c.env.RELEASES, manifest, "scope");
-  const { profiles, more } = await productPage(scope, productKey, after);
-  const pagePath = (from?: string) =>
-    `${productProfilesPath(manifest.release_id, productKey)}${from === undefined ? "" : `?after=${from}`}`;
+  const { cursor, limit } = query;
+  const after =
+    cursor === undefined
+      ? undefined
+      : await openTextCursor(c.env, cursorScope(productKey), cursor, manifest.release_id);
+  const { profiles, more } = await productPage(scope, productKey, after, limit);
   if (profiles.length === 0 && after === undefined) throw await profileNotFound(scope, manifest, { productKey });
+  const pagePath = (from?: string) =>
+    `${productProfilesPath(manifest.release_id, productKey)}${from === undefined ? "" : `?limit=${limit}&cursor=${from}`}`;
   const last = profiles.at(-1);
-  const next = more && last ? pagePath(last.funnelKey) : null;
+  const nextCursor =
+    more && last
+      ? await sealCursor(c.env, cursorScope(productKey), { release: manifest.release_id, at: last.funnelKey })
+      : undefined;
+  const next = nextCursor === undefined ? null : pagePath(nextCursor);
+  const search = new URL(c.req.url).search;
   // The page is a function of the release and the URL, so the release id makes a strong validator.
-  const etag = `"${manifest.release_id}/products/${productKey}${after === undefined ? "" : `?after=${after}`}"`;
+  const etag = `"${manifest.release_id}/products/${productKey}${search}"`;
   const headers = new Headers({
     ETag: etag,
     "Catalog-Release": manifest.release_id,
     "Cache-Control": pinned ? CACHE_PINNED : CACHE_CURRENT,
   });
-  if (!pinned) headers.set("Content-Location", pagePath(after));
+  if (!pinned) headers.set("Content-Location", `${productProfilesPath(manifest.release_id, productKey)}${search}`);
   if (next) headers.set("Link", `<${next}>; rel="next"`);
   const unchanged = notModified(c.req.header("If-None-Match"), etag, headers);
   if (unchanged) return plainResponse(unchanged);
 
-  const body = new TextEncoder().encode(
-    JSON.stringify({
-      release_id: manifest.release_id,
-      product_key: productKey,
-      profiles: profiles.map((p) => ({
-        funnel_key: p.funnelKey,
-        agent_readiness_profile_id: p.id,
-        href: profileScopePath(manifest.release_id, productKey, p.funnelKey),
-        offset: p.offset,
-        length: p.length,
-        sha256: asDigest(p.sha256),
-      })),
-      next,
-    }),
-  );
+  const data = profiles.map((p) => ({
+    funnel_key: p.funnelKey,
+    agent_readiness_profile_id: p.id,
+    href: profileScopePath(manifest.release_id, productKey, p.funnelKey),
+    offset: p.offset,
+    length: p.length,
+    sha256: asDigest(p.sha256),
+  }));
+  const page = listPage(data, next, { release_id: manifest.release_id, product_key: productKey });
+  const body = new TextEncoder().encode(JSON.stringify(page));
   // A page is small and bounded (LISTING_LIMIT entries), made here: its digest is too, natively.
   headers.set("Content-Digest", contentDigestOf(toHex(await crypto.subtle.digest("SHA-256", body))));
   headers.set("Content-Type", "application/json");

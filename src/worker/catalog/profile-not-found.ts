@@ -26,7 +26,7 @@ export async function profileNotFound(scope: IndexReader, manifest: Manifest, mi
     const hasProduct =
       miss.funnelKey !== undefined &&
       (await scope.leafAtOrBefore(`${miss.productKey}!`)) !== undefined &&
-      (await productPage(scope, miss.productKey)).profiles.length > 0;
+      (await productPage(scope, miss.productKey, undefined, 1)).profiles.length > 0;
     detail = hasProduct
       ? `${release} has no profile ${what}; GET ${productProfilesPath(manifest.release_id, miss.productKey)} lists the product's funnels.`
       : `${release} has no profile ${what}: it has no product "${miss.productKey}". GET ${releasePath(manifest.release_id)}/products lists its products.`;

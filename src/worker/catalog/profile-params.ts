@@ -31,16 +31,6 @@ export const ProfileIdParam = z
     example: "arp_kfa3bdccf91c711393576bf510",
   });
 
-export const AfterQuery = z
-  .string()
-  .regex(KEY_PATTERN)
-  .optional()
-  .openapi({
-    param: { name: "after", in: "query" },
-    description: "A funnel key: list the funnels after it (the `next` link sets it).",
-    example: "checkout",
-  });
-
 /** Route hook: names the first malformed parameter. */
 export function profileParamProblem(
   result: { target: string; success: boolean; error?: unknown },
@@ -59,7 +49,6 @@ export function profileParamProblem(
   for (const [name, value] of [
     ["product_key", c.req.param("product_key")],
     ["funnel_key", c.req.param("funnel_key")],
-    ["after", c.req.query("after")],
   ] as const) {
     if (value !== undefined && !KEY_PATTERN.test(value)) {
       throw new Problem(

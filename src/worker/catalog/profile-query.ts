@@ -8,6 +8,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
 import type { ProblemCode } from "../http/problem-types";
+import { listSchema } from "../http/list-page";
 import type { Manifest } from "../../common/catalog/manifest";
 import { Profile, Sha256Digest } from "../../common/catalog/schema";
 import { catalogRoute, type CatalogAccess } from "./access";
@@ -23,22 +24,18 @@ const Facets = z
   .record(z.string(), z.record(z.string(), z.int()))
   .openapi({ description: "Per asked field, the number of matches with each value (largest first)." });
 
-const ProfileList = z
-  .strictObject({
-    object: z.literal("list"),
-    release_id: Sha256Digest,
-    count: z.int().openapi({ description: "The exact number of matches." }),
-    data: z
-      .array(Profile)
-      .openapi({ description: "The page: each profile exactly as its bytes stand in the document." }),
-    has_more: z.boolean(),
-    next: z.string().nullable().openapi({ description: "The next page's pinned URL, or null." }),
-    facets: Facets.optional(),
-  })
-  .openapi("ProfileList");
+const ProfileList = listSchema("ProfileList", Profile, {
+  release_id: Sha256Digest,
+  count: z.int().openapi({ description: "The exact number of matches." }),
+  facets: Facets.optional(),
+});
 
 const responses = (...codes: ProblemCode[]) =>
-  listResponses(ProfileList, "One page of the matches, in the asked order.", ...codes);
+  listResponses(
+    ProfileList,
+    "One page of the matches, in the asked order, each profile exactly as its bytes stand in the document.",
+    ...codes,
+  );
 
 const DESCRIPTION =
   "Filters combine with *and*; a comma-separated list means *any of*. Keyset paging: `next` is a pinned URL that carries " +

@@ -7,7 +7,14 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
-import { changesCursorOpener, cursorParam, sealChangesCursor } from "../http/cursor";
+import {
+  changesCursorOpener,
+  cursorWithAfterAlias,
+  oneCursorName,
+  presentedCursor,
+  sealChangesCursor,
+} from "../http/cursor";
+import { listPage, listSchema } from "../http/list-page";
 import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
 import { problemResponses } from "../http/openapi-responses";
@@ -41,19 +48,13 @@ const Change = z
   })
   .openapi("ReleaseChange");
 
-const REST_CURSOR = { parameter: "after", source: "`next` URL" };
+const restCursor = (parameter: string) => ({ parameter, source: "`next` URL" });
 
-const ChangeList = z
-  .strictObject({
-    object: z.literal("list"),
-    release_id: Sha256Digest,
-    since: Sha256Digest,
-    count: z.int().min(0).openapi({ description: "Every change between the two releases, on all pages." }),
-    data: z.array(Change).max(CHANGES_PAGE_LIMIT),
-    has_more: z.boolean(),
-    next: z.string().nullable().openapi({ description: "The next page's URL while `has_more`." }),
-  })
-  .openapi("ReleaseChangeList");
+const ChangeList = listSchema("ReleaseChangeList", Change, {
+  release_id: Sha256Digest,
+  since: Sha256Digest,
+  count: z.int().min(0).openapi({ description: "Every change between the two releases, on all pages." }),
+});
 
 const ChangesQuery = strictQuery({
   since: ReleaseIdParam.openapi({
@@ -61,8 +62,8 @@ const ChangesQuery = strictQuery({
     description: "The release the copy holds: `sha256:<64 hex>` or the bare hex.",
   }),
   limit: limitParam({ what: "Changes", max: CHANGES_PAGE_LIMIT, default: CHANGES_PAGE_LIMIT }),
-  after: cursorParam("after"),
-});
+  ...cursorWithAfterAlias,
+}).refine(...oneCursorName);
 
 export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: CatalogAccess) {
   const route = catalogRoute(access, {
@@ -87,25 +88,20 @@ export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: Ca
     route,
     async (c) => {
       const { release_id } = c.req.valid("param");
-      const { since, limit, after } = c.req.valid("query");
-      const from = after === undefined ? undefined : changesCursorOpener(c.env, after, REST_CURSOR);
+      const query = c.req.valid("query");
+      const { since, limit } = query;
+      const presented = presentedCursor(query);
+      const from = presented
+        ? changesCursorOpener(c.env, presented.cursor, restCursor(presented.parameter))
+        : undefined;
       const read = await listChanges(c.env, { releaseId: release_id, since, from, limit });
       const pagePath = async (offset: number) =>
-        `/v1/releases/${read.release.release_id}/changes?since=${read.since.release_id}&limit=${limit}&after=${await sealChangesCursor(c.env, read, offset, REST_CURSOR)}`;
+        `/v1/releases/${read.release.release_id}/changes?since=${read.since.release_id}&limit=${limit}&cursor=${await sealChangesCursor(c.env, read, offset, restCursor("cursor"))}`;
       c.header("Catalog-Release", read.release.release_id);
       c.header("Cache-Control", CACHE_PINNED);
-      return c.json(
-        {
-          object: "list" as const,
-          release_id: read.release.release_id,
-          since: read.since.release_id,
-          count: read.count,
-          data: read.changes,
-          has_more: read.next !== null,
-          next: read.next === null ? null : await pagePath(read.next),
-        },
-        200,
-      );
+      const next = read.next === null ? null : await pagePath(read.next);
+      const extra = { release_id: read.release.release_id, since: read.since.release_id, count: read.count };
+      return c.json(listPage(read.changes, next, extra), 200);
     },
     changesParamProblem,
   );

@@ -5,7 +5,8 @@
  */
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/context";
-import { cursorParam, openNumberCursor, sealCursor } from "../http/cursor";
+import { cursorWithAfterAlias, oneCursorName, openNumberCursor, presentedCursor, sealCursor } from "../http/cursor";
+import { listPage, listSchema } from "../http/list-page";
 import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
 import { problemResponses } from "../http/openapi-responses";
@@ -23,7 +24,7 @@ import { CACHE_CURRENT } from "./representation";
 export const HISTORY_PAGE_LIMIT = 100;
 export const DEFAULT_HISTORY_PAGE = 20;
 /** A page starts after the event its cursor names (by sequence): the history of one deployment, not of a release. */
-const HISTORY_CURSOR = { list: "history", query: "", parameter: "after", source: "`next` URL" } as const;
+const historyCursor = (parameter: string) => ({ list: "history", query: "", parameter, source: "`next` URL" }) as const;
 
 const ReleaseEvent = z
   .strictObject({
@@ -50,19 +51,12 @@ const ReleaseEvent = z
   })
   .openapi("ReleaseEvent");
 
-const ReleaseEventList = z
-  .strictObject({
-    object: z.literal("list"),
-    data: z.array(ReleaseEvent).max(HISTORY_PAGE_LIMIT),
-    has_more: z.boolean(),
-    next: z.string().nullable().openapi({ description: "The next page's URL while `has_more`." }),
-  })
-  .openapi("ReleaseEventList");
+const ReleaseEventList = listSchema("ReleaseEventList", ReleaseEvent);
 
 const HistoryQuery = strictQuery({
   limit: limitParam({ what: "Entries", max: HISTORY_PAGE_LIMIT, default: DEFAULT_HISTORY_PAGE }),
-  after: cursorParam("after"),
-});
+  ...cursorWithAfterAlias,
+}).refine(...oneCursorName);
 
 export function registerReleaseHistoryRoute(app: OpenAPIHono<AppEnv>, access: CatalogAccess) {
   const route = catalogRoute(access, {
@@ -83,17 +77,23 @@ export function registerReleaseHistoryRoute(app: OpenAPIHono<AppEnv>, access: Ca
     },
   });
   app.openapi(route, async (c) => {
-    const { limit, after } = c.req.valid("query");
+    const query = c.req.valid("query");
+    const { limit } = query;
+    const presented = presentedCursor(query);
     const pointer = await readCurrentPointer(c.env.CATALOG_KV);
     if (!pointer)
       throw new Problem("catalog_unavailable", "No catalog release has been published on this deployment yet.", {
         headers: { "Retry-After": String(CATALOG_RETRY_AFTER_SECONDS) },
       });
     const events = keptEvents((await readHistory(c.env.CATALOG_KV)).entries, pointer);
-    const before = after === undefined ? undefined : await openNumberCursor(c.env, HISTORY_CURSOR, after);
+    const before = presented
+      ? await openNumberCursor(c.env, historyCursor(presented.parameter), presented.cursor)
+      : undefined;
     const from = before === undefined ? 0 : events.findIndex((event) => event.sequence < before);
     const page = from < 0 ? [] : events.slice(from, from + limit);
     const hasMore = from >= 0 && from + limit < events.length;
+    const last = page.at(-1);
+    const cursor = hasMore && last ? await sealCursor(c.env, historyCursor("cursor"), { at: last.sequence }) : null;
     const data = await Promise.all(
       page.map(async (event) => {
         const manifest = await readManifest(c.env.CATALOG_KV, hexOf(event.release_id));
@@ -112,12 +112,10 @@ export function registerReleaseHistoryRoute(app: OpenAPIHono<AppEnv>, access: Ca
         };
       }),
     );
-    const last = page.at(-1);
-    const cursor = hasMore && last ? await sealCursor(c.env, HISTORY_CURSOR, { at: last.sequence }) : null;
-    const next = cursor ? `/v1/releases?limit=${limit}&after=${cursor}` : null;
+    const next = cursor ? `/v1/releases?limit=${limit}&cursor=${cursor}` : null;
     c.header("Cache-Control", CACHE_CURRENT);
     // CACHE_CURRENT says no-transform, as on every catalog answer: sent as it is (identity-only.ts).
-    return c.json({ object: "list" as const, data, has_more: hasMore, next }, 200, IDENTITY_CODING);
+    return c.json(listPage(data, next), 200, IDENTITY_CODING);
   });
 }
 

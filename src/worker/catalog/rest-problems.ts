@@ -71,7 +71,7 @@ export function problemOfMiss(miss: CatalogMiss): Problem {
     case "invalid_history_cursor":
       return cursorProblem("cursor", "is not a cursor of this history: follow the previous page's `next` as it is");
     case "invalid_changes_cursor":
-      return cursorProblem("after", `not a cursor of this list: ${miss.reason}; take it from \`next\``);
+      return cursorProblem("cursor", `not a cursor of this list: ${miss.reason}; take it from \`next\``);
     case "cursor_of_other_release":
       return cursorProblem("cursor", `is a cursor of release ${miss.started}: follow the \`next\` URL as it is`);
   }

@@ -10,7 +10,18 @@ import { z } from "@hono/zod-openapi";
 import { cursorProblem } from "./query-problem";
 
 /** Which list a cursor pages: a cursor of one is never a cursor of another. */
-export type CursorList = "profiles" | "products" | "funnels" | "changes" | "history" | "profile-history";
+export type CursorList =
+  | "profiles"
+  | "products"
+  | "funnels"
+  | "product-profiles"
+  | "changes"
+  | "history"
+  | "profile-history"
+  | "keys"
+  | "orders"
+  | "webhook-endpoints"
+  | "webhook-deliveries";
 
 interface CursorPlace {
   /** The release the list is of, for lists of one release: the next page is read from it. */
@@ -93,32 +104,40 @@ export async function openCursor(env: object, scope: CursorScope, cursor: string
   return place as CursorPlace;
 }
 
-/** The whole-number place (an offset, a sequence) a cursor of a list of `release` names; else the 400. */
-export async function openNumberCursor(
+/** The place a cursor of a list of `release` names, when `isPlace` takes it; else the 400. */
+async function openPlace<Place>(
   env: object,
   scope: CursorScope,
   cursor: string,
-  release?: string,
-): Promise<number> {
+  release: string | undefined,
+  isPlace: (at: unknown) => at is Place,
+): Promise<Place> {
   const place = await openCursor(env, scope, cursor);
-  if (place.release === release && Number.isSafeInteger(place.at) && (place.at as number) >= 0)
-    return place.at as number;
-  throw cursorProblem(
-    scope.parameter,
-    `is a cursor of another release: pass the previous page's ${scope.source} as it is`,
-  );
+  if (place.release === release && isPlace(place.at)) return place.at;
+  const which = place.release === release ? "another list" : "another release";
+  throw cursorProblem(scope.parameter, `is a cursor of ${which}: pass the previous page's ${scope.source} as it is`);
 }
+
+const isWholeNumber = (at: unknown): at is number => Number.isSafeInteger(at) && (at as number) >= 0;
+const isText = (at: unknown): at is string => typeof at === "string";
+
+/** The whole-number place (an offset, a sequence) a cursor of a list of `release` names; else the 400. */
+export const openNumberCursor = (env: object, scope: CursorScope, cursor: string, release?: string) =>
+  openPlace(env, scope, cursor, release, isWholeNumber);
+
+/** The text place (a key, an id: the last entry of the previous page) a cursor names; else the 400. */
+export const openTextCursor = (env: object, scope: CursorScope, cursor: string, release?: string) =>
+  openPlace(env, scope, cursor, release, isText);
+
+const cursorText = () =>
+  z.string({ error: "must be given once" }).max(MAX_CURSOR_LENGTH, "is not a cursor of this list and query").optional();
 
 /** The query parameter of an opaque cursor: the cursor of the previous page's `next`, never made by hand. */
 export const cursorParam = (name: string) =>
-  z
-    .string({ error: "must be given once" })
-    .max(MAX_CURSOR_LENGTH, "is not a cursor of this list and query")
-    .optional()
-    .openapi({
-      param: { name, in: "query" },
-      description: "Where the page starts: set by the previous page's `next` URL, never made by hand.",
-    });
+  cursorText().openapi({
+    param: { name, in: "query" },
+    description: "Where the page starts: set by the previous page's `next` URL, never made by hand.",
+  });
 
 /** A changes cursor: a place (a byte offset) in the list from `since` to the release it carries. */
 export const changesCursorScope = (sinceId: string, words: { parameter: string; source: string }): CursorScope => ({
@@ -140,3 +159,31 @@ export const sealChangesCursor = (
   at: number,
   words: { parameter: string; source: string },
 ) => sealCursor(env, changesCursorScope(since.release_id, words), { release: release.release_id, at });
+
+/**
+ * `after`, the name the release history and the changes gave their cursor before every list named
+ * it `cursor`: the same cursor, still taken for one release so that `next` URLs handed out before
+ * keep paging (docs/contract.md, "Lists"); `next` spells `cursor`.
+ */
+const deprecatedAfterParam = cursorText().openapi({
+  param: { name: "after", in: "query", deprecated: true },
+  description: "Deprecated: the old name of `cursor`, taken until the next release. Never with `cursor`.",
+});
+
+/** The query fields of a list's cursor that still takes its old name `after`. */
+export const cursorWithAfterAlias = { cursor: cursorParam("cursor"), after: deprecatedAfterParam };
+
+/** Refines a query with `cursorWithAfterAlias`: one name or the other, never both. */
+export const oneCursorName: [
+  (query: { cursor?: string; after?: string }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (query) => query.cursor === undefined || query.after === undefined,
+  { message: "give cursor or after (its deprecated name), not both", path: ["after"] },
+];
+
+/** The cursor a query presents and the name it came by (the 400 of a refused one names it). */
+export function presentedCursor(query: { cursor?: string; after?: string }) {
+  if (query.after !== undefined) return { cursor: query.after, parameter: "after" };
+  return query.cursor === undefined ? undefined : { cursor: query.cursor, parameter: "cursor" };
+}

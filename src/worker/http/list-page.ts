@@ -25,7 +25,11 @@ export function listSchema<Item extends z.ZodType, Extra extends z.ZodRawShape =
     .openapi(name);
 }
 
-/** The body of one page: `has_more` is exactly whether there is a `next`. */
-export function listPage<Item>(data: Item[], next: string | null) {
-  return { object: "list" as const, data, has_more: next !== null, next };
+/** The body of one page, with the list's own fields beside: `has_more` is exactly whether there is a `next`. */
+export function listPage<Item, Extra extends object = Record<never, never>>(
+  data: Item[],
+  next: string | null,
+  extra?: Extra,
+) {
+  return { object: "list" as const, ...(extra ?? ({} as Extra)), data, has_more: next !== null, next };
 }

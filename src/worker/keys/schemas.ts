@@ -4,7 +4,9 @@ import { KEY_MODES } from "../../common/auth/api-key";
 import { KeyNameSchema, KeyView } from "../auth/account-views";
 import { KEY_ID_PATTERN } from "../../common/auth/ids";
 import { ScopeSchema } from "../../common/auth/scopes";
+import { cursorParam } from "../http/cursor";
 import { optionalLimitParam } from "../http/limit-param";
+import { listSchema } from "../http/list-page";
 import { strictQuery } from "../http/strict-query";
 
 export const CreateKeyBody = z
@@ -30,17 +32,8 @@ export const CreatedKey = KeyView.extend({
 export const KEY_LIST_URL = "/v1/keys";
 export const MAX_PAGE_LIMIT = 100;
 
-export const KeyList = z
-  .object({
-    object: z.literal("list"),
-    data: z.array(KeyView).openapi({ description: "Oldest first (by created_at, then id)." }),
-    has_more: z.boolean().openapi({
-      description:
-        "Whether more keys lie beyond this page in the direction it was read (after it; before it with ending_before).",
-    }),
-    url: z.literal(KEY_LIST_URL),
-  })
-  .openapi("ApiKeyList");
+/** Oldest first (by created_at, then id); `has_more` and `next` go on in the direction the page was read. */
+export const KeyList = listSchema("ApiKeyList", KeyView, { url: z.literal(KEY_LIST_URL) });
 
 export const KeyIdParam = z
   .string()
@@ -55,13 +48,17 @@ const cursor = (description: string) =>
     // No example: a made-up key id is refused, and Swagger UI would send one with every list.
     .openapi({ description });
 
-/** Cursor pagination as Stripe's lists have it; any other parameter is refused (strict), never ignored. */
+/**
+ * The one `cursor` of every list (from `next`), and Stripe's `starting_after` and `ending_before`
+ * kept beside it as aliases; any other parameter is refused (strict), never ignored.
+ */
 export const KeyListQuery = strictQuery({
   limit: optionalLimitParam({ what: "Keys", max: MAX_PAGE_LIMIT }),
-  starting_after: cursor("A key id from the list: the page starts right after it."),
-  ending_before: cursor("A key id from the list: the page ends right before it."),
-}).refine((query) => !(query.starting_after && query.ending_before), {
-  message: "give starting_after or ending_before, not both",
+  cursor: cursorParam("cursor"),
+  starting_after: cursor("Stripe-style alias: a key id from the list; the page starts right after it."),
+  ending_before: cursor("Stripe-style alias: a key id from the list; the page ends right before it."),
+}).refine((query) => [query.cursor, query.starting_after, query.ending_before].filter(Boolean).length < 2, {
+  message: "give one of cursor, starting_after and ending_before",
   path: ["ending_before"],
 });
 export type KeyListQuery = z.infer<typeof KeyListQuery>;

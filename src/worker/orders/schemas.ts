@@ -7,9 +7,6 @@ import { z } from "@hono/zod-openapi";
 import { cheeseById, CurrencySchema } from "../cheeses/collection";
 import { Address } from "../customers/schemas";
 import { ORDER_STATUSES } from "./state-machine";
-import { firstMillisAtOrAfter, instantParam } from "../http/instant";
-import { limitParam } from "../http/limit-param";
-import { strictQuery } from "../http/strict-query";
 
 export const ORDER_ID_PATTERN = /^ord_[0-9A-Za-z]{20}$/;
 export const MAX_ORDER_LINES = 50;
@@ -18,7 +15,7 @@ export const ORDERS_URL = "/v2/orders";
 export const MAX_ORDER_PAGE = 100;
 export const DEFAULT_ORDER_PAGE = 10;
 
-const orderId = () => z.string().regex(ORDER_ID_PATTERN, "an order id is ord_ followed by 20 letters or digits");
+export const orderId = () => z.string().regex(ORDER_ID_PATTERN, "an order id is ord_ followed by 20 letters or digits");
 
 export const OrderIdSchema = orderId().openapi({ example: "ord_8sQd2LmZpR4vXw1cTy7b" });
 
@@ -95,42 +92,6 @@ export const OrderView = z
   })
   .openapi("Order");
 export type OrderView = z.infer<typeof OrderView>;
-
-/** An RFC 3339 time, as the first whole millisecond at or after it (created_ms are whole milliseconds). */
-const Timestamp = instantParam({ utcOnly: false }).transform(firstMillisAtOrAfter).optional();
-
-/** Keyset paging and filters; any other parameter is refused (strict), never ignored. */
-export const OrderListQuery = strictQuery({
-  limit: limitParam({ what: "Orders", max: MAX_ORDER_PAGE, default: DEFAULT_ORDER_PAGE }),
-  // No example: a made-up order id is refused, and Swagger UI would send one with every list.
-  starting_after: orderId().optional().openapi({
-    description: "An order id from a page of this list: the page starts right after it (older orders).",
-  }),
-  status: z.enum(ORDER_STATUSES).optional().openapi({ description: "Only orders in this status." }),
-  "created[gte]": Timestamp.openapi({
-    description: "Only orders created at or after this RFC 3339 time.",
-    example: "2026-11-01T00:00:00Z",
-  }),
-  "created[lt]": Timestamp.openapi({
-    description: "Only orders created before this RFC 3339 time.",
-    example: "2026-12-01T00:00:00Z",
-  }),
-});
-export type OrderListQuery = z.infer<typeof OrderListQuery>;
-
-export const OrderList = z
-  .object({
-    object: z.literal("list"),
-    data: z.array(OrderView).openapi({ description: "Newest first (by created_at, then id)." }),
-    has_more: z.boolean().openapi({ description: "Whether older orders match beyond this page." }),
-    url: z.literal(ORDERS_URL),
-    next: z.string().nullable().openapi({
-      description:
-        "The next page's path and query (same filters, starting_after the last order); null on the last page.",
-      example: "/v2/orders?limit=10&starting_after=ord_8sQd2LmZpR4vXw1cTy7b",
-    }),
-  })
-  .openapi("OrderList");
 
 export const OrderIdParams = z.object({
   id: OrderIdSchema.openapi({ param: { name: "id", in: "path" } }),

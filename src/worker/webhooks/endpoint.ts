@@ -8,9 +8,11 @@ import type { AppEnv } from "../http/context";
 import { problemResponses } from "../http/openapi-responses";
 import { NO_QUERY } from "../http/strict-query";
 import { webhookGuard, webhookSecurity } from "./endpoints";
-import { DeliveryListQuery, EndpointIdParam } from "./schemas";
+import { listPage } from "../http/list-page";
+import { nextPageUrl, openKeyset } from "./list-paging";
+import { DeliveryList, DeliveryListQuery, ENDPOINT_LIST_URL, EndpointIdParam } from "./schemas";
 import { webhookStore } from "./store-access";
-import { DeliveryView, RotatedSecret, WebhookEndpointView } from "./views";
+import { RotatedSecret, WebhookEndpointView } from "./views";
 
 const TAGS = ["Webhooks"];
 const params = z.object({ id: EndpointIdParam });
@@ -65,10 +67,6 @@ const rotate = createRoute({
   },
 });
 
-const DeliveryList = z
-  .object({ object: z.literal("list"), data: z.array(DeliveryView), has_more: z.boolean() })
-  .openapi("WebhookDeliveryList");
-
 const deliveries = createRoute({
   ...common,
   method: "get",
@@ -76,7 +74,7 @@ const deliveries = createRoute({
   operationId: "listWebhookDeliveries",
   summary: "An endpoint's recent deliveries",
   description:
-    "Newest first: each delivery's `webhook-id`, event, status, attempts (time, response status, a short excerpt) and next attempt. The last 100 are kept.",
+    "Newest first: each delivery's `webhook-id`, event, status, attempts (time, response status, a short excerpt) and next attempt. The last 100 are kept; `next` pages through them.",
   request: { query: DeliveryListQuery, params },
   responses: {
     200: { description: "The deliveries.", content: { "application/json": { schema: DeliveryList } } },
@@ -109,11 +107,21 @@ export function registerEndpointRoutes(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(deliveries, async (c) => {
-    const { limit } = c.req.valid("query");
-    const page = outcomeValue(
-      await webhookStore(c.env).listDeliveries(c.get("principal").accountId, c.req.valid("param").id, limit),
-    );
+    const { limit, cursor } = c.req.valid("query");
+    const { accountId } = c.get("principal");
+    const { id } = c.req.valid("param");
+    // A cursor pages one endpoint of one account: another's is refused, never read.
+    const owner = `${accountId} ${id}`;
+    const before = cursor === undefined ? undefined : await openKeyset(c.env, "webhook-deliveries", owner, cursor);
+    const page = outcomeValue(await webhookStore(c.env).listDeliveries(accountId, id, limit, before));
+    const path = `${ENDPOINT_LIST_URL}/${id}/deliveries`;
+    const next = await nextPageUrl(c.env, "webhook-deliveries", owner, {
+      path,
+      limit,
+      last: page.data.at(-1),
+      more: page.has_more,
+    });
     c.header("Cache-Control", "private, no-store");
-    return c.json({ object: "list" as const, ...page }, 200);
+    return c.json(listPage(page.data, next), 200);
   });
 }

@@ -13,7 +13,9 @@ import { noEntityTags } from "../http/preconditions";
 import { Problem } from "../http/problem";
 import { NO_QUERY } from "../http/strict-query";
 import { EVENT_TYPES } from "./events";
-import { CreateEndpointBody, ENDPOINT_LIST_URL, EndpointList } from "./schemas";
+import { listPage } from "../http/list-page";
+import { isAfter, nextPageUrl, openKeyset } from "./list-paging";
+import { CreateEndpointBody, ENDPOINT_LIST_URL, EndpointList, EndpointListQuery } from "./schemas";
 import { webhookStore } from "./store-access";
 import { targetUrlProblems } from "../http/outbound/target-url";
 import { CreatedWebhookEndpoint } from "./views";
@@ -60,7 +62,7 @@ const list = createRoute({
   summary: "List the account's webhook endpoints",
   middleware: webhookGuard(),
   security: webhookSecurity(),
-  request: { query: NO_QUERY },
+  request: { query: EndpointListQuery },
   responses: {
     200: { description: "The endpoints (no secrets).", content: { "application/json": { schema: EndpointList } } },
     ...problemResponses("bad_request", "precondition_failed"),
@@ -87,8 +89,22 @@ export function registerEndpointListRoutes(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(list, async (c) => {
-    const data = await webhookStore(c.env).listEndpoints(c.get("principal").accountId);
+    const { limit, cursor } = c.req.valid("query");
+    const { accountId } = c.get("principal");
+    const after = cursor === undefined ? undefined : await openKeyset(c.env, "webhook-endpoints", accountId, cursor);
+    // Few (MAX_ENDPOINTS_PER_ACCOUNT): paged here, past the last endpoint of the previous page.
+    const endpoints = (await webhookStore(c.env).listEndpoints(accountId)).filter(
+      (endpoint) => !after || isAfter(endpoint, after),
+    );
+    const data = endpoints.slice(0, limit);
+    const more = endpoints.length > limit;
+    const next = await nextPageUrl(c.env, "webhook-endpoints", accountId, {
+      path: ENDPOINT_LIST_URL,
+      limit,
+      last: data.at(-1),
+      more,
+    });
     c.header("Cache-Control", "private, no-store");
-    return c.json({ object: "list" as const, data, has_more: false as const, url: ENDPOINT_LIST_URL }, 200);
+    return c.json(listPage(data, next, { url: ENDPOINT_LIST_URL }), 200);
   });
 }

@@ -1,10 +1,11 @@
 /** Request shapes of the webhook endpoint API (/v1/webhook_endpoints), documented in /openapi.json. */
 import { z } from "@hono/zod-openapi";
-import { limitParam } from "../http/limit-param";
-import { strictQuery } from "../http/strict-query";
+import { listSchema } from "../http/list-page";
 import { EVENT_TYPES, EventTypeSchema } from "./events";
 import { MAX_URL_LENGTH, targetUrlProblems } from "../http/outbound/target-url";
-import { ENDPOINT_ID_PATTERN, WebhookEndpointView } from "./views";
+import { webhookListQuery } from "./list-paging";
+import { DeliveryView, ENDPOINT_ID_PATTERN, WebhookEndpointView } from "./views";
+import { MAX_ENDPOINTS_PER_ACCOUNT } from "./webhook-store";
 
 export const ENDPOINT_LIST_URL = "/v1/webhook_endpoints";
 export const MAX_DELIVERY_PAGE = 50;
@@ -41,15 +42,14 @@ export const EndpointIdParam = z
   .regex(ENDPOINT_ID_PATTERN, "a webhook endpoint id looks like we_ followed by 20 base62 characters")
   .openapi({ param: { name: "id", in: "path" }, example: "we_4Qb8mZ2cYw7LrT1sVx9k" });
 
-export const EndpointList = z
-  .object({
-    object: z.literal("list"),
-    data: z.array(WebhookEndpointView).openapi({ description: "Oldest first; at most 5." }),
-    has_more: z.literal(false),
-    url: z.literal(ENDPOINT_LIST_URL),
-  })
-  .openapi("WebhookEndpointList");
-
-export const DeliveryListQuery = strictQuery({
-  limit: limitParam({ what: "Deliveries (the newest)", max: MAX_DELIVERY_PAGE, default: DEFAULT_DELIVERY_PAGE }),
+/** Oldest first, at most MAX_ENDPOINTS_PER_ACCOUNT; `url` beside the list's fields, as before. */
+export const EndpointList = listSchema("WebhookEndpointList", WebhookEndpointView, {
+  url: z.literal(ENDPOINT_LIST_URL),
 });
+
+export const EndpointListQuery = webhookListQuery("Endpoints", MAX_ENDPOINTS_PER_ACCOUNT, MAX_ENDPOINTS_PER_ACCOUNT);
+
+/** Newest first, of the last DELIVERIES_KEPT (webhook-tables.ts). */
+export const DeliveryList = listSchema("WebhookDeliveryList", DeliveryView);
+
+export const DeliveryListQuery = webhookListQuery("Deliveries (the newest)", MAX_DELIVERY_PAGE, DEFAULT_DELIVERY_PAGE);

@@ -115,13 +115,15 @@ export class WebhookStore extends DurableObject<Env> {
     return accept({ endpoint: viewOfEndpoint(rotated), secret });
   }
 
+  /** Newest first, older than `before` (the last delivery of the previous page) when given. */
   async listDeliveries(
     accountId: string,
     id: string,
     limit: number,
+    before?: { created_at: string; id: string },
   ): Promise<Outcome<{ data: DeliveryView[]; has_more: boolean }>> {
     if (!this.#owned(accountId, id)) return notFound(id);
-    const rows = this.#tables.deliveriesOf(id, limit + 1);
+    const rows = this.#tables.deliveriesOf(id, limit + 1, before);
     return accept({
       data: rows.slice(0, limit).map((row) => this.#viewOfDelivery(row)),
       has_more: rows.length > limit,

@@ -141,11 +141,16 @@ export class WebhookTables {
   }
 
   /** Newest first; one more than `limit` tells the caller whether more exist. */
-  deliveriesOf(endpointId: string, limit: number): DeliveryRow[] {
+  /** Newest first; with `before`, only the deliveries older than it in (created_at, id) order. */
+  deliveriesOf(endpointId: string, limit: number, before?: { created_at: string; id: string }): DeliveryRow[] {
+    const [where, bindings] = before
+      ? ["AND (created_at < ? OR (created_at = ? AND id < ?))", [before.created_at, before.created_at, before.id]]
+      : ["", []];
     return this.sql
       .exec<Row<DeliveryRow>>(
-        "SELECT * FROM deliveries WHERE endpoint_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+        `SELECT * FROM deliveries WHERE endpoint_id = ? ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
         endpointId,
+        ...bindings,
         limit,
       )
       .toArray();

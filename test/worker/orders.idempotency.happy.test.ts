@@ -1,12 +1,12 @@
 /**
- * Idempotency-Key on POST /v2/orders, as Stripe's: a retry replays the first answer, the key with
- * another request is 409, and concurrent requests with one key make one order.
+ * Idempotency-Key on POST /v2/orders, as Stripe's: a retry replays the first answer, and
+ * concurrent requests with one key make one order. Its refusals (the key with another request is
+ * 409, a malformed key 400): orders.idempotency.error.test.ts.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { IDEMPOTENCY_TTL_MS } from "../../src/worker/orders/order-book";
 import { bearer, call } from "./auth-fixtures";
-import { expectProblem } from "./support/problems";
 import { COMTE_TWICE, createOrder, customer, getJson, type OrderView } from "./orders-support";
 
 const orderCount = async (secret: string) =>
@@ -63,20 +63,6 @@ describe("Idempotency-Key", () => {
     expect(await retry.text()).toBe(await first.text());
   });
 
-  it("refuses the same key with a different body: 409 idempotency_key_reused, nothing created", async () => {
-    const { secret } = await customer();
-    const key = crypto.randomUUID();
-    expect((await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key })).status).toBe(201);
-    const other = await createOrder(
-      secret,
-      { items: [{ cheese_id: "chs_comte", quantity: 3 }] },
-      { "Idempotency-Key": key },
-    );
-    const problem = await expectProblem(other, 409, "idempotency_key_reused");
-    expect(problem.detail).toMatch(/different request/);
-    expect(await orderCount(secret)).toBe(1);
-  });
-
   it("creates exactly one order from 20 concurrent requests with one key, all answering the same order", async () => {
     const { secret } = await customer();
     const key = crypto.randomUUID();
@@ -104,18 +90,6 @@ describe("Idempotency-Key", () => {
     expect((await second.json<OrderView>()).id).not.toBe(first.id);
   });
 
-  it("records nothing for a refused request: corrected, the same key creates the order", async () => {
-    const { secret } = await customer();
-    const key = crypto.randomUUID();
-    const bad = await createOrder(
-      secret,
-      { items: [{ cheese_id: "chs_comte", quantity: 0 }] },
-      { "Idempotency-Key": key },
-    );
-    await expectProblem(bad, 400, "bad_request");
-    expect((await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key })).status).toBe(201);
-  });
-
   it("forgets a key after 24 hours: the record's expiry is 24 h after the first request", async () => {
     const { secret, accountId } = await customer();
     const key = crypto.randomUUID();
@@ -140,16 +114,5 @@ describe("Idempotency-Key", () => {
       { "Idempotency-Key": key },
     );
     expect(later.status).toBe(201);
-  });
-
-  it("refuses a key that is empty, too long or not visible ASCII, with 400 naming the header", async () => {
-    const { secret } = await customer();
-    for (const key of ["x".repeat(256), "two words", "ключ"]) {
-      const res = await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": key });
-      const problem = (await expectProblem(res, 400, "bad_request")) as unknown as { errors: { path: string }[] };
-      expect(problem.errors.map((e) => e.path)).toEqual(["idempotency-key"]);
-    }
-    expect((await createOrder(secret, COMTE_TWICE, { "Idempotency-Key": "x".repeat(255) })).status).toBe(201);
-    expect(await orderCount(secret)).toBe(1);
   });
 });
