@@ -21,6 +21,7 @@ import { provisionedApiKey } from "./support/api-key";
 import { runProcess } from "./support/scripts";
 import { REPO_ROOT } from "./support/wrangler-dev";
 import { expectDefined } from "../../src/common/expect";
+import { TOOL_NAMES } from "../../src/worker/mcp/tool-names";
 
 let deployment: OAuthDeployment;
 let mcpUrl: URL;
@@ -35,15 +36,7 @@ afterAll(async () => {
 
 const HOST_NAME = "E2E MCP Host";
 /** The tools the server lists, by name in code-unit order. */
-const TOOLS = [
-  "compare_profiles",
-  "compare_releases",
-  "describe_catalog",
-  "get_profile",
-  "list_changes",
-  "profile_history",
-  "search_profiles",
-];
+const TOOLS = [...TOOL_NAMES].sort();
 
 async function withKey(): Promise<Client> {
   const client = new Client({ name: "e2e", version: "1.0.0" });

@@ -11,6 +11,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectDefined } from "../../src/common/expect";
 import { api, API_ORIGIN, apiWithBindings } from "./support/api";
+import { TOOL_NAMES } from "../../src/worker/mcp/tool-names";
 import { MCP_HEADERS, mcpClient } from "./support/mcp";
 import { oracleProfiles } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
@@ -22,16 +23,6 @@ const releaseId = generated.manifest.release_id;
 const profiles = oracleProfiles(generated).map((p) => p.profile);
 
 beforeAll(() => publish(generated), SETUP_TIMEOUT);
-
-const TOOL_NAMES = [
-  "compare_profiles",
-  "compare_releases",
-  "describe_catalog",
-  "get_profile",
-  "list_changes",
-  "profile_history",
-  "search_profiles",
-];
 
 interface Compact {
   agent_readiness_profile_id: string;
@@ -51,7 +42,7 @@ describe("MCP server: happy paths", () => {
 
   it("lists the seven read-only tools with input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.inputSchema.type).toBe("object");

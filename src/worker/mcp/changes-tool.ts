@@ -8,6 +8,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CHANGES_PAGE_LIMIT, listChanges } from "../catalog/service/changes";
 import { changesCursorOpener, sealChangesCursor } from "../http/cursor";
 import type { McpContext } from "./catalog-reads";
+import { registerReadTool } from "./read-tool";
 import { ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer } from "./tool-result";
 
@@ -54,7 +55,8 @@ const ChangesOutput = z.strictObject({
 });
 
 export function registerChangesTool(server: McpServer, ctx: McpContext) {
-  server.registerTool(
+  registerReadTool(
+    server,
     "list_changes",
     {
       title: "List what changed since a release",
@@ -64,7 +66,6 @@ export function registerChangesTool(server: McpServer, ctx: McpContext) {
         "earlier answer. Same list as GET /v1/releases/{release_id}/changes?since=.",
       inputSchema: ChangesArguments,
       outputSchema: ChangesOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {

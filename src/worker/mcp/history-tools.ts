@@ -12,6 +12,7 @@ import { profileHistoryPage } from "../history/profile-history-read";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../catalog/query-params";
 import { releaseIdOf, resolveRelease } from "../catalog/service/release";
 import type { McpContext } from "./catalog-reads";
+import { registerReadTool } from "./read-tool";
 import { PROFILE_REF_ARGUMENTS, refOf } from "./profile-tools";
 import { ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer, toolError } from "./tool-result";
@@ -41,7 +42,8 @@ const CompareArguments = z.strictObject({
 });
 
 export function registerHistoryTools(server: McpServer, ctx: McpContext) {
-  server.registerTool(
+  registerReadTool(
+    server,
     "profile_history",
     {
       title: "How one profile changed over time",
@@ -51,7 +53,6 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
         "ever published here. Same entries as GET /v1/profiles/{product}/{funnel}/history.",
       inputSchema: HistoryArguments,
       outputSchema: HistoryOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {
@@ -74,7 +75,8 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
       }),
   );
 
-  server.registerTool(
+  registerReadTool(
+    server,
     "compare_releases",
     {
       title: "Compare two releases, counted",
@@ -84,7 +86,6 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
         '"stage.pay": {"ready→limited": 3}. Same answer as GET /v1/releases/{release_id}/changes/summary?since=.',
       inputSchema: CompareArguments,
       outputSchema: ChangesSummary,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {

@@ -10,6 +10,7 @@ import { KEY_PATTERN, PROFILE_ID_PATTERN, Profile, STAGE_LABELS, STAGES } from "
 import { type FoundProfile, type ProfileRef, readProfile } from "../catalog/service/profile";
 import { resolveRelease } from "../catalog/service/release";
 import { compactProfile, type McpContext } from "./catalog-reads";
+import { registerReadTool } from "./read-tool";
 import { CompactProfileSchema, ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer, toolError } from "./tool-result";
 
@@ -70,7 +71,8 @@ export function refOf(args: { product?: string; funnel?: string; id?: string }):
 
 export function registerProfileTools(server: McpServer, ctx: McpContext) {
   const absolute = (found: FoundProfile) => `${ctx.origin}${found.path}`;
-  server.registerTool(
+  registerReadTool(
+    server,
     "get_profile",
     {
       title: "Get one readiness profile",
@@ -79,7 +81,6 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
         "with its sha256 and release id to cite. Same bytes as GET /v1/profiles/{product}/{funnel}.",
       inputSchema: GetArguments,
       outputSchema: GetOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {
@@ -96,7 +97,8 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
       }),
   );
 
-  server.registerTool(
+  registerReadTool(
+    server,
     "compare_profiles",
     {
       title: "Compare readiness profiles",
@@ -105,7 +107,6 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
         "and name where they differ, e.g. which can be paid for self-service and which needs a sales call.",
       inputSchema: CompareArguments,
       outputSchema: CompareOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {

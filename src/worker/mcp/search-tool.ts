@@ -20,6 +20,7 @@ import {
 import { parameterErrors } from "../http/query-problem";
 import { queryProfiles, releaseOfQuery } from "../catalog/service/query";
 import { compactProfile, hrefOf, type McpContext } from "./catalog-reads";
+import { registerReadTool } from "./read-tool";
 import { CompactProfileSchema, ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer, toolError } from "./tool-result";
 import { asDigest } from "../../common/catalog/digest";
@@ -76,7 +77,8 @@ function queryStringOf(args: Record<string, unknown>): Record<string, string> {
 }
 
 export function registerSearchTool(server: McpServer, ctx: McpContext) {
-  server.registerTool(
+  registerReadTool(
+    server,
     "search_profiles",
     {
       title: "Search readiness profiles",
@@ -86,7 +88,6 @@ export function registerSearchTool(server: McpServer, ctx: McpContext) {
         "its headline finding, and href + sha256 to cite it. Same query as GET /v1/profiles.",
       inputSchema: SearchArguments,
       outputSchema: SearchOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {
