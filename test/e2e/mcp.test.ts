@@ -79,19 +79,24 @@ describe("MCP over wrangler dev, with an API key", () => {
 
       const changes = await client.callTool({ name: "list_changes", arguments: { since: current.release_id } });
       expect(changes.isError).toBeFalsy();
-      expect(changes.structuredContent).toMatchObject({ release_id: current.release_id, count: 0, changes: [] });
+      expect(changes.structuredContent).toMatchObject({
+        release_id: current.release_id,
+        count: 0,
+        data: [],
+        has_more: false,
+      });
 
       const search = await client.callTool({ name: "search_profiles", arguments: { limit: 5, sort: "grade" } });
-      const found = search.structuredContent as { count: number; profiles: Compact[] };
+      const found = search.structuredContent as { count: number; data: Compact[] };
       const listed = await rest<{ count: number; data: { agent_readiness_profile_id: string }[] }>(
         "/v1/profiles?limit=5&sort=grade",
       );
       expect(found.count).toBe(listed.count);
-      expect(found.profiles.map((p) => p.agent_readiness_profile_id)).toEqual(
+      expect(found.data.map((p) => p.agent_readiness_profile_id)).toEqual(
         listed.data.map((p) => p.agent_readiness_profile_id),
       );
 
-      const [a, b] = found.profiles as [Compact, Compact];
+      const [a, b] = found.data as [Compact, Compact];
       const got = await client.callTool({
         name: "get_profile",
         arguments: { product: a.product.key, funnel: a.funnel.key },

@@ -15,7 +15,6 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from "../../src/worker/catalog/query-params"
 import { CHANGES_PAGE_LIMIT } from "../../src/worker/catalog/service/changes";
 import { DEFAULT_HISTORY_PAGE, HISTORY_PAGE_LIMIT } from "../../src/worker/catalog/release-history";
 import { MAX_PAGE_LIMIT } from "../../src/worker/keys/schemas";
-import { DEFAULT_CHANGES_LIMIT } from "../../src/worker/mcp/changes-tool";
 import { DEFAULT_ORDER_PAGE, MAX_ORDER_PAGE } from "../../src/worker/orders/schemas";
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, RETRY_SPAN_SECONDS } from "../../src/worker/webhooks/schedule";
 import { DEFAULT_DELIVERY_PAGE, MAX_DELIVERY_PAGE } from "../../src/worker/webhooks/schemas";
@@ -57,7 +56,7 @@ const STATED: [doc: string, text: string, sentence: string][] = [
   ["contract.md", CONTRACT, `\`GET /v1/releases[?limit=1–${HISTORY_PAGE_LIMIT} (default ${DEFAULT_HISTORY_PAGE})`],
   ["contract.md", CONTRACT, `[&limit=1–${CHANGES_PAGE_LIMIT} (default ${CHANGES_PAGE_LIMIT})`],
   ["mcp.md", MCP, `\`limit\` (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT})`],
-  ["mcp.md", MCP, `\`limit\` (1–${CHANGES_PAGE_LIMIT}, default ${DEFAULT_CHANGES_LIMIT})`],
+  ["mcp.md", MCP, `\`limit\` (1–${CHANGES_PAGE_LIMIT}, default ${CHANGES_PAGE_LIMIT})`],
   [
     "orders.md",
     ORDERS,

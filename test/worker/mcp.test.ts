@@ -65,19 +65,27 @@ describe("MCP server: happy paths", () => {
     const found = result.structuredContent as {
       release_id: string;
       count: number;
-      profiles: Compact[];
+      object: "list";
+      data: Compact[];
+      has_more: boolean;
+      next: string | null;
       next_cursor: string | null;
       facets: Record<string, Record<string, number>>;
     };
     expect(found.release_id).toBe(releaseId);
     expect(found.count).toBe(rest.count);
     expect(found.facets).toEqual(rest.facets);
-    expect(found.profiles.map((p) => p.agent_readiness_profile_id)).toEqual(
+    expect(found.data.map((p) => p.agent_readiness_profile_id)).toEqual(
       rest.data.map((p) => p.agent_readiness_profile_id),
     );
     // The cursor pages on exactly as the route's next URL.
     expect(found.next_cursor).not.toBeNull();
     expect(rest.next).toContain(`cursor=${found.next_cursor}`);
+    // `next` is the route's pinned URL of that page, absolute: the same page by REST.
+    expect(found).toMatchObject({ object: "list", has_more: true });
+    const restByNext = await (await api(expectDefined(found.next, "the tool's next URL"))).json<{
+      data: { agent_readiness_profile_id: string }[];
+    }>();
     const second = await client.callTool({
       name: "search_profiles",
       arguments: { ...args, cursor: found.next_cursor },
@@ -85,9 +93,10 @@ describe("MCP server: happy paths", () => {
     const restSecond = await (await api(expectDefined(rest.next, "the route's next URL"))).json<{
       data: { agent_readiness_profile_id: string }[];
     }>();
-    expect(
-      (second.structuredContent as { profiles: Compact[] }).profiles.map((p) => p.agent_readiness_profile_id),
-    ).toEqual(restSecond.data.map((p) => p.agent_readiness_profile_id));
+    expect((second.structuredContent as { data: Compact[] }).data.map((p) => p.agent_readiness_profile_id)).toEqual(
+      restSecond.data.map((p) => p.agent_readiness_profile_id),
+    );
+    expect(restByNext.data).toEqual(restSecond.data);
   });
 
   it("get_profile is the REST profile, with the sha256 the route's ETag names", async () => {

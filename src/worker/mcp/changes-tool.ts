@@ -1,18 +1,19 @@
 /**
  * `list_changes`: what changed since a release, as GET /v1/releases/{id}/changes?since= lists it:
  * the read service's listChanges (catalog/service/changes.ts), with `href` made absolute as in
- * every tool's answer; a page's `next_cursor` is the byte offset the route calls `after`.
+ * every tool's answer; a page is a list (list-answer.ts) whose `next_cursor` is the cursor the
+ * route's `next` carries (as `after`), and whose default size is the route's.
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CHANGES_PAGE_LIMIT, listChanges } from "../catalog/service/changes";
+import { CHANGES_PAGE_LIMIT, changesPagePath, listChanges } from "../catalog/service/changes";
 import { changesCursorOpener, sealChangesCursor } from "../http/cursor";
 import type { McpContext } from "./catalog-reads";
+import { toolListPage, toolListSchema } from "./list-answer";
 import { registerReadTool } from "./read-tool";
 import { ReleaseIdArgument } from "./schemas";
 import { answering, toolAnswer } from "./tool-result";
 
-export const DEFAULT_CHANGES_LIMIT = 100;
 const MCP_CURSOR = { parameter: "cursor", source: "`next_cursor`" };
 
 const ChangesArguments = z.strictObject({
@@ -25,7 +26,7 @@ const ChangesArguments = z.strictObject({
     .min(1)
     .max(CHANGES_PAGE_LIMIT)
     .optional()
-    .describe(`Changes per page, 1–${CHANGES_PAGE_LIMIT}, default ${DEFAULT_CHANGES_LIMIT}.`),
+    .describe(`Changes per page, 1–${CHANGES_PAGE_LIMIT}, default ${CHANGES_PAGE_LIMIT} (as the route).`),
   cursor: z.string().optional().describe("The next_cursor of the previous page (same since and release_id)."),
 });
 
@@ -45,13 +46,11 @@ const ChangeEntry = z.strictObject({
   href: z.string().describe("The profile's pinned URL: in release_id, or in since when removed."),
 });
 
-const ChangesOutput = z.strictObject({
+const ChangesOutput = toolListSchema(ChangeEntry, {
   release_id: z.string(),
   since: z.string(),
   count: z.int().describe("Every change between the two releases, on all pages."),
   counts: z.strictObject({ added: z.int(), changed: z.int(), removed: z.int() }),
-  changes: z.array(ChangeEntry),
-  next_cursor: z.string().nullable(),
 });
 
 export function registerChangesTool(server: McpServer, ctx: McpContext) {
@@ -70,17 +69,17 @@ export function registerChangesTool(server: McpServer, ctx: McpContext) {
     (args) =>
       answering(async () => {
         const from = args.cursor === undefined ? undefined : changesCursorOpener(ctx.env, args.cursor, MCP_CURSOR);
-        const limit = args.limit ?? DEFAULT_CHANGES_LIMIT;
+        const limit = args.limit ?? CHANGES_PAGE_LIMIT;
         const asked = { releaseId: args.release_id, since: args.since, from, limit };
         const read = await listChanges(ctx.env, asked);
         const changes = read.changes.map((change) => ({ ...change, href: `${ctx.origin}${change.href}` }));
+        const cursor = read.next === null ? null : await sealChangesCursor(ctx.env, read, read.next, MCP_CURSOR);
         const answer = {
+          ...toolListPage(changes, cursor, (next) => `${ctx.origin}${changesPagePath(read, limit, next)}`),
           release_id: read.release.release_id,
           since: read.since.release_id,
           count: read.count,
           counts: read.counts,
-          changes,
-          next_cursor: read.next === null ? null : await sealChangesCursor(ctx.env, read, read.next, MCP_CURSOR),
         };
         const { added, changed, removed } = read.counts;
         const more = read.next === null ? "" : "; pass next_cursor as cursor for more";

@@ -10,8 +10,10 @@ import { changesSummary } from "../history/changes-summary-read";
 import { ChangesSummary, ProfileHistoryEntry } from "../history/history-schemas";
 import { profileHistoryPage } from "../history/profile-history-read";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../catalog/query-params";
+import type { ProfileRef } from "../catalog/service/profile";
 import { releaseIdOf, resolveRelease } from "../catalog/service/release";
 import type { McpContext } from "./catalog-reads";
+import { toolListPage, toolListSchema } from "./list-answer";
 import { registerReadTool } from "./read-tool";
 import { PROFILE_REF_ARGUMENTS, refOf } from "./profile-tools";
 import { ReleaseIdArgument } from "./schemas";
@@ -28,11 +30,7 @@ const HistoryArguments = z.strictObject({
   cursor: z.string().max(512).optional().describe("The next_cursor of the previous page (same profile)."),
 });
 
-const HistoryOutput = z.strictObject({
-  data: z.array(ProfileHistoryEntry),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+const HistoryOutput = toolListSchema(ProfileHistoryEntry, {});
 
 const CompareArguments = z.strictObject({
   since: ReleaseIdArgument.unwrap().describe(
@@ -40,6 +38,10 @@ const CompareArguments = z.strictObject({
   ),
   release_id: ReleaseIdArgument.describe("The newer release (sha256:…); default: the current release."),
 });
+
+/** The REST route of one profile's history, as the profile was named. */
+const historyPath = (ref: ProfileRef) =>
+  "id" in ref ? `/v1/profiles/${ref.id}/history` : `/v1/profiles/${ref.product}/${ref.funnel}/history`;
 
 export function registerHistoryTools(server: McpServer, ctx: McpContext) {
   registerReadTool(
@@ -63,7 +65,12 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
           limit: args.limit ?? DEFAULT_LIMIT,
           cursor: args.cursor,
         });
-        const answer = { data: page.data, has_more: page.next_cursor !== null, next_cursor: page.next_cursor };
+        const limit = args.limit ?? DEFAULT_LIMIT;
+        const answer = toolListPage(
+          page.data,
+          page.next_cursor,
+          (cursor) => `${ctx.origin}${historyPath(ref)}?limit=${limit}&cursor=${cursor}`,
+        );
         const [newest] = page.data;
         const more = page.next_cursor === null ? "" : "; pass next_cursor as cursor for older ones";
         return toolAnswer(
