@@ -12,6 +12,7 @@ import type { McpContext } from "./catalog-reads";
 import { toolListPage, toolListSchema } from "./list-answer";
 import { registerReadTool } from "./read-tool";
 import { ReleaseIdArgument } from "./schemas";
+import { boundedPage } from "./output-budget";
 import { answering, toolAnswer } from "./tool-result";
 
 const MCP_CURSOR = { parameter: "cursor", source: "`next_cursor`" };
@@ -70,24 +71,28 @@ export function registerChangesTool(server: McpServer, ctx: McpContext) {
       answering(async () => {
         const from = args.cursor === undefined ? undefined : changesCursorOpener(ctx.env, args.cursor, MCP_CURSOR);
         const limit = args.limit ?? CHANGES_PAGE_LIMIT;
-        const asked = { releaseId: args.release_id, since: args.since, from, limit };
-        const read = await listChanges(ctx.env, asked);
-        const changes = read.changes.map((change) => ({ ...change, href: `${ctx.origin}${change.href}` }));
-        const cursor = read.next === null ? null : await sealChangesCursor(ctx.env, read, read.next, MCP_CURSOR);
-        const answer = {
-          ...toolListPage(changes, cursor, (next) => `${ctx.origin}${changesPagePath(read, limit, next)}`),
-          release_id: read.release.release_id,
-          since: read.since.release_id,
-          count: read.count,
-          counts: read.counts,
+        const readPage = async (size: number) => {
+          const read = await listChanges(ctx.env, { releaseId: args.release_id, since: args.since, from, limit: size });
+          const cursor = read.next === null ? null : await sealChangesCursor(ctx.env, read, read.next, MCP_CURSOR);
+          return { read, cursor };
         };
-        const { added, changed, removed } = read.counts;
-        const more = read.next === null ? "" : "; pass next_cursor as cursor for more";
-        return toolAnswer(
-          answer,
-          `Since ${read.since.release_id}, release ${read.release.release_id} has ${added} added, ${changed} changed and ${removed} removed profile(s); ` +
-            `${changes.length} shown${more}.`,
-        );
+        return boundedPage(limit, readPage, ({ read, cursor }) => {
+          const changes = read.changes.map((change) => ({ ...change, href: `${ctx.origin}${change.href}` }));
+          const answer = {
+            ...toolListPage(changes, cursor, (next) => `${ctx.origin}${changesPagePath(read, limit, next)}`),
+            release_id: read.release.release_id,
+            since: read.since.release_id,
+            count: read.count,
+            counts: read.counts,
+          };
+          const { added, changed, removed } = read.counts;
+          const more = cursor === null ? "" : "; pass next_cursor as cursor for more";
+          return toolAnswer(
+            answer,
+            `Since ${read.since.release_id}, release ${read.release.release_id} has ${added} added, ${changed} changed and ${removed} removed profile(s); ` +
+              `${changes.length} shown${more}.`,
+          );
+        });
       }),
   );
 }

@@ -17,6 +17,7 @@ import { toolListPage, toolListSchema } from "./list-answer";
 import { registerReadTool } from "./read-tool";
 import { PROFILE_REF_ARGUMENTS, refOf } from "./profile-tools";
 import { ReleaseIdArgument } from "./schemas";
+import { boundedPage } from "./output-budget";
 import { answering, toolAnswer, toolError } from "./tool-result";
 
 const HistoryArguments = z.strictObject({
@@ -61,24 +62,23 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
         const ref = refOf(args);
         if (typeof ref === "string") return toolError(`invalid_parameter: ${ref}`);
         await resolveRelease(ctx.env.CATALOG_KV);
-        const page = await profileHistoryPage(ctx.env, ref, {
-          limit: args.limit ?? DEFAULT_LIMIT,
-          cursor: args.cursor,
-        });
         const limit = args.limit ?? DEFAULT_LIMIT;
-        const answer = toolListPage(
-          page.data,
-          page.next_cursor,
-          (cursor) => `${ctx.origin}${historyPath(ref)}?limit=${limit}&cursor=${cursor}`,
-        );
-        const [newest] = page.data;
-        const more = page.next_cursor === null ? "" : "; pass next_cursor as cursor for older ones";
-        return toolAnswer(
-          answer,
-          newest
-            ? `${page.data.length} change(s) shown, newest ${newest.change} at ${newest.event_at} (grade ${newest.grade}, ${newest.public_state})${more}.`
-            : "No more entries.",
-        );
+        const readPage = (size: number) => profileHistoryPage(ctx.env, ref, { limit: size, cursor: args.cursor });
+        return boundedPage(limit, readPage, (page) => {
+          const answer = toolListPage(
+            page.data,
+            page.next_cursor,
+            (cursor) => `${ctx.origin}${historyPath(ref)}?limit=${limit}&cursor=${cursor}`,
+          );
+          const [newest] = page.data;
+          const more = page.next_cursor === null ? "" : "; pass next_cursor as cursor for older ones";
+          return toolAnswer(
+            answer,
+            newest
+              ? `${page.data.length} change(s) shown, newest ${newest.change} at ${newest.event_at} (grade ${newest.grade}, ${newest.public_state})${more}.`
+              : "No more entries.",
+          );
+        });
       }),
   );
 

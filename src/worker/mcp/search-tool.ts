@@ -18,11 +18,12 @@ import {
   profileQueryOf,
 } from "../catalog/query-params";
 import { parameterErrors } from "../http/query-problem";
-import { pinnedQueryPath, queryProfiles, releaseOfQuery } from "../catalog/service/query";
-import { compactProfile, hrefOf, type McpContext } from "./catalog-reads";
+import { pinnedQueryPath, type QueriedProfiles, queryProfiles, releaseOfQuery } from "../catalog/service/query";
+import { hrefOf, type McpContext, profileEntry } from "./catalog-reads";
 import { toolListPage, toolListSchema } from "./list-answer";
 import { registerReadTool } from "./read-tool";
-import { CompactProfileSchema, ReleaseIdArgument } from "./schemas";
+import { DetailArgument, ProfileEntrySchema, ReleaseIdArgument } from "./schemas";
+import { boundedPage } from "./output-budget";
 import { answering, toolAnswer, toolError } from "./tool-result";
 import { asDigest } from "../../common/catalog/digest";
 
@@ -64,9 +65,10 @@ const QUERY_PARAMETERS = Object.keys(ProfileQueryParams.shape) as QueryParameter
 const SearchArguments = z.strictObject({
   ...Object.fromEntries(QUERY_PARAMETERS.map((name) => [name, argumentOf(name)])),
   release_id: ReleaseIdArgument,
+  detail: DetailArgument,
 });
 
-const SearchOutput = toolListSchema(CompactProfileSchema, {
+const SearchOutput = toolListSchema(ProfileEntrySchema, {
   release_id: z.string(),
   count: z.int().describe("Every profile the query matches, on all pages."),
   facets: z.record(z.string(), z.record(z.string(), z.int())).optional(),
@@ -107,32 +109,35 @@ export function registerSearchTool(server: McpServer, ctx: McpContext) {
         }
         const query = profileQueryOf(parsed.data);
         const manifest = await releaseOfQuery(ctx.env, query, args.release_id);
-        const found = await queryProfiles(ctx.env, manifest, query);
-        const profiles = found
-          .profiles()
-          .map((profile, i) =>
-            compactProfile(
-              profile,
-              asDigest(expectDefined(found.rows[i], `row ${i} of the query, one per profile read`).sha256),
-              hrefOf(ctx, manifest, profile),
-            ),
-          );
         const nextUrl = (cursor: string) => {
           const next = new URLSearchParams(parameters);
           next.set("cursor", cursor);
           return `${ctx.origin}${pinnedQueryPath(manifest.release_id, next)}`;
         };
-        const answer = {
-          ...toolListPage(profiles, found.nextCursor ?? null, nextUrl),
-          release_id: manifest.release_id,
-          count: found.count,
-          ...(found.facets ? { facets: found.facets } : {}),
+        const answerOf = (found: QueriedProfiles) => {
+          const data = found
+            .profiles()
+            .map((profile, i) =>
+              profileEntry(
+                profile,
+                asDigest(expectDefined(found.rows[i], `row ${i} of the query, one per profile read`).sha256),
+                hrefOf(ctx, manifest, profile),
+                args.detail,
+              ),
+            );
+          const answer = {
+            ...toolListPage(data, found.nextCursor ?? null, nextUrl),
+            release_id: manifest.release_id,
+            count: found.count,
+            ...(found.facets ? { facets: found.facets } : {}),
+          };
+          const more = found.nextCursor ? "; pass next_cursor as cursor for more" : "";
+          return toolAnswer(
+            answer,
+            `${found.count} profile(s) match in release ${manifest.release_id}; ${data.length} shown${more}.`,
+          );
         };
-        const more = found.nextCursor ? "; pass next_cursor as cursor for more" : "";
-        return toolAnswer(
-          answer,
-          `${found.count} profile(s) match in release ${manifest.release_id}; ${profiles.length} shown${more}.`,
-        );
+        return boundedPage(query.limit, (limit) => queryProfiles(ctx.env, manifest, { ...query, limit }), answerOf);
       }),
   );
 }
