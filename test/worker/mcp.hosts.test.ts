@@ -11,6 +11,7 @@ import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectDefined } from "../../src/common/expect";
 import { TOOL_NAMES, type ToolName } from "../../src/worker/mcp/tool-names";
+import { api } from "./support/api";
 import { mcpClient } from "./support/mcp";
 import { oracleProfiles } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
@@ -32,6 +33,8 @@ const REPRESENTATIVE: Record<ToolName, Record<string, unknown>> = {
   list_changes: { since: releaseId },
   profile_history: scopeOf(0),
   compare_releases: { since: releaseId },
+  search: { query: expectDefined(profiles[0], "a profile").scope.product.key },
+  fetch: { id: expectDefined(profiles[0], "a profile").agent_readiness_profile_id },
 };
 
 describe("MCP: what hosts require", () => {
@@ -76,5 +79,53 @@ describe("MCP: what hosts require", () => {
       const validate = ajv.compile(expectDefined(tool.outputSchema, tool.name));
       expect(validate(result.structuredContent), `${tool.name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
     }
+  });
+
+  it("answers search and fetch as OpenAI's connector contract defines them, with get_profile's data", async () => {
+    const profile = expectDefined(profiles[0], "a profile");
+    const textItem = (result: object) => {
+      const { content, structuredContent } = result as {
+        content: { type: string; text: string }[];
+        structuredContent: unknown;
+      };
+      expect(content).toHaveLength(1);
+      expect(content[0]?.type).toBe("text");
+      const object = JSON.parse(expectDefined(content[0], "the one text item").text);
+      expect(object).toEqual(structuredContent);
+      return object;
+    };
+    const searched = textItem(await client.callTool({ name: "search", arguments: REPRESENTATIVE.search }));
+    const hit = expectDefined(
+      (searched.results as { id: string; title: string; url: string }[]).find(
+        (r) => r.id === profile.agent_readiness_profile_id,
+      ),
+      "the profile among the results",
+    );
+    expect(Object.keys(hit).sort()).toEqual(["id", "title", "url"]);
+    const fetched = textItem(await client.callTool({ name: "fetch", arguments: { id: hit.id } }));
+    expect(Object.keys(fetched).sort()).toEqual(["id", "metadata", "text", "title", "url"]);
+    expect(fetched.url).toBe(hit.url);
+    const rest = await api(fetched.url);
+    expect(fetched.text).toBe(await rest.text());
+    expect(`"${fetched.metadata.sha256}"`).toBe(rest.headers.get("ETag"));
+    const got = (await client.callTool({ name: "get_profile", arguments: { id: hit.id } })).structuredContent as {
+      href: string;
+      sha256: string;
+      profile: unknown;
+    };
+    expect([got.href, got.sha256, got.profile]).toEqual([
+      fetched.url,
+      fetched.metadata.sha256,
+      JSON.parse(fetched.text),
+    ]);
+  });
+
+  it("refuses a fetch of an unknown id and an empty search query as tool errors", async () => {
+    const missing = await client.callTool({ name: "fetch", arguments: { id: `arp_${"z".repeat(26)}` } });
+    expect(missing.isError).toBe(true);
+    expect(JSON.stringify(missing.content)).toContain("profile_not_found");
+    const empty = await client.callTool({ name: "search", arguments: { query: "!!" } });
+    expect(empty.isError).toBe(true);
+    expect(JSON.stringify(empty.content)).toContain("invalid_parameter: query");
   });
 });

@@ -11,6 +11,7 @@ import { registerDescribeTool } from "./describe-tool";
 import { registerHistoryTools } from "./history-tools";
 import { registerProfileTools } from "./profile-tools";
 import { registerResources } from "./resources";
+import { registerSearchFetchTools } from "./search-fetch-tools";
 import { registerSearchTool } from "./search-tool";
 import { MAX_BODY_BYTES } from "../http/body-limit";
 import { FAVICON_SVG } from "../../common/web/favicon";
@@ -36,7 +37,7 @@ const INSTRUCTIONS =
   "The Readiness Catalog rates how ready API products are for automated agents, per product and funnel, across five stages " +
   "(evaluate, sign_up, pay, provision, operate). Start with describe_catalog; find products with search_profiles; read one " +
   "with get_profile; compare candidates with compare_profiles; see what changed since a release you know with list_changes; follow one profile over time with profile_history and " +
-  "count how the catalog moved between two releases with compare_releases. Cite a profile by release_id and sha256.";
+  "count how the catalog moved between two releases with compare_releases. search and fetch are the same data for connectors that ask for those two tools. Cite a profile by release_id and sha256.";
 
 export function catalogServer(ctx: McpContext): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
@@ -45,6 +46,7 @@ export function catalogServer(ctx: McpContext): McpServer {
   registerProfileTools(server, ctx);
   registerChangesTool(server, ctx);
   registerHistoryTools(server, ctx);
+  registerSearchFetchTools(server, ctx);
   registerResources(server, ctx);
   return server;
 }

@@ -11,6 +11,8 @@ export const TOOL_NAMES = [
   "list_changes",
   "profile_history",
   "compare_releases",
+  "search",
+  "fetch",
 ] as const;
 
 export type ToolName = (typeof TOOL_NAMES)[number];
