@@ -46,14 +46,14 @@ export async function expectSameAnswer(origin: string, headers: Record<string, s
   const answer = (await response.json()) as {
     result?: {
       isError?: boolean;
-      structuredContent?: { count: number; profiles: { agent_readiness_profile_id: string }[] };
+      structuredContent?: { count: number; data: { agent_readiness_profile_id: string }[] };
     };
   };
   const found = answer.result?.structuredContent;
   const ids = (list: { agent_readiness_profile_id: string }[]) => list.map((p) => p.agent_readiness_profile_id).join();
   if (response.status !== 200 || answer.result?.isError || !found)
     throw new Error(`POST /mcp search_profiles answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
-  if (found.count !== rest.count || ids(found.profiles) !== ids(rest.data))
+  if (found.count !== rest.count || ids(found.data) !== ids(rest.data))
     throw new Error(`search_profiles and GET ${REST_SEARCH} disagree (count ${found.count} vs ${rest.count})`);
 }
 

@@ -128,4 +128,26 @@ describe("MCP: what hosts require", () => {
     expect(empty.isError).toBe(true);
     expect(JSON.stringify(empty.content)).toContain("invalid_parameter: query");
   });
+
+  it("completes the product and funnel of the profile template by prefix over the current release", async () => {
+    const ref = { type: "ref/resource" as const, uri: "catalog://profiles/{product}/{funnel}" };
+    const complete = async (name: string, value: string, context?: Record<string, string>) =>
+      (
+        await client.complete({
+          ref,
+          argument: { name, value },
+          ...(context ? { context: { arguments: context } } : {}),
+        })
+      ).completion.values;
+    const products = [...new Set(profiles.map((p) => p.scope.product.key))].sort();
+    const prefix = expectDefined(products[0], "a product key").slice(0, 1);
+    const expected = products.filter((key) => key.startsWith(prefix)).slice(0, 100);
+    expect(await complete("product", prefix)).toEqual(expected);
+    expect((await complete("product", "")).length).toBe(Math.min(100, products.length));
+    const product = expectDefined(products[0], "a product key");
+    const funnels = profiles.filter((p) => p.scope.product.key === product).map((p) => p.scope.funnel.key);
+    expect(await complete("funnel", "", { product })).toEqual([...new Set(funnels)].sort());
+    expect(await complete("product", "NO SUCH")).toEqual([]);
+    expect(await complete("product", "zzzzzz-no-such")).toEqual([]);
+  });
 });
