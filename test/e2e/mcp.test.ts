@@ -123,6 +123,64 @@ describe("MCP over wrangler dev, with an API key", () => {
   });
 });
 
+/** The characters of text a tool result carries, counted as docs/mcp.md's bound counts them. */
+const resultCharacters = (result: object) => {
+  const { content, structuredContent } = result as { content: { text?: string }[]; structuredContent?: unknown };
+  return content.reduce(
+    (sum, item) => sum + (item.text?.length ?? 0),
+    JSON.stringify(structuredContent ?? null).length,
+  );
+};
+
+describe("MCP over wrangler dev, the API-key host path (docs/mcp.md, Add it to a host)", () => {
+  it("meets what hosts require: annotations, bounded output, the search and fetch contract", async () => {
+    const client = await withKey();
+    try {
+      expect(client.getServerVersion()?.title).toBe("Readiness Catalog");
+      const { tools } = await client.listTools();
+      for (const tool of tools) {
+        expect(tool.title, tool.name).toBeTruthy();
+        expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      }
+      const largest = await client.callTool({ name: "search_profiles", arguments: { limit: 100, detail: "full" } });
+      expect(largest.isError).toBeFalsy();
+      expect(resultCharacters(largest)).toBeLessThanOrEqual(80_000);
+      const [entry] = (largest.structuredContent as { data: { profile: { scope: { product: { key: string } } } }[] })
+        .data;
+      const productKey = expectDefined(entry, "a profile in the catalog").profile.scope.product.key;
+
+      const one = (result: object) => {
+        const { content, structuredContent } = result as {
+          content: { type: string; text: string }[];
+          structuredContent: unknown;
+        };
+        expect(content).toHaveLength(1);
+        const object = JSON.parse(expectDefined(content[0], "the one text item").text);
+        expect(object).toEqual(structuredContent);
+        return object;
+      };
+      const { results } = one(await client.callTool({ name: "search", arguments: { query: productKey } })) as {
+        results: { id: string; title: string; url: string }[];
+      };
+      const first = expectDefined(results[0], "a search result for the product key");
+      expect(Object.keys(first).sort()).toEqual(["id", "title", "url"]);
+      const document = one(await client.callTool({ name: "fetch", arguments: { id: first.id } })) as {
+        text: string;
+        url: string;
+        metadata: { sha256: string };
+      };
+      expect(document.url).toBe(first.url);
+      const res = await fetch(new URL(new URL(document.url).pathname, deployment.server.url), {
+        headers: { Authorization: `Bearer ${provisionedApiKey(deployment.server.url)}` },
+      });
+      expect(document.text).toBe(await res.text());
+      expect(`"${document.metadata.sha256}"`).toBe(res.headers.get("ETag"));
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("MCP over wrangler dev, with the MCP Inspector's CLI", () => {
   it("lists the tools with the README's command, as pasted", { timeout: 120_000 }, async () => {
     const line = expectDefined(
