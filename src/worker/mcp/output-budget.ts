@@ -7,10 +7,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { toolError } from "./tool-result";
 
-export const MAX_RESULT_CHARACTERS = 80_000;
+const MAX_RESULT_CHARACTERS = 80_000;
 
 /** The characters a result carries: its text contents, and its structured content as JSON. */
-export function resultCharacters(result: CallToolResult): number {
+function resultCharacters(result: CallToolResult): number {
   const texts = result.content.map((item) => (item.type === "text" ? item.text.length : 0));
   const structured = result.structuredContent ? JSON.stringify(result.structuredContent).length : 0;
   return texts.reduce((sum, n) => sum + n, structured);
@@ -31,7 +31,7 @@ function entriesThatFit(result: CallToolResult): number {
   return kept;
 }
 
-export const tooLarge = (what: string) =>
+const tooLarge = (what: string) =>
   toolError(
     `result_too_large: ${what} would exceed ${MAX_RESULT_CHARACTERS.toLocaleString("en")} characters; ask for fewer (a smaller limit or fewer profiles) or detail "summary".`,
   );

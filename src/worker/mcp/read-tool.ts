@@ -9,7 +9,7 @@ import type { McpServer, ToolCallback } from "@modelcontextprotocol/sdk/server/m
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import type { ToolName } from "./tool-names";
 
-export const READ_ONLY_TOOL = {
+const READ_ONLY_TOOL = {
   readOnlyHint: true,
   destructiveHint: false,
   idempotentHint: true,
@@ -17,7 +17,7 @@ export const READ_ONLY_TOOL = {
 } as const;
 
 /** The longest tool name hosts take (Claude's connector directory, and the 2025-11-25 naming guidance). */
-export const MAX_TOOL_NAME = 64;
+const MAX_TOOL_NAME = 64;
 const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
 
 interface ReadToolConfig<Input extends AnySchema, Output extends AnySchema> {
