@@ -17,6 +17,8 @@ import {
   mcpLoad,
   mcpRows,
   mcpSummary,
+  restTextSearch,
+  searchToolLoad,
   REST_SEARCH,
   type McpFigures,
 } from "./mcp-case";
@@ -49,9 +51,10 @@ type CaseName = keyof typeof CASES;
 interface SizeFigures {
   profiles: number;
   loadSeconds: number;
-  loads: Record<CaseName | "lookup" | "floor" | "search" | "mcp", RoundedLoad>;
+  loads: Record<CaseName | "lookup" | "floor" | "search" | "mcp" | "textSearch" | "searchTool", RoundedLoad>;
   ratios: Record<CaseName, number>;
   mcp: McpFigures;
+  searchTool: McpFigures;
 }
 
 export const queryBench: BenchModule = {
@@ -81,6 +84,8 @@ export const queryBench: BenchModule = {
       };
       for (const url of Object.values(cases)) await expectOk(`${real.url}${url}`, auth);
       await expectSameAnswer(real.url, auth);
+      // The `search` tool's query: the first word of a sampled product key, a full-text query with matches.
+      const word = expectDefined(sample[0], "a sampled profile")[0].split("-")[0] ?? "api";
       log(`query: ${count(release.manifest.profile_count)} profiles`);
       const loads = await loadRounds(
         { ...load(`${ok.url}/`), headers: {} },
@@ -91,6 +96,8 @@ export const queryBench: BenchModule = {
           ) as Record<CaseName, LoadOptions>),
           search: load(`${real.url}${REST_SEARCH}`),
           mcp: mcpLoad(load(`${real.url}${REST_SEARCH}`)),
+          textSearch: load(`${real.url}${restTextSearch(word)}`),
+          searchTool: searchToolLoad(load(`${real.url}${restTextSearch(word)}`), word),
         },
         plan.rounds,
         log,
@@ -106,10 +113,22 @@ export const queryBench: BenchModule = {
         loadSeconds: published.query_load_ms / 1000,
         loads,
         ratios,
-        mcp: mcpFigures(release.manifest.profile_count, loads.search, loads.mcp),
+        mcp: mcpFigures(
+          { tool: "search_profiles", restQuery: REST_SEARCH },
+          release.manifest.profile_count,
+          loads.search,
+          loads.mcp,
+        ),
+        searchTool: mcpFigures(
+          { tool: "search", restQuery: restTextSearch(word) },
+          release.manifest.profile_count,
+          loads.textSearch,
+          loads.searchTool,
+        ),
       };
       log(`query: ${summaryOf(size)}`);
       log(mcpSummary(size.mcp));
+      log(mcpSummary(size.searchTool));
       figures.push(size);
     }
     return section(figures);
@@ -149,6 +168,7 @@ function section(figures: SizeFigures[]): BenchSection {
       "p50 ÷ lookup": times(size.ratios[name]),
     })),
     ...mcpRows(size.mcp),
+    ...mcpRows(size.searchTool),
   ]);
   const smallest = expectDefined(figures[0], "the smallest size measured");
   const largest = expectDefined(figures.at(-1), "the largest size measured");
@@ -171,7 +191,7 @@ function section(figures: SizeFigures[]): BenchSection {
     rows,
     summary: [
       ...figures.map((size) => `query ${summaryOf(size)}`),
-      ...figures.map((size) => mcpSummary(size.mcp)),
+      ...figures.flatMap((size) => [mcpSummary(size.mcp), mcpSummary(size.searchTool)]),
       ...(figures.length > 1
         ? [
             `query growth ${count(smallest.profiles)} → ${count(largest.profiles)} (target ≤ ${TARGET_GROWTH}×): ` +

@@ -17,6 +17,7 @@ import { runProcess } from "./support/scripts";
 import { REPO_ROOT } from "./support/wrangler-dev";
 import { InMemoryHost } from "../worker/support/mcp-host";
 import { expectDefined } from "../../src/common/expect";
+import { TOOL_NAMES } from "../../src/worker/mcp/tool-names";
 
 let deployment: OAuthDeployment;
 let mcpUrl: URL;
@@ -31,15 +32,7 @@ afterAll(async () => {
 
 const HOST_NAME = "E2E MCP Host";
 /** The tools the server lists, by name in code-unit order. */
-const TOOLS = [
-  "compare_profiles",
-  "compare_releases",
-  "describe_catalog",
-  "get_profile",
-  "list_changes",
-  "profile_history",
-  "search_profiles",
-];
+const TOOLS = [...TOOL_NAMES].sort();
 
 async function withKey(): Promise<Client> {
   const client = new Client({ name: "e2e", version: "1.0.0" });
@@ -82,19 +75,24 @@ describe("MCP over wrangler dev, with an API key", () => {
 
       const changes = await client.callTool({ name: "list_changes", arguments: { since: current.release_id } });
       expect(changes.isError).toBeFalsy();
-      expect(changes.structuredContent).toMatchObject({ release_id: current.release_id, count: 0, changes: [] });
+      expect(changes.structuredContent).toMatchObject({
+        release_id: current.release_id,
+        count: 0,
+        data: [],
+        has_more: false,
+      });
 
       const search = await client.callTool({ name: "search_profiles", arguments: { limit: 5, sort: "grade" } });
-      const found = search.structuredContent as { count: number; profiles: Compact[] };
+      const found = search.structuredContent as { count: number; data: Compact[] };
       const listed = await rest<{ count: number; data: { agent_readiness_profile_id: string }[] }>(
         "/v1/profiles?limit=5&sort=grade",
       );
       expect(found.count).toBe(listed.count);
-      expect(found.profiles.map((p) => p.agent_readiness_profile_id)).toEqual(
+      expect(found.data.map((p) => p.agent_readiness_profile_id)).toEqual(
         listed.data.map((p) => p.agent_readiness_profile_id),
       );
 
-      const [a, b] = found.profiles as [Compact, Compact];
+      const [a, b] = found.data as [Compact, Compact];
       const got = await client.callTool({
         name: "get_profile",
         arguments: { product: a.product.key, funnel: a.funnel.key },
@@ -115,6 +113,64 @@ describe("MCP over wrangler dev, with an API key", () => {
       const missing = await client.callTool({ name: "get_profile", arguments: { product: "nope", funnel: "nope" } });
       expect(missing.isError).toBe(true);
       expect((missing.content as { text: string }[])[0]?.text).toMatch(/^profile_not_found: /);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+/** The characters of text a tool result carries, counted as docs/mcp.md's bound counts them. */
+const resultCharacters = (result: object) => {
+  const { content, structuredContent } = result as { content: { text?: string }[]; structuredContent?: unknown };
+  return content.reduce(
+    (sum, item) => sum + (item.text?.length ?? 0),
+    JSON.stringify(structuredContent ?? null).length,
+  );
+};
+
+describe("MCP over wrangler dev, the API-key host path (docs/mcp.md, Add it to a host)", () => {
+  it("meets what hosts require: annotations, bounded output, the search and fetch contract", async () => {
+    const client = await withKey();
+    try {
+      expect(client.getServerVersion()?.title).toBe("Readiness Catalog");
+      const { tools } = await client.listTools();
+      for (const tool of tools) {
+        expect(tool.title, tool.name).toBeTruthy();
+        expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      }
+      const largest = await client.callTool({ name: "search_profiles", arguments: { limit: 100, detail: "full" } });
+      expect(largest.isError).toBeFalsy();
+      expect(resultCharacters(largest)).toBeLessThanOrEqual(80_000);
+      const [entry] = (largest.structuredContent as { data: { profile: { scope: { product: { key: string } } } }[] })
+        .data;
+      const productKey = expectDefined(entry, "a profile in the catalog").profile.scope.product.key;
+
+      const one = (result: object) => {
+        const { content, structuredContent } = result as {
+          content: { type: string; text: string }[];
+          structuredContent: unknown;
+        };
+        expect(content).toHaveLength(1);
+        const object = JSON.parse(expectDefined(content[0], "the one text item").text);
+        expect(object).toEqual(structuredContent);
+        return object;
+      };
+      const { results } = one(await client.callTool({ name: "search", arguments: { query: productKey } })) as {
+        results: { id: string; title: string; url: string }[];
+      };
+      const first = expectDefined(results[0], "a search result for the product key");
+      expect(Object.keys(first).sort()).toEqual(["id", "title", "url"]);
+      const document = one(await client.callTool({ name: "fetch", arguments: { id: first.id } })) as {
+        text: string;
+        url: string;
+        metadata: { sha256: string };
+      };
+      expect(document.url).toBe(first.url);
+      const res = await fetch(new URL(new URL(document.url).pathname, deployment.server.url), {
+        headers: { Authorization: `Bearer ${provisionedApiKey(deployment.server.url)}` },
+      });
+      expect(document.text).toBe(await res.text());
+      expect(`"${document.metadata.sha256}"`).toBe(res.headers.get("ETag"));
     } finally {
       await client.close();
     }

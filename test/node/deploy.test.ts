@@ -77,6 +77,10 @@ describe("one account, deploy after deploy", () => {
         const run = await deploy();
         expect(run.stdout).toMatch(SUMMARY_ONLY);
         expect(run.code).toBe(0);
+        // The MCP Registry entry, beside the deployment's config (test/node/deploy-server-json.test.ts).
+        const origin = new URL(await fake.account.workers.edge.urlOf("readiness-catalog")).origin;
+        const entry = JSON.parse(readFileSync(path.join(deployDir, "production.server.json"), "utf8"));
+        expect(entry.remotes).toEqual([{ type: "streamable-http", url: `${origin}/mcp` }]);
         const titles = [...fake.account.kvNamespaces.values()].map((namespace) => namespace.title).sort();
         expect(titles).toEqual([
           "readiness-catalog-auth-kv",

@@ -64,6 +64,8 @@ describe("REST, MCP and the explorer answer the same read questions", () => {
       const rest = await (await api(`/v1/profiles?${search}`)).json<{
         count: number;
         data: { agent_readiness_profile_id: string }[];
+        has_more: boolean;
+        next: string | null;
       }>();
       const { answer, error } = await tool("search_profiles", args);
       const page = await explorerView(explorer, `/explore?${search}`);
@@ -71,8 +73,12 @@ describe("REST, MCP and the explorer answer the same read questions", () => {
       expect(error).toBeUndefined();
       expect(answer.count).toBe(rest.count);
       expect(
-        (answer.profiles as { agent_readiness_profile_id: string }[]).map((p) => p.agent_readiness_profile_id),
+        (answer.data as { agent_readiness_profile_id: string }[]).map((p) => p.agent_readiness_profile_id),
       ).toEqual(ids);
+      // One list convention: the same shape, and the same next page by the same cursor.
+      expect(answer).toMatchObject({ object: "list", has_more: rest.has_more });
+      expect(answer.next === null).toBe(rest.next === null);
+      if (rest.next !== null) expect(rest.next).toContain(`cursor=${answer.next_cursor}`);
       expect(page.count).toBe(rest.count);
       expect(page.ids).toEqual(ids);
     });

@@ -16,7 +16,6 @@ import { CHANGES_PAGE_LIMIT } from "../../src/worker/catalog/service/changes";
 import { LISTING_LIMIT } from "../../src/worker/catalog/product-listing";
 import { DEFAULT_HISTORY_PAGE, HISTORY_PAGE_LIMIT } from "../../src/worker/catalog/release-history";
 import { MAX_PAGE_LIMIT } from "../../src/worker/keys/schemas";
-import { DEFAULT_CHANGES_LIMIT } from "../../src/worker/mcp/changes-tool";
 import { DEFAULT_ORDER_PAGE, MAX_ORDER_PAGE } from "../../src/worker/orders/schemas";
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, RETRY_SPAN_SECONDS } from "../../src/worker/webhooks/schedule";
 import { DEFAULT_DELIVERY_PAGE, MAX_DELIVERY_PAGE } from "../../src/worker/webhooks/schemas";
@@ -61,7 +60,7 @@ const STATED: [doc: string, text: string, sentence: string][] = [
   ["contract.md", CONTRACT, `[&limit=1–${CHANGES_PAGE_LIMIT} (default ${CHANGES_PAGE_LIMIT})`],
   ["contract.md", CONTRACT, `profiles[?limit=1–${LISTING_LIMIT} (default ${LISTING_LIMIT})&cursor=…]`],
   ["mcp.md", MCP, `\`limit\` (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT})`],
-  ["mcp.md", MCP, `\`limit\` (1–${CHANGES_PAGE_LIMIT}, default ${DEFAULT_CHANGES_LIMIT})`],
+  ["mcp.md", MCP, `\`limit\` (1–${CHANGES_PAGE_LIMIT}, default ${CHANGES_PAGE_LIMIT})`],
   [
     "orders.md",
     ORDERS,

@@ -28,7 +28,10 @@ interface Answer {
   since: string;
   count: number;
   counts: { added: number; changed: number; removed: number };
-  changes: Change[];
+  object: "list";
+  data: Change[];
+  has_more: boolean;
+  next: string | null;
   next_cursor: string | null;
 }
 
@@ -76,9 +79,13 @@ describe("MCP list_changes", () => {
         count: rest.length,
         counts: { added: EDITED.added, changed: EDITED.retested.length, removed: EDITED.removed.length },
       });
-      expect(answer.changes.length).toBeLessThanOrEqual(2);
+      expect(answer.data.length).toBeLessThanOrEqual(2);
       expect(textOf(result)).toContain(JSON.stringify(answer));
-      listed.push(...answer.changes);
+      listed.push(...answer.data);
+      expect(answer.has_more).toBe(answer.next_cursor !== null);
+      // `next` is the route's own next page, carrying the same cursor.
+      if (answer.next_cursor) expect(answer.next).toContain(`=${answer.next_cursor}`);
+      if (answer.next) expect((await api(answer.next)).status).toBe(200);
       cursor = answer.next_cursor;
       pages++;
     } while (cursor);
@@ -97,14 +104,21 @@ describe("MCP list_changes", () => {
       changed: EDITED.retested.length,
       removed: EDITED.added,
     });
-    expect(answer.changes.map((c) => c.agent_readiness_profile_id)).toEqual(
+    expect(answer.data.map((c) => c.agent_readiness_profile_id)).toEqual(
       (await restChanges(base, edited)).map((c) => c.agent_readiness_profile_id),
     );
   });
 
   it("since the release itself: nothing changed", async () => {
     const result = await client.callTool({ name: "list_changes", arguments: { since: edited.manifest.release_id } });
-    expect(result.structuredContent).toMatchObject({ count: 0, changes: [], next_cursor: null });
+    expect(result.structuredContent).toMatchObject({
+      object: "list",
+      count: 0,
+      data: [],
+      has_more: false,
+      next: null,
+      next_cursor: null,
+    });
   });
   it("takes the REST list's cursor as its own, and refuses it for another since", async () => {
     const path = `/v1/releases/${edited.manifest.release_id}/changes?since=${base.manifest.release_id}&limit=1`;
@@ -115,7 +129,7 @@ describe("MCP list_changes", () => {
       name: "list_changes",
       arguments: { since: base.manifest.release_id, limit: 1, cursor: after },
     });
-    expect((same.structuredContent as Answer).changes).toEqual(
+    expect((same.structuredContent as Answer).data).toEqual(
       second.data.map((change) => ({ ...change, href: `${API_ORIGIN}${change.href}` })),
     );
     const reversed = await client.callTool({
@@ -147,12 +161,12 @@ describe("MCP search_profiles across a publish", () => {
     expect(next.isError, textOf(next)).toBeFalsy();
     const continued = next.structuredContent as {
       release_id: string;
-      profiles: { agent_readiness_profile_id: string }[];
+      data: { agent_readiness_profile_id: string }[];
     };
     expect(continued.release_id).toBe(base.manifest.release_id);
     const pinned = `/v1/releases/${base.manifest.release_id}/profiles?sort=grade&limit=3&cursor=${started.next_cursor}`;
     const rest = (await (await api(pinned)).json()) as { data: { agent_readiness_profile_id: string }[] };
-    expect(continued.profiles.map((p) => p.agent_readiness_profile_id)).toEqual(
+    expect(continued.data.map((p) => p.agent_readiness_profile_id)).toEqual(
       rest.data.map((p) => p.agent_readiness_profile_id),
     );
     const elsewhere = await client.callTool({

@@ -60,8 +60,11 @@ describe("MCP history tools", () => {
         const args: Record<string, unknown> = { ...ref, limit: 2, ...(cursor ? { cursor } : {}) };
         const result = await client.callTool({ name: "profile_history", arguments: args });
         expect(result.isError, textOf(result)).toBeFalsy();
-        const answer = result.structuredContent as { data: unknown[]; next_cursor: string | null };
+        const answer = result.structuredContent as { data: unknown[]; next: string | null; next_cursor: string | null };
         entries.push(...answer.data);
+        // `next` is the history route's own next page, carrying the same cursor.
+        if (answer.next) expect((await api(answer.next)).status).toBe(200);
+        expect(answer.next === null).toBe(answer.next_cursor === null);
         cursor = answer.next_cursor;
       } while (cursor);
       expect(entries).toEqual(rest);

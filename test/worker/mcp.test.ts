@@ -11,6 +11,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectDefined } from "../../src/common/expect";
 import { api, API_ORIGIN, apiWithBindings } from "./support/api";
+import { TOOL_NAMES } from "../../src/worker/mcp/tool-names";
 import { MCP_HEADERS, mcpClient } from "./support/mcp";
 import { oracleProfiles } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
@@ -22,16 +23,6 @@ const releaseId = generated.manifest.release_id;
 const profiles = oracleProfiles(generated).map((p) => p.profile);
 
 beforeAll(() => publish(generated), SETUP_TIMEOUT);
-
-const TOOL_NAMES = [
-  "compare_profiles",
-  "compare_releases",
-  "describe_catalog",
-  "get_profile",
-  "list_changes",
-  "profile_history",
-  "search_profiles",
-];
 
 interface Compact {
   agent_readiness_profile_id: string;
@@ -51,7 +42,7 @@ describe("MCP server: happy paths", () => {
 
   it("lists the seven read-only tools with input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.inputSchema.type).toBe("object");
@@ -74,19 +65,27 @@ describe("MCP server: happy paths", () => {
     const found = result.structuredContent as {
       release_id: string;
       count: number;
-      profiles: Compact[];
+      object: "list";
+      data: Compact[];
+      has_more: boolean;
+      next: string | null;
       next_cursor: string | null;
       facets: Record<string, Record<string, number>>;
     };
     expect(found.release_id).toBe(releaseId);
     expect(found.count).toBe(rest.count);
     expect(found.facets).toEqual(rest.facets);
-    expect(found.profiles.map((p) => p.agent_readiness_profile_id)).toEqual(
+    expect(found.data.map((p) => p.agent_readiness_profile_id)).toEqual(
       rest.data.map((p) => p.agent_readiness_profile_id),
     );
     // The cursor pages on exactly as the route's next URL.
     expect(found.next_cursor).not.toBeNull();
     expect(rest.next).toContain(`cursor=${found.next_cursor}`);
+    // `next` is the route's pinned URL of that page, absolute: the same page by REST.
+    expect(found).toMatchObject({ object: "list", has_more: true });
+    const restByNext = await (await api(expectDefined(found.next, "the tool's next URL"))).json<{
+      data: { agent_readiness_profile_id: string }[];
+    }>();
     const second = await client.callTool({
       name: "search_profiles",
       arguments: { ...args, cursor: found.next_cursor },
@@ -94,9 +93,10 @@ describe("MCP server: happy paths", () => {
     const restSecond = await (await api(expectDefined(rest.next, "the route's next URL"))).json<{
       data: { agent_readiness_profile_id: string }[];
     }>();
-    expect(
-      (second.structuredContent as { profiles: Compact[] }).profiles.map((p) => p.agent_readiness_profile_id),
-    ).toEqual(restSecond.data.map((p) => p.agent_readiness_profile_id));
+    expect((second.structuredContent as { data: Compact[] }).data.map((p) => p.agent_readiness_profile_id)).toEqual(
+      restSecond.data.map((p) => p.agent_readiness_profile_id),
+    );
+    expect(restByNext.data).toEqual(restSecond.data);
   });
 
   it("get_profile is the REST profile, with the sha256 the route's ETag names", async () => {

@@ -17,6 +17,7 @@ import { applyD1Migrations } from "./d1-migrations";
 import { ensureBuckets, ensureD1Databases, ensureKvNamespaces, ensureQueues, type Resource } from "./resources";
 import { secretsToSet, type SecretValue } from "./secrets";
 import { smokeTest } from "./smoke";
+import { writeRegistryEntry } from "./server-json";
 import { uploadWorker } from "./upload";
 import { type Environment, WRANGLER_VERSION } from "./wrangler-cli";
 import { deployedVersion, fingerprint, migrationStatus } from "./worker-version";
@@ -124,7 +125,9 @@ async function deployChecked(
   const operatorSecret = changes.length > 0 ? operatorSecretOf(options.deployDir, deployment, env, log) : undefined;
   if (changes.length === 0)
     log("smoke: nothing was deployed, so the keyed check (it makes and revokes a key) is left out");
-  return { outcome: "deployed", changes, url, problems: await smokeTest({ url, operatorSecret, log }) };
+  const problems = await smokeTest({ url, operatorSecret, log });
+  log(`MCP Registry entry (server.json): ${writeRegistryEntry(options.deployDir, deployment.name, url)}`);
+  return { outcome: "deployed", changes, url, problems };
 }
 
 const created = (...groups: Resource[][]) =>

@@ -24,7 +24,7 @@ import { catalogRoute, type CatalogAccess } from "./access";
 import { RELEASE_HEADERS } from "./openapi-responses";
 import { paramProblem, ReleaseIdParam } from "./params";
 import { CACHE_PINNED } from "./representation";
-import { CHANGES_PAGE_LIMIT, listChanges } from "./service/changes";
+import { CHANGES_PAGE_LIMIT, changesPagePath, listChanges } from "./service/changes";
 
 const Change = z
   .strictObject({
@@ -96,7 +96,7 @@ export function registerReleaseChangesRoute(app: OpenAPIHono<AppEnv>, access: Ca
         : undefined;
       const read = await listChanges(c.env, { releaseId: release_id, since, from, limit });
       const pagePath = async (offset: number) =>
-        `/v1/releases/${read.release.release_id}/changes?since=${read.since.release_id}&limit=${limit}&cursor=${await sealChangesCursor(c.env, read, offset, restCursor("cursor"))}`;
+        changesPagePath(read, limit, await sealChangesCursor(c.env, read, offset, restCursor("cursor")));
       c.header("Catalog-Release", read.release.release_id);
       c.header("Cache-Control", CACHE_PINNED);
       const next = read.next === null ? null : await pagePath(read.next);

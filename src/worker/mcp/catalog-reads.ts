@@ -18,7 +18,7 @@ export const hrefOf = (ctx: McpContext, manifest: Manifest, profile: Profile) =>
   `${ctx.origin}${pinnedPathOf(manifest, profile)}`;
 
 /** A profile in the compact form of search results and comparisons. */
-export function compactProfile(profile: Profile, sha256: string, href: string) {
+function compactProfile(profile: Profile, sha256: string, href: string) {
   return {
     agent_readiness_profile_id: profile.agent_readiness_profile_id,
     product: profile.scope.product,
@@ -33,3 +33,7 @@ export function compactProfile(profile: Profile, sha256: string, href: string) {
     sha256,
   };
 }
+
+/** A profile as a list or comparison shows it: its summary, or the whole profile (detail "full"). */
+export const profileEntry = (profile: Profile, sha256: string, href: string, detail: "summary" | "full" = "summary") =>
+  detail === "full" ? { href, sha256, profile } : compactProfile(profile, sha256, href);

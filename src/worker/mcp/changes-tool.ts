@@ -1,17 +1,20 @@
 /**
  * `list_changes`: what changed since a release, as GET /v1/releases/{id}/changes?since= lists it:
  * the read service's listChanges (catalog/service/changes.ts), with `href` made absolute as in
- * every tool's answer; a page's `next_cursor` is the byte offset the route calls `after`.
+ * every tool's answer; a page is a list (list-answer.ts) whose `next_cursor` is the cursor the
+ * route's `next` carries (as `cursor`), and whose default size is the route's.
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CHANGES_PAGE_LIMIT, listChanges } from "../catalog/service/changes";
+import { CHANGES_PAGE_LIMIT, changesPagePath, listChanges } from "../catalog/service/changes";
 import { changesCursorOpener, sealChangesCursor } from "../http/cursor";
 import type { McpContext } from "./catalog-reads";
+import { toolListPage, toolListSchema } from "./list-answer";
+import { registerReadTool } from "./read-tool";
 import { ReleaseIdArgument } from "./schemas";
+import { boundedPage } from "./output-budget";
 import { answering, toolAnswer } from "./tool-result";
 
-export const DEFAULT_CHANGES_LIMIT = 100;
 const MCP_CURSOR = { parameter: "cursor", source: "`next_cursor`" };
 
 const ChangesArguments = z.strictObject({
@@ -24,7 +27,7 @@ const ChangesArguments = z.strictObject({
     .min(1)
     .max(CHANGES_PAGE_LIMIT)
     .optional()
-    .describe(`Changes per page, 1–${CHANGES_PAGE_LIMIT}, default ${DEFAULT_CHANGES_LIMIT}.`),
+    .describe(`Changes per page, 1–${CHANGES_PAGE_LIMIT}, default ${CHANGES_PAGE_LIMIT} (as the route).`),
   cursor: z.string().optional().describe("The next_cursor of the previous page (same since and release_id)."),
 });
 
@@ -44,17 +47,16 @@ const ChangeEntry = z.strictObject({
   href: z.string().describe("The profile's pinned URL: in release_id, or in since when removed."),
 });
 
-const ChangesOutput = z.strictObject({
+const ChangesOutput = toolListSchema(ChangeEntry, {
   release_id: z.string(),
   since: z.string(),
   count: z.int().describe("Every change between the two releases, on all pages."),
   counts: z.strictObject({ added: z.int(), changed: z.int(), removed: z.int() }),
-  changes: z.array(ChangeEntry),
-  next_cursor: z.string().nullable(),
 });
 
 export function registerChangesTool(server: McpServer, ctx: McpContext) {
-  server.registerTool(
+  registerReadTool(
+    server,
     "list_changes",
     {
       title: "List what changed since a release",
@@ -64,30 +66,33 @@ export function registerChangesTool(server: McpServer, ctx: McpContext) {
         "earlier answer. Same list as GET /v1/releases/{release_id}/changes?since=.",
       inputSchema: ChangesArguments,
       outputSchema: ChangesOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {
         const from = args.cursor === undefined ? undefined : changesCursorOpener(ctx.env, args.cursor, MCP_CURSOR);
-        const limit = args.limit ?? DEFAULT_CHANGES_LIMIT;
-        const asked = { releaseId: args.release_id, since: args.since, from, limit };
-        const read = await listChanges(ctx.env, asked);
-        const changes = read.changes.map((change) => ({ ...change, href: `${ctx.origin}${change.href}` }));
-        const answer = {
-          release_id: read.release.release_id,
-          since: read.since.release_id,
-          count: read.count,
-          counts: read.counts,
-          changes,
-          next_cursor: read.next === null ? null : await sealChangesCursor(ctx.env, read, read.next, MCP_CURSOR),
+        const limit = args.limit ?? CHANGES_PAGE_LIMIT;
+        const readPage = async (size: number) => {
+          const read = await listChanges(ctx.env, { releaseId: args.release_id, since: args.since, from, limit: size });
+          const cursor = read.next === null ? null : await sealChangesCursor(ctx.env, read, read.next, MCP_CURSOR);
+          return { read, cursor };
         };
-        const { added, changed, removed } = read.counts;
-        const more = read.next === null ? "" : "; pass next_cursor as cursor for more";
-        return toolAnswer(
-          answer,
-          `Since ${read.since.release_id}, release ${read.release.release_id} has ${added} added, ${changed} changed and ${removed} removed profile(s); ` +
-            `${changes.length} shown${more}.`,
-        );
+        return boundedPage(limit, readPage, ({ read, cursor }) => {
+          const changes = read.changes.map((change) => ({ ...change, href: `${ctx.origin}${change.href}` }));
+          const answer = {
+            ...toolListPage(changes, cursor, (next) => `${ctx.origin}${changesPagePath(read, limit, next)}`),
+            release_id: read.release.release_id,
+            since: read.since.release_id,
+            count: read.count,
+            counts: read.counts,
+          };
+          const { added, changed, removed } = read.counts;
+          const more = cursor === null ? "" : "; pass next_cursor as cursor for more";
+          return toolAnswer(
+            answer,
+            `Since ${read.since.release_id}, release ${read.release.release_id} has ${added} added, ${changed} changed and ${removed} removed profile(s); ` +
+              `${changes.length} shown${more}.`,
+          );
+        });
       }),
   );
 }

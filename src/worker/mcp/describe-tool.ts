@@ -9,6 +9,7 @@ import { STAGES } from "../../common/catalog/schema";
 import { queryProfiles } from "../catalog/service/query";
 import { resolveRelease } from "../catalog/service/release";
 import type { McpContext } from "./catalog-reads";
+import { registerReadTool } from "./read-tool";
 import { answering, toolAnswer } from "./tool-result";
 
 const Counts = z.record(z.string(), z.int());
@@ -27,7 +28,8 @@ const DescribeOutput = z.strictObject({
 const FACETS = ["funnel", "grade", "overall_outcome"];
 
 export function registerDescribeTool(server: McpServer, ctx: McpContext) {
-  server.registerTool(
+  registerReadTool(
+    server,
     "describe_catalog",
     {
       title: "Describe the readiness catalog",
@@ -36,7 +38,6 @@ export function registerDescribeTool(server: McpServer, ctx: McpContext) {
         "are distributed, and how to cite a profile. Call it first.",
       inputSchema: z.strictObject({}),
       outputSchema: DescribeOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     () =>
       answering(async () => {

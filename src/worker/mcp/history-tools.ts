@@ -9,10 +9,14 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ChangesSummary, ProfileHistoryEntry } from "../../common/catalog/history-schemas";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../catalog/query-params";
 import { profileHistoryPage } from "../catalog/service/history";
+import type { ProfileRef } from "../catalog/service/profile";
 import { compareReleases } from "../catalog/service/summary";
 import type { McpContext } from "./catalog-reads";
+import { toolListPage, toolListSchema } from "./list-answer";
+import { registerReadTool } from "./read-tool";
 import { PROFILE_REF_ARGUMENTS, refOf } from "./profile-tools";
 import { ReleaseIdArgument } from "./schemas";
+import { boundedPage } from "./output-budget";
 import { answering, toolAnswer, toolError } from "./tool-result";
 
 const HistoryArguments = z.strictObject({
@@ -26,11 +30,7 @@ const HistoryArguments = z.strictObject({
   cursor: z.string().max(512).optional().describe("The next_cursor of the previous page (same profile)."),
 });
 
-const HistoryOutput = z.strictObject({
-  data: z.array(ProfileHistoryEntry),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+const HistoryOutput = toolListSchema(ProfileHistoryEntry, {});
 
 const CompareArguments = z.strictObject({
   since: ReleaseIdArgument.unwrap().describe(
@@ -39,8 +39,13 @@ const CompareArguments = z.strictObject({
   release_id: ReleaseIdArgument.describe("The newer release (sha256:…); default: the current release."),
 });
 
+/** The REST route of one profile's history, as the profile was named. */
+const historyPath = (ref: ProfileRef) =>
+  "id" in ref ? `/v1/profiles/${ref.id}/history` : `/v1/profiles/${ref.product}/${ref.funnel}/history`;
+
 export function registerHistoryTools(server: McpServer, ctx: McpContext) {
-  server.registerTool(
+  registerReadTool(
+    server,
     "profile_history",
     {
       title: "How one profile changed over time",
@@ -50,29 +55,33 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
         "ever published here. Same entries as GET /v1/profiles/{product}/{funnel}/history.",
       inputSchema: HistoryArguments,
       outputSchema: HistoryOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {
         const ref = refOf(args);
         if (typeof ref === "string") return toolError(`invalid_parameter: ${ref}`);
-        const page = await profileHistoryPage(ctx.env, ref, {
-          limit: args.limit ?? DEFAULT_LIMIT,
-          cursor: args.cursor,
+        const limit = args.limit ?? DEFAULT_LIMIT;
+        const readPage = (size: number) => profileHistoryPage(ctx.env, ref, { limit: size, cursor: args.cursor });
+        return boundedPage(limit, readPage, (page) => {
+          const answer = toolListPage(
+            page.data,
+            page.next_cursor,
+            (cursor) => `${ctx.origin}${historyPath(ref)}?limit=${limit}&cursor=${cursor}`,
+          );
+          const [newest] = page.data;
+          const more = page.next_cursor === null ? "" : "; pass next_cursor as cursor for older ones";
+          return toolAnswer(
+            answer,
+            newest
+              ? `${page.data.length} change(s) shown, newest ${newest.change} at ${newest.event_at} (grade ${newest.grade}, ${newest.public_state})${more}.`
+              : "No more entries.",
+          );
         });
-        const answer = { data: page.data, has_more: page.next_cursor !== null, next_cursor: page.next_cursor };
-        const [newest] = page.data;
-        const more = page.next_cursor === null ? "" : "; pass next_cursor as cursor for older ones";
-        return toolAnswer(
-          answer,
-          newest
-            ? `${page.data.length} change(s) shown, newest ${newest.change} at ${newest.event_at} (grade ${newest.grade}, ${newest.public_state})${more}.`
-            : "No more entries.",
-        );
       }),
   );
 
-  server.registerTool(
+  registerReadTool(
+    server,
     "compare_releases",
     {
       title: "Compare two releases, counted",
@@ -82,7 +91,6 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext) {
         '"stage.pay": {"ready→limited": 3}. Same answer as GET /v1/releases/{release_id}/changes/summary?since=.',
       inputSchema: CompareArguments,
       outputSchema: ChangesSummary,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {

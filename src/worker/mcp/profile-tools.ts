@@ -9,8 +9,10 @@ import { expectDefined } from "../../common/expect";
 import { KEY_PATTERN, PROFILE_ID_PATTERN, Profile, STAGE_LABELS, STAGES } from "../../common/catalog/schema";
 import { type FoundProfile, type ProfileRef, readProfile } from "../catalog/service/profile";
 import { resolveRelease } from "../catalog/service/release";
-import { compactProfile, type McpContext } from "./catalog-reads";
-import { CompactProfileSchema, ReleaseIdArgument } from "./schemas";
+import { type McpContext, profileEntry } from "./catalog-reads";
+import { registerReadTool } from "./read-tool";
+import { DetailArgument, ProfileEntrySchema, ReleaseIdArgument } from "./schemas";
+import { bounded } from "./output-budget";
 import { answering, toolAnswer, toolError } from "./tool-result";
 
 const Key = (what: string) =>
@@ -43,11 +45,12 @@ const CompareArguments = z.strictObject({
     .max(10, "compare at most 10 profiles")
     .describe("The scopes to compare, 2 to 10."),
   release_id: ReleaseIdArgument,
+  detail: DetailArgument,
 });
 
 const CompareOutput = z.strictObject({
   release_id: z.string(),
-  profiles: z.array(CompactProfileSchema),
+  profiles: z.array(ProfileEntrySchema),
   stages: z.array(
     z.strictObject({
       stage: z.string(),
@@ -70,7 +73,8 @@ export function refOf(args: { product?: string; funnel?: string; id?: string }):
 
 export function registerProfileTools(server: McpServer, ctx: McpContext) {
   const absolute = (found: FoundProfile) => `${ctx.origin}${found.path}`;
-  server.registerTool(
+  registerReadTool(
+    server,
     "get_profile",
     {
       title: "Get one readiness profile",
@@ -79,7 +83,6 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
         "with its sha256 and release id to cite. Same bytes as GET /v1/profiles/{product}/{funnel}.",
       inputSchema: GetArguments,
       outputSchema: GetOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {
@@ -88,15 +91,19 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
         const manifest = await resolveRelease(ctx.env.CATALOG_KV, args.release_id);
         const found = await readProfile(ctx.env, manifest, ref);
         const { profile } = found;
-        return toolAnswer(
-          { release_id: manifest.release_id, sha256: found.sha256, href: absolute(found), profile },
-          `${profile.scope.product.name} (${profile.scope.funnel.name}): grade ${profile.grade}, ${profile.state_label}. ` +
-            `Cite as release ${manifest.release_id}, profile ${found.sha256}.`,
+        return bounded(
+          toolAnswer(
+            { release_id: manifest.release_id, sha256: found.sha256, href: absolute(found), profile },
+            `${profile.scope.product.name} (${profile.scope.funnel.name}): grade ${profile.grade}, ${profile.state_label}. ` +
+              `Cite as release ${manifest.release_id}, profile ${found.sha256}.`,
+          ),
+          "this profile",
         );
       }),
   );
 
-  server.registerTool(
+  registerReadTool(
+    server,
     "compare_profiles",
     {
       title: "Compare readiness profiles",
@@ -105,7 +112,6 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
         "and name where they differ, e.g. which can be paid for self-service and which needs a sales call.",
       inputSchema: CompareArguments,
       outputSchema: CompareOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {
@@ -134,14 +140,14 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
           });
         const answer = {
           release_id: manifest.release_id,
-          profiles: found.map((one) => compactProfile(one.profile, one.sha256, absolute(one))),
+          profiles: found.map((one) => profileEntry(one.profile, one.sha256, absolute(one), args.detail)),
           stages: stages.map(({ stage, states, same }) => ({ stage, states, same })),
           differences,
         };
         const summary = differences.length
           ? `They differ in ${differences.length} stage(s):\n${differences.join("\n")}`
           : "Every stage has the same state in all of them.";
-        return toolAnswer(answer, summary);
+        return bounded(toolAnswer(answer, summary), "these profiles in full");
       }),
   );
 }

@@ -1,18 +1,25 @@
 /**
  * Resources, for hosts that attach context by browsing: `catalog://releases/current` (the current
  * release's manifest, as GET /v1/releases/current) and the template
- * `catalog://profiles/{product}/{funnel}` (one profile of the current release, its exact bytes).
+ * `catalog://profiles/{product}/{funnel}` (one profile of the current release, its exact bytes),
+ * whose `product` and `funnel` a host completes (`completion/complete`: the keys of the current
+ * release that start with what was typed, at most 100; funnels of the product already chosen).
  */
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { KEY_PATTERN } from "../../common/catalog/schema";
 import { CatalogReadError } from "../catalog/service/errors";
+import { type KeyField, keysStartingWith } from "../catalog/service/keys";
 import { readProfile } from "../catalog/service/profile";
 import { resolveRelease } from "../catalog/service/release";
 import type { McpContext } from "./catalog-reads";
 import { mcpMessageOf } from "./catalog-errors";
 
 const JSON_TYPE = "application/json";
+/** MCP 2025-11-25 "Completion": at most 100 values in one answer. */
+const MAX_COMPLETIONS = 100;
+/** What can begin a key: lowercase letters, digits and hyphens (KEY_PATTERN's characters). */
+const KEY_PREFIX = /^[a-z0-9-]{0,100}$/;
 
 /** A refusal as the JSON-RPC error resources/read answers with (there is no isError for resources). */
 async function reading<T>(work: () => Promise<T>): Promise<T> {
@@ -42,7 +49,10 @@ export function registerResources(server: McpServer, ctx: McpContext) {
 
   server.registerResource(
     "profile",
-    new ResourceTemplate("catalog://profiles/{product}/{funnel}", { list: undefined }),
+    new ResourceTemplate("catalog://profiles/{product}/{funnel}", {
+      list: undefined,
+      complete: { product: completing(ctx, "product"), funnel: completing(ctx, "funnel") },
+    }),
     {
       title: "Readiness profile",
       description: "One product's readiness profile in one funnel, in the current release.",
@@ -71,4 +81,24 @@ export function registerResources(server: McpServer, ctx: McpContext) {
         };
       }),
   );
+}
+
+/** The completions of one key variable: no values for what no key can start with, or before a release. */
+function completing(ctx: McpContext, field: KeyField) {
+  return async (value: string, context?: { arguments?: Record<string, string> }): Promise<string[]> => {
+    if (!KEY_PREFIX.test(value)) return [];
+    const product = field === "funnel" ? context?.arguments?.product : undefined;
+    try {
+      const manifest = await resolveRelease(ctx.env.CATALOG_KV);
+      return await keysStartingWith(ctx.env, manifest, {
+        field,
+        prefix: value,
+        limit: MAX_COMPLETIONS,
+        ...(product !== undefined && KEY_PATTERN.test(product) ? { product } : {}),
+      });
+    } catch (error) {
+      if (error instanceof CatalogReadError) return [];
+      throw error;
+    }
+  };
 }

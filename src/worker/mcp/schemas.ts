@@ -1,6 +1,6 @@
-/** The zod schemas the MCP tools share: a release argument and the compact profile. */
+/** The zod schemas the MCP tools share: a release argument, the detail argument and a profile as a list shows it. */
 import { z } from "zod";
-import { STAGES } from "../../common/catalog/schema";
+import { Profile, STAGES } from "../../common/catalog/schema";
 import { RELEASE_ID } from "../catalog/service/release";
 
 export const ReleaseIdArgument = z
@@ -11,7 +11,7 @@ export const ReleaseIdArgument = z
 
 const Scope = z.strictObject({ key: z.string(), name: z.string() });
 
-export const CompactProfileSchema = z.strictObject({
+const CompactProfileSchema = z.strictObject({
   agent_readiness_profile_id: z.string(),
   product: Scope,
   funnel: Scope,
@@ -22,3 +22,20 @@ export const CompactProfileSchema = z.strictObject({
   href: z.string().describe("The profile's pinned URL (GET with a key or token)."),
   sha256: z.string().describe("sha256:<hex> of the profile's bytes: cite it with the release id."),
 });
+
+export const DetailArgument = z
+  .enum(["summary", "full"])
+  .optional()
+  .describe(
+    'How much of each profile: "summary" (default) its scope, grade, outcome, five stage states, primary finding, href and sha256; ' +
+      '"full" the whole profile as GET /v1/profiles/… serves it, with href and sha256 (far larger: fewer fit in one answer).',
+  );
+
+const FullProfileSchema = z.strictObject({
+  href: z.string().describe("The profile's pinned URL (GET with a key or token)."),
+  sha256: z.string().describe("sha256:<hex> of the profile's bytes: cite it with the release id."),
+  profile: Profile,
+});
+
+/** A profile in a list or a comparison: its summary, or with detail "full" the whole profile. */
+export const ProfileEntrySchema = z.union([CompactProfileSchema, FullProfileSchema]);

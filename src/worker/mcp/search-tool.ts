@@ -1,8 +1,9 @@
 /**
  * `search_profiles`: the query of GET /v1/profiles as a tool. Its arguments are the route's query
- * parameters as JSON (lists as arrays, `limit` a number); they are checked by the route's own
- * schema (ProfileQueryParams) and run by the route's own engine (runProfileQuery), so the tool
- * and the route accept, refuse and answer the same.
+ * parameters, derived from the route's one schema (ProfileQueryParams) as JSON (lists as arrays,
+ * `limit` a number); each is checked by that schema's own rule for it and run by the read
+ * service's query, so the tool and the route accept, refuse and answer the same. The answer is a
+ * list (list-answer.ts) whose `next` is the route's pinned URL of the next page.
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -11,72 +12,81 @@ import { SORTS, VALUE_FIELDS } from "../../common/catalog/query-fields";
 import {
   allowedValuesOf,
   DEFAULT_LIMIT,
-  FACETABLE,
   MAX_LIMIT,
   MAX_VALUES,
   ProfileQueryParams,
   profileQueryOf,
 } from "../catalog/query-params";
 import { parameterErrors } from "../http/query-problem";
-import { queryProfiles, releaseOfQuery } from "../catalog/service/query";
-import { compactProfile, hrefOf, type McpContext } from "./catalog-reads";
-import { CompactProfileSchema, ReleaseIdArgument } from "./schemas";
+import { pinnedQueryPath, type QueriedProfiles, queryProfiles, releaseOfQuery } from "../catalog/service/query";
+import { hrefOf, type McpContext, profileEntry } from "./catalog-reads";
+import { toolListPage, toolListSchema } from "./list-answer";
+import { registerReadTool } from "./read-tool";
+import { DetailArgument, ProfileEntrySchema, ReleaseIdArgument } from "./schemas";
+import { boundedPage } from "./output-budget";
 import { answering, toolAnswer, toolError } from "./tool-result";
 import { asDigest } from "../../common/catalog/digest";
 
-const listOf = (allowed: readonly string[] | undefined, what: string) =>
-  z
-    .array(allowed ? z.enum(allowed as [string, ...string[]]) : z.string())
-    .min(1)
-    .max(MAX_VALUES)
-    .optional()
-    .describe(
-      `Profiles whose ${what} is any of these.${allowed ? "" : " Keys are lowercase words joined by hyphens."}`,
-    );
+type QueryParameter = keyof typeof ProfileQueryParams.shape;
+
+const LIST_PARAMETERS = new Set<string>([...VALUE_FIELDS.map((field) => field.name), "facets"]);
+
+/** What the one schema's parameters that are not field filters mean, in a model's words. */
+const MEANING: Partial<Record<QueryParameter, string>> = {
+  q: "Full text: every word must occur in the product or funnel name or key, or a stage's finding.",
+  tested_after: "ISO 8601 UTC instant: last_tested_at at or after it.",
+  tested_before: "ISO 8601 UTC instant: last_tested_at before it.",
+  sort: "Order; default catalog (product key, funnel key).",
+  limit: `Profiles per page, 1–${MAX_LIMIT}, default ${DEFAULT_LIMIT}.`,
+  facets: "Count all matches by these fields (e.g. grade).",
+  cursor:
+    "The next_cursor of the previous page (same arguments otherwise): the search continues in the release it started in.",
+};
+
+/** One parameter of the route's schema as a JSON argument: the type a model sends it as. */
+function argumentOf(name: QueryParameter) {
+  const allowed = allowedValuesOf(name);
+  const meaning =
+    MEANING[name] ?? `Profiles whose ${VALUE_FIELDS.find((f) => f.name === name)?.matches} is any of these.`;
+  if (LIST_PARAMETERS.has(name))
+    return z
+      .array(allowed ? z.enum(allowed as [string, ...string[]]) : z.string())
+      .min(1)
+      .max(MAX_VALUES)
+      .optional()
+      .describe(allowed ? meaning : `${meaning} Keys are lowercase words joined by hyphens.`);
+  if (name === "limit") return z.int().min(1).max(MAX_LIMIT).optional().describe(meaning);
+  if (name === "sort") return z.enum(SORTS).optional().describe(meaning);
+  return z.string().optional().describe(meaning);
+}
+
+const QUERY_PARAMETERS = Object.keys(ProfileQueryParams.shape) as QueryParameter[];
 
 const SearchArguments = z.strictObject({
-  ...Object.fromEntries(VALUE_FIELDS.map((field) => [field.name, listOf(field.allowed, field.matches)])),
-  q: z
-    .string()
-    .optional()
-    .describe("Full text: every word must occur in the product or funnel name or key, or a stage's finding."),
-  tested_after: z.string().optional().describe("ISO 8601 UTC instant: last_tested_at at or after it."),
-  tested_before: z.string().optional().describe("ISO 8601 UTC instant: last_tested_at before it."),
-  sort: z.enum(SORTS).optional().describe("Order; default catalog (product key, funnel key)."),
-  limit: z.int().min(1).max(MAX_LIMIT).optional().describe(`Profiles per page, default ${DEFAULT_LIMIT}.`),
-  facets: z
-    .array(z.enum(FACETABLE as [string, ...string[]]))
-    .optional()
-    .describe("Count all matches by these fields (e.g. grade)."),
-  cursor: z
-    .string()
-    .optional()
-    .describe(
-      "The next_cursor of the previous page (same arguments otherwise): the search continues in the release it started in.",
-    ),
+  ...Object.fromEntries(QUERY_PARAMETERS.map((name) => [name, argumentOf(name)])),
   release_id: ReleaseIdArgument,
+  detail: DetailArgument,
 });
 
-const SearchOutput = z.strictObject({
+const SearchOutput = toolListSchema(ProfileEntrySchema, {
   release_id: z.string(),
-  count: z.int(),
-  profiles: z.array(CompactProfileSchema),
-  next_cursor: z.string().nullable(),
+  count: z.int().describe("Every profile the query matches, on all pages."),
   facets: z.record(z.string(), z.record(z.string(), z.int())).optional(),
 });
 
-/** The tool's arguments as the route's query string values. */
-function queryStringOf(args: Record<string, unknown>): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of Object.entries(args)) {
-    if (value === undefined || name === "release_id") continue;
-    query[name] = Array.isArray(value) ? value.join(",") : String(value);
+/** The query parameters of the arguments, as the route reads them (and as `next` carries them). */
+function queryParametersOf(args: Record<string, unknown>): URLSearchParams {
+  const parameters = new URLSearchParams();
+  for (const name of QUERY_PARAMETERS) {
+    const value = args[name];
+    if (value !== undefined) parameters.set(name, Array.isArray(value) ? value.join(",") : String(value));
   }
-  return query;
+  return parameters;
 }
 
 export function registerSearchTool(server: McpServer, ctx: McpContext) {
-  server.registerTool(
+  registerReadTool(
+    server,
     "search_profiles",
     {
       title: "Search readiness profiles",
@@ -86,11 +96,11 @@ export function registerSearchTool(server: McpServer, ctx: McpContext) {
         "its headline finding, and href + sha256 to cite it. Same query as GET /v1/profiles.",
       inputSchema: SearchArguments,
       outputSchema: SearchOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       answering(async () => {
-        const parsed = ProfileQueryParams.safeParse(queryStringOf(args));
+        const parameters = queryParametersOf(args);
+        const parsed = ProfileQueryParams.safeParse(Object.fromEntries(parameters));
         if (!parsed.success) {
           const lines = parameterErrors(parsed.error, allowedValuesOf).map(
             (e) => `${e.parameter}: ${e.message}${e.allowed ? ` (allowed: ${e.allowed.join(", ")})` : ""}`,
@@ -99,28 +109,35 @@ export function registerSearchTool(server: McpServer, ctx: McpContext) {
         }
         const query = profileQueryOf(parsed.data);
         const manifest = await releaseOfQuery(ctx.env, query, args.release_id);
-        const found = await queryProfiles(ctx.env, manifest, query);
-        const profiles = found
-          .profiles()
-          .map((profile, i) =>
-            compactProfile(
-              profile,
-              asDigest(expectDefined(found.rows[i], `row ${i} of the query, one per profile read`).sha256),
-              hrefOf(ctx, manifest, profile),
-            ),
-          );
-        const answer = {
-          release_id: manifest.release_id,
-          count: found.count,
-          profiles,
-          next_cursor: found.nextCursor ?? null,
-          ...(found.facets ? { facets: found.facets } : {}),
+        const nextUrl = (cursor: string) => {
+          const next = new URLSearchParams(parameters);
+          next.set("cursor", cursor);
+          return `${ctx.origin}${pinnedQueryPath(manifest.release_id, next)}`;
         };
-        const more = found.nextCursor ? "; pass next_cursor as cursor for more" : "";
-        return toolAnswer(
-          answer,
-          `${found.count} profile(s) match in release ${manifest.release_id}; ${profiles.length} shown${more}.`,
-        );
+        const answerOf = (found: QueriedProfiles) => {
+          const data = found
+            .profiles()
+            .map((profile, i) =>
+              profileEntry(
+                profile,
+                asDigest(expectDefined(found.rows[i], `row ${i} of the query, one per profile read`).sha256),
+                hrefOf(ctx, manifest, profile),
+                args.detail,
+              ),
+            );
+          const answer = {
+            ...toolListPage(data, found.nextCursor ?? null, nextUrl),
+            release_id: manifest.release_id,
+            count: found.count,
+            ...(found.facets ? { facets: found.facets } : {}),
+          };
+          const more = found.nextCursor ? "; pass next_cursor as cursor for more" : "";
+          return toolAnswer(
+            answer,
+            `${found.count} profile(s) match in release ${manifest.release_id}; ${data.length} shown${more}.`,
+          );
+        };
+        return boundedPage(query.limit, (limit) => queryProfiles(ctx.env, manifest, { ...query, limit }), answerOf);
       }),
   );
 }

@@ -42,6 +42,10 @@ export interface ChangesPageRead extends ChangesSummary {
   next: number | null;
 }
 
+/** The pinned path of the changes page a cursor starts (REST's `next`, which carries it as `after`). */
+export const changesPagePath = (read: { release: Manifest; since: Manifest }, limit: number, cursor: string) =>
+  `/v1/releases/${read.release.release_id}/changes?since=${read.since.release_id}&limit=${limit}&cursor=${cursor}`;
+
 /** The newer and the older (kept) release of a changes read. */
 export async function changesPair(env: ChangesEnv, releaseId: string | undefined, since: string) {
   const release = await resolveRelease(env.CATALOG_KV, releaseId);

@@ -19,6 +19,8 @@ type ReadsEnv = { RELEASES: R2Bucket };
 
 export interface FoundProfile {
   profile: Profile;
+  /** The profile's bytes as the document holds them, as text (the `sha256` is of these). */
+  text: string;
   /** `sha256:<hex>` of the profile's bytes. */
   sha256: string;
   /** The profile's pinned path, `/v1/releases/{release_id}/profiles/{product}/{funnel}`. */
@@ -37,8 +39,9 @@ export async function locateProfile(env: ReadsEnv, manifest: Manifest, ref: Prof
 export async function readProfile(env: ReadsEnv, manifest: Manifest, ref: ProfileRef): Promise<FoundProfile> {
   const located = await locateProfile(env, manifest, ref);
   const [bytes] = await profileBytes(env.RELEASES, manifest, [located]);
-  const profile = JSON.parse(new TextDecoder().decode(bytes)) as Profile;
-  return { profile, sha256: asDigest(located.sha256), path: pinnedPathOf(manifest, profile) };
+  const text = new TextDecoder().decode(bytes);
+  const profile = JSON.parse(text) as Profile;
+  return { profile, text, sha256: asDigest(located.sha256), path: pinnedPathOf(manifest, profile) };
 }
 
 /** A profile's pinned path in `manifest`'s release. */

@@ -51,3 +51,7 @@ export async function releaseOfQuery(
   if (asked && asked.release_id !== started) throw catalogMiss({ kind: "cursor_of_other_release", started });
   return asked ?? resolveRelease(env.CATALOG_KV, started);
 }
+
+/** The pinned path of a query of `releaseId` with these query parameters (REST's `next` of a page). */
+export const pinnedQueryPath = (releaseId: string, parameters: URLSearchParams) =>
+  `/v1/releases/${releaseId}/profiles?${parameters}`;
