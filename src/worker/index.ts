@@ -26,6 +26,7 @@ import { bearerApiCors } from "./http/cors";
 import { responseHeaders } from "./http/response-headers";
 import { accessLog } from "./http/access-log";
 import { countUsage } from "./usage/count-usage";
+import { registerUsageRoutes } from "./usage/usage-routes";
 import { validationProblem } from "./http/validation-problem";
 import { checkWorkerEnv } from "./env";
 import { registerWebRoutes } from "./web/routes";
@@ -82,6 +83,8 @@ registerCustomerRoutes(app);
 registerOrderRoutes(app);
 // Webhooks (docs/webhooks.md): /v1/webhook_endpoints; deliveries go through WEBHOOK_QUEUE (below).
 registerWebhookRoutes(app);
+// Usage per key (docs/usage.md): /v1/usage, /v1/usage/errors.
+registerUsageRoutes(app);
 
 // /openapi.json, the reference at /docs and the error codes at /docs/errors.
 registerDocs(app);
