@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { accountWithKey, bearer, call, newKey } from "./auth-fixtures";
 
-const json = async (res: Response) => (await res.json()) as Record<string, unknown> & { [k: string]: never };
+const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
 
 async function usageOf(secret: string, query = "") {
   const res = await call(`/v1/usage${query}`, { headers: bearer(secret) });
