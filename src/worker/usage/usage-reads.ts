@@ -23,7 +23,7 @@ export interface UsageReport {
   series: UsagePoint[];
 }
 
-interface CountRow {
+export interface CountRow {
   start: number;
   status: number;
   code: string;
