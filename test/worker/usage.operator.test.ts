@@ -11,7 +11,7 @@ const SECRET = "operator-secret-for-tests-0123456789abcdef";
 const withSecret = { ...env, OPERATOR_SECRET: SECRET } as unknown as Env;
 const op = async (query: string, secret = SECRET) => {
   const res = await call(`/operator/v1/usage${query}`, { headers: bearer(secret) }, withSecret);
-  return { status: res.status, body: (await res.json()) as Record<string, never> };
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
 
 interface Rank {

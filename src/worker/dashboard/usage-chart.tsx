@@ -3,7 +3,7 @@
  * requests, inside it the errors, and inside those the 429s. Scaled to the busiest point; the
  * numbers themselves are in the page's tables and the CSV.
  */
-import type { UsagePoint } from "../usage/usage-reads";
+import type { UsagePoint } from "../usage/usage-types";
 
 const WIDTH = 720;
 const HEIGHT = 180;

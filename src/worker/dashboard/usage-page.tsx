@@ -4,7 +4,8 @@
  */
 import type { AccountView } from "../auth/account-views";
 import type { KeyView } from "../auth/account-views";
-import type { RecentError, UsageReport } from "../usage/usage-reads";
+import type { RecentError } from "../usage/usage-reads";
+import type { UsageReport } from "../usage/usage-types";
 import type { Granularity } from "../usage/usage-window";
 import type { WebSession } from "../web/session";
 import { usagePath } from "./context";

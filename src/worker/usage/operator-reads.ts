@@ -4,24 +4,11 @@
  * authentication by status and code, and the top 20 accounts and keys by requests and by errors.
  * Optionally one account's.
  */
-import { reportOf, type UsageReport } from "./usage-reads";
+import { reportOf } from "./usage-reads";
+import type { OperatorUsage } from "./usage-types";
 import type { UsageWindow } from "./usage-window";
 
 const TOP = 20;
-
-export interface UsageRank {
-  account_id: string;
-  /** The key id or OAuth grant id; absent in the accounts' ranking. */
-  key_id?: string;
-  requests: number;
-  errors: number;
-}
-
-export interface OperatorUsage extends UsageReport {
-  unauthenticated: { requests: number; by_status: Record<string, number>; by_code: Record<string, number> };
-  top_accounts: { by_requests: UsageRank[]; by_errors: UsageRank[] };
-  top_keys: { by_requests: UsageRank[]; by_errors: UsageRank[] };
-}
 
 interface Filter {
   sql: string;

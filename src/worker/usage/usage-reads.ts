@@ -3,24 +3,13 @@
  * one account's counts in a window, summed per point, status and code, and its recent errors,
  * newest first. Only the account's own rows are ever read (`account_id` in every query).
  */
+import type { UsagePoint, UsageReport } from "./usage-types";
 import type { UsageWindow } from "./usage-window";
 
 export interface UsageScope {
   accountId: string;
   /** A key id or grant id; undefined for the whole account. */
   subject?: string;
-}
-
-export interface UsagePoint {
-  start: string;
-  requests: number;
-  errors: number;
-  rate_limited: number;
-}
-
-export interface UsageReport {
-  totals: { requests: number; by_status: Record<string, number>; by_code: Record<string, number>; bytes: number };
-  series: UsagePoint[];
 }
 
 export interface CountRow {
