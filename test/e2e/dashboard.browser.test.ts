@@ -220,6 +220,11 @@ describe("an operator approves an admin request", () => {
         .filter({ hasText: deployment.customer.email });
       expect(await row.textContent()).toContain(deployment.appName);
       await inspect(page, "operator");
+      // The deployment's usage: chart, refusals, the busiest accounts and keys.
+      await page.getByRole("link", { name: "Usage of this deployment" }).click();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Usage of this deployment");
+      await inspect(page, "operator-usage");
+      await page.goBack();
       // Approving asks first, on a page of its own.
       await row.getByRole("link", { name: /^Approve/ }).click();
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(

@@ -42,3 +42,23 @@ describe("/dashboard/usage", () => {
     expect((await client.get("/dashboard/usage?granularity=week")).status).toBe(400);
   });
 });
+
+describe("/dashboard/operator/usage", () => {
+  it("shows the deployment's busiest accounts and keys, each account linking to its own usage; operators only", async () => {
+    const account = await newAccount();
+    const { secret, key } = await newKey(account.accountId);
+    for (let i = 0; i < 3; i++) await call("/v2/cheeses?x=1", { headers: bearer(secret) });
+    const operator = await signIn(await newAccount({ operator: true }));
+    const html = await (await operator.get("/dashboard/operator/usage")).text();
+    expect(html).toContain("<svg");
+    expect(html).toContain("Refused before authentication");
+    expect(html).toContain(`href="/dashboard/operator/usage?account=${account.accountId}&amp;granularity=hour"`);
+    const mine = await (await operator.get(`/dashboard/operator/usage?account=${account.accountId}`)).text();
+    expect(mine).toContain(`Usage of ${account.accountId}`);
+    expect(mine).toContain(key.id);
+    expect(mine).toContain("3 requests, 3 errors");
+    expect((await operator.get("/dashboard/operator")).status).toBe(200);
+    const customer = await signIn(account);
+    expect((await customer.get("/dashboard/operator/usage")).status).toBe(403);
+  });
+});

@@ -19,6 +19,7 @@ export const DASHBOARD_PATHS = {
   webhooks: "/dashboard/webhooks",
   usage: "/dashboard/usage",
   operator: "/dashboard/operator",
+  operatorUsage: "/dashboard/operator/usage",
   styles: "/dashboard/styles.css",
   copyScript: "/dashboard/copy.js",
 } as const;

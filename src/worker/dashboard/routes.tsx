@@ -17,6 +17,7 @@ import { DASHBOARD_PATHS, isOperator, type DashboardEnv } from "./context";
 import { registerCopyScript } from "./copy-script";
 import { registerKeyPages } from "./keys";
 import { registerOperatorPages } from "./operator";
+import { registerOperatorUsagePage } from "./operator-usage";
 import { registerProfilePages } from "./profile";
 import { registerUsagePages } from "./usage";
 import { registerWebhookPages } from "./webhooks";
@@ -45,6 +46,7 @@ export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   registerWebhookPages(pages);
   registerUsagePages(pages);
   registerOperatorPages(pages);
+  registerOperatorUsagePage(pages);
   pages.all(`${DASHBOARD_PATHS.home}/*`, (c) =>
     renderDashboardError(c, 404, "Page not found", `The dashboard has no page at ${c.req.path}. Use the links above.`),
   );
