@@ -7,7 +7,7 @@ import type { UsagePoint } from "../usage/usage-types";
 
 const WIDTH = 720;
 const HEIGHT = 180;
-const AXIS = 24;
+const AXIS = 2;
 
 const heightOf = (value: number, max: number) => (max === 0 ? 0 : ((HEIGHT - AXIS) * value) / max);
 
@@ -52,14 +52,9 @@ export function UsageChart(props: { series: readonly UsagePoint[]; label: string
           );
         })}
         <line class="axis" x1="0" y1={HEIGHT - AXIS} x2={WIDTH} y2={HEIGHT - AXIS} />
-        <text class="axis-label" x="0" y={HEIGHT - 6}>
-          {first.slice(0, 16).replace("T", " ")}
-        </text>
-        <text class="axis-label" x={WIDTH} y={HEIGHT - 6} text-anchor="end">
-          {last.slice(0, 16).replace("T", " ")}
-        </text>
       </svg>
       <figcaption>
+        {`From ${first.slice(0, 16).replace("T", " ")} to ${last.slice(0, 16).replace("T", " ")} UTC, one bar per point. `}
         <span class="swatch bar-requests" /> requests <span class="swatch bar-errors" /> errors (status ≥ 400){" "}
         <span class="swatch bar-limited" /> rate limited (429). Most in one point: {max}.
       </figcaption>
