@@ -24,30 +24,20 @@ export function UsageChart(props: { series: readonly UsagePoint[]; label: string
         <title id="usage-chart-title">{`${props.label}: at most ${max} requests in one point`}</title>
         {series.map((point, i) => {
           const x = i * slot + (slot - bar) / 2;
-          const base = HEIGHT - AXIS;
+          const rect = (kind: string, value: number) => (
+            <rect
+              class={kind}
+              x={x}
+              y={HEIGHT - AXIS - heightOf(value, max)}
+              width={bar}
+              height={heightOf(value, max)}
+            />
+          );
           return (
             <g>
-              <rect
-                class="bar-requests"
-                x={x}
-                y={base - heightOf(point.requests, max)}
-                width={bar}
-                height={heightOf(point.requests, max)}
-              />
-              <rect
-                class="bar-errors"
-                x={x}
-                y={base - heightOf(point.errors, max)}
-                width={bar}
-                height={heightOf(point.errors, max)}
-              />
-              <rect
-                class="bar-limited"
-                x={x}
-                y={base - heightOf(point.rate_limited, max)}
-                width={bar}
-                height={heightOf(point.rate_limited, max)}
-              />
+              {rect("bar-requests", point.requests)}
+              {rect("bar-errors", point.errors)}
+              {rect("bar-limited", point.rate_limited)}
             </g>
           );
         })}

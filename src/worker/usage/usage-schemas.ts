@@ -7,10 +7,12 @@ import { listSchema } from "../http/list-page";
 import { strictQuery } from "../http/strict-query";
 import { GRANULARITIES } from "./usage-window";
 
+const EXAMPLES = { from: "2026-11-20T00:00:00Z", to: "2026-11-21T00:00:00Z" } as const;
+
 const instant = (name: "from" | "to", description: string) =>
   instantParam({ utcOnly: false })
     .optional()
-    .openapi({ param: { name, in: "query" }, description, example: "2026-11-20T00:00:00Z" });
+    .openapi({ param: { name, in: "query" }, description, example: EXAMPLES[name] });
 
 const KeyParam = z
   .string({ error: "must be given once" })
