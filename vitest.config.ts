@@ -26,6 +26,9 @@ const testBindings = {
   OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url"),
   CURSOR_KEY: randomBytes(32).toString("base64url"),
   WEBHOOK_LOCAL_TARGETS: "loopback",
+  // Usage counts written at once after each request, not batched over 1 s: `call()` in the tests
+  // waits for a request's waitUntil work. test/worker/usage.counting.test.ts tests the batching.
+  USAGE_BATCH_MS: 0,
   TEST_MIGRATIONS: await readD1Migrations("migrations"),
 };
 

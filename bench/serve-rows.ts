@@ -9,6 +9,12 @@ export const count = (n: number) => n.toLocaleString("en");
 export const signed = (value: number) => `${value < 0 ? "−" : "+"}${ms(Math.abs(value))}`;
 export const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 
+/** A load with the usage counter, and its req/s over the same route's without it (target ≥ 0.95). */
+export function usageRow(label: string, withUsage: RoundedLoad, without: RoundedLoad): BenchRow {
+  const ratio = withUsage.requestsPerSecond / without.requestsPerSecond;
+  return { ...loadRow(label, withUsage), "req/s ÷ without usage": ratio.toFixed(3) };
+}
+
 export function loadRow(label: string, result: RoundedLoad): BenchRow {
   return {
     case: label,

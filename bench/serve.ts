@@ -16,7 +16,7 @@ import { admissionKeys, admissionLoads, admissionRows, admissionSummary, type Fa
 import { provisionBenchKey, rssBytes, workerPid, type BenchServer } from "./bench-servers";
 import { loadRounds, type LoadOptions, type RoundedLoad } from "./load";
 import { measureDocument, type DocumentFigures } from "./serve-document";
-import { count, loadRow, mib, ms, signed, times } from "./serve-rows";
+import { count, loadRow, mib, ms, signed, times, usageRow } from "./serve-rows";
 import { lookupRows, lookupSummary, measureLookups, type LookupFigures } from "./serve-lookup";
 import { builtRelease, type BuiltRelease } from "./served-releases";
 import type { BenchContext, BenchModule, BenchRow, BenchSection } from "./types";
@@ -56,6 +56,8 @@ const RATE_PART_BYTES = 16 * 1024;
 const RATE_PART = 1;
 const CONNECTIONS = 10;
 const LIMITER_OFF = { "Bench-Limiter": "off" };
+/** The same route with the usage counter (bench/workers/limiter-switch.ts): its cost, in the same rounds. */
+const USAGE_ON = { "Bench-Usage": "on" };
 
 export const serveBench: BenchModule = {
   name: "serve",
@@ -105,12 +107,13 @@ export const serveBench: BenchModule = {
     await expectLimiter(url, auth, true);
     await expectLimiter(url, { ...auth, ...LIMITER_OFF }, false);
     const far = await admissionLoads(url, farKeys, (headers) => load(url, headers));
-    const { on, off, floor, ...farLoads } = await rounds({
+    const { on, off, usage, floor, ...farLoads } = await rounds({
       on: load(url, auth),
       off: load(url, { ...auth, ...LIMITER_OFF }),
+      usage: load(url, { ...auth, ...USAGE_ON }),
       ...far,
     });
-    const limiter = { on, off, floor };
+    const limiter = { on, off, usage, floor };
     // The harness's own memory growth, for scale: workerd under wrangler dev grows with every request, even for "ok".
     // Over a long run wrangler dev may replace the floor's workerd process; its growth then has no
     // before and after of one process, so it is not reported rather than failing the whole bench.
@@ -147,7 +150,7 @@ interface Measured {
   documents: DocumentFigures[];
   lookups: LookupFigures[];
   edge: Record<"part" | "manifest" | "floor", RoundedLoad>;
-  limiter: Record<"on" | "off" | "floor", RoundedLoad>;
+  limiter: Record<"on" | "off" | "usage" | "floor", RoundedLoad>;
   far: Record<FarCase, RoundedLoad>;
   harnessGrowthPerRequest: number | undefined;
 }
@@ -175,6 +178,7 @@ function section(measured: Measured): BenchSection {
     loadRow(`${partLabel}, authenticated + rate-limited`, edge.part),
     loadRow("GET /v1/releases/current, authenticated + rate-limited", edge.manifest),
     loadRow(`${partLabel}, bench worker without the limiter`, limiter.off),
+    usageRow(`${partLabel}, bench worker with usage counting`, limiter.usage, limiter.on),
     ...lookups.flatMap(lookupRows),
     ...admissionRows(`${partLabel}, bench worker`, limiter.on, far),
     ...documents.map((d) => ({
@@ -198,14 +202,15 @@ function section(measured: Measured): BenchSection {
       "so the limiter runs on every request and admits them all. " +
       `Floor: a bare Hono worker answering "ok" (bench/workers/ok.ts) under the same harness. Parts come from a ${count(rateProfiles)}-profile release cut into ` +
       `${RATE_PART_BYTES / 1024} KiB parts, so a part request measures the edge path rather than bandwidth. ` +
-      "The limiter's cost: a bench-only worker (bench/workers/limiter-switch.ts) serving the same route with and without `rateLimit()`. " +
+      "The limiter's cost: a bench-only worker (bench/workers/limiter-switch.ts) serving the same route with and without `rateLimit()`; " +
+      "usage counting's: the same worker with `countUsage()` added (the 1 s batched D1 writes in `waitUntil`), in the same rounds. " +
       "The same worker puts every SubjectGuard 50 or 150 ms of round trip away on request (bench/workers/far-guard.ts: half the delay each way of every RPC), " +
       "for a key with admission leases and a strict key (one SubjectGuard RPC per request), one key per case. " +
       "The whole document: a fresh connection per GET (median of the runs); around the first GET, the RSS of the workerd process running the worker, sampled every 10 ms. " +
       "Local workerd under wrangler dev grows by some KiB with every request even for the bare worker (its row gives the figure), and each part of the document is one local R2 read. " +
       "Profile lookups: many different profiles in turn (spread over the catalog, scrambled), by scope and by id, loaded in the same rounds as " +
       "GET /v1/releases/current on the same release; a lookup's cost is the manifest request's req/s ÷ its own in the same round (median over the rounds). " +
-      "Targets: authenticated part ≥ 0.6× the bare worker's req/s; with leases, p50 with the SubjectGuard 150 ms away within 5 ms of local; a lookup ≤ 1.5× a manifest request's cost, the same at both sizes; " +
+      "Targets: authenticated part ≥ 0.6× the bare worker's req/s; with usage counting ≥ 0.95× without; with leases, p50 with the SubjectGuard 150 ms away within 5 ms of local; a lookup ≤ 1.5× a manifest request's cost, the same at both sizes; " +
       "TTFB independent of size; workerd RSS growth while streaming < 10 MB.",
     columns: [
       "case",
@@ -213,6 +218,7 @@ function section(measured: Measured): BenchSection {
       "p50 (ms)",
       "p99 (ms)",
       "req/s ÷ bare worker",
+      "req/s ÷ without usage",
       "cost ÷ manifest request",
       "TTFB (ms)",
       "MB/s",
@@ -226,6 +232,8 @@ function section(measured: Measured): BenchSection {
       `serve rate limiter: ${ms(extraMs(limiter.on, limiter.off))} ms server time per request with leases, ${ms(extraMs(far["rpc-0"], limiter.off))} ms with one RPC per request ` +
         `(${Math.round(limiter.off.requestsPerSecond)} → ${Math.round(limiter.on.requestsPerSecond)} / ${Math.round(far["rpc-0"].requestsPerSecond)} req/s, ` +
         `p50 ${ms(limiter.off.p50Ms)} → ${ms(limiter.on.p50Ms)} / ${ms(far["rpc-0"].p50Ms)} ms)`,
+      `serve usage counting: ${(limiter.usage.requestsPerSecond / limiter.on.requestsPerSecond).toFixed(3)}× the req/s without it (target ≥ 0.95×; ` +
+        `${Math.round(limiter.on.requestsPerSecond)} → ${Math.round(limiter.usage.requestsPerSecond)} req/s, p50 ${ms(limiter.on.p50Ms)} → ${ms(limiter.usage.p50Ms)} ms)`,
       ...admissionSummary(limiter.on, far),
       `serve profile lookup (target ≤ 1.5× a manifest request): ${lookups.map(lookupSummary).join("; ")}`,
       `serve /v1/catalog TTFB: ${count(small.profiles)} profiles ${ms(small.ttfbMs)} ms, ${count(large.profiles)} profiles ${ms(large.ttfbMs)} ms (${times(large.ttfbMs / small.ttfbMs)}); ` +

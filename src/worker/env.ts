@@ -34,6 +34,8 @@ const WorkerEnvSchema = z.looseObject({
   // Local development only (src/node/local/wrangler-dev.ts, the tests): webhooks may target, and OAuth
   // client metadata documents may be at, http://127.0.0.1 (src/worker/http/outbound/target-url.ts).
   WEBHOOK_LOCAL_TARGETS: z.literal("loopback").optional(),
+  // Usage batching (src/worker/usage/usage-meter.ts): ms waited before a write, default 1000; the tests set 0.
+  USAGE_BATCH_MS: z.number().int().min(0).max(10_000).optional(),
   OPERATOR_SECRET: z.string().optional(),
   OAUTH_TOKEN_KEY: z.string().optional(),
   OAUTH_TOKEN_KEY_PREVIOUS: z.string().optional(),

@@ -25,6 +25,8 @@ import { requestId } from "./http/request-id";
 import { bearerApiCors } from "./http/cors";
 import { responseHeaders } from "./http/response-headers";
 import { accessLog } from "./http/access-log";
+import { countUsage } from "./usage/count-usage";
+import { registerUsageRoutes } from "./usage/usage-routes";
 import { validationProblem } from "./http/validation-problem";
 import { checkWorkerEnv } from "./env";
 import { registerWebRoutes } from "./web/routes";
@@ -48,6 +50,8 @@ app.use(responseHeaders());
 app.use(bearerApiCors());
 // One JSON log line per request (docs/operations.md "Watch it": Workers Logs, wrangler tail).
 app.use(accessLog());
+// Usage per key (docs/usage.md): counted in the isolate, written in batches after the response.
+app.use(countUsage());
 // Bindings, vars and secrets checked once per isolate; a deployment mistake is logged by name.
 app.use(checkWorkerEnv());
 // Only the configured origins (and loopback) are served: issuer and server URLs come from there.
@@ -79,6 +83,8 @@ registerCustomerRoutes(app);
 registerOrderRoutes(app);
 // Webhooks (docs/webhooks.md): /v1/webhook_endpoints; deliveries go through WEBHOOK_QUEUE (below).
 registerWebhookRoutes(app);
+// Usage per key (docs/usage.md): /v1/usage, /v1/usage/errors.
+registerUsageRoutes(app);
 
 // /openapi.json, the reference at /docs and the error codes at /docs/errors.
 registerDocs(app);
@@ -87,25 +93,27 @@ registerDocs(app);
 app.notFound(routeNotFound(app));
 
 app.onError((error, c) => {
-  const id = c.get("requestId") ?? "req_unknown";
-  const origin = answeringOrigin(c);
-  if (error instanceof Problem) return renderProblem(error, id, origin);
+  const problem = problemOf(error, c.req.header("Content-Type"), c.get("requestId") ?? "req_unknown");
+  // Usage counts answers by their code (src/worker/usage/count-usage.ts).
+  c.set("problemCode", problem.code);
+  return renderProblem(problem, c.get("requestId") ?? "req_unknown", answeringOrigin(c));
+});
+
+/** The problem an error is answered with; an unexpected one is logged and becomes a 500 (or 503). */
+function problemOf(error: Error, contentType: string | undefined, id: string): Problem {
+  if (error instanceof Problem) return error;
   // A miss of the catalog read service, in the REST door's words (catalog/rest-problems.ts).
-  if (error instanceof CatalogReadError) return renderProblem(problemOfMiss(error.miss), id, origin);
-  const refused = error instanceof HTTPException ? problemOfHttpException(error, c.req.header("Content-Type")) : null;
-  if (refused) return renderProblem(refused, id, origin);
+  if (error instanceof CatalogReadError) return problemOfMiss(error.miss);
+  const refused = error instanceof HTTPException ? problemOfHttpException(error, contentType) : null;
+  if (refused) return refused;
   console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
   const unavailable = storageUnavailable(error);
-  if (unavailable) return renderProblem(unavailable, id, origin);
+  if (unavailable) return unavailable;
   const status = error instanceof HTTPException ? error.status : 500;
-  return renderProblem(
-    new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`, {
-      status,
-    }),
-    id,
-    origin,
-  );
-});
+  return new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`, {
+    status,
+  });
+}
 
 /** The app answers HTTP; its `queue` handler takes WEBHOOK_QUEUE's batches (the webhook consumer). */
 export default Object.assign(app, {

@@ -140,6 +140,12 @@ describe("an account owner manages API keys", () => {
       const refused = await callApi("/v1/catalog", secret);
       expect(refused.status).toBe(401);
 
+      // Usage: the account's requests as a chart, totals and recent errors, readable at both widths.
+      await page.goto(url("/dashboard/usage"));
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Usage");
+      expect(await page.locator("svg[role=img] title").textContent()).toContain("Requests per hour");
+      await inspect(page, "usage");
+
       // Sign out: the dashboard asks for a sign-in again.
       await Promise.all([page.waitForURL("**/dashboard"), page.getByRole("button", { name: "Sign out" }).click()]);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Sign in to continue to your dashboard");
@@ -214,6 +220,11 @@ describe("an operator approves an admin request", () => {
         .filter({ hasText: deployment.customer.email });
       expect(await row.textContent()).toContain(deployment.appName);
       await inspect(page, "operator");
+      // The deployment's usage: chart, refusals, the busiest accounts and keys.
+      await page.getByRole("link", { name: "Usage of this deployment" }).click();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Usage of this deployment");
+      await inspect(page, "operator-usage");
+      await page.goBack();
       // Approving asks first, on a page of its own.
       await row.getByRole("link", { name: /^Approve/ }).click();
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(

@@ -33,6 +33,9 @@ it("npm run bench -- --smoke writes a report with the build, serve, client and s
     /^serve authenticated part: \d+ req\/s = [\d.]+× bare worker \(target ≥ 0\.6×\), p50 [\d.]+ ms/m,
   );
   expect(result.stdout).toMatch(
+    /^serve usage counting: [\d.]+× the req\/s without it \(target ≥ 0\.95×; \d+ → \d+ req\/s/m,
+  );
+  expect(result.stdout).toMatch(
     /^serve rate limiter: -?[\d.]+ ms server time per request with leases, -?[\d.]+ ms with one RPC per request/m,
   );
   // The SubjectGuard 50 and 150 ms away (bench/workers/far-guard.ts), with leases and with one RPC per request.

@@ -10,6 +10,7 @@ import ORDERS from "../../docs/orders.md?raw";
 import STORAGE from "../../docs/storage.md?raw";
 import WEBHOOKS from "../../docs/webhooks.md?raw";
 import AUTHENTICATION from "../../docs/authentication.md?raw";
+import USAGE from "../../docs/usage.md?raw";
 import { KEPT_PREVIOUS_RELEASES } from "../../src/common/catalog/manifest";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../../src/worker/catalog/query-params";
 import { CHANGES_PAGE_LIMIT } from "../../src/worker/catalog/service/changes";
@@ -21,6 +22,8 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, RETRY_SPAN_SECONDS } from "../../sr
 import { DEFAULT_DELIVERY_PAGE, MAX_DELIVERY_PAGE } from "../../src/worker/webhooks/schemas";
 import { DELIVERIES_KEPT } from "../../src/worker/webhooks/webhook-tables";
 import { MAX_ENDPOINTS_PER_ACCOUNT } from "../../src/worker/webhooks/webhook-store";
+import { ERRORS_KEPT } from "../../src/worker/usage/usage-tally";
+import { MAX_POINTS } from "../../src/worker/usage/usage-window";
 
 const CARDINALS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 const ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"];
@@ -71,6 +74,10 @@ const STATED: [doc: string, text: string, sentence: string][] = [
     AUTHENTICATION,
     `\`GET /v1/keys\`, a [list](contract.md#lists), takes \`limit\` (1–${MAX_PAGE_LIMIT} in decimal digits;`,
   ],
+  // Usage: the recent-errors ring and the longest ranges (src/worker/usage/).
+  ["usage.md", USAGE, `the last ${ERRORS_KEPT} per key`],
+  ["usage.md", USAGE, `At most ${MAX_POINTS.hour} hours (31 days) or ${MAX_POINTS.day} days`],
+  ["storage.md", STORAGE, `The last ${ERRORS_KEPT} per key or grant`],
 ];
 
 describe("numbers the docs state", () => {

@@ -26,6 +26,14 @@ import {
 import type { RetryBudgetOptions } from "./retry-budget.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import type { CallOptions, Manifest, Profile, ReleaseOptions } from "./types.js";
+import {
+  usage,
+  usageErrors,
+  type Usage,
+  type UsageError,
+  type UsageErrorsOptions,
+  type UsageOptions,
+} from "./usage.js";
 
 export interface CatalogClientOptions {
   /** The API's origin, e.g. `https://api.readiness-catalog.dev` or `http://localhost:8787`. */
@@ -72,6 +80,10 @@ export interface CatalogClient {
   profileHistory(id: string, options?: HistoryOptions): AsyncGenerator<ProfileHistoryEntry>;
   /** How release `releaseId` differs from `since`, counted: added, removed, changed and each field's old→new. */
   compareReleases(releaseId: string, since: string, options?: CallOptions): Promise<ReleaseChangesSummary>;
+  /** Requests, errors and 429s of the account or one key, per hour or day (needs read:usage). */
+  usage(options?: UsageOptions): Promise<Usage>;
+  /** The recent error answers (the last 100 per key), newest first, with their request ids (needs read:usage). */
+  usageErrors(options?: UsageErrorsOptions): AsyncGenerator<UsageError, void, undefined>;
 }
 
 export interface ClientContext {
@@ -115,6 +127,8 @@ export function catalogClient({ http, baseUrl }: ClientContext): CatalogClient {
         ? profileHistory(http, baseUrl, { product: first, funnel: second }, third)
         : profileHistory(http, baseUrl, { id: first }, second),
     compareReleases: (releaseId, since, options = {}) => compareReleases(http, baseUrl, releaseId, since, options),
+    usage: (options = {}) => usage(http, baseUrl, options),
+    usageErrors: (options = {}) => usageErrors(http, baseUrl, options),
   };
 }
 

@@ -12,6 +12,7 @@ export const SCOPES = [
   "read:profile",
   "write:profile",
   "manage:webhooks",
+  "read:usage",
   "admin",
 ] as const;
 export type Scope = (typeof SCOPES)[number];

@@ -22,6 +22,11 @@ export class OperatorRefusal extends Error {
   }
 }
 
+import type { OperatorUsage } from "../../worker/usage/usage-types";
+
+/** GET /operator/v1/usage's answer. */
+export type DeploymentUsage = OperatorUsage & { deployment: Deployment; from: string; to: string; granularity: string };
+
 export type CreatedKey = KeyView & { secret: string };
 
 export class OperatorClient {
@@ -92,6 +97,12 @@ export class OperatorClient {
   /** Strict: every request of the key asks its SubjectGuard. Answers once the key's earlier leases have ended. */
   setAdmission(keyId: string, strict: boolean): Promise<{ key_id: string; strict: boolean }> {
     return this.#call("PUT", `/keys/${encodeURIComponent(keyId)}/admission`, { strict });
+  }
+
+  /** The deployment's usage (GET /operator/v1/usage): totals, refusals, top accounts and keys. */
+  usage(query: Record<string, string | undefined>): Promise<DeploymentUsage> {
+    const given = Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    return this.#call("GET", `/usage?${new URLSearchParams(given)}`);
   }
 
   async #call<T>(method: string, route: string, body?: unknown): Promise<T> {

@@ -14,6 +14,7 @@ import { connect } from "./connect";
 import { DEFAULT_PERSIST_TO } from "../local/deployment-storage";
 import { localStateDir, runningInstance, type RunningInstance } from "../start/running-instance";
 import { OperatorRefusal, type Deployment } from "./operator-client";
+import { showUsage } from "./usage-command";
 
 const HELP = `Usage: npm run operator -- <command> [options]
 
@@ -52,6 +53,12 @@ Keys (live keys are on production, test keys on the sandbox):
                          --strict: every request asks the key's SubjectGuard (no admission leases), so
                          a revocation holds from the very next request; each request is slower.
                          --no-strict: back to leases (a revocation holds everywhere within 1 s).
+
+Usage (each deployment in reach, or --env's):
+  usage [--account <id>] [--from <ISO>] [--to <ISO>] [--granularity hour|day] [--json]
+                         Requests, errors, 429s, bytes and codes per deployment (with the requests
+                         refused before authentication), and the top 20 accounts and keys by
+                         requests and by errors. Default: the last 24 hours, per hour.
 
 Where (default: local):
   local                  The servers of a running \`npm start\` (its ports and state, whatever
@@ -108,6 +115,9 @@ const OPTIONS = {
   mode: { type: "string" },
   scopes: { type: "string" },
   key: { type: "string" },
+  from: { type: "string" },
+  to: { type: "string" },
+  granularity: { type: "string" },
   rate: { type: "string" },
   burst: { type: "string" },
   reset: { type: "boolean", default: false },
@@ -204,6 +214,13 @@ async function operatorMain(argv: string[], io: CliIo): Promise<number> {
       });
     } else if (command === "list") await commands.listKeys(ctx, required("account", values.account));
     else if (command === "revoke" && sub) await commands.revokeKey(ctx, sub);
+    else if (command === "usage")
+      await showUsage(ctx, {
+        account: values.account,
+        from: values.from,
+        to: values.to,
+        granularity: values.granularity,
+      });
     else if (command === "limits")
       await commands.setLimits(ctx, required("key", values.key), policyFrom(values), values.strict);
     else

@@ -41,7 +41,7 @@ export function authenticate(options: AuthenticateOptions = {}): MiddlewareHandl
 
     const { credential } = parsed;
     const wait = throttledSeconds(ip);
-    if (wait > 0 && !(await mayCheck(c, ip, credential))) throw ipThrottled(wait);
+    if (wait > 0 && !(await mayCheck(c, ip, credential))) throw ipThrottled(c, wait);
     let principal: Principal;
     if (credential.type === "api_key") {
       const found = await lookUpApiKey(c.env, credential.secret, credential.mode);
@@ -75,11 +75,13 @@ async function refuse(
   credentialSent: boolean,
 ): Promise<never> {
   const wait = credentialSent ? await countAuthFailure(c.env.AUTH_FAILURE_LIMITER, ip) : 0;
-  if (wait > 0) throw ipThrottled(wait);
+  if (wait > 0) throw ipThrottled(c, wait);
+  c.set("authRefused", true);
   throw unauthorized(code, detail, { realm: realmOf(c.env.DEPLOYMENT), credentialSent });
 }
 
-function ipThrottled(seconds: number): Problem {
+function ipThrottled(c: Context<AppEnv>, seconds: number): Problem {
+  c.set("authRefused", true);
   return new Problem(
     "rate_limited",
     `Too many requests with invalid credentials from your address. Fix the Authorization header, then retry after ${seconds} s.`,

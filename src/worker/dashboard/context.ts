@@ -17,7 +17,9 @@ export const DASHBOARD_PATHS = {
   profile: "/dashboard/profile",
   apps: "/dashboard/apps",
   webhooks: "/dashboard/webhooks",
+  usage: "/dashboard/usage",
   operator: "/dashboard/operator",
+  operatorUsage: "/dashboard/operator/usage",
   styles: "/dashboard/styles.css",
   copyScript: "/dashboard/copy.js",
 } as const;
@@ -29,6 +31,9 @@ export const revokeKeyPath = (keyId: string) => `${DASHBOARD_PATHS.keys}/${keyId
 /** An endpoint's deliveries (GET); `/test` sends a test event (POST); `/delete` asks (GET) and deletes (POST). */
 export const webhookPath = (endpointId: string, action?: "test" | "delete") =>
   `${DASHBOARD_PATHS.webhooks}/${endpointId}${action ? `/${action}` : ""}`;
+/** The Usage page (or, `csv`, its series) of the account or one key, per hour or day. */
+export const usagePath = (query: { key?: string; granularity: "hour" | "day" }, format?: "csv") =>
+  `${DASHBOARD_PATHS.usage}${format ? ".csv" : ""}?${new URLSearchParams({ ...(query.key ? { key: query.key } : {}), granularity: query.granularity })}`;
 export const revokeAppPath = (grantId: string) => `${DASHBOARD_PATHS.apps}/${grantId}/revoke`;
 export const ADMIN_REQUEST_PATHS = {
   approve: `${DASHBOARD_PATHS.operator}/admin-requests/approve`,

@@ -7,7 +7,13 @@ import type { AccountView } from "../auth/account-views";
 import type { AdminRequest } from "../auth/oauth/admin-request-record";
 import { CsrfField } from "../web/csrf";
 import type { WebSession } from "../web/session";
-import { ADMIN_REQUEST_PATHS, adminKeysPath, approveRequestPath, withdrawAdminKeysPath } from "./context";
+import {
+  ADMIN_REQUEST_PATHS,
+  adminKeysPath,
+  approveRequestPath,
+  DASHBOARD_PATHS,
+  withdrawAdminKeysPath,
+} from "./context";
 import { When } from "./display";
 import { DashboardPage, Notice } from "./page";
 
@@ -189,7 +195,8 @@ export function OperatorPage(props: {
       <h1>Operator</h1>
       <p class="lead">
         The {props.deployment} deployment. Full access (the admin scope) reaches an app's tokens only after you approve
-        it here.
+        it here. <a href={DASHBOARD_PATHS.operatorUsage}>Usage of this deployment</a>: requests, errors and the busiest
+        accounts and keys.
       </p>
       {props.message ? (
         <Notice kind={props.message.kind}>

@@ -17,7 +17,9 @@ import { DASHBOARD_PATHS, isOperator, type DashboardEnv } from "./context";
 import { registerCopyScript } from "./copy-script";
 import { registerKeyPages } from "./keys";
 import { registerOperatorPages } from "./operator";
+import { registerOperatorUsagePage } from "./operator-usage";
 import { registerProfilePages } from "./profile";
+import { registerUsagePages } from "./usage";
 import { registerWebhookPages } from "./webhooks";
 import { renderDashboardError, renderUnexpectedError } from "./page";
 import { registerDashboardStyles } from "./styles";
@@ -42,7 +44,9 @@ export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   registerProfilePages(pages);
   registerAppPages(pages);
   registerWebhookPages(pages);
+  registerUsagePages(pages);
   registerOperatorPages(pages);
+  registerOperatorUsagePage(pages);
   pages.all(`${DASHBOARD_PATHS.home}/*`, (c) =>
     renderDashboardError(c, 404, "Page not found", `The dashboard has no page at ${c.req.path}. Use the links above.`),
   );

@@ -92,11 +92,23 @@ label.choice code { color: var(--muted); white-space: nowrap; }
 .app-card p { margin: 0.25rem 0; }
 .app-card .button { margin-top: 0.75rem; }
 .confirm { max-width: 36rem; overflow-wrap: anywhere; }
+.usage-choices ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0.5rem 0; }
+.usage-choices a[aria-current="page"] { font-weight: 700; }
+.usage-chart { margin: 1rem 0; }
+.usage-chart svg { width: 100%; height: 12rem; border-bottom: 1px solid var(--border); }
+.bar-requests { fill: var(--accent); background: var(--accent); }
+.bar-errors { fill: var(--warn); background: var(--warn); }
+.bar-limited { fill: var(--danger); background: var(--danger); }
+.axis { stroke: var(--border); }
+.axis-label { fill: var(--muted); font-size: 12px; }
+.swatch { display: inline-block; width: 0.8rem; height: 0.8rem; vertical-align: middle; }
+caption { text-align: left; font-weight: 600; margin: 1rem 0 0.25rem; }
 @media (max-width: 40rem) {
   header { padding: 0.75rem 1rem; }
   main { padding: 0 1rem; margin: 1.25rem auto; }
   .account-menu { margin-left: 0; width: 100%; }
   table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
+  table.cards caption { display: block; width: 100%; }
   table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   table.cards tr { border: 1px solid var(--border); border-radius: 8px; margin-bottom: 0.75rem; padding: 0.4rem 0.75rem; }
   table.cards td { position: relative; border-bottom: none; padding: 0.3rem 0 0.3rem 6.75rem; min-height: 2rem; overflow-wrap: anywhere; }

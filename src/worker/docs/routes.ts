@@ -26,6 +26,10 @@ const TAGS = [
     description:
       "Endpoints that receive a signed event (Standard Webhooks) when a release is published or rolled back. Scope `manage:webhooks`.",
   },
+  {
+    name: "Usage",
+    description: "Requests, errors and 429s per hour or day, and the recent errors. Scope `read:usage`.",
+  },
   { name: "Cheeses", description: "The authentication spec's example collection. Scope `read:cheeses`." },
   {
     name: "OAuth 2.0",

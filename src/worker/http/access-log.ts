@@ -52,7 +52,7 @@ function lineOf(c: Context<AppEnv>, durationMs: number): AccessLogLine {
 }
 
 /** The pattern of the handler that produced the response; app-wide middleware (`/*`) is no route. */
-function routeOf(c: Context<AppEnv>): string | null {
+export function routeOf(c: Context<AppEnv>): string | null {
   const path = matchedRoutes(c)[c.req.routeIndex]?.path;
   return path === undefined || path === "*" || path === "/*" ? null : path;
 }

@@ -1,4 +1,5 @@
 import type { Principal } from "../auth/principal";
+import type { ProblemCode } from "./problem-types";
 
 /** The Hono environment every module of the worker shares: bindings and per-request variables. */
 export interface AppEnv {
@@ -9,5 +10,9 @@ export interface AppEnv {
     publicOrigin: string;
     /** Set by src/worker/auth/authenticate.ts on every route it guards. */
     principal: Principal;
+    /** The code of the problem the request was answered with, noted by the app's onError (usage counting). */
+    problemCode: ProblemCode;
+    /** Refused for its credential before authentication: counted per deployment (src/worker/usage/). */
+    authRefused: boolean;
   };
 }

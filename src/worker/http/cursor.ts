@@ -21,7 +21,8 @@ export type CursorList =
   | "keys"
   | "orders"
   | "webhook-endpoints"
-  | "webhook-deliveries";
+  | "webhook-deliveries"
+  | "usage-errors";
 
 interface CursorPlace {
   /** The release the list is of, for lists of one release: the next page is read from it. */

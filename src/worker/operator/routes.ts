@@ -14,6 +14,7 @@ import { Problem } from "../http/problem";
 import { RatePolicySchema } from "../limits/policy";
 import { registerOperatorAdminRequests } from "./admin-requests";
 import { requireOperator } from "./auth";
+import { registerOperatorUsage } from "./usage-route";
 import { AccountParams, OPERATOR_BASE, operatorRoute } from "./route";
 import { CreateKeyBody } from "../keys/schemas";
 
@@ -36,6 +37,7 @@ const AdmissionBody = z.strictObject({ strict: z.boolean() });
 export function registerOperatorRoutes(app: OpenAPIHono<AppEnv>) {
   // Before any route: every method and path under the base, unknown ones included, needs the secret.
   app.use(`${OPERATOR_BASE}/*`, requireOperator());
+  registerOperatorUsage(app);
   app.openapi(operatorRoute({ method: "get", path: `${OPERATOR_BASE}/deployment` }), (c) =>
     c.json({ deployment: c.env.DEPLOYMENT, key_mode: c.env.KEY_MODE }),
   );

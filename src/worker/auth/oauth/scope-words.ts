@@ -12,5 +12,6 @@ export const SCOPE_WORDS = {
   "read:profile": "See your profile: name, contact email, phone, shipping address and preferences",
   "write:profile": "Change your profile: name, contact email, phone, shipping address and preferences",
   "manage:webhooks": "Register and remove webhooks that tell you when the catalog is published",
+  "read:usage": "See how many requests your keys and apps made, and their recent errors",
   admin: "Full access to your account: everything every other permission allows — only after an operator approves it",
 } as const satisfies Record<Scope, string>;
