@@ -12,6 +12,8 @@ export const SCOPES = [
   "read:profile",
   "write:profile",
   "manage:webhooks",
+  "read:watches",
+  "write:watches",
   "admin",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
