@@ -31,6 +31,7 @@ import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
 import { registerExploreRoutes } from "./explore/routes";
 import { registerDocs } from "./docs/routes";
+import { registerWatchesApi } from "./watches";
 import { registerWebhookRoutes } from "./webhooks";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { registerMcpRoutes } from "./mcp/route";
@@ -79,6 +80,8 @@ registerCustomerRoutes(app);
 registerOrderRoutes(app);
 // Webhooks (docs/webhooks.md): /v1/webhook_endpoints; deliveries go through WEBHOOK_QUEUE (below).
 registerWebhookRoutes(app);
+// Watches (docs/history.md "Watches"): /v1/watches, evaluated at each publish and rollback.
+registerWatchesApi(app);
 
 // /openapi.json, the reference at /docs and the error codes at /docs/errors.
 registerDocs(app);

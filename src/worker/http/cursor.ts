@@ -10,7 +10,16 @@ import { z } from "@hono/zod-openapi";
 import { cursorProblem } from "./query-problem";
 
 /** Which list a cursor pages: a cursor of one is never a cursor of another. */
-export type CursorList = "profiles" | "products" | "funnels" | "changes" | "history" | "profile-history";
+export type CursorList =
+  | "profiles"
+  | "products"
+  | "funnels"
+  | "changes"
+  | "history"
+  | "profile-history"
+  | "watches"
+  | "watch-events"
+  | "watch-event-profiles";
 
 interface CursorPlace {
   /** The release the list is of, for lists of one release: the next page is read from it. */
