@@ -5,7 +5,7 @@
  * meaning, so a watch matches exactly the profiles `GET /v1/profiles` with its query would list.
  * Pure.
  */
-import { fieldNamed, wordsOf } from "./query-fields";
+import { fieldNamed, VALUE_FIELDS, wordsOf } from "./query-fields";
 
 /** A `last_tested_at` bound: stored times compare as text (ISO 8601 UTC, whole milliseconds). */
 export interface TimeBound {
@@ -68,3 +68,43 @@ export function wordMatchesSql(release: string, q: string): { text: string; args
     args: [match, release, release, match, release, release],
   };
 }
+
+/** A row of `query_profiles`, by column. */
+export type FilterRow = Readonly<Record<string, unknown>>;
+
+/** Whether a row's `q` matches, as `wordMatchesSql` found for its release. */
+export type TextMatch = (q: string, row: FilterRow) => boolean;
+
+const holds = (value: string, bound: TimeBound) => {
+  switch (bound.operator) {
+    case ">":
+      return value > bound.value;
+    case ">=":
+      return value >= bound.value;
+    case "<":
+      return value < bound.value;
+    case "<=":
+      return value <= bound.value;
+  }
+};
+
+/** The filter as an in-memory predicate over query rows, compiled once: the terms are built here. */
+export function compileFilter(filter: QueryFilter): (row: FilterRow, text: TextMatch) => boolean {
+  const terms = filterTerms(filter.filters).map((term) =>
+    term.map(({ column, values }) => ({ column, values: new Set<unknown>(values) })),
+  );
+  const bounds = [filter.testedAfter, filter.testedBefore].filter((bound) => bound !== undefined);
+  const { q } = filter;
+  return (row, text) =>
+    terms.every((term) => term.some(({ column, values }) => values.has(row[column]))) &&
+    bounds.every((bound) => holds(String(row.last_tested_at), bound)) &&
+    (q === undefined || text(q, row));
+}
+
+/** The columns of `query_profiles` a filter reads: every field's, the grade's rank, the test time. */
+export const FILTER_COLUMNS: readonly string[] = [
+  ...new Set([
+    ...VALUE_FIELDS.flatMap((field) => (field.rank ? [field.rank.column] : field.kind.columns(field.column))),
+    "last_tested_at",
+  ]),
+];

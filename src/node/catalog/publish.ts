@@ -33,6 +33,7 @@ import type { ChangeCounts } from "../../common/catalog/release-changes";
 import type { ChangesBucket } from "../../common/catalog/changes-store";
 import { changesBetween, recordInHistory } from "./release-events";
 import { recordProfileHistory } from "./history-write";
+import { recordWatchEvents } from "./watch-record";
 
 export { readCurrent, PublishError };
 export type { ReleaseBucket } from "./release-objects";
@@ -174,6 +175,7 @@ export async function publishRelease(
     at: (options.now?.() ?? new Date()).toISOString(),
   });
   await recordProfileHistory(storage);
+  await recordWatchEvents(storage);
   return {
     release_id: manifest.release_id,
     published_at: expectDefined(recorded.published_at, "published_at, set above"),
@@ -229,6 +231,7 @@ export async function rollbackRelease(
     });
   }
   await recordProfileHistory(storage);
+  await recordWatchEvents(storage);
   return { release_id: releaseId, previous_release_id: from.release_id, pointer_flipped: flipped, changes };
 }
 
