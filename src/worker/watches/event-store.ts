@@ -35,6 +35,32 @@ export async function eventsOf(
   return withEntries(db, results);
 }
 
+/** Events written after place `after` (their rowid, in the order written), with their watch's account. */
+export async function eventsWrittenAfter(
+  db: D1Database,
+  after: number,
+  limit: number,
+): Promise<{ place: number; accountId: string; event: WatchEvent }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT e.rowid AS place, w.account_id, ${EVENT_COLUMNS} FROM watch_events e JOIN watches w ON w.id = e.watch_id ` +
+        "WHERE e.rowid > ? ORDER BY e.rowid LIMIT ?",
+    )
+    .bind(after, limit)
+    .all<EventRow & { place: number; account_id: string }>();
+  const events = await withEntries(db, results);
+  return results.map((row, i) => {
+    const { seq: _, ...event } = events[i] as WatchEvent & { seq: number };
+    return { place: row.place, accountId: row.account_id, event };
+  });
+}
+
+/** Where the events written so far end: the next one written is after it. */
+export async function lastEventPlace(db: D1Database): Promise<number> {
+  const row = await db.prepare("SELECT coalesce(max(rowid), 0) AS n FROM watch_events").first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
 /** One event of the watch, or null. */
 export async function eventOf(db: D1Database, watchId: string, eventId: string): Promise<WatchEvent | null> {
   const row = await db

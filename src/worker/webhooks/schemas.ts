@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
-import { EVENT_TYPES, EventTypeSchema } from "./events";
+import { DEFAULT_EVENT_TYPES, EventTypeSchema } from "./events";
 import { MAX_URL_LENGTH, targetUrlProblems } from "./target-url";
 import { ENDPOINT_ID_PATTERN, WebhookEndpointView } from "./views";
 
@@ -32,7 +32,9 @@ export const CreateEndpointBody = z
       .array(EventTypeSchema)
       .min(1)
       .optional()
-      .openapi({ description: `Default: every event (${EVENT_TYPES.join(", ")}).` }),
+      .openapi({
+        description: `Default: the release events (${DEFAULT_EVENT_TYPES.join(", ")}); add \`watch.triggered\` for the account's watches.`,
+      }),
   })
   .openapi("CreateWebhookEndpointRequest");
 
