@@ -2,6 +2,7 @@
  * `createCatalogClient`: the typed client of the Readiness Catalog API. Web-standard APIs only, so
  * it runs in Node 22 and in a Worker; `@readiness-catalog/client/node` adds `download()`.
  */
+import { watchesApi, type WatchesApi } from "./watches.js";
 import { createCatalogHttp, type CatalogHttp, type Clock, type RetryEvent } from "./http-client.js";
 import {
   compareReleases,
@@ -72,6 +73,8 @@ export interface CatalogClient {
   profileHistory(id: string, options?: HistoryOptions): AsyncGenerator<ProfileHistoryEntry>;
   /** How release `releaseId` differs from `since`, counted: added, removed, changed and each field's old→new. */
   compareReleases(releaseId: string, since: string, options?: CallOptions): Promise<ReleaseChangesSummary>;
+  /** Watches of the account (scopes `read:watches`, `write:watches`): create, list, get, delete, events. */
+  watches: WatchesApi;
 }
 
 export interface ClientContext {
@@ -115,6 +118,7 @@ export function catalogClient({ http, baseUrl }: ClientContext): CatalogClient {
         ? profileHistory(http, baseUrl, { product: first, funnel: second }, third)
         : profileHistory(http, baseUrl, { id: first }, second),
     compareReleases: (releaseId, since, options = {}) => compareReleases(http, baseUrl, releaseId, since, options),
+    watches: watchesApi(http, baseUrl),
   };
 }
 

@@ -11,3 +11,4 @@ export type { FunnelEntry, ProductEntry, QueryFilters, QueryOptions, QueryPage, 
 export { DEFAULT_RETRY_BUDGET, type RetryBudgetOptions } from "./retry-budget.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 export type * from "./types.js";
+export type { NewWatch, Watch, WatchEntry, WatchEvent, WatchedProfile, WatchesApi } from "./watches.js";
