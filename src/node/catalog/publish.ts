@@ -7,8 +7,8 @@
  * (R2 create-only, the arbiter between concurrent publishes; then KV, a copy of R2's) → verify
  * every object → load the D1 query tables → only then flip `current`. Interrupted anywhere before
  * the flip, the previous release is still the one served; run again, it picks up where it stopped.
- * After the flip: the history entry (KV), then the profile history (D1, history-write.ts), both
- * finished by a rerun.
+ * After the flip: the history entry (KV), then the profile history (D1, history-write.ts), then the
+ * watch events (D1, watch-record.ts), all finished by a rerun.
  */
 import { expectDefined } from "../../common/expect";
 import { sha256Hex } from "../../common/sha256";
