@@ -17,6 +17,7 @@ export const DASHBOARD_PATHS = {
   profile: "/dashboard/profile",
   apps: "/dashboard/apps",
   webhooks: "/dashboard/webhooks",
+  watches: "/dashboard/watches",
   operator: "/dashboard/operator",
   styles: "/dashboard/styles.css",
   copyScript: "/dashboard/copy.js",
@@ -29,6 +30,8 @@ export const revokeKeyPath = (keyId: string) => `${DASHBOARD_PATHS.keys}/${keyId
 /** An endpoint's deliveries (GET); `/test` sends a test event (POST); `/delete` asks (GET) and deletes (POST). */
 export const webhookPath = (endpointId: string, action?: "test" | "delete") =>
   `${DASHBOARD_PATHS.webhooks}/${endpointId}${action ? `/${action}` : ""}`;
+/** Deletes a watch (POST). */
+export const deleteWatchPath = (watchId: string) => `${DASHBOARD_PATHS.watches}/${watchId}/delete`;
 export const revokeAppPath = (grantId: string) => `${DASHBOARD_PATHS.apps}/${grantId}/revoke`;
 export const ADMIN_REQUEST_PATHS = {
   approve: `${DASHBOARD_PATHS.operator}/admin-requests/approve`,

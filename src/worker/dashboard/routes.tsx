@@ -18,6 +18,7 @@ import { registerCopyScript } from "./copy-script";
 import { registerKeyPages } from "./keys";
 import { registerOperatorPages } from "./operator";
 import { registerProfilePages } from "./profile";
+import { registerWatchPages } from "./watches";
 import { registerWebhookPages } from "./webhooks";
 import { renderDashboardError, renderUnexpectedError } from "./page";
 import { registerDashboardStyles } from "./styles";
@@ -42,6 +43,7 @@ export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   registerProfilePages(pages);
   registerAppPages(pages);
   registerWebhookPages(pages);
+  registerWatchPages(pages);
   registerOperatorPages(pages);
   pages.all(`${DASHBOARD_PATHS.home}/*`, (c) =>
     renderDashboardError(c, 404, "Page not found", `The dashboard has no page at ${c.req.path}. Use the links above.`),
