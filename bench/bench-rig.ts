@@ -67,6 +67,12 @@ export class BenchRig {
     return result;
   }
 
+  /** The deployment's bindings as the publish engine uses them (D1 included), opened once. */
+  async storage(): Promise<DeploymentStorage["storage"]> {
+    this.state ??= openDeploymentStorage({ persistTo: this.persistTo });
+    return (await this.state).storage;
+  }
+
   /** The last lines each running server printed: usually why a measurement failed. */
   serverLogs(): string {
     return [...this.servers.values()]
