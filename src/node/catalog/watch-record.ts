@@ -22,8 +22,9 @@ import {
 
 /** Events are kept at least this long (docs/history.md): older ones go at a later evaluation. */
 export const WATCH_EVENT_DAYS = 90;
-/** Entries per INSERT statement: ~500 bytes each, well under D1's 1 MB statement. */
-const ENTRIES_PER_STATEMENT = 1_000;
+/** Rows per INSERT statement: ~500 bytes each, well under D1's 1 MB statement. */
+const ROWS_PER_STATEMENT = 1_000;
+const BATCH_STATEMENTS = 10;
 
 interface HistoryEvent {
   seq: number;
@@ -48,12 +49,15 @@ const ROWS =
   `SELECT json_group_object(id, json_object(${FILTER_COLUMNS.map((c) => `'${c}', ${c}`).join(", ")})) AS v ` +
   "FROM query_profiles WHERE release = ? AND id IN (SELECT value FROM json_each(?))";
 const LOADED = "SELECT count(*) AS v FROM query_releases WHERE release IN (?, ?)";
-const INSERT_EVENT =
+/** Rows bound as one JSON array per statement; a row of a watch deleted meanwhile is not written. */
+const INSERT_EVENTS =
   "INSERT OR IGNORE INTO watch_events (id, watch_id, event_seq, at, release, previous_release, entered_count, left_count, changed_count) " +
-  "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE EXISTS (SELECT 1 FROM watches WHERE id = ?2)";
+  `SELECT ${Array.from({ length: 9 }, (_, i) => `json_extract(value, '$[${i}]')`).join(", ")} FROM json_each(?) ` +
+  "WHERE EXISTS (SELECT 1 FROM watches WHERE id = json_extract(value, '$[1]'))";
 const INSERT_ENTRIES =
-  "INSERT OR IGNORE INTO watch_event_profiles (event_id, list, ord, entry) SELECT ?1, json_extract(value, '$[0]'), " +
-  "json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?2) WHERE EXISTS (SELECT 1 FROM watches WHERE id = ?3)";
+  "INSERT OR IGNORE INTO watch_event_profiles (event_id, list, ord, entry) SELECT json_extract(value, '$[0]'), " +
+  "json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(?) " +
+  "WHERE EXISTS (SELECT 1 FROM watches WHERE id = json_extract(value, '$[4]'))";
 const MARK = "INSERT OR IGNORE INTO watch_evaluations (event_seq, evaluated_at) VALUES (?, ?)";
 const PRUNE_ENTRIES = "DELETE FROM watch_event_profiles WHERE event_id IN (SELECT id FROM watch_events WHERE at < ?)";
 const PRUNE_EVENTS = "DELETE FROM watch_events WHERE at < ?";
@@ -86,15 +90,30 @@ async function evaluateEvent(db: QueryDb, event: HistoryEvent, watches: WatchDef
   const changed = await json<ChangedProfile[]>(db.prepare(CHANGED).bind(event.seq), []);
   if (changed.length === 0) return;
   const sides = watches.some((watch) => watch.filter) ? await sidesOf(db, event, watches, changed) : null;
-  const writes: QueryStatement[] = [];
+  const events: unknown[][] = [];
+  const entries: unknown[][] = [];
   for (const watch of watches) {
     const matches = matcherOf(watch, sides);
     if (!matches) continue;
     const lists = watchLists(changed, matches, event.release, previous);
-    if (lists.entered.length + lists.left.length + lists.changed.length > 0)
-      writes.push(...eventWrites(db, event, watch, lists));
+    if (lists.entered.length + lists.left.length + lists.changed.length > 0) {
+      const rows = eventRows(event, watch, lists);
+      events.push(rows.event);
+      entries.push(...rows.entries);
+    }
   }
-  for (let i = 0; i < writes.length; i += 50) await db.batch(writes.slice(i, i + 50));
+  // Every entry first, then the events' lines: a reader sees an event only with all of its entries.
+  await writeRows(db, INSERT_ENTRIES, entries);
+  await writeRows(db, INSERT_EVENTS, events);
+}
+
+/** Rows in statements of ROWS_PER_STATEMENT, BATCH_STATEMENTS statements per D1 batch. */
+async function writeRows(db: QueryDb, sql: string, rows: unknown[][]): Promise<void> {
+  const statements: QueryStatement[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
+    statements.push(db.prepare(sql).bind(JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))));
+  for (let i = 0; i < statements.length; i += BATCH_STATEMENTS)
+    await db.batch(statements.slice(i, i + BATCH_STATEMENTS));
 }
 
 /** Both releases' query rows of the changed profiles and each `q`'s matches among them; null when a side has no rows. */
@@ -134,31 +153,11 @@ async function sidesOf(
 export const watchEventId = (watchId: string, seq: number) =>
   `wev_${createHash("sha256").update(`${watchId}:${seq}`).digest("hex").slice(0, 32)}`;
 
-function eventWrites(db: QueryDb, event: HistoryEvent, watch: WatchDefinition, lists: WatchLists): QueryStatement[] {
+function eventRows(event: HistoryEvent, watch: WatchDefinition, lists: WatchLists) {
   const id = watchEventId(watch.id, event.seq);
   const entries = (["entered", "left", "changed"] as const).flatMap((list) =>
-    lists[list].map((entry, ord) => [list, ord, JSON.stringify(entry)]),
+    lists[list].map((entry, ord) => [id, list, ord, JSON.stringify(entry), watch.id]),
   );
-  const statements: QueryStatement[] = [];
-  for (let i = 0; i < entries.length; i += ENTRIES_PER_STATEMENT)
-    statements.push(
-      db.prepare(INSERT_ENTRIES).bind(id, JSON.stringify(entries.slice(i, i + ENTRIES_PER_STATEMENT)), watch.id),
-    );
-  // The event's line after its entries: a reader sees an event only with all of them.
-  statements.push(
-    db
-      .prepare(INSERT_EVENT)
-      .bind(
-        id,
-        watch.id,
-        event.seq,
-        event.at,
-        event.release,
-        event.previous_release,
-        lists.entered.length,
-        lists.left.length,
-        lists.changed.length,
-      ),
-  );
-  return statements;
+  const counts = [lists.entered.length, lists.left.length, lists.changed.length];
+  return { entries, event: [id, watch.id, event.seq, event.at, event.release, event.previous_release, ...counts] };
 }
