@@ -73,13 +73,18 @@ export class BenchRig {
    * worker's pointer cache: call `settle()` after the last one.
    */
   async rollBackTo(releaseId: string): Promise<void> {
-    this.state ??= openDeploymentStorage({ persistTo: this.persistTo });
-    await rollbackRelease((await this.state).storage, releaseId);
+    await rollbackRelease(await this.storage(), releaseId);
   }
 
   /** Waits until a running worker serves the pointer last written (CURRENT_POINTER_TTL_MS). */
   settle(): Promise<void> {
     return setTimeout(CURRENT_POINTER_TTL_MS + 100);
+  }
+
+  /** The deployment's bindings as the publish engine uses them (D1 included), opened once. */
+  async storage(): Promise<DeploymentStorage["storage"]> {
+    this.state ??= openDeploymentStorage({ persistTo: this.persistTo });
+    return (await this.state).storage;
   }
 
   /** The last lines each running server printed: usually why a measurement failed. */

@@ -6,6 +6,7 @@ import { historyBench } from "./history";
 import { queryBench } from "./query";
 import { serveBench } from "./serve";
 import { syncBench } from "./sync";
+import { watchesBench } from "./watches";
 import type { BenchModule } from "./types";
 
 export const BENCH_MODULES: BenchModule[] = [
@@ -13,6 +14,7 @@ export const BENCH_MODULES: BenchModule[] = [
   serveBench,
   queryBench,
   historyBench,
+  watchesBench,
   d1LoadBench,
   clientBench,
   syncBench,

@@ -33,6 +33,7 @@ import { registerWebRoutes } from "./web/routes";
 import { registerDashboardRoutes } from "./dashboard/routes";
 import { registerExploreRoutes } from "./explore/routes";
 import { registerDocs } from "./docs/routes";
+import { registerWatchesApi } from "./watches";
 import { registerWebhookRoutes } from "./webhooks";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { registerMcpRoutes } from "./mcp/route";
@@ -85,6 +86,8 @@ registerOrderRoutes(app);
 registerWebhookRoutes(app);
 // Usage per key (docs/usage.md): /v1/usage, /v1/usage/errors.
 registerUsageRoutes(app);
+// Watches (docs/history.md "Watches"): /v1/watches, evaluated at each publish and rollback.
+registerWatchesApi(app);
 
 // /openapi.json, the reference at /docs and the error codes at /docs/errors.
 registerDocs(app);

@@ -65,7 +65,7 @@ describe("/openapi.json", () => {
         "/v1/webhook_endpoints/{id}/deliveries",
       ]),
     );
-    expect(Object.keys(doc.webhooks)).toEqual(["release.published", "release.rolled_back"]);
+    expect(Object.keys(doc.webhooks)).toEqual(["release.published", "release.rolled_back", "watch.triggered"]);
     expect(doc.webhooks["release.published"]?.post.requestBody.content["application/json"]?.schema.$ref).toBe(
       "#/components/schemas/WebhookEvent",
     );

@@ -2,6 +2,7 @@
  * `createCatalogClient`: the typed client of the Readiness Catalog API. Web-standard APIs only, so
  * it runs in Node 22 and in a Worker; `@readiness-catalog/client/node` adds `download()`.
  */
+import { watchesApi, type WatchesApi } from "./watches.js";
 import { createCatalogHttp, type CatalogHttp, type Clock, type RetryEvent } from "./http-client.js";
 import {
   compareReleases,
@@ -84,6 +85,8 @@ export interface CatalogClient {
   usage(options?: UsageOptions): Promise<Usage>;
   /** The recent error answers (the last 100 per key), newest first, with their request ids (needs read:usage). */
   usageErrors(options?: UsageErrorsOptions): AsyncGenerator<UsageError, void, undefined>;
+  /** Watches of the account (scopes `read:watches`, `write:watches`): create, list, get, delete, events. */
+  watches: WatchesApi;
 }
 
 export interface ClientContext {
@@ -129,6 +132,7 @@ export function catalogClient({ http, baseUrl }: ClientContext): CatalogClient {
     compareReleases: (releaseId, since, options = {}) => compareReleases(http, baseUrl, releaseId, since, options),
     usage: (options = {}) => usage(http, baseUrl, options),
     usageErrors: (options = {}) => usageErrors(http, baseUrl, options),
+    watches: watchesApi(http, baseUrl),
   };
 }
 

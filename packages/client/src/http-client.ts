@@ -104,7 +104,40 @@ export function createCatalogHttp(options: CatalogHttpOptions = {}) {
     }
   }
 
-  return { get };
+  /**
+   * One request that changes state (POST, DELETE) with an optional JSON body: sent once, never
+   * retried (a create retried could create twice); rejects with CatalogApiError unless 2xx.
+   */
+  async function change(
+    method: "POST" | "DELETE",
+    url: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<Response> {
+    signal?.throwIfAborted();
+    const headers: Record<string, string> = { ...authorization };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const init = { method, headers, signal, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    let response: Response;
+    try {
+      response = await send(new Request(url, init));
+    } catch (error) {
+      signal?.throwIfAborted();
+      throw new CatalogApiError(
+        `${method} ${url} failed: ${describeNetworkError(error)}`,
+        url,
+        null,
+        null,
+        null,
+        null,
+        null,
+      );
+    }
+    if (response.ok) return response;
+    throw await failure(url, response, "not retried: it changes state", clock.now(), method);
+  }
+
+  return { get, change };
 }
 
 /** The final error, with the problem+json fields when the server sent them. */
@@ -113,8 +146,9 @@ async function failure(
   response: Response | null,
   reason: string,
   nowMs: number,
+  method = "GET",
 ): Promise<CatalogApiError> {
-  if (!response) return new CatalogApiError(`GET ${url} failed: ${reason}`, url, null, null, null, null, null);
+  if (!response) return new CatalogApiError(`${method} ${url} failed: ${reason}`, url, null, null, null, null, null);
   let problem: { code?: unknown; detail?: unknown; request_id?: unknown } = {};
   if (response.headers.get("Content-Type")?.includes("json")) problem = (await response.json().catch(() => ({}))) ?? {};
   else await response.body?.cancel();
@@ -125,7 +159,7 @@ async function failure(
   const retryAfter = response.headers.get("Retry-After");
   const waitMs = retryAfter === null || ![429, 503].includes(response.status) ? null : retryAfterMs(retryAfter, nowMs);
   return new CatalogApiError(
-    `GET ${url} → ${response.status}${code ? ` ${code}` : ""}${detail ? `: ${detail}` : ""} (${reason})`,
+    `${method} ${url} → ${response.status}${code ? ` ${code}` : ""}${detail ? `: ${detail}` : ""} (${reason})`,
     url,
     response.status,
     code,

@@ -12,3 +12,4 @@ export { DEFAULT_RETRY_BUDGET, type RetryBudgetOptions } from "./retry-budget.js
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 export type * from "./types.js";
 export type { Usage, UsageError, UsageErrorsOptions, UsageOptions, UsagePoint } from "./usage.js";
+export type { NewWatch, Watch, WatchEntry, WatchEvent, WatchedProfile, WatchesApi } from "./watches.js";

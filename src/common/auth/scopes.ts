@@ -13,6 +13,8 @@ export const SCOPES = [
   "write:profile",
   "manage:webhooks",
   "read:usage",
+  "read:watches",
+  "write:watches",
   "admin",
 ] as const;
 export type Scope = (typeof SCOPES)[number];

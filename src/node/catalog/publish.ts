@@ -7,8 +7,8 @@
  * (R2 create-only, the arbiter between concurrent publishes; then KV, a copy of R2's) → verify
  * every object → load the D1 query tables → only then flip `current`. Interrupted anywhere before
  * the flip, the previous release is still the one served; run again, it picks up where it stopped.
- * After the flip: the history entry (KV), then the profile history (D1, history-write.ts), both
- * finished by a rerun.
+ * After the flip: the history entry (KV), then the profile history (D1, history-write.ts), then the
+ * watch events (D1, watch-record.ts), all finished by a rerun.
  */
 import { expectDefined } from "../../common/expect";
 import { sha256Hex } from "../../common/sha256";
@@ -33,6 +33,7 @@ import type { ChangeCounts } from "../../common/catalog/release-changes";
 import type { ChangesBucket } from "../../common/catalog/changes-store";
 import { changesBetween, recordInHistory } from "./release-events";
 import { recordProfileHistory } from "./history-write";
+import { recordWatchEvents } from "./watch-record";
 
 export { readCurrent, PublishError };
 export type { ReleaseBucket } from "./release-objects";
@@ -174,6 +175,7 @@ export async function publishRelease(
     at: (options.now?.() ?? new Date()).toISOString(),
   });
   await recordProfileHistory(storage);
+  await recordWatchEvents(storage);
   return {
     release_id: manifest.release_id,
     published_at: expectDefined(recorded.published_at, "published_at, set above"),
@@ -229,6 +231,7 @@ export async function rollbackRelease(
     });
   }
   await recordProfileHistory(storage);
+  await recordWatchEvents(storage);
   return { release_id: releaseId, previous_release_id: from.release_id, pointer_flipped: flipped, changes };
 }
 

@@ -13,7 +13,8 @@ import {
   type ValueField,
 } from "../../common/catalog/query-fields";
 import { KEY_PATTERN } from "../../common/catalog/schema";
-import { type Instant, instantParam } from "../http/instant";
+import type { QueryFilter, TimeBound } from "../../common/catalog/query-filter";
+import { atOrAfterOperator, beforeOperator, type Instant, instantParam } from "../http/instant";
 import { cursorParam } from "../http/cursor";
 import { limitParam } from "../http/limit-param";
 import { strictQuery } from "../http/strict-query";
@@ -156,4 +157,25 @@ export function allowedValuesOf(parameter: string): readonly string[] | undefine
   if (parameter === "sort") return SORTS;
   if (parameter === "facets") return FACETABLE;
   return VALUE_FIELDS.find((field) => field.name === parameter)?.allowed;
+}
+
+/** The `last_tested_at` bounds of a query, as stored times compare (a finer bound compares strictly). */
+export function timeBoundsOf(query: Pick<ProfileQuery, "testedAfter" | "testedBefore">): TimeBound[] {
+  const { testedAfter, testedBefore } = filterOf({ filters: new Map(), ...query });
+  return [testedAfter, testedBefore].filter((bound) => bound !== undefined);
+}
+
+const boundOf = (instant: Instant, operator: (instant: Instant) => TimeBound["operator"]): TimeBound => ({
+  operator: operator(instant),
+  value: instant.utcMillis,
+});
+
+/** The filter part of a query as data: what a watch keeps and evaluates at each publish. */
+export function filterOf(query: Pick<ProfileQuery, "filters" | "q" | "testedAfter" | "testedBefore">): QueryFilter {
+  return {
+    filters: [...query.filters],
+    ...(query.q === undefined ? {} : { q: query.q }),
+    ...(query.testedAfter ? { testedAfter: boundOf(query.testedAfter, atOrAfterOperator) } : {}),
+    ...(query.testedBefore ? { testedBefore: boundOf(query.testedBefore, beforeOperator) } : {}),
+  };
 }

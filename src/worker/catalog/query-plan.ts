@@ -5,9 +5,9 @@
  * values is one bound JSON array (`IN (SELECT value FROM json_each(?))`), so no query comes near
  * D1's 100 bound parameters per statement.
  */
-import { fieldNamed, wordsOf, type Sort } from "../../common/catalog/query-fields";
-import { atOrAfterOperator, beforeOperator } from "../http/instant";
-import type { ProfileQuery } from "./query-params";
+import { fieldNamed, type Sort } from "../../common/catalog/query-fields";
+import { filterTerms, wordMatchesSql } from "../../common/catalog/query-filter";
+import { type ProfileQuery, timeBoundsOf } from "./query-params";
 
 export interface Sql {
   text: string;
@@ -30,12 +30,6 @@ const ORDER: Record<Sort, { column: string; direction: "" | "DESC" }> = {
 
 export const sortColumnOf = (sort: Sort) => ORDER[sort].column;
 
-/** The FTS5 query of `q`: every word, the last one as a prefix. Words are letters and digits only. */
-export function matchExpression(q: string): string {
-  const words = wordsOf(q);
-  return words.map((word, i) => `"${word}"${i === words.length - 1 ? "*" : ""}`).join(" ");
-}
-
 /** The WHERE clause of the query's matches (without the page's keyset). */
 export function matchesWhere(release: string, query: ProfileQuery): Sql {
   const parts = ["release = ?"];
@@ -52,49 +46,20 @@ export function matchesWhere(release: string, query: ProfileQuery): Sql {
     args.push(JSON.stringify(values));
     return `${column} IN (SELECT value FROM json_each(?))`;
   };
-  for (const [name, values] of query.filters) {
-    const field = fieldNamed(name);
-    if (field.rank) {
-      parts.push(inList(field.rank.column, values.map(field.rank.of)));
-      continue;
-    }
-    // Values grouped by the column that holds them: one column, or (multi-valued) one per stage.
-    const byColumn = Map.groupBy(values, (value) => field.kind.columnOf(field.column, value));
-    const ors = [...byColumn].map(([column, some]) => inList(column, some));
+  for (const term of filterTerms(query.filters)) {
+    const ors = term.map(({ column, values }) => inList(column, values));
     parts.push(ors.length === 1 ? (ors[0] as string) : `(${ors.join(" OR ")})`);
   }
-  if (query.testedAfter) {
-    parts.push(`last_tested_at ${atOrAfterOperator(query.testedAfter)} ?`);
-    args.push(query.testedAfter.utcMillis);
-  }
-  if (query.testedBefore) {
-    parts.push(`last_tested_at ${beforeOperator(query.testedBefore)} ?`);
-    args.push(query.testedBefore.utcMillis);
+  for (const bound of timeBoundsOf(query)) {
+    parts.push(`last_tested_at ${bound.operator} ?`);
+    args.push(bound.value);
   }
   if (query.q) {
-    const words = wordMatches(release, query.q);
+    const words = wordMatchesSql(release, query.q);
     parts.push(`seq IN (${words.text})`);
     args.push(...words.args);
   }
   return { text: parts.join(" AND "), args };
-}
-
-/**
- * The `seq` of every profile of the release whose text matches `q`. A release loaded with a number:
- * its rowid range of `query_words`, served by FTS5's index. Loaded before numbers
- * (migrations/0003): `query_text`, which checks each match's release.
- */
-function wordMatches(release: string, q: string): Sql {
-  const number = "(SELECT number FROM query_release_numbers WHERE release = ?)";
-  const match = matchExpression(q);
-  return {
-    text:
-      "SELECT rowid & 4294967295 AS seq FROM query_words WHERE query_words MATCH ? " +
-      `AND rowid BETWEEN ${number} * 4294967296 AND ${number} * 4294967296 + 4294967295 ` +
-      "UNION ALL SELECT seq FROM query_text WHERE query_text MATCH ? AND release = ? " +
-      "AND NOT EXISTS (SELECT 1 FROM query_release_numbers WHERE release = ?)",
-    args: [match, release, release, match, release, release],
-  };
 }
 
 export const PAGE_COLUMNS = "seq, grade_rank, last_tested_at, byte_offset, byte_length, sha256";
@@ -131,7 +96,7 @@ export function countSql(release: string, query: ProfileQuery): Sql {
   // `q` alone: its matches are counted in the word tables, without a lookup of each match's row
   // (every profile of a loaded release has its row).
   if (query.q && query.filters.size === 0 && !query.testedAfter && !query.testedBefore) {
-    const words = wordMatches(release, query.q);
+    const words = wordMatchesSql(release, query.q);
     return { text: `SELECT count(*) AS n FROM (${words.text})`, args: words.args };
   }
   const where = matchesWhere(release, query);

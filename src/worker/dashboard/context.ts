@@ -18,6 +18,7 @@ export const DASHBOARD_PATHS = {
   apps: "/dashboard/apps",
   webhooks: "/dashboard/webhooks",
   usage: "/dashboard/usage",
+  watches: "/dashboard/watches",
   operator: "/dashboard/operator",
   operatorUsage: "/dashboard/operator/usage",
   styles: "/dashboard/styles.css",
@@ -34,6 +35,8 @@ export const webhookPath = (endpointId: string, action?: "test" | "delete") =>
 /** The Usage page (or, `csv`, its series) of the account or one key, per hour or day. */
 export const usagePath = (query: { key?: string; granularity: "hour" | "day" }, format?: "csv") =>
   `${DASHBOARD_PATHS.usage}${format ? ".csv" : ""}?${new URLSearchParams({ ...(query.key ? { key: query.key } : {}), granularity: query.granularity })}`;
+/** Deletes a watch (POST). */
+export const deleteWatchPath = (watchId: string) => `${DASHBOARD_PATHS.watches}/${watchId}/delete`;
 export const revokeAppPath = (grantId: string) => `${DASHBOARD_PATHS.apps}/${grantId}/revoke`;
 export const ADMIN_REQUEST_PATHS = {
   approve: `${DASHBOARD_PATHS.operator}/admin-requests/approve`,

@@ -12,13 +12,14 @@ import { Layout, renderPage } from "../web/page";
 import type { WebSession } from "../web/session";
 import { DASHBOARD_PATHS, EXPLORE_HOME_PATH, isOperator, signedInSession, type DashboardEnv } from "./context";
 
-export type Section = "keys" | "profile" | "apps" | "webhooks" | "usage" | "operator" | "explore";
+export type Section = "keys" | "profile" | "apps" | "webhooks" | "watches" | "usage" | "operator" | "explore";
 
 const SECTIONS: { section: Section; href: string; label: string; operatorOnly: boolean }[] = [
   { section: "keys", href: DASHBOARD_PATHS.keys, label: "API keys", operatorOnly: false },
   { section: "profile", href: DASHBOARD_PATHS.profile, label: "Profile", operatorOnly: false },
   { section: "apps", href: DASHBOARD_PATHS.apps, label: "Authorized apps", operatorOnly: false },
   { section: "webhooks", href: DASHBOARD_PATHS.webhooks, label: "Webhooks", operatorOnly: false },
+  { section: "watches", href: DASHBOARD_PATHS.watches, label: "Watches", operatorOnly: false },
   { section: "usage", href: DASHBOARD_PATHS.usage, label: "Usage", operatorOnly: false },
   { section: "operator", href: DASHBOARD_PATHS.operator, label: "Operator", operatorOnly: true },
   { section: "explore", href: EXPLORE_HOME_PATH, label: "Explore the catalog", operatorOnly: false },

@@ -20,6 +20,7 @@ import { registerOperatorPages } from "./operator";
 import { registerOperatorUsagePage } from "./operator-usage";
 import { registerProfilePages } from "./profile";
 import { registerUsagePages } from "./usage";
+import { registerWatchPages } from "./watches";
 import { registerWebhookPages } from "./webhooks";
 import { renderDashboardError, renderUnexpectedError } from "./page";
 import { registerDashboardStyles } from "./styles";
@@ -45,6 +46,7 @@ export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   registerAppPages(pages);
   registerWebhookPages(pages);
   registerUsagePages(pages);
+  registerWatchPages(pages);
   registerOperatorPages(pages);
   registerOperatorUsagePage(pages);
   pages.all(`${DASHBOARD_PATHS.home}/*`, (c) =>

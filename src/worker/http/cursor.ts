@@ -22,7 +22,10 @@ export type CursorList =
   | "orders"
   | "webhook-endpoints"
   | "webhook-deliveries"
-  | "usage-errors";
+  | "usage-errors"
+  | "watches"
+  | "watch-events"
+  | "watch-event-profiles";
 
 interface CursorPlace {
   /** The release the list is of, for lists of one release: the next page is read from it. */

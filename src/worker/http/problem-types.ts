@@ -196,6 +196,16 @@ export const PROBLEM_TYPES = {
     title: "Webhook endpoint not found",
     explanation: "No webhook endpoint with this id on the calling account (and deployment).",
   },
+  watch_not_found: {
+    status: 404,
+    title: "Watch not found",
+    explanation: "No watch with this id on the calling account (and deployment).",
+  },
+  watch_event_not_found: {
+    status: 404,
+    title: "Watch event not found",
+    explanation: "The watch has no event with this id (it may be older than the events kept, or of another watch).",
+  },
   admin_request_not_found: {
     status: 404,
     title: "Admin request not found",
@@ -229,6 +239,11 @@ export const PROBLEM_TYPES = {
     title: "Webhook endpoint disabled",
     explanation:
       "The endpoint was disabled after a delivery failed every attempt; nothing is sent to it. Delete it and register it again.",
+  },
+  watch_limit_reached: {
+    status: 409,
+    title: "Watch limit reached",
+    explanation: "The account already has 50 watches on this deployment. Delete one first.",
   },
   account_exists: {
     status: 409,

@@ -12,7 +12,7 @@ import { problemResponses } from "../http/openapi-responses";
 import { noEntityTags } from "../http/preconditions";
 import { Problem } from "../http/problem";
 import { NO_QUERY } from "../http/strict-query";
-import { EVENT_TYPES } from "./events";
+import { DEFAULT_EVENT_TYPES } from "./events";
 import { listPage } from "../http/list-page";
 import { isAfter, nextPageUrl, openKeyset } from "./list-paging";
 import { CreateEndpointBody, ENDPOINT_LIST_URL, EndpointList, EndpointListQuery } from "./schemas";
@@ -81,7 +81,7 @@ export function registerEndpointListRoutes(app: OpenAPIHono<AppEnv>) {
     const created = outcomeValue(
       await webhookStore(c.env).createEndpoint(c.get("principal").accountId, {
         url: body.url,
-        events: body.events ?? [...EVENT_TYPES],
+        events: body.events ?? [...DEFAULT_EVENT_TYPES],
       }),
     );
     c.header("Cache-Control", "no-store");

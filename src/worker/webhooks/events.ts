@@ -5,9 +5,13 @@
  */
 import { z } from "@hono/zod-openapi";
 import { Sha256Digest } from "../../common/catalog/schema";
+import { WatchEvent } from "../watches/event-schemas";
 
-export const EVENT_TYPES = ["release.published", "release.rolled_back"] as const;
+export const EVENT_TYPES = ["release.published", "release.rolled_back", "watch.triggered"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+/** What an endpoint registered without `events` subscribes to: the catalog's own events (docs/webhooks.md). */
+export const DEFAULT_EVENT_TYPES: readonly EventType[] = ["release.published", "release.rolled_back"];
+export const WATCH_EVENT_TYPE = "watch.triggered" satisfies EventType;
 /** Sent only on request (the dashboard's "send test event"), whatever the endpoint subscribes to. */
 export const TEST_EVENT_TYPE = "webhook.test";
 export type DeliveredEventType = EventType | typeof TEST_EVENT_TYPE;
@@ -22,9 +26,9 @@ export const ChangeCountsSchema = z
       "Profiles added, changed (other bytes) and removed against `previous_release_id`; null when a release has no id index to compare.",
   });
 
-export const EventBody = z
+export const ReleaseEventBody = z
   .strictObject({
-    type: z.enum([...EVENT_TYPES, TEST_EVENT_TYPE]),
+    type: z.enum(["release.published", "release.rolled_back", TEST_EVENT_TYPE]),
     timestamp: z.iso.datetime().openapi({ description: "When the event happened (the pointer moved)." }),
     data: z.strictObject({
       release_id: Sha256Digest.openapi({ description: "The release now served." }),
@@ -32,5 +36,16 @@ export const EventBody = z
       changes: ChangeCountsSchema,
     }),
   })
-  .openapi("WebhookEvent", { description: "The JSON body of every webhook delivery." });
+  .openapi("WebhookEvent", { description: "The JSON body of a release event's (and a test event's) delivery." });
+
+/** A watch that caught something (docs/history.md "Watches"), sent to its account's subscribed endpoints. */
+export const WatchTriggeredBody = z
+  .strictObject({
+    type: z.literal(WATCH_EVENT_TYPE),
+    timestamp: z.iso.datetime().openapi({ description: "When the release became current." }),
+    data: WatchEvent,
+  })
+  .openapi("WatchTriggeredEvent", { description: "The JSON body of a `watch.triggered` delivery." });
+
+export const EventBody = z.union([ReleaseEventBody, WatchTriggeredBody]);
 export type EventBody = z.infer<typeof EventBody>;

@@ -3,7 +3,7 @@
  * and the WebhookStore. src/worker/index.ts registers the routes with one call.
  */
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { EVENT_TYPES, EventBody } from "./events";
+import { EVENT_TYPES, ReleaseEventBody, WATCH_EVENT_TYPE, WatchTriggeredBody } from "./events";
 import type { AppEnv } from "../http/context";
 import { registerEndpointRoutes } from "./endpoint";
 import { registerEndpointListRoutes } from "./endpoints";
@@ -38,7 +38,12 @@ function registerEventDescriptions(app: OpenAPIHono<AppEnv>) {
             Object.entries(headers).map(([name, description]) => [name, z.string().openapi({ description })]),
           ),
         ),
-        body: { required: true, content: { "application/json": { schema: EventBody } } },
+        body: {
+          required: true,
+          content: {
+            "application/json": { schema: type === WATCH_EVENT_TYPE ? WatchTriggeredBody : ReleaseEventBody },
+          },
+        },
       },
       responses: { 200: { description: "Any 2xx: received." } },
     });

@@ -1,7 +1,7 @@
 /** Request shapes of the webhook endpoint API (/v1/webhook_endpoints), documented in /openapi.json. */
 import { z } from "@hono/zod-openapi";
 import { listSchema } from "../http/list-page";
-import { EVENT_TYPES, EventTypeSchema } from "./events";
+import { DEFAULT_EVENT_TYPES, EventTypeSchema } from "./events";
 import { MAX_URL_LENGTH, targetUrlProblems } from "../http/outbound/target-url";
 import { webhookListQuery } from "./list-paging";
 import { DeliveryView, ENDPOINT_ID_PATTERN, WebhookEndpointView } from "./views";
@@ -33,7 +33,9 @@ export const CreateEndpointBody = z
       .array(EventTypeSchema)
       .min(1)
       .optional()
-      .openapi({ description: `Default: every event (${EVENT_TYPES.join(", ")}).` }),
+      .openapi({
+        description: `Default: the release events (${DEFAULT_EVENT_TYPES.join(", ")}); add \`watch.triggered\` for the account's watches.`,
+      }),
   })
   .openapi("CreateWebhookEndpointRequest");
 

@@ -2,7 +2,8 @@
  * WebhookStore: one Durable Object per deployment (`getByName("webhooks")`) holding every account's
  * webhook endpoints, their deliveries and attempts (docs/storage.md "Webhooks"), and the publish
  * trigger: while an endpoint is enabled, an alarm reads KV `current` every 10 s and, when it names
- * another release than last time, records one delivery per subscribed endpoint and enqueues it.
+ * another release than last time, records one delivery per subscribed endpoint and enqueues it;
+ * it also sends the watch events publish wrote to D1 since its last look (`watch.triggered`).
  * Publish and rollback (Node CLIs) therefore only move the pointer and never wait on deliveries.
  *
  * Why one object: the publish fan-out reads every endpoint at once, and the 5-per-account rule is
@@ -16,7 +17,15 @@ import { readCurrent, readManifest } from "../../common/catalog/store";
 import { accept, refuse, type Outcome } from "../auth/account-views";
 import { parseStoredJson } from "../http/stored-json";
 import { changeCounts } from "./change-counts";
-import { type DeliveredEventType, EVENT_TYPES, type EventBody, type EventType, EventTypeSchema } from "./events";
+import {
+  type DeliveredEventType,
+  EVENT_TYPES,
+  type EventBody,
+  type EventType,
+  EventTypeSchema,
+  WATCH_EVENT_TYPE,
+} from "./events";
+import { eventsWrittenAfter, lastEventPlace } from "../watches/event-store";
 import { newDeliveryId, newEndpointId } from "./ids";
 import { MAX_ATTEMPTS, retryDelayAfter } from "./schedule";
 import { openSigningSecret, sealSigningSecret } from "./secret-sealing";
@@ -28,6 +37,9 @@ export const MAX_ENDPOINTS_PER_ACCOUNT = 5;
 export const POINTER_POLL_MS = 10_000;
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 const ANNOUNCED = "announced_pointer";
+/** The place (D1 rowid) of the last watch event announced. */
+const WATCH_EVENTS_ANNOUNCED = "announced_watch_event";
+const WATCH_EVENTS_PER_CHECK = 100;
 
 export interface AttemptResult {
   response_status: number | null;
@@ -174,8 +186,37 @@ export class WebhookStore extends DurableObject<Env> {
     return (await this.#enqueue(body, endpoints)).map((row) => this.#viewOfDelivery(row));
   }
 
+  /**
+   * Sends each watch event written since the last check to its account's endpoints that subscribe
+   * to `watch.triggered`. The place announced moves in the same synchronous step as the deliveries
+   * are recorded, so no event is recorded twice. Also the alarm's work.
+   */
+  async checkWatchEvents(): Promise<DeliveryView[]> {
+    const announced = this.#tables.state(WATCH_EVENTS_ANNOUNCED);
+    if (announced === null) {
+      this.#tables.setState(WATCH_EVENTS_ANNOUNCED, String(await lastEventPlace(this.env.CATALOG_DB)));
+      return [];
+    }
+    const written = await eventsWrittenAfter(this.env.CATALOG_DB, Number(announced), WATCH_EVENTS_PER_CHECK);
+    // Another check announced them while this one read D1.
+    if (this.#tables.state(WATCH_EVENTS_ANNOUNCED) !== announced) return [];
+    const last = written.at(-1);
+    if (!last) return [];
+    this.#tables.setState(WATCH_EVENTS_ANNOUNCED, String(last.place));
+    const subscribed = this.#tables.enabledEndpoints().filter((row) => eventsOf(row).includes(WATCH_EVENT_TYPE));
+    const sent: DeliveryView[] = [];
+    for (const { accountId, event } of written) {
+      const endpoints = subscribed.filter((row) => row.account_id === accountId);
+      if (endpoints.length === 0) continue;
+      const body: EventBody = { type: WATCH_EVENT_TYPE, timestamp: event.at, data: event };
+      sent.push(...(await this.#enqueue(body, endpoints)).map((row) => this.#viewOfDelivery(row)));
+    }
+    return sent;
+  }
+
   override async alarm(): Promise<void> {
     await this.checkPointer();
+    await this.checkWatchEvents();
     if (this.#tables.enabledEndpoints().length > 0) await this.ctx.storage.setAlarm(Date.now() + POINTER_POLL_MS);
   }
 
@@ -252,6 +293,7 @@ export class WebhookStore extends DurableObject<Env> {
     if ((await this.ctx.storage.getAlarm()) !== null) return;
     const pointer = await readCurrent(this.env.CATALOG_KV);
     if (pointer) this.#tables.setState(ANNOUNCED, JSON.stringify(pointer));
+    this.#tables.setState(WATCH_EVENTS_ANNOUNCED, String(await lastEventPlace(this.env.CATALOG_DB)));
     await this.ctx.storage.setAlarm(Date.now() + POINTER_POLL_MS);
   }
 

@@ -13,5 +13,7 @@ export const SCOPE_WORDS = {
   "write:profile": "Change your profile: name, contact email, phone, shipping address and preferences",
   "manage:webhooks": "Register and remove webhooks that tell you when the catalog is published",
   "read:usage": "See how many requests your keys and apps made, and their recent errors",
+  "read:watches": "See your watches of catalog profiles and the changes they caught",
+  "write:watches": "Create and delete watches that tell you when catalog profiles you care about change",
   admin: "Full access to your account: everything every other permission allows — only after an operator approves it",
 } as const satisfies Record<Scope, string>;
