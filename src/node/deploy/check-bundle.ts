@@ -10,9 +10,10 @@ import { type Environment, wrangler } from "./wrangler-cli";
 
 /**
  * Cloudflare refuses a worker over 3 MiB compressed on the Free plan (10 MiB on Paid). Start-up
- * time grows with the script, so we keep far below: 512 KiB, about twice today's bundle.
+ * time grows with the script, so we keep far below: 768 KiB, half again today's bundle (525 KiB,
+ * of which zod, the OAuth provider, ajv and the MCP SDK are over half).
  */
-export const BUNDLE_BUDGET_BYTES = 512 * 1024;
+export const BUNDLE_BUDGET_BYTES = 768 * 1024;
 
 export interface Bundle {
   dir: string;
