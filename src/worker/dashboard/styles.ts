@@ -108,7 +108,7 @@ caption { text-align: left; font-weight: 600; margin: 1rem 0 0.25rem; }
   main { padding: 0 1rem; margin: 1.25rem auto; }
   .account-menu { margin-left: 0; width: 100%; }
   table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
-  table.cards caption { display: block; width: 100%; }
+  table.cards caption:not(.visually-hidden) { display: block; width: 100%; }
   table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   table.cards tr { border: 1px solid var(--border); border-radius: 8px; margin-bottom: 0.75rem; padding: 0.4rem 0.75rem; }
   table.cards td { position: relative; border-bottom: none; padding: 0.3rem 0 0.3rem 6.75rem; min-height: 2rem; overflow-wrap: anywhere; }
