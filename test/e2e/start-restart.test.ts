@@ -69,7 +69,8 @@ beforeAll(async () => {
   ownReleaseId = own.manifest.release_id;
 
   second = await npmStart(args);
-});
+  // Two starts and a publish: on a loaded 2-core CI runner this took over the project's 180 s.
+}, 300_000);
 
 afterAll(async () => {
   await first?.interrupt();

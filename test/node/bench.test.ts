@@ -64,7 +64,7 @@ it("npm run bench -- --smoke writes a report with the build, serve, client and s
   );
   expect(markdown).toMatch(/\| bare Hono worker: GET \/ → "ok" \(floor\) \| \d+ \| [\d.]+ \| [\d.]+ \| 1\.00× \|/);
   expect(markdown).toMatch(
-    /\| GET \/v1\/profiles\/\{id\}, [\d,]+ profiles \(\d[\d,]* different\) \| \d+ \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \|/,
+    /\| GET \/v1\/profiles\/\{id\}, [\d,]+ profiles \(\d[\d,]* different\) \| \d+ \| [\d.]+ \| [\d.]+ \| [\d.]+× \| {2}\| [\d.]+× \|/,
   );
   expect(markdown).toContain("| case | pull (s) | pull MB/s | floor (s) | pull ÷ floor |");
   expect(result.stdout).toMatch(
