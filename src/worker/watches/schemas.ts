@@ -79,11 +79,14 @@ export type WatchView = z.infer<typeof WatchView>;
 
 export const WatchList = listSchema("WatchList", WatchView);
 
+// At least one character, as the router needs one: an empty segment is no route of these (404 not_found).
 export const WatchIdParam = z
   .string()
+  .min(1)
   .openapi({ param: { name: "id", in: "path" }, example: "wat_4Qb8mZ2cYw7LrT1sVx9k" });
 export const WatchEventIdParam = z
   .string()
+  .min(1)
   .openapi({ param: { name: "event_id", in: "path" }, example: "wev_0123456789abcdef0123456789abcdef" });
 
 export const WatchPageQuery = strictQuery({
