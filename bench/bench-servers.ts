@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { localOperator } from "../src/node/operator/local-operator";
 import { OperatorClient } from "../src/node/operator/operator-client";
-import { freePort, startWranglerDev, type DevServer } from "../src/node/local/wrangler-dev";
+import { startWranglerDev, type DevServer } from "../src/node/local/wrangler-dev";
 import { REPO } from "./measure";
 
 export type ServerKind = "catalog" | "limiter-switch" | "ok";
@@ -28,7 +28,6 @@ export async function startBenchServer(kind: ServerKind, persistTo: string, scra
   const state = kind === "ok" ? path.join(scratch, "ok-state") : persistTo;
   const { envFile, operatorSecret } = localOperator(path.join(state, "operator.env"));
   const server = await startWranglerDev({
-    port: await freePort(),
     persistTo: state,
     envFile,
     config: configFor(kind, scratch),

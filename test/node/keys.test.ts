@@ -117,8 +117,8 @@ describe("against running servers (as started by npm start)", () => {
     dir = mkdtempSync(path.join(tmpdir(), "keys-cli-"));
     const { envFile } = localOperator();
     const [production, sandbox] = await Promise.all([
-      freePort().then((port) => startWranglerDev({ port, persistTo: dir, envFile })),
-      freePort().then((port) => startWranglerDev({ port, persistTo: dir, envFile, environment: "sandbox" })),
+      startWranglerDev({ persistTo: dir, envFile }),
+      startWranglerDev({ persistTo: dir, envFile, environment: "sandbox" }),
     ]);
     servers = { production, sandbox };
     where = ["--port", new URL(production.url).port, "--sandbox-port", new URL(sandbox.url).port];

@@ -50,7 +50,7 @@ beforeAll(async () => {
   } finally {
     await opened.dispose();
   }
-  server = await startWranglerDev({ port: await freePort(), persistTo: dir, envFile: localOperator().envFile });
+  server = await startWranglerDev({ persistTo: dir, envFile: localOperator().envFile });
   const created = await operatorOk(
     "accounts",
     "create",

@@ -13,7 +13,12 @@ const WRANGLER_CLI = path.join(REPO_ROOT, "node_modules/wrangler/wrangler-dist/c
 const STARTUP_TIMEOUT_MS = 90_000;
 
 export interface WranglerDevOptions {
-  port: number;
+  /**
+   * Default 0: the OS picks a free port as wrangler binds it, and the server's URL is read from
+   * wrangler's "Ready on" line. (Choosing a free port beforehand races other processes that bind
+   * port 0 meanwhile: the probe would then reach their server, not ours.)
+   */
+  port?: number;
   /** Like `wrangler dev --persist-to`; default: wrangler's own (.wrangler/state). */
   persistTo?: string;
   environment?: string;
@@ -48,7 +53,7 @@ export function startWranglerDev(options: WranglerDevOptions): Promise<DevServer
 
 async function launch(options: WranglerDevOptions): Promise<DevServer> {
   copyDocsAssets(); // wrangler.toml's [assets] directory (the API reference's UI)
-  const args = [WRANGLER_CLI, "dev", "--port", String(options.port), "--ip", "127.0.0.1", "--inspector-port", "0"];
+  const args = [WRANGLER_CLI, "dev", "--port", String(options.port ?? 0), "--ip", "127.0.0.1", "--inspector-port", "0"];
   // Locally CF-Connecting-IP is the client's own (miniflare keeps it): one address for all (src/worker/limits/ip-throttle.ts).
   args.push("--var", "CLIENT_ADDRESS_SOURCE:local");
   // Local development only: webhooks and OAuth client metadata documents may be at http://127.0.0.1
@@ -73,36 +78,38 @@ async function launch(options: WranglerDevOptions): Promise<DevServer> {
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const server: DevServer = {
-    url: `http://127.0.0.1:${options.port}`,
-    exited,
-    log: () => output,
-    stop: () => stopGroup(child, exited),
-  };
+  const stop = () => stopGroup(child, exited);
   try {
-    await waitUntilAnswering(server.url, child);
+    const url = await waitUntilAnswering(child, () => output);
+    return { url, exited, log: () => output, stop };
   } catch (error) {
-    await server.stop();
+    await stop();
     throw new Error(
       `${error instanceof Error ? error.message : String(error)}\n--- wrangler dev output ---\n${output}`,
     );
   }
-  return server;
 }
 
-async function waitUntilAnswering(url: string, child: ChildProcess): Promise<void> {
+/** wrangler's own announcement of the address it bound: `[wrangler:info] Ready on http://127.0.0.1:PORT`. */
+const READY_LINE = /Ready on (http:\/\/127\.0\.0\.1:\d+)/;
+
+/** Waits for the "Ready on" line, then until that address answers HTTP; resolves with the address. */
+async function waitUntilAnswering(child: ChildProcess, output: () => string): Promise<string> {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`wrangler dev exited with code ${child.exitCode} before answering on ${url}`);
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with code ${child.exitCode} before answering`);
+    const url = READY_LINE.exec(output())?.[1];
     try {
-      await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2_000) });
-      return;
+      if (url) {
+        await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2_000) });
+        return url;
+      }
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      // bound but not answering yet
     }
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`wrangler dev did not answer on ${url} within ${STARTUP_TIMEOUT_MS / 1000} s`);
+  throw new Error(`wrangler dev did not answer within ${STARTUP_TIMEOUT_MS / 1000} s`);
 }
 
 async function stopGroup(child: ChildProcess, exited: Promise<unknown>): Promise<void> {

@@ -10,7 +10,7 @@
  *   Object classes), and going through the one running instance keeps their in-memory state
  *   (e.g. a SubjectGuard's revoked flag) authoritative.
  */
-import { freePort, startWranglerDev, type DevServer } from "../local/wrangler-dev";
+import { startWranglerDev, type DevServer } from "../local/wrangler-dev";
 import { UsageError } from "../cli/cli-run";
 import { localOperator } from "./local-operator";
 import { OperatorClient, OperatorRefusal, type Deployment } from "./operator-client";
@@ -106,7 +106,6 @@ async function localClient(
   const where = options.persistTo ?? ".wrangler/state";
   options.log(`no ${deployment} server running: starting wrangler dev over ${where} (a few seconds)…`);
   const server = await startWranglerDev({
-    port: await freePort(),
     persistTo: options.persistTo,
     environment: deployment === "sandbox" ? "sandbox" : undefined,
     envFile,

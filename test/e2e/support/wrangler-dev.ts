@@ -1,9 +1,9 @@
 /**
- * The real `wrangler dev` (src/node/local/wrangler-dev.ts, the one `npm start` uses) on a free port over a
+ * The real `wrangler dev` (src/node/local/wrangler-dev.ts, the one `npm start` uses) on a port the OS picks, over a
  * test's own persisted state.
  */
 import path from "node:path";
-import { freePort, startWranglerDev as start, type DevServer } from "../../../src/node/local/wrangler-dev";
+import { startWranglerDev as start, type DevServer } from "../../../src/node/local/wrangler-dev";
 import { operatorSecretFile, provisionApiKey } from "./api-key";
 
 export type { DevServer };
@@ -12,7 +12,7 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 /** Starts the server and provisions an API key for it (see api-key.ts). */
 export async function startWranglerDev(options: { persistTo: string; environment?: string }): Promise<DevServer> {
   const { envFile, operatorSecret } = operatorSecretFile(options.persistTo);
-  const server = await start({ ...options, envFile, port: await freePort() });
+  const server = await start({ ...options, envFile });
   try {
     await provisionApiKey(server.url, operatorSecret);
   } catch (error) {
