@@ -119,6 +119,23 @@ describe("REST, MCP and the explorer answer the same read questions", () => {
     expect(await rest.json()).toMatchObject({ code: "release_not_found" });
     expect(error).toMatch(new RegExp(`^release_not_found: No release sha256:${unknown} is published`));
   });
+
+  it("bad query values: REST's 400 and the tool's error list the same problems", async () => {
+    const rest = await api("/v1/profiles?product=Not%20A%20Key&tested_after=yesterday&q=!!!");
+    const { error } = await tool("search_profiles", {
+      product: ["Not A Key"],
+      tested_after: "yesterday",
+      q: "!!!",
+    });
+    expect(rest.status).toBe(400);
+    const { errors } = await rest.json<{ errors: { parameter: string; message: string; allowed?: string[] }[] }>();
+    const restSaid = errors.map(
+      (entry) =>
+        `${entry.parameter}: ${entry.message}${entry.allowed ? ` (allowed: ${entry.allowed.join(", ")})` : ""}`,
+    );
+    expect(restSaid).toHaveLength(3);
+    expect(error).toBe(`invalid_parameter: ${restSaid.join("; ")}`);
+  });
 });
 
 describe("REST, MCP and the explorer answer the same questions of change", () => {

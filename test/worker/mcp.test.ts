@@ -170,6 +170,8 @@ function pairDifferingIn(stage: string) {
 const CASES: [string, Record<string, unknown>, RegExp][] = [
   ["search_profiles", { grade: ["Z"] }, /grade/],
   ["search_profiles", { product: ["Not A Key"] }, /invalid_parameter: product: "Not A Key" is not a key/],
+  // One array item is one value: a comma in it would be read as two by the route's comma-separated list.
+  ["search_profiles", { product: ["acme,globex"] }, /^invalid_parameter: product: "acme,globex" holds a comma/],
   ["search_profiles", { colour: "red" }, /colour/],
   ["search_profiles", { limit: 0 }, /limit/],
   ["search_profiles", { limit: 101 }, /limit/],

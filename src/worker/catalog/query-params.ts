@@ -17,6 +17,7 @@ import type { QueryFilter, TimeBound } from "../../common/catalog/query-filter";
 import { atOrAfterOperator, beforeOperator, type Instant, instantParam } from "../http/instant";
 import { cursorParam } from "../http/cursor";
 import { limitParam } from "../http/limit-param";
+import { type ParameterError, parameterErrors } from "../http/query-problem";
 import { strictQuery } from "../http/strict-query";
 
 export const MAX_VALUES = 50;
@@ -150,6 +151,25 @@ export function profileQueryOf(params: Record<string, unknown>): ProfileQuery {
     facets: (params.facets as string[] | undefined) ?? [],
     cursor: params.cursor as string | undefined,
   };
+}
+
+export type ReadProfileQuery = { ok: true; query: ProfileQuery } | { ok: false; errors: ParameterError[] };
+
+/**
+ * The query of a GET /v1/profiles query string, parsed as the route parses it (`schema`: the route's
+ * own, or a door's subset of it), with `fixed` values the door sets itself, or every problem with
+ * it as the route lists them. The query string is the catalog query's one input format: REST
+ * receives it, the explorer's URL and a watch's `query` are it, and MCP's `search_profiles` writes
+ * its arguments as it, because its `next` is the route's URL carrying them.
+ */
+export function readProfileQuery(
+  parameters: Record<string, string | string[]>,
+  schema: z.ZodType<Record<string, unknown>> = ProfileQueryParams,
+  fixed: Partial<Record<keyof typeof ProfileQueryParams.shape, unknown>> = {},
+): ReadProfileQuery {
+  const parsed = schema.safeParse(parameters);
+  if (!parsed.success) return { ok: false, errors: parameterErrors(parsed.error, allowedValuesOf) };
+  return { ok: true, query: profileQueryOf({ ...parsed.data, ...fixed }) };
 }
 
 /** Values a parameter allows, for the `allowed` of its error entries. */

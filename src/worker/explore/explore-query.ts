@@ -6,12 +6,11 @@
  * comma-separated list, and an empty `q` (an empty text box) means no text filter. The page asks
  * for its own facets, so `facets` is not one of its parameters.
  */
-import type { z } from "@hono/zod-openapi";
 import { VALUE_FIELDS } from "../../common/catalog/query-fields";
 import { STAGE_LABELS, STAGES } from "../../common/catalog/schema";
-import { allowedValuesOf, ProfileQueryParams, profileQueryOf, type ProfileQuery } from "../catalog/query-params";
+import { ProfileQueryParams, type ProfileQuery, readProfileQuery } from "../catalog/query-params";
 import { strictQuery } from "../http/strict-query";
-import { parameterErrors, type ParameterError } from "../http/query-problem";
+import type { ParameterError } from "../http/query-problem";
 
 /** The facets the page shows as filters, in this order, with their labels. */
 export const EXPLORE_FACETS: readonly { name: string; label: string; hint?: string }[] = [
@@ -48,9 +47,9 @@ export function exploreQueryOf(url: URL): ExploreQuery {
     const [only] = values;
     raw[name] = LIST_PARAMS.has(name) ? values.join(",") : values.length === 1 && only !== undefined ? only : values;
   }
-  const parsed = PageParams.safeParse(raw);
-  if (!parsed.success) return { ok: false, errors: parameterErrors(parsed.error as z.ZodError, allowedValuesOf) };
-  const query = profileQueryOf({ ...parsed.data, facets: EXPLORE_FACETS.map((facet) => facet.name) });
+  const read = readProfileQuery(raw, PageParams, { facets: EXPLORE_FACETS.map((facet) => facet.name) });
+  if (!read.ok) return read;
+  const { query } = read;
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(raw)) if (name !== "cursor") params.set(name, String(value));
   return { ok: true, query, params };

@@ -7,8 +7,7 @@ import { bearerSecurity } from "../auth/protect";
 import { problemResponses, RATE_LIMIT_HEADERS } from "../http/openapi-responses";
 import type { AppEnv } from "../http/context";
 import { IGNORES_UNKNOWN_QUERY } from "../http/strict-query";
-import { PROTECTED_RESOURCE_METADATA_PATH } from "./protected-resource";
-import { MCP_PATH } from "./resource-id";
+import { MCP_PATH, PROTECTED_RESOURCE_METADATA_PATH } from "./resource-id";
 
 const JsonRpc = z
   .record(z.string(), z.unknown())

@@ -6,10 +6,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/context";
-import { MCP_PATH, mcpResourceOf } from "./resource-id";
+import { MCP_PATH, mcpResourceOf, PROTECTED_RESOURCE_METADATA_PATH } from "./resource-id";
 
 export const MCP_SCOPE = "read:catalog";
-export const PROTECTED_RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 function metadata(c: Context<AppEnv>) {
   const origin = c.var.publicOrigin;

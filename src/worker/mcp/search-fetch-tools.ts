@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PROFILE_ID_PATTERN, type Profile } from "../../common/catalog/schema";
-import { ProfileQueryParams, profileQueryOf } from "../catalog/query-params";
+import { readProfileQuery } from "../catalog/query-params";
 import { readProfile } from "../catalog/service/profile";
 import { queryProfiles } from "../catalog/service/query";
 import { resolveRelease } from "../catalog/service/release";
@@ -79,10 +79,10 @@ export function registerSearchFetchTools(server: McpServer, ctx: McpContext) {
     },
     (args) =>
       answering(async () => {
-        const parsed = ProfileQueryParams.safeParse({ q: args.query });
-        if (!parsed.success) return toolError(`invalid_parameter: query: ${parsed.error.issues[0]?.message}`);
+        const read = readProfileQuery({ q: args.query });
+        if (!read.ok) return toolError(`invalid_parameter: query: ${read.errors.map((e) => e.message).join("; ")}`);
         const manifest = await resolveRelease(ctx.env.CATALOG_KV);
-        const found = await queryProfiles(ctx.env, manifest, profileQueryOf(parsed.data));
+        const found = await queryProfiles(ctx.env, manifest, read.query);
         const results = found.profiles().map((profile) => ({
           id: profile.agent_readiness_profile_id,
           title: titleOf(profile),

@@ -1,9 +1,10 @@
 /**
  * `search_profiles`: the query of GET /v1/profiles as a tool. Its arguments are the route's query
  * parameters, derived from the route's one schema (ProfileQueryParams) as JSON (lists as arrays,
- * `limit` a number); each is checked by that schema's own rule for it and run by the read
- * service's query, so the tool and the route accept, refuse and answer the same. The answer is a
- * list (list-answer.ts) whose `next` is the route's pinned URL of the next page.
+ * `limit` a number). They are written as the route's query string, the catalog query's one input
+ * format, and read by the same function as every door's (readProfileQuery), so the tool and the
+ * route accept, refuse and answer the same; that query string is also what the answer's `next`
+ * (the route's pinned URL of the next page, list-answer.ts) carries.
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -15,9 +16,9 @@ import {
   MAX_LIMIT,
   MAX_VALUES,
   ProfileQueryParams,
-  profileQueryOf,
+  readProfileQuery,
 } from "../catalog/query-params";
-import { parameterErrors } from "../http/query-problem";
+import { invalidValueError, type ParameterError } from "../http/query-problem";
 import { pinnedQueryPath, type QueriedProfiles, queryProfiles, releaseOfQuery } from "../catalog/service/query";
 import { hrefOf, type McpContext, profileEntry } from "./catalog-reads";
 import { toolListPage, toolListSchema } from "./list-answer";
@@ -74,15 +75,33 @@ const SearchOutput = toolListSchema(ProfileEntrySchema, {
   facets: z.record(z.string(), z.record(z.string(), z.int())).optional(),
 });
 
-/** The query parameters of the arguments, as the route reads them (and as `next` carries them). */
-function queryParametersOf(args: Record<string, unknown>): URLSearchParams {
+/**
+ * The arguments as the route's query string (lists comma-separated), or the list values that would
+ * not survive it: a value holding a comma would be read as several.
+ */
+function queryParametersOf(args: Record<string, unknown>): URLSearchParams | ParameterError[] {
   const parameters = new URLSearchParams();
+  const errors: ParameterError[] = [];
   for (const name of QUERY_PARAMETERS) {
     const value = args[name];
-    if (value !== undefined) parameters.set(name, Array.isArray(value) ? value.join(",") : String(value));
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value.map(String) : [String(value)];
+    for (const one of values.filter((text) => Array.isArray(value) && text.includes(",")))
+      errors.push(
+        invalidValueError(name, `${JSON.stringify(one.slice(0, 80))} holds a comma: give each value as its own item`),
+      );
+    parameters.set(name, values.join(","));
   }
-  return parameters;
+  return errors.length > 0 ? errors : parameters;
 }
+
+/** The tool error of the query's problems, each as the route's 400 lists it. */
+const invalidParameters = (errors: ParameterError[]) =>
+  toolError(
+    `invalid_parameter: ${errors
+      .map((e) => `${e.parameter}: ${e.message}${e.allowed ? ` (allowed: ${e.allowed.join(", ")})` : ""}`)
+      .join("; ")}`,
+  );
 
 export function registerSearchTool(server: McpServer, ctx: McpContext) {
   registerReadTool(
@@ -100,14 +119,10 @@ export function registerSearchTool(server: McpServer, ctx: McpContext) {
     (args) =>
       answering(async () => {
         const parameters = queryParametersOf(args);
-        const parsed = ProfileQueryParams.safeParse(Object.fromEntries(parameters));
-        if (!parsed.success) {
-          const lines = parameterErrors(parsed.error, allowedValuesOf).map(
-            (e) => `${e.parameter}: ${e.message}${e.allowed ? ` (allowed: ${e.allowed.join(", ")})` : ""}`,
-          );
-          return toolError(`invalid_parameter: ${lines.join("; ")}`);
-        }
-        const query = profileQueryOf(parsed.data);
+        if (Array.isArray(parameters)) return invalidParameters(parameters);
+        const read = readProfileQuery(Object.fromEntries(parameters));
+        if (!read.ok) return invalidParameters(read.errors);
+        const { query } = read;
         const manifest = await releaseOfQuery(ctx.env, query, args.release_id);
         const nextUrl = (cursor: string) => {
           const next = new URLSearchParams(parameters);

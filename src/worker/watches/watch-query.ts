@@ -4,10 +4,9 @@
  * refuses exactly what the route refuses, with the same entries. Parsed as the route's query
  * string is: a parameter given twice is refused, lists are comma-separated.
  */
-import type { z } from "@hono/zod-openapi";
 import type { QueryFilter } from "../../common/catalog/query-filter";
-import { allowedValuesOf, filterOf, ProfileQueryParams, profileQueryOf } from "../catalog/query-params";
-import { type ParameterError, parameterErrors } from "../http/query-problem";
+import { filterOf, ProfileQueryParams, readProfileQuery } from "../catalog/query-params";
+import type { ParameterError } from "../http/query-problem";
 import { strictQuery } from "../http/strict-query";
 
 // Rebuilt with strictQuery, so an unknown parameter's message names the parameters a watch takes.
@@ -24,8 +23,7 @@ export function watchQueryOf(text: string): WatchQuery {
     const values = params.getAll(name);
     raw[name] = values.length === 1 ? (values[0] as string) : values;
   }
-  const parsed = WatchQueryParams.safeParse(raw);
-  if (!parsed.success) return { ok: false, errors: parameterErrors(parsed.error as z.ZodError, allowedValuesOf) };
-  const filter = filterOf(profileQueryOf({ ...parsed.data, sort: "catalog", limit: 1 }));
-  return { ok: true, filter, canonical: params.toString().replaceAll("%2C", ",") };
+  const read = readProfileQuery(raw, WatchQueryParams, { sort: "catalog", limit: 1 });
+  if (!read.ok) return read;
+  return { ok: true, filter: filterOf(read.query), canonical: params.toString().replaceAll("%2C", ",") };
 }
