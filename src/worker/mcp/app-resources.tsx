@@ -1,0 +1,116 @@
+/**
+ * The MCP App resources (SEP-1865; docs/mcp.md "A view inside the conversation"): the two shells
+ * that get_profile and compare_profiles link, and the two templates of the rendered views their
+ * answers name. Each answers the MCP App MIME type with a CSP that allows no other origin. A URI
+ * that names nothing is MCP's resource-not-found error, with every problem in words. ext-apps'
+ * `registerAppResource` only adds that MIME type to `registerResource`, and is typed for SDK 2
+ * (this server runs SDK 1.32): the SDK's own call with the library's constant does the same.
+ */
+import type { McpUiResourceMeta } from "@modelcontextprotocol/ext-apps";
+import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Child } from "hono/jsx";
+import { CatalogReadError } from "../catalog/service/errors";
+import { readProfile } from "../catalog/service/profile";
+import { resolveRelease } from "../catalog/service/release";
+import { APP_SHELL_URI, APP_VIEW_TEMPLATE, compareViewOf, profileViewOf } from "./app-uris";
+import { appDocument, CompareAppView, ProfileAppView, ShellView } from "./app-views";
+import { SHELL_SCRIPT } from "./app-shell-script";
+import type { McpContext } from "./catalog-reads";
+import { mcpMessageOf } from "./catalog-errors";
+
+/** MCP 2025-11-25 "Resources" § Error Handling: resource not found is -32002. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** No other origin for anything: no connections, no scripts, styles, images or frames from elsewhere. */
+const VIEW_UI: McpUiResourceMeta = {
+  csp: { connectDomains: [], resourceDomains: [], frameDomains: [] },
+  prefersBorder: true,
+};
+
+const viewContent = (uri: URL, html: string, meta: Record<string, unknown> = {}): ReadResourceResult => ({
+  contents: [{ uri: uri.href, mimeType: RESOURCE_MIME_TYPE, text: html, _meta: { ui: VIEW_UI, ...meta } }],
+});
+
+/** A catalog miss or a malformed URI as resource-not-found; anything else stays our fault. */
+async function viewing(work: () => Promise<ReadResourceResult>): Promise<ReadResourceResult> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof CatalogReadError) throw new McpError(RESOURCE_NOT_FOUND, mcpMessageOf(error.miss));
+    throw error;
+  }
+}
+
+const notFound = (uri: URL, problems: string[]) =>
+  new McpError(RESOURCE_NOT_FOUND, `No view at ${uri.href.slice(0, 200)}: ${problems.join("; ")}`);
+
+export function registerAppResources(server: McpServer, ctx: McpContext) {
+  const shell = (name: keyof typeof APP_SHELL_URI, tool: string, title: string) =>
+    server.registerResource(
+      `${name}_view`,
+      APP_SHELL_URI[name],
+      {
+        title,
+        mimeType: RESOURCE_MIME_TYPE,
+        description: `The view ${tool} links: it shows the answer the host delivers.`,
+        _meta: { ui: VIEW_UI },
+      },
+      async (uri: URL) => viewContent(uri, await appDocument(title, <ShellView tool={tool} />, SHELL_SCRIPT)),
+    );
+  shell("profile", "get_profile", "Readiness profile view");
+  shell("compare", "compare_profiles", "Readiness comparison view");
+
+  const view = (
+    name: string,
+    template: string,
+    title: string,
+    read: (uri: URL, variables: Variables) => Promise<ReadResourceResult>,
+  ) =>
+    server.registerResource(
+      name,
+      new ResourceTemplate(template, { list: undefined }),
+      { title, mimeType: RESOURCE_MIME_TYPE, _meta: { ui: VIEW_UI } },
+      (uri: URL, variables: Variables) => viewing(() => read(uri, variables)),
+    );
+
+  view(
+    "profile_view_of",
+    APP_VIEW_TEMPLATE.profile,
+    "One profile's stage strip, pinned to a release",
+    async (uri, variables) => {
+      const asked = profileViewOf(variables);
+      if (!asked.ok) throw notFound(uri, asked.problems);
+      const manifest = await resolveRelease(ctx.env.CATALOG_KV, asked.value.releaseId);
+      const found = await readProfile(ctx.env, manifest, asked.value);
+      const viewed = { profile: found.profile, sha256: found.sha256, href: `${ctx.origin}${found.path}` };
+      const html = await appDocument(
+        `${found.profile.scope.product.name}: readiness`,
+        <ProfileAppView releaseId={manifest.release_id} viewed={viewed} />,
+      );
+      return viewContent(uri, html, { release_id: manifest.release_id, sha256: found.sha256, href: viewed.href });
+    },
+  );
+
+  view(
+    "compare_view_of",
+    APP_VIEW_TEMPLATE.compare,
+    "Profiles side by side, pinned to a release",
+    async (uri, variables) => {
+      const asked = compareViewOf(variables);
+      if (!asked.ok) throw notFound(uri, asked.problems);
+      const manifest = await resolveRelease(ctx.env.CATALOG_KV, asked.value.releaseId);
+      const found = await Promise.all(asked.value.ids.map((id) => readProfile(ctx.env, manifest, { id })));
+      const viewed = found.map((one) => ({
+        profile: one.profile,
+        sha256: one.sha256,
+        href: `${ctx.origin}${one.path}`,
+      }));
+      const body: Child = <CompareAppView releaseId={manifest.release_id} viewed={viewed} />;
+      return viewContent(uri, await appDocument("Readiness comparison", body), { release_id: manifest.release_id });
+    },
+  );
+}
+
+type Variables = Record<string, string | string[]>;
