@@ -12,9 +12,10 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 import { McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Child } from "hono/jsx";
 import { CatalogReadError } from "../catalog/service/errors";
-import { readProfile } from "../catalog/service/profile";
+import type { Manifest } from "../../common/catalog/manifest";
+import { type FoundProfile, readProfile } from "../catalog/service/profile";
 import { resolveRelease } from "../catalog/service/release";
-import { APP_SHELL_URI, APP_VIEW_TEMPLATE, compareViewOf, profileViewOf } from "./app-uris";
+import { APP_SHELL_URI, APP_VIEW_TEMPLATE, compareViewOf, type Parsed, profileViewOf } from "./app-uris";
 import { appDocument, CompareAppView, ProfileAppView, ShellView } from "./app-views";
 import { SHELL_SCRIPT } from "./app-shell-script";
 import type { McpContext } from "./catalog-reads";
@@ -62,34 +63,41 @@ export function registerAppResources(server: McpServer, ctx: McpContext) {
   shell("profile", "get_profile", "Readiness profile view");
   shell("compare", "compare_profiles", "Readiness comparison view");
 
-  const view = (
+  /** A view template: its URI parsed (or not found), its release resolved, then rendered. */
+  const view = <Asked extends { releaseId?: string }>(
     name: string,
     template: string,
     title: string,
-    read: (uri: URL, variables: Variables) => Promise<ReadResourceResult>,
+    parse: (variables: Variables) => Parsed<Asked>,
+    render: (uri: URL, asked: Asked, manifest: Manifest) => Promise<ReadResourceResult>,
   ) =>
     server.registerResource(
       name,
       new ResourceTemplate(template, { list: undefined }),
       { title, mimeType: RESOURCE_MIME_TYPE, _meta: { ui: VIEW_UI } },
-      (uri: URL, variables: Variables) => viewing(() => read(uri, variables)),
+      (uri: URL, variables: Variables) =>
+        viewing(async () => {
+          const asked = parse(variables);
+          if (!asked.ok) throw notFound(uri, asked.problems);
+          return render(uri, asked.value, await resolveRelease(ctx.env.CATALOG_KV, asked.value.releaseId));
+        }),
     );
+  const viewedOf = (found: FoundProfile) => ({
+    profile: found.profile,
+    sha256: found.sha256,
+    href: `${ctx.origin}${found.path}`,
+  });
 
   view(
     "profile_view_of",
     APP_VIEW_TEMPLATE.profile,
     "One profile's stage strip, pinned to a release",
-    async (uri, variables) => {
-      const asked = profileViewOf(variables);
-      if (!asked.ok) throw notFound(uri, asked.problems);
-      const manifest = await resolveRelease(ctx.env.CATALOG_KV, asked.value.releaseId);
-      const found = await readProfile(ctx.env, manifest, asked.value);
-      const viewed = { profile: found.profile, sha256: found.sha256, href: `${ctx.origin}${found.path}` };
-      const html = await appDocument(
-        `${found.profile.scope.product.name}: readiness`,
-        <ProfileAppView releaseId={manifest.release_id} viewed={viewed} />,
-      );
-      return viewContent(uri, html, { release_id: manifest.release_id, sha256: found.sha256, href: viewed.href });
+    profileViewOf,
+    async (uri, asked, manifest) => {
+      const viewed = viewedOf(await readProfile(ctx.env, manifest, asked));
+      const body: Child = <ProfileAppView releaseId={manifest.release_id} viewed={viewed} />;
+      const html = await appDocument(`${viewed.profile.scope.product.name}: readiness`, body);
+      return viewContent(uri, html, { release_id: manifest.release_id, sha256: viewed.sha256, href: viewed.href });
     },
   );
 
@@ -97,17 +105,10 @@ export function registerAppResources(server: McpServer, ctx: McpContext) {
     "compare_view_of",
     APP_VIEW_TEMPLATE.compare,
     "Profiles side by side, pinned to a release",
-    async (uri, variables) => {
-      const asked = compareViewOf(variables);
-      if (!asked.ok) throw notFound(uri, asked.problems);
-      const manifest = await resolveRelease(ctx.env.CATALOG_KV, asked.value.releaseId);
-      const found = await Promise.all(asked.value.ids.map((id) => readProfile(ctx.env, manifest, { id })));
-      const viewed = found.map((one) => ({
-        profile: one.profile,
-        sha256: one.sha256,
-        href: `${ctx.origin}${one.path}`,
-      }));
-      const body: Child = <CompareAppView releaseId={manifest.release_id} viewed={viewed} />;
+    compareViewOf,
+    async (uri, asked, manifest) => {
+      const found = await Promise.all(asked.ids.map((id) => readProfile(ctx.env, manifest, { id })));
+      const body: Child = <CompareAppView releaseId={manifest.release_id} viewed={found.map(viewedOf)} />;
       return viewContent(uri, await appDocument("Readiness comparison", body), { release_id: manifest.release_id });
     },
   );

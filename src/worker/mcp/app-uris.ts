@@ -48,7 +48,7 @@ function releaseOf(value: string | null, problems: string[]): string | undefined
 }
 
 type Variables = Record<string, string | string[]>;
-type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
 const parsed = <T>(problems: string[], value: T): Parsed<T> =>
   problems.length ? { ok: false, problems } : { ok: true, value };
