@@ -9,11 +9,12 @@
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps";
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { STAGE_LABELS, type Profile } from "../../src/common/catalog/schema";
 import { expectDefined } from "../../src/common/expect";
 import { APP_SHELL_URI, APP_VIEW_TEMPLATE, COMPARED } from "../../src/worker/mcp/app-uris";
-import { api } from "./support/api";
+import { api, apiWithBindings } from "./support/api";
 import { MCP_HEADERS, mcpClient } from "./support/mcp";
 import { oracleProfiles } from "./support/query-oracle";
 import { publish, testRelease } from "./support/releases";
@@ -23,6 +24,7 @@ const generated = testRelease("generated");
 /** docs/mcp.md and issue 39 §5: the largest view weighs at most 30 KB. */
 const MAX_VIEW_BYTES = 30 * 1024;
 const RESOURCE_NOT_FOUND = -32002;
+const INTERNAL_ERROR = -32603;
 
 interface Answered {
   structuredContent?: Record<string, unknown>;
@@ -196,6 +198,30 @@ describe("MCP Apps: a view inside the conversation", () => {
       expect(res.status, uri).toBe(200);
       const body = (await res.json()) as { error?: { code: number; message: string } };
       expect(body.error?.message, uri).toMatch(/not found/i);
+    }
+  });
+
+  it("answers a storage failure while reading a view as our fault with a reference, never its text", async () => {
+    const outage = () => {
+      throw new Error("simulated R2 outage at 10.0.0.7");
+    };
+    const failing = { ...env, RELEASES: { get: outage, head: outage, list: outage } } as unknown as Env;
+    const uri = `${APP_SHELL_URI.profile}/current/${scopeOf(first).product}/${scopeOf(first).funnel}`;
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const res = await apiWithBindings(failing, "/mcp", {
+        method: "POST",
+        headers: MCP_HEADERS,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "resources/read", params: { uri } }),
+      });
+      expect(res.status).toBe(200);
+      const { error } = await res.json<{ error: { code: number; message: string } }>();
+      expect(error.code).toBe(INTERNAL_ERROR);
+      expect(error.message).toMatch(/our fault, not your input\); quote mcp_[0-9a-f-]{36}/);
+      expect(error.message).not.toContain("simulated R2 outage");
+      expect(logged.mock.calls.flat().join("\n")).toContain("simulated R2 outage");
+    } finally {
+      logged.mockRestore();
     }
   });
 

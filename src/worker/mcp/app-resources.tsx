@@ -9,9 +9,9 @@
 import type { McpUiResourceMeta } from "@modelcontextprotocol/ext-apps";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Child } from "hono/jsx";
-import { CatalogReadError } from "../catalog/service/errors";
+import { type CatalogMiss, CatalogReadError } from "../catalog/service/errors";
 import type { Manifest } from "../../common/catalog/manifest";
 import { type FoundProfile, readProfile } from "../catalog/service/profile";
 import { resolveRelease } from "../catalog/service/release";
@@ -20,6 +20,7 @@ import { appDocument, CompareAppView, ProfileAppView, ShellView } from "./app-vi
 import { SHELL_SCRIPT } from "./app-shell-script";
 import type { McpContext } from "./catalog-reads";
 import { mcpMessageOf } from "./catalog-errors";
+import { ourFault } from "./tool-result";
 
 /** MCP 2025-11-25 "Resources" § Error Handling: resource not found is -32002. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -34,13 +35,25 @@ const viewContent = (uri: URL, html: string, meta: Record<string, unknown> = {})
   contents: [{ uri: uri.href, mimeType: RESOURCE_MIME_TYPE, text: html, _meta: { ui: VIEW_UI, ...meta } }],
 });
 
-/** A catalog miss or a malformed URI as resource-not-found; anything else stays our fault. */
+/** The misses that mean the URI names nothing; the others (nothing readable right now) are not the caller's. */
+const ABSENT: ReadonlySet<CatalogMiss["kind"]> = new Set([
+  "release_not_found",
+  "release_not_indexed",
+  "profile_not_found",
+] satisfies CatalogMiss["kind"][]);
+
+/** A miss of what the URI names as resource-not-found; anything else our fault, in words, never its text. */
 async function viewing(work: () => Promise<ReadResourceResult>): Promise<ReadResourceResult> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof CatalogReadError) throw new McpError(RESOURCE_NOT_FOUND, mcpMessageOf(error.miss));
-    throw error;
+    if (error instanceof McpError) throw error;
+    if (error instanceof CatalogReadError)
+      throw new McpError(
+        ABSENT.has(error.miss.kind) ? RESOURCE_NOT_FOUND : ErrorCode.InternalError,
+        mcpMessageOf(error.miss),
+      );
+    throw new McpError(ErrorCode.InternalError, ourFault(error));
   }
 }
 
