@@ -201,24 +201,29 @@ describe("MCP Apps: a view inside the conversation", () => {
     }
   });
 
-  it("answers a storage failure while reading a view as our fault with a reference, never its text", async () => {
+  it("answers a storage failure while reading a view (or a catalog:// profile) as our fault, never its text", async () => {
     const outage = () => {
       throw new Error("simulated R2 outage at 10.0.0.7");
     };
     const failing = { ...env, RELEASES: { get: outage, head: outage, list: outage } } as unknown as Env;
-    const uri = `${APP_SHELL_URI.profile}/current/${scopeOf(first).product}/${scopeOf(first).funnel}`;
+    const { product, funnel } = scopeOf(first);
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
-      const res = await apiWithBindings(failing, "/mcp", {
-        method: "POST",
-        headers: MCP_HEADERS,
-        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "resources/read", params: { uri } }),
-      });
-      expect(res.status).toBe(200);
-      const { error } = await res.json<{ error: { code: number; message: string } }>();
-      expect(error.code).toBe(INTERNAL_ERROR);
-      expect(error.message).toMatch(/our fault, not your input\); quote mcp_[0-9a-f-]{36}/);
-      expect(error.message).not.toContain("simulated R2 outage");
+      for (const uri of [
+        `${APP_SHELL_URI.profile}/current/${product}/${funnel}`,
+        `catalog://profiles/${product}/${funnel}`,
+      ]) {
+        const res = await apiWithBindings(failing, "/mcp", {
+          method: "POST",
+          headers: MCP_HEADERS,
+          body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "resources/read", params: { uri } }),
+        });
+        expect(res.status, uri).toBe(200);
+        const { error } = await res.json<{ error: { code: number; message: string } }>();
+        expect(error.code, uri).toBe(INTERNAL_ERROR);
+        expect(error.message, uri).toMatch(/our fault, not your input\); quote mcp_[0-9a-f-]{36}/);
+        expect(error.message, uri).not.toContain("simulated R2 outage");
+      }
       expect(logged.mock.calls.flat().join("\n")).toContain("simulated R2 outage");
     } finally {
       logged.mockRestore();
