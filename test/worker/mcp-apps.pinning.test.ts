@@ -39,15 +39,15 @@ async function htmlOf(client: Client, uri: string) {
 const viewOf = (result: object) =>
   expectDefined((result as { _meta?: { ui?: { resourceUri?: string } } })._meta?.ui?.resourceUri, "the answer's view");
 
-describe("MCP Apps: views pinned to a release", () => {
-  let client: Client;
-  beforeAll(async () => {
-    await publish(base);
-    await publish(regraded);
-    client = await mcpClient();
-  }, 60_000);
-  afterAll(() => client.close());
+let client: Client;
+/** Publishing two releases takes seconds on a shared machine; base becomes the older one. */
+beforeAll(async () => {
+  for (const release of [base, regraded]) await publish(release);
+  client = await mcpClient();
+}, 60_000);
+afterAll(() => client.close());
 
+describe("MCP Apps: views pinned to a release", () => {
   it("get_profile of an older release names that release's view, which shows its grade", async () => {
     const result = await client.callTool({
       name: "get_profile",
