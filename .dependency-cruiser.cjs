@@ -124,6 +124,15 @@ module.exports = {
       to: { path: "^src/worker/(mcp|explore)/", pathNot: "^src/worker/$1/" },
     },
     {
+      name: "views-not-doors",
+      severity: "error",
+      comment:
+        "src/worker/views/ renders what two doors show alike (the stage strip, the comparison table): the explorer " +
+        "and the MCP App views import it; it imports no door and no page shell.",
+      from: { path: "^src/worker/views/" },
+      to: { path: "^src/worker/(catalog|history|mcp|explore|dashboard|web)/" },
+    },
+    {
       name: "limits-not-auth",
       severity: "error",
       comment: "auth admits requests through limits; limits knows nothing of credentials.",

@@ -22,6 +22,7 @@ import {
   REST_SEARCH,
   type McpFigures,
 } from "./mcp-case";
+import { viewSizes, viewSummary, type ViewSizes } from "./mcp-app-size";
 import { median, perRound } from "./measure";
 import { sampledProfiles } from "./serve-lookup";
 import { count, loadRow, ms, times } from "./serve-rows";
@@ -55,6 +56,7 @@ interface SizeFigures {
   ratios: Record<CaseName, number>;
   mcp: McpFigures;
   searchTool: McpFigures;
+  views: ViewSizes;
 }
 
 export const queryBench: BenchModule = {
@@ -86,6 +88,7 @@ export const queryBench: BenchModule = {
       await expectSameAnswer(real.url, auth);
       // The `search` tool's query: the first word of a sampled product key, a full-text query with matches.
       const word = expectDefined(sample[0], "a sampled profile")[0].split("-")[0] ?? "api";
+      const views = await viewSizes(real.url, auth, sample);
       log(`query: ${count(release.manifest.profile_count)} profiles`);
       const loads = await loadRounds(
         { ...load(`${ok.url}/`), headers: {} },
@@ -125,10 +128,12 @@ export const queryBench: BenchModule = {
           loads.textSearch,
           loads.searchTool,
         ),
+        views,
       };
       log(`query: ${summaryOf(size)}`);
       log(mcpSummary(size.mcp));
       log(mcpSummary(size.searchTool));
+      log(viewSummary(count(size.profiles), views));
       figures.push(size);
     }
     return section(figures);
@@ -191,7 +196,11 @@ function section(figures: SizeFigures[]): BenchSection {
     rows,
     summary: [
       ...figures.map((size) => `query ${summaryOf(size)}`),
-      ...figures.flatMap((size) => [mcpSummary(size.mcp), mcpSummary(size.searchTool)]),
+      ...figures.flatMap((size) => [
+        mcpSummary(size.mcp),
+        mcpSummary(size.searchTool),
+        viewSummary(count(size.profiles), size.views),
+      ]),
       ...(figures.length > 1
         ? [
             `query growth ${count(smallest.profiles)} → ${count(largest.profiles)} (target ≤ ${TARGET_GROWTH}×): ` +

@@ -143,7 +143,8 @@ describe("MCP server: happy paths", () => {
 
   it("serves the current release and a profile as resources", async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["catalog://profiles/{product}/{funnel}"]);
+    const catalogTemplates = resourceTemplates.filter((t) => t.uriTemplate.startsWith("catalog://"));
+    expect(catalogTemplates.map((t) => t.uriTemplate)).toEqual(["catalog://profiles/{product}/{funnel}"]);
     const current = await client.readResource({ uri: "catalog://releases/current" });
     expect(JSON.parse((current.contents[0] as { text: string }).text).release_id).toBe(releaseId);
     const p = expectDefined(profiles[0], "a profile in the release");

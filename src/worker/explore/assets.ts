@@ -6,9 +6,10 @@
  */
 import type { Hono } from "hono";
 import type { DashboardEnv } from "../dashboard/context";
+import { VIEW_STYLES } from "../views/styles";
 import { EXPLORE_PATHS } from "./paths";
 
-const STYLES = `
+const STYLES = `${VIEW_STYLES}
 main { max-width: 84rem; }
 .explore-layout { display: grid; gap: 1.5rem; }
 @media (min-width: 56rem) { .explore-layout { grid-template-columns: 19rem minmax(0, 1fr); align-items: start; } }
@@ -46,29 +47,17 @@ table.timeline td, table.timeline th { white-space: nowrap; }
 table.timeline td.state-ready { color: var(--success); }
 table.timeline td.state-limited { color: var(--warn); }
 code.release-id { font-size: 0.8rem; }
-.stage-strip { display: flex; gap: 2px; list-style: none; margin: 0; padding: 0; }
-.stage-cell { min-width: 2.6rem; padding: 0.1rem 0.25rem; border: 1px solid var(--border); border-radius: 4px; font-size: 0.85rem; white-space: nowrap; text-align: center; }
-.stage-cell.state-ready { border-color: var(--success); color: var(--success); }
-.stage-cell.state-limited { border-color: var(--warn); color: var(--warn); border-style: dashed; }
-.grade { font-weight: 700; font-size: 1.05rem; }
 .pager { display: flex; gap: 1rem; align-items: center; margin: 1rem 0; }
 .problems { margin: 0.5rem 0 0; padding-left: 1.25rem; }
 .stage-list { list-style: none; padding: 0; display: grid; gap: 0.75rem; }
 .stage-item { border: 1px solid var(--border); border-left-width: 4px; border-radius: 6px; padding: 0.75rem 1rem; }
 .stage-item.state-ready { border-left-color: var(--success); }
 .stage-item.state-limited { border-left-color: var(--warn); }
-.state-ready .state-badge, strong.state-ready { color: var(--success); }
-.state-limited .state-badge, strong.state-limited { color: var(--warn); }
 .finding { font-weight: 600; margin: 0.25rem 0; }
 dl.facts { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: 0.25rem 1rem; margin: 0.5rem 0; }
 dl.facts dt { font-weight: 600; color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 meter { display: block; width: 100%; max-width: 28rem; height: 1.25rem; margin: 0.25rem 0 0.75rem; }
-.table-scroll { overflow-x: auto; }
-table.compare th[scope=row] { white-space: normal; min-width: 8rem; }
-table.compare td { min-width: 10rem; }
-tr.differs th, tr.differs td { background: rgba(178, 107, 0, 0.12); }
-.differs-badge { display: block; font-size: 0.8rem; font-weight: 700; color: var(--warn); }
 @media (max-width: 40rem) {
   dl.facts { grid-template-columns: 1fr; }
   table.cards.explore-results td { padding-left: 6.75rem; }

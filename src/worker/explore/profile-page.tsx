@@ -9,7 +9,7 @@ import { profileIdPath } from "../catalog/service/profile";
 import { SecretField } from "../dashboard/new-key-panel";
 import type { HistoryPage } from "../catalog/service/history";
 import { EXPLORE_PATHS } from "./paths";
-import { firstNotReady, STATE_MARK, utcMinute } from "./stage-strip";
+import { firstNotReady, STATE_MARK, utcMinute } from "../views/stage-strip";
 import { Timeline } from "./timeline";
 
 export interface ShownProfile {

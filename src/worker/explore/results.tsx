@@ -6,7 +6,7 @@
 import type { Profile } from "../../common/catalog/schema";
 import { MAX_COMPARED, MIN_COMPARED } from "./compare-ids";
 import { EXPLORE_PATHS, profilePagePath } from "./paths";
-import { StageStrip, StripLegend, utcMinute } from "./stage-strip";
+import { StageStrip, StripLegend, utcMinute } from "../views/stage-strip";
 
 export function Results(props: {
   count: number;

@@ -7,7 +7,7 @@ import { STAGE_LABELS, STAGES } from "../../common/catalog/schema";
 import type { HistoryEntryView } from "../catalog/service/history";
 import { GradeHistoryChart } from "./grade-history-chart";
 import { ScrollTable } from "./scroll-table";
-import { STATE_MARK, utcMinute } from "./stage-strip";
+import { STATE_MARK, utcMinute } from "../views/stage-strip";
 
 const COLUMNS = [
   "When",

@@ -9,7 +9,7 @@ import type { ChangesSummaryView } from "../catalog/service/summary";
 import { changesHref, type ReleasePairIds } from "./changes-links";
 import { CHANGE_KINDS } from "./changes-params";
 import { EXPLORE_PATHS } from "./paths";
-import { utcMinute } from "./stage-strip";
+import { utcMinute } from "../views/stage-strip";
 
 /** The releases the form offers, newest event first, each once; the pair shown is always among them. */
 function releaseOptions(events: HistoryEventView[], pair: ReleasePairIds) {

@@ -40,7 +40,8 @@ export function documentMcp(app: OpenAPIHono<AppEnv>) {
     summary: "The MCP server (Streamable HTTP, stateless, JSON answers)",
     description:
       "Send `Accept: application/json, text/event-stream`. Tools: search_profiles, get_profile, compare_profiles, describe_catalog, list_changes, profile_history, compare_releases, search, fetch; " +
-      "resources catalog://releases/current and catalog://profiles/{product}/{funnel}. A 401 names the protected resource metadata " +
+      "resources catalog://releases/current and catalog://profiles/{product}/{funnel}, and the MCP App views (text/html;profile=mcp-app) " +
+      "of get_profile and compare_profiles under ui://readiness-catalog/. A 401 names the protected resource metadata " +
       "in `WWW-Authenticate` (`resource_metadata`). Malformed JSON-RPC is a JSON-RPC error (400, 406 or 415), not a problem; " +
       "so is a batch (a JSON array): 400 with -32600, since MCP 2025-06-18 removed batching.",
     security: bearerSecurity("read:catalog"),

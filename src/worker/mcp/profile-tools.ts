@@ -1,14 +1,17 @@
 /**
  * `get_profile` (one whole profile, by scope or id) and `compare_profiles` (2–10 scopes side by
  * side, stage by stage, the differences named). Both read through the release index exactly as
- * GET /v1/profiles/… does (catalog-reads.ts).
+ * GET /v1/profiles/… does (catalog-reads.ts). Each links its MCP App view (app-resources.tsx), and
+ * each answer names the rendered view of itself, pinned to its release, in `_meta.ui.resourceUri`.
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expectDefined } from "../../common/expect";
 import { KEY_PATTERN, PROFILE_ID_PATTERN, Profile, STAGE_LABELS, STAGES } from "../../common/catalog/schema";
 import { type FoundProfile, type ProfileRef, readProfile } from "../catalog/service/profile";
 import { resolveRelease } from "../catalog/service/release";
+import { APP_SHELL_URI, COMPARED, compareViewUri, profileViewUri } from "./app-uris";
 import { type McpContext, profileEntry } from "./catalog-reads";
 import { registerReadTool } from "./read-tool";
 import { DetailArgument, ProfileEntrySchema, ReleaseIdArgument } from "./schemas";
@@ -41,9 +44,9 @@ const GetOutput = z.strictObject({
 const CompareArguments = z.strictObject({
   profiles: z
     .array(z.strictObject({ product: Key("product"), funnel: Key("funnel") }))
-    .min(2, "compare at least 2 profiles")
-    .max(10, "compare at most 10 profiles")
-    .describe("The scopes to compare, 2 to 10."),
+    .min(COMPARED.min, `compare at least ${COMPARED.min} profiles`)
+    .max(COMPARED.max, `compare at most ${COMPARED.max} profiles`)
+    .describe(`The scopes to compare, ${COMPARED.min} to ${COMPARED.max}.`),
   release_id: ReleaseIdArgument,
   detail: DetailArgument,
 });
@@ -71,6 +74,12 @@ export function refOf(args: { product?: string; funnel?: string; id?: string }):
   return { product: args.product, funnel: args.funnel };
 }
 
+/** A bounded answer that names its rendered view (SEP-1865 hosts deliver `_meta` to the view); a refusal names none. */
+function withView(view: string, answer: CallToolResult, what: string): CallToolResult {
+  const result = bounded(answer, what);
+  return result.isError ? result : { ...result, _meta: { ui: { resourceUri: view } } };
+}
+
 export function registerProfileTools(server: McpServer, ctx: McpContext) {
   const absolute = (found: FoundProfile) => `${ctx.origin}${found.path}`;
   registerReadTool(
@@ -83,6 +92,7 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
         "with its sha256 and release id to cite. Same bytes as GET /v1/profiles/{product}/{funnel}.",
       inputSchema: GetArguments,
       outputSchema: GetOutput,
+      view: APP_SHELL_URI.profile,
     },
     (args) =>
       answering(async () => {
@@ -91,7 +101,9 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
         const manifest = await resolveRelease(ctx.env.CATALOG_KV, args.release_id);
         const found = await readProfile(ctx.env, manifest, ref);
         const { profile } = found;
-        return bounded(
+        const view = profileViewUri(manifest.release_id, profile.scope.product.key, profile.scope.funnel.key);
+        return withView(
+          view,
           toolAnswer(
             { release_id: manifest.release_id, sha256: found.sha256, href: absolute(found), profile },
             `${profile.scope.product.name} (${profile.scope.funnel.name}): grade ${profile.grade}, ${profile.state_label}. ` +
@@ -112,6 +124,7 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
         "and name where they differ, e.g. which can be paid for self-service and which needs a sales call.",
       inputSchema: CompareArguments,
       outputSchema: CompareOutput,
+      view: APP_SHELL_URI.compare,
     },
     (args) =>
       answering(async () => {
@@ -147,7 +160,11 @@ export function registerProfileTools(server: McpServer, ctx: McpContext) {
         const summary = differences.length
           ? `They differ in ${differences.length} stage(s):\n${differences.join("\n")}`
           : "Every stage has the same state in all of them.";
-        return bounded(toolAnswer(answer, summary), "these profiles in full");
+        const view = compareViewUri(
+          manifest.release_id,
+          found.map(({ profile }) => profile.agent_readiness_profile_id),
+        );
+        return withView(view, toolAnswer(answer, summary), "these profiles in full");
       }),
   );
 }

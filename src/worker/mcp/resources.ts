@@ -14,6 +14,7 @@ import { readProfile } from "../catalog/service/profile";
 import { resolveRelease } from "../catalog/service/release";
 import type { McpContext } from "./catalog-reads";
 import { mcpMessageOf } from "./catalog-errors";
+import { ourFault } from "./tool-result";
 
 const JSON_TYPE = "application/json";
 /** MCP 2025-11-25 "Completion": at most 100 values in one answer. */
@@ -21,13 +22,17 @@ const MAX_COMPLETIONS = 100;
 /** What can begin a key: lowercase letters, digits and hyphens (KEY_PATTERN's characters). */
 const KEY_PREFIX = /^[a-z0-9-]{0,100}$/;
 
-/** A refusal as the JSON-RPC error resources/read answers with (there is no isError for resources). */
+/**
+ * A refusal as the JSON-RPC error resources/read answers with (there is no isError for resources);
+ * any other failure our fault with a logged reference, never its own text.
+ */
 async function reading<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if (error instanceof McpError) throw error;
     if (error instanceof CatalogReadError) throw new McpError(ErrorCode.InvalidParams, mcpMessageOf(error.miss));
-    throw error;
+    throw new McpError(ErrorCode.InternalError, ourFault(error));
   }
 }
 

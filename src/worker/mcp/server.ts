@@ -5,6 +5,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { registerAppResources } from "./app-resources";
 import type { McpContext } from "./catalog-reads";
 import { registerChangesTool } from "./changes-tool";
 import { registerDescribeTool } from "./describe-tool";
@@ -48,6 +49,7 @@ export function catalogServer(ctx: McpContext): McpServer {
   registerHistoryTools(server, ctx);
   registerSearchFetchTools(server, ctx);
   registerResources(server, ctx);
+  registerAppResources(server, ctx);
   return server;
 }
 

@@ -28,8 +28,13 @@ export async function answering(work: () => Promise<CallToolResult>): Promise<Ca
   } catch (error) {
     if (error instanceof CatalogReadError) return toolError(mcpMessageOf(error.miss));
     if (error instanceof Problem) return toolError(`${error.code}: ${error.detail}`);
-    const reference = `mcp_${crypto.randomUUID()}`;
-    console.error(JSON.stringify({ level: "error", reference, message: String((error as Error)?.message ?? error) }));
-    return toolError(`The catalog failed to answer (our fault, not your input); quote ${reference} if it persists.`);
+    return toolError(ourFault(error));
   }
+}
+
+/** An unexpected failure, logged under a new reference: the words for the caller, without its text. */
+export function ourFault(error: unknown): string {
+  const reference = `mcp_${crypto.randomUUID()}`;
+  console.error(JSON.stringify({ level: "error", reference, message: String((error as Error)?.message ?? error) }));
+  return `The catalog failed to answer (our fault, not your input); quote ${reference} if it persists.`;
 }
