@@ -127,7 +127,9 @@ async function measure(storage: ReleaseStorage, base: BuiltRelease, retested: Bu
   const seq = last?.seq ?? 0;
   await db.batch([
     db
-      .prepare("DELETE FROM watch_event_profiles WHERE event_id IN (SELECT id FROM watch_events WHERE event_seq = ?)")
+      .prepare(
+        "DELETE FROM watch_event_profiles WHERE lists_id IN (SELECT lists_id FROM watch_events WHERE event_seq = ?)",
+      )
       .bind(seq),
     db.prepare("DELETE FROM watch_events WHERE event_seq = ?").bind(seq),
     db.prepare("DELETE FROM watch_evaluations WHERE event_seq = ?").bind(seq),
