@@ -57,22 +57,15 @@ export function matchExpression(q: string): string {
  * (migrations/0003): `query_text`, which checks each match's release.
  */
 export function wordMatchesSql(release: string, q: string): { text: string; args: string[] } {
-  return wordMatchesOf("?", [matchExpression(q)], release);
-}
-
-/**
- * The same, for the FTS5 query an SQL expression holds (`match`, with its `matchArgs`): the
- * watches' evaluation matches every distinct `q` in one statement, one row of a JSON list each.
- */
-export function wordMatchesOf(match: string, matchArgs: string[], release: string): { text: string; args: string[] } {
   const number = "(SELECT number FROM query_release_numbers WHERE release = ?)";
+  const match = matchExpression(q);
   return {
     text:
-      `SELECT rowid & 4294967295 AS seq FROM query_words WHERE query_words MATCH ${match} ` +
+      "SELECT rowid & 4294967295 AS seq FROM query_words WHERE query_words MATCH ? " +
       `AND rowid BETWEEN ${number} * 4294967296 AND ${number} * 4294967296 + 4294967295 ` +
-      `UNION ALL SELECT seq FROM query_text WHERE query_text MATCH ${match} AND release = ? ` +
+      "UNION ALL SELECT seq FROM query_text WHERE query_text MATCH ? AND release = ? " +
       "AND NOT EXISTS (SELECT 1 FROM query_release_numbers WHERE release = ?)",
-    args: [...matchArgs, release, release, ...matchArgs, release, release],
+    args: [match, release, release, match, release, release],
   };
 }
 

@@ -1,24 +1,19 @@
 /**
  * Which profiles of one history event enter, leave or change for one watch predicate (docs/history.md
  * "Watches"). Pure: the event's history rows (the profiles whose bytes changed, in catalog order)
- * and, for query watches, both releases' query rows of those profiles in; the lists out. Only the
+ * and, for query watches, both releases' query rows of those profiles in; the lists of profile ids
+ * out (each entry is made from its history row as it is written: watch-record.ts). Only the
  * changed profiles are looked at, and watches with the same predicate are evaluated once, so the
  * work follows the changes and the distinct predicates, not the catalog or the watches.
  */
 import { compileFilter, type FilterRow, type QueryFilter } from "../../common/catalog/query-filter";
-import { STAGES } from "../../common/catalog/schema";
 
-/** A row of `history_profiles` for the event, as the evaluation reads it. */
+/** A row of `history_profiles` for the event, as much as the evaluation reads of it. */
 export interface ChangedProfile {
   id: string;
   product_key: string;
   funnel_key: string;
   change: "added" | "changed" | "removed";
-  sha256: string | null;
-  previous_sha256: string | null;
-  grade: string;
-  stages: Record<string, string>;
-  fields_changed: string[];
 }
 
 /** What a watch matches: a query's filter or a list of profiles (exactly one is set). */
@@ -42,10 +37,11 @@ export interface EventReleases {
   previous: string;
 }
 
+/** Profile ids, in catalog order. */
 export interface WatchLists {
-  entered: unknown[];
-  left: unknown[];
-  changed: unknown[];
+  entered: string[];
+  left: string[];
+  changed: string[];
 }
 
 /** Whether a profile matches on one side; `sides` null when a release's query rows are not loaded. */
@@ -68,36 +64,14 @@ export function matcherOf({ filter, profiles }: WatchPredicate): Matcher {
 }
 
 /** The entered, left and changed lists of one predicate among `profiles` (a page of the event), in catalog order. */
-export function watchLists(
-  profiles: ChangedProfile[],
-  matches: Matcher,
-  sides: EventSides | null,
-  event: EventReleases,
-): WatchLists {
+export function watchLists(profiles: ChangedProfile[], matches: Matcher, sides: EventSides | null): WatchLists {
   const lists: WatchLists = { entered: [], left: [], changed: [] };
-  const { release, previous } = event;
   for (const profile of profiles) {
     const inNew = profile.change !== "removed" && matches(profile, "new", sides);
     const inOld = profile.change !== "added" && matches(profile, "old", sides);
-    if (inNew && !inOld) lists.entered.push(entryOf(profile, release, { previous: false }));
-    else if (inOld && !inNew) lists.left.push(entryOf(profile, previous, { current: false }));
-    else if (inNew && inOld) lists.changed.push(entryOf(profile, release, {}));
+    if (inNew && !inOld) lists.entered.push(profile.id);
+    else if (inOld && !inNew) lists.left.push(profile.id);
+    else if (inNew && inOld) lists.changed.push(profile.id);
   }
   return lists;
-}
-
-function entryOf(profile: ChangedProfile, release: string, sides: { current?: false; previous?: false }) {
-  return {
-    agent_readiness_profile_id: profile.id,
-    product_key: profile.product_key,
-    funnel_key: profile.funnel_key,
-    ...(sides.current === false || profile.sha256 === null ? {} : { sha256: `sha256:${profile.sha256}` }),
-    ...(sides.previous === false || profile.previous_sha256 === null
-      ? {}
-      : { previous_sha256: `sha256:${profile.previous_sha256}` }),
-    grade: profile.grade,
-    stages: Object.fromEntries(STAGES.map((stage) => [stage, profile.stages[stage] ?? ""])),
-    fields_changed: profile.fields_changed,
-    href: `/v1/releases/sha256:${release}/profiles/${profile.id}`,
-  };
 }

@@ -11,6 +11,7 @@
  * rerun finishes it.
  */
 import { createHash } from "node:crypto";
+import { STAGES } from "../../common/catalog/schema";
 import type { QueryDb, QueryStatement } from "./query-load";
 import { type EventReleases, matcherOf, type WatchLists, watchLists } from "./watch-evaluate";
 import { bothLoaded, changedPages, jsonOf, sidesOf } from "./watch-sides";
@@ -18,8 +19,8 @@ import { type PredicateGroup, watchGroups } from "./watch-groups";
 
 /** Events are kept at least this long (docs/history.md): older ones go at a later evaluation. */
 export const WATCH_EVENT_DAYS = 90;
-/** Rows per INSERT statement: ~500 bytes each, well under D1's 2 MB bound value. */
-const ROWS_PER_STATEMENT = 1_000;
+/** Rows per INSERT statement: ~100 bytes an entry, ~270 an event line: ~1 MB at most, under D1's 2 MB a value. */
+const ROWS_PER_STATEMENT = 4_000;
 const BATCH_STATEMENTS = 10;
 const LISTS = ["entered", "left", "changed"] as const;
 
@@ -39,7 +40,23 @@ const fromJsonRows = (columns: number) =>
 const INSERT_EVENTS =
   "INSERT OR IGNORE INTO watch_events (id, watch_id, event_seq, at, release, previous_release, lists_id, entered_count, left_count, changed_count) " +
   `${fromJsonRows(10)} WHERE EXISTS (SELECT 1 FROM watches WHERE id = json_extract(value, '$[1]'))`;
-const INSERT_ENTRIES = `INSERT OR IGNORE INTO watch_event_profiles (lists_id, list, ord, entry) ${fromJsonRows(4)}`;
+/**
+ * An entry (docs/history.md "Watches") made in SQL from the profile's history row at the event: the
+ * evaluation sends each list's ids only, not ~500 bytes of JSON per entry. `sha256` is absent for
+ * `left`, `previous_sha256` for `entered` (a merge patch's null removes the key, RFC 7396 §2);
+ * `href` pins the release the profile is in (the previous one for `left`).
+ */
+const INSERT_ENTRIES =
+  "INSERT OR IGNORE INTO watch_event_profiles (lists_id, list, ord, entry) SELECT l.lists_id, l.list, l.ord, json_patch(" +
+  "json_object('agent_readiness_profile_id', h.id, 'product_key', h.product_key, 'funnel_key', h.funnel_key, 'grade', h.grade, " +
+  `'stages', json_object(${STAGES.map((stage) => `'${stage}', h.stage_${stage}`).join(", ")}), ` +
+  "'fields_changed', json(h.fields_changed), 'href', '/v1/releases/sha256:' || " +
+  "(CASE l.list WHEN 'left' THEN ?3 ELSE ?2 END) || '/profiles/' || h.id), " +
+  "json_object('sha256', CASE WHEN l.list <> 'left' THEN 'sha256:' || h.sha256 END, " +
+  "'previous_sha256', CASE WHEN l.list <> 'entered' THEN 'sha256:' || h.previous_sha256 END)) " +
+  "FROM (SELECT json_extract(value, '$[0]') AS lists_id, json_extract(value, '$[1]') AS list, " +
+  "json_extract(value, '$[2]') AS ord, json_extract(value, '$[3]') AS id FROM json_each(?1)) l " +
+  "JOIN history_profiles h ON h.id = l.id AND h.event_seq = ?4";
 /** Lists no event points at: every watch of their predicate was deleted during the evaluation. */
 const DROP_UNUSED_LISTS =
   "DELETE FROM watch_event_profiles WHERE lists_id IN (SELECT value FROM json_each(?)) " +
@@ -56,10 +73,12 @@ export async function recordWatchEvents(storage: { db: QueryDb }, now = new Date
   if (!(await db.prepare("SELECT 1 AS v FROM watches LIMIT 1").first())) return;
   const pending = await jsonOf<HistoryEvent[]>(db.prepare(PENDING), []);
   for (const event of pending) {
-    const groups = await watchGroups(db, event.at, event.seq);
+    // The first release of the history has nothing before it to enter from or leave to.
+    const previous = event.previous_release;
+    const groups = previous === null ? [] : await watchGroups(db, event.at, event.seq);
     const written =
-      groups.length > 0 && event.previous_release !== null
-        ? await evaluateEvent(db, event, { release: event.release, previous: event.previous_release }, groups)
+      previous !== null && groups.length > 0
+        ? await evaluateEvent(db, event, { release: event.release, previous }, groups)
         : [];
     const cutoff = new Date(now.getTime() - WATCH_EVENT_DAYS * 86_400_000).toISOString();
     await db.batch([
@@ -84,9 +103,9 @@ async function evaluateEvent(
   for await (const page of changedPages(db, event.seq)) {
     const sides = loaded ? await sidesOf(db, releases, qs, page) : null;
     const entries = evaluated.flatMap(({ group, matches, counts }) =>
-      entryRows(group.listsId, watchLists(page, matches, sides, releases), counts),
+      entryRows(group.listsId, watchLists(page, matches, sides), counts),
     );
-    await writeRows(db, INSERT_ENTRIES, entries);
+    await writeRows(db, INSERT_ENTRIES, entries, [releases.release, releases.previous, event.seq]);
   }
   // Every list first, then the events' lines: a reader sees an event only with all of its entries.
   const triggered = evaluated.filter(({ counts }) => counts.entered + counts.left + counts.changed > 0);
@@ -116,15 +135,15 @@ function entryRows(listsId: string, lists: WatchLists, counts: Counts): unknown[
   return LISTS.flatMap((list) => {
     const start = counts[list];
     counts[list] += lists[list].length;
-    return lists[list].map((entry, i) => [listsId, list, start + i, JSON.stringify(entry)]);
+    return lists[list].map((id, i) => [listsId, list, start + i, id]);
   });
 }
 
-/** Rows in statements of ROWS_PER_STATEMENT, BATCH_STATEMENTS statements per D1 batch. */
-async function writeRows(db: QueryDb, sql: string, rows: unknown[][]): Promise<void> {
+/** Rows in statements of ROWS_PER_STATEMENT (and the `args` after them), BATCH_STATEMENTS per D1 batch. */
+async function writeRows(db: QueryDb, sql: string, rows: unknown[][], args: unknown[] = []): Promise<void> {
   const statements: QueryStatement[] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
-    statements.push(db.prepare(sql).bind(JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))));
+    statements.push(db.prepare(sql).bind(JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT)), ...args));
   for (let i = 0; i < statements.length; i += BATCH_STATEMENTS)
     await db.batch(statements.slice(i, i + BATCH_STATEMENTS));
 }

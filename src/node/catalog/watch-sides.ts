@@ -2,27 +2,45 @@
  * What the watches' evaluation reads of one history event (src/node/catalog/watch-record.ts): its
  * changed profiles in keyset pages of bounded size, and for each page both releases' query rows of
  * those profiles and which of them every distinct `q` of the watches matches, one statement per
- * release for all the `q` (FTS5 through the query route's own SQL, query-filter.ts). So the round
+ * release for up to 14 `q` (FTS5 through the query route's own SQL, query-filter.ts). So the round
  * trips follow the pages of changes, never the watches, and no statement's answer grows unbounded.
  */
-import { FILTER_COLUMNS, type FilterRow, matchExpression, wordMatchesOf } from "../../common/catalog/query-filter";
-import { STAGES } from "../../common/catalog/schema";
+import { FILTER_COLUMNS, type FilterRow, wordMatchesSql } from "../../common/catalog/query-filter";
 import type { QueryDb, QueryStatement } from "./query-load";
 import type { ChangedProfile, EventReleases, EventSides } from "./watch-evaluate";
 
-/** Profiles per page: ~400 bytes each read, ids bound as one JSON array of ~70 KB. */
+/** Profiles per page: ~120 bytes each read, ids bound as one JSON array of ~70 KB. */
 const PAGE_PROFILES = 2_000;
 
 const CHANGED =
-  "SELECT json_group_array(json_object('id', id, 'product_key', product_key, 'funnel_key', funnel_key, 'change', change, " +
-  "'sha256', sha256, 'previous_sha256', previous_sha256, 'grade', grade, 'stages', json_object(" +
-  STAGES.map((stage) => `'${stage}', stage_${stage}`).join(", ") +
-  "), 'fields_changed', json(fields_changed))) AS v FROM (SELECT * FROM history_profiles WHERE event_seq = ? " +
+  "SELECT json_group_array(json_object('id', id, 'product_key', product_key, 'funnel_key', funnel_key, 'change', change)) AS v " +
+  "FROM (SELECT * FROM history_profiles WHERE event_seq = ? " +
   "AND (product_key, funnel_key, id) > (?, ?, ?) ORDER BY product_key, funnel_key, id LIMIT ?)";
 const ROWS =
   `SELECT json_group_object(id, json_object(${FILTER_COLUMNS.map((c) => `'${c}', ${c}`).join(", ")})) AS v ` +
   "FROM query_profiles WHERE release = ? AND id IN (SELECT value FROM json_each(?))";
 const LOADED = "SELECT count(*) AS v FROM query_releases WHERE release IN (?, ?)";
+
+/** Each `q` binds 6 values: 14 of them and the page's 2 stay within D1's 100 per statement. */
+const QS_PER_STATEMENT = 14;
+
+/**
+ * Which of the page's profiles each `q` matches in `release`: an array of one id list per `q`, each
+ * its own uncorrelated subquery (so SQLite runs each FTS5 match once, not once per profile of the
+ * page), as columns of one row (D1 refuses a compound SELECT of many terms).
+ */
+function textStatement(release: string, ids: string, qs: string[]): { sql: string; args: unknown[] } {
+  const args: unknown[] = [release, ids];
+  const lists = qs.map((q) => {
+    const words = wordMatchesSql(release, q);
+    args.push(...words.args);
+    return `json((SELECT json_group_array(id) FROM page WHERE seq IN (${words.text})))`;
+  });
+  const sql =
+    "WITH page(id, seq) AS (SELECT id, seq FROM query_profiles WHERE release = ? AND id IN (SELECT value FROM json_each(?))) " +
+    `SELECT json_array(${lists.join(", ")}) AS v`;
+  return { sql, args };
+}
 
 export const jsonOf = async <T>(statement: QueryStatement, fallback: T): Promise<T> => {
   const row = await statement.first<{ v: string | number | null }>();
@@ -58,18 +76,14 @@ export async function sidesOf(
   const rowsOf = async (release: string) =>
     new Map(Object.entries(await jsonOf<Record<string, FilterRow>>(db.prepare(ROWS).bind(release, ids), {})));
   const textOf = async (release: string) => {
-    if (qs.length === 0) return new Map<string, Set<string>>();
-    // One row per distinct q: its FTS5 query from the JSON object {q: expression}, matched in turn.
-    const words = wordMatchesOf("q.value", [], release);
-    const sql =
-      "SELECT json_group_object(q.key, json((SELECT json_group_array(id) FROM query_profiles WHERE release = ? " +
-      `AND id IN (SELECT value FROM json_each(?)) AND seq IN (${words.text})))) AS v FROM json_each(?) q`;
-    const expressions = JSON.stringify(Object.fromEntries(qs.map((q) => [q, matchExpression(q)])));
-    const found = await jsonOf<Record<string, string[]>>(
-      db.prepare(sql).bind(release, ids, ...words.args, expressions),
-      {},
-    );
-    return new Map(Object.entries(found).map(([q, matching]) => [q, new Set(matching)]));
+    const found = new Map<string, Set<string>>();
+    for (let i = 0; i < qs.length; i += QS_PER_STATEMENT) {
+      const some = qs.slice(i, i + QS_PER_STATEMENT);
+      const { sql, args } = textStatement(release, ids, some);
+      const matches = await jsonOf<string[][]>(db.prepare(sql).bind(...args), []);
+      for (const [j, q] of some.entries()) found.set(q, new Set(matches[j] ?? []));
+    }
+    return found;
   };
   return {
     newRows: await rowsOf(event.release),
