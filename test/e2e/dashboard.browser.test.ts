@@ -335,3 +335,33 @@ describe("the profile page", () => {
     });
   });
 });
+
+describe("the watches page", () => {
+  it("creates a watch from the explorer's query and one of profiles, readable at both widths", async () => {
+    await withPage(async (page) => {
+      await signIn(page, deployment.server.url, deployment.customer);
+      await Promise.all([page.waitForURL("**/dashboard/watches"), page.getByRole("link", { name: "Watches" }).click()]);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Watches");
+      expect(await page.locator("main").textContent()).toContain("No watch yet.");
+      await inspect(page, "watches-empty");
+
+      // The explorer links here with its query: one click to watch it. A long query stays on the page.
+      const query =
+        "grade=A,B&stage.pay=ready&stage.operate=ready,limited&tested_after=2026-01-01T00:00:00Z&q=payments";
+      await page.goto(url(`/dashboard/watches?query=${encodeURIComponent(query)}`));
+      expect(await page.getByLabel(/^Filter query string/).inputValue()).toBe(query);
+      await page.getByLabel("Name", { exact: true }).fill("Payment APIs that can pay and operate");
+      await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Create watch" }).click()]);
+      expect(await page.getByRole("status").first().textContent()).toContain(
+        'Watch "Payment APIs that can pay and operate" created.',
+      );
+      await page.getByLabel("Name", { exact: true }).fill("Ours");
+      await page.getByLabel(/^Or profiles/).fill("northwind-payments-api/checkout\narp_kfa3bdccf91c711393576bf510");
+      await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Create watch" }).click()]);
+      const rows = page.getByRole("table", { name: "Your watches" }).getByRole("row");
+      expect(await rows.count()).toBe(3);
+      expect(await page.getByRole("button", { name: "Delete watch Ours" }).isVisible()).toBe(true);
+      await inspect(page, "watches");
+    });
+  });
+});

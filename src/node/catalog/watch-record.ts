@@ -1,30 +1,28 @@
 /**
- * Watch events (D1, migrations/0006; docs/history.md "Watches"), written by publish and rollback
- * right after the profile history: for every history event not yet evaluated, oldest first, every
- * watch created before it is evaluated against the event's history rows (only the profiles whose
- * bytes changed), and each watch that caught something gets one event. Events are derived from the
- * history, their ids from (watch, history event), and every write is INSERT OR IGNORE; the event's
- * evaluation mark goes in last. So an interrupted run leaves nothing twice and the next publish,
- * rollback or a rerun finishes it.
+ * Watch events (D1, migrations/0006 and 0007; docs/history.md "Watches"), written by publish and
+ * rollback right after the profile history: for every history event not yet evaluated, oldest
+ * first, the watches created before it are grouped by predicate (their filter or profiles) and each
+ * distinct predicate is evaluated once against the event's history rows (only the profiles whose
+ * bytes changed, a page at a time: watch-sides.ts). A predicate that caught something has its
+ * lists written once, under an id of its own; each of its watches gets one event pointing at them.
+ * Events are derived from the history, their ids from (watch, history event), the lists' from
+ * (predicate, history event), and every write is INSERT OR IGNORE; the event's evaluation mark
+ * goes in last. So an interrupted run leaves nothing twice and the next publish, rollback or a
+ * rerun finishes it.
  */
 import { createHash } from "node:crypto";
-import { FILTER_COLUMNS, type FilterRow, wordMatchesSql } from "../../common/catalog/query-filter";
 import { STAGES } from "../../common/catalog/schema";
 import type { QueryDb, QueryStatement } from "./query-load";
-import {
-  type ChangedProfile,
-  type EventSides,
-  matcherOf,
-  type WatchDefinition,
-  type WatchLists,
-  watchLists,
-} from "./watch-evaluate";
+import { type EventReleases, matcherOf, type WatchLists, watchLists } from "./watch-evaluate";
+import { bothLoaded, changedPages, jsonOf, sidesOf } from "./watch-sides";
+import { type PredicateGroup, watchGroups } from "./watch-groups";
 
 /** Events are kept at least this long (docs/history.md): older ones go at a later evaluation. */
 export const WATCH_EVENT_DAYS = 90;
-/** Rows per INSERT statement: ~500 bytes each, well under D1's 1 MB statement. */
-const ROWS_PER_STATEMENT = 1_000;
+/** Rows per INSERT statement: ~100 bytes an entry, ~270 an event line: ~1 MB at most, under D1's 2 MB a value. */
+const ROWS_PER_STATEMENT = 4_000;
 const BATCH_STATEMENTS = 10;
+const LISTS = ["entered", "left", "changed"] as const;
 
 interface HistoryEvent {
   seq: number;
@@ -36,48 +34,55 @@ interface HistoryEvent {
 const PENDING =
   "SELECT json_group_array(json_object('seq', seq, 'release', release, 'previous_release', previous_release, 'at', at)) AS v " +
   "FROM (SELECT * FROM history_events WHERE seq > coalesce((SELECT max(event_seq) FROM watch_evaluations), -1) ORDER BY seq)";
-const WATCHES =
-  "SELECT json_group_array(json_object('id', id, 'name', name, 'account_id', account_id, 'filter', json(filter), " +
-  "'profiles', json(profiles))) AS v FROM (SELECT * FROM watches WHERE created_at < ? ORDER BY id)";
-const CHANGED =
-  "SELECT json_group_array(json_object('id', id, 'product_key', product_key, 'funnel_key', funnel_key, 'change', change, " +
-  "'sha256', sha256, 'previous_sha256', previous_sha256, 'grade', grade, 'stages', json_object(" +
-  STAGES.map((stage) => `'${stage}', stage_${stage}`).join(", ") +
-  "), 'fields_changed', json(fields_changed))) AS v FROM (SELECT * FROM history_profiles WHERE event_seq = ? " +
-  "ORDER BY product_key, funnel_key, id)";
-const ROWS =
-  `SELECT json_group_object(id, json_object(${FILTER_COLUMNS.map((c) => `'${c}', ${c}`).join(", ")})) AS v ` +
-  "FROM query_profiles WHERE release = ? AND id IN (SELECT value FROM json_each(?))";
-const LOADED = "SELECT count(*) AS v FROM query_releases WHERE release IN (?, ?)";
+const fromJsonRows = (columns: number) =>
+  `SELECT ${Array.from({ length: columns }, (_, i) => `json_extract(value, '$[${i}]')`).join(", ")} FROM json_each(?)`;
 /** Rows bound as one JSON array per statement; a row of a watch deleted meanwhile is not written. */
 const INSERT_EVENTS =
-  "INSERT OR IGNORE INTO watch_events (id, watch_id, event_seq, at, release, previous_release, entered_count, left_count, changed_count) " +
-  `SELECT ${Array.from({ length: 9 }, (_, i) => `json_extract(value, '$[${i}]')`).join(", ")} FROM json_each(?) ` +
-  "WHERE EXISTS (SELECT 1 FROM watches WHERE id = json_extract(value, '$[1]'))";
+  "INSERT OR IGNORE INTO watch_events (id, watch_id, event_seq, at, release, previous_release, lists_id, entered_count, left_count, changed_count) " +
+  `${fromJsonRows(10)} WHERE EXISTS (SELECT 1 FROM watches WHERE id = json_extract(value, '$[1]'))`;
+/**
+ * An entry (docs/history.md "Watches") made in SQL from the profile's history row at the event: the
+ * evaluation sends each list's ids only, not ~500 bytes of JSON per entry. `sha256` is absent for
+ * `left`, `previous_sha256` for `entered` (a merge patch's null removes the key, RFC 7396 §2);
+ * `href` pins the release the profile is in (the previous one for `left`).
+ */
 const INSERT_ENTRIES =
-  "INSERT OR IGNORE INTO watch_event_profiles (event_id, list, ord, entry) SELECT json_extract(value, '$[0]'), " +
-  "json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(?) " +
-  "WHERE EXISTS (SELECT 1 FROM watches WHERE id = json_extract(value, '$[4]'))";
+  "INSERT OR IGNORE INTO watch_event_profiles (lists_id, list, ord, entry) SELECT l.lists_id, l.list, l.ord, json_patch(" +
+  "json_object('agent_readiness_profile_id', h.id, 'product_key', h.product_key, 'funnel_key', h.funnel_key, 'grade', h.grade, " +
+  `'stages', json_object(${STAGES.map((stage) => `'${stage}', h.stage_${stage}`).join(", ")}), ` +
+  "'fields_changed', json(h.fields_changed), 'href', '/v1/releases/sha256:' || " +
+  "(CASE l.list WHEN 'left' THEN ?3 ELSE ?2 END) || '/profiles/' || h.id), " +
+  "json_object('sha256', CASE WHEN l.list <> 'left' THEN 'sha256:' || h.sha256 END, " +
+  "'previous_sha256', CASE WHEN l.list <> 'entered' THEN 'sha256:' || h.previous_sha256 END)) " +
+  "FROM (SELECT json_extract(value, '$[0]') AS lists_id, json_extract(value, '$[1]') AS list, " +
+  "json_extract(value, '$[2]') AS ord, json_extract(value, '$[3]') AS id FROM json_each(?1)) l " +
+  "JOIN history_profiles h ON h.id = l.id AND h.event_seq = ?4";
+/** Lists no event points at: every watch of their predicate was deleted during the evaluation. */
+const DROP_UNUSED_LISTS =
+  "DELETE FROM watch_event_profiles WHERE lists_id IN (SELECT value FROM json_each(?)) " +
+  "AND NOT EXISTS (SELECT 1 FROM watch_events e WHERE e.lists_id = watch_event_profiles.lists_id)";
 const MARK = "INSERT OR IGNORE INTO watch_evaluations (event_seq, evaluated_at) VALUES (?, ?)";
-const PRUNE_ENTRIES = "DELETE FROM watch_event_profiles WHERE event_id IN (SELECT id FROM watch_events WHERE at < ?)";
+const PRUNE_ENTRIES =
+  "DELETE FROM watch_event_profiles WHERE lists_id IN (SELECT lists_id FROM watch_events WHERE at < ?)";
 const PRUNE_EVENTS = "DELETE FROM watch_events WHERE at < ?";
-
-const json = async <T>(statement: QueryStatement, fallback: T): Promise<T> => {
-  const row = await statement.first<{ v: string | number | null }>();
-  return typeof row?.v === "string" ? (JSON.parse(row.v) as T) : fallback;
-};
 
 /** Brings the watch events up to the D1 history. */
 export async function recordWatchEvents(storage: { db: QueryDb }, now = new Date()): Promise<void> {
   const { db } = storage;
   // No watch, nothing to do or mark: the events since the last mark are looked at when one exists.
   if (!(await db.prepare("SELECT 1 AS v FROM watches LIMIT 1").first())) return;
-  const pending = await json<HistoryEvent[]>(db.prepare(PENDING), []);
+  const pending = await jsonOf<HistoryEvent[]>(db.prepare(PENDING), []);
   for (const event of pending) {
-    const watches = await json<WatchDefinition[]>(db.prepare(WATCHES).bind(event.at), []);
-    if (watches.length > 0 && event.previous_release !== null) await evaluateEvent(db, event, watches);
+    // The first release of the history has nothing before it to enter from or leave to.
+    const previous = event.previous_release;
+    const groups = previous === null ? [] : await watchGroups(db, event.at, event.seq);
+    const written =
+      previous !== null && groups.length > 0
+        ? await evaluateEvent(db, event, { release: event.release, previous }, groups)
+        : [];
     const cutoff = new Date(now.getTime() - WATCH_EVENT_DAYS * 86_400_000).toISOString();
     await db.batch([
+      db.prepare(DROP_UNUSED_LISTS).bind(JSON.stringify(written)),
       db.prepare(PRUNE_ENTRIES).bind(cutoff),
       db.prepare(PRUNE_EVENTS).bind(cutoff),
       db.prepare(MARK).bind(event.seq, now.toISOString()),
@@ -85,79 +90,64 @@ export async function recordWatchEvents(storage: { db: QueryDb }, now = new Date
   }
 }
 
-async function evaluateEvent(db: QueryDb, event: HistoryEvent, watches: WatchDefinition[]): Promise<void> {
-  const previous = event.previous_release ?? "";
-  const changed = await json<ChangedProfile[]>(db.prepare(CHANGED).bind(event.seq), []);
-  if (changed.length === 0) return;
-  const sides = watches.some((watch) => watch.filter) ? await sidesOf(db, event, watches, changed) : null;
-  const events: unknown[][] = [];
-  const entries: unknown[][] = [];
-  for (const watch of watches) {
-    const matches = matcherOf(watch, sides);
-    if (!matches) continue;
-    const lists = watchLists(changed, matches, event.release, previous);
-    if (lists.entered.length + lists.left.length + lists.changed.length > 0) {
-      const rows = eventRows(event, watch, lists);
-      events.push(rows.event);
-      entries.push(...rows.entries);
-    }
-  }
-  // Every entry first, then the events' lines: a reader sees an event only with all of its entries.
-  await writeRows(db, INSERT_ENTRIES, entries);
-  await writeRows(db, INSERT_EVENTS, events);
-}
-
-/** Rows in statements of ROWS_PER_STATEMENT, BATCH_STATEMENTS statements per D1 batch. */
-async function writeRows(db: QueryDb, sql: string, rows: unknown[][]): Promise<void> {
-  const statements: QueryStatement[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
-    statements.push(db.prepare(sql).bind(JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))));
-  for (let i = 0; i < statements.length; i += BATCH_STATEMENTS)
-    await db.batch(statements.slice(i, i + BATCH_STATEMENTS));
-}
-
-/** Both releases' query rows of the changed profiles and each `q`'s matches among them; null when a side has no rows. */
-async function sidesOf(
+/** Writes the event's lists, then its watch events; answers the ids of the lists written. */
+async function evaluateEvent(
   db: QueryDb,
   event: HistoryEvent,
-  watches: WatchDefinition[],
-  changed: ChangedProfile[],
-): Promise<EventSides | null> {
-  const previous = event.previous_release ?? "";
-  const loaded = await db.prepare(LOADED).bind(event.release, previous).first<{ v: number }>();
-  if (loaded?.v !== 2) return null;
-  const ids = JSON.stringify(changed.map((profile) => profile.id));
-  const rowsOf = async (release: string) =>
-    new Map(Object.entries(await json<Record<string, FilterRow>>(db.prepare(ROWS).bind(release, ids), {})));
-  const qs = [...new Set(watches.flatMap((watch) => (watch.filter?.q === undefined ? [] : [watch.filter.q])))];
-  const textOf = async (release: string) => {
-    const found = new Map<string, Set<string>>();
-    for (const q of qs) {
-      const words = wordMatchesSql(release, q);
-      const sql = `SELECT json_group_array(id) AS v FROM query_profiles WHERE release = ? AND id IN (SELECT value FROM json_each(?)) AND seq IN (${words.text})`;
-      found.set(q, new Set(await json<string[]>(db.prepare(sql).bind(release, ids, ...words.args), [])));
-    }
-    return found;
-  };
-  return {
-    release: event.release,
-    previousRelease: previous,
-    newRows: await rowsOf(event.release),
-    oldRows: await rowsOf(previous),
-    newText: await textOf(event.release),
-    oldText: await textOf(previous),
-  };
+  releases: EventReleases,
+  groups: PredicateGroup[],
+): Promise<string[]> {
+  const evaluated = groups.map((group) => ({ group, matches: matcherOf(group.predicate), counts: zeroCounts() }));
+  const qs = [...new Set(groups.flatMap((group) => group.predicate.filter?.q ?? []))];
+  const loaded = groups.some((group) => group.predicate.filter) && (await bothLoaded(db, releases));
+  for await (const page of changedPages(db, event.seq)) {
+    const sides = loaded ? await sidesOf(db, releases, qs, page) : null;
+    const entries = evaluated.flatMap(({ group, matches, counts }) =>
+      entryRows(group.listsId, watchLists(page, matches, sides), counts),
+    );
+    await writeRows(db, INSERT_ENTRIES, entries, [releases.release, releases.previous, event.seq]);
+  }
+  // Every list first, then the events' lines: a reader sees an event only with all of its entries.
+  const triggered = evaluated.filter(({ counts }) => counts.entered + counts.left + counts.changed > 0);
+  const events = triggered.flatMap(({ group, counts }) =>
+    group.watchIds.map((id) => [
+      watchEventId(id, event.seq),
+      id,
+      event.seq,
+      event.at,
+      event.release,
+      event.previous_release,
+      group.listsId,
+      counts.entered,
+      counts.left,
+      counts.changed,
+    ]),
+  );
+  await writeRows(db, INSERT_EVENTS, events);
+  return triggered.map(({ group }) => group.listsId);
+}
+
+type Counts = Record<keyof WatchLists, number>;
+const zeroCounts = (): Counts => ({ entered: 0, left: 0, changed: 0 });
+
+/** A page's entries of one predicate, placed after those of the pages before (`counts`, updated). */
+function entryRows(listsId: string, lists: WatchLists, counts: Counts): unknown[][] {
+  return LISTS.flatMap((list) => {
+    const start = counts[list];
+    counts[list] += lists[list].length;
+    return lists[list].map((id, i) => [listsId, list, start + i, id]);
+  });
+}
+
+/** Rows in statements of ROWS_PER_STATEMENT (and the `args` after them), BATCH_STATEMENTS per D1 batch. */
+async function writeRows(db: QueryDb, sql: string, rows: unknown[][], args: unknown[] = []): Promise<void> {
+  const statements: QueryStatement[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
+    statements.push(db.prepare(sql).bind(JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT)), ...args));
+  for (let i = 0; i < statements.length; i += BATCH_STATEMENTS)
+    await db.batch(statements.slice(i, i + BATCH_STATEMENTS));
 }
 
 /** The id of a watch's event at a history event: the same on every run. */
 export const watchEventId = (watchId: string, seq: number) =>
   `wev_${createHash("sha256").update(`${watchId}:${seq}`).digest("hex").slice(0, 32)}`;
-
-function eventRows(event: HistoryEvent, watch: WatchDefinition, lists: WatchLists) {
-  const id = watchEventId(watch.id, event.seq);
-  const entries = (["entered", "left", "changed"] as const).flatMap((list) =>
-    lists[list].map((entry, ord) => [id, list, ord, JSON.stringify(entry), watch.id]),
-  );
-  const counts = [lists.entered.length, lists.left.length, lists.changed.length];
-  return { entries, event: [id, watch.id, event.seq, event.at, event.release, event.previous_release, ...counts] };
-}

@@ -1,6 +1,7 @@
 /**
  * The Watches page: the account's watches with each one's last event, the create form (a filter
  * query string, as the explorer's URL carries it, or profiles one per line) and a delete button.
+ * At phone width the stylesheet turns each watch into a card labelled by `data-label`.
  */
 import type { AccountView } from "../auth/account-views";
 import type { WatchEvent } from "../watches/event-schemas";
@@ -54,7 +55,7 @@ export function WatchesPage(props: {
       {props.rows.length === 0 ? (
         <p class="empty">No watch yet.</p>
       ) : (
-        <table>
+        <table class="cards">
           <caption>Your watches</caption>
           <thead>
             <tr>
@@ -67,9 +68,11 @@ export function WatchesPage(props: {
           <tbody>
             {props.rows.map(({ watch, last }) => (
               <tr>
-                <td>{watch.name}</td>
-                <td>{watch.query ? <code>{watch.query}</code> : `${watch.profiles?.length ?? 0} profiles`}</td>
-                <td>
+                <td data-label="Name">{watch.name}</td>
+                <td data-label="Watches">
+                  {watch.query ? <code>{watch.query}</code> : `${watch.profiles?.length ?? 0} profiles`}
+                </td>
+                <td data-label="Last event">
                   {last ? (
                     <>
                       <When at={last.at} />: {counts(last)}
@@ -78,7 +81,7 @@ export function WatchesPage(props: {
                     "none yet"
                   )}
                 </td>
-                <td>
+                <td data-label="Actions">
                   <form method="post" action={deleteWatchPath(watch.id)}>
                     <CsrfField token={props.session.csrfToken} />
                     <button class="danger" type="submit" aria-label={`Delete watch ${watch.name}`}>

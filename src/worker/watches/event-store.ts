@@ -13,10 +13,12 @@ interface EventRow {
   entered_count: number;
   left_count: number;
   changed_count: number;
+  /** Where its lists are: shared by the events of watches with the same predicate (migrations/0007). */
+  lists_id: string;
 }
 
 const EVENT_COLUMNS =
-  "e.id, e.watch_id, w.name AS watch_name, e.event_seq, e.at, e.release, e.previous_release, e.entered_count, e.left_count, e.changed_count";
+  "e.id, e.watch_id, w.name AS watch_name, e.event_seq, e.at, e.release, e.previous_release, e.entered_count, e.left_count, e.changed_count, e.lists_id";
 
 /** The watch's events newest first, before history event `before` (exclusive), `limit` of them. */
 export async function eventsOf(
@@ -77,14 +79,14 @@ async function withEntries(db: D1Database, rows: EventRow[]): Promise<(WatchEven
   if (rows.length === 0) return [];
   const { results } = await db
     .prepare(
-      "SELECT event_id, list, entry FROM watch_event_profiles WHERE event_id IN (SELECT value FROM json_each(?)) " +
-        "AND ord < ? ORDER BY event_id, list, ord",
+      "SELECT lists_id, list, entry FROM watch_event_profiles WHERE lists_id IN (SELECT value FROM json_each(?)) " +
+        "AND ord < ? ORDER BY lists_id, list, ord",
     )
-    .bind(JSON.stringify(rows.map((row) => row.id)), EVENT_LIST_CAP)
-    .all<{ event_id: string; list: WatchListName; entry: string }>();
+    .bind(JSON.stringify([...new Set(rows.map((row) => row.lists_id))]), EVENT_LIST_CAP)
+    .all<{ lists_id: string; list: WatchListName; entry: string }>();
   return rows.map((row) => {
     const lists = { entered: [] as WatchEntry[], left: [] as WatchEntry[], changed: [] as WatchEntry[] };
-    for (const entry of results.filter((candidate) => candidate.event_id === row.id)) {
+    for (const entry of results.filter((candidate) => candidate.lists_id === row.lists_id)) {
       const parsed = parseStoredJson(entry.entry, WatchEntry, "watch event entry");
       if (parsed) lists[entry.list].push(parsed);
     }
@@ -115,7 +117,8 @@ export async function entriesOf(
 ): Promise<{ entries: WatchEntry[]; ords: number[] }> {
   const { results } = await db
     .prepare(
-      "SELECT ord, entry FROM watch_event_profiles WHERE event_id = ? AND list = ? AND ord >= ? ORDER BY ord LIMIT ?",
+      "SELECT ord, entry FROM watch_event_profiles WHERE lists_id = (SELECT lists_id FROM watch_events WHERE id = ?) " +
+        "AND list = ? AND ord >= ? ORDER BY ord LIMIT ?",
     )
     .bind(eventId, list, from, limit)
     .all<{ ord: number; entry: string }>();

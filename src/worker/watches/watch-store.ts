@@ -95,13 +95,19 @@ export async function watchOf(db: D1Database, accountId: string, id: string): Pr
     .first<WatchRow>();
 }
 
-/** Deletes the watch and its events, in one transaction: from now on nothing more is recorded for it. */
+/**
+ * Deletes the watch and its events, in one transaction: from now on nothing more is recorded for
+ * it. Its events' lists go too, unless an event of another watch with the same predicate shares them.
+ */
 export async function deleteWatch(db: D1Database, accountId: string, id: string): Promise<WatchRow | null> {
   const row = await watchOf(db, accountId, id);
   if (!row) return null;
   await db.batch([
     db
-      .prepare("DELETE FROM watch_event_profiles WHERE event_id IN (SELECT id FROM watch_events WHERE watch_id = ?)")
+      .prepare(
+        "DELETE FROM watch_event_profiles WHERE lists_id IN (SELECT lists_id FROM watch_events WHERE watch_id = ?1) " +
+          "AND NOT EXISTS (SELECT 1 FROM watch_events o WHERE o.lists_id = watch_event_profiles.lists_id AND o.watch_id <> ?1)",
+      )
       .bind(id),
     db.prepare("DELETE FROM watch_events WHERE watch_id = ?").bind(id),
     db.prepare("DELETE FROM watches WHERE id = ? AND account_id = ?").bind(id, accountId),
