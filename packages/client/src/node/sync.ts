@@ -85,7 +85,7 @@ export async function syncRelease(context: ClientContext, dir: string, options: 
   try {
     list = await fetchChanges(context.http, context.baseUrl, manifest.release_id, local.releaseId, signal);
   } catch (error) {
-    await discard(body);
+    discard(body);
     if (error instanceof CatalogApiError && error.status === 410) return full("release-gone", historyBytes);
     throw error;
   }
@@ -94,7 +94,7 @@ export async function syncRelease(context: ClientContext, dir: string, options: 
   const listed = historyBytes + list.bytes;
   // The list's exact bytes decide where the history could not tell or its average misjudged.
   if (wanted > manifest.bytes / 2) {
-    await discard(body);
+    discard(body);
     return full("changes-too-large", listed);
   }
   options.onProgress?.({
@@ -117,9 +117,12 @@ export async function syncRelease(context: ClientContext, dir: string, options: 
   }
 }
 
-/** Stops a body the sync will not read; its failure (the same as the list's, or an abort) is moot. */
-async function discard(body: Promise<ByteReader>): Promise<void> {
-  await body.then(
+/**
+ * Stops a body the sync will not read, once it answers: not awaited, so a failure of the list is
+ * not held up by the body's own retries. Its failure (the list's, or an abort) is moot.
+ */
+function discard(body: Promise<ByteReader>): void {
+  body.then(
     (reader) => reader.cancel(),
     () => {},
   );
