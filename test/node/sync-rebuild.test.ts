@@ -4,7 +4,9 @@
  * and with the whole document's on a worker thread (larger ones, forced here), the new document is
  * byte for byte the release, a changed profile across a chunk boundary included; an old copy with a
  * byte altered in its unchanged profiles, or torn, is refused before the rename, leaving the
- * old copy as it was and no partial file.
+ * old copy as it was and no partial file. And `syncRelease` against a server in this process asks
+ * for the changed profiles' body before the change list has answered (a sync that waited for the
+ * list would wait here for ever: the test times out).
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,8 +14,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CatalogVerificationError } from "../../packages/client/src/errors";
+import { createCatalogHttp } from "../../packages/client/src/http-client";
 import { rebuild } from "../../packages/client/src/node/rebuild";
-import { documentPrefix } from "../../packages/client/src/protocol/digests";
+import { syncRelease } from "../../packages/client/src/node/sync";
+import { documentPrefix, releaseIdOf } from "../../packages/client/src/protocol/digests";
 import { ByteReader, type ReleaseChange } from "../../packages/client/src/release-changes";
 import type { Manifest } from "../../packages/client/src/types";
 
@@ -29,15 +33,18 @@ interface Placed {
   offset: number;
 }
 
+const CONTRACT = "test.catalog-api/v1";
+
 /** A document of `profiles` in order, where each one is, and its manifest. */
-function documentOf(releaseId: string, profiles: readonly { id: string; bytes: Buffer }[]) {
+async function documentOf(profiles: readonly { id: string; bytes: Buffer }[]) {
   const body = Buffer.concat([
     Buffer.from("["),
     ...profiles.flatMap((p, i) => (i ? [Buffer.from(","), p.bytes] : [p.bytes])),
     Buffer.from("]"),
   ]);
   const artifact = digest(body);
-  const prefix = Buffer.from(documentPrefix("v1", releaseId, artifact));
+  const releaseId = await releaseIdOf(CONTRACT, artifact);
+  const prefix = Buffer.from(documentPrefix(CONTRACT, releaseId, artifact));
   const bytes = Buffer.concat([prefix, body, Buffer.from("}")]);
   let at = prefix.length + 1;
   const placed: Placed[] = profiles.map((p) => {
@@ -48,13 +55,13 @@ function documentOf(releaseId: string, profiles: readonly { id: string; bytes: B
   const manifest: Manifest = {
     release_id: releaseId,
     artifact_sha256: artifact,
-    api_contract: "v1",
+    api_contract: CONTRACT,
     bytes: bytes.length,
     sha256: digest(bytes),
     part_bytes: bytes.length,
     profile_count: profiles.length,
     published_at: null,
-    parts: [],
+    parts: [{ index: 0, offset: 0, length: bytes.length, sha256: digest(bytes) }],
   };
   return { bytes, placed, manifest, dataStart: prefix.length };
 }
@@ -65,15 +72,15 @@ const profile = (i: number, stamp: string) => ({
 });
 
 /** 700 profiles (about 3 MiB), then the same with some retested, one removed and one added. */
-function editions() {
+async function editions() {
   const before = Array.from({ length: 700 }, (_, i) => profile(i, "2026-11-01"));
-  const old = documentOf(`sha256:${"a".repeat(64)}`, before);
+  const old = await documentOf(before);
   // The profile that holds the first byte of the old copy's second 1 MiB chunk, and a few others.
   const boundary = old.placed.findIndex((p) => p.offset + p.bytes.length > old.dataStart + 1 + CHUNK);
   const retested = new Set([0, 5, boundary, 400, 699]);
   const after = before.map((p, i) => (retested.has(i) ? profile(i, "2026-11-28") : p)).filter((_, i) => i !== 300);
   after.splice(500, 0, profile(9999, "2026-11-28"));
-  const now = documentOf(`sha256:${"b".repeat(64)}`, after);
+  const now = await documentOf(after);
   const oldAt = new Map(old.placed.map((p) => [p.id, p]));
   const changes: ReleaseChange[] = [];
   for (const p of now.placed) {
@@ -112,7 +119,7 @@ const change = (kind: ReleaseChange["change"], id: string) => ({
   href: `/v1/profiles/${id}`,
 });
 
-const { old, now, changes, body, boundary } = editions();
+const { old, now, changes, body, boundary } = await editions();
 
 /** Rebuilds the new release over `oldCopy` in a fresh directory; the target's path. */
 async function rebuildOver(name: string, oldCopy: Buffer, threadFromBytes: number) {
@@ -160,5 +167,46 @@ describe.each([
     expect(outcome).toBeInstanceOf(CatalogVerificationError);
     expect(readFileSync(target).equals(torn)).toBe(true);
     expect(readdirSync(path.dirname(target))).toEqual(["catalog.json"]);
+  });
+});
+
+/**
+ * A server in this process for `syncRelease`: the new release current, no history (the estimate
+ * then leaves the decision to the list), and the change list's body held until the changed
+ * profiles' body has been asked for.
+ */
+function server(listAnswer: () => Response) {
+  let profilesAsked: () => void = () => {};
+  const profilesRequested = new Promise<void>((resolve) => {
+    profilesAsked = resolve;
+  });
+  const release = { "Catalog-Release": now.manifest.release_id };
+  const fetch = async (request: Request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/v1/releases/current") return Response.json(now.manifest, { headers: release });
+    if (pathname.endsWith("/changes/profiles")) {
+      profilesAsked();
+      return new Response(body, { headers: release });
+    }
+    if (pathname.endsWith("/changes")) {
+      await profilesRequested;
+      return listAnswer();
+    }
+    return Response.json({ code: "not_found", status: 404 }, { status: 404 });
+  };
+  return { context: { http: createCatalogHttp({ fetch }), baseUrl: "http://catalog.test" } };
+}
+
+describe("sync's requests", () => {
+  it("asks for the changed profiles' body while the change list is on its way", async () => {
+    const { context } = server(() =>
+      Response.json({ release_id: now.manifest.release_id, since: old.manifest.release_id, data: changes, next: null }),
+    );
+    const copy = path.join(dir, "sync-overlap");
+    mkdirSync(copy);
+    writeFileSync(path.join(copy, "catalog.json"), old.bytes);
+    const result = await syncRelease(context, copy);
+    expect(result).toMatchObject({ mode: "changes", profiles: changes.length - 1 });
+    expect(readFileSync(path.join(copy, "catalog.json")).equals(now.bytes)).toBe(true);
   });
 });
