@@ -6,10 +6,11 @@
  * "sync"), asked for with the list, rebuild the new document beside the old one (rebuild.ts),
  * verify it (the whole document's sha256, which covers every part, and its artifact_sha256) and
  * only then rename it over the old copy (flushed to the disk first with `durable`). Interrupted
- * anywhere, the old copy is whole; the next call starts again. A local release no longer kept (410), changes larger than
- * half the document, or a local copy that does not rebuild into the verified document: a full
- * download. Whether the changes are that large is first judged from the release history's counts
- * (changes-estimate.ts), so that a full download does not fetch the change list before it.
+ * anywhere, the old copy is whole; the next call starts again. A local release no longer kept
+ * (410), changes larger than half the document, or a local copy that does not rebuild into the
+ * verified document: a full download. Whether the changes are that large is first judged from the
+ * release history's counts (changes-estimate.ts), so that a full download does not fetch the
+ * change list before it.
  */
 import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
