@@ -3,43 +3,30 @@
  * the cost of what changed. The first call downloads the document; later ones read the local
  * copy's release id from its envelope, list the changes since it, fetch only the added and changed
  * profiles in one body (a range request per profile cost more time than a full pull: bench
- * "sync"), rebuild the new document beside the old one (rebuild-plan.ts, sequential-io.ts), verify
- * it (the whole document's sha256, which covers every part, and its artifact_sha256) and only
- * then rename it over the old copy (flushed to the disk first with `durable`). Interrupted anywhere, the old copy
- * is whole; the next call starts again. A local release no longer kept (410), changes larger than
- * half the document, or a local copy that does not rebuild into the verified document: a full
- * download. Whether the changes are that large is first judged from the release history's counts
- * (changes-estimate.ts), so that a full download does not fetch the change list before it.
+ * "sync"), asked for with the list, rebuild the new document beside the old one (rebuild.ts),
+ * verify it (the whole document's sha256, which covers every part, and its artifact_sha256) and
+ * only then rename it over the old copy (flushed to the disk first with `durable`). Interrupted
+ * anywhere, the old copy is whole; the next call starts again. A local release no longer kept
+ * (410), changes larger than half the document, or a local copy that does not rebuild into the
+ * verified document: a full download. Whether the changes are that large is first judged from the
+ * release history's counts (changes-estimate.ts), so that a full download does not fetch the
+ * change list before it.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, open, rm } from "node:fs/promises";
+import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
 import type { ClientContext } from "../client.js";
-import { DocumentCheck } from "../document-check.js";
 import { estimateChanges } from "../changes-estimate.js";
 import { CatalogApiError, CatalogVerificationError } from "../errors.js";
 import { fetchManifest } from "../manifest.js";
-import { documentPrefix } from "../protocol/digests.js";
-import { expectProfileDigest, fetchChanges, openChangedProfiles, type ReleaseChange } from "../release-changes.js";
-import type { CallOptions, Manifest, Progress, WriteOptions } from "../types.js";
+import { type ByteReader, fetchChanges, openChangedProfiles } from "../release-changes.js";
+import type { CallOptions, Progress, WriteOptions } from "../types.js";
 import { downloadRelease } from "./download.js";
-import { partialName, removeAbandonedPartials, replaceFile } from "./local-copies.js";
-import { rebuildSteps, type Cut } from "./rebuild-plan.js";
-import { CheckedWriter, SequentialReader } from "./sequential-io.js";
-import { createWorkerSha256 } from "./worker-sha256.js";
+import { type ChangesProgress, type LocalRelease, rebuild } from "./rebuild.js";
 
 /** The file sync keeps in its directory. */
 export const SYNC_FILE = "catalog.json";
 
-export type SyncProgress =
-  | ({ mode: "full" } & Progress)
-  | {
-      mode: "changes";
-      phase: "listed" | "fetch" | "verified";
-      profilesDone: number;
-      profilesTotal: number;
-      bytesFetched: number;
-    };
+export type SyncProgress = ({ mode: "full" } & Progress) | ChangesProgress;
 
 export interface SyncOptions extends CallOptions, WriteOptions {
   onProgress?: (progress: SyncProgress) => void;
@@ -91,10 +78,15 @@ export async function syncRelease(context: ClientContext, dir: string, options: 
   const estimate = await estimateChanges(context.http, context.baseUrl, manifest.release_id, local.releaseId, signal);
   if (estimate && estimate.fetchedAtMost * 2 > manifest.profile_count) return full("changes-too-large", estimate.bytes);
   const historyBytes = estimate?.bytes ?? 0;
+  // The changed profiles' body is asked for with the list, one round trip less (bench "sync"):
+  // both name the same changes, and a sync that ends up not using the body cancels it.
+  const body = openChangedProfiles(context.http, context.baseUrl, manifest.release_id, local.releaseId, signal);
+  body.catch(() => {}); // awaited below, or discarded
   let list: Awaited<ReturnType<typeof fetchChanges>>;
   try {
     list = await fetchChanges(context.http, context.baseUrl, manifest.release_id, local.releaseId, signal);
   } catch (error) {
+    discard(body);
     if (error instanceof CatalogApiError && error.status === 410) return full("release-gone", historyBytes);
     throw error;
   }
@@ -102,7 +94,10 @@ export async function syncRelease(context: ClientContext, dir: string, options: 
   const wanted = fetched.reduce((sum, change) => sum + (change.length ?? 0), 0);
   const listed = historyBytes + list.bytes;
   // The list's exact bytes decide where the history could not tell or its average misjudged.
-  if (wanted > manifest.bytes / 2) return full("changes-too-large", listed);
+  if (wanted > manifest.bytes / 2) {
+    discard(body);
+    return full("changes-too-large", listed);
+  }
   options.onProgress?.({
     mode: "changes",
     phase: "listed",
@@ -110,20 +105,28 @@ export async function syncRelease(context: ClientContext, dir: string, options: 
     profilesTotal: fetched.length,
     bytesFetched: listed,
   });
+  let profiles: ByteReader | undefined;
   try {
-    const bytes = await rebuild(context, manifest, local, list.changes, target, options);
+    profiles = await body;
+    const bytes = await rebuild(manifest, local, list.changes, profiles, target, options);
     return { mode: "changes", ...unchanged, profiles: fetched.length, bytes: listed + bytes };
   } catch (error) {
-    if (error instanceof CatalogVerificationError) return full("local-copy-mismatch", listed);
+    await profiles?.cancel();
+    if (error instanceof CatalogVerificationError)
+      return full("local-copy-mismatch", listed + (profiles?.received ?? 0));
     throw error;
   }
 }
 
-interface LocalRelease {
-  releaseId: string;
-  /** Where `[` of `data` is. */
-  dataStart: number;
-  bytes: number;
+/**
+ * Stops a body the sync will not read, once it answers: not awaited, so a failure of the list is
+ * not held up by the body's own retries. Its failure (the list's, or an abort) is moot.
+ */
+function discard(body: Promise<ByteReader>): void {
+  body.then(
+    (reader) => reader.cancel(),
+    () => {},
+  );
 }
 
 /** The release the local copy holds, from its envelope; null when there is no readable copy. */
@@ -145,94 +148,3 @@ async function localRelease(target: string): Promise<LocalRelease | null> {
     await file.close();
   }
 }
-
-/** Writes the new document to a partial file from the old one and the fetched profiles, verifies it, renames it. */
-async function rebuild(
-  context: ClientContext,
-  manifest: Manifest,
-  local: LocalRelease,
-  changes: readonly ReleaseChange[],
-  target: string,
-  options: SyncOptions,
-): Promise<number> {
-  const byOffset = (a: Cut, b: Cut) => a.offset - b.offset;
-  // A change with a new side (added, changed) is cut from the new document, with an old side
-  // (changed, removed) from the old one; the list's schema gives each side's offset and length together.
-  const newCuts = changes
-    .flatMap(({ offset, length, sha256, ...change }) =>
-      offset === undefined || length === undefined || sha256 === undefined
-        ? []
-        : [{ offset, length, sha256, id: change.agent_readiness_profile_id }],
-    )
-    .sort(byOffset);
-  const oldCuts = changes
-    .flatMap(({ previous_offset: offset, previous_length: length }) =>
-      offset === undefined || length === undefined ? [] : [{ offset, length }],
-    )
-    .sort(byOffset);
-  const prefix = new TextEncoder().encode(
-    documentPrefix(manifest.api_contract, manifest.release_id, manifest.artifact_sha256),
-  );
-  const steps = rebuildSteps(
-    { cuts: oldCuts, dataStart: local.dataStart, bytes: local.bytes },
-    { cuts: newCuts, dataStart: prefix.length, bytes: manifest.bytes },
-  );
-  if (!steps) throw new CatalogVerificationError("the local copy's unchanged profiles do not make up the new document");
-  const fetched = await openChangedProfiles(
-    context.http,
-    context.baseUrl,
-    manifest.release_id,
-    local.releaseId,
-    options.signal,
-  );
-  const temp = partialName(target, randomBytes(4).toString("hex"));
-  const old = await open(target, "r");
-  const out = await open(temp, "w");
-  const wholeHash = createWorkerSha256();
-  try {
-    const writer = new CheckedWriter(out, new DocumentCheck(manifest, wholeHash), undefined, (bytes) =>
-      wholeHash.hashed(bytes),
-    );
-    const reader = new SequentialReader(old, local.dataStart + 1, local.bytes - 2, undefined, writer);
-    await writer.write(prefix);
-    await writer.write(OPEN_BRACKET);
-    for (const step of steps) {
-      options.signal?.throwIfAborted();
-      if (step.kind === "comma") await writer.write(COMMA);
-      else if (step.kind === "old")
-        for await (const slice of reader.slices(step.start, step.end)) await writer.write(slice);
-      else {
-        const cut = newCuts[step.cut];
-        if (!cut) throw new Error(`rebuild plan names cut ${step.cut} of ${newCuts.length}`);
-        const bytes = await fetched.read(cut.length);
-        await expectProfileDigest(bytes, cut.sha256, cut.id);
-        await writer.write(bytes);
-        report(options, "fetch", step.cut + 1, newCuts.length, fetched.received);
-      }
-    }
-    await fetched.finish();
-    await writer.write(CLOSE);
-    await writer.finish();
-    options.signal?.throwIfAborted(); // the last moment a cancelled sync leaves the old copy
-    await replaceFile(out, temp, target, options.durable);
-    await removeAbandonedPartials(target);
-    report(options, "verified", newCuts.length, newCuts.length, fetched.received);
-    return fetched.received;
-  } catch (error) {
-    await fetched.cancel();
-    await out.close().catch(() => {});
-    await rm(temp, { force: true });
-    throw error;
-  } finally {
-    await wholeHash.close();
-    await old.close();
-  }
-}
-
-function report(options: SyncOptions, phase: "fetch" | "verified", done: number, total: number, bytes: number) {
-  options.onProgress?.({ mode: "changes", phase, profilesDone: done, profilesTotal: total, bytesFetched: bytes });
-}
-
-const OPEN_BRACKET = new TextEncoder().encode("[");
-const COMMA = new TextEncoder().encode(",");
-const CLOSE = new TextEncoder().encode("]}");
