@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectDefined } from "../../src/common/expect";
 import { type CliIo, UsageError } from "../../src/node/cli/cli-run";
+import { wrangler } from "../../src/node/deploy/wrangler-cli";
 import { freePort } from "../../src/node/local/wrangler-dev";
 import { start } from "../../src/node/start/command";
 import { currentOf } from "./published-states";
@@ -127,6 +128,9 @@ describe("--no-sandbox, with the OAuth demo's port taken", () => {
       expect(existsSync(path.join(dir, "npm-start.json"))).toBe(false);
       await expect(fetch(`http://127.0.0.1:${port}/openapi.json`)).rejects.toThrow();
       expect(output.stderr).toEqual([]);
+      // start applied the D1 migrations in process: wrangler's own record of them (d1_migrations) agrees.
+      const listed = await wrangler(["d1", "migrations", "list", "CATALOG_DB", "--local", "--persist-to", persistTo]);
+      expect(listed).toContain("No migrations to apply");
     } finally {
       stopAll?.();
       await running.catch(() => {});

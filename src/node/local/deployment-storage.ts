@@ -31,6 +31,8 @@ export interface DeploymentStorage {
   env: Record<string, unknown>;
   /** "local (.wrangler/state/v3)" or "remote"; plus the environment, for messages. */
   where: string;
+  /** Locally: the D1 migrations (file names) this opening applied; none when the state had them all. */
+  migrationsApplied: string[];
   dispose(): Promise<void>;
 }
 
@@ -100,14 +102,15 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
       persist: remote ? false : { path: persistPath },
       remoteBindings: remote,
     });
-    // Locally the schema comes with the state, as `npm start` applies it: a fresh --persist-to works.
-    if (!remote)
-      await applyMigrationsInProcess(proxy.env.CATALOG_DB as Parameters<typeof applyMigrationsInProcess>[0]).catch(
-        async (error: unknown) => {
-          await proxy.dispose(); // else its workerd keeps the process alive after the error
-          throw error;
-        },
-      );
+    // Locally the schema comes with the state (`npm start` reports it): a fresh --persist-to works.
+    const migrationsApplied = remote
+      ? []
+      : await applyMigrationsInProcess(proxy.env.CATALOG_DB as Parameters<typeof applyMigrationsInProcess>[0]).catch(
+          async (error: unknown) => {
+            await proxy.dispose(); // else its workerd keeps the process alive after the error
+            throw error;
+          },
+        );
     return {
       storage: {
         bucket: proxy.env.RELEASES as ReleaseStorage["bucket"],
@@ -118,6 +121,7 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
       where: remote
         ? `remote ${deployment} (KV ${ids.CATALOG_KV}, R2 ${bucket.bucket_name})`
         : `local ${deployment} (${displayPath(persistPath)})`,
+      migrationsApplied,
       dispose: async () => {
         await proxy.dispose();
         rmSync(dir, { recursive: true, force: true });

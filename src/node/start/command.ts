@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { expectDefined } from "../../common/expect";
 import { buildCatalog } from "../catalog/build/build";
 import { type CliIo, cliCommand, count, EXIT, UsageError } from "../cli/cli-run";
-import { applyLocalMigrations } from "../local/d1-migrations";
+import { schemaSummary } from "../local/d1-migrations";
 import { DEFAULT_PERSIST_TO, openDeploymentStorage } from "../local/deployment-storage";
 import { seedDemoAccounts } from "../operator/demo";
 import { localOperator } from "../operator/local-operator";
@@ -115,9 +115,10 @@ export async function start(argv: string[], io: CliIo, { onStop }: StartOptions 
   let demoClientId = "";
   const releases: Welcome["releases"] = [];
   for (const deployment of deployments) {
-    io.out(`${deployment.name}: ${await applyLocalMigrations({ environment: deployment.environment, persistTo })}`);
+    // Opening the local state applies the D1 migrations it lacks, in process (no wrangler CLI run).
     const opened = await openDeploymentStorage({ environment: deployment.environment, persistTo });
     try {
+      io.out(`${deployment.name}: ${schemaSummary(opened.migrationsApplied)}`);
       const served = await releaseToServe(opened.storage, built, { publishSample: values["publish-sample"] });
       releases.push({ ...served, deployment: deployment.name });
       io.out(

@@ -38,6 +38,10 @@ export class FakeEdge {
   /** What the running workers logged (console.log and friends), one entry per line, like `wrangler tail` shows. */
   readonly logs: string[] = [];
   private readonly running = new Map<string, Miniflare>();
+  /** Each D1 database id a running worker binds: that worker and the binding's name. */
+  private readonly boundDatabases = new Map<string, { worker: string; binding: string }>();
+  /** A workerd of its own for each D1 database no running worker binds yet, kept until one does. */
+  private readonly unboundDatabases = new Map<string, Miniflare>();
   private readonly fronts = new Map<string, { server: Server; url: string }>();
   private readonly persistRoot = mkdtempSync(path.join(tmpdir(), "fake-edge-"));
   private readonly statePath = path.join(this.persistRoot, "state");
@@ -50,6 +54,8 @@ export class FakeEdge {
       return kind ? [{ type: kind, path: path.join(root, moduleName), contents: content }] : [];
     });
     const main = modules.findIndex((module) => module.path === path.join(root, version.main));
+    // One workerd per database file at a time: the worker's now, not the one d1Query ran it in.
+    for (const binding of version.bindings) if (binding.type === "d1") await this.releaseUnbound(binding.id as string);
     modules.unshift(...modules.splice(main, 1)); // Miniflare takes the first module as the entry
     const mf = new Miniflare(
       convertV4MiniflareOptions({
@@ -67,6 +73,8 @@ export class FakeEdge {
     await mf.ready;
     const previous = this.running.get(name);
     this.running.set(name, mf);
+    for (const binding of version.bindings)
+      if (binding.type === "d1") this.boundDatabases.set(binding.id as string, { worker: name, binding: binding.name });
     await previous?.dispose();
   }
 
@@ -83,42 +91,39 @@ export class FakeEdge {
 
   /**
    * Runs SQL on the D1 database of this id, as the API's `/query` does: its statements in one
-   * batch (a transaction), the last one's rows returned. workerd runs it on the shared storage,
-   * then stops.
+   * batch (a transaction), the last one's rows returned. Through the running worker that binds the
+   * database; before any worker binds it (a first deploy's migrations), in a workerd of its own on
+   * the shared storage, started once and stopped when a worker binds the database.
    */
   async d1Query(
     databaseId: string,
     sql: string,
     params: unknown[],
   ): Promise<{ results: unknown[]; meta: Record<string, unknown> & { changed_db: boolean } }> {
-    const mf = new Miniflare(
-      convertV4MiniflareOptions({
-        name: "fake-d1-api",
-        modules: true,
-        script: "export default { fetch: () => new Response(null, { status: 404 }) };",
-        d1Databases: { DB: databaseId },
-        resourcePersistencePath: this.statePath,
-        log: new NoOpLog(),
-      } as never),
-    );
-    try {
-      const db = await mf.getD1Database("DB");
-      const statements = splitStatements(sql);
-      const results =
-        statements.length === 1
-          ? [
-              await db
-                .prepare(sql)
-                .bind(...params)
-                .all(),
-            ]
-          : await db.batch(statements.map((statement) => db.prepare(statement)));
-      const last = results.at(-1);
-      const changed = results.some((result) => (result.meta as { changed_db?: boolean }).changed_db === true);
-      return { results: last?.results ?? [], meta: { ...(last?.meta ?? {}), changed_db: changed } };
-    } finally {
-      await mf.dispose();
+    const bound = this.boundDatabases.get(databaseId);
+    const worker = bound && this.running.get(bound.worker);
+    if (bound && worker) return runD1Query(await worker.getD1Database(bound.binding), sql, params);
+    let own = this.unboundDatabases.get(databaseId);
+    if (!own) {
+      own = new Miniflare(
+        convertV4MiniflareOptions({
+          name: "fake-d1-api",
+          modules: true,
+          script: "export default { fetch: () => new Response(null, { status: 404 }) };",
+          d1Databases: { DB: databaseId },
+          resourcePersistencePath: this.statePath,
+          log: new NoOpLog(),
+        } as never),
+      );
+      this.unboundDatabases.set(databaseId, own);
     }
+    return runD1Query(await own.getD1Database("DB"), sql, params);
+  }
+
+  private async releaseUnbound(databaseId: string): Promise<void> {
+    const own = this.unboundDatabases.get(databaseId);
+    this.unboundDatabases.delete(databaseId);
+    await own?.dispose();
   }
 
   /** The worker's stable local URL (what its workers.dev address would be); 404 until deployed. */
@@ -155,9 +160,28 @@ export class FakeEdge {
       server.closeAllConnections();
       server.close();
     }
-    await Promise.all([...this.running.values()].map((mf) => mf.dispose()));
+    await Promise.all([...this.running.values(), ...this.unboundDatabases.values()].map((mf) => mf.dispose()));
     rmSync(this.persistRoot, { recursive: true, force: true });
   }
+}
+
+type D1 = Awaited<ReturnType<Miniflare["getD1Database"]>>;
+
+/** The statements of `sql` in one batch (a transaction), as D1's `/query` runs them; the last one's rows. */
+async function runD1Query(db: D1, sql: string, params: unknown[]) {
+  const statements = splitStatements(sql);
+  const results =
+    statements.length === 1
+      ? [
+          await db
+            .prepare(sql)
+            .bind(...params)
+            .all(),
+        ]
+      : await db.batch(statements.map((statement) => db.prepare(statement)));
+  const last = results.at(-1);
+  const changed = results.some((result) => (result.meta as { changed_db?: boolean }).changed_db === true);
+  return { results: last?.results ?? [], meta: { ...(last?.meta ?? {}), changed_db: changed } };
 }
 
 /** The upload's bindings (Workers script-upload metadata) as Miniflare options. */
