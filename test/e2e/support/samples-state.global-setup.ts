@@ -1,8 +1,8 @@
 /**
  * E2E global setup (runs in Node): publishes the sample catalog once, with the real build and
- * publish CLI, into a state that each file's `publishSamples()` copies (catalog-state.ts). Twelve
- * files start from this state; publishing it in each (a CLI process that opens the local bindings)
- * cost more than a third of their setup.
+ * publish CLI, into a state that each file's `publishSamples()` copies (catalog-state.ts). Every
+ * e2e file that needs a published catalog starts from this state; publishing it in each (a CLI
+ * process that opens the local bindings) cost more than a third of their setup.
  */
 import type { TestProject } from "vitest/node";
 import { catalogState } from "./catalog-state";
