@@ -9,7 +9,7 @@
  * workerd process that runs the worker.
  */
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { localOperator } from "../src/node/operator/local-operator";
 import { OperatorClient } from "../src/node/operator/operator-client";
@@ -93,10 +93,46 @@ export function workerPid(server: DevServer): number {
       ppid: Number(/^PPid:\s+(\d+)/m.exec(readProc(pid, "status"))?.[1]),
     }))
     .filter((p) => p.cmdline.includes("/workerd serve"));
-  const proxy = processes.find((p) => p.cmdline.includes(`entry=127.0.0.1:${port} `));
+  const listener = listeningPid(Number(port));
+  const proxy = processes.find((p) => p.pid === listener);
   const worker = processes.find((p) => proxy && p.ppid === proxy.ppid && p.pid !== proxy.pid);
   if (!worker) throw new Error(`no workerd process found beside the one listening on port ${port}`);
   return worker.pid;
+}
+
+/**
+ * The process holding the listening socket of 127.0.0.1:port: its inode from /proc/net/tcp (state
+ * 0A is LISTEN), then the process with a descriptor on it. (workerd's command line names the port
+ * it was asked for, 0 when the OS picks it, so the command line cannot tell.)
+ */
+function listeningPid(port: number): number | undefined {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  const inode = readProc("net", "tcp")
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .find((fields) => fields[1] === local && fields[3] === "0A")?.[9];
+  if (inode === undefined) return undefined;
+  const socket = `socket:[${inode}]`;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    if (descriptors(pid).some((fd) => readLink(`/proc/${pid}/fd/${fd}`) === socket)) return Number(pid);
+  }
+  return undefined;
+}
+
+function descriptors(pid: string): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return [];
+  }
+}
+
+function readLink(file: string): string {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return "";
+  }
 }
 
 /** Resident set size of a process now (/proc/<pid>/status VmRSS), in bytes. */
