@@ -10,6 +10,7 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectDefined } from "../../src/common/expect";
+import { APP_VIEW_TEMPLATE } from "../../src/worker/mcp/app-uris";
 import { TOOL_NAMES, type ToolName } from "../../src/worker/mcp/tool-names";
 import { api } from "./support/api";
 import { mcpClient } from "./support/mcp";
@@ -129,25 +130,28 @@ describe("MCP: what hosts require", () => {
     expect(JSON.stringify(empty.content)).toContain("invalid_parameter: query");
   });
 
-  it("completes the product and funnel of the profile template by prefix over the current release", async () => {
-    const ref = { type: "ref/resource" as const, uri: "catalog://profiles/{product}/{funnel}" };
-    const complete = async (name: string, value: string, context?: Record<string, string>) =>
-      (
-        await client.complete({
-          ref,
-          argument: { name, value },
-          ...(context ? { context: { arguments: context } } : {}),
-        })
-      ).completion.values;
-    const products = [...new Set(profiles.map((p) => p.scope.product.key))].sort();
-    const prefix = expectDefined(products[0], "a product key").slice(0, 1);
-    const expected = products.filter((key) => key.startsWith(prefix)).slice(0, 100);
-    expect(await complete("product", prefix)).toEqual(expected);
-    expect((await complete("product", "")).length).toBe(Math.min(100, products.length));
-    const product = expectDefined(products[0], "a product key");
-    const funnels = profiles.filter((p) => p.scope.product.key === product).map((p) => p.scope.funnel.key);
-    expect(await complete("funnel", "", { product })).toEqual([...new Set(funnels)].sort());
-    expect(await complete("product", "NO SUCH")).toEqual([]);
-    expect(await complete("product", "zzzzzz-no-such")).toEqual([]);
-  });
+  it.each(["catalog://profiles/{product}/{funnel}", APP_VIEW_TEMPLATE.profile])(
+    "completes the product and funnel of %s by prefix over the current release",
+    async (uri) => {
+      const ref = { type: "ref/resource" as const, uri };
+      const complete = async (name: string, value: string, context?: Record<string, string>) =>
+        (
+          await client.complete({
+            ref,
+            argument: { name, value },
+            ...(context ? { context: { arguments: context } } : {}),
+          })
+        ).completion.values;
+      const products = [...new Set(profiles.map((p) => p.scope.product.key))].sort();
+      const prefix = expectDefined(products[0], "a product key").slice(0, 1);
+      const expected = products.filter((key) => key.startsWith(prefix)).slice(0, 100);
+      expect(await complete("product", prefix)).toEqual(expected);
+      expect((await complete("product", "")).length).toBe(Math.min(100, products.length));
+      const product = expectDefined(products[0], "a product key");
+      const funnels = profiles.filter((p) => p.scope.product.key === product).map((p) => p.scope.funnel.key);
+      expect(await complete("funnel", "", { product })).toEqual([...new Set(funnels)].sort());
+      expect(await complete("product", "NO SUCH")).toEqual([]);
+      expect(await complete("product", "zzzzzz-no-such")).toEqual([]);
+    },
+  );
 });

@@ -20,6 +20,7 @@ import { appDocument, CompareAppView, ProfileAppView, ShellView } from "./app-vi
 import { SHELL_SCRIPT } from "./app-shell-script";
 import type { McpContext } from "./catalog-reads";
 import { mcpMessageOf } from "./catalog-errors";
+import { keyCompletions } from "./resources";
 import { ourFault } from "./tool-result";
 
 /** MCP 2025-11-25 "Resources" § Error Handling: resource not found is -32002. */
@@ -83,10 +84,11 @@ export function registerAppResources(server: McpServer, ctx: McpContext) {
     title: string,
     parse: (variables: Variables) => Parsed<Asked>,
     render: (uri: URL, asked: Asked, manifest: Manifest) => Promise<ReadResourceResult>,
+    complete?: ReturnType<typeof keyCompletions>,
   ) =>
     server.registerResource(
       name,
-      new ResourceTemplate(template, { list: undefined }),
+      new ResourceTemplate(template, { list: undefined, complete }),
       { title, mimeType: RESOURCE_MIME_TYPE, _meta: { ui: VIEW_UI } },
       (uri: URL, variables: Variables) =>
         viewing(async () => {
@@ -112,6 +114,7 @@ export function registerAppResources(server: McpServer, ctx: McpContext) {
       const html = await appDocument(`${viewed.profile.scope.product.name}: readiness`, body);
       return viewContent(uri, html, { release_id: manifest.release_id, sha256: viewed.sha256, href: viewed.href });
     },
+    keyCompletions(ctx),
   );
 
   view(

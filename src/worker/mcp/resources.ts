@@ -56,7 +56,7 @@ export function registerResources(server: McpServer, ctx: McpContext) {
     "profile",
     new ResourceTemplate("catalog://profiles/{product}/{funnel}", {
       list: undefined,
-      complete: { product: completing(ctx, "product"), funnel: completing(ctx, "funnel") },
+      complete: keyCompletions(ctx),
     }),
     {
       title: "Readiness profile",
@@ -87,6 +87,12 @@ export function registerResources(server: McpServer, ctx: McpContext) {
       }),
   );
 }
+
+/** `completion/complete` of a template's `product` and `funnel` (this one and the App's profile view). */
+export const keyCompletions = (ctx: McpContext) => ({
+  product: completing(ctx, "product"),
+  funnel: completing(ctx, "funnel"),
+});
 
 /** The completions of one key variable: no values for what no key can start with, or before a release. */
 function completing(ctx: McpContext, field: KeyField) {
