@@ -18,9 +18,9 @@ describe("docs/architecture.md", () => {
     .map((entry) => entry.name);
 
   it("maps every folder of src/worker/ in the diagram and in the table", () => {
-    const listed = (box: string) => new RegExp(`${box}\\[([^\\]]+)\\]`).exec(DOC)?.[1]?.split(", ") ?? [];
-    const mapped = [...listed("wroutes"), ...listed("wdoors")];
-    const inDiagram = new Set([...mapped, "auth", "limits", "http"]);
+    // Every box of the worker side (ids w…): its folders, each the first word of a comma-separated label.
+    const labels = [...DOC.matchAll(/\bw\w+\[([^\]]+)\]/g)].flatMap((box) => box[1]?.split(", ") ?? []);
+    const inDiagram = new Set(labels.map((label) => label.split(/[:\s]/)[0]));
     expect(folders.filter((folder) => !inDiagram.has(folder))).toEqual([]);
     const tableFolders = DOC.split("\n")
       .filter((line) => line.startsWith("| `"))
