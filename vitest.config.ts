@@ -117,6 +117,9 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // expect.poll's default 1 s is less than one Playwright call takes under load (a CI run's
+          // first page of dashboard.browser.test.ts read its heading too late): polls wait up to 15 s.
+          expect: { poll: { timeout: 15_000 } },
           // Files run at once like the other projects' (three on 2 cores): each has its own free ports, its own
           // --persist-to state and its own Chromium. One at a time, they ran after every other file,
           // alone, with one core idle (in a CI run, e2e took 920 of the 1582 s, one file at a time).
