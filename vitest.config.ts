@@ -4,6 +4,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { copyDocsAssets } from "./src/node/local/docs-assets.mjs";
 import { localOperator } from "./src/node/operator/local-operator";
+import { LongestFirst } from "./test/sequencer";
 
 // Four suites, one command (`npm test`):
 // - worker:  inside workerd, with the real local KV/R2/Durable Objects of wrangler.toml
@@ -46,6 +47,8 @@ export default defineConfig({
     // it starts (wrangler, workerd, the CLIs) and for its own start-up, so one file more than the
     // cores runs at once: on 2 cores, 3 (with 2, no file ran for 159 s of a 588 s CI run).
     maxWorkers: Math.max(3, availableParallelism() + 1),
+    // The longest files first, whatever their project; the worker project's files last, together.
+    sequence: { sequencer: LongestFirst },
     outputFile: { json: "test-results/vitest.json" },
     // `npm run coverage`: line coverage of the Node side (the node project runs in Node, where V8
     // coverage works; the worker's tests run inside workerd, where it does not). Per file and per
@@ -71,6 +74,10 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
+          // The files share one workerd and one isolate (a workerd start and the worker's modules
+          // loaded once per runner, not once per file): each file still starts from empty storage and
+          // an isolate that remembers nothing (test/worker/support/apply-migrations.ts).
+          isolate: false,
           include: ["test/worker/**/*.test.ts"],
           exclude: ["test/worker/**/*.sandbox.test.ts"],
           setupFiles: ["test/worker/support/apply-migrations.ts"],

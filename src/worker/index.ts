@@ -2,10 +2,7 @@
  * The Readiness Catalog API worker: assembles the middleware and route modules into one Hono app.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { HTTPException } from "hono/http-exception";
 import { registerCatalogRoutes } from "./catalog";
-import { problemOfMiss } from "./catalog/rest-problems";
-import { CatalogReadError } from "./catalog/service/errors";
 import { bearerSecurity, protect } from "./auth/protect";
 import { registerCheeseRoutes } from "./cheeses/route";
 import { registerKeyRoutes } from "./keys";
@@ -17,10 +14,7 @@ import type { AppEnv } from "./http/context";
 import { routeNotFound } from "./http/allowed-methods";
 import { limitBodies } from "./http/body-limit";
 import { refusePrototypeKeys } from "./http/prototype-keys";
-import { problemOfHttpException } from "./http/http-exception";
-import { Problem, renderProblem } from "./http/problem";
-import { storageUnavailable } from "./http/transient";
-import { answeringOrigin, publicOrigin } from "./http/public-origin";
+import { publicOrigin } from "./http/public-origin";
 import { requestId } from "./http/request-id";
 import { bearerApiCors } from "./http/cors";
 import { responseHeaders } from "./http/response-headers";
@@ -37,6 +31,7 @@ import { registerWatchesApi } from "./watches";
 import { registerWebhookRoutes } from "./webhooks";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { registerMcpRoutes } from "./mcp/route";
+import { answerError } from "./answer-error";
 
 const app = new OpenAPIHono<AppEnv>({
   // A request that fails a route's zod schemas becomes one 400 problem listing every issue.
@@ -95,28 +90,7 @@ registerDocs(app);
 // No route: 404, or 405 with Allow where the path is served by other methods (src/worker/http/allowed-methods.ts).
 app.notFound(routeNotFound(app));
 
-app.onError((error, c) => {
-  const problem = problemOf(error, c.req.header("Content-Type"), c.get("requestId") ?? "req_unknown");
-  // Usage counts answers by their code (src/worker/usage/count-usage.ts).
-  c.set("problemCode", problem.code);
-  return renderProblem(problem, c.get("requestId") ?? "req_unknown", answeringOrigin(c));
-});
-
-/** The problem an error is answered with; an unexpected one is logged and becomes a 500 (or 503). */
-function problemOf(error: Error, contentType: string | undefined, id: string): Problem {
-  if (error instanceof Problem) return error;
-  // A miss of the catalog read service, in the REST door's words (catalog/rest-problems.ts).
-  if (error instanceof CatalogReadError) return problemOfMiss(error.miss);
-  const refused = error instanceof HTTPException ? problemOfHttpException(error, contentType) : null;
-  if (refused) return refused;
-  console.error(JSON.stringify({ level: "error", request_id: id, message: String(error?.message ?? error) }));
-  const unavailable = storageUnavailable(error);
-  if (unavailable) return unavailable;
-  const status = error instanceof HTTPException ? error.status : 500;
-  return new Problem("internal_error", `Something went wrong on our side. Quote request id ${id} when you report it.`, {
-    status,
-  });
-}
+app.onError(answerError);
 
 /** The app answers HTTP; its `queue` handler takes WEBHOOK_QUEUE's batches (the webhook consumer). */
 export default Object.assign(app, {

@@ -10,8 +10,11 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { expectProblem } from "./support/problems";
 import { accountWithKey, bearer, call } from "./auth-fixtures";
+import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import app from "../../src/worker/index";
+import { answerError } from "../../src/worker/answer-error";
+import type { AppEnv } from "../../src/worker/http/context";
 
 const RELEASE = `sha256:${"a".repeat(64)}`;
 const send = (method: string, path: string) =>
@@ -112,11 +115,14 @@ describe("If-Match where no ETag is ever sent", () => {
   });
 });
 
-// A route of the real app (its middleware and onError) that throws what the test asks for.
-app.get("/test-only/http-exception/:status", (c) => {
+// The real app's routes, middleware and onError, plus a route that throws what the test asks for:
+// on a copy, since the app's own router is built at its first request and the test files share it.
+const probe = new Hono<AppEnv>().route("/", app);
+probe.onError(answerError);
+probe.get("/test-only/http-exception/:status", (c) => {
   throw new HTTPException(Number(c.req.param("status")) as 400, { message: "Refused by the test route" });
 });
-const thrown = (status: number) => app.request(`https://api.test/test-only/http-exception/${status}`, {}, env);
+const thrown = (status: number) => probe.request(`https://api.test/test-only/http-exception/${status}`, {}, env);
 
 describe("an HTTPException thrown by a route", () => {
   it.each([

@@ -11,6 +11,7 @@
  *   part URLs they page through are pinned to a release id.
  */
 import { CurrentPointer, Manifest, storageKeys } from "./manifest";
+import { isolateMap } from "../isolate-memory";
 import { retryTransient } from "../transient";
 
 /** The KV reads the store needs (KVNamespace satisfies it). */
@@ -19,11 +20,11 @@ export interface ManifestKv {
 }
 
 const MANIFESTS_KEPT_IN_ISOLATE = 32;
-const manifests = new Map<string, Manifest>();
+const manifests = isolateMap<string, Manifest>();
 
 export const CURRENT_POINTER_TTL_MS = 1_000;
 /** The pointer as last read or written by this isolate; `null` (nothing published) is never kept. */
-let recentPointer: { pointer: CurrentPointer; until: number } | undefined;
+const recentPointers = isolateMap<"current", { pointer: CurrentPointer; until: number }>();
 
 /** `current` as KV holds it now, never from memory: what publish and rollback build on. */
 export async function readCurrent(kv: ManifestKv): Promise<CurrentPointer | null> {
@@ -33,9 +34,11 @@ export async function readCurrent(kv: ManifestKv): Promise<CurrentPointer | null
 
 /** `current` for serving: from this isolate's memory when it was read or written less than a second ago. */
 export async function readCurrentPointer(kv: ManifestKv, now = Date.now()): Promise<CurrentPointer | null> {
-  if (recentPointer && recentPointer.until > now) return recentPointer.pointer;
+  const recent = recentPointers.get("current");
+  if (recent && recent.until > now) return recent.pointer;
   const pointer = await readCurrent(kv);
-  recentPointer = pointer ? { pointer, until: now + CURRENT_POINTER_TTL_MS } : undefined;
+  if (pointer) recentPointers.set("current", { pointer, until: now + CURRENT_POINTER_TTL_MS });
+  else recentPointers.delete("current");
   return pointer;
 }
 
@@ -44,9 +47,9 @@ export async function writeCurrentPointer(
   kv: ManifestKv & { put(key: string, value: string): Promise<void> },
   pointer: CurrentPointer,
 ): Promise<void> {
-  recentPointer = undefined;
+  recentPointers.delete("current");
   await kv.put(storageKeys.current, JSON.stringify(pointer));
-  recentPointer = { pointer, until: Date.now() + CURRENT_POINTER_TTL_MS };
+  recentPointers.set("current", { pointer, until: Date.now() + CURRENT_POINTER_TTL_MS });
 }
 
 /** The manifest of release `hex`, or null when no such release was published here. */

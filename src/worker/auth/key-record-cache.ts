@@ -9,12 +9,13 @@
  * the secret. KV itself serves reads up to 60 s old away from where a record was written, so
  * remembering one for 60 s adds no staleness the design does not already accept.
  */
+import { isolateMap } from "../../common/isolate-memory";
 import type { KeyRecord } from "./key-record";
 
 export const KEY_RECORD_TTL_MS = 60_000;
 const MAX_REMEMBERED_KEYS = 10_000;
 
-const remembered = new Map<string, { record: KeyRecord; until: number }>();
+const remembered = isolateMap<string, { record: KeyRecord; until: number }>();
 
 /** The active record of the key with this hash, if read from KV less than a TTL ago. */
 export function recentKeyRecord(keyHash: string, now = Date.now()): KeyRecord | undefined {

@@ -16,11 +16,12 @@ import {
   type IndexedProfile,
   type IndexName,
 } from "../../common/catalog/profile-index";
+import { isolateMap } from "../../common/isolate-memory";
 import { retryTransient } from "../../common/transient";
 
 /** Read from ≤ 16 KiB each at the default page size: about 2 MiB of isolate memory at most, parsed. */
 const DIRECTORIES_KEPT = 64;
-const directories = new Map<string, Directory>();
+const directories = isolateMap<string, Directory>();
 const segmentFirsts = new WeakMap<ReleaseIndex, string[]>();
 
 /** A leaf page's place: segment `segment` of the index, leaf `leaf` of its directory. */

@@ -11,12 +11,13 @@
  * the address is over the limit such checks get their own allowance of the same size
  * (`verify:<address>`); beyond it the answer is 429 without a storage read.
  */
+import { isolateMap } from "../../common/isolate-memory";
 
 /** Must equal `simple.period` of the AUTH_FAILURE_LIMITER binding in wrangler.toml (a test pins it). */
 export const AUTH_FAILURE_WINDOW_SECONDS = 10;
 const MAX_REMEMBERED_IPS = 10_000;
 
-const refusedUntil = new Map<string, number>();
+const refusedUntil = isolateMap<string, number>();
 
 /** The Workers rate-limiting binding, as far as this module uses it. */
 export interface FailureLimiter {
