@@ -3,7 +3,9 @@
  * with JSON.parse, profiles matched by scope and id, fields compared in the test, not the history
  * the worker reads. Also after the older release is pruned from the kept ones.
  */
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { expectDefined } from "../../src/common/expect";
 import { api, headerOf } from "./support/api";
 import { publish, testRelease, type TestRelease } from "./support/releases";
 import { resetStorage } from "./support/reset-storage";
@@ -106,6 +108,19 @@ describe("changes summary", () => {
     );
     const same = (await (await api(summaryPath(generated, generated))).json()) as { changed: number };
     expect(same).toMatchObject({ added: 0, removed: 0, changed: 0 });
+  });
+
+  it("of one event and the release before it: the event's own summary, the same as counted from the rows", async () => {
+    const summaries = () =>
+      env.CATALOG_DB.prepare("SELECT seq, summary FROM history_events ORDER BY seq").all<{ summary: string | null }>();
+    // generated started the history (every profile added: no summary); each publish after it has one.
+    expect((await summaries()).results.map((event) => event.summary !== null)).toEqual([false, true, true, true]);
+    const stored = await (await api(summaryPath(regraded, base))).json();
+    expect(stored).toEqual(expectedSummary(regraded, base));
+    await env.CATALOG_DB.prepare("UPDATE history_events SET summary = NULL").run();
+    expect(await (await api(summaryPath(regraded, base))).json()).toEqual(stored);
+    const latest = expectDefined((await summaries()).results.at(-1), "the latest event");
+    expect(latest.summary).toBeNull();
   });
 
   it("is immutable: pinned Cache-Control, a strong ETag, 304 when it is sent back", async () => {

@@ -33,3 +33,41 @@ export function fieldsChanged(before: RatedValues, after: RatedValues): string[]
 
 /** `old→new` (U+2192), the key of a transition in a summary. */
 export const transitionKey = (before: string, after: string) => `${before}\u2192${after}`;
+
+/** Counts of how two releases differ (GET …/changes/summary): per field, `old→new` → profiles. */
+export interface ChangeCounts {
+  added: number;
+  removed: number;
+  changed: number;
+  transitions: Record<string, Record<string, number>>;
+}
+
+/** Nothing counted yet: every TRANSITION_FIELDS name listed, with no transition. */
+export const noChanges = (): ChangeCounts => ({
+  added: 0,
+  removed: 0,
+  changed: 0,
+  transitions: Object.fromEntries(TRANSITION_FIELDS.map((field) => [field.name, {}])),
+});
+
+/**
+ * Counts one profile into `counts`: `added` with only `after`, `removed` with only `before`, else
+ * `changed` and a transition for each TRANSITION_FIELDS value that differs. The caller passes only
+ * profiles whose bytes differ between the two sides.
+ */
+export function countChange(counts: ChangeCounts, before: RatedValues | null, after: RatedValues | null): void {
+  if (!before || !after) {
+    if (after) counts.added++;
+    else if (before) counts.removed++;
+    return;
+  }
+  counts.changed++;
+  RATED_FIELDS.forEach((field, i) => {
+    const [old, now] = [before[i], after[i]];
+    if (!TRANSITION_FIELDS.includes(field) || old === undefined || now === undefined || old === now) return;
+    const fieldCounts = counts.transitions[field.name] ?? {};
+    counts.transitions[field.name] = fieldCounts;
+    const key = transitionKey(old, now);
+    fieldCounts[key] = (fieldCounts[key] ?? 0) + 1;
+  });
+}

@@ -12,6 +12,7 @@ import {
   ReleaseWithoutIndex,
   type ChangesBucket,
 } from "../../common/catalog/changes-store";
+import { noChanges, type ChangeCounts } from "../../common/catalog/history-fields";
 import { hexOf, type Manifest } from "../../common/catalog/manifest";
 import type { ReleaseChange } from "../../common/catalog/release-changes";
 import { readHistory, type HistoryEntry } from "../../common/catalog/release-history";
@@ -32,7 +33,7 @@ const INSERT_ROWS =
   `INSERT OR IGNORE INTO history_profiles (product_key, funnel_key, event_seq, id, change, sha256, previous_sha256, ${RATED_COLUMNS.join(", ")}, fields_changed) ` +
   `SELECT ${Array.from({ length: 8 + RATED_COLUMNS.length }, (_, i) => `json_extract(value, '$[${i}]')`).join(", ")} FROM json_each(?)`;
 const INSERT_EVENT =
-  "INSERT OR IGNORE INTO history_events (seq, release, previous_release, event, at) VALUES (?, ?, ?, ?, ?)";
+  "INSERT OR IGNORE INTO history_events (seq, release, previous_release, event, at, summary) VALUES (?, ?, ?, ?, ?, ?)";
 /** Every profile of a loaded release, as `added` at one event (the first release, or one before history). */
 const INSERT_ALL_ADDED =
   `INSERT OR IGNORE INTO history_profiles (product_key, funnel_key, event_seq, id, change, sha256, previous_sha256, ${RATED_COLUMNS.join(", ")}, fields_changed) ` +
@@ -79,25 +80,32 @@ async function startHistory(storage: HistoryStorage, releaseId: string, seq: num
   const at = manifest?.published_at ?? new Date(0).toISOString();
   await storage.db.batch([
     storage.db.prepare(INSERT_ALL_ADDED).bind(seq, hexOf(releaseId)),
-    eventLine(storage.db, { sequence: seq, event: "publish", release_id: releaseId, at }, null),
+    eventLine(storage.db, { sequence: seq, event: "publish", release_id: releaseId, at }, null, null),
   ]);
 }
 
-/** One event: its rows (against `previousId`, the release current before it), then its line. */
+/**
+ * One event: its rows (against `previousId`, the release current before it), then its line, with
+ * the event's summary when its rows were written from the pair's changes (the summary counts
+ * exactly those rows; otherwise null, and a comparison counts from the rows).
+ */
 async function recordEvent(storage: HistoryStorage, entry: HistoryEntry, previousId: string | null): Promise<void> {
   const { db } = storage;
-  const line = eventLine(db, entry, previousId);
   if (previousId === null) {
-    await db.batch([db.prepare(INSERT_ALL_ADDED).bind(entry.sequence, hexOf(entry.release_id)), line]);
+    await db.batch([
+      db.prepare(INSERT_ALL_ADDED).bind(entry.sequence, hexOf(entry.release_id)),
+      eventLine(db, entry, previousId, null),
+    ]);
     return;
   }
+  let summary: ChangeCounts | null = null;
   if (previousId !== entry.release_id) {
     const newer = await readManifest(storage.kv, hexOf(entry.release_id));
     const older = await readManifest(storage.kv, hexOf(previousId));
     if (newer && older && (await changesStored(storage.bucket, newer, older)))
-      await recordChanges(storage, entry.sequence, newer, older);
+      summary = await recordChanges(storage, entry.sequence, newer, older);
   }
-  await db.batch([line]);
+  await db.batch([eventLine(db, entry, previousId, summary)]);
 }
 
 /** The pair's changes list (stored by publish before the flip; computed here otherwise); false without indexes. */
@@ -111,7 +119,9 @@ async function changesStored(bucket: ChangesBucket, newer: Manifest, older: Mani
   }
 }
 
+/** Writes the event's rows, page by page, and returns what they count (its summary). */
 async function recordChanges(storage: HistoryStorage, seq: number, newer: Manifest, older: Manifest) {
+  const summary = noChanges();
   for (let from: number | null = 0; from !== null; ) {
     const page = await readChangesPage(storage.bucket, newer, older, from, CHANGES_PER_BATCH);
     const after = await fieldsIn(
@@ -120,10 +130,11 @@ async function recordChanges(storage: HistoryStorage, seq: number, newer: Manife
       idsOf(page.changes, (c) => c.change !== "removed"),
     );
     const before = await previousFields(storage.db, seq, older, page.changes);
-    const rows = changeRows(seq, page.changes, after, before);
+    const rows = changeRows(seq, page.changes, after, before, summary);
     if (rows.length) await storage.db.batch([storage.db.prepare(INSERT_ROWS).bind(JSON.stringify(rows))]);
     from = page.next;
   }
+  return summary;
 }
 
 const idsOf = (changes: ReleaseChange[], keep: (change: ReleaseChange) => boolean) =>
@@ -157,6 +168,7 @@ function eventLine(
   db: QueryDb,
   entry: Pick<HistoryEntry, "sequence" | "event" | "release_id" | "at">,
   previousId: string | null,
+  summary: ChangeCounts | null,
 ) {
   return db
     .prepare(INSERT_EVENT)
@@ -166,5 +178,6 @@ function eventLine(
       previousId === null ? null : hexOf(previousId),
       entry.event,
       entry.at,
+      summary && JSON.stringify(summary),
     );
 }

@@ -50,8 +50,12 @@ export async function pairOf(env: Env, asked: { releaseId?: string; since: strin
 }
 
 /** Every profile that differs between the pair, in catalog order (product, funnel, id). */
-export async function comparedProfiles(env: Env, pair: ReleasePair): Promise<ComparedProfile[]> {
-  const [atRelease, atSince] = await eventsOf(env.CATALOG_DB, pair);
+export async function comparedProfiles(
+  env: Env,
+  pair: ReleasePair,
+  events?: [number, number],
+): Promise<ComparedProfile[]> {
+  const [atRelease, atSince] = events ?? (await eventsOf(env.CATALOG_DB, pair));
   const { results } = await env.CATALOG_DB.prepare(TOUCHED)
     .bind(Math.min(atRelease, atSince), Math.max(atRelease, atSince), atSince, atRelease)
     .all<{
@@ -88,8 +92,11 @@ export async function comparedProfiles(env: Env, pair: ReleasePair): Promise<Com
   return compared;
 }
 
-/** The latest event that made each release current; the miss names the one the history does not know. */
-async function eventsOf(db: D1Database, pair: ReleasePair): Promise<[number, number]> {
+/**
+ * The latest event that made each release current, `[release_id's, since's]`; the miss names the
+ * one the history does not know.
+ */
+export async function eventsOf(db: D1Database, pair: ReleasePair): Promise<[number, number]> {
   const { results } = await db
     .prepare("SELECT release, max(seq) AS seq FROM history_events WHERE release IN (?, ?) GROUP BY release")
     .bind(hexOf(pair.release_id), hexOf(pair.since))

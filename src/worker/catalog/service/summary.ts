@@ -1,20 +1,23 @@
 /**
  * How two releases differ, counted (docs/history.md): from the profile history alone
- * (history-pair.ts), so any two releases the history knows compare, kept or pruned. The REST
- * route, the MCP tool `compare_releases` and the explorer's "What changed" page all read it here.
+ * (history-pair.ts), so any two releases the history knows compare, kept or pruned. Two releases
+ * made current one event apart (a publish or rollback and the release it replaced) are that
+ * event's own summary, written with its line (migrations/0008): one row read. Any other pair is
+ * counted from the rows. The REST route, the MCP tool `compare_releases` and the explorer's "What
+ * changed" page all read it here.
  */
-import { TRANSITION_FIELDS, transitionKey } from "../../../common/catalog/history-fields";
-import { comparedProfiles, pairOf, type SideState } from "./history-pair";
+import {
+  countChange,
+  noChanges,
+  RATED_FIELDS,
+  type ChangeCounts,
+  type RatedValues,
+} from "../../../common/catalog/history-fields";
+import { comparedProfiles, eventsOf, pairOf, type SideState } from "./history-pair";
 
-type Transitions = Record<string, Record<string, number>>;
-
-export interface ChangesSummaryView {
+export interface ChangesSummaryView extends ChangeCounts {
   release_id: string;
   since: string;
-  added: number;
-  removed: number;
-  changed: number;
-  transitions: Transitions;
 }
 
 /**
@@ -27,29 +30,31 @@ export async function compareReleases(
   asked: { releaseId?: string; since: string },
 ): Promise<ChangesSummaryView> {
   const pair = await pairOf(env, asked);
-  const summary: ChangesSummaryView = { ...pair, added: 0, removed: 0, changed: 0, transitions: {} };
-  const transitions: Transitions = Object.fromEntries(TRANSITION_FIELDS.map((field) => [field.name, {}]));
-  for (const profile of await comparedProfiles(env, pair)) {
-    summary[profile.change]++;
-    if (profile.before && profile.after) count(transitions, profile.before, profile.after);
+  const events = await eventsOf(env.CATALOG_DB, pair);
+  const [atRelease, atSince] = events;
+  let counts = atRelease === atSince + 1 ? await eventSummary(env.CATALOG_DB, atRelease) : null;
+  if (!counts) {
+    counts = noChanges();
+    for (const profile of await comparedProfiles(env, pair, events))
+      countChange(counts, ratedOf(profile.before), ratedOf(profile.after));
   }
-  summary.transitions = sortedTransitions(transitions);
-  return summary;
+  return { ...pair, ...counts, transitions: sortedTransitions(counts.transitions) };
 }
 
-function count(transitions: Transitions, before: SideState, after: SideState) {
-  for (const field of TRANSITION_FIELDS) {
-    const [old, now] = [before.values[field.name], after.values[field.name]];
-    if (old === undefined || now === undefined || old === now) continue;
-    const counts = transitions[field.name] ?? {};
-    const key = transitionKey(old, now);
-    counts[key] = (counts[key] ?? 0) + 1;
-    transitions[field.name] = counts;
-  }
+/** What event `seq` changed against the release before it, as written with its line; null before migrations/0008. */
+async function eventSummary(db: D1Database, seq: number): Promise<ChangeCounts | null> {
+  const row = await db
+    .prepare("SELECT summary FROM history_events WHERE seq = ?")
+    .bind(seq)
+    .first<{ summary: string | null }>();
+  return row?.summary ? (JSON.parse(row.summary) as ChangeCounts) : null;
 }
+
+const ratedOf = (side: SideState | null): RatedValues | null =>
+  side && RATED_FIELDS.map((field) => side.values[field.name] ?? "");
 
 /** Each field's transitions, largest first, ties by key: the same answer every time. */
-function sortedTransitions(transitions: Transitions): Transitions {
+function sortedTransitions(transitions: ChangeCounts["transitions"]): ChangeCounts["transitions"] {
   return Object.fromEntries(
     Object.entries(transitions).map(([name, counts]) => [
       name,
