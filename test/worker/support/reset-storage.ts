@@ -1,7 +1,8 @@
 /**
- * cloudflare:test's `reset()` empties every binding, D1 included (its schema too): `resetStorage()`
- * is that reset followed by the schema of migrations/ again, as a fresh deployment has it, and an
- * isolate that remembers nothing of the storage before (src/common/isolate-memory.ts).
+ * `resetStorage()`: a fresh deployment's state. cloudflare:test's `reset()` empties the bindings,
+ * D1 included (its schema too), then whatever KV and R2 still hold is deleted, the schema of
+ * migrations/ applied again, and the isolate made to remember nothing of the storage before
+ * (src/common/isolate-memory.ts).
  */
 import { applyD1Migrations, reset, type D1Migration } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -29,12 +30,8 @@ export async function resetStorage(): Promise<void> {
 }
 
 async function emptyKv(kv: KVNamespace): Promise<void> {
-  for (let cursor: string | undefined, done = false; !done; ) {
-    const page = await kv.list(cursor === undefined ? {} : { cursor });
-    await Promise.all(page.keys.map((key) => kv.delete(key.name)));
-    done = page.list_complete;
-    cursor = page.list_complete ? undefined : page.cursor;
-  }
+  for (let listed = await kv.list(); listed.keys.length > 0; listed = await kv.list())
+    await Promise.all(listed.keys.map((key) => kv.delete(key.name)));
 }
 
 async function emptyBucket(bucket: R2Bucket): Promise<void> {
