@@ -4,7 +4,7 @@
  * --persist-to read back through wrangler's platform proxy. The doors themselves (a publish and
  * its no-op, --help, Ctrl-C, a malformed id) are run as child processes in publish-cli.test.ts.
  */
-import { mkdirSync, cpSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, cpSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hexOf, storageKeys } from "../../src/common/catalog/manifest";
@@ -108,6 +108,38 @@ describe.concurrent("catalog:publish", BLOCK, () => {
         `^published ${b.manifest.release_id} to .*: ${b.manifest.parts.length} parts, ${b.manifest.parts.length - 5} uploaded .*now current \\(was ${a.manifest.release_id}\\)\n$`,
       ),
     );
+  });
+
+  it("waits while another process holds the D1 database (npm start's server writing it), then finishes", async () => {
+    const { a, b } = states;
+    // b current, a kept: publishing a again (part 5 of b goes missing in the test beside this one).
+    const state = states.copyOf(publishedAB(), "locked");
+    // Another SQLite connection (this process's node:sqlite; workerd is another process) takes the
+    // write lock of the state's D1 file and keeps it for 3 s: the publish's first D1 call (its schema
+    // check, as it opens the state) and any later one meets SQLITE_BUSY until then.
+    const folder = path.join(state, "v3/d1/miniflare-D1DatabaseObject");
+    const [file] = readdirSync(folder).filter((name) => /^[0-9a-f]{64}\.sqlite$/.test(name));
+    const { DatabaseSync } = await import("node:sqlite");
+    const holder = new DatabaseSync(path.join(folder, expectDefined(file, "the state's D1 database file")));
+    holder.exec("BEGIN EXCLUSIVE");
+    let released = false;
+    const release = setTimeout(() => {
+      holder.exec("COMMIT");
+      holder.close();
+      released = true;
+    }, 3_000);
+    try {
+      const run = await publish(a.releaseDir, "--persist-to", state);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(
+        new RegExp(`^published ${a.manifest.release_id} .*now current \\(was ${b.manifest.release_id}\\)\n$`),
+      );
+      expect(released).toBe(true); // it finished after the lock was let go, not around it
+    } finally {
+      clearTimeout(release);
+      if (holder.isOpen) holder.close();
+    }
+    expect((await currentOf(state))?.release_id).toBe(a.manifest.release_id);
   });
 
   it("--env sandbox publishes to the sandbox's own bindings, not production's", async () => {

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ReleaseKv, ReleaseStorage } from "../catalog/publish";
 import type { QueryDb } from "../catalog/query-load";
+import { PUBLISH_RETRIES, retryTransient } from "../../common/transient";
 import { applyMigrationsInProcess } from "./d1-migrations";
 import { deployConfigPath, deployDirOf, deployedD1Ids, deployedKvIds } from "../deploy/deploy-config";
 
@@ -103,14 +104,15 @@ export async function openDeploymentStorage(options: DeploymentOptions = {}): Pr
       remoteBindings: remote,
     });
     // Locally the schema comes with the state (`npm start` reports it): a fresh --persist-to works.
+    // Tried again while the database is busy (npm start's server writing it): each migration is
+    // one transaction with its record, so a try whose answer was lost is harmless to repeat.
+    const db = proxy.env.CATALOG_DB as Parameters<typeof applyMigrationsInProcess>[0];
     const migrationsApplied = remote
       ? []
-      : await applyMigrationsInProcess(proxy.env.CATALOG_DB as Parameters<typeof applyMigrationsInProcess>[0]).catch(
-          async (error: unknown) => {
-            await proxy.dispose(); // else its workerd keeps the process alive after the error
-            throw error;
-          },
-        );
+      : await retryTransient(() => applyMigrationsInProcess(db), PUBLISH_RETRIES).catch(async (error: unknown) => {
+          await proxy.dispose(); // else its workerd keeps the process alive after the error
+          throw error;
+        });
     return {
       storage: {
         bucket: proxy.env.RELEASES as ReleaseStorage["bucket"],
