@@ -42,11 +42,12 @@ const webhookConsumerNow = { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 1
 export default defineConfig({
   test: {
     reporters: ["default", "json"],
-    // Vitest's default is one worker less than the cores: on a 2-core machine, one, so the whole
-    // suite ran one file at a time (650 s). Much of a file's time is spent waiting for the processes
-    // it starts (wrangler, workerd, the CLIs) and for its own start-up, so one file more than the
-    // cores runs at once: on 2 cores, 3 (with 2, no file ran for 159 s of a 588 s CI run).
-    maxWorkers: Math.max(3, availableParallelism() + 1),
+    // One file per core, at least two. Vitest's default is one worker less than the cores: on a
+    // 2-core machine, one, and the whole suite ran one file at a time (650 s). A file more than the
+    // cores (3 on 2) no longer helps: the suite is bound by CPU (98 % busy on 2 cores), and a third
+    // file's processes only make the others' slower (2026-11-29, same tree: 3 files at once
+    // 925–958 s and 1,353–1,416 s of CPU; 2 at once 892 s and 1,283 s of CPU).
+    maxWorkers: Math.max(2, availableParallelism()),
     // The longest files first, whatever their project; the worker project's files last, together.
     sequence: { sequencer: LongestFirst },
     outputFile: { json: "test-results/vitest.json" },
