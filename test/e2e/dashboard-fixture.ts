@@ -5,7 +5,7 @@
  * two accounts made through the operator API (what `npm run operator` drives): a customer and an operator.
  */
 import { expect } from "vitest";
-import { registerClient, startCallbackServer, type CallbackServer } from "./oauth-fixture";
+import { registerClients, startCallbackServer, type CallbackServer } from "./oauth-fixture";
 import { catalogState } from "./support/catalog-state";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { withEnvironment } from "./support/environment";
@@ -47,11 +47,9 @@ export async function startDashboardDeployment(): Promise<DashboardDeployment> {
   await state.publishSamples();
 
   const callback = await startCallbackServer();
-  const { clientId } = await registerClient(state.persistTo, {
-    name: APP_NAME,
-    redirectUri: callback.redirectUri,
-    public: true,
-  });
+  const [{ clientId }] = await registerClients(state.persistTo, [
+    { name: APP_NAME, redirectUri: callback.redirectUri, public: true },
+  ]);
 
   const operatorSecret = crypto.randomUUID() + crypto.randomUUID();
   const server = await withEnvironment(

@@ -1,7 +1,7 @@
 /**
  * The deployment the OAuth end-to-end tests run against: the sample catalog built and published,
  * a customer account (through the operator API that `npm run operator` drives), a public and a
- * confidential client registered with `npm run clients` whose redirect URI is a loopback callback
+ * confidential client registered as `npm run clients` registers them, whose redirect URI is a loopback callback
  * server of the test itself, and the real `wrangler dev`.
  * Plus the small form-driving "browser" (fetch + a cookie jar) the non-browser test uses.
  */
@@ -10,7 +10,8 @@ import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
 import { localOperator } from "../../src/node/operator/local-operator";
 import { catalogState, type CatalogState } from "./support/catalog-state";
-import { runScript } from "./support/scripts";
+import { openDeploymentStorage } from "../../src/node/local/deployment-storage";
+import { loadOAuthProvider } from "../../src/node/oauth/library-in-node";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { withEnvironment } from "./support/environment";
 import { expectDefined } from "../../src/common/expect";
@@ -20,7 +21,7 @@ export interface OAuthDeployment {
   state: CatalogState;
   callback: CallbackServer;
   clientId: string;
-  /** A confidential client with the same redirect URI, also registered with `npm run clients`. */
+  /** A confidential client with the same redirect URI, registered the same way. */
   confidential: { clientId: string; clientSecret: string; name: string };
   account: { email: string; password: string };
   stop(): Promise<void>;
@@ -51,27 +52,32 @@ export async function startCallbackServer(): Promise<CallbackServer> {
   };
 }
 
+type NewClient = { name: string; redirectUri: string; public: boolean };
+type Registered = { clientId: string; clientSecret?: string };
+
 /**
- * Registers an OAuth client with `npm run clients -- create` in the local state at `persistTo`: its
- * id, and for a confidential client its secret.
+ * Registers OAuth clients in the local state at `persistTo` as `npm run clients -- create` does
+ * (the library's registration it calls, src/node/oauth/clients-command.ts), all in one opening of
+ * the state: each client's id, and a confidential client's secret. The command itself, and its
+ * door as a process, are clients.test.ts's; two processes per deployment here cost ~6 s of CPU.
  */
-export async function registerClient(
+export async function registerClients<const T extends readonly NewClient[]>(
   persistTo: string,
-  client: { name: string; redirectUri: string; public: boolean },
-): Promise<{ clientId: string; clientSecret?: string }> {
-  const registered = await runScript("clients.ts", [
-    "create",
-    "--name",
-    client.name,
-    "--redirect-uri",
-    client.redirectUri,
-    ...(client.public ? ["--public"] : []),
-    "--json",
-    "--persist-to",
-    persistTo,
-  ]);
-  expect(registered.code, registered.stderr).toBe(0);
-  return JSON.parse(registered.stdout) as { clientId: string; clientSecret?: string };
+  clients: T,
+): Promise<{ [K in keyof T]: Registered }> {
+  const { registerClient, registryApi } = await loadOAuthProvider();
+  const opened = await openDeploymentStorage({ persistTo });
+  try {
+    const api = registryApi(opened.env as unknown as Parameters<typeof registryApi>[0]);
+    const registered: Registered[] = [];
+    for (const client of clients)
+      registered.push(
+        await registerClient(api, { name: client.name, redirectUris: [client.redirectUri], isPublic: client.public }),
+      );
+    return registered as { [K in keyof T]: Registered };
+  } finally {
+    await opened.dispose();
+  }
 }
 
 export async function startOAuthDeployment(): Promise<OAuthDeployment> {
@@ -80,9 +86,11 @@ export async function startOAuthDeployment(): Promise<OAuthDeployment> {
 
   const callback = await startCallbackServer();
   const redirectUri = callback.redirectUri;
-  const { clientId } = await registerClient(state.persistTo, { name: "E2E Cheese App", redirectUri, public: true });
   const confidentialName = "E2E Confidential App";
-  const registered = await registerClient(state.persistTo, { name: confidentialName, redirectUri, public: false });
+  const [{ clientId }, registered] = await registerClients(state.persistTo, [
+    { name: "E2E Cheese App", redirectUri, public: true },
+    { name: confidentialName, redirectUri, public: false },
+  ]);
   const confidential = {
     clientId: registered.clientId,
     clientSecret: expectDefined(registered.clientSecret, "the confidential client's secret"),
