@@ -10,8 +10,7 @@ import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
 import { localOperator } from "../../src/node/operator/local-operator";
 import { catalogState, type CatalogState } from "./support/catalog-state";
-import { openDeploymentStorage } from "../../src/node/local/deployment-storage";
-import { loadOAuthProvider } from "../../src/node/oauth/library-in-node";
+import { withClientRegistry } from "./support/client-registry";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { withEnvironment } from "./support/environment";
 import { expectDefined } from "../../src/common/expect";
@@ -65,19 +64,14 @@ export async function registerClients<const T extends readonly NewClient[]>(
   persistTo: string,
   clients: T,
 ): Promise<{ [K in keyof T]: Registered }> {
-  const { registerClient, registryApi } = await loadOAuthProvider();
-  const opened = await openDeploymentStorage({ persistTo });
-  try {
-    const api = registryApi(opened.env as unknown as Parameters<typeof registryApi>[0]);
+  return withClientRegistry(persistTo, async (api, { registerClient }) => {
     const registered: Registered[] = [];
     for (const client of clients)
       registered.push(
         await registerClient(api, { name: client.name, redirectUris: [client.redirectUri], isPublic: client.public }),
       );
     return registered as { [K in keyof T]: Registered };
-  } finally {
-    await opened.dispose();
-  }
+  });
 }
 
 export async function startOAuthDeployment(): Promise<OAuthDeployment> {

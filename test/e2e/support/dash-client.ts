@@ -4,8 +4,7 @@
  * random source is steered so that a test does not depend on a 1-in-64 chance.
  */
 import { vi } from "vitest";
-import { openDeploymentStorage } from "../../../src/node/local/deployment-storage";
-import { loadOAuthProvider } from "../../../src/node/oauth/library-in-node";
+import { withClientRegistry } from "./client-registry";
 import { expectDefined } from "../../../src/common/expect";
 
 /** The index of "-" in the alphabet of the library's ids (A-Z a-z 0-9 - _). */
@@ -29,19 +28,17 @@ export async function registerClientStartingWithDash(
   persistTo: string,
   client: { clientName: string; redirectUris: string[] },
 ): Promise<string> {
-  const { registryApi } = await loadOAuthProvider();
-  const opened = await openDeploymentStorage({ persistTo });
-  const restore = nextClientIdStartsWithDash();
-  try {
-    const api = registryApi(opened.env as unknown as Parameters<typeof registryApi>[0]);
-    const created = await api.createClient({ ...client, tokenEndpointAuthMethod: "none" });
-    if (!created.clientId.startsWith("-"))
-      throw new Error(
-        `the library's client id ${created.clientId} does not start with "-": is it still drawn from crypto.getRandomValues?`,
-      );
-    return created.clientId;
-  } finally {
-    restore();
-    await opened.dispose();
-  }
+  return withClientRegistry(persistTo, async (api) => {
+    const restore = nextClientIdStartsWithDash();
+    try {
+      const created = await api.createClient({ ...client, tokenEndpointAuthMethod: "none" });
+      if (!created.clientId.startsWith("-"))
+        throw new Error(
+          `the library's client id ${created.clientId} does not start with "-": is it still drawn from crypto.getRandomValues?`,
+        );
+      return created.clientId;
+    } finally {
+      restore();
+    }
+  });
 }
