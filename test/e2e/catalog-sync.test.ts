@@ -1,7 +1,7 @@
 /**
  * client.sync(dir) and `catalog:pull --sync` against the real `wrangler dev`: releases built from
- * edited copies of the samples, published with the CLI, synced after each publish and after a
- * rollback — the copy byte-identical to the release each time, with only the changed profiles
+ * edited copies of the samples, published with catalog:publish (the first through its door, the
+ * others in process), synced after each publish and after a rollback — the copy byte-identical to the release each time, with only the changed profiles
  * fetched; a sync aborted at each of its steps leaves the old copy whole, and the next finishes.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,6 +11,8 @@ import { createCatalogClient, type SyncProgress, type SyncResult } from "../../p
 import { apiKeyFor, provisionedApiKey } from "./support/api-key";
 import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
 import { runScript } from "./support/scripts";
+import { catalogPublish } from "../../src/node/catalog/publish-command";
+import { runInProcess } from "../node/cli-in-process";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { expectDefined } from "../../src/common/expect";
 
@@ -52,13 +54,23 @@ function localCopy(name: string, document: Buffer): string {
 }
 const leftovers = (dir: string) => readdirSync(dir).filter((name) => name !== "catalog.json");
 
+/**
+ * `catalog:publish` of `release` while the server runs: the command in this process (its `run`,
+ * what the door runs), a Node, tsx and wrangler start fewer each time; the first publish, before
+ * the server starts, goes through the door as a process.
+ */
 async function publish(release: Built) {
-  const run = await state.publish(release.releaseDir);
+  const run = await runInProcess(catalogPublish.run, [
+    "--release",
+    release.releaseDir,
+    "--persist-to",
+    state.persistTo,
+  ]);
   expect(run.code, run.stderr).toBe(0);
   await servedWithin(release.manifest.release_id);
 }
 
-/** `release` current, published only if it is not already: each test's starting point, one CLI run fewer when it is. */
+/** `release` current, published only if it is not already: each test's starting point, one publish fewer when it is. */
 async function current(release: Built) {
   if ((await client().currentRelease()).release_id !== release.manifest.release_id) await publish(release);
 }
@@ -83,7 +95,9 @@ beforeAll(async () => {
     edition("m", { retested: [...Array(20).keys()], removed: [], added: 0, stamp: stamp(24) }),
   );
   releases.unpublished = await state.build(edition("u", { retested: [3], removed: [], added: 0, stamp: stamp(23) }));
-  await publish(releases.a).catch(() => {}); // before the server starts: served once it is up
+  // Through the door, before the server starts: served once it is up.
+  const first = await state.publish(releases.a.releaseDir);
+  expect(first.code, first.stderr).toBe(0);
   server = await startWranglerDev({ persistTo: state.persistTo });
 }, 420_000);
 
