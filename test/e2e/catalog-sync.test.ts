@@ -1,8 +1,9 @@
 /**
  * client.sync(dir) and `catalog:pull --sync` against the real `wrangler dev`: releases built from
  * edited copies of the samples, published with catalog:publish (the first through its door, the
- * others in process), synced after each publish and after a rollback — the copy byte-identical to the release each time, with only the changed profiles
- * fetched; a sync aborted at each of its steps leaves the old copy whole, and the next finishes.
+ * others in process), synced after each publish and after a rollback — the copy byte-identical to
+ * the release each time, with only the changed profiles fetched; a sync aborted at each of its
+ * steps leaves the old copy whole, and the next finishes.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

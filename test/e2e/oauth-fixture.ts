@@ -1,8 +1,8 @@
 /**
  * The deployment the OAuth end-to-end tests run against: the sample catalog built and published,
  * a customer account (through the operator API that `npm run operator` drives), a public and a
- * confidential client registered as `npm run clients` registers them, whose redirect URI is a loopback callback
- * server of the test itself, and the real `wrangler dev`.
+ * confidential client registered as `npm run clients` registers them, whose redirect URI is a
+ * loopback callback server of the test itself, and the real `wrangler dev`.
  * Plus the small form-driving "browser" (fetch + a cookie jar) the non-browser test uses.
  */
 import { createServer, type Server } from "node:http";
@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
 import { localOperator } from "../../src/node/operator/local-operator";
 import { catalogState, type CatalogState } from "./support/catalog-state";
-import { withClientRegistry } from "./support/client-registry";
+import { withClientRegistry } from "../../src/node/oauth/client-registry";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { withEnvironment } from "./support/environment";
 import { expectDefined } from "../../src/common/expect";
@@ -64,7 +64,7 @@ export async function registerClients<const T extends readonly NewClient[]>(
   persistTo: string,
   clients: T,
 ): Promise<{ [K in keyof T]: Registered }> {
-  return withClientRegistry(persistTo, async (api, { registerClient }) => {
+  return withClientRegistry({ persistTo }, async (api, { provider: { registerClient } }) => {
     const registered: Registered[] = [];
     for (const client of clients)
       registered.push(

@@ -9,7 +9,7 @@ import { expectDefined } from "../../common/expect";
 import { redirectUriProblem } from "../../common/auth/redirect-uri";
 import { type CliIo, cliCommand, EXIT, UsageError } from "../cli/cli-run";
 import { DEPLOYMENT_HELP, DEPLOYMENT_OPTIONS, deploymentOptionsOf } from "../local/deployment-args";
-import { loadOAuthProvider } from "./library-in-node";
+import { withClientRegistry } from "./client-registry";
 
 const HELP = `Usage: npm run clients -- <command> [options]
 
@@ -72,13 +72,8 @@ async function clientsMain(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError("delete takes exactly one client_id");
   }
 
-  // Loaded only now, so that usage errors answer at once (wrangler is a large import).
-  const { openDeploymentStorage } = await import("../local/deployment-storage");
-  const { registerClient, registryApi } = await loadOAuthProvider();
-  const opened = await openDeploymentStorage(deployment);
-  try {
-    if (!opened.env.OAUTH_KV) throw new Error("wrangler.toml declares no OAUTH_KV namespace for this deployment");
-    const api = registryApi(opened.env as unknown as Parameters<typeof registryApi>[0]);
+  // wrangler is imported only now (by withClientRegistry), so that usage errors answer at once.
+  return withClientRegistry(deployment, async (api, { where, provider: { registerClient } }) => {
     if (command === "create") {
       const client = await registerClient(api, {
         name: expectDefined(name, "--name, checked above"),
@@ -94,7 +89,7 @@ async function clientsMain(argv: string[], io: CliIo): Promise<number> {
         );
         for (const uri of client.redirectUris) io.out(`redirect_uri:  ${uri}`);
       }
-      io.err(`created client ${client.clientId} "${client.clientName}" on ${opened.where}`);
+      io.err(`created client ${client.clientId} "${client.clientName}" on ${where}`);
     } else if (command === "list") {
       const clients = [];
       let cursor: string | undefined;
@@ -114,18 +109,16 @@ async function clientsMain(argv: string[], io: CliIo): Promise<number> {
           );
         }
       }
-      io.err(`${clients.length} client(s) on ${opened.where}`);
+      io.err(`${clients.length} client(s) on ${where}`);
     } else {
       const clientId = expectDefined(rest[0], "the one client_id, checked above");
       if (!(await api.lookupClient(clientId))) {
-        io.err(`clients: no client ${clientId} on ${opened.where}`);
+        io.err(`clients: no client ${clientId} on ${where}`);
         return EXIT.failed;
       }
       await api.deleteClient(clientId);
-      io.err(`deleted client ${clientId} and revoked its grants on ${opened.where}`);
+      io.err(`deleted client ${clientId} and revoked its grants on ${where}`);
     }
     return EXIT.ok;
-  } finally {
-    await opened.dispose();
-  }
+  });
 }

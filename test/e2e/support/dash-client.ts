@@ -4,7 +4,7 @@
  * random source is steered so that a test does not depend on a 1-in-64 chance.
  */
 import { vi } from "vitest";
-import { withClientRegistry } from "./client-registry";
+import { withClientRegistry } from "../../../src/node/oauth/client-registry";
 import { expectDefined } from "../../../src/common/expect";
 
 /** The index of "-" in the alphabet of the library's ids (A-Z a-z 0-9 - _). */
@@ -28,7 +28,7 @@ export async function registerClientStartingWithDash(
   persistTo: string,
   client: { clientName: string; redirectUris: string[] },
 ): Promise<string> {
-  return withClientRegistry(persistTo, async (api) => {
+  return withClientRegistry({ persistTo }, async (api) => {
     const restore = nextClientIdStartsWithDash();
     try {
       const created = await api.createClient({ ...client, tokenEndpointAuthMethod: "none" });
