@@ -43,10 +43,13 @@ export const allChanges = (release: string, since: string) =>
 export const eventsOfWatch = (get: Get, watchId: string) =>
   everyPage<WatchEventBody>(get, `/v1/watches/${watchId}/events?limit=100`);
 
-/** The full lists of an event, through the paged profiles route. */
-export async function fullLists(get: Get, watchId: string, event: WatchEventBody) {
+/**
+ * The full lists of an event, through the paged profiles route: in pages of 7 by default (many
+ * pages, to check the paging), or of `limit` (the route's most, 100: only the lists matter).
+ */
+export async function fullLists(get: Get, watchId: string, event: WatchEventBody, limit = 7) {
   const list = (name: string) =>
-    everyPage<EventEntry>(get, `/v1/watches/${watchId}/events/${event.id}/profiles?list=${name}&limit=7`);
+    everyPage<EventEntry>(get, `/v1/watches/${watchId}/events/${event.id}/profiles?list=${name}&limit=${limit}`);
   return { entered: await list("entered"), left: await list("left"), changed: await list("changed") };
 }
 
