@@ -39,8 +39,9 @@ interface AxeViolation {
 
 /** axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules). */
 async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
-  await page.evaluate(AXE_SOURCE);
+  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not govern;
+  // once per document (inspect() runs it at each width and in dark mode on the same one).
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
     const axe = (
       globalThis as unknown as {
