@@ -15,9 +15,12 @@ import { provisionedApiKey } from "./support/api-key";
 import { launchChromium } from "./support/chromium";
 import { e2eFetch } from "./support/http";
 import { rawExchange, rawGet, type RawResponse } from "./support/raw-http";
-import { pullCatalog, runScript } from "./support/scripts";
+import { pullCatalog } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { expectDefined } from "../../src/common/expect";
+import { catalogPublish } from "../../src/node/catalog/publish-command";
+import { catalogRollback } from "../../src/node/catalog/rollback-command";
+import { runInProcess } from "../node/cli-in-process";
 
 let state: CatalogState;
 let server: DevServer;
@@ -130,11 +133,18 @@ describe("catalog over real HTTP", () => {
     for (const file of readdirSync(SAMPLE_PROFILES).slice(1))
       cpSync(path.join(SAMPLE_PROFILES, file), path.join(subset, file));
     const second = await state.build(subset);
-    const published = await state.publish(second.releaseDir);
+    // The commands in this process (their `run`, what their doors run: catalog-sync.test.ts and
+    // publish-cli.test.ts run those as processes), beside the server, over its state.
+    const published = await runInProcess(catalogPublish.run, [
+      "--release",
+      second.releaseDir,
+      "--persist-to",
+      state.persistTo,
+    ]);
     expect(published.code, published.stderr).toBe(0);
     expect(await servedRelease(second.manifest.release_id)).toBe(second.manifest.release_id);
 
-    const rolledBack = await runScript("catalog-rollback.ts", [
+    const rolledBack = await runInProcess(catalogRollback.run, [
       "--release-id",
       first.manifest.release_id,
       "--persist-to",
