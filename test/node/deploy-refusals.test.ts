@@ -107,14 +107,14 @@ describe("npm run deploy stops with what to do", () => {
   );
 
   it(
-    "when not logged in at all: says how to log in, exits 1, and calls no API",
+    "when not logged in at all: says how to log in at once, before the offline checks, exits 1, and calls no API",
     async () => {
       bare.calls.length = 0;
       const args = ["--deploy-dir", tempDir("deploy-dir-"), "--url", "http://127.0.0.1:9"];
       const run = await runInProcess(deploy.run, args, { env: environmentOf(bare, { CLOUDFLARE_API_TOKEN: "" }) });
       expect(run.code).toBe(1);
       expect(run.stdout).toBe("");
-      expect(run.stderr).toMatch(/\ndeploy: not logged in to Cloudflare: run `npx wrangler login`/);
+      expect(run.stderr).toMatch(/^deploy: not logged in to Cloudflare: run `npx wrangler login`.*\n$/);
       expect(bare.calls).toEqual([]);
     },
     DEPLOY_TIMEOUT,

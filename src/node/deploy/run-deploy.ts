@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Bundle } from "./check-bundle";
 import type { CloudflareApi } from "./cloudflare-api";
-import { connect, credentials } from "./credentials";
+import { connect, type Credentials, credentials } from "./credentials";
 import { readKeptSecrets, writeDeployConfig } from "./deploy-config";
 import { readDeployment, type Deployment } from "./deployments";
 import { checkedBundle, configProblems } from "./dry-run";
@@ -37,6 +37,8 @@ export interface DeployOptions {
    */
   env?: Environment;
   log: (line: string) => void;
+  /** The credential already read (runDeploy reads it before the offline checks); default: read when needed. */
+  credential?: Credentials;
 }
 
 export type DeployResult =
@@ -51,6 +53,9 @@ export async function runDeploy(
   deployment: Deployment,
   options: DeployOptions,
 ): Promise<DeployResult> {
+  // Who deploys, first: without a credential the command says so at once, not after the checks'
+  // build and workerd start.
+  const credential = await credentials(options.env);
   const work = mkdtempSync(path.join(tmpdir(), "deploy-"));
   try {
     const problems = configProblems(deployments, options.configPath);
@@ -58,7 +63,7 @@ export async function runDeploy(
     const checked = await checkedBundle(deployment, options.configPath, bundleDir, options.log, options.env);
     if (!checked.bundle || problems.length + checked.problems.length > 0)
       return { outcome: "refused", problems: [...problems, ...checked.problems] };
-    return await deployBundle(deployment, checked.bundle, options);
+    return await deployBundle(deployment, checked.bundle, { ...options, credential });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -81,7 +86,7 @@ async function deployChecked(
   options: DeployOptions,
 ): Promise<Deployed> {
   const { log, env = process.env } = options;
-  const credential = await credentials(env);
+  const credential = options.credential ?? (await credentials(env));
   const api = await connect(credential, env);
   log(
     `${deployment.name}: worker ${deployment.config.name}, account ${api.accountId} (credential: ${credential.source})`,
