@@ -12,7 +12,7 @@ import { bearer, call } from "./auth-fixtures";
 import { publish, testRelease, workerStorage } from "./support/releases";
 import { resetStorage } from "./support/reset-storage";
 import { eventually, received, receiverUrl } from "./support/webhook-receiver";
-import { postJson, webhookCaller } from "./webhooks-support";
+import { announcePointer, postJson, webhookCaller } from "./webhooks-support";
 
 describe("watch.triggered", () => {
   it("reaches the watch owner's subscribed endpoints, signed, with the event as data", {
@@ -34,6 +34,9 @@ describe("watch.triggered", () => {
     const deliveries = await webhookStore(env).checkWatchEvents();
     expect(deliveries.map((delivery) => delivery.event)).toEqual(["watch.triggered"]);
     expect(await webhookStore(env).checkWatchEvents()).toEqual([]);
+    // The publish's own announcement, now rather than at the alarm 10 s on.
+    const announced = await announcePointer();
+    expect(announced.map((delivery) => delivery.event)).toEqual(["release.published"]);
 
     const [hook] = await eventually(async () => {
       const all = await received("watch-owner");
