@@ -12,6 +12,7 @@ import { expectDefined } from "../../../src/common/expect";
 import { INDEX_NAMES, type IndexName } from "../../../src/common/catalog/profile-index";
 import {
   GENERATED_PROFILES,
+  GENERATED_PART_BYTES,
   RELAID_PART_BYTES,
   TEST_INDEX_PAGE_BYTES,
   TEST_PART_BYTES,
@@ -129,8 +130,12 @@ export default async function setup(project: TestProject) {
       wideSmallPages: await build(wide("wide-small-pages", 120), TEST_PART_BYTES),
       edited: await build(edited("edited"), TEST_PART_BYTES),
       regraded: await build(regraded("regraded"), TEST_PART_BYTES),
-      generated: await build(generated("generated", GENERATED_PROFILES, 7), TEST_PART_BYTES, 16 * 1024),
-      generatedNext: await build(generated("generated-next", GENERATED_PROFILES - 40, 8), TEST_PART_BYTES, 16 * 1024),
+      generated: await build(generated("generated", GENERATED_PROFILES, 7), GENERATED_PART_BYTES, 16 * 1024),
+      generatedNext: await build(
+        generated("generated-next", GENERATED_PROFILES - 40, 8),
+        GENERATED_PART_BYTES,
+        16 * 1024,
+      ),
     };
     project.provide("catalogReleases", releases);
   } finally {
