@@ -12,8 +12,6 @@ import { createCatalogClient, type SyncProgress, type SyncResult } from "../../p
 import { apiKeyFor, provisionedApiKey } from "./support/api-key";
 import { catalogState, SAMPLE_PROFILES, type CatalogState } from "./support/catalog-state";
 import { runScript } from "./support/scripts";
-import { catalogPublish } from "../../src/node/catalog/publish-command";
-import { runInProcess } from "../node/cli-in-process";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { expectDefined } from "../../src/common/expect";
 
@@ -61,12 +59,7 @@ const leftovers = (dir: string) => readdirSync(dir).filter((name) => name !== "c
  * the server starts, goes through the door as a process.
  */
 async function publish(release: Built) {
-  const run = await runInProcess(catalogPublish.run, [
-    "--release",
-    release.releaseDir,
-    "--persist-to",
-    state.persistTo,
-  ]);
+  const run = await state.publishInProcess(release.releaseDir);
   expect(run.code, run.stderr).toBe(0);
   await servedWithin(release.manifest.release_id);
 }

@@ -18,7 +18,6 @@ import { rawExchange, rawGet, type RawResponse } from "./support/raw-http";
 import { pullCatalog } from "./support/scripts";
 import { startWranglerDev, type DevServer } from "./support/wrangler-dev";
 import { expectDefined } from "../../src/common/expect";
-import { catalogPublish } from "../../src/node/catalog/publish-command";
 import { catalogRollback } from "../../src/node/catalog/rollback-command";
 import { runInProcess } from "../node/cli-in-process";
 
@@ -135,12 +134,7 @@ describe("catalog over real HTTP", () => {
     const second = await state.build(subset);
     // The commands in this process (their `run`, what their doors run: catalog-sync.test.ts and
     // publish-cli.test.ts run those as processes), beside the server, over its state.
-    const published = await runInProcess(catalogPublish.run, [
-      "--release",
-      second.releaseDir,
-      "--persist-to",
-      state.persistTo,
-    ]);
+    const published = await state.publishInProcess(second.releaseDir);
     expect(published.code, published.stderr).toBe(0);
     expect(await servedRelease(second.manifest.release_id)).toBe(second.manifest.release_id);
 

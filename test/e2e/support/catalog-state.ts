@@ -11,12 +11,16 @@ import { buildCatalog, type BuildResult } from "../../../src/node/catalog/build/
 import { REPO_ROOT } from "./wrangler-dev";
 import { inject } from "vitest";
 import { runScript } from "./scripts";
+import { catalogPublish } from "../../../src/node/catalog/publish-command";
+import { type CliRun, runInProcess } from "../../node/cli-in-process";
 
 export interface CatalogState {
   dir: string;
   persistTo: string;
   build(input: string, partBytes?: number): Promise<BuildResult & { document: Buffer }>;
   publish(releaseDir: string, extraArgs?: string[]): ReturnType<typeof runScript>;
+  /** The same publish by the command in this process (its `run`, what the door runs): a Node, tsx and wrangler start fewer. */
+  publishInProcess(releaseDir: string): Promise<CliRun>;
   /** Builds the sample profiles and publishes them (exit 0 required): the release most files serve. */
   publishSamples(): Promise<BuildResult & { document: Buffer }>;
   /** The same, into an empty state, by the publish CLI itself (the run's one published sample state). */
@@ -43,6 +47,8 @@ export function catalogState(): CatalogState {
     async publish(releaseDir, extraArgs = []) {
       return runScript("catalog-publish.ts", ["--release", releaseDir, "--persist-to", persistTo, ...extraArgs]);
     },
+    publishInProcess: (releaseDir) =>
+      runInProcess(catalogPublish.run, ["--release", releaseDir, "--persist-to", persistTo]),
     async publishSamples() {
       const published = inject("samplesState");
       if (published === undefined) return state.publishSamplesFresh();
