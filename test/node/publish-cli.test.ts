@@ -9,11 +9,9 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCatalog, type BuildResult } from "../../src/node/catalog/build/build";
-import { runScript } from "../e2e/support/scripts";
+import { runScript, scriptCommand } from "../e2e/support/scripts";
 import { expectDefined } from "../../src/common/expect";
 import { currentOf, publishedStates, type PublishedStates } from "./published-states";
-
-const TSX_CLI = path.resolve("node_modules/tsx/dist/cli.mjs");
 
 let states: PublishedStates;
 let dir: string;
@@ -65,15 +63,12 @@ describe("catalog:publish", CLI_BLOCK, () => {
       partBytes: 3000,
     });
     // Like Ctrl-C in a terminal: the signal goes to the whole process group, once uploading started.
-    const child = spawn(
-      process.execPath,
-      [TSX_CLI, path.resolve("scripts/catalog-publish.ts"), "--release", many.releaseDir, "--persist-to", state],
-      {
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, NO_COLOR: "1" },
-      },
-    );
+    const { command, args } = scriptCommand("catalog-publish.ts");
+    const child = spawn(command, [...args, "--release", many.releaseDir, "--persist-to", state], {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));

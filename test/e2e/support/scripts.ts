@@ -4,11 +4,28 @@
  * http.ts, so what every call must carry (e.g. an API key) is added in one place.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { packageCommand } from "../../../bench/measure";
 import { apiKeyFor } from "./api-key";
 import { REPO_ROOT } from "./wrangler-dev";
 
-const TSX_CLI = path.join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs");
+const NPM_SCRIPTS = Object.entries(
+  (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
+    .scripts,
+);
+
+/**
+ * The command `npm run` runs for `scripts/<script>` (package.json's `node --import tsx scripts/…`,
+ * its Node flags included), with the Node that runs the tests, from the repository: one process, as
+ * for a user. (The tsx CLI would add a parent that relays signals to the script and SIGKILLs it when
+ * it does not acknowledge one within 60 ms, which a busy machine misses.)
+ */
+export function scriptCommand(script: string): { command: string; args: string[] } {
+  const name = NPM_SCRIPTS.find(([, line]) => line.endsWith(` scripts/${script}`))?.[0];
+  if (!name) throw new Error(`no npm script runs scripts/${script}`);
+  return { command: process.execPath, args: packageCommand(name) };
+}
 
 export interface ScriptRun {
   code: number | null;
@@ -22,7 +39,8 @@ export function runScript(
   args: string[],
   options: { env?: Record<string, string>; stdin?: string } = {},
 ): Promise<ScriptRun> {
-  return runProcess(process.execPath, [TSX_CLI, path.join(REPO_ROOT, "scripts", script), ...args], options);
+  const { command, args: scriptArgs } = scriptCommand(script);
+  return runProcess(command, [...scriptArgs, ...args], options);
 }
 
 /** Any command, in `cwd` (the repository by default), without colours; its exit code and output. */
