@@ -235,6 +235,9 @@ describe("one account, deploy after deploy", () => {
         expect(after.number).toBe(before.number + 1);
         expect(after.secrets.OPERATOR_SECRET).toBe(before.secrets.OPERATOR_SECRET);
         expect(bindingOf(after, "RATE_LIMITS")).toMatchObject({ json: { live: { rate: 90, burst: 100 } } });
+        // The code uploaded is the checked bundle, byte for byte (uploaded with --no-bundle).
+        const uploaded = expectDefined(after.modules.get(after.main), "the uploaded main module").content;
+        expect(Buffer.from(uploaded).equals(readFileSync((await sharedBundle()).main))).toBe(true);
         expect(run.stderr).toContain(
           `smoke: HEAD /v1/catalog with an operator-made key → 200 (${release.manifest.release_id})`,
         );

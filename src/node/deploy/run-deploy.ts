@@ -162,7 +162,15 @@ async function uploadIfChanged(
   const secretsFile = missing.length > 0 ? path.join(work, "secrets.env") : undefined;
   if (secretsFile)
     writeFileSync(secretsFile, missing.map((secret) => `${secret.name}=${secret.value}\n`).join(""), { mode: 0o600 });
-  await uploadWorker({ configFile, deployment: resolved, tag, secretsFile, accountId: api.accountId, env });
+  await uploadWorker({
+    main: bundle.main,
+    configFile,
+    deployment: resolved,
+    tag,
+    secretsFile,
+    accountId: api.accountId,
+    env,
+  });
   log(
     `worker: uploaded and deployed ${tag}${missing.length > 0 ? `, with ${missing.map((secret) => secret.name).join(", ")}` : ""}`,
   );

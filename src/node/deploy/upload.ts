@@ -1,6 +1,8 @@
 /**
- * The upload itself is wrangler's: it bundles, sends the modules and bindings, applies the Durable
- * Object migrations after the worker's last applied tag and enables the workers.dev route. A
+ * The upload itself is wrangler's: it sends the checked bundle as it is (`--no-bundle`: the code
+ * that passed the offline checks, not a second build of the sources), the bindings of the generated
+ * config, applies the Durable Object migrations after the worker's last applied tag and enables
+ * the workers.dev route. A
  * permission the token lacks shows in wrangler's output as Cloudflare's error code 10000; it is
  * named like every other missing permission.
  */
@@ -9,6 +11,8 @@ import type { Deployment } from "./deployments";
 import { type Environment, wrangler, WranglerFailed } from "./wrangler-cli";
 
 export interface Upload {
+  /** The checked bundle's entry module (check-bundle.ts). */
+  main: string;
   configFile: string;
   deployment: Deployment;
   /** The build's fingerprint, kept as the version's tag. */
@@ -23,6 +27,8 @@ export interface Upload {
 export async function uploadWorker(upload: Upload): Promise<string> {
   const args = [
     "deploy",
+    upload.main,
+    "--no-bundle",
     "--config",
     upload.configFile,
     "--env",
