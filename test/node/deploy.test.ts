@@ -211,6 +211,30 @@ describe("one account, deploy after deploy", () => {
     );
 
     it(
+      "a new migration file is applied at the next deploy, and only it; the recorded ones are read, not reapplied",
+      async () => {
+        const migrations = tempDir("deploy-migrations-");
+        cpSync(path.join(REPO_ROOT, "migrations"), migrations, { recursive: true });
+        writeFileSync(path.join(migrations, "0999_deploy_test.sql"), "CREATE TABLE deploy_test_marker (id INTEGER);\n");
+        const config = editedRepoConfig((toml) =>
+          toml.replaceAll(
+            `migrations_dir = "${path.join(REPO_ROOT, "migrations")}"`,
+            `migrations_dir = "${migrations}"`,
+          ),
+        );
+        const database = databaseNamed("readiness-catalog");
+
+        const run = await deployHere({ config });
+        expect(run.code).toBe(0);
+        expect(run.stderr).toContain("CATALOG_DB: D1 migrations of readiness-catalog: applied 0999_deploy_test.sql");
+        expect(run.stderr).not.toMatch(/applied [^\n]*0001_catalog_query\.sql/);
+        expect(run.stdout).toContain("applied the D1 migrations of CATALOG_DB");
+        expect(await tablesOf(database.uuid)).toContain("deploy_test_marker");
+      },
+      DEPLOY_TIMEOUT,
+    );
+
+    it(
       "a changed setting uploads only the worker, keeps the secret, and the smoke test reads the published release with an operator-made key",
       async () => {
         const release = await buildCatalog({

@@ -2,25 +2,39 @@
  * A deployment's D1 schema, brought up to `migrations/` by wrangler itself (`wrangler d1 migrations
  * apply <binding> --remote`), against the generated config that names each database by id. wrangler
  * records what it applied in the database's own `d1_migrations` table, the same record the local
- * CLIs keep (src/node/local/d1-migrations.ts), so a rerun applies nothing. It runs before the
- * upload: the new code may read the tables a new migration adds.
+ * CLIs keep (src/node/local/d1-migrations.ts). That record is read first, through the D1 API: when
+ * every migration file is in it, there is nothing to apply and wrangler is not started (a process
+ * of ~2 s). It runs before the upload: the new code may read the tables a new migration adds.
  */
-import { MissingPermission } from "./cloudflare-api";
+import { readdirSync } from "node:fs";
+import { ApiError, type CloudflareApi, MissingPermission } from "./cloudflare-api";
 import type { Deployment } from "./deployments";
+import type { Resource } from "./resources";
 import { type Environment, wrangler, WranglerFailed } from "./wrangler-cli";
 
 const D1_EDIT = "D1: Edit";
 
-/** Applies each database's unapplied migrations; returns the bindings that had some. `env`: wrangler's. */
+/**
+ * Applies each database's unapplied migrations; returns the bindings that had some. `databases`:
+ * the deployment's D1 databases with their ids; `env`: wrangler's.
+ */
 export async function applyD1Migrations(
+  api: CloudflareApi,
   configFile: string,
   deployment: Deployment,
-  accountId: string,
+  databases: Resource[],
   log: (line: string) => void,
   env: Environment = {},
 ): Promise<string[]> {
   const applied: string[] = [];
-  for (const { binding, databaseName } of deployment.d1Databases) {
+  for (const database of deployment.d1Databases) {
+    const { binding, databaseName } = database;
+    const id = databases.find((resource) => resource.binding === binding)?.id;
+    if (id && (await pendingMigrations(api, id, database))?.length === 0) {
+      log(`${binding}: D1 migrations of ${databaseName}: none to apply`);
+      continue;
+    }
+    const accountId = api.accountId;
     const args = ["d1", "migrations", "apply", binding, "--remote", "--config", configFile];
     if (deployment.wranglerEnv) args.push("--env", deployment.wranglerEnv);
     let output: string;
@@ -39,6 +53,37 @@ export async function applyD1Migrations(
     }
   }
   return applied;
+}
+
+/**
+ * The migration files (`*.sql` in the migrations directory, as wrangler lists them) not recorded in
+ * the database's migrations table; undefined when the table cannot be read (a new database has none:
+ * wrangler makes it).
+ */
+async function pendingMigrations(
+  api: CloudflareApi,
+  databaseId: string,
+  database: Deployment["d1Databases"][number],
+): Promise<string[] | undefined> {
+  const files = readdirSync(database.migrationsDir).filter((name) => name.endsWith(".sql"));
+  let rows: { name: string }[];
+  try {
+    const [statement] = await api.call<{ results: { name: string }[] }[]>(
+      api.account(`/d1/database/${databaseId}/query`),
+      {
+        permission: D1_EDIT,
+        action: `apply the D1 migrations of ${database.databaseName}`,
+        method: "POST",
+        body: { sql: `SELECT name FROM ${JSON.stringify(database.migrationsTable)}` },
+      },
+    );
+    rows = statement?.results ?? [];
+  } catch (error) {
+    if (error instanceof ApiError) return undefined;
+    throw error;
+  }
+  const recorded = new Set(rows.map((row) => row.name));
+  return files.filter((name) => !recorded.has(name));
 }
 
 /** The migration files wrangler's table of applied migrations lists (`│ 0001_x.sql │ ✅ │`). */

@@ -18,7 +18,13 @@ export interface WorkerConfig {
   compatibility_flags?: string[];
   kv_namespaces: { binding: string; id?: string; preview_id?: string }[];
   r2_buckets: { binding: string; bucket_name?: string }[];
-  d1_databases?: { binding: string; database_name?: string; database_id?: string; migrations_dir?: string }[];
+  d1_databases?: {
+    binding: string;
+    database_name?: string;
+    database_id?: string;
+    migrations_dir?: string;
+    migrations_table?: string;
+  }[];
   durable_objects: { bindings: { name: string; class_name: string; script_name?: string }[] };
   migrations: Migration[];
   ratelimits: { name: string; namespace_id: string; simple: { limit: number; period: 10 | 60 } }[];
@@ -50,7 +56,8 @@ export interface Deployment {
   kvNamespaces: { binding: string; title: string }[];
   buckets: { binding: string; bucketName: string }[];
   /** D1 databases by binding, with the name each has on Cloudflare (`database_name`). */
-  d1Databases: { binding: string; databaseName: string }[];
+  /** With where each database's migrations are (absolute) and the table wrangler records them in. */
+  d1Databases: { binding: string; databaseName: string; migrationsDir: string; migrationsTable: string }[];
   /** Every queue the deployment produces to or consumes from, by name (wrangler needs them to exist). */
   queues: string[];
   secrets: string[];
@@ -81,10 +88,16 @@ export async function readDeployment(name: string, configPath = DEFAULT_CONFIG_P
         throw new Error(`${path.basename(configPath)} (${name}): R2 binding ${binding} has no bucket_name`);
       return { binding, bucketName: bucket_name };
     }),
-    d1Databases: (config.d1_databases ?? []).map(({ binding, database_name }) => {
+    d1Databases: (config.d1_databases ?? []).map(({ binding, database_name, migrations_dir, migrations_table }) => {
       if (!database_name)
         throw new Error(`${path.basename(configPath)} (${name}): D1 binding ${binding} has no database_name`);
-      return { binding, databaseName: database_name };
+      return {
+        binding,
+        databaseName: database_name,
+        // wrangler's defaults: ./migrations beside the config, recorded in d1_migrations.
+        migrationsDir: path.resolve(path.dirname(configPath), migrations_dir ?? "migrations"),
+        migrationsTable: migrations_table ?? "d1_migrations",
+      };
     }),
     queues: [
       ...new Set([

@@ -115,7 +115,7 @@ async function deployChecked(
   const configFile = await writeDeployConfig(options.configPath, options.deployDir, deployment, kv, databases, url);
   log(`config with the ids: ${configFile}`);
   // Before the upload: the new code may read tables the migrations add.
-  const migrated = await applyD1Migrations(configFile, deployment, api.accountId, log, env);
+  const migrated = await applyD1Migrations(api, configFile, deployment, databases, log, env);
   const missing = await secretsToSet(api, deployment, options);
 
   const resolved = await readDeployment(deployment.name, configFile);
