@@ -1,4 +1,7 @@
-/** Every benchmark module, in report order. Add serve/client modules here (one import, one entry). */
+/**
+ * Every benchmark module, in report order (BENCH_MODULES), and the order they run in (RUN_ORDER).
+ * Add serve/client modules here (one import, one entry in each).
+ */
 import { buildBench } from "./build";
 import { clientBench } from "./client";
 import { d1LoadBench } from "./d1-load";
@@ -18,4 +21,21 @@ export const BENCH_MODULES: BenchModule[] = [
   d1LoadBench,
   clientBench,
   syncBench,
+];
+
+/**
+ * The order the modules run in, for the `wrangler dev` servers they share (bench-rig.ts): sync
+ * first, as it publishes while no server runs over the state (it stops the real worker otherwise);
+ * serve last, as its limiter switch stops the real worker (they share the state's Durable Objects).
+ * The real worker then starts once and the whole run starts three servers, not five.
+ */
+export const RUN_ORDER: BenchModule[] = [
+  buildBench,
+  syncBench,
+  queryBench,
+  historyBench,
+  watchesBench,
+  d1LoadBench,
+  clientBench,
+  serveBench,
 ];

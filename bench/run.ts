@@ -10,9 +10,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { expectDefined } from "../src/common/expect";
 import { BenchRig } from "./bench-rig";
-import { BENCH_MODULES } from "./modules";
+import { BENCH_MODULES, RUN_ORDER } from "./modules";
 import { REPO } from "./measure";
-import type { BenchPlan, BenchSection } from "./types";
+import type { BenchModule, BenchPlan, BenchSection } from "./types";
 
 const HELP = `Usage: npm run bench [-- --quick | --smoke] [--only NAMES] [--sizes COUNTS] [--data-dir DIR] [--report FILE]
 
@@ -67,19 +67,19 @@ if (unknown.length)
 const sizes = args.sizes?.split(",").map((s) => Number(s.trim()));
 if (sizes?.some((n) => !Number.isInteger(n) || n < 1))
   usage(`--sizes takes positive whole profile counts, e.g. 10000,100000 (got ${args.sizes})`);
-const modules = BENCH_MODULES.filter((m) => !only || only.includes(m.name));
+const modules = RUN_ORDER.filter((m) => !only || only.includes(m.name));
 const dataDir = path.resolve(args["data-dir"] ?? path.join(tmpdir(), "readiness-catalog-bench"));
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 const started = new Date();
 const oneMinuteLoad = () => expectDefined(loadavg()[0], "the 1-minute load average");
 const loadBefore = oneMinuteLoad();
-const sections: BenchSection[] = [];
+const measured = new Map<BenchModule, BenchSection>();
 const rig = new BenchRig(dataDir, log);
 try {
   for (const module of modules) {
     log(`${module.name}…`);
-    sections.push(await module.run({ plan, rig, ...(sizes && { sizes }), dataDir, log }));
+    measured.set(module, await module.run({ plan, rig, ...(sizes && { sizes }), dataDir, log }));
   }
 } catch (error) {
   // What the servers printed is usually the reason (e.g. a worker that failed to load).
@@ -88,6 +88,7 @@ try {
   await rig.close();
 }
 
+const sections = BENCH_MODULES.flatMap((module) => measured.get(module) ?? []);
 // The load average says how much else ran on the machine meanwhile (ratios absorb some of it).
 const load = `load average ${loadBefore.toFixed(1)} → ${oneMinuteLoad().toFixed(1)}`;
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}, ${load}`;

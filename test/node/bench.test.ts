@@ -76,6 +76,16 @@ it("npm run bench -- --smoke writes a report with the build, serve, client and s
   expect(markdown).toMatch(
     /\| GET \/v1\/catalog\/parts\/1 \(16 KiB part\), bench worker, leases, SubjectGuard 150 ms away \| \d+ \|/,
   );
-  // Five wrangler dev starts make most of it: about 100 s alone on the two shared cores at a load
-  // average of 10, 160 s beside a whole node project run.
+  // The report shows the modules in report order, whatever order they ran in (bench/modules.ts).
+  expect([...markdown.matchAll(/^## (.+)$/gm)].map((heading) => heading[1])).toEqual([
+    "Build",
+    "Serve",
+    "Queries (GET /v1/profiles on D1, under wrangler dev)",
+    "History (D1, under wrangler dev)",
+    "Watches at publish (local D1)",
+    "D1 load (publish's query tables)",
+    "Client",
+    "Sync",
+  ]);
+  // Three wrangler dev starts make most of it.
 }, 600_000);
