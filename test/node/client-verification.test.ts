@@ -3,7 +3,7 @@
  * one thing wrong (pull-fixture-server.ts): profiles() yields nothing from a part before it
  * matched the manifest, and says when the release as a whole did not verify; profile() checks the
  * body against its Content-Digest and that it is the profile asked for. The same client against
- * the real worker: test/worker/catalog-client-profiles.test.ts and test/e2e/client-package.test.ts.
+ * the real worker: test/worker/catalog-client-profiles.test.ts and test/e2e/catalog.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
