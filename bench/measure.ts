@@ -43,13 +43,14 @@ export const node = path.join(BIN, "node");
  * where runMeasured runs), so that the bench times exactly what a user runs and never anything else.
  */
 export function packageCommand(script: string): string[] {
-  const scripts = (
-    JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { scripts: Record<string, string> }
-  ).scripts;
-  const [program, ...args] = (scripts[script] ?? "").split(/\s+/);
+  const [program, ...args] = (packageScripts()[script] ?? "").split(/\s+/);
   if (program !== "node") throw new Error(`package.json's ${script} runs ${program || "nothing"}, not node`);
   return args;
 }
+
+/** package.json's `scripts`: each npm script's command line, by name. */
+export const packageScripts = (): Record<string, string> =>
+  (JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

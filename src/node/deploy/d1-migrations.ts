@@ -27,6 +27,7 @@ export async function applyD1Migrations(
   env: Environment = {},
 ): Promise<string[]> {
   const applied: string[] = [];
+  const accountId = api.accountId;
   for (const database of deployment.d1Databases) {
     const { binding, databaseName } = database;
     const id = databases.find((resource) => resource.binding === binding)?.id;
@@ -34,7 +35,6 @@ export async function applyD1Migrations(
       log(`${binding}: D1 migrations of ${databaseName}: none to apply`);
       continue;
     }
-    const accountId = api.accountId;
     const args = ["d1", "migrations", "apply", binding, "--remote", "--config", configFile];
     if (deployment.wranglerEnv) args.push("--env", deployment.wranglerEnv);
     let output: string;

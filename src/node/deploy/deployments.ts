@@ -55,8 +55,10 @@ export interface Deployment {
   /** KV namespaces by binding, with the title each has on Cloudflare. */
   kvNamespaces: { binding: string; title: string }[];
   buckets: { binding: string; bucketName: string }[];
-  /** D1 databases by binding, with the name each has on Cloudflare (`database_name`). */
-  /** With where each database's migrations are (absolute) and the table wrangler records them in. */
+  /**
+   * D1 databases by binding, with the name each has on Cloudflare (`database_name`), where their
+   * migrations are (absolute) and the table wrangler records the applied ones in.
+   */
   d1Databases: { binding: string; databaseName: string; migrationsDir: string; migrationsTable: string }[];
   /** Every queue the deployment produces to or consumes from, by name (wrangler needs them to exist). */
   queues: string[];

@@ -1,10 +1,9 @@
 /**
  * The upload itself is wrangler's: it sends the checked bundle as it is (`--no-bundle`: the code
- * that passed the offline checks, not a second build of the sources), the bindings of the generated
- * config, applies the Durable Object migrations after the worker's last applied tag and enables
- * the workers.dev route. A
- * permission the token lacks shows in wrangler's output as Cloudflare's error code 10000; it is
- * named like every other missing permission.
+ * that passed the offline checks, not a second build of the sources) with the bindings of the
+ * generated config, applies the Durable Object migrations after the worker's last applied tag and
+ * enables the workers.dev route. A permission the token lacks shows in wrangler's output as
+ * Cloudflare's error code 10000; it is named like every other missing permission.
  */
 import { MissingPermission } from "./cloudflare-api";
 import type { Deployment } from "./deployments";

@@ -4,16 +4,9 @@
  * http.ts, so what every call must carry (e.g. an API key) is added in one place.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { packageCommand } from "../../../bench/measure";
+import { packageCommand, packageScripts } from "../../../bench/measure";
 import { apiKeyFor } from "./api-key";
 import { REPO_ROOT } from "./wrangler-dev";
-
-const NPM_SCRIPTS = Object.entries(
-  (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
-    .scripts,
-);
 
 /**
  * The command `npm run` runs for `scripts/<script>` (package.json's `node --import tsx scripts/…`,
@@ -22,7 +15,7 @@ const NPM_SCRIPTS = Object.entries(
  * it does not acknowledge one within 60 ms, which a busy machine misses.)
  */
 export function scriptCommand(script: string): { command: string; args: string[] } {
-  const name = NPM_SCRIPTS.find(([, line]) => line.endsWith(` scripts/${script}`))?.[0];
+  const name = Object.entries(packageScripts()).find(([, line]) => line.endsWith(` scripts/${script}`))?.[0];
   if (!name) throw new Error(`no npm script runs scripts/${script}`);
   return { command: process.execPath, args: packageCommand(name) };
 }
