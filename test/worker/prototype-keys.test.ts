@@ -69,5 +69,12 @@ describe("__proto__ keys in JSON bodies", () => {
     }).replace('"name"', '"arguments":{"__proto__":{"limit":5}},"name"');
     const res = await call("/mcp", { method: "POST", headers: { ...MCP_HEADERS, ...bearer(secret) }, body });
     await expectRefusedAt(res, ["params.arguments.__proto__"]);
+    // And /openapi.json says so: /mcp's 400 may be this problem, not only a JSON-RPC error.
+    type Problem400 = { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } };
+    const document = await (await call("/openapi.json")).json<{
+      paths: Record<string, { post: { responses: Record<string, { content: Record<string, Problem400> }> } }>;
+    }>();
+    const documented = document.paths["/mcp"]?.post.responses["400"]?.content["application/problem+json"];
+    expect(documented?.schema.allOf[1].properties.code.enum).toContain("bad_request");
   });
 });

@@ -60,8 +60,11 @@ export function documentMcp(app: OpenAPIHono<AppEnv>) {
       202: { description: "Notifications and responses only: accepted, no body." },
       400: {
         description:
-          "A JSON-RPC parse or request error (JSON-RPC; a batch is -32600), or a query parameter, which /mcp does not take (problem).",
-        content: { "application/json": { schema: JsonRpc }, ...problemResponses("unknown_parameter")[400]?.content },
+          "A JSON-RPC parse or request error (JSON-RPC; a batch is -32600); a query parameter, which /mcp does not take, or a `__proto__` key anywhere in the body, refused on every route (problem).",
+        content: {
+          "application/json": { schema: JsonRpc },
+          ...problemResponses("unknown_parameter", "bad_request")[400]?.content,
+        },
       },
       406: {
         description: "Accept lacks application/json or text/event-stream.",
