@@ -1,6 +1,6 @@
 /**
  * The releases the worker tests publish, built from data/profiles by the real build before the
- * tests start (catalog-releases.global-setup.ts) and handed to workerd through vitest's provide().
+ * tests start (catalog-releases.global-setup.ts) and served to workerd from 127.0.0.1.
  */
 import type { Manifest } from "../../../src/common/catalog/manifest";
 import type { IndexName } from "../../../src/common/catalog/profile-index";
@@ -53,6 +53,7 @@ export const TEST_INDEX_PAGE_BYTES = 400;
 
 declare module "vitest" {
   export interface ProvidedContext {
-    catalogReleases: Record<TestReleaseName, ProvidedRelease>;
+    /** The origin that serves the releases: a Record<TestReleaseName, ProvidedRelease>, JSON. */
+    catalogReleases: string;
   }
 }

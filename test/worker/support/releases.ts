@@ -5,7 +5,10 @@ import { expectDefined } from "../../../src/common/expect";
 import type { Manifest, ReleaseIndex } from "../../../src/common/catalog/manifest";
 import { publishRelease, type PublishResult, type ReleaseStorage } from "../../../src/node/catalog/publish";
 import { INDEX_NAMES, type IndexName } from "../../../src/common/catalog/profile-index";
-import type { TestReleaseName } from "./provided-releases";
+import type { ProvidedRelease, TestReleaseName } from "./provided-releases";
+
+// Read once per runner: the worker project's files share one isolate, which keeps this module.
+const provided = (await (await fetch(inject("catalogReleases"))).json()) as Record<TestReleaseName, ProvidedRelease>;
 
 export interface TestRelease {
   manifest: Manifest;
@@ -17,15 +20,15 @@ export interface TestRelease {
 }
 
 export function testRelease(name: TestReleaseName): TestRelease {
-  const provided = inject("catalogReleases")[name];
-  const parts = provided.parts.map(fromBase64);
-  const document = new Uint8Array(provided.manifest.bytes);
-  for (const [index, part] of parts.entries()) document.set(part, manifestPart(provided.manifest, index).offset);
-  const index = Object.fromEntries(INDEX_NAMES.map((name) => [name, provided.index[name].map(fromBase64)])) as Record<
+  const release = provided[name];
+  const parts = release.parts.map(fromBase64);
+  const document = new Uint8Array(release.manifest.bytes);
+  for (const [index, part] of parts.entries()) document.set(part, manifestPart(release.manifest, index).offset);
+  const index = Object.fromEntries(INDEX_NAMES.map((name) => [name, release.index[name].map(fromBase64)])) as Record<
     IndexName,
     Uint8Array[]
   >;
-  return { manifest: provided.manifest, parts, index, document };
+  return { manifest: release.manifest, parts, index, document };
 }
 
 /** The manifest's entry for part `index`; throws if the release has no such part. */
