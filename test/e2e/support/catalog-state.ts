@@ -13,6 +13,7 @@ import { inject } from "vitest";
 import { runScript } from "./scripts";
 import { catalogPublish } from "../../../src/node/catalog/publish-command";
 import { type CliRun, runInProcess } from "../../node/cli-in-process";
+import type { SamplesState } from "./samples-state.global-setup";
 
 export interface CatalogState {
   dir: string;
@@ -50,8 +51,11 @@ export function catalogState(): CatalogState {
     publishInProcess: (releaseDir) =>
       runInProcess(catalogPublish.run, ["--release", releaseDir, "--persist-to", persistTo]),
     async publishSamples() {
-      const published = inject("samplesState");
-      if (published === undefined) return state.publishSamplesFresh();
+      const origin = inject("samplesState");
+      if (origin === undefined) return state.publishSamplesFresh();
+      const answer = await fetch(origin);
+      if (!answer.ok) throw new Error(await answer.text());
+      const published = (await answer.json()) as SamplesState;
       const built = await state.build(SAMPLE_PROFILES);
       if (built.manifest.release_id !== published.releaseId)
         throw new Error(`the sample build ${built.manifest.release_id} is not the published ${published.releaseId}`);

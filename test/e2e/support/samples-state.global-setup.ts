@@ -3,25 +3,47 @@
  * publish CLI, into a state that each file's `publishSamples()` copies (catalog-state.ts). Every
  * e2e file that needs a published catalog starts from this state; publishing it in each (a CLI
  * process that opens the local bindings) cost more than a third of their setup.
+ *
+ * The publish (~8 s) runs in the background: vitest runs the projects' global setups one after the
+ * other before any file starts, and the files that start first do not need it at once. A server on
+ * 127.0.0.1 answers `GET /` with the published state (`{persistTo, releaseId}`) once it is there.
  */
+import { createServer } from "node:http";
 import type { TestProject } from "vitest/node";
+import { listenOnLoopback } from "../../worker/support/loopback-server";
 import { catalogState } from "./catalog-state";
+
+/** The published sample state, and the release it serves. */
+export interface SamplesState {
+  persistTo: string;
+  releaseId: string;
+}
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The published sample state, and the release it serves. */
-    samplesState: { persistTo: string; releaseId: string };
+    /** The origin that serves the SamplesState, JSON, once the samples are published. */
+    samplesState: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   const state = catalogState();
-  try {
-    const built = await state.publishSamplesFresh();
-    project.provide("samplesState", { persistTo: state.persistTo, releaseId: built.manifest.release_id });
-  } catch (error) {
+  const published: Promise<SamplesState> = state
+    .publishSamplesFresh()
+    .then((built) => ({ persistTo: state.persistTo, releaseId: built.manifest.release_id }));
+  published.catch(() => {}); // the server answers the failure to the file that asks
+  const server = createServer(async (_request, response) => {
+    try {
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(await published));
+    } catch (error) {
+      response.writeHead(500, { "content-type": "text/plain" }).end(`the sample catalog failed to publish: ${error}`);
+    }
+  });
+  const { origin, close } = await listenOnLoopback(server);
+  project.provide("samplesState", origin);
+  return async () => {
+    await close();
+    await published.catch(() => {});
     state.remove();
-    throw error;
-  }
-  return () => state.remove();
+  };
 }

@@ -31,6 +31,27 @@ import {
 const PROFILES = path.resolve(import.meta.dirname, "../../../data/profiles");
 
 export default async function setup(project: TestProject) {
+  // Built in the background: the worker files run last, and vitest runs the projects' global setups
+  // one after the other before any file starts. Both worker projects serve the one build.
+  const state = globalThis as { catalogTestReleases?: Promise<string> };
+  state.catalogTestReleases ??= buildReleases();
+  const releases = state.catalogTestReleases;
+  releases.catch(() => {}); // the server answers the failure to the test that asks
+  const server = createServer(async (_request, response) => {
+    try {
+      const body = await releases;
+      response.writeHead(200, { "content-type": "application/json" }).end(body);
+    } catch (error) {
+      response.writeHead(500, { "content-type": "text/plain" }).end(`the test releases failed to build: ${error}`);
+    }
+  });
+  const { origin, close } = await listenOnLoopback(server);
+  project.provide("catalogReleases", origin);
+  return close;
+}
+
+/** The test releases, JSON: a Record<TestReleaseName, ProvidedRelease>. */
+async function buildReleases(): Promise<string> {
   const work = mkdtempSync(path.join(tmpdir(), "catalog-test-releases-"));
   try {
     const files = readdirSync(PROFILES)
@@ -142,13 +163,7 @@ export default async function setup(project: TestProject) {
         16 * 1024,
       ),
     };
-    const body = JSON.stringify(releases);
-    const server = createServer((_request, response) => {
-      response.writeHead(200, { "content-type": "application/json" }).end(body);
-    });
-    const { origin, close } = await listenOnLoopback(server);
-    project.provide("catalogReleases", origin);
-    return close;
+    return JSON.stringify(releases);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
