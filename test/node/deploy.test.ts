@@ -9,7 +9,7 @@
  * deploys run the engine in this process, from one bundle built and checked once
  * (deploy-support/in-process.ts). The refusals are in deploy-refusals.test.ts.
  */
-import { appendFileSync, cpSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectDefined } from "../../src/common/expect";
@@ -19,7 +19,7 @@ import { deployConfigPath, deployedD1Ids, deployedKvIds, keptSecretsPath } from 
 import { openReleaseDir } from "../../src/node/catalog/release-dir";
 import { runScript, type ScriptRun } from "../e2e/support/scripts";
 import { FakeCloudflare } from "./deploy-support/fake-cloudflare";
-import { editedRepoConfig, REPO_ROOT, tempDir } from "./deploy-support/fixtures";
+import { editedRepoConfig, REPO_ROOT, repoConfigWithCopyOf, tempDir } from "./deploy-support/fixtures";
 import { deployInProcess, environmentOf, type InProcessDeploy, sharedBundle } from "./deploy-support/in-process";
 
 const DEPLOY_TIMEOUT = 180_000;
@@ -213,13 +213,10 @@ describe("one account, deploy after deploy", () => {
     it(
       "a new migration file is applied at the next deploy, and only it; the recorded ones are read, not reapplied",
       async () => {
-        const migrations = tempDir("deploy-migrations-");
-        cpSync(path.join(REPO_ROOT, "migrations"), migrations, { recursive: true });
-        writeFileSync(path.join(migrations, "0999_deploy_test.sql"), "CREATE TABLE deploy_test_marker (id INTEGER);\n");
-        const config = editedRepoConfig((toml) =>
-          toml.replaceAll(
-            `migrations_dir = "${path.join(REPO_ROOT, "migrations")}"`,
-            `migrations_dir = "${migrations}"`,
+        const config = repoConfigWithCopyOf("migrations_dir", "migrations", (migrations) =>
+          writeFileSync(
+            path.join(migrations, "0999_deploy_test.sql"),
+            "CREATE TABLE deploy_test_marker (id INTEGER);\n",
           ),
         );
         const database = databaseNamed("readiness-catalog");
@@ -275,11 +272,8 @@ describe("one account, deploy after deploy", () => {
     it(
       "a changed asset is a new build: only that file is uploaded, and the worker serves it",
       async () => {
-        const assets = tempDir("deploy-assets-");
-        cpSync(path.join(REPO_ROOT, "static"), assets, { recursive: true });
-        appendFileSync(path.join(assets, "docs/assets/swagger-ui.css"), "\n/* changed */\n");
-        const config = editedRepoConfig((toml) =>
-          toml.replaceAll(`directory = "${path.join(REPO_ROOT, "static")}"`, `directory = "${assets}"`),
+        const config = repoConfigWithCopyOf("directory", "static", (assets) =>
+          appendFileSync(path.join(assets, "docs/assets/swagger-ui.css"), "\n/* changed */\n"),
         );
         const stored = fake.account.assets.files.size;
 

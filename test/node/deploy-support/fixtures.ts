@@ -2,7 +2,7 @@
  * Throw-away wrangler configs for the deploy tests: the repository's own wrangler.toml with edits,
  * or a small worker of the test's own, each in a temporary directory removed after the file's tests.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
@@ -36,6 +36,18 @@ export function editedRepoConfig(edit: (toml: string) => string = (toml) => toml
   writeFileSync(path.join(dir, "wrangler.toml"), edit(toml));
   copyFileSync(REPO_TYPES, path.join(dir, "worker-configuration.d.ts"));
   return path.join(dir, "wrangler.toml");
+}
+
+/**
+ * wrangler.toml whose `key` (e.g. `migrations_dir`, the assets' `directory`) names a copy of the
+ * repository's directory `dir`, changed by `change` (given the copy's path): a deploy with that
+ * directory edited.
+ */
+export function repoConfigWithCopyOf(key: string, dir: string, change: (copy: string) => void): string {
+  const copy = tempDir(`deploy-${path.basename(dir)}-`);
+  cpSync(path.join(REPO_ROOT, dir), copy, { recursive: true });
+  change(copy);
+  return editedRepoConfig((toml) => toml.replaceAll(`${key} = "${path.join(REPO_ROOT, dir)}"`, `${key} = "${copy}"`));
 }
 
 /** A one-deployment worker of the test's own: `source` is its whole main module. */
