@@ -13,7 +13,6 @@ import { inject } from "vitest";
 import { runScript } from "./scripts";
 import { catalogPublish } from "../../../src/node/catalog/publish-command";
 import { type CliRun, runInProcess } from "../../node/cli-in-process";
-import type { SamplesState } from "./samples-state.global-setup";
 
 export interface CatalogState {
   dir: string;
@@ -27,6 +26,12 @@ export interface CatalogState {
   /** The same, into an empty state, by the publish CLI itself (the run's one published sample state). */
   publishSamplesFresh(): Promise<BuildResult & { document: Buffer }>;
   remove(): void;
+}
+
+/** The run's published sample state (samples-state.global-setup.ts), and the release it serves. */
+export interface SamplesState {
+  persistTo: string;
+  releaseId: string;
 }
 
 export const SAMPLE_PROFILES = path.join(REPO_ROOT, "data/profiles");

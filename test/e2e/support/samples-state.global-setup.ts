@@ -11,13 +11,7 @@
 import { createServer } from "node:http";
 import type { TestProject } from "vitest/node";
 import { listenOnLoopback } from "../../worker/support/loopback-server";
-import { catalogState } from "./catalog-state";
-
-/** The published sample state, and the release it serves. */
-export interface SamplesState {
-  persistTo: string;
-  releaseId: string;
-}
+import { catalogState, type SamplesState } from "./catalog-state";
 
 declare module "vitest" {
   export interface ProvidedContext {
