@@ -232,6 +232,25 @@ describe("one account, deploy after deploy", () => {
     );
 
     it(
+      "a D1 database made anew (another id) is a new build: the worker is uploaded bound to the new database",
+      async () => {
+        const gone = databaseNamed("readiness-catalog").uuid;
+        fake.account.d1.byId.delete(gone); // deleted from the dashboard, say
+
+        const run = await deployHere();
+        expect(run.code).toBe(0);
+        const made = databaseNamed("readiness-catalog").uuid;
+        expect(made).not.toBe(gone);
+        expect(run.stderr).toContain(`CATALOG_DB: D1 database readiness-catalog (${made}) created`);
+        expect(bindingOf(latestVersion("readiness-catalog"), "CATALOG_DB")).toMatchObject({ type: "d1", id: made });
+        expect(run.stdout).toMatch(
+          /^deployed production to .*: created readiness-catalog, .*deployed build-[0-9a-f]{16}$/m,
+        );
+      },
+      DEPLOY_TIMEOUT,
+    );
+
+    it(
       "a changed setting uploads only the worker, keeps the secret, and the smoke test reads the published release with an operator-made key",
       async () => {
         const release = await buildCatalog({

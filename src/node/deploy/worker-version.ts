@@ -2,7 +2,8 @@
  * Whether the worker on Cloudflare already is this build, so a rerun uploads nothing. Each upload
  * is tagged (`wrangler deploy --tag`, kept as the version's `workers/tag` annotation) with a
  * fingerprint of what it is made of: the bundle's modules, its static assets and the deployment's
- * resolved settings.
+ * resolved settings (every binding, with the ids of the resources it names: a database made anew
+ * is a new build).
  * The worker is up to date when the version serving all its traffic carries the same tag.
  */
 import { createHash } from "node:crypto";
@@ -28,6 +29,13 @@ export function fingerprint(bundle: Bundle, deployment: Deployment, wranglerVers
     compatibility: [config.compatibility_date, config.compatibility_flags],
     kv: config.kv_namespaces.map(({ binding, id }) => [binding, id]),
     r2: config.r2_buckets,
+    d1: (config.d1_databases ?? []).map(({ binding, database_name, database_id }) => [
+      binding,
+      database_name,
+      database_id,
+    ]),
+    queues: config.queues,
+    services: config.services,
     durableObjects: config.durable_objects.bindings,
     migrations: config.migrations,
     ratelimits: config.ratelimits,
