@@ -8,9 +8,8 @@
  * other before any file starts, and the files that start first do not need it at once. A server on
  * 127.0.0.1 answers `GET /` with the published state (`{persistTo, releaseId}`) once it is there.
  */
-import { createServer } from "node:http";
 import type { TestProject } from "vitest/node";
-import { listenOnLoopback } from "../../worker/support/loopback-server";
+import { serveWhenReady } from "../../worker/support/loopback-server";
 import { catalogState, type SamplesState } from "./catalog-state";
 
 declare module "vitest" {
@@ -22,18 +21,11 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const state = catalogState();
-  const published: Promise<SamplesState> = state
-    .publishSamplesFresh()
-    .then((built) => ({ persistTo: state.persistTo, releaseId: built.manifest.release_id }));
-  published.catch(() => {}); // the server answers the failure to the file that asks
-  const server = createServer(async (_request, response) => {
-    try {
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(await published));
-    } catch (error) {
-      response.writeHead(500, { "content-type": "text/plain" }).end(`the sample catalog failed to publish: ${error}`);
-    }
+  const published = state.publishSamplesFresh().then((built) => {
+    const samples: SamplesState = { persistTo: state.persistTo, releaseId: built.manifest.release_id };
+    return JSON.stringify(samples);
   });
-  const { origin, close } = await listenOnLoopback(server);
+  const { origin, close } = await serveWhenReady(published, "application/json", "the publish of the sample catalog");
   project.provide("samplesState", origin);
   return async () => {
     await close();

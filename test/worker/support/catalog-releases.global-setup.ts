@@ -5,12 +5,11 @@
  * of every test file, and these 9.6 MB, serialized in Node and parsed in workerd for each file, cost
  * ~0.8 s a file (a third of the worker project's time).
  */
-import { createServer } from "node:http";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { listenOnLoopback } from "./loopback-server";
+import { serveWhenReady } from "./loopback-server";
 import { buildCatalog } from "../../../src/node/catalog/build/build";
 import { generateProfiles } from "../../../src/node/catalog/build/generator";
 import { expectDefined } from "../../../src/common/expect";
@@ -35,17 +34,11 @@ export default async function setup(project: TestProject) {
   // one after the other before any file starts. Both worker projects serve the one build.
   const state = globalThis as { catalogTestReleases?: Promise<string> };
   state.catalogTestReleases ??= buildReleases();
-  const releases = state.catalogTestReleases;
-  releases.catch(() => {}); // the server answers the failure to the test that asks
-  const server = createServer(async (_request, response) => {
-    try {
-      const body = await releases;
-      response.writeHead(200, { "content-type": "application/json" }).end(body);
-    } catch (error) {
-      response.writeHead(500, { "content-type": "text/plain" }).end(`the test releases failed to build: ${error}`);
-    }
-  });
-  const { origin, close } = await listenOnLoopback(server);
+  const { origin, close } = await serveWhenReady(
+    state.catalogTestReleases,
+    "application/json",
+    "the build of the test releases",
+  );
   project.provide("catalogReleases", origin);
   return close;
 }

@@ -1,8 +1,9 @@
 /**
- * The worker project's helper servers (global setups, in Node) listen here: a free port on
- * 127.0.0.1, which workerd may fetch because the tests set WEBHOOK_LOCAL_TARGETS=loopback.
+ * The global setups' helper servers (in Node: the worker project's, and the e2e samples') listen
+ * here: a free port on 127.0.0.1, which workerd may fetch because the tests set
+ * WEBHOOK_LOCAL_TARGETS=loopback.
  */
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** Starts `server` on 127.0.0.1: its origin, and the global setup's teardown (which ends open requests too). */
@@ -14,4 +15,25 @@ export async function listenOnLoopback(server: Server): Promise<{ origin: string
       server.close(() => resolve());
     });
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
+}
+
+/**
+ * For a global setup that starts its work in the background and returns: serves the work's result
+ * (`GET` any path, as `contentType`) once it is there, and its failure as a 500 that names `what`.
+ */
+export function serveWhenReady(
+  work: Promise<string>,
+  contentType: string,
+  what: string,
+): Promise<{ origin: string; close: () => Promise<void> }> {
+  work.catch(() => {}); // answered to whoever asks
+  const server = createServer(async (_request, response) => {
+    try {
+      const body = await work;
+      response.writeHead(200, { "content-type": contentType }).end(body);
+    } catch (error) {
+      response.writeHead(500, { "content-type": "text/plain" }).end(`${what} failed: ${error}`);
+    }
+  });
+  return listenOnLoopback(server);
 }

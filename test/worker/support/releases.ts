@@ -8,7 +8,9 @@ import { INDEX_NAMES, type IndexName } from "../../../src/common/catalog/profile
 import type { ProvidedRelease, TestReleaseName } from "./provided-releases";
 
 // Read once per runner: the worker project's files share one isolate, which keeps this module.
-const provided = (await (await fetch(inject("catalogReleases"))).json()) as Record<TestReleaseName, ProvidedRelease>;
+const answer = await fetch(inject("catalogReleases"));
+if (!answer.ok) throw new Error(await answer.text());
+const provided = (await answer.json()) as Record<TestReleaseName, ProvidedRelease>;
 
 export interface TestRelease {
   manifest: Manifest;
