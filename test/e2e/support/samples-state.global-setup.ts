@@ -21,11 +21,10 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const state = catalogState();
-  const published = state.publishSamplesFresh().then((built) => {
-    const samples: SamplesState = { persistTo: state.persistTo, releaseId: built.manifest.release_id };
-    return JSON.stringify(samples);
-  });
-  const { origin, close } = await serveWhenReady(published, "application/json", "the publish of the sample catalog");
+  const published = state
+    .publishSamplesFresh()
+    .then((built): SamplesState => ({ persistTo: state.persistTo, releaseId: built.manifest.release_id }));
+  const { origin, close } = await serveWhenReady(published, "the publish of the sample catalog");
   project.provide("samplesState", origin);
   return async () => {
     await close();

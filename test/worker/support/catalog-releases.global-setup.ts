@@ -32,19 +32,14 @@ const PROFILES = path.resolve(import.meta.dirname, "../../../data/profiles");
 export default async function setup(project: TestProject) {
   // Built in the background: the worker files run last, and vitest runs the projects' global setups
   // one after the other before any file starts. Both worker projects serve the one build.
-  const state = globalThis as { catalogTestReleases?: Promise<string> };
+  const state = globalThis as { catalogTestReleases?: ReturnType<typeof buildReleases> };
   state.catalogTestReleases ??= buildReleases();
-  const { origin, close } = await serveWhenReady(
-    state.catalogTestReleases,
-    "application/json",
-    "the build of the test releases",
-  );
+  const { origin, close } = await serveWhenReady(state.catalogTestReleases, "the build of the test releases");
   project.provide("catalogReleases", origin);
   return close;
 }
 
-/** The test releases, JSON: a Record<TestReleaseName, ProvidedRelease>. */
-async function buildReleases(): Promise<string> {
+async function buildReleases(): Promise<Record<TestReleaseName, ProvidedRelease>> {
   const work = mkdtempSync(path.join(tmpdir(), "catalog-test-releases-"));
   try {
     const files = readdirSync(PROFILES)
@@ -156,7 +151,7 @@ async function buildReleases(): Promise<string> {
         16 * 1024,
       ),
     };
-    return JSON.stringify(releases);
+    return releases;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -19,18 +19,18 @@ export async function listenOnLoopback(server: Server): Promise<{ origin: string
 
 /**
  * For a global setup that starts its work in the background and returns: serves the work's result
- * (`GET` any path, as `contentType`) once it is there, and its failure as a 500 that names `what`.
+ * as JSON (`GET` any path, serialized once) once it is there, and its failure as a 500 that names `what`.
  */
 export function serveWhenReady(
-  work: Promise<string>,
-  contentType: string,
+  work: Promise<unknown>,
   what: string,
 ): Promise<{ origin: string; close: () => Promise<void> }> {
-  work.catch(() => {}); // answered to whoever asks
+  const json = work.then((result) => JSON.stringify(result));
+  json.catch(() => {}); // answered to whoever asks
   const server = createServer(async (_request, response) => {
     try {
-      const body = await work;
-      response.writeHead(200, { "content-type": contentType }).end(body);
+      const body = await json;
+      response.writeHead(200, { "content-type": "application/json" }).end(body);
     } catch (error) {
       response.writeHead(500, { "content-type": "text/plain" }).end(`${what} failed: ${error}`);
     }
