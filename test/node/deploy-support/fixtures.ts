@@ -1,25 +1,18 @@
 /**
  * Throw-away wrangler configs for the deploy tests: the repository's own wrangler.toml with edits,
- * or a small worker of the test's own, each in a temporary directory removed after the file's tests.
+ * or a small worker of the test's own, each in a temporary directory of the run's scratch directory
+ * (removed when the run ends: support/scratch.global-setup.ts).
  */
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll } from "vitest";
+import { inject } from "vitest";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 export const REPO_CONFIG = path.join(REPO_ROOT, "wrangler.toml");
 export const REPO_TYPES = path.join(REPO_ROOT, "worker-configuration.d.ts");
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
 export function tempDir(prefix = "deploy-test-"): string {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
+  return mkdtempSync(path.join(inject("nodeScratch"), prefix));
 }
 
 /**

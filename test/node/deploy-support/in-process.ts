@@ -1,6 +1,6 @@
 /**
  * `npm run deploy` run in the test's own process: the engine after its offline checks
- * (deployBundle), fed one bundle built and checked once per test file, then the command's own
+ * (deployBundle), fed one bundle built and checked once per worker process, then the command's own
  * report, with what it prints and the exit code it returns. The code is the same for every deploy
  * of the repository's worker; only the settings (wrangler.toml edits, the deployment) differ, and
  * those are read anew each time. The Cloudflare API is the local fake (fake-cloudflare.ts), the one
