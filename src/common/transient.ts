@@ -1,7 +1,8 @@
 /**
  * Transient storage failures, and the one retry loop for them (docs/architecture.md, "Transient
  * storage errors"). D1 answers SQLITE_BUSY or loses a session's commit token while another writer
- * (a publish's load) holds the database; KV, R2 and Durable Objects lose connections and restart.
+ * (a publish's load) holds the database; KV, R2 and Durable Objects lose connections and restart,
+ * and locally answer workerd's bare internal error while another workerd holds their files' lock.
  * Each is worth a retry after a short, random wait; anything else (a constraint, a bad query, a
  * missing object) is not, and is thrown at once. Used by the worker's storage reads and by
  * publish and rollback, whose storage steps are idempotent.
@@ -18,6 +19,9 @@ const TRANSIENT_MESSAGE = new RegExp(
     "Durable Object is overloaded",
     "(?:storage|object|connection) (?:was )?reset",
     "internal error.*(?:try again|retry)",
+    // workerd's own internal error: locally, what a KV or R2 call says when another workerd over
+    // the same files (npm start's server, a publish) holds their SQLite lock.
+    "^internal error; reference = ",
     "KV (?:GET|PUT) failed: 5\\d\\d",
   ].join("|"),
   "i",

@@ -5,13 +5,14 @@
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readCurrent } from "../../src/common/catalog/store";
 import { READ_RETRIES } from "../../src/common/transient";
 import { apiWithBindings } from "./support/api";
 import { documentProfile } from "./support/document-profiles";
 import { expectProblem } from "./support/problems";
 import { publish, testRelease } from "./support/releases";
 import { resetStorage } from "./support/reset-storage";
-import { busyD1, CONNECTION_LOST, faults, flaky } from "./support/transient-faults";
+import { busyD1, CONNECTION_LOST, faults, flaky, WORKERD_INTERNAL } from "./support/transient-faults";
 
 const a = testRelease("base");
 const QUERY = "/v1/profiles?limit=5";
@@ -48,5 +49,14 @@ describe("transient storage failures", () => {
     );
     expect(res.status).toBe(200);
     expect(lost.given).toBe(2);
+  });
+
+  it("a KV read answered workerd's bare internal error (locally: another workerd holds the file's lock) is tried again", async () => {
+    // Seen when a publish read `current` while `npm start`'s server wrote the same state: SQLite's
+    // "database is locked" stays in workerd's log, the caller gets only the internal error.
+    const locked = faults(READ_RETRIES.attempts - 1);
+    const pointer = await readCurrent(flaky(env.CATALOG_KV, ["get"], locked, WORKERD_INTERNAL));
+    expect(pointer?.release_id).toBe(a.manifest.release_id);
+    expect(locked.given).toBe(READ_RETRIES.attempts - 1);
   });
 });

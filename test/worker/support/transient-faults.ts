@@ -7,6 +7,8 @@ import type { ReleaseStorage } from "../../../src/node/catalog/publish";
 
 const BUSY = "D1_ERROR: database is locked: SQLITE_BUSY";
 export const CONNECTION_LOST = "Network connection lost.";
+/** All a KV or R2 call says locally when another workerd over the same files holds their SQLite lock. */
+export const WORKERD_INTERNAL = "internal error; reference = su97qh9oeoisu0terqrptta0";
 
 export interface Faults {
   /** Failures still to give. */
