@@ -3,9 +3,9 @@
  * cache, is project by project and the largest file first, so the long `node` files started after
  * every `e2e` file and the suite ended with one long file running alone. Here the longest file goes
  * first, by its time in a recent run (test/file-durations.json; a file not listed counts as its
- * project's median), and the files of a project that shares one runner between files (`worker`,
- * `isolate: false`) come last and together: vitest keeps such a runner, and its workerd, only while
- * the next file in line is one of the same project's.
+ * project's median), and the files of a project that shares one runner between files (`node` and
+ * `worker`, `isolate: false`) come last and together: vitest keeps such a runner (for `worker`, its
+ * workerd) only while the next file in line is one of the same project's.
  *
  * After a full run, `node scripts/test-durations.mjs` writes the list again from vitest's report.
  */
