@@ -78,21 +78,30 @@ describe("invalid credentials per client IP", () => {
     await floodFrom(ip);
     const { env: counted, calls } = countingEnv();
     const statuses: number[] = [];
-    const reads: number[] = [];
+    // The binding counts in fixed windows of the wall clock (miniflare: Date.now() ÷ the period),
+    // and a loaded machine may take more than one window for these guesses: each guess is counted
+    // in its window (one that straddles two is left out).
+    const windowOf = (ms: number) => Math.floor(ms / (AUTH_FAILURE_WINDOW_SECONDS * 1000));
+    const readsByWindow = new Map<number, number>();
+    let withoutRead = 0;
     for (let i = 0; i < 3 * LIMIT; i++) {
       const before = calls.length;
+      const started = windowOf(Date.now());
       const res = await call(
         "/v2/cheeses",
         { headers: { ...bearer(generateApiKey("live").secret), "CF-Connecting-IP": ip } },
         counted,
       );
       statuses.push(res.status);
-      reads.push(calls.length - before);
+      const read = calls.length > before;
+      if (!read) withoutRead++;
+      const window = windowOf(Date.now());
+      if (read && window === started) readsByWindow.set(window, (readsByWindow.get(window) ?? 0) + 1);
     }
     expect(statuses.every((status) => status === 429)).toBe(true);
-    // Fixed windows: at most two windows' allowance (2 × LIMIT) reached storage, and the last guesses none.
-    expect(reads.filter((n) => n > 0).length).toBeLessThanOrEqual(2 * LIMIT);
-    expect(reads.slice(-5)).toEqual([0, 0, 0, 0, 0]);
+    // At most the limit's allowance reached storage in any window; past it, nothing did.
+    for (const [window, reads] of readsByWindow) expect(reads, `window ${window}`).toBeLessThanOrEqual(LIMIT);
+    expect(withoutRead).toBeGreaterThan(0);
   });
 
   it("takes the client address from CF-Connecting-IP only behind Cloudflare's edge: elsewhere a spoofed one evades nothing", async () => {
