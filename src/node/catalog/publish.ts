@@ -27,6 +27,7 @@ import {
 import { pointerMakingCurrent, pointerRollingBackTo } from "./release-pointer";
 import type { ReleaseSource } from "./release-source";
 import { retryingStorage } from "./retrying-storage";
+import type { RetryPolicy } from "../../common/transient";
 import { loadQueryTables, pruneQueryTables, type LoadProgress, type QueryDb } from "./query-load";
 import { readCurrent, writeCurrentPointer } from "../../common/catalog/store";
 import type { ChangeCounts } from "../../common/catalog/release-changes";
@@ -97,9 +98,11 @@ export async function publishRelease(
     onProgress?: (progress: PublishProgress) => void;
     /** Profiles per D1 batch of the load (query-load.ts); tests make it small to stop a load midway. */
     loadBatchProfiles?: number;
+    /** How a failed storage call is tried again (default PUBLISH_RETRIES); tests shorten the waits. */
+    retries?: RetryPolicy;
   } = {},
 ): Promise<PublishResult> {
-  storage = retryingStorage(storage);
+  storage = retryingStorage(storage, options.retries);
   const problems = await releaseProblems(source.manifest);
   if (problems.length === 0) problems.push(...indexProblems(Manifest.parse(source.manifest)));
   if (problems.length) throw new PublishError(`the build's manifest cannot be published:\n- ${problems.join("\n- ")}`);
@@ -201,6 +204,8 @@ export async function rollbackRelease(
     onProgress?: (progress: PublishProgress) => void;
     /** Profiles per D1 batch of the load (query-load.ts); tests make it small to stop a load midway. */
     loadBatchProfiles?: number;
+    /** How a failed storage call is tried again (default PUBLISH_RETRIES); tests shorten the waits. */
+    retries?: RetryPolicy;
   } = {},
 ): Promise<{
   release_id: string;
@@ -208,7 +213,7 @@ export async function rollbackRelease(
   pointer_flipped: boolean;
   changes: ChangeCounts | null;
 }> {
-  storage = retryingStorage(storage);
+  storage = retryingStorage(storage, options.retries);
   const current = await readCurrent(storage.kv);
   const next = pointerRollingBackTo(current, releaseId);
   const from = expectDefined(current, "a current pointer (pointerRollingBackTo refuses none)");

@@ -6,13 +6,13 @@
  * `INSERT OR REPLACE` / `OR IGNORE` and deletes — so a try whose write landed but whose answer was
  * lost is harmless to repeat.
  */
-import { PUBLISH_RETRIES, retryTransient } from "../../common/transient";
+import { PUBLISH_RETRIES, type RetryPolicy, retryTransient } from "../../common/transient";
 import type { QueryDb, QueryStatement } from "./query-load";
 
-const retried = <T>(operation: () => Promise<T>) => retryTransient(operation, PUBLISH_RETRIES);
+type Retried = <T>(operation: () => Promise<T>) => Promise<T>;
 
 /** `binding` (R2 bucket, KV namespace) with each method call retried. */
-function retryingCalls<T extends object>(binding: T): T {
+function retryingCalls<T extends object>(binding: T, retried: Retried): T {
   return new Proxy(binding, {
     get(target, property) {
       const value = Reflect.get(target, property) as unknown;
@@ -24,30 +24,37 @@ function retryingCalls<T extends object>(binding: T): T {
 
 /** A statement whose `first()` is retried; D1's `batch` is given the statement it wraps. */
 class RetryingStatement implements QueryStatement {
-  constructor(readonly inner: QueryStatement) {}
+  constructor(
+    readonly inner: QueryStatement,
+    private readonly retried: Retried,
+  ) {}
   bind(...values: unknown[]): QueryStatement {
-    return new RetryingStatement(this.inner.bind(...values));
+    return new RetryingStatement(this.inner.bind(...values), this.retried);
   }
   first<T = Record<string, unknown>>(): Promise<T | null> {
-    return retried(() => this.inner.first<T>());
+    return this.retried(() => this.inner.first<T>());
   }
 }
 
 const unwrapped = (statement: QueryStatement) => (statement instanceof RetryingStatement ? statement.inner : statement);
 
-function retryingDb(db: QueryDb): QueryDb {
+function retryingDb(db: QueryDb, retried: Retried): QueryDb {
   return {
-    prepare: (query) => new RetryingStatement(db.prepare(query)),
+    prepare: (query) => new RetryingStatement(db.prepare(query), retried),
     batch: (statements) => retried(() => db.batch(statements.map(unwrapped))),
   };
 }
 
-/** Publish's storage (its ReleaseStorage) with every call retried. */
-export function retryingStorage<S extends { bucket: object; kv: object; db: QueryDb }>(storage: S): S {
+/** Publish's storage (its ReleaseStorage) with every call retried under `policy`. */
+export function retryingStorage<S extends { bucket: object; kv: object; db: QueryDb }>(
+  storage: S,
+  policy: RetryPolicy = PUBLISH_RETRIES,
+): S {
+  const retried: Retried = (operation) => retryTransient(operation, policy);
   return {
     ...storage,
-    bucket: retryingCalls(storage.bucket),
-    kv: retryingCalls(storage.kv),
-    db: retryingDb(storage.db),
+    bucket: retryingCalls(storage.bucket, retried),
+    kv: retryingCalls(storage.kv, retried),
+    db: retryingDb(storage.db, retried),
   };
 }
