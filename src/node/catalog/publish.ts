@@ -90,17 +90,20 @@ export interface PublishResult {
   changes: ChangeCounts | null;
 }
 
+/** What publish and rollback take besides the storage and the release. */
+export interface PublishOptions {
+  now?: () => Date;
+  onProgress?: (progress: PublishProgress) => void;
+  /** Profiles per D1 batch of the load (query-load.ts); tests make it small to stop a load midway. */
+  loadBatchProfiles?: number;
+  /** How a failed storage call is tried again (default PUBLISH_RETRIES); tests shorten the waits. */
+  retries?: RetryPolicy;
+}
+
 export async function publishRelease(
   storage: ReleaseStorage,
   source: ReleaseSource,
-  options: {
-    now?: () => Date;
-    onProgress?: (progress: PublishProgress) => void;
-    /** Profiles per D1 batch of the load (query-load.ts); tests make it small to stop a load midway. */
-    loadBatchProfiles?: number;
-    /** How a failed storage call is tried again (default PUBLISH_RETRIES); tests shorten the waits. */
-    retries?: RetryPolicy;
-  } = {},
+  options: PublishOptions = {},
 ): Promise<PublishResult> {
   storage = retryingStorage(storage, options.retries);
   const problems = await releaseProblems(source.manifest);
@@ -199,14 +202,7 @@ export async function publishRelease(
 export async function rollbackRelease(
   storage: ReleaseStorage,
   releaseId: string,
-  options: {
-    now?: () => Date;
-    onProgress?: (progress: PublishProgress) => void;
-    /** Profiles per D1 batch of the load (query-load.ts); tests make it small to stop a load midway. */
-    loadBatchProfiles?: number;
-    /** How a failed storage call is tried again (default PUBLISH_RETRIES); tests shorten the waits. */
-    retries?: RetryPolicy;
-  } = {},
+  options: PublishOptions = {},
 ): Promise<{
   release_id: string;
   previous_release_id: string;
