@@ -81,7 +81,8 @@ export default defineConfig({
           isolate: false,
           include: ["test/worker/**/*.test.ts"],
           exclude: ["test/worker/**/*.sandbox.test.ts"],
-          setupFiles: ["test/worker/support/apply-migrations.ts"],
+          // Vitest's fake clock, made before each file so that its timers are fast in every file.
+          setupFiles: ["test/worker/support/fast-fake-clock.ts", "test/worker/support/apply-migrations.ts"],
           // Builds the test catalog releases from data/profiles (Node) and provides them to workerd.
           // And starts the webhook receiver the queue consumer delivers to, and the server of the OAuth
           // client metadata documents (both on loopback, which WEBHOOK_LOCAL_TARGETS admits).
