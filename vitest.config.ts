@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 import { copyDocsAssets } from "./src/node/local/docs-assets.mjs";
 import { localOperator } from "./src/node/operator/local-operator";
 import { LongestFirst } from "./test/sequencer";
@@ -21,7 +22,9 @@ copyDocsAssets();
 localOperator();
 
 // WEBHOOK_LOCAL_TARGETS lets webhooks reach the tests' receiver on 127.0.0.1, as under `npm start`.
-// The D1 migrations (migrations/), applied to each test file's CATALOG_DB by apply-migrations.ts.
+// The D1 migrations (migrations/), applied to each test file's CATALOG_DB by apply-migrations.ts,
+// and wrangler.toml's KV namespaces and R2 buckets, which it empties: a binding added there is too.
+const declared = unstable_readConfig({ config: "wrangler.toml" }, { hideWarnings: true });
 const testBindings = {
   PUBLIC_ORIGINS: ["https://api.test"],
   OAUTH_TOKEN_KEY: randomBytes(32).toString("base64url"),
@@ -31,6 +34,10 @@ const testBindings = {
   // waits for a request's waitUntil work. test/worker/usage.counting.test.ts tests the batching.
   USAGE_BATCH_MS: 0,
   TEST_MIGRATIONS: await readD1Migrations("migrations"),
+  TEST_STORAGE: {
+    kv: declared.kv_namespaces.map((namespace) => namespace.binding),
+    r2: declared.r2_buckets.map((bucket) => bucket.binding),
+  },
 };
 
 // wrangler.toml's webhook consumer, but handed each message at once: deployed, the queue waits up

@@ -6,6 +6,7 @@
  */
 import { applyD1Migrations, reset, type D1Migration } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { expectDefined } from "../../../src/common/expect";
 import { forgetIsolateMemory } from "../../../src/common/isolate-memory";
 
 declare global {
@@ -13,6 +14,8 @@ declare global {
     interface Env {
       /** migrations/, read in Node by vitest.config.ts (readD1Migrations). */
       TEST_MIGRATIONS: D1Migration[];
+      /** The binding names of wrangler.toml's KV namespaces and R2 buckets (vitest.config.ts). */
+      TEST_STORAGE: { kv: string[]; r2: string[] };
     }
   }
 }
@@ -24,10 +27,16 @@ export async function resetStorage(): Promise<void> {
   // After some files (watches.publish.test.ts: hundreds of R2 objects written and read through
   // streams), `reset()` has left KV and R2 whole while D1 and the Durable Objects were emptied:
   // what is left is deleted here, so each file really starts empty.
-  await Promise.all([...[env.CATALOG_KV, env.OAUTH_KV, env.AUTH_KV].map(emptyKv), emptyBucket(env.RELEASES)]);
+  await Promise.all([
+    ...env.TEST_STORAGE.kv.map((name) => emptyKv(binding<KVNamespace>(name))),
+    ...env.TEST_STORAGE.r2.map((name) => emptyBucket(binding<R2Bucket>(name))),
+  ]);
   await applyMigrations(env.CATALOG_DB);
   forgetIsolateMemory();
 }
+
+const binding = <T>(name: string): T =>
+  expectDefined((env as unknown as Record<string, T | undefined>)[name], `the binding ${name}`);
 
 async function emptyKv(kv: KVNamespace): Promise<void> {
   for (let listed = await kv.list(); listed.keys.length > 0; listed = await kv.list())
